@@ -1,0 +1,221 @@
+//! Move generation, making moves, the end of the game, and the fast uniform playout.
+
+use super::board::{Move, Position, BLACK, WHITE};
+use crate::game::{Outcome, Side};
+use rand::RngCore;
+
+/// The destination cells of every legal move of the side to move, one mask per direction;
+/// each destination belongs to exactly one move, so the three masks list the moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Targets {
+    /// Destinations of diagonal moves toward column `a` (the from-cell is to their right).
+    pub left: u64,
+    /// Destinations of straight moves.
+    pub straight: u64,
+    /// Destinations of diagonal moves away from column `a`.
+    pub right: u64,
+}
+
+impl Targets {
+    /// Number of legal moves.
+    #[inline]
+    pub fn count(&self) -> u32 {
+        self.left.count_ones() + self.straight.count_ones() + self.right.count_ones()
+    }
+
+    /// True when there is no legal move.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.left | self.straight | self.right == 0
+    }
+}
+
+/// The index of the `n`-th set bit (0-based) of `bb`, which has more than `n` set bits.
+#[inline]
+pub fn select_bit(bb: u64, n: u32) -> u32 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: the cfg guarantees the instruction exists on the compile target.
+        unsafe { core::arch::x86_64::_pdep_u64(1u64 << n, bb).trailing_zeros() }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        let mut b = bb;
+        for _ in 0..n {
+            b &= b - 1;
+        }
+        b.trailing_zeros()
+    }
+}
+
+impl Position {
+    /// The three destination masks of the side to move.
+    #[inline]
+    pub fn targets(&self) -> Targets {
+        let b = &self.board;
+        let w = b.width();
+        let empty = b.cells() & !(self.white | self.black);
+        match self.side {
+            Side::First => {
+                let own = self.white;
+                let not_own = b.cells() & !own;
+                Targets {
+                    left: ((own & b.not_first_col()) << (w - 1)) & not_own,
+                    straight: (own << w) & empty,
+                    right: ((own & b.not_last_col()) << (w + 1)) & not_own,
+                }
+            }
+            Side::Second => {
+                let own = self.black;
+                let not_own = b.cells() & !own;
+                Targets {
+                    left: ((own & b.not_first_col()) >> (w + 1)) & not_own,
+                    straight: (own >> w) & empty,
+                    right: ((own & b.not_last_col()) >> (w - 1)) & not_own,
+                }
+            }
+        }
+    }
+
+    /// The from-cell of a move to `to` in direction `dir` (0 left, 1 straight, 2 right).
+    #[inline]
+    fn origin(&self, to: u32, dir: u32) -> u32 {
+        let w = self.board.width();
+        // White comes from below (to - w + 1 - dir), Black from above (to + w + 1 - dir).
+        match self.side {
+            Side::First => to + 1 - dir - w,
+            Side::Second => to + w + 1 - dir,
+        }
+    }
+
+    /// Writes every legal move, ordered by from-cell and then to-cell (the tablebase's
+    /// tie-break order), into `moves`.
+    pub fn generate_moves(&self, moves: &mut Vec<Move>) {
+        moves.clear();
+        if self.result().is_some() {
+            return;
+        }
+        let t = self.targets();
+        let w = self.board.width();
+        let mut own = self.pieces(self.side);
+        while own != 0 {
+            let from = own.trailing_zeros();
+            own &= own - 1;
+            let (l, s, r) = match self.side {
+                Side::First => (from + w - 1, from + w, from + w + 1),
+                Side::Second => (
+                    from.wrapping_sub(w + 1),
+                    from.wrapping_sub(w),
+                    from.wrapping_sub(w - 1),
+                ),
+            };
+            for (to, mask) in [(l, t.left), (s, t.straight), (r, t.right)] {
+                if to < 64 && mask & (1u64 << to) != 0 {
+                    moves.push(Move {
+                        from: from as u8,
+                        to: to as u8,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Plays `mv`, which must be legal; a piece on the destination is captured.
+    #[inline]
+    pub fn make_move(&mut self, mv: Move) {
+        let from = 1u64 << mv.from;
+        let to = 1u64 << mv.to;
+        match self.side {
+            Side::First => {
+                self.white ^= from | to;
+                self.black &= !to;
+            }
+            Side::Second => {
+                self.black ^= from | to;
+                self.white &= !to;
+            }
+        }
+        self.side = self.side.opponent();
+    }
+
+    /// The outcome once the game is over: a piece on the goal row, a side without pieces,
+    /// or a side to move without a legal move.
+    #[inline]
+    pub fn result(&self) -> Option<Outcome> {
+        if self.white & self.board.last_row() != 0 || self.black == 0 {
+            return Some(Outcome::Win(WHITE));
+        }
+        if self.black & self.board.first_row() != 0 || self.white == 0 {
+            return Some(Outcome::Win(BLACK));
+        }
+        if self.targets().is_empty() {
+            return Some(Outcome::Win(self.side.opponent()));
+        }
+        None
+    }
+
+    /// A uniformly random legal move, chosen without building a move list; `None` when
+    /// the side to move has no move. Does not check whether the game is already over.
+    #[inline]
+    pub fn random_move<R: RngCore>(&self, rng: &mut R) -> Option<Move> {
+        let t = self.targets();
+        let n = t.count();
+        if n == 0 {
+            return None;
+        }
+        let pick = (((rng.next_u64() >> 32) * n as u64) >> 32) as u32;
+        Some(self.nth_move(&t, pick))
+    }
+
+    /// The `k`-th move of `t` (left destinations first, then straight, then right).
+    #[inline]
+    pub fn nth_move(&self, t: &Targets, k: u32) -> Move {
+        let cl = t.left.count_ones();
+        let cs = t.straight.count_ones();
+        let (mask, dir, k) = if k < cl {
+            (t.left, 0, k)
+        } else if k < cl + cs {
+            (t.straight, 1, k - cl)
+        } else {
+            (t.right, 2, k - cl - cs)
+        };
+        let to = select_bit(mask, k);
+        Move {
+            from: self.origin(to, dir) as u8,
+            to: to as u8,
+        }
+    }
+
+    /// Plays uniformly random moves until the game ends and returns the winner.
+    pub fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
+        if let Some(o) = self.result() {
+            return o;
+        }
+        let goal_white = self.board.last_row();
+        let goal_black = self.board.first_row();
+        loop {
+            let t = self.targets();
+            let n = t.count();
+            if n == 0 {
+                return Outcome::Win(self.side.opponent());
+            }
+            let pick = (((rng.next_u64() >> 32) * n as u64) >> 32) as u32;
+            let mv = self.nth_move(&t, pick);
+            self.make_move(mv);
+            let to = 1u64 << mv.to;
+            // The mover is now the opponent of the side to move.
+            match self.side {
+                Side::Second => {
+                    if to & goal_white != 0 || self.black == 0 {
+                        return Outcome::Win(WHITE);
+                    }
+                }
+                Side::First => {
+                    if to & goal_black != 0 || self.white == 0 {
+                        return Outcome::Win(BLACK);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,9 @@
+//! Game rules, the [`Game`] trait, Monte Carlo Tree Search and the [`Oracle`] trait that
+//! endgame knowledge implements.
+
+pub mod breakthrough;
+pub mod game;
+pub mod oracle;
+
+pub use game::{Game, GameResult, Outcome, ParseError, Side};
+pub use oracle::{NoOracle, Oracle, ProvenOutcome};

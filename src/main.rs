@@ -1,0 +1,63 @@
+//! The `quasar` command line: parses arguments and calls one function per subcommand.
+
+mod cli;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// quasar: a Monte Carlo Tree Search player for Breakthrough that knows when a position is
+/// already won, with row-limited endgame tablebases and an arena for matches.
+#[derive(Parser)]
+#[command(name = "quasar", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the game tree to a depth (move generator check)
+    Perft(cli::perft::Args),
+    /// Print a board diagram of a position
+    Show(cli::show::Args),
+    /// Measure move generation, playout and search rates
+    Bench(cli::bench::Args),
+    /// Search a position and print the best move with the search statistics
+    Bestmove(cli::bestmove::Args),
+    /// Play against the engine in the terminal
+    Play(cli::play::Args),
+    /// Speak GTP version 2 on standard input and output
+    Gtp(cli::gtp::Args),
+    /// Build, inspect, probe and verify row-limited tablebases
+    #[command(subcommand)]
+    Tablebase(cli::tablebase::Command),
+    /// Play matches between players and report win rates
+    Arena(cli::arena::Args),
+}
+
+fn main() -> ExitCode {
+    // Rust ignores SIGPIPE, which turns a closed pipe into a panic on the next print.
+    #[cfg(unix)]
+    // SAFETY: called first thing, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(a) => cli::perft::run(a),
+        Command::Show(a) => cli::show::run(a),
+        Command::Bench(a) => cli::bench::run(a),
+        Command::Bestmove(a) => cli::bestmove::run(a),
+        Command::Play(a) => cli::play::run(a),
+        Command::Gtp(a) => cli::gtp::run(a),
+        Command::Tablebase(c) => cli::tablebase::run(c),
+        Command::Arena(a) => cli::arena::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
