@@ -34,8 +34,8 @@ pub fn position_from(
             }
             Ok(pos)
         }
-        None => Ok(Position::start(board.unwrap_or_else(|| {
+        None => Ok(Position::try_start(board.unwrap_or_else(|| {
             Board::new(8, 8).expect("8x8 is a legal board")
-        }))),
+        }))?),
     }
 }

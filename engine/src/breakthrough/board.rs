@@ -32,10 +32,11 @@ impl Board {
                 "board {width}x{height} is too small: Breakthrough needs at least 3 columns and 3 rows"
             )));
         }
-        if width * height > 64 {
+        // Multiplied in u64: `--board 3x1431655766` must not wrap around to a small board.
+        let num_cells = width as u64 * height as u64;
+        if num_cells > 64 {
             return Err(ParseError::new(format!(
-                "board {width}x{height} has {} cells; at most 64 fit a bitboard",
-                width * height
+                "board {width}x{height} has {num_cells} cells; at most 64 fit a bitboard"
             )));
         }
         let cells = if width * height == 64 {
@@ -177,16 +178,33 @@ pub struct Position {
 
 impl Position {
     /// The start position: each side fills its two home rows, White to move.
+    ///
+    /// Panics on a board with fewer than 4 rows, where the two sides' home rows would
+    /// overlap; use [`Position::try_start`] for a board that comes from user input.
     pub fn start(board: Board) -> Position {
+        match Position::try_start(board) {
+            Ok(pos) => pos,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// The start position, or an error on a board with fewer than 4 rows (3-row boards
+    /// hold positions, for example tablebase regions, but have no start position).
+    pub fn try_start(board: Board) -> Result<Position, ParseError> {
+        if board.height() < 4 {
+            return Err(ParseError::new(format!(
+                "board {board} has no start position: two home rows per side need at least 4 rows"
+            )));
+        }
         let w = board.width();
         let white = board.first_row | (board.first_row << w);
         let black = board.last_row | (board.last_row >> w);
-        Position {
+        Ok(Position {
             board,
             white,
             black,
             side: WHITE,
-        }
+        })
     }
 
     /// A position from piece masks; fails if they overlap or leave the board, or if both
