@@ -20,7 +20,7 @@ enum Command {
     Perft(cli::perft::Args),
     /// Print a board diagram of a position
     Show(cli::show::Args),
-    /// Measure move generation, playout and search rates
+    /// Measure move generation and random playout rates (single thread)
     Bench(cli::bench::Args),
     /// Search a position and print the best move with the search statistics
     Bestmove(cli::bestmove::Args),
@@ -42,7 +42,10 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     let result = match cli.command {
         Command::Perft(a) => cli::perft::run(a),
         Command::Show(a) => cli::show::run(a),
@@ -60,4 +63,21 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Prints help and version as clap does, and any other argument error as one line.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if !e.use_stderr() || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        e.exit();
+    }
+    // clap adds usage and tips after a blank line; the first paragraph says what is wrong.
+    let text = e.render().to_string();
+    let what: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    eprintln!("{} (see 'quasar --help')", what.join(" "));
+    ExitCode::from(2)
 }

@@ -1,6 +1,7 @@
 //! Game rules, the [`Game`] trait, Monte Carlo Tree Search and the [`Oracle`] trait that
 //! endgame knowledge implements.
 
+pub mod bench;
 pub mod breakthrough;
 pub mod game;
 pub mod oracle;

@@ -292,15 +292,27 @@ fn random_move_is_uniform() {
 fn random_playout_plays_random_moves_to_the_end() {
     // The fast playout must be the plain loop (random move, play, check the end), draw for
     // draw: same random numbers, same game, same final position.
-    for &(w, h) in &[(8, 8), (6, 6), (5, 5), (3, 21), (16, 4), (7, 9)] {
-        let board = Board::new(w, h).unwrap();
+    for &(w, h) in &[(8usize, 8usize), (6, 6), (5, 5), (3, 21), (16, 4), (7, 9)] {
+        let mut placements = SplitMix(w as u64 * 100 + h as u64);
         for seed in 0..300 {
-            let mut fast = Position::start(board);
-            let fast_outcome = fast.random_playout(&mut Xoshiro256PlusPlus::seed_from_u64(seed));
+            // From the start, from Black to move after one move, and from random placements.
+            let mut refpos = RefPos::start(w, h);
+            if seed % 3 == 1 {
+                let moves = refpos.legal_moves();
+                refpos.play(moves[placements.below(moves.len())]);
+            } else if seed % 3 == 2 {
+                refpos = random_placement(w, h, 30, &mut placements);
+            }
+            let Ok(first) = Position::from_fen(&refpos.to_fen()) else {
+                continue;
+            };
+            let mut fast = first;
+            let (fast_outcome, plies) =
+                fast.random_playout_plies(&mut Xoshiro256PlusPlus::seed_from_u64(seed));
 
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-            let mut slow = Position::start(board);
-            let mut refpos = RefPos::start(w as usize, h as usize);
+            let mut slow = first;
+            let mut slow_plies = 0;
             while refpos.winner().is_none() {
                 let mv = slow
                     .random_move(&mut rng)
@@ -315,8 +327,10 @@ fn random_playout_plays_random_moves_to_the_end() {
                     .find(|&m| refpos.move_text(m) == text)
                     .expect("the reference knows the move");
                 refpos.play(m);
+                slow_plies += 1;
             }
             assert_eq!(fast, slow, "{w}x{h} seed {seed}");
+            assert_eq!(plies, slow_plies, "{w}x{h} seed {seed}");
             assert_eq!(ref_winner(Some(fast_outcome)), refpos.winner());
         }
     }

@@ -8,29 +8,36 @@ use std::time::Instant;
 
 /// Count the leaves of the game tree to a depth; a finished game counts as one leaf.
 #[derive(clap::Args)]
+#[command(after_help = PERFT_HELP)]
 pub struct Args {
-    /// Board size WxH: W columns, H rows (ignored when --position gives one)
-    #[arg(long, default_value = "8x8")]
-    board: Board,
+    /// Board size WxH: W columns, H rows, W and H >= 3, W*H <= 64 [default: 8x8, or the
+    /// size of --position]
+    #[arg(long)]
+    board: Option<Board>,
     /// Plies to search
     #[arg(long, default_value_t = 5)]
     depth: u32,
-    /// Start from this position instead of the start (e.g. "BBBBBB/BBBBBB/6/6/WWWWWW/WWWWWW w")
-    #[arg(long)]
+    /// Start from this position instead of the start position (the board size comes from it)
+    #[arg(long, value_name = "FEN")]
     position: Option<String>,
     /// Also print the count under each first move
     #[arg(long)]
     divide: bool,
 }
 
+const PERFT_HELP: &str = "\
+Positions are written as in the spec: rows from the top (row H) down to row 1, separated by
+'/', W and B for pieces, a number for a run of empty cells, then a space and the side to
+move, w or b. The 6x6 start is BBBBBB/BBBBBB/6/6/WWWWWW/WWWWWW w.
+
+Examples:
+  quasar perft --board 8x8 --depth 5            prints perft 8x8 depth 5: 6182818
+  quasar perft --board 6x5 --depth 4 --divide   6 columns, 5 rows; count per first move
+  quasar perft --position '5/1B3/5/W4/5 w' --depth 6";
+
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {
-    let board = if args.position.is_some() {
-        None
-    } else {
-        Some(args.board)
-    };
-    let pos = position_from(board, args.position.as_deref())?;
+    let pos = position_from(args.board, args.position.as_deref())?;
     let start = Instant::now();
     let total = if args.divide && args.depth > 0 {
         let mut moves = Vec::new();

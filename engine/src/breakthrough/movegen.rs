@@ -187,35 +187,102 @@ impl Position {
     }
 
     /// Plays uniformly random moves until the game ends and returns the winner.
+    #[inline]
     pub fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
-        if let Some(o) = self.result() {
-            return o;
-        }
-        let goal_white = self.board.last_row();
-        let goal_black = self.board.first_row();
-        loop {
-            let t = self.targets();
-            let n = t.count();
-            if n == 0 {
-                return Outcome::Win(self.side.opponent());
-            }
-            let pick = (((rng.next_u64() >> 32) * n as u64) >> 32) as u32;
-            let mv = self.nth_move(&t, pick);
-            self.make_move(mv);
-            let to = 1u64 << mv.to;
-            // The mover is now the opponent of the side to move.
-            match self.side {
-                Side::Second => {
-                    if to & goal_white != 0 || self.black == 0 {
-                        return Outcome::Win(WHITE);
-                    }
-                }
-                Side::First => {
-                    if to & goal_black != 0 || self.white == 0 {
-                        return Outcome::Win(BLACK);
-                    }
-                }
-            }
-        }
+        self.random_playout_plies(rng).0
     }
+
+    /// Plays uniformly random moves until the game ends; returns the winner and the number
+    /// of plies played. Draws the same random numbers and picks the same moves as calling
+    /// [`Position::random_move`] and [`Position::make_move`] until [`Position::result`]
+    /// says the game is over, only faster.
+    pub fn random_playout_plies<R: RngCore>(&mut self, rng: &mut R) -> (Outcome, u32) {
+        if let Some(o) = self.result() {
+            return (o, 0);
+        }
+        // The two sides alternate in straight-line code, so each half-move knows its
+        // direction at compile time and the pieces stay in registers.
+        let b = self.board;
+        let w = b.width();
+        let cells = b.cells();
+        let (nfc, nlc) = (b.not_first_col(), b.not_last_col());
+        let (goal_white, goal_black) = (b.last_row(), b.first_row());
+        let (mut white, mut black) = (self.white, self.black);
+        let mut plies = 0u32;
+        let mut white_to_move = self.side == WHITE;
+        let outcome = loop {
+            if white_to_move {
+                let not_own = cells & !white;
+                let left = ((white & nfc) << (w - 1)) & not_own;
+                let straight = (white << w) & !(white | black) & cells;
+                let right = ((white & nlc) << (w + 1)) & not_own;
+                let Some((to, back)) = pick(rng, left, straight, right, w - 1, w, w + 1) else {
+                    self.side = WHITE;
+                    break Outcome::Win(BLACK);
+                };
+                let to_bit = 1u64 << to;
+                white ^= to_bit | (to_bit >> back);
+                black &= !to_bit;
+                plies += 1;
+                if to_bit & goal_white != 0 || black == 0 {
+                    self.side = BLACK;
+                    break Outcome::Win(WHITE);
+                }
+            }
+            white_to_move = true;
+            let not_own = cells & !black;
+            let left = ((black & nfc) >> (w + 1)) & not_own;
+            let straight = (black >> w) & !(white | black);
+            let right = ((black & nlc) >> (w - 1)) & not_own;
+            let Some((to, back)) = pick(rng, left, straight, right, w + 1, w, w - 1) else {
+                self.side = BLACK;
+                break Outcome::Win(WHITE);
+            };
+            let to_bit = 1u64 << to;
+            black ^= to_bit | (to_bit << back);
+            white &= !to_bit;
+            plies += 1;
+            if to_bit & goal_black != 0 || white == 0 {
+                self.side = WHITE;
+                break Outcome::Win(BLACK);
+            }
+        };
+        // Leave the final position behind, as playing the moves one by one would.
+        self.white = white;
+        self.black = black;
+        (outcome, plies)
+    }
+}
+
+/// A uniformly random destination among three direction masks, drawn exactly as
+/// [`Position::random_move`] draws it, with the distance back to its from-cell.
+#[inline(always)]
+fn pick<R: RngCore>(
+    rng: &mut R,
+    left: u64,
+    straight: u64,
+    right: u64,
+    back_left: u32,
+    back_straight: u32,
+    back_right: u32,
+) -> Option<(u32, u32)> {
+    let cl = left.count_ones();
+    let cs = straight.count_ones();
+    let n = cl + cs + right.count_ones();
+    if n == 0 {
+        return None;
+    }
+    let k = (((rng.next_u64() >> 32) * n as u64) >> 32) as u32;
+    // Which mask holds the k-th move is a coin toss for the branch predictor, so the
+    // choice is made with masks instead of jumps.
+    let past_left = 0u32.wrapping_sub((k >= cl) as u32);
+    let past_straight = 0u32.wrapping_sub((k >= cl + cs) as u32);
+    let is_left = !past_left;
+    let is_straight = past_left & !past_straight;
+    let wide = |m: u32| (m as i32 as i64) as u64;
+    let mask =
+        (left & wide(is_left)) | (straight & wide(is_straight)) | (right & wide(past_straight));
+    let index = k - (cl & past_left) - (cs & past_straight);
+    let back = (back_left & is_left) | (back_straight & is_straight) | (back_right & past_straight);
+    Some((select_bit(mask, index), back))
 }
