@@ -170,16 +170,7 @@ impl Position {
     /// The `k`-th move of `t` (left destinations first, then straight, then right).
     #[inline]
     pub fn nth_move(&self, t: &Targets, k: u32) -> Move {
-        let cl = t.left.count_ones();
-        let cs = t.straight.count_ones();
-        let (mask, dir, k) = if k < cl {
-            (t.left, 0, k)
-        } else if k < cl + cs {
-            (t.straight, 1, k - cl)
-        } else {
-            (t.right, 2, k - cl - cs)
-        };
-        let to = select_bit(mask, k);
+        let (to, dir) = locate(t.left, t.straight, t.right, k);
         Move {
             from: self.origin(to, dir) as u8,
             to: to as u8,
@@ -216,12 +207,13 @@ impl Position {
                 let left = ((white & nfc) << (w - 1)) & not_own;
                 let straight = (white << w) & !(white | black) & cells;
                 let right = ((white & nlc) << (w + 1)) & not_own;
-                let Some((to, back)) = pick(rng, left, straight, right, w - 1, w, w + 1) else {
+                let Some((to, dir)) = pick(rng, left, straight, right) else {
                     self.side = WHITE;
                     break Outcome::Win(BLACK);
                 };
                 let to_bit = 1u64 << to;
-                white ^= to_bit | (to_bit >> back);
+                // From below: w - 1 cells back for a left step, w + 1 for a right one.
+                white ^= to_bit | (to_bit >> (w - 1 + dir));
                 black &= !to_bit;
                 plies += 1;
                 if to_bit & goal_white != 0 || black == 0 {
@@ -234,12 +226,12 @@ impl Position {
             let left = ((black & nfc) >> (w + 1)) & not_own;
             let straight = (black >> w) & !(white | black);
             let right = ((black & nlc) >> (w - 1)) & not_own;
-            let Some((to, back)) = pick(rng, left, straight, right, w + 1, w, w - 1) else {
+            let Some((to, dir)) = pick(rng, left, straight, right) else {
                 self.side = BLACK;
                 break Outcome::Win(WHITE);
             };
             let to_bit = 1u64 << to;
-            black ^= to_bit | (to_bit << back);
+            black ^= to_bit | (to_bit << (w + 1 - dir));
             white &= !to_bit;
             plies += 1;
             if to_bit & goal_black != 0 || white == 0 {
@@ -255,24 +247,22 @@ impl Position {
 }
 
 /// A uniformly random destination among three direction masks, drawn exactly as
-/// [`Position::random_move`] draws it, with the distance back to its from-cell.
+/// [`Position::random_move`] draws it, with its direction (0 left, 1 straight, 2 right).
 #[inline(always)]
-fn pick<R: RngCore>(
-    rng: &mut R,
-    left: u64,
-    straight: u64,
-    right: u64,
-    back_left: u32,
-    back_straight: u32,
-    back_right: u32,
-) -> Option<(u32, u32)> {
-    let cl = left.count_ones();
-    let cs = straight.count_ones();
-    let n = cl + cs + right.count_ones();
+fn pick<R: RngCore>(rng: &mut R, left: u64, straight: u64, right: u64) -> Option<(u32, u32)> {
+    let n = left.count_ones() + straight.count_ones() + right.count_ones();
     if n == 0 {
         return None;
     }
     let k = (((rng.next_u64() >> 32) * n as u64) >> 32) as u32;
+    Some(locate(left, straight, right, k))
+}
+
+/// The `k`-th destination of the three masks taken in order, and which mask holds it.
+#[inline(always)]
+fn locate(left: u64, straight: u64, right: u64, k: u32) -> (u32, u32) {
+    let cl = left.count_ones();
+    let cs = straight.count_ones();
     // Which mask holds the k-th move is a coin toss for the branch predictor, so the
     // choice is made with masks instead of jumps.
     let past_left = 0u32.wrapping_sub((k >= cl) as u32);
@@ -283,6 +273,6 @@ fn pick<R: RngCore>(
     let mask =
         (left & wide(is_left)) | (straight & wide(is_straight)) | (right & wide(past_straight));
     let index = k - (cl & past_left) - (cs & past_straight);
-    let back = (back_left & is_left) | (back_straight & is_straight) | (back_right & past_straight);
-    Some((select_bit(mask, index), back))
+    let dir = (past_left & 1) + (past_straight & 1);
+    (select_bit(mask, index), dir)
 }
