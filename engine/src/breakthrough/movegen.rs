@@ -30,13 +30,13 @@ impl Targets {
     }
 }
 
-/// The index of the `n`-th set bit (0-based) of `bb`, which has more than `n` set bits.
+/// The `n`-th set bit (0-based) of `bb` as a one-bit mask; `bb` has more than `n` set bits.
 #[inline]
-pub fn select_bit(bb: u64, n: u32) -> u32 {
+pub fn select_bit_mask(bb: u64, n: u32) -> u64 {
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
     {
         // SAFETY: the cfg guarantees the instruction exists on the compile target.
-        unsafe { core::arch::x86_64::_pdep_u64(1u64 << n, bb).trailing_zeros() }
+        unsafe { core::arch::x86_64::_pdep_u64(1u64 << n, bb) }
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
     {
@@ -44,7 +44,7 @@ pub fn select_bit(bb: u64, n: u32) -> u32 {
         for _ in 0..n {
             b &= b - 1;
         }
-        b.trailing_zeros()
+        b & b.wrapping_neg()
     }
 }
 
@@ -170,7 +170,8 @@ impl Position {
     /// The `k`-th move of `t` (left destinations first, then straight, then right).
     #[inline]
     pub fn nth_move(&self, t: &Targets, k: u32) -> Move {
-        let (to, dir) = locate(t.left, t.straight, t.right, k);
+        let (to_bit, dir) = locate(t.left, t.straight, t.right, k);
+        let to = to_bit.trailing_zeros();
         Move {
             from: self.origin(to, dir) as u8,
             to: to as u8,
@@ -207,11 +208,10 @@ impl Position {
                 let left = ((white & nfc) << (w - 1)) & not_own;
                 let straight = (white << w) & !(white | black) & cells;
                 let right = ((white & nlc) << (w + 1)) & not_own;
-                let Some((to, dir)) = pick(rng, left, straight, right) else {
+                let Some((to_bit, dir)) = pick(rng, left, straight, right) else {
                     self.side = WHITE;
                     break Outcome::Win(BLACK);
                 };
-                let to_bit = 1u64 << to;
                 // From below: w - 1 cells back for a left step, w + 1 for a right one.
                 white ^= to_bit | (to_bit >> (w - 1 + dir));
                 black &= !to_bit;
@@ -226,11 +226,10 @@ impl Position {
             let left = ((black & nfc) >> (w + 1)) & not_own;
             let straight = (black >> w) & !(white | black);
             let right = ((black & nlc) >> (w - 1)) & not_own;
-            let Some((to, dir)) = pick(rng, left, straight, right) else {
+            let Some((to_bit, dir)) = pick(rng, left, straight, right) else {
                 self.side = BLACK;
                 break Outcome::Win(WHITE);
             };
-            let to_bit = 1u64 << to;
             black ^= to_bit | (to_bit << (w + 1 - dir));
             white &= !to_bit;
             plies += 1;
@@ -247,9 +246,10 @@ impl Position {
 }
 
 /// A uniformly random destination among three direction masks, drawn exactly as
-/// [`Position::random_move`] draws it, with its direction (0 left, 1 straight, 2 right).
+/// [`Position::random_move`] draws it, as a one-bit mask with its direction (0 left,
+/// 1 straight, 2 right).
 #[inline(always)]
-fn pick<R: RngCore>(rng: &mut R, left: u64, straight: u64, right: u64) -> Option<(u32, u32)> {
+fn pick<R: RngCore>(rng: &mut R, left: u64, straight: u64, right: u64) -> Option<(u64, u32)> {
     let n = left.count_ones() + straight.count_ones() + right.count_ones();
     if n == 0 {
         return None;
@@ -258,9 +258,10 @@ fn pick<R: RngCore>(rng: &mut R, left: u64, straight: u64, right: u64) -> Option
     Some(locate(left, straight, right, k))
 }
 
-/// The `k`-th destination of the three masks taken in order, and which mask holds it.
+/// The `k`-th destination of the three masks taken in order, as a one-bit mask, and which
+/// mask holds it.
 #[inline(always)]
-fn locate(left: u64, straight: u64, right: u64, k: u32) -> (u32, u32) {
+fn locate(left: u64, straight: u64, right: u64, k: u32) -> (u64, u32) {
     let cl = left.count_ones();
     let cs = straight.count_ones();
     // Which mask holds the k-th move is a coin toss for the branch predictor, so the
@@ -274,5 +275,5 @@ fn locate(left: u64, straight: u64, right: u64, k: u32) -> (u32, u32) {
         (left & wide(is_left)) | (straight & wide(is_straight)) | (right & wide(past_straight));
     let index = k - (cl & past_left) - (cs & past_straight);
     let dir = (past_left & 1) + (past_straight & 1);
-    (select_bit(mask, index), dir)
+    (select_bit_mask(mask, index), dir)
 }
