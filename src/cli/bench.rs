@@ -27,7 +27,8 @@ const BENCH_HELP: &str = "\
 Each measurement runs for --seconds and prints what it counted per second: perft leaves,
 legal_moves calls and generated moves (perft from the start, to the deepest depth that fits
 the time), then uniformly random playouts to the end of the game with their average length.
-The seed is printed first; the same seed plays the same games.
+The seed is printed first; the same seed plays the same games. Rates are per wall-clock
+second; \"on CPU\" says how much of that time the process ran (below 100% the machine was busy).
 
 Examples:
   quasar bench                          6x6 and 8x8, 1 s per measurement, seed 1
@@ -60,33 +61,33 @@ pub fn run(args: Args) -> CliResult {
     );
     for pos in &starts {
         println!("board {}", pos.board());
+        let cpu = cpu_seconds();
         let m = movegen_rate(pos, args.seconds);
         println!(
-            "  move generation: {:>8.2} M perft leaves/s  {:>7.2} M legal_moves calls/s  {:>7.2} M moves/s  (perft {}, {} full runs, {:.2} s)",
+            "  move generation: {:>8.2} M perft leaves/s  {:>7.2} M legal_moves calls/s  {:>7.2} M moves/s  (perft {}, {} full runs, {:.2} s{})",
             m.leaves_per_second() / 1e6,
             m.calls_per_second() / 1e6,
             m.moves_per_second() / 1e6,
             m.depth,
             m.runs,
-            m.seconds
+            m.seconds,
+            on_cpu(cpu, m.seconds)
         );
-        print_playouts(
-            "random playouts",
-            &playout_rate(pos, args.seed, args.seconds),
-        );
+        let cpu = cpu_seconds();
+        let r = playout_rate(pos, args.seed, args.seconds);
+        print_playouts("random playouts", &r, on_cpu(cpu, r.seconds));
         if args.plain {
-            print_playouts(
-                "plain loop     ",
-                &plain_playout_rate(pos, args.seed, args.seconds),
-            );
+            let cpu = cpu_seconds();
+            let r = plain_playout_rate(pos, args.seed, args.seconds);
+            print_playouts("plain loop     ", &r, on_cpu(cpu, r.seconds));
         }
     }
     Ok(())
 }
 
-fn print_playouts(label: &str, r: &PlayoutRate) {
+fn print_playouts(label: &str, r: &PlayoutRate, on_cpu: String) {
     println!(
-        "  {label}: {:>8.3} M playouts/s  {:>5.1} plies/playout  {:>7.1} M plies/s  (White wins {:.1}%, {} playouts, {:.2} s)",
+        "  {label}: {:>8.3} M playouts/s  {:>5.1} plies/playout  {:>7.1} M plies/s  (White wins {:.1}%, {} playouts, {:.2} s{on_cpu})",
         r.playouts_per_second() / 1e6,
         r.plies_per_playout(),
         r.plies_per_second() / 1e6,
@@ -94,4 +95,27 @@ fn print_playouts(label: &str, r: &PlayoutRate) {
         r.playouts,
         r.seconds
     );
+}
+
+/// CPU seconds this process has used so far, where the system says.
+fn cpu_seconds() -> Option<f64> {
+    #[cfg(unix)]
+    {
+        // SAFETY: getrusage only writes the struct it is given.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0 {
+            let t = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 * 1e-6;
+            return Some(t(usage.ru_utime) + t(usage.ru_stime));
+        }
+    }
+    None
+}
+
+/// ", on CPU 97%": the share of the wall-clock time the measurement ran, so a figure taken
+/// on a busy machine says so (rates are wall-clock rates).
+fn on_cpu(before: Option<f64>, wall: f64) -> String {
+    match (before, cpu_seconds()) {
+        (Some(a), Some(b)) if wall > 0.0 => format!(", on CPU {:.0}%", 100.0 * (b - a) / wall),
+        _ => String::new(),
+    }
 }
