@@ -2,7 +2,9 @@
 //! endgame knowledge implements.
 
 pub mod breakthrough;
+pub mod exact;
 pub mod game;
+pub mod mcts;
 pub mod oracle;
 
 pub use game::{Game, GameResult, Outcome, ParseError, Side};

@@ -1,0 +1,117 @@
+//! Search rates and time-budget keeping, printed (not asserted).
+//!
+//! `cargo bench -p engine --bench search` prints simulations per second from the 6x6 and
+//! 8x8 starts, uniform playouts to the end and the full policy, one and two threads.
+//! `cargo bench -p engine --bench search -- budget [MOVES] [MS]` plays MOVES moves (default
+//! 1000) at MS milliseconds each (default 100) and reports how often and by how much the
+//! budget was exceeded.
+
+use engine::breakthrough::{Board, Position};
+use engine::mcts::{BreakthroughPolicy, Config, Limits, Searcher};
+use engine::Game;
+use std::time::{Duration, Instant};
+
+/// Raw uniform playouts from the start, no tree: the reference the search rate is read against.
+fn playout_rate(w: u32, h: u32, secs: f64) -> f64 {
+    use rand::SeedableRng;
+    let start = Position::start(Board::new(w, h).expect("valid board"));
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
+    let t = Instant::now();
+    let mut n = 0u64;
+    while t.elapsed().as_secs_f64() < secs {
+        for _ in 0..1000 {
+            let mut p = start;
+            std::hint::black_box(p.random_playout(&mut rng));
+        }
+        n += 1000;
+    }
+    n as f64 / t.elapsed().as_secs_f64()
+}
+
+fn rates(secs: f64) {
+    for (w, h) in [(6, 6), (8, 8)] {
+        println!("raw uniform playouts {w}x{h} (no tree): {:.0}/s", playout_rate(w, h, 1.0));
+    }
+    println!("board  playout  threads  sims/s      sims        tree nodes");
+    for (w, h) in [(6, 6), (8, 8)] {
+        let pos = Position::start(Board::new(w, h).expect("valid board"));
+        for (name, policy) in [
+            ("uniform", BreakthroughPolicy::uniform()),
+            ("policy", BreakthroughPolicy::default()),
+        ] {
+            for threads in [1, 2] {
+                let config = Config {
+                    playout: policy,
+                    threads,
+                    ..Config::default()
+                };
+                let mut s = Searcher::without_oracle(config);
+                let r = s.search(&pos, Limits::Time(Duration::from_secs_f64(secs)));
+                println!(
+                    "{w}x{h}    {name:<8} {threads}        {:<11.0} {:<11} {}",
+                    r.sims_per_second, r.simulations, r.tree_nodes
+                );
+            }
+        }
+    }
+}
+
+fn budget(moves: usize, ms: u64, threads: usize) {
+    let limit = Duration::from_millis(ms);
+    let mut over = Vec::new();
+    let mut worst = Duration::ZERO;
+    let mut total = Duration::ZERO;
+    let mut played = 0;
+    let mut game = 0u64;
+    while played < moves {
+        let config = Config {
+            threads,
+            seed: game,
+            ..Config::<BreakthroughPolicy>::default()
+        };
+        let mut s = Searcher::without_oracle(config);
+        let mut pos = Position::start(Board::new(8, 8).expect("valid board"));
+        while pos.outcome().is_none() && played < moves {
+            let t = Instant::now();
+            let r = s.search(&pos, Limits::Time(limit));
+            let took = t.elapsed();
+            total += took;
+            worst = worst.max(took);
+            if took > limit {
+                over.push(took - limit);
+            }
+            pos.play(r.best_move.expect("the game is not over"));
+            played += 1;
+        }
+        game += 1;
+    }
+    let mean_over = if over.is_empty() {
+        Duration::ZERO
+    } else {
+        over.iter().sum::<Duration>() / over.len() as u32
+    };
+    println!(
+        "{played} moves at {ms} ms ({threads} thread(s), 8x8, {game} games): exceeded {} times; \
+         mean excess {:?}, largest move time {:?}, mean move time {:?}",
+        over.len(),
+        mean_over,
+        worst,
+        total / played as u32
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    match args.first().map(String::as_str) {
+        Some("budget") => {
+            let moves = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1000);
+            let ms = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(100);
+            let threads = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1);
+            budget(moves, ms, threads);
+        }
+        _ => {
+            let secs = args.first().and_then(|a| a.parse().ok()).unwrap_or(3.0);
+            rates(secs);
+        }
+    }
+}

@@ -1,0 +1,577 @@
+//! The searcher: configuration, limits (time or simulations), threads (root parallelism)
+//! and tree reuse between moves.
+
+use super::playout::{PlayoutContext, PlayoutPolicy};
+use super::solver;
+use super::stats::{ChildStats, Proven, Report};
+use super::tree::{Node, NodeId, Proof, Tree};
+use super::uct;
+use crate::game::{Game, GameResult, Outcome};
+use crate::oracle::{Oracle, ProvenOutcome};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Everything that shapes a search; `Default` gives a sensible player.
+#[derive(Clone, Debug)]
+pub struct Config<P> {
+    /// The exploration constant `c` of formula 2.1.
+    pub c: f64,
+    /// The playout policy and its switches.
+    pub playout: P,
+    /// The most tree nodes, over all threads (a node takes 24 bytes for Breakthrough).
+    pub node_budget: usize,
+    /// Search threads (root parallelism: one tree per thread, merged at the root); 0 counts
+    /// as 1.
+    pub threads: usize,
+    /// Consult the oracle's `guess` inside playouts every this many plies (`None`: never).
+    pub oracle_in_playouts: Option<NonZeroU32>,
+    /// A leaf is expanded once it has had this many simulations (the root always is).
+    pub expand_after: u32,
+    /// A playout longer than this many plies counts as a draw (for games that can cycle).
+    pub max_playout_plies: u32,
+    /// Seed of the random numbers; identical seeds and simulation counts give identical
+    /// searches (with one thread).
+    pub seed: u64,
+}
+
+impl<P: Default> Default for Config<P> {
+    fn default() -> Self {
+        Config {
+            c: 0.7,
+            playout: P::default(),
+            node_budget: 1 << 23,
+            threads: 1,
+            oracle_in_playouts: NonZeroU32::new(1),
+            expand_after: 1,
+            max_playout_plies: 1000,
+            seed: 0x5eed,
+        }
+    }
+}
+
+/// When a search stops (it also stops as soon as the root is proven).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limits {
+    /// A wall-clock budget, always kept: the search stops a small margin before it.
+    Time(Duration),
+    /// A fixed number of simulations (over all threads); reproducible with one thread.
+    Simulations(u64),
+}
+
+impl Limits {
+    /// The safety margin kept before a time budget ends: 2% of it, between 1 and 10 ms
+    /// (never more than a tenth of the budget).
+    fn deadline(self, start: Instant) -> Option<Instant> {
+        match self {
+            Limits::Time(budget) => {
+                let margin = (budget / 50)
+                    .clamp(Duration::from_millis(1), Duration::from_millis(10))
+                    .min(budget / 10);
+                Some(start + budget - margin)
+            }
+            Limits::Simulations(_) => None,
+        }
+    }
+}
+
+/// How often (in simulations) a time-limited search reads the clock.
+const CLOCK_EVERY: u64 = 8;
+
+/// The settings every thread reads.
+struct Shared<'a, G: Game, P> {
+    config: &'a Config<P>,
+    c: f32,
+    oracle: Option<&'a dyn Oracle<G>>,
+    oracle_every: u32,
+}
+
+/// One thread's tree and scratch space.
+struct Worker<G: Game> {
+    tree: Tree<G::Move>,
+    root: Option<G>,
+    rng: Xoshiro256PlusPlus,
+    moves: Vec<G::Move>,
+    path: Vec<NodeId>,
+    budget_full: bool,
+}
+
+/// Monte Carlo Tree Search with UCT, the MCTS-solver and an optional oracle, keeping its
+/// tree between calls to reuse the part that the game reached.
+pub struct Searcher<G: Game, P: PlayoutPolicy<G>> {
+    config: Config<P>,
+    oracle: Option<Arc<dyn Oracle<G>>>,
+    workers: Vec<Worker<G>>,
+}
+
+impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
+    /// A searcher that consults `oracle` at expansion (and in playouts, per the config).
+    pub fn new(config: Config<P>, oracle: Arc<dyn Oracle<G>>) -> Self {
+        Self::build(config, Some(oracle))
+    }
+
+    /// A searcher without endgame knowledge.
+    pub fn without_oracle(config: Config<P>) -> Self {
+        Self::build(config, None)
+    }
+
+    fn build(config: Config<P>, oracle: Option<Arc<dyn Oracle<G>>>) -> Self {
+        let threads = config.threads.max(1);
+        let workers = (0..threads)
+            .map(|i| Worker {
+                tree: Tree::new(crate::game::Side::First, 1),
+                root: None,
+                rng: Xoshiro256PlusPlus::seed_from_u64(
+                    config.seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                ),
+                moves: Vec::with_capacity(64),
+                path: Vec::with_capacity(128),
+                budget_full: false,
+            })
+            .collect();
+        Searcher {
+            config,
+            oracle,
+            workers,
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config<P> {
+        &self.config
+    }
+
+    /// Forgets the tree, so the next search starts afresh.
+    pub fn clear(&mut self) {
+        for w in &mut self.workers {
+            w.root = None;
+        }
+    }
+
+    /// Searches `pos` within `limits` and reports the best move and the statistics. The
+    /// subtree of a previous search that reaches `pos` (same position, or up to two plies
+    /// later) is reused.
+    pub fn search(&mut self, pos: &G, limits: Limits) -> Report<G::Move> {
+        let start = Instant::now();
+        let deadline = limits.deadline(start);
+        let threads = self.workers.len();
+        if let Some(o) = pos.outcome() {
+            return self.finished_report(pos, o, start);
+        }
+        if let Some(report) = self.oracle_root(pos, start) {
+            return report;
+        }
+        let budget = (self.config.node_budget / threads).max(1);
+        let mut reused = 0;
+        for w in &mut self.workers {
+            reused += w.prepare(pos, budget);
+        }
+        let shared = Shared {
+            config: &self.config,
+            c: self.config.c as f32,
+            oracle: self.oracle.as_deref(),
+            oracle_every: self.config.oracle_in_playouts.map_or(0, |k| k.get()),
+        };
+        let stop = AtomicBool::new(false);
+        let share = |i: usize| match limits {
+            Limits::Simulations(n) => n / threads as u64 + u64::from((i as u64) < n % threads as u64),
+            Limits::Time(_) => u64::MAX,
+        };
+        let simulations: u64 = if threads == 1 {
+            self.workers[0].run(pos, &shared, &stop, deadline, share(0))
+        } else {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = self
+                    .workers
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(i, w)| {
+                        let (shared, stop) = (&shared, &stop);
+                        s.spawn(move || w.run(pos, shared, stop, deadline, share(i)))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a search thread panicked"))
+                    .sum()
+            })
+        };
+        self.report(simulations, reused, start)
+    }
+
+    /// A report for a game that is already over.
+    fn finished_report(&self, pos: &G, o: Outcome, start: Instant) -> Report<G::Move> {
+        let result = o.result_for(pos.side_to_move());
+        Report {
+            best_move: None,
+            simulations: 0,
+            elapsed: start.elapsed(),
+            sims_per_second: 0.0,
+            value: result.score(),
+            pv: Vec::new(),
+            proven: Some(Proven { result, plies: 0 }),
+            tree_nodes: 0,
+            reused_nodes: 0,
+            budget_full: false,
+            threads: self.workers.len(),
+            children: Vec::new(),
+        }
+    }
+
+    /// When the oracle proves the root a win and names a legal move, that move is played
+    /// at once: a proven win needs no search.
+    fn oracle_root(&mut self, pos: &G, start: Instant) -> Option<Report<G::Move>> {
+        let p = self.oracle.as_ref()?.probe(pos)?;
+        let mv = p.best_move?;
+        if p.result != GameResult::Win {
+            return None;
+        }
+        let moves = &mut self.workers[0].moves;
+        pos.legal_moves(moves);
+        if !moves.contains(&mv) {
+            return None;
+        }
+        let proven = Proven {
+            result: GameResult::Win,
+            plies: oracle_plies(&p) as u32,
+        };
+        Some(Report {
+            best_move: Some(mv),
+            simulations: 0,
+            elapsed: start.elapsed(),
+            sims_per_second: 0.0,
+            value: 1.0,
+            pv: vec![mv],
+            proven: Some(proven),
+            tree_nodes: 0,
+            reused_nodes: 0,
+            budget_full: false,
+            threads: self.workers.len(),
+            children: Vec::new(),
+        })
+    }
+
+    /// Merges the threads' root statistics and picks the move.
+    fn report(&self, simulations: u64, reused: usize, start: Instant) -> Report<G::Move> {
+        let elapsed = start.elapsed();
+        let first = &self.workers[0].tree;
+        let mut children: Vec<ChildStats<G::Move>> = Vec::new();
+        let mut score2 = Vec::new();
+        for id in first.node(0).children() {
+            let n = first.node(id);
+            children.push(ChildStats {
+                mv: n.mv.expect("children have moves"),
+                visits: 0,
+                value: 0.5,
+                proven: None,
+            });
+            score2.push(0u64);
+        }
+        for w in &self.workers {
+            let t = &w.tree;
+            for (k, id) in t.node(0).children().enumerate() {
+                let n = t.node(id);
+                if k >= children.len() || n.mv != Some(children[k].mv) {
+                    continue;
+                }
+                children[k].visits += n.visits as u64;
+                score2[k] += n.score2 as u64;
+                if let Some(result) = n.proof.result() {
+                    children[k].proven = Some(Proven {
+                        result,
+                        plies: n.proof_plies as u32 + 1,
+                    });
+                }
+            }
+        }
+        for (c, s) in children.iter_mut().zip(&score2) {
+            if c.visits > 0 {
+                c.value = *s as f64 / (2.0 * c.visits as f64);
+            }
+            if let Some(p) = c.proven {
+                c.value = p.result.score();
+            }
+        }
+        let best = pick(&children);
+        let proven = root_proof(&children);
+        let best_move = best.map(|k| children[k].mv);
+        let value = match (proven, best) {
+            (Some(p), _) => p.result.score(),
+            (None, Some(k)) => children[k].value,
+            (None, None) => 0.5,
+        };
+        let mut pv = Vec::new();
+        if let Some(mv) = best_move {
+            pv.push(mv);
+            let t = &self.workers[0].tree;
+            let mut node = t.node(0).children().find(|&id| t.node(id).mv == Some(mv));
+            while let Some(id) = node {
+                if pv.len() >= 24 {
+                    break;
+                }
+                node = best_child(t, id);
+                if let Some(c) = node {
+                    pv.push(t.node(c).mv.expect("children have moves"));
+                }
+            }
+        }
+        let secs = elapsed.as_secs_f64();
+        Report {
+            best_move,
+            simulations,
+            elapsed,
+            sims_per_second: if secs > 0.0 { simulations as f64 / secs } else { 0.0 },
+            value,
+            pv,
+            proven,
+            tree_nodes: self.workers.iter().map(|w| w.tree.len()).sum(),
+            reused_nodes: reused,
+            budget_full: self.workers.iter().any(|w| w.budget_full),
+            threads: self.workers.len(),
+            children,
+        }
+    }
+}
+
+/// The oracle's depth (winner's moves) as plies: a win for the side to move takes
+/// `2d - 1` plies, a loss `2d`.
+fn oracle_plies<M>(p: &ProvenOutcome<M>) -> u16 {
+    let d = p.depth.min(u16::MAX as u32 / 2) as u16;
+    match p.result {
+        GameResult::Win => (2 * d).saturating_sub(1),
+        _ => 2 * d,
+    }
+}
+
+/// The move to play: a proven win (the fastest), else the most visited move not proven
+/// lost, else the slowest loss.
+fn pick<M>(children: &[ChildStats<M>]) -> Option<usize> {
+    let res = |c: &ChildStats<M>| c.proven.map(|p| p.result);
+    if let Some(k) = (0..children.len())
+        .filter(|&k| res(&children[k]) == Some(GameResult::Win))
+        .min_by_key(|&k| children[k].proven.map_or(u32::MAX, |p| p.plies))
+    {
+        return Some(k);
+    }
+    let open = (0..children.len()).filter(|&k| res(&children[k]) != Some(GameResult::Loss));
+    if let Some(k) = open.max_by(|&a, &b| {
+        let (x, y) = (&children[a], &children[b]);
+        x.visits
+            .cmp(&y.visits)
+            .then(x.value.total_cmp(&y.value))
+            .then(b.cmp(&a))
+    }) {
+        return Some(k);
+    }
+    (0..children.len()).max_by_key(|&k| children[k].proven.map_or(0, |p| p.plies))
+}
+
+/// The root's proven value from its merged children, if they settle it.
+fn root_proof<M>(children: &[ChildStats<M>]) -> Option<Proven> {
+    let win = children
+        .iter()
+        .filter_map(|c| c.proven)
+        .filter(|p| p.result == GameResult::Win)
+        .min_by_key(|p| p.plies);
+    if win.is_some() || children.is_empty() {
+        return win;
+    }
+    let all: Option<Vec<Proven>> = children.iter().map(|c| c.proven).collect();
+    let all = all?;
+    if let Some(d) = all.iter().filter(|p| p.result == GameResult::Draw).max_by_key(|p| p.plies) {
+        return Some(*d);
+    }
+    all.into_iter().max_by_key(|p| p.plies)
+}
+
+/// The child to follow in a principal variation.
+fn best_child<M: Copy>(t: &Tree<M>, id: NodeId) -> Option<NodeId> {
+    let n = t.node(id);
+    let kids = n.children();
+    if kids.is_empty() {
+        return None;
+    }
+    let stats: Vec<ChildStats<NodeId>> = kids
+        .map(|c| {
+            let k = t.node(c);
+            ChildStats {
+                mv: c,
+                visits: k.visits as u64,
+                value: k.mean(),
+                proven: k.proof.result().map(|result| Proven {
+                    result,
+                    plies: k.proof_plies as u32,
+                }),
+            }
+        })
+        .collect();
+    let k = pick(&stats)?;
+    let c = stats[k].mv;
+    (t.node(c).visits > 0 || t.node(c).proof != Proof::Unknown).then_some(c)
+}
+
+impl<G: Game> Worker<G> {
+    /// Sets the tree up for a search of `pos`, reusing the matching subtree; returns the
+    /// number of nodes kept.
+    fn prepare(&mut self, pos: &G, budget: usize) -> usize {
+        self.budget_full = false;
+        let found = match &self.root {
+            Some(prev) if self.tree.budget() == budget => find(&self.tree, prev, pos),
+            _ => None,
+        };
+        let kept = match found {
+            Some(id) => self.tree.reroot(id),
+            None => {
+                self.tree = Tree::new(pos.side_to_move(), budget);
+                0
+            }
+        };
+        self.root = Some(pos.clone());
+        // The root's proof is re-derived from its children: a proof by the oracle alone
+        // names no move to play.
+        self.tree.node_mut(0).proof = Proof::Unknown;
+        solver::update(&mut self.tree, 0);
+        kept
+    }
+
+    /// Runs simulations until `max_sims`, the deadline, a proof of the root or `stop`.
+    fn run<P: PlayoutPolicy<G>>(
+        &mut self,
+        root: &G,
+        sh: &Shared<'_, G, P>,
+        stop: &AtomicBool,
+        deadline: Option<Instant>,
+        max_sims: u64,
+    ) -> u64 {
+        let mut sims = 0;
+        while sims < max_sims {
+            if self.tree.node(0).proof != Proof::Unknown {
+                stop.store(true, Ordering::Relaxed);
+                break;
+            }
+            self.simulate(root, sh);
+            sims += 1;
+            if sims % CLOCK_EVERY == 0 {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+        }
+        sims
+    }
+
+    /// One simulation: selection, expansion, playout (or a proven value), backpropagation
+    /// and proof propagation.
+    fn simulate<P: PlayoutPolicy<G>>(&mut self, root: &G, sh: &Shared<'_, G, P>) {
+        let mut pos = root.clone();
+        self.path.clear();
+        self.path.push(0);
+        let mut id: NodeId = 0;
+        loop {
+            let node = *self.tree.node(id);
+            if node.proof != Proof::Unknown {
+                break;
+            }
+            if !node.is_expanded() {
+                if id != 0 && node.visits < sh.config.expand_after {
+                    break;
+                }
+                if !self.expand(id, &pos, sh.oracle) || self.tree.node(id).proof != Proof::Unknown
+                {
+                    break;
+                }
+            }
+            let c = uct::select(&self.tree, id, sh.c);
+            pos.play(self.tree.node(c).mv.expect("children have moves"));
+            self.path.push(c);
+            id = c;
+        }
+        let leaf = *self.tree.node(id);
+        let outcome = match leaf.proven_outcome() {
+            Some(o) => o,
+            None => {
+                let mut ctx = PlayoutContext {
+                    rng: &mut self.rng,
+                    moves: &mut self.moves,
+                    oracle: sh.oracle,
+                    oracle_every: sh.oracle_every,
+                    max_plies: sh.config.max_playout_plies,
+                };
+                sh.config.playout.run(&mut pos, &mut ctx)
+            }
+        };
+        for &n in &self.path {
+            self.tree.node_mut(n).record(outcome);
+        }
+        if leaf.proof != Proof::Unknown {
+            solver::propagate(&mut self.tree, &self.path);
+        }
+    }
+
+    /// Creates every child of `id` at once, proving those that end the game or that the
+    /// oracle knows; false when the node budget is full (the leaf then gets a playout).
+    fn expand(&mut self, id: NodeId, pos: &G, oracle: Option<&dyn Oracle<G>>) -> bool {
+        pos.legal_moves(&mut self.moves);
+        if self.moves.is_empty() {
+            // Only a game that forgot to report its end has no moves; call it a draw.
+            self.tree.node_mut(id).proof = Proof::Draw;
+            return true;
+        }
+        if id != 0 && !self.tree.has_room(self.moves.len()) {
+            self.budget_full = true;
+            return false;
+        }
+        let mover = pos.side_to_move();
+        let children = self.moves.iter().map(|&mv| {
+            let mut child = pos.clone();
+            child.play(mv);
+            let mut n = Node::new(Some(mv), mover);
+            if let Some(o) = child.outcome() {
+                n.proof = Proof::from_result(o.result_for(mover));
+            } else if let Some(p) = oracle.and_then(|o| o.probe(&child)) {
+                let r = if child.side_to_move() == mover {
+                    p.result
+                } else {
+                    p.result.flip()
+                };
+                n.proof = Proof::from_result(r);
+                n.proof_plies = oracle_plies(&p);
+            }
+            n
+        });
+        self.tree.add_children(id, children);
+        solver::update(&mut self.tree, id);
+        true
+    }
+}
+
+/// The node of `tree` (rooted at `prev`) whose position is `pos`, looking up to two plies
+/// deep, by hash.
+fn find<G: Game>(tree: &Tree<G::Move>, prev: &G, pos: &G) -> Option<NodeId> {
+    let target = pos.hash();
+    if prev.hash() == target {
+        return Some(0);
+    }
+    for c in tree.node(0).children() {
+        let mut p1 = prev.clone();
+        p1.play(tree.node(c).mv?);
+        if p1.hash() == target {
+            return Some(c);
+        }
+        for g in tree.node(c).children() {
+            let mut p2 = p1.clone();
+            p2.play(tree.node(g).mv?);
+            if p2.hash() == target {
+                return Some(g);
+            }
+        }
+    }
+    None
+}
