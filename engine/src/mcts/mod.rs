@@ -48,3 +48,6 @@ pub use tree::{Node, NodeId, Proof, Tree};
 
 /// The Breakthrough player: the bitboard playout policy.
 pub type BreakthroughSearcher = Searcher<crate::breakthrough::Position, BreakthroughPolicy>;
+
+#[cfg(test)]
+mod search_tests;
