@@ -245,10 +245,14 @@ impl GtpEngine {
                 colour_name(self.pos.side())
             ));
         }
-        let mv = self
-            .pos
-            .parse_move(text)
-            .map_err(|e| format!("illegal move: {e}"))?;
+        let mv = self.pos.parse_move(text).map_err(|e| {
+            let e = e.to_string();
+            if e.starts_with("illegal move") {
+                e
+            } else {
+                format!("illegal move: {e}")
+            }
+        })?;
         self.history.push(self.pos);
         self.pos.play(mv);
         Ok(String::new())
@@ -330,14 +334,20 @@ impl GtpEngine {
         } else {
             (left.time / 25 + byo_share).min(left.time / 2)
         };
-        let budget = budget.mul_f64(0.9).saturating_sub(Duration::from_millis(20));
+        let budget = budget
+            .mul_f64(0.9)
+            .saturating_sub(Duration::from_millis(20));
         Limits::Time(budget.max(Duration::from_millis(5)))
     }
 }
 
 /// Serves GTP: reads commands from `input` until `quit` or the end, writing each reply
 /// to `output` and flushing it.
-pub fn serve(engine: &mut GtpEngine, input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+pub fn serve(
+    engine: &mut GtpEngine,
+    input: impl BufRead,
+    mut output: impl Write,
+) -> io::Result<()> {
     for line in input.lines() {
         let line = line?;
         if let Some((reply, quit)) = engine.handle_line(&line) {
@@ -373,7 +383,10 @@ mod tests {
         assert_eq!(say(&mut e, "7 name"), "=7 quasar\n\n");
         assert_eq!(say(&mut e, "known_command genmove"), "= true\n\n");
         assert_eq!(say(&mut e, "known_command fly"), "= false\n\n");
-        assert_eq!(say(&mut e, "frobnicate"), "? unknown command 'frobnicate'\n\n");
+        assert_eq!(
+            say(&mut e, "frobnicate"),
+            "? unknown command 'frobnicate'\n\n"
+        );
         assert_eq!(e.handle_line("   # only a comment"), None);
         assert_eq!(e.handle_line(""), None);
         let list = say(&mut e, "list_commands");
@@ -393,7 +406,10 @@ mod tests {
         assert_eq!(say(&mut e, "undo"), "=\n\n");
         assert_eq!(say(&mut e, "play b c4-c3"), "=\n\n");
         assert_eq!(say(&mut e, "play w d2xc3*"), "=\n\n");
-        assert_eq!(e.position().to_fen(), "BBBBBB/BB1BBB/1W4/2W3/W1W1WW/WWWWWW b");
+        assert_eq!(
+            e.position().to_fen(),
+            "BBBBBB/BB1BBB/1W4/2W3/W1W1WW/WWWWWW b"
+        );
     }
 
     #[test]
@@ -420,7 +436,10 @@ mod tests {
         assert!(before.parse_move(text).is_ok(), "{r}");
         assert_eq!(e.position().side(), Side::Second);
         let board = say(&mut e, "showboard");
-        assert!(board.starts_with("= \n") && board.contains("Black to move"), "{board}");
+        assert!(
+            board.starts_with("= \n") && board.contains("Black to move"),
+            "{board}"
+        );
     }
 
     #[test]
@@ -429,9 +448,15 @@ mod tests {
         assert_eq!(say(&mut e, "time_settings 300 0 0"), "=\n\n");
         assert_eq!(say(&mut e, "time_left white 100 0"), "=\n\n");
         // 100 s / 25 = 4 s, times 0.9, minus 20 ms.
-        assert_eq!(e.move_limits(Side::First), Limits::Time(Duration::from_millis(3580)));
+        assert_eq!(
+            e.move_limits(Side::First),
+            Limits::Time(Duration::from_millis(3580))
+        );
         assert_eq!(say(&mut e, "time_left black 10 5"), "=\n\n");
-        assert_eq!(e.move_limits(Side::Second), Limits::Time(Duration::from_millis(1780)));
+        assert_eq!(
+            e.move_limits(Side::Second),
+            Limits::Time(Duration::from_millis(1780))
+        );
         assert_eq!(say(&mut e, "time_settings 0 0 0"), "=\n\n");
         assert_eq!(e.move_limits(Side::First), Limits::Simulations(200));
     }

@@ -30,7 +30,10 @@ fn playout_rate(w: u32, h: u32, secs: f64) -> f64 {
 
 fn rates(secs: f64) {
     for (w, h) in [(6, 6), (8, 8)] {
-        println!("raw uniform playouts {w}x{h} (no tree): {:.0}/s", playout_rate(w, h, 1.0));
+        println!(
+            "raw uniform playouts {w}x{h} (no tree): {:.0}/s",
+            playout_rate(w, h, 1.0)
+        );
     }
     println!("board  playout  threads  sims/s      sims        tree nodes");
     for (w, h) in [(6, 6), (8, 8)] {
@@ -101,7 +104,10 @@ fn budget(moves: usize, ms: u64, threads: usize) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     match args.first().map(String::as_str) {
         Some("budget") => {
             let moves = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1000);

@@ -121,7 +121,13 @@ impl<G: Game> ExactSolver<G> {
     }
 
     /// True when `child` (reached by a move of `side`) is won for `side` within `d` plies.
-    fn child_lost_for(&mut self, child: &G, side: crate::game::Side, d: u32, ply: usize) -> Option<bool> {
+    fn child_lost_for(
+        &mut self,
+        child: &G,
+        side: crate::game::Side,
+        d: u32,
+        ply: usize,
+    ) -> Option<bool> {
         if child.side_to_move() == side {
             self.wins_within(child, d, ply)
         } else {
@@ -317,7 +323,11 @@ mod tests {
                 }
                 white &= cells & !board.last_row();
                 black &= cells & !board.first_row();
-                let side = if rng.random_bool(0.5) { crate::Side::First } else { crate::Side::Second };
+                let side = if rng.random_bool(0.5) {
+                    crate::Side::First
+                } else {
+                    crate::Side::Second
+                };
                 let Ok(pos) = Position::from_parts(board, white, black, side) else {
                     continue;
                 };
@@ -346,7 +356,9 @@ mod tests {
         let s = ExactSolver::<Position>::default().solve(&pos, 20).unwrap();
         let mut child = pos;
         child.play(s.best_move.unwrap());
-        let after = ExactSolver::<Position>::default().solve(&child, 20).unwrap();
+        let after = ExactSolver::<Position>::default()
+            .solve(&child, 20)
+            .unwrap();
         assert_eq!(after.result, s.result.flip());
         assert_eq!(after.plies + 1, s.plies);
     }

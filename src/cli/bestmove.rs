@@ -1,8 +1,8 @@
 //! `quasar bestmove`: search one position and print the move with the search statistics.
 
+use super::engine_opts::describe_report;
 use super::engine_opts::EngineArgs;
 use super::{position_from, CliResult};
-use super::engine_opts::describe_report;
 use engine::breakthrough::Board;
 
 /// Search a position and print the best move and the statistics.

@@ -22,10 +22,9 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
             "bad duration '{text}': give a unit, for example 500ms, 2s or 1.5s"
         ));
     };
-    let value: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("bad duration '{text}': expected a number before the unit, for example 1.5s"))?;
+    let value: f64 = num.trim().parse().map_err(|_| {
+        format!("bad duration '{text}': expected a number before the unit, for example 1.5s")
+    })?;
     if !value.is_finite() || value <= 0.0 || value * scale > 1e7 {
         return Err(format!(
             "bad duration '{text}': it must be positive and below 10^7 seconds"
@@ -91,7 +90,10 @@ impl EngineArgs {
             return Err(format!("--c {} must be a number >= 0", self.c));
         }
         if self.nodes < 1000 {
-            return Err(format!("--nodes {} is too small: give at least 1000", self.nodes));
+            return Err(format!(
+                "--nodes {} is too small: give at least 1000",
+                self.nodes
+            ));
         }
         let playout = match self.playout {
             PlayoutKind::Uniform => BreakthroughPolicy::uniform(),

@@ -6,7 +6,7 @@ use engine::breakthrough::{Board, Position};
 use engine::mcts::BreakthroughSearcher;
 use engine::mcts::Limits;
 use engine::{Game, Outcome, Side};
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, IsTerminal, Write};
 
 /// The side the person plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -47,13 +47,19 @@ pub fn run(args: Args) -> CliResult {
     };
     let mut searcher = args.engine.searcher()?;
     let limits = args.engine.limits();
+    let stdin = io::stdin();
+    // Piped moves are not shown by a terminal, so the transcript echoes them.
+    let echo = !stdin.is_terminal();
     play_game(
         pos,
         human,
         &mut searcher,
         limits,
-        args.stats,
-        io::stdin().lock(),
+        Show {
+            stats: args.stats,
+            echo,
+        },
+        stdin.lock(),
         io::stdout().lock(),
     )?;
     Ok(())
@@ -66,13 +72,22 @@ fn side_name(side: Side) -> &'static str {
     }
 }
 
+/// What the game transcript shows besides boards and moves.
+#[derive(Clone, Copy, Debug)]
+pub struct Show {
+    /// The engine's search statistics after each of its moves.
+    pub stats: bool,
+    /// Each line read, after the prompt (for piped input).
+    pub echo: bool,
+}
+
 /// Plays one game between the person (reading `input`) and the engine, writing to `out`.
 pub fn play_game(
     mut pos: Position,
     human: Side,
     searcher: &mut BreakthroughSearcher,
     limits: Limits,
-    stats: bool,
+    show: Show,
     input: impl BufRead,
     mut out: impl Write,
 ) -> io::Result<()> {
@@ -84,7 +99,11 @@ pub fn play_game(
                 writeln!(out, "game over: draw")?;
                 return Ok(());
             };
-            let who = if w == human { "you win" } else { "the engine wins" };
+            let who = if w == human {
+                "you win"
+            } else {
+                "the engine wins"
+            };
             writeln!(out, "game over: {} wins ({who})", side_name(w))?;
             return Ok(());
         }
@@ -97,6 +116,9 @@ pub fn play_game(
                 return Ok(());
             };
             let line = line?;
+            if show.echo {
+                writeln!(out, "{line}")?;
+            }
             let text = line.trim();
             match text {
                 "" => continue,
@@ -118,7 +140,10 @@ pub fn play_game(
                     pos.play(mv);
                     write!(out, "{}", pos.diagram())?;
                 }
-                Err(e) => writeln!(out, "error: {e} (type 'moves' for the list, 'quit' to stop)")?,
+                Err(e) => writeln!(
+                    out,
+                    "error: {e} (type 'moves' for the list, 'quit' to stop)"
+                )?,
             }
         } else {
             let report = searcher.search(&pos, limits);
@@ -127,7 +152,7 @@ pub fn play_game(
                 return Ok(());
             };
             writeln!(out, "quasar plays {}", pos.move_text(mv))?;
-            if stats {
+            if show.stats {
                 write!(out, "{}", describe_report(&pos, &report, false))?;
             }
             pos.play(mv);

@@ -195,7 +195,8 @@ pub fn evaluate(pos: &Position) -> Outcome {
     let b = pos.board();
     let h = b.height();
     let piece = (h * h) as i32;
-    let mut score = piece * (pos.pieces(me).count_ones() as i32 - pos.pieces(opp).count_ones() as i32);
+    let mut score =
+        piece * (pos.pieces(me).count_ones() as i32 - pos.pieces(opp).count_ones() as i32);
     for row in 0..h {
         let mask = b.row_mask(row);
         let wc = (pos.white() & mask).count_ones() as i32;
@@ -203,7 +204,11 @@ pub fn evaluate(pos: &Position) -> Outcome {
         let wa = (row * row) as i32;
         let ba = ((h - 1 - row) * (h - 1 - row)) as i32;
         let white_adv = wc * wa - bc * ba;
-        score += if me == Side::First { white_adv } else { -white_adv };
+        score += if me == Side::First {
+            white_adv
+        } else {
+            -white_adv
+        };
     }
     let w = b.width();
     let (my_two, opp_two) = match me {

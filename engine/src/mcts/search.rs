@@ -177,7 +177,9 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
         };
         let stop = AtomicBool::new(false);
         let share = |i: usize| match limits {
-            Limits::Simulations(n) => n / threads as u64 + u64::from((i as u64) < n % threads as u64),
+            Limits::Simulations(n) => {
+                n / threads as u64 + u64::from((i as u64) < n % threads as u64)
+            }
             Limits::Time(_) => u64::MAX,
         };
         let simulations: u64 = if threads == 1 {
@@ -323,7 +325,11 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
             best_move,
             simulations,
             elapsed,
-            sims_per_second: if secs > 0.0 { simulations as f64 / secs } else { 0.0 },
+            sims_per_second: if secs > 0.0 {
+                simulations as f64 / secs
+            } else {
+                0.0
+            },
             value,
             pv,
             proven,
@@ -381,7 +387,11 @@ fn root_proof<M>(children: &[ChildStats<M>]) -> Option<Proven> {
     }
     let all: Option<Vec<Proven>> = children.iter().map(|c| c.proven).collect();
     let all = all?;
-    if let Some(d) = all.iter().filter(|p| p.result == GameResult::Draw).max_by_key(|p| p.plies) {
+    if let Some(d) = all
+        .iter()
+        .filter(|p| p.result == GameResult::Draw)
+        .max_by_key(|p| p.plies)
+    {
         return Some(*d);
     }
     all.into_iter().max_by_key(|p| p.plies)
@@ -483,8 +493,7 @@ impl<G: Game> Worker<G> {
                 if id != 0 && node.visits < sh.config.expand_after {
                     break;
                 }
-                if !self.expand(id, &pos, sh.oracle) || self.tree.node(id).proof != Proof::Unknown
-                {
+                if !self.expand(id, &pos, sh.oracle) || self.tree.node(id).proof != Proof::Unknown {
                     break;
                 }
             }

@@ -126,7 +126,13 @@ fn blocks_a_loss_in_one() {
             let threatened = {
                 let mut pass = pos;
                 // The opponent would win at once if it were its turn.
-                pass = Position::from_parts(pass.board(), pass.white(), pass.black(), pass.side().opponent()).unwrap();
+                pass = Position::from_parts(
+                    pass.board(),
+                    pass.white(),
+                    pass.black(),
+                    pass.side().opponent(),
+                )
+                .unwrap();
                 !winning_moves(&pass).is_empty()
             };
             if !threatened {
@@ -159,14 +165,19 @@ fn blocks_a_loss_in_one() {
 #[test]
 fn solver_proves_small_endgames_the_exact_search_knows() {
     let mut proven = 0;
-    for (board, seed) in [(Board::new(4, 4).unwrap(), 7), (Board::new(5, 5).unwrap(), 8)] {
+    for (board, seed) in [
+        (Board::new(4, 4).unwrap(), 7),
+        (Board::new(5, 5).unwrap(), 8),
+    ] {
         for pos in random_endgames(board, 4, 40, seed) {
             let Some(exact) = ExactSolver::<Position>::default().solve(&pos, 40) else {
                 continue;
             };
             let mut s = Searcher::without_oracle(config(3, BreakthroughPolicy::default()));
             let r = s.search(&pos, Limits::Simulations(300_000));
-            let p = r.proven.unwrap_or_else(|| panic!("{pos:?} not proven: exact {exact:?}"));
+            let p = r
+                .proven
+                .unwrap_or_else(|| panic!("{pos:?} not proven: exact {exact:?}"));
             assert_eq!(p.result, exact.result, "{pos:?}");
             // The solver proves some win, not always the fastest; never a faster one.
             assert!(p.plies >= exact.plies, "{pos:?}: {p:?} vs {exact:?}");
@@ -176,8 +187,14 @@ fn solver_proves_small_endgames_the_exact_search_knows() {
             let mut after = pos;
             after.play(r.best_move.unwrap());
             if exact.result == GameResult::Win && after.outcome().is_none() {
-                let reply = ExactSolver::<Position>::default().solve(&after, 40).unwrap();
-                assert_eq!(reply.result, GameResult::Loss, "{pos:?}: the move must keep the win");
+                let reply = ExactSolver::<Position>::default()
+                    .solve(&after, 40)
+                    .unwrap();
+                assert_eq!(
+                    reply.result,
+                    GameResult::Loss,
+                    "{pos:?}: the move must keep the win"
+                );
             }
             proven += 1;
         }
@@ -374,7 +391,11 @@ fn oracle_guesses_end_playouts_every_k_plies() {
         let mut s = Searcher::new(cfg, oracle.clone());
         s.search(&pos, Limits::Simulations(200));
         assert!(oracle.probes.load(Ordering::Relaxed) > 0);
-        assert_eq!(oracle.guesses.load(Ordering::Relaxed) > 0, expect_some, "{every:?}");
+        assert_eq!(
+            oracle.guesses.load(Ordering::Relaxed) > 0,
+            expect_some,
+            "{every:?}"
+        );
     }
 }
 
@@ -391,7 +412,8 @@ fn the_oracle_proving_the_root_a_win_plays_its_move() {
             max_plies: 40,
             node_limit: 1 << 22,
         });
-        let mut s: BreakthroughSearcher = Searcher::new(config(1, BreakthroughPolicy::default()), oracle);
+        let mut s: BreakthroughSearcher =
+            Searcher::new(config(1, BreakthroughPolicy::default()), oracle);
         let r = s.search(&pos, Limits::Simulations(1000));
         assert_eq!(r.simulations, 0);
         assert_eq!(r.best_move, want.best_move);

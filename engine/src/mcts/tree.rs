@@ -243,9 +243,17 @@ mod tests {
         assert_eq!(kept, 5);
         assert_eq!(t.node(0).visits, 7);
         assert_eq!(t.node(0).mv, None);
-        let kids: Vec<u8> = t.node(0).children().map(|c| t.node(c).mv.unwrap()).collect();
+        let kids: Vec<u8> = t
+            .node(0)
+            .children()
+            .map(|c| t.node(c).mv.unwrap())
+            .collect();
         assert_eq!(kids, vec![10, 11]);
-        let gk: Vec<u8> = t.node(2).children().map(|c| t.node(c).mv.unwrap()).collect();
+        let gk: Vec<u8> = t
+            .node(2)
+            .children()
+            .map(|c| t.node(c).mv.unwrap())
+            .collect();
         assert_eq!(gk, vec![20, 21]);
         assert!(!t.node(1).is_expanded());
     }
