@@ -28,6 +28,17 @@ fn playout_rate(w: u32, h: u32, secs: f64) -> f64 {
     n as f64 / t.elapsed().as_secs_f64()
 }
 
+/// CPU seconds this process has used (all threads), from `/proc/self/stat`; the machine
+/// is shared, so rates per CPU-second are the fair "per core" figure.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the ")" that ends the command name: utime and stime are the 12th and 13th.
+    let rest = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
 fn rates(secs: f64) {
     for (w, h) in [(6, 6), (8, 8)] {
         println!(
@@ -35,7 +46,7 @@ fn rates(secs: f64) {
             playout_rate(w, h, 1.0)
         );
     }
-    println!("board  playout  threads  sims/s      sims        tree nodes");
+    println!("board  playout  threads  sims/s(wall) sims/CPU-s  sims        tree nodes");
     for (w, h) in [(6, 6), (8, 8)] {
         let pos = Position::start(Board::new(w, h).expect("valid board"));
         for (name, policy) in [
@@ -49,10 +60,15 @@ fn rates(secs: f64) {
                     ..Config::default()
                 };
                 let mut s = Searcher::without_oracle(config);
+                let cpu0 = cpu_seconds();
                 let r = s.search(&pos, Limits::Time(Duration::from_secs_f64(secs)));
+                let per_cpu = match (cpu0, cpu_seconds()) {
+                    (Some(a), Some(b)) if b > a => r.simulations as f64 / (b - a),
+                    _ => f64::NAN,
+                };
                 println!(
-                    "{w}x{h}    {name:<8} {threads}        {:<11.0} {:<11} {}",
-                    r.sims_per_second, r.simulations, r.tree_nodes
+                    "{w}x{h}    {name:<8} {threads}        {:<12.0} {:<11.0} {:<11} {}",
+                    r.sims_per_second, per_cpu, r.simulations, r.tree_nodes
                 );
             }
         }
@@ -82,6 +98,16 @@ fn budget(moves: usize, ms: u64, threads: usize) {
             worst = worst.max(took);
             if took > limit {
                 over.push(took - limit);
+                if took > limit + Duration::from_millis(5) {
+                    println!(
+                        "  over by {:?}: search says {:?}, {} sims, {} nodes ({} reused)",
+                        took - limit,
+                        r.elapsed,
+                        r.simulations,
+                        r.tree_nodes,
+                        r.reused_nodes
+                    );
+                }
             }
             pos.play(r.best_move.expect("the game is not over"));
             played += 1;

@@ -227,6 +227,12 @@ pub fn evaluate(pos: &Position) -> Outcome {
 
 impl PlayoutPolicy<Position> for BreakthroughPolicy {
     fn run(&self, pos: &mut Position, ctx: &mut PlayoutContext<'_, Position>) -> Outcome {
+        if *self == BreakthroughPolicy::uniform() && (ctx.oracle.is_none() || ctx.oracle_every == 0)
+        {
+            // Nothing to check between moves: the bare bitboard playout (Breakthrough
+            // always ends, so the ply cap cannot matter).
+            return pos.random_playout(ctx.rng);
+        }
         if let Some(o) = pos.result() {
             return o;
         }

@@ -63,14 +63,15 @@ pub enum Limits {
 }
 
 impl Limits {
-    /// The safety margin kept before a time budget ends: 2% of it, between 1 and 10 ms
-    /// (never more than a tenth of the budget).
+    /// The safety margin kept before a time budget ends: 5% of it, between 3 and 50 ms
+    /// (never more than a fifth of the budget). On a loaded machine the thread can lose
+    /// the processor for milliseconds between its last clock reading and its return.
     fn deadline(self, start: Instant) -> Option<Instant> {
         match self {
             Limits::Time(budget) => {
-                let margin = (budget / 50)
-                    .clamp(Duration::from_millis(1), Duration::from_millis(10))
-                    .min(budget / 10);
+                let margin = (budget / 20)
+                    .clamp(Duration::from_millis(3), Duration::from_millis(50))
+                    .min(budget / 5);
                 Some(start + budget - margin)
             }
             Limits::Simulations(_) => None,
@@ -176,10 +177,12 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
             oracle_every: self.config.oracle_in_playouts.map_or(0, |k| k.get()),
         };
         let stop = AtomicBool::new(false);
+        // The first thread always runs at least one simulation: it expands the root, whose
+        // children the report is built from.
         let share = |i: usize| match limits {
-            Limits::Simulations(n) => {
-                n / threads as u64 + u64::from((i as u64) < n % threads as u64)
-            }
+            Limits::Simulations(n) => (n / threads as u64
+                + u64::from((i as u64) < n % threads as u64))
+            .max(u64::from(i == 0)),
             Limits::Time(_) => u64::MAX,
         };
         let simulations: u64 = if threads == 1 {

@@ -219,7 +219,7 @@ fn never_returns_an_illegal_move() {
             };
             let mut s = Searcher::without_oracle(cfg);
             let limits = if rng.random_bool(0.5) {
-                Limits::Simulations(rng.random_range(1..500))
+                Limits::Simulations(rng.random_range(0..500))
             } else {
                 Limits::Time(Duration::from_millis(2))
             };

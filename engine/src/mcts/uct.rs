@@ -2,6 +2,34 @@
 
 use super::tree::{NodeId, Proof, Tree, NO_CHILDREN};
 
+/// Visit counts below this read `1/n`, `1/sqrt(n)` and `sqrt(ln n)` from tables: the loop
+/// over children then has no division or square root on its critical path.
+const TABLE: usize = 1024;
+
+/// `1/n`, `1/sqrt(n)` and `sqrt(ln n)` for small `n`.
+struct Tables {
+    inv: [f32; TABLE],
+    inv_sqrt: [f32; TABLE],
+    sqrt_ln: [f32; TABLE],
+}
+
+fn tables() -> &'static Tables {
+    static T: std::sync::OnceLock<Box<Tables>> = std::sync::OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = Box::new(Tables {
+            inv: [0.0; TABLE],
+            inv_sqrt: [0.0; TABLE],
+            sqrt_ln: [0.0; TABLE],
+        });
+        for n in 1..TABLE {
+            t.inv[n] = 1.0 / n as f32;
+            t.inv_sqrt[n] = 1.0 / (n as f32).sqrt();
+            t.sqrt_ln[n] = (n as f32).ln().sqrt();
+        }
+        t
+    })
+}
+
 /// The child of `parent` (expanded and unproven) that formula 2.1 picks.
 ///
 /// An unvisited child is taken first (its value is infinite), in move order. Children proven
@@ -9,27 +37,40 @@ use super::tree::{NodeId, Proof, Tree, NO_CHILDREN};
 /// 1/2. Single precision keeps the loop short; ranks are all that matter here.
 #[inline]
 pub fn select<M: Copy>(tree: &Tree<M>, parent: NodeId, c: f32) -> NodeId {
+    let t = tables();
     let p = tree.node(parent);
-    let explore = c * (p.visits.max(1) as f32).ln().sqrt();
+    let pv = p.visits.max(1) as usize;
+    let sqrt_ln = if pv < TABLE {
+        t.sqrt_ln[pv]
+    } else {
+        (pv as f32).ln().sqrt()
+    };
+    let explore = c * sqrt_ln;
     let mut best = NO_CHILDREN;
     let mut best_value = f32::NEG_INFINITY;
     for id in p.children() {
         let n = tree.node(id);
-        let value = match n.proof {
-            Proof::Unknown | Proof::Draw => {
-                if n.visits == 0 {
-                    return id;
-                }
-                let inv = 1.0 / n.visits as f32;
-                let mean = if n.proof == Proof::Draw {
-                    0.5
-                } else {
-                    n.score2 as f32 * 0.5 * inv
-                };
-                mean + explore * inv.sqrt()
+        let visits = n.visits as usize;
+        let value = if n.proof == Proof::Unknown {
+            if visits == 0 {
+                return id;
             }
-            Proof::Win => return id,
-            Proof::Loss => f32::MIN,
+            let (inv, inv_sqrt) = if visits < TABLE {
+                (t.inv[visits], t.inv_sqrt[visits])
+            } else {
+                let inv = 1.0 / visits as f32;
+                (inv, inv.sqrt())
+            };
+            n.score2 as f32 * 0.5 * inv + explore * inv_sqrt
+        } else {
+            match n.proof {
+                Proof::Win => return id,
+                Proof::Loss => f32::MIN,
+                _ => {
+                    let v = visits.max(1) as f32;
+                    0.5 + explore / v.sqrt()
+                }
+            }
         };
         if value > best_value {
             best_value = value;
