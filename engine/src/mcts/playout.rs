@@ -334,3 +334,114 @@ impl BreakthroughPolicy {
         pos.nth_move(t, k)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::breakthrough::Board;
+    use rand::SeedableRng;
+
+    fn playouts(pos: &Position, policy: BreakthroughPolicy, n: u64) -> [u32; 3] {
+        let mut counts = [0; 3];
+        let mut moves = Vec::new();
+        for seed in 0..n {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut ctx = PlayoutContext {
+                rng: &mut rng,
+                moves: &mut moves,
+                oracle: None,
+                oracle_every: 0,
+                max_plies: 1000,
+            };
+            let mut p = *pos;
+            match policy.run(&mut p, &mut ctx) {
+                Outcome::Win(Side::First) => counts[0] += 1,
+                Outcome::Win(Side::Second) => counts[1] += 1,
+                Outcome::Draw => counts[2] += 1,
+            }
+        }
+        counts
+    }
+
+    #[test]
+    fn win_in_one_is_always_taken() {
+        // White's d5 piece can step to row 6; uniform playouts sometimes miss it and Black's
+        // b2 piece then wins.
+        let pos = Position::from_fen("6/3W2/5B/6/1B4/W5 w").unwrap();
+        let with = BreakthroughPolicy {
+            win_in_one: true,
+            ..BreakthroughPolicy::uniform()
+        };
+        assert_eq!(playouts(&pos, with, 200), [200, 0, 0]);
+        let without = playouts(&pos, BreakthroughPolicy::uniform(), 200);
+        assert!(without[1] > 0, "{without:?}");
+    }
+
+    #[test]
+    fn a_capturable_threat_is_captured() {
+        // Black's b2 piece wins next move unless White's a1 or c1 piece captures it. The
+        // evaluation decides after one ply: after the capture White is three pieces to one
+        // (a White win), after any other move Black's threat stands (a Black win).
+        let pos = Position::from_fen("5B/6/W5/6/1B4/W1W3 w").unwrap();
+        let policy = BreakthroughPolicy {
+            stop_threats: true,
+            eval_after: Some(1),
+            ..BreakthroughPolicy::uniform()
+        };
+        assert_eq!(playouts(&pos, policy, 200), [200, 0, 0]);
+        let uniform = BreakthroughPolicy {
+            eval_after: Some(1),
+            ..BreakthroughPolicy::uniform()
+        };
+        let counts = playouts(&pos, uniform, 200);
+        assert!(counts[1] > 0, "{counts:?}");
+    }
+
+    #[test]
+    fn undefended_captures_weigh_four_times_as_much() {
+        // White c3 can capture the undefended Black b4 (c3xb4) or the defended d4 (c3xd4:
+        // e5 guards it); 6 moves in all (a1-a2, a1-b2, c3-c4, c3xb4, c3xd4, ...).
+        let pos = Position::from_fen("6/4B1/1B1B2/2W3/6/W5 w").unwrap();
+        let t = pos.targets();
+        let n = t.count();
+        let policy = BreakthroughPolicy::default();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut moves = Vec::new();
+        let mut ctx = PlayoutContext {
+            rng: &mut rng,
+            moves: &mut moves,
+            oracle: None,
+            oracle_every: 0,
+            max_plies: 1000,
+        };
+        let target = Move { from: 14, to: 19 };
+        let draws = 20_000;
+        let hits = (0..draws)
+            .filter(|_| policy.pick(&pos, &t, n, pos.black(), &mut ctx) == target)
+            .count() as f64;
+        // One heavy move of weight 4 among n - 1 moves of weight 1.
+        let p = 4.0 / (4.0 + (n - 1) as f64);
+        let sigma = (p * (1.0 - p) / draws as f64).sqrt();
+        assert!(
+            (hits / draws as f64 - p).abs() < 4.0 * sigma,
+            "{hits} of {draws}, p {p}"
+        );
+    }
+
+    #[test]
+    fn evaluation_decides_by_material_advancement_and_threats() {
+        // Black to move with a piece on row 2 that can step to row 1: a win.
+        let p = Position::from_fen("6/6/6/WWW3/1B4/6 b").unwrap();
+        assert_eq!(evaluate(&p), Outcome::Win(Side::Second));
+        // Three White pieces against one Black, nothing near a goal: White is ahead.
+        let p = Position::from_fen("6/4B1/6/6/WWW3/6 b").unwrap();
+        assert_eq!(evaluate(&p), Outcome::Win(Side::First));
+        // Mirror-symmetric material and advancement: level, a draw.
+        let p = Position::from_fen("6/B5/6/6/5W/6 w").unwrap();
+        assert_eq!(evaluate(&p), Outcome::Draw);
+        // Two White threats Black cannot both answer.
+        let p = Position::from_fen("6/W3W1/6/BBBB2/6/6 b").unwrap();
+        assert_eq!(evaluate(&p), Outcome::Win(Side::First));
+        let _ = Board::new(6, 6);
+    }
+}

@@ -185,8 +185,8 @@ impl<M: Copy> Tree<M> {
         &mut self.nodes[id as usize]
     }
 
-    /// Appends the children of `parent` (which must be unexpanded), one per move, and
-    /// returns the index of the first; the caller checks [`Tree::has_room`] first.
+    /// Appends the children of `parent` (which must be unexpanded) as one contiguous block;
+    /// the caller checks [`Tree::has_room`] first.
     #[inline]
     pub fn add_children(&mut self, parent: NodeId, children: impl Iterator<Item = Node<M>>) {
         let first = self.nodes.len() as NodeId;
