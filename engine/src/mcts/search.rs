@@ -82,6 +82,10 @@ impl Limits {
 /// How often (in simulations) a time-limited search reads the clock.
 const CLOCK_EVERY: u64 = 8;
 
+/// The most simulations a root may accumulate (over searches, with reuse): twice this
+/// still fits the `u32` score.
+const MAX_ROOT_VISITS: u32 = u32::MAX / 2 - 2 * CLOCK_EVERY as u32;
+
 /// The settings every thread reads.
 struct Shared<'a, G: Game, P> {
     config: &'a Config<P>,
@@ -468,7 +472,8 @@ impl<G: Game> Worker<G> {
             self.simulate(root, sh);
             sims += 1;
             if sims % CLOCK_EVERY == 0 {
-                if stop.load(Ordering::Relaxed) {
+                // Scores are stored doubled in `u32`s: stop before the root's could overflow.
+                if stop.load(Ordering::Relaxed) || self.tree.node(0).visits >= MAX_ROOT_VISITS {
                     break;
                 }
                 if deadline.is_some_and(|d| Instant::now() >= d) {
