@@ -12,7 +12,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{mpsc, Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// Everything that shapes a search; `Default` gives a sensible player.
@@ -104,12 +104,184 @@ struct Worker<G: Game> {
     budget_full: bool,
 }
 
+/// One root child as a thread reports it.
+#[derive(Clone, Copy, Debug)]
+struct RootChild<M> {
+    mv: M,
+    visits: u64,
+    score2: u64,
+    proven: Option<Proven>,
+}
+
+/// What a thread reports about its part of a search.
+#[derive(Clone, Debug)]
+struct Snapshot<M> {
+    job: u64,
+    children: Vec<RootChild<M>>,
+    sims: u64,
+    tree_nodes: usize,
+    reused: usize,
+    budget_full: bool,
+    done: bool,
+}
+
+impl<M> Default for Snapshot<M> {
+    fn default() -> Self {
+        Snapshot {
+            job: 0,
+            children: Vec::new(),
+            sims: 0,
+            tree_nodes: 0,
+            reused: 0,
+            budget_full: false,
+            done: false,
+        }
+    }
+}
+
+/// Where a helper thread publishes its latest snapshot.
+struct Slot<M> {
+    snapshot: Mutex<Snapshot<M>>,
+    changed: Condvar,
+}
+
+/// One search for a helper thread.
+struct Job<G> {
+    id: u64,
+    pos: G,
+    deadline: Option<Instant>,
+    max_sims: u64,
+    budget: usize,
+    stop: Arc<AtomicBool>,
+}
+
+/// Messages to a helper thread.
+enum Msg<G> {
+    Search(Job<G>),
+    Clear,
+}
+
+/// A helper thread with its own tree (root parallelism).
+struct Helper<G: Game> {
+    tx: Option<mpsc::Sender<Msg<G>>>,
+    slot: Arc<Slot<G::Move>>,
+    handle: Option<std::thread::JoinHandle<()>>,
+}
+
+/// How often (in simulations) helper threads publish their root statistics.
+const PUBLISH_EVERY: u64 = 256;
+
 /// Monte Carlo Tree Search with UCT, the MCTS-solver and an optional oracle, keeping its
 /// tree between calls to reuse the part that the game reached.
+///
+/// With `threads > 1` the calling thread searches one tree and persistent helper threads
+/// search their own (root parallelism); their root statistics are merged. Helpers publish
+/// their root statistics as they go, so a time-limited search returns on time even when a
+/// helper has lost its processor (it catches up before its next search).
 pub struct Searcher<G: Game, P: PlayoutPolicy<G>> {
-    config: Config<P>,
+    config: Arc<Config<P>>,
     oracle: Option<Arc<dyn Oracle<G>>>,
-    workers: Vec<Worker<G>>,
+    main: Worker<G>,
+    helpers: Vec<Helper<G>>,
+    job: u64,
+    stop: Arc<AtomicBool>,
+}
+
+impl<G: Game> Worker<G> {
+    fn new(seed: u64, index: u64) -> Self {
+        Worker {
+            tree: Tree::new(crate::game::Side::First, 1),
+            root: None,
+            rng: Xoshiro256PlusPlus::seed_from_u64(
+                seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            ),
+            moves: Vec::with_capacity(64),
+            path: Vec::with_capacity(128),
+            budget_full: false,
+        }
+    }
+
+    /// The root statistics of this thread's tree.
+    fn snapshot(&self, job: u64, sims: u64, reused: usize, done: bool) -> Snapshot<G::Move> {
+        let t = &self.tree;
+        let children = t
+            .node(0)
+            .children()
+            .map(|id| {
+                let n = t.node(id);
+                RootChild {
+                    mv: n.mv.expect("children have moves"),
+                    visits: n.visits as u64,
+                    score2: n.score2 as u64,
+                    proven: n.proof.result().map(|result| Proven {
+                        result,
+                        plies: n.proof_plies as u32 + 1,
+                    }),
+                }
+            })
+            .collect();
+        Snapshot {
+            job,
+            children,
+            sims,
+            tree_nodes: t.len(),
+            reused,
+            budget_full: self.budget_full,
+            done,
+        }
+    }
+}
+
+/// A helper thread's life: run the searches it is sent, publishing as it goes.
+fn helper_loop<G: Game, P: PlayoutPolicy<G>>(
+    mut w: Worker<G>,
+    config: Arc<Config<P>>,
+    oracle: Option<Arc<dyn Oracle<G>>>,
+    rx: mpsc::Receiver<Msg<G>>,
+    slot: Arc<Slot<G::Move>>,
+) {
+    let publish = |snap: Snapshot<G::Move>| {
+        let mut s = slot.snapshot.lock().unwrap_or_else(|e| e.into_inner());
+        *s = snap;
+        slot.changed.notify_all();
+    };
+    while let Ok(msg) = rx.recv() {
+        let job = match msg {
+            Msg::Clear => {
+                w.root = None;
+                continue;
+            }
+            Msg::Search(job) => job,
+        };
+        let reused = w.prepare(&job.pos, job.budget);
+        let shared = Shared {
+            config: &config,
+            c: config.c as f32,
+            oracle: oracle.as_deref(),
+            oracle_every: config.oracle_in_playouts.map_or(0, |k| k.get()),
+        };
+        let sims = w.run(
+            &job.pos,
+            &shared,
+            &job.stop,
+            job.deadline,
+            job.max_sims,
+            &mut |w: &Worker<G>, sims| publish(w.snapshot(job.id, sims, reused, false)),
+        );
+        publish(w.snapshot(job.id, sims, reused, true));
+    }
+}
+
+impl<G: Game, P: PlayoutPolicy<G>> Drop for Searcher<G, P> {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        for h in &mut self.helpers {
+            h.tx = None;
+            if let Some(handle) = h.handle.take() {
+                let _ = handle.join();
+            }
+        }
+    }
 }
 
 impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
@@ -125,22 +297,34 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
 
     fn build(config: Config<P>, oracle: Option<Arc<dyn Oracle<G>>>) -> Self {
         let threads = config.threads.max(1);
-        let workers = (0..threads)
-            .map(|i| Worker {
-                tree: Tree::new(crate::game::Side::First, 1),
-                root: None,
-                rng: Xoshiro256PlusPlus::seed_from_u64(
-                    config.seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-                ),
-                moves: Vec::with_capacity(64),
-                path: Vec::with_capacity(128),
-                budget_full: false,
+        let config = Arc::new(config);
+        let helpers = (1..threads)
+            .map(|i| {
+                let (tx, rx) = mpsc::channel();
+                let slot = Arc::new(Slot {
+                    snapshot: Mutex::new(Snapshot::default()),
+                    changed: Condvar::new(),
+                });
+                let w = Worker::new(config.seed, i as u64);
+                let (c, o, s) = (config.clone(), oracle.clone(), slot.clone());
+                let handle = std::thread::Builder::new()
+                    .name(format!("mcts-{i}"))
+                    .spawn(move || helper_loop(w, c, o, rx, s))
+                    .expect("spawn a search thread");
+                Helper {
+                    tx: Some(tx),
+                    slot,
+                    handle: Some(handle),
+                }
             })
             .collect();
         Searcher {
+            main: Worker::new(config.seed, 0),
             config,
             oracle,
-            workers,
+            helpers,
+            job: 0,
+            stop: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -151,9 +335,16 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
 
     /// Forgets the tree, so the next search starts afresh.
     pub fn clear(&mut self) {
-        for w in &mut self.workers {
-            w.root = None;
+        self.main.root = None;
+        for h in &self.helpers {
+            if let Some(tx) = &h.tx {
+                let _ = tx.send(Msg::Clear);
+            }
         }
+    }
+
+    fn threads(&self) -> usize {
+        1 + self.helpers.len()
     }
 
     /// Searches `pos` within `limits` and reports the best move and the statistics. The
@@ -162,7 +353,7 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
     pub fn search(&mut self, pos: &G, limits: Limits) -> Report<G::Move> {
         let start = Instant::now();
         let deadline = limits.deadline(start);
-        let threads = self.workers.len();
+        let threads = self.threads();
         if let Some(o) = pos.outcome() {
             return self.finished_report(pos, o, start);
         }
@@ -170,45 +361,80 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
             return report;
         }
         let budget = (self.config.node_budget / threads).max(1);
-        let mut reused = 0;
-        for w in &mut self.workers {
-            reused += w.prepare(pos, budget);
-        }
-        let shared = Shared {
-            config: &self.config,
-            c: self.config.c as f32,
-            oracle: self.oracle.as_deref(),
-            oracle_every: self.config.oracle_in_playouts.map_or(0, |k| k.get()),
-        };
-        let stop = AtomicBool::new(false);
-        // The first thread always runs at least one simulation: it expands the root, whose
-        // children the report is built from.
+        // The calling thread always runs at least one simulation: it expands the root,
+        // whose children the report is built from.
         let share = |i: usize| match limits {
             Limits::Simulations(n) => (n / threads as u64
                 + u64::from((i as u64) < n % threads as u64))
             .max(u64::from(i == 0)),
             Limits::Time(_) => u64::MAX,
         };
-        let simulations: u64 = if threads == 1 {
-            self.workers[0].run(pos, &shared, &stop, deadline, share(0))
-        } else {
-            std::thread::scope(|s| {
-                let handles: Vec<_> = self
-                    .workers
-                    .iter_mut()
-                    .enumerate()
-                    .map(|(i, w)| {
-                        let (shared, stop) = (&shared, &stop);
-                        s.spawn(move || w.run(pos, shared, stop, deadline, share(i)))
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().expect("a search thread panicked"))
-                    .sum()
-            })
+        self.job += 1;
+        self.stop = Arc::new(AtomicBool::new(false));
+        for (i, h) in self.helpers.iter().enumerate() {
+            if let Some(tx) = &h.tx {
+                let _ = tx.send(Msg::Search(Job {
+                    id: self.job,
+                    pos: pos.clone(),
+                    deadline,
+                    max_sims: share(i + 1),
+                    budget,
+                    stop: self.stop.clone(),
+                }));
+            }
+        }
+        let reused = self.main.prepare(pos, budget);
+        let shared = Shared {
+            config: &self.config,
+            c: self.config.c as f32,
+            oracle: self.oracle.as_deref(),
+            oracle_every: self.config.oracle_in_playouts.map_or(0, |k| k.get()),
         };
-        self.report(simulations, reused, start)
+        let sims = self
+            .main
+            .run(pos, &shared, &self.stop, deadline, share(0), &mut |_, _| {});
+        let mut snaps = vec![self.main.snapshot(self.job, sims, reused, true)];
+        if matches!(limits, Limits::Time(_)) {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        for h in &self.helpers {
+            snaps.push(self.collect(h, limits));
+        }
+        self.report(&snaps, start)
+    }
+
+    /// A helper's snapshot of the current job: its final one, or for a time limit the
+    /// latest it published within a millisecond (a helper without a processor is not
+    /// waited for).
+    fn collect(&self, h: &Helper<G>, limits: Limits) -> Snapshot<G::Move> {
+        let patience = Instant::now() + Duration::from_millis(1);
+        let mut s = h.slot.snapshot.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if s.job == self.job && s.done {
+                break;
+            }
+            let wait = match limits {
+                Limits::Simulations(_) => Duration::from_millis(100),
+                Limits::Time(_) => {
+                    let now = Instant::now();
+                    if now >= patience {
+                        break;
+                    }
+                    patience - now
+                }
+            };
+            s = h
+                .slot
+                .changed
+                .wait_timeout(s, wait)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        if s.job == self.job {
+            s.clone()
+        } else {
+            Snapshot::default()
+        }
     }
 
     /// A report for a game that is already over.
@@ -225,7 +451,7 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
             tree_nodes: 0,
             reused_nodes: 0,
             budget_full: false,
-            threads: self.workers.len(),
+            threads: self.threads(),
             children: Vec::new(),
         }
     }
@@ -238,7 +464,7 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
         if p.result != GameResult::Win {
             return None;
         }
-        let moves = &mut self.workers[0].moves;
+        let moves = &mut self.main.moves;
         pos.legal_moves(moves);
         if !moves.contains(&mv) {
             return None;
@@ -258,41 +484,34 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
             tree_nodes: 0,
             reused_nodes: 0,
             budget_full: false,
-            threads: self.workers.len(),
+            threads: self.threads(),
             children: Vec::new(),
         })
     }
 
     /// Merges the threads' root statistics and picks the move.
-    fn report(&self, simulations: u64, reused: usize, start: Instant) -> Report<G::Move> {
+    fn report(&self, snaps: &[Snapshot<G::Move>], start: Instant) -> Report<G::Move> {
         let elapsed = start.elapsed();
-        let first = &self.workers[0].tree;
-        let mut children: Vec<ChildStats<G::Move>> = Vec::new();
-        let mut score2 = Vec::new();
-        for id in first.node(0).children() {
-            let n = first.node(id);
-            children.push(ChildStats {
-                mv: n.mv.expect("children have moves"),
+        let mut children: Vec<ChildStats<G::Move>> = snaps[0]
+            .children
+            .iter()
+            .map(|c| ChildStats {
+                mv: c.mv,
                 visits: 0,
                 value: 0.5,
                 proven: None,
-            });
-            score2.push(0u64);
-        }
-        for w in &self.workers {
-            let t = &w.tree;
-            for (k, id) in t.node(0).children().enumerate() {
-                let n = t.node(id);
-                if k >= children.len() || n.mv != Some(children[k].mv) {
+            })
+            .collect();
+        let mut score2 = vec![0u64; children.len()];
+        for snap in snaps {
+            for (k, c) in snap.children.iter().enumerate() {
+                if k >= children.len() || c.mv != children[k].mv {
                     continue;
                 }
-                children[k].visits += n.visits as u64;
-                score2[k] += n.score2 as u64;
-                if let Some(result) = n.proof.result() {
-                    children[k].proven = Some(Proven {
-                        result,
-                        plies: n.proof_plies as u32 + 1,
-                    });
+                children[k].visits += c.visits;
+                score2[k] += c.score2;
+                if c.proven.is_some() {
+                    children[k].proven = c.proven;
                 }
             }
         }
@@ -315,7 +534,7 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
         let mut pv = Vec::new();
         if let Some(mv) = best_move {
             pv.push(mv);
-            let t = &self.workers[0].tree;
+            let t = &self.main.tree;
             let mut node = t.node(0).children().find(|&id| t.node(id).mv == Some(mv));
             while let Some(id) = node {
                 if pv.len() >= 24 {
@@ -327,6 +546,7 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
                 }
             }
         }
+        let simulations: u64 = snaps.iter().map(|s| s.sims).sum();
         let secs = elapsed.as_secs_f64();
         Report {
             best_move,
@@ -340,10 +560,10 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
             value,
             pv,
             proven,
-            tree_nodes: self.workers.iter().map(|w| w.tree.len()).sum(),
-            reused_nodes: reused,
-            budget_full: self.workers.iter().any(|w| w.budget_full),
-            threads: self.workers.len(),
+            tree_nodes: snaps.iter().map(|s| s.tree_nodes).sum(),
+            reused_nodes: snaps.iter().map(|s| s.reused).sum(),
+            budget_full: snaps.iter().any(|s| s.budget_full),
+            threads: self.threads(),
             children,
         }
     }
@@ -462,6 +682,7 @@ impl<G: Game> Worker<G> {
         stop: &AtomicBool,
         deadline: Option<Instant>,
         max_sims: u64,
+        publish: &mut dyn FnMut(&Worker<G>, u64),
     ) -> u64 {
         let mut sims = 0;
         while sims < max_sims {
@@ -471,6 +692,9 @@ impl<G: Game> Worker<G> {
             }
             self.simulate(root, sh);
             sims += 1;
+            if sims % PUBLISH_EVERY == 0 {
+                publish(self, sims);
+            }
             if sims % CLOCK_EVERY == 0 {
                 // Scores are stored doubled in `u32`s: stop before the root's could overflow.
                 if stop.load(Ordering::Relaxed) || self.tree.node(0).visits >= MAX_ROOT_VISITS {

@@ -441,3 +441,33 @@ fn finished_games_have_no_move() {
     assert_eq!(r.best_move, None);
     assert_eq!(r.proven.map(|p| p.result), Some(GameResult::Loss));
 }
+
+#[test]
+fn searchers_move_between_threads_and_two_threads_agree_on_forced_moves() {
+    fn assert_send<T: Send>() {}
+    assert_send::<BreakthroughSearcher>();
+    // Two threads, fixed simulations: each thread's share is reproducible.
+    let pos = Position::start(Board::new(6, 6).unwrap());
+    let run = || {
+        let cfg = Config {
+            threads: 2,
+            ..config(8, BreakthroughPolicy::default())
+        };
+        let mut s = Searcher::without_oracle(cfg);
+        let r = s.search(&pos, Limits::Simulations(10_000));
+        (r.best_move, r.children, r.simulations)
+    };
+    let a = run();
+    assert_eq!(a, run());
+    assert_eq!(a.2, 10_000);
+    let pos = Position::from_fen("4/1W2/B3/4 w").unwrap();
+    let cfg = Config {
+        threads: 2,
+        ..config(8, BreakthroughPolicy::default())
+    };
+    let mut s = Searcher::without_oracle(cfg);
+    for _ in 0..3 {
+        let r = s.search(&pos, Limits::Time(Duration::from_millis(20)));
+        assert!(winning_moves(&pos).contains(&r.best_move.unwrap()));
+    }
+}
