@@ -1,7 +1,9 @@
 //! Search rates and time-budget keeping, printed (not asserted).
 //!
-//! `cargo bench -p engine --bench search` prints simulations per second from the 6x6 and
-//! 8x8 starts, uniform playouts to the end and the full policy, one and two threads.
+//! `cargo bench -p engine --bench search [SECONDS]` prints simulations per second (wall
+//! clock and per CPU-second, which is the fair per-core figure on a shared machine) from
+//! the 6x6 and 8x8 starts, uniform playouts to the end and the full policy, one and two
+//! threads, searching SECONDS (default 1) each.
 //! `cargo bench -p engine --bench search -- budget [MOVES] [MS]` plays MOVES moves (default
 //! 1000) at MS milliseconds each (default 100) and reports how often and by how much the
 //! budget was exceeded.
@@ -46,7 +48,7 @@ fn rates(secs: f64) {
             playout_rate(w, h, 1.0)
         );
     }
-    println!("board  playout  threads  sims/s(wall) sims/CPU-s  sims        tree nodes");
+    println!("board  playout  threads  sims/s(wall) sims/CPU-s  sims        tree nodes  full");
     for (w, h) in [(6, 6), (8, 8)] {
         let pos = Position::start(Board::new(w, h).expect("valid board"));
         for (name, policy) in [
@@ -67,8 +69,12 @@ fn rates(secs: f64) {
                     _ => f64::NAN,
                 };
                 println!(
-                    "{w}x{h}    {name:<8} {threads}        {:<12.0} {:<11.0} {:<11} {}",
-                    r.sims_per_second, per_cpu, r.simulations, r.tree_nodes
+                    "{w}x{h}    {name:<8} {threads}        {:<12.0} {:<11.0} {:<11} {:<11} {}",
+                    r.sims_per_second,
+                    per_cpu,
+                    r.simulations,
+                    r.tree_nodes,
+                    if r.budget_full { "yes" } else { "no" }
                 );
             }
         }
@@ -142,7 +148,9 @@ fn main() {
             budget(moves, ms, threads);
         }
         _ => {
-            let secs = args.first().and_then(|a| a.parse().ok()).unwrap_or(3.0);
+            // One second keeps the default node budget from filling (a full tree stops
+            // expanding and would flatter the rate).
+            let secs = args.first().and_then(|a| a.parse().ok()).unwrap_or(1.0);
             rates(secs);
         }
     }

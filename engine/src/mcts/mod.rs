@@ -28,6 +28,13 @@
 //!   proven result, tree size, whether the node budget filled, and per-move statistics.
 //! - The searcher keeps its tree: searching a position reached from the previous root
 //!   within two plies reuses that subtree; [`Searcher::clear`] forgets it.
+//! - Threads: root parallelism. The calling thread and `threads - 1` persistent helper
+//!   threads each grow their own tree (each gets `node_budget / threads` nodes and its own
+//!   seed); the root moves' statistics and proofs are merged. Helpers publish their root
+//!   statistics every 256 simulations, so a time-limited search never waits long for a
+//!   helper that lost its processor. With `Limits::Simulations` every thread runs its share
+//!   exactly, so results are reproducible for a given seed and thread count.
+//! - Simulations per tree are capped near 2^31 (scores are stored doubled in `u32`).
 //!
 //! Proofs: a child whose move ends the game, or that the oracle's `probe` knows, is proven
 //! at expansion and never gets a playout; proofs propagate to the root, and the final move
