@@ -403,38 +403,21 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
         self.report(&snaps, start)
     }
 
-    /// A helper's snapshot of the current job: its final one, or for a time limit the
-    /// latest it published within a millisecond (a helper without a processor is not
-    /// waited for).
+    /// A helper's snapshot of the current job: with a simulation limit its final one; with
+    /// a time limit whatever it last published, without blocking (on a loaded machine a
+    /// thread that sleeps even briefly can wait milliseconds for a processor again).
     fn collect(&self, h: &Helper<G>, limits: Limits) -> Snapshot<G::Move> {
-        let patience = Instant::now() + Duration::from_millis(1);
-        let mut s = h.slot.snapshot.lock().unwrap_or_else(|e| e.into_inner());
-        loop {
-            if s.job == self.job && s.done {
-                break;
-            }
-            let wait = match limits {
-                Limits::Simulations(_) => Duration::from_millis(100),
-                Limits::Time(_) => {
-                    let now = Instant::now();
-                    if now >= patience {
-                        break;
-                    }
-                    patience - now
-                }
+        if let Limits::Time(_) = limits {
+            return match h.slot.snapshot.try_lock() {
+                Ok(s) if s.job == self.job => s.clone(),
+                _ => Snapshot::default(),
             };
-            s = h
-                .slot
-                .changed
-                .wait_timeout(s, wait)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
         }
-        if s.job == self.job {
-            s.clone()
-        } else {
-            Snapshot::default()
+        let mut s = h.slot.snapshot.lock().unwrap_or_else(|e| e.into_inner());
+        while !(s.job == self.job && s.done) {
+            s = h.slot.changed.wait(s).unwrap_or_else(|e| e.into_inner());
         }
+        s.clone()
     }
 
     /// A report for a game that is already over.
