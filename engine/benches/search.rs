@@ -7,6 +7,10 @@
 //! `cargo bench -p engine --bench search -- budget [MOVES] [MS]` plays MOVES moves (default
 //! 1000) at MS milliseconds each (default 100) and reports how often and by how much the
 //! budget was exceeded.
+//! `cargo bench -p engine --bench search -- match [GAMES] [SIMS] [WxH]` plays the full
+//! playout policy against uniform playouts (default 40 games, 5000 simulations a move, 6x6);
+//! `-- threads [GAMES] [SIMS] [WxH] [SIMS_A]` plays two root-parallel trees (SIMS_A in all,
+//! default SIMS) against one tree with SIMS.
 
 use engine::breakthrough::{Board, Position};
 use engine::mcts::{BreakthroughPolicy, Config, Limits, Searcher};
@@ -135,12 +139,95 @@ fn budget(moves: usize, ms: u64, threads: usize) {
     );
 }
 
+/// Plays `games` games on `board` between configuration A and B, colours alternating,
+/// `sims` simulations a move (over all threads), and prints A's score.
+fn play_match(
+    what: &str,
+    a: Config<BreakthroughPolicy>,
+    b: Config<BreakthroughPolicy>,
+    games: u32,
+    (sims_a, sims_b): (u64, u64),
+    board: Board,
+) {
+    let mut policy_points = 0.0;
+    for g in 0..games {
+        let policy_first = g % 2 == 0;
+        let make = |c: &Config<BreakthroughPolicy>| {
+            Searcher::without_oracle(Config {
+                seed: g as u64,
+                ..c.clone()
+            })
+        };
+        let mut pol = make(&a);
+        let mut uni = make(&b);
+        let mut pos = Position::start(board);
+        while pos.outcome().is_none() {
+            let policy_to_move = (pos.side_to_move() == engine::Side::First) == policy_first;
+            let s = if policy_to_move { &mut pol } else { &mut uni };
+            let sims = if policy_to_move { sims_a } else { sims_b };
+            let r = s.search(&pos, Limits::Simulations(sims));
+            pos.play(r.best_move.expect("the game is not over"));
+        }
+        let winner_first = pos.outcome() == Some(engine::Outcome::Win(engine::Side::First));
+        if winner_first == policy_first {
+            policy_points += 1.0;
+        }
+    }
+    println!(
+        "{what}, {board}, A {sims_a} / B {sims_b} sims/move: A scored {policy_points} of {games}"
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| a != "--bench")
         .collect();
     match args.first().map(String::as_str) {
+        Some("match") => {
+            let games = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(40);
+            let sims = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(5000);
+            let board = args
+                .get(3)
+                .and_then(|a| a.parse().ok())
+                .unwrap_or_else(|| Board::new(6, 6).expect("valid board"));
+            let a = Config::default();
+            let b = Config {
+                playout: BreakthroughPolicy::uniform(),
+                ..Config::default()
+            };
+            play_match(
+                "A full policy vs B uniform playouts",
+                a,
+                b,
+                games,
+                (sims, sims),
+                board,
+            );
+        }
+        Some("threads") => {
+            let games = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(40);
+            let sims = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(5000);
+            let board = args
+                .get(3)
+                .and_then(|a| a.parse().ok())
+                .unwrap_or_else(|| Board::new(6, 6).expect("valid board"));
+            // A's total: by default the same as B's (the price of splitting the tree);
+            // twice B's stands for two free cores in the same time.
+            let sims_a = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(sims);
+            let a = Config {
+                threads: 2,
+                ..Config::default()
+            };
+            play_match(
+                "A two root-parallel trees vs B one tree",
+                a,
+                Config::default(),
+                games,
+                (sims_a, sims),
+                board,
+            );
+        }
         Some("budget") => {
             let moves = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1000);
             let ms = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(100);
