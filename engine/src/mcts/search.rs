@@ -415,7 +415,16 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
         }
         let mut s = h.slot.snapshot.lock().unwrap_or_else(|e| e.into_inner());
         while !(s.job == self.job && s.done) {
-            s = h.slot.changed.wait(s).unwrap_or_else(|e| e.into_inner());
+            // A helper that died (a panic) would never report; do not wait for it forever.
+            if h.handle.as_ref().is_none_or(|j| j.is_finished()) {
+                return Snapshot::default();
+            }
+            s = h
+                .slot
+                .changed
+                .wait_timeout(s, Duration::from_millis(50))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
         }
         s.clone()
     }
