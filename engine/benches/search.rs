@@ -47,10 +47,14 @@ fn cpu_seconds() -> Option<f64> {
 
 fn rates(secs: f64) {
     for (w, h) in [(6, 6), (8, 8)] {
-        println!(
-            "raw uniform playouts {w}x{h} (no tree): {:.0}/s",
-            playout_rate(w, h, 1.0)
-        );
+        let cpu0 = cpu_seconds();
+        let t = Instant::now();
+        let rate = playout_rate(w, h, 1.0);
+        let per_cpu = match (cpu0, cpu_seconds()) {
+            (Some(a), Some(b)) if b > a => rate * t.elapsed().as_secs_f64() / (b - a),
+            _ => f64::NAN,
+        };
+        println!("raw uniform playouts {w}x{h} (no tree): {rate:.0}/s wall, {per_cpu:.0}/CPU-s");
     }
     println!("board  playout  threads  sims/s(wall) sims/CPU-s  sims        tree nodes  full");
     for (w, h) in [(6, 6), (8, 8)] {
