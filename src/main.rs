@@ -1,6 +1,7 @@
 //! The `quasar` command line: parses arguments and calls one function per subcommand.
 
 mod cli;
+mod gtp;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -3,7 +3,9 @@
 
 pub mod bench;
 pub mod breakthrough;
+pub mod exact;
 pub mod game;
+pub mod mcts;
 pub mod oracle;
 
 pub use game::{Game, GameResult, Outcome, ParseError, Side};

@@ -1,12 +1,32 @@
-//! `quasar bestmove`: not built yet (its issue is open).
+//! `quasar bestmove`: search one position and print the move with the search statistics.
 
-use super::CliResult;
+use super::engine_opts::describe_report;
+use super::engine_opts::EngineArgs;
+use super::{position_from, CliResult};
+use engine::breakthrough::Board;
 
-/// Not built yet.
+/// Search a position and print the best move and the statistics.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Board size WxH (ignored when --position gives one)
+    #[arg(long, default_value = "8x8")]
+    board: Board,
+    /// The position, e.g. "BBBBBB/BBBBBB/6/6/WWWWWW/WWWWWW w" (default: the start)
+    #[arg(long)]
+    position: Option<String>,
+    /// Also print every root move's visits, value and proof
+    #[arg(long)]
+    moves: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
 
 /// Runs the subcommand.
-pub fn run(_args: Args) -> CliResult {
-    Err("'bestmove' is not built yet".into())
+pub fn run(args: Args) -> CliResult {
+    let board = args.position.is_none().then_some(args.board);
+    let pos = position_from(board, args.position.as_deref())?;
+    let mut searcher = args.engine.searcher()?;
+    let report = searcher.search(&pos, args.engine.limits());
+    print!("{}", describe_report(&pos, &report, args.moves));
+    Ok(())
 }

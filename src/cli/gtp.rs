@@ -1,12 +1,26 @@
-//! `quasar gtp`: not built yet (its issue is open).
+//! `quasar gtp`: speak GTP version 2 on standard input and output.
 
+use super::engine_opts::EngineArgs;
 use super::CliResult;
+use crate::gtp::{serve, GtpEngine};
+use engine::breakthrough::Board;
+use std::io;
 
-/// Not built yet.
+/// Speak GTP version 2 on standard input and output (the board can also be set with
+/// `boardsize`; the clock with `time_settings` and `time_left` overrides --time).
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Board size WxH to start with
+    #[arg(long, default_value = "8x8")]
+    board: Board,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
 
 /// Runs the subcommand.
-pub fn run(_args: Args) -> CliResult {
-    Err("'gtp' is not built yet".into())
+pub fn run(args: Args) -> CliResult {
+    let searcher = args.engine.searcher()?;
+    let mut engine = GtpEngine::new(args.board, searcher, args.engine.limits());
+    serve(&mut engine, io::stdin().lock(), io::stdout().lock())?;
+    Ok(())
 }

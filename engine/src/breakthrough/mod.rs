@@ -9,6 +9,7 @@ mod notation;
 mod transform;
 
 pub use board::{Board, Move, Position, BLACK, WHITE};
+pub use movegen::{select_bit, Targets};
 
 use crate::game::{Game, Outcome, ParseError, Side};
 

@@ -1,0 +1,365 @@
+//! An exact solver for small positions (a depth-first proof search with a transposition
+//! table), and the [`ExactOracle`] that offers it to MCTS as endgame knowledge on tiny
+//! boards; tests use both as an independent source of truth.
+
+use crate::game::{Game, GameResult, Outcome};
+use crate::oracle::{Oracle, ProvenOutcome};
+use std::collections::HashMap;
+
+/// A proven value of a position for its side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution<M> {
+    /// Win or loss for the side to move (draws are never claimed).
+    pub result: GameResult,
+    /// Plies to the end with best play: the fastest win, the slowest loss.
+    pub plies: u32,
+    /// A move achieving it (`None` in a finished game).
+    pub best_move: Option<M>,
+}
+
+/// What the table knows of a position: it wins within `win_at` plies (0: not known) and
+/// does not win within `no_win_upto` plies.
+#[derive(Clone, Copy, Default)]
+struct Bounds {
+    win_at: u8,
+    no_win_upto: u8,
+}
+
+/// The exact solver; keep one alive to share its table over several positions.
+pub struct ExactSolver<G: Game> {
+    table: HashMap<u64, Bounds>,
+    buffers: Vec<Vec<G::Move>>,
+    nodes: u64,
+    node_limit: u64,
+}
+
+impl<G: Game> Default for ExactSolver<G> {
+    fn default() -> Self {
+        Self::new(u64::MAX)
+    }
+}
+
+impl<G: Game> ExactSolver<G> {
+    /// A solver that gives up (answers `None`) after visiting `node_limit` positions.
+    pub fn new(node_limit: u64) -> Self {
+        ExactSolver {
+            table: HashMap::new(),
+            buffers: Vec::new(),
+            nodes: 0,
+            node_limit,
+        }
+    }
+
+    /// The exact value of `pos` if a win or loss is forced within `max_plies` plies
+    /// (at most 255), else `None` (also when the node limit runs out).
+    pub fn solve(&mut self, pos: &G, max_plies: u32) -> Option<Solution<G::Move>> {
+        let max = max_plies.min(255);
+        if let Some(o) = pos.outcome() {
+            return match o.result_for(pos.side_to_move()) {
+                GameResult::Draw => None,
+                result => Some(Solution {
+                    result,
+                    plies: 0,
+                    best_move: None,
+                }),
+            };
+        }
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        for d in 1..=max {
+            if self.wins_within(pos, d, 0)? {
+                let mv = self.winning_move(pos, &moves, d)?;
+                return Some(Solution {
+                    result: GameResult::Win,
+                    plies: d,
+                    best_move: Some(mv),
+                });
+            }
+            if d >= 2 && self.loses_within(pos, d, 0)? {
+                // The slowest loss: the move after which the opponent needs the most plies.
+                let mut best = (0, None);
+                for &mv in &moves {
+                    let mut child = pos.clone();
+                    child.play(mv);
+                    let mut e = 0;
+                    if child.outcome().is_none() {
+                        e = (1..d).find(|&e| self.wins_within(&child, e, 0) == Some(true))?;
+                    }
+                    if best.1.is_none() || e > best.0 {
+                        best = (e, Some(mv));
+                    }
+                }
+                return Some(Solution {
+                    result: GameResult::Loss,
+                    plies: d,
+                    best_move: best.1,
+                });
+            }
+        }
+        None
+    }
+
+    /// Positions visited so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn winning_move(&mut self, pos: &G, moves: &[G::Move], d: u32) -> Option<G::Move> {
+        let side = pos.side_to_move();
+        for &mv in moves {
+            let mut child = pos.clone();
+            child.play(mv);
+            let wins = match child.outcome() {
+                Some(o) => o == Outcome::Win(side),
+                None => self.child_lost_for(&child, side, d - 1, 0)?,
+            };
+            if wins {
+                return Some(mv);
+            }
+        }
+        None
+    }
+
+    /// True when `child` (reached by a move of `side`) is won for `side` within `d` plies.
+    fn child_lost_for(
+        &mut self,
+        child: &G,
+        side: crate::game::Side,
+        d: u32,
+        ply: usize,
+    ) -> Option<bool> {
+        if child.side_to_move() == side {
+            self.wins_within(child, d, ply)
+        } else {
+            self.loses_within(child, d, ply)
+        }
+    }
+
+    /// Whether the side to move (in an unfinished `pos`) forces a win within `d` plies;
+    /// `None` when the node limit ran out.
+    fn wins_within(&mut self, pos: &G, d: u32, ply: usize) -> Option<bool> {
+        if d == 0 {
+            return Some(false);
+        }
+        let key = pos.hash();
+        let b = self.table.get(&key).copied().unwrap_or_default();
+        if b.win_at != 0 && d >= b.win_at as u32 {
+            return Some(true);
+        }
+        if d <= b.no_win_upto as u32 {
+            return Some(false);
+        }
+        self.nodes += 1;
+        if self.nodes > self.node_limit {
+            return None;
+        }
+        if self.buffers.len() <= ply {
+            self.buffers.push(Vec::new());
+        }
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        pos.legal_moves(&mut moves);
+        let side = pos.side_to_move();
+        let mut found = Some(false);
+        for &mv in &moves {
+            let mut child = pos.clone();
+            child.play(mv);
+            let wins = match child.outcome() {
+                Some(o) => Some(o == Outcome::Win(side)),
+                None => self.child_lost_for(&child, side, d - 1, ply + 1),
+            };
+            match wins {
+                Some(true) => {
+                    found = Some(true);
+                    break;
+                }
+                Some(false) => {}
+                None => {
+                    found = None;
+                    break;
+                }
+            }
+        }
+        self.buffers[ply] = moves;
+        let won = found?;
+        let e = self.table.entry(key).or_default();
+        if won {
+            if e.win_at == 0 || (d as u8) < e.win_at {
+                e.win_at = d as u8;
+            }
+        } else if d as u8 > e.no_win_upto {
+            e.no_win_upto = d as u8;
+        }
+        Some(won)
+    }
+
+    /// Whether the side to move (in an unfinished `pos`) loses within `d` plies whatever
+    /// it plays.
+    fn loses_within(&mut self, pos: &G, d: u32, ply: usize) -> Option<bool> {
+        if d == 0 {
+            return Some(false);
+        }
+        if self.buffers.len() <= ply {
+            self.buffers.push(Vec::new());
+        }
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        pos.legal_moves(&mut moves);
+        let side = pos.side_to_move();
+        let opp = side.opponent();
+        let mut all = Some(!moves.is_empty());
+        for &mv in &moves {
+            let mut child = pos.clone();
+            child.play(mv);
+            let lost = match child.outcome() {
+                Some(o) => Some(o == Outcome::Win(opp)),
+                None => self.child_lost_for(&child, opp, d - 1, ply + 1),
+            };
+            match lost {
+                Some(true) => {}
+                Some(false) => {
+                    all = Some(false);
+                    break;
+                }
+                None => {
+                    all = None;
+                    break;
+                }
+            }
+        }
+        self.buffers[ply] = moves;
+        all
+    }
+}
+
+/// An oracle backed by [`ExactSolver`]: it proves what a search of `max_plies` plies
+/// within `node_limit` positions can. Meant for tiny boards (tests, experiments).
+/// Depths follow the tablebase's convention: the winner's moves.
+#[derive(Clone, Copy, Debug)]
+pub struct ExactOracle {
+    /// Deepest proof searched, in plies.
+    pub max_plies: u32,
+    /// Positions one probe may visit before it gives up.
+    pub node_limit: u64,
+}
+
+impl<G: Game> Oracle<G> for ExactOracle {
+    fn probe(&self, pos: &G) -> Option<ProvenOutcome<G::Move>> {
+        let mut solver = ExactSolver::<G>::new(self.node_limit);
+        let s = solver.solve(pos, self.max_plies)?;
+        Some(ProvenOutcome {
+            result: s.result,
+            depth: match s.result {
+                GameResult::Win => s.plies.div_ceil(2),
+                _ => s.plies / 2,
+            },
+            best_move: s.best_move,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::breakthrough::Position;
+
+    /// Plain minimax without any table: +1 win / -1 loss for the side to move, with the
+    /// plies (fastest win, slowest loss); an independent second implementation.
+    fn minimax(pos: &Position, depth: u32) -> Option<(i32, u32)> {
+        if let Some(o) = pos.outcome() {
+            return Some((if o == Outcome::Win(pos.side()) { 1 } else { -1 }, 0));
+        }
+        if depth == 0 {
+            return None;
+        }
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        let mut best: Option<(i32, u32)> = None;
+        let mut unknown = false;
+        for mv in moves {
+            let mut c = *pos;
+            c.play(mv);
+            match minimax(&c, depth - 1) {
+                Some((v, p)) => {
+                    let cand = (-v, p + 1);
+                    let better = match best {
+                        None => true,
+                        Some((bv, bp)) => {
+                            cand.0 > bv
+                                || (cand.0 == bv && cand.0 > 0 && cand.1 < bp)
+                                || (cand.0 == bv && cand.0 < 0 && cand.1 > bp)
+                        }
+                    };
+                    if better {
+                        best = Some(cand);
+                    }
+                }
+                None => unknown = true,
+            }
+        }
+        match best {
+            Some((1, p)) => Some((1, p)),
+            Some(b) if !unknown => Some(b),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn agrees_with_plain_minimax_on_small_boards() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+        let mut checked = 0;
+        for (w, h) in [(3u32, 4u32), (4, 4), (3, 5)] {
+            let board = crate::breakthrough::Board::new(w, h).unwrap();
+            for _ in 0..60 {
+                // Random sparse positions with a few pieces each, no side already won.
+                let cells = board.cells();
+                let (mut white, mut black) = (0u64, 0u64);
+                for sq in 0..board.num_cells() {
+                    let bit = 1u64 << sq;
+                    match rng.random_range(0..6) {
+                        0 => white |= bit,
+                        1 => black |= bit,
+                        _ => {}
+                    }
+                }
+                white &= cells & !board.last_row();
+                black &= cells & !board.first_row();
+                let side = if rng.random_bool(0.5) {
+                    crate::Side::First
+                } else {
+                    crate::Side::Second
+                };
+                let Ok(pos) = Position::from_parts(board, white, black, side) else {
+                    continue;
+                };
+                if white == 0 || black == 0 {
+                    continue;
+                }
+                let want = minimax(&pos, 7);
+                let got = ExactSolver::<Position>::default().solve(&pos, 7);
+                match (want, got) {
+                    (Some((v, p)), Some(s)) => {
+                        assert_eq!(v == 1, s.result == GameResult::Win, "{pos:?}");
+                        assert_eq!(p, s.plies, "{pos:?}");
+                        checked += 1;
+                    }
+                    (None, None) => {}
+                    (a, b) => panic!("{pos:?}: minimax {a:?}, solver {b:?}"),
+                }
+            }
+        }
+        assert!(checked > 50, "only {checked} positions were decided");
+    }
+
+    #[test]
+    fn best_move_achieves_the_value() {
+        let pos = Position::from_fen("4/1B2/4/W3 w").unwrap();
+        let s = ExactSolver::<Position>::default().solve(&pos, 20).unwrap();
+        let mut child = pos;
+        child.play(s.best_move.unwrap());
+        let after = ExactSolver::<Position>::default()
+            .solve(&child, 20)
+            .unwrap();
+        assert_eq!(after.result, s.result.flip());
+        assert_eq!(after.plies + 1, s.plies);
+    }
+}

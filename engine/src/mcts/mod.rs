@@ -1,0 +1,60 @@
+//! Monte Carlo Tree Search in the style of Wanderer: UCT (formula 2.1 of the thesis), the
+//! MCTS-solver, an oracle hook for endgame knowledge, Breakthrough playout policies with
+//! early termination, time or simulation limits, root-parallel threads and tree reuse.
+//!
+//! # Using it
+//!
+//! ```
+//! use engine::breakthrough::{Board, Position};
+//! use engine::mcts::{BreakthroughPolicy, Config, Limits, Searcher};
+//! use std::time::Duration;
+//!
+//! let pos = Position::start(Board::new(6, 6).unwrap());
+//! let config = Config { seed: 7, ..Config::<BreakthroughPolicy>::default() };
+//! let mut searcher = Searcher::without_oracle(config);
+//! let report = searcher.search(&pos, Limits::Simulations(2_000));
+//! let mv = report.best_move.expect("the game is not over");
+//! assert!(report.simulations <= 2_000);
+//! # let _ = (mv, Limits::Time(Duration::from_millis(10)));
+//! ```
+//!
+//! - [`Config`] holds `c`, the playout policy (`BreakthroughPolicy` with switches, or the
+//!   generic [`UniformPolicy`]), the node budget, threads, how often playouts consult the
+//!   oracle, the playout ply cap and the seed; `Config::default()` is a sensible player.
+//! - [`Searcher::new`] takes the config and an `Arc<dyn Oracle<G>>` (a tablebase, the
+//!   exact solver); [`Searcher::without_oracle`] takes none.
+//! - [`Searcher::search`] takes a position and [`Limits`] (`Time(Duration)` or
+//!   `Simulations(n)`) and returns a [`Report`]: best move, simulations, rate, value, PV,
+//!   proven result, tree size, whether the node budget filled, and per-move statistics.
+//! - The searcher keeps its tree: searching a position reached from the previous root
+//!   within two plies reuses that subtree; [`Searcher::clear`] forgets it.
+//! - Threads: root parallelism. The calling thread and `threads - 1` persistent helper
+//!   threads each grow their own tree (each gets `node_budget / threads` nodes and its own
+//!   seed); the root moves' statistics and proofs are merged. Helpers publish their root
+//!   statistics every 256 simulations, so a time-limited search never waits long for a
+//!   helper that lost its processor. With `Limits::Simulations` every thread runs its share
+//!   exactly, so results are reproducible for a given seed and thread count.
+//! - Simulations per tree are capped near 2^31 (scores are stored doubled in `u32`).
+//!
+//! Proofs: a child whose move ends the game, or that the oracle's `probe` knows, is proven
+//! at expansion and never gets a playout; proofs propagate to the root, and the final move
+//! takes a proven win, avoids proven losses, else is the most visited. When the oracle
+//! proves the root itself a win with a legal best move, that move is played without search.
+
+pub mod playout;
+pub mod search;
+pub mod solver;
+pub mod stats;
+pub mod tree;
+pub mod uct;
+
+pub use playout::{evaluate, BreakthroughPolicy, PlayoutContext, PlayoutPolicy, UniformPolicy};
+pub use search::{Config, Limits, Searcher};
+pub use stats::{ChildStats, Proven, Report};
+pub use tree::{Node, NodeId, Proof, Tree};
+
+/// The Breakthrough player: the bitboard playout policy.
+pub type BreakthroughSearcher = Searcher<crate::breakthrough::Position, BreakthroughPolicy>;
+
+#[cfg(test)]
+mod search_tests;

@@ -1,0 +1,471 @@
+//! The GTP version 2 engine for Breakthrough: one command line in, one reply out, with the
+//! board, the move history, the time settings and the searcher; `serve` runs the loop.
+
+use engine::breakthrough::{Board, Position};
+use engine::mcts::{BreakthroughSearcher, Limits};
+use engine::{Game, Side};
+use std::io::{self, BufRead, Write};
+use std::time::Duration;
+
+/// The commands this engine knows, in `list_commands` order.
+pub const COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "boardsize",
+    "clear_board",
+    "play",
+    "genmove",
+    "undo",
+    "showboard",
+    "time_settings",
+    "time_left",
+    "quit",
+];
+
+/// Time settings of GTP: main time, then `byo_time` for every `byo_stones` moves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct TimeSettings {
+    main: Duration,
+    byo_time: Duration,
+    byo_stones: u32,
+}
+
+/// Time left for one side, as the controller last told it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct TimeLeft {
+    time: Duration,
+    stones: u32,
+}
+
+/// A GTP reply: success or failure text, and whether the session ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// True for `=`, false for `?`.
+    pub ok: bool,
+    /// The reply text (may be empty or span lines).
+    pub text: String,
+    /// True after `quit`.
+    pub quit: bool,
+}
+
+impl Reply {
+    fn ok(text: impl Into<String>) -> Reply {
+        Reply {
+            ok: true,
+            text: text.into(),
+            quit: false,
+        }
+    }
+
+    fn err(text: impl Into<String>) -> Reply {
+        Reply {
+            ok: false,
+            text: text.into(),
+            quit: false,
+        }
+    }
+
+    /// The reply as GTP writes it, with the command id if there was one, and the blank
+    /// line that ends it.
+    pub fn render(&self, id: Option<&str>) -> String {
+        let mark = if self.ok { '=' } else { '?' };
+        let id = id.unwrap_or("");
+        if self.text.is_empty() {
+            format!("{mark}{id}\n\n")
+        } else {
+            format!("{mark}{id} {}\n\n", self.text.trim_end())
+        }
+    }
+}
+
+/// The GTP engine state.
+pub struct GtpEngine {
+    pos: Position,
+    history: Vec<Position>,
+    searcher: BreakthroughSearcher,
+    limits: Limits,
+    settings: Option<TimeSettings>,
+    left: [Option<TimeLeft>; 2],
+}
+
+/// Reads a GTP colour.
+fn parse_colour(text: &str) -> Result<Side, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "w" | "white" => Ok(Side::First),
+        "b" | "black" => Ok(Side::Second),
+        _ => Err(format!("invalid color '{text}': use white, black, w or b")),
+    }
+}
+
+fn colour_name(side: Side) -> &'static str {
+    match side {
+        Side::First => "white",
+        Side::Second => "black",
+    }
+}
+
+/// Reads a whole number of seconds (GTP time values are integers; fractions accepted).
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let v: f64 = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    if !v.is_finite() || !(0.0..=1e7).contains(&v) {
+        return Err(format!("'{text}' seconds is out of range"));
+    }
+    Ok(Duration::from_secs_f64(v))
+}
+
+fn parse_count(text: &str) -> Result<u32, String> {
+    text.parse()
+        .map_err(|_| format!("'{text}' is not a whole number"))
+}
+
+impl GtpEngine {
+    /// An engine on `board` that searches with `searcher` within `limits` per move unless
+    /// the controller sets a clock with `time_settings` / `time_left`.
+    pub fn new(board: Board, searcher: BreakthroughSearcher, limits: Limits) -> GtpEngine {
+        GtpEngine {
+            pos: Position::start(board),
+            history: Vec::new(),
+            searcher,
+            limits,
+            settings: None,
+            left: [None, None],
+        }
+    }
+
+    /// The current position.
+    #[cfg(test)]
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// Handles one command line; `None` for blank and comment-only lines. The reply is
+    /// already rendered (with `=`/`?`, the id and the closing blank line).
+    pub fn handle_line(&mut self, line: &str) -> Option<(String, bool)> {
+        let line = line.split('#').next().unwrap_or("");
+        let clean: String = line
+            .chars()
+            .filter(|c| !c.is_control() || *c == '\t')
+            .map(|c| if c == '\t' { ' ' } else { c })
+            .collect();
+        let mut words = clean.split_whitespace().peekable();
+        let first = words.peek()?;
+        let id = if first.chars().all(|c| c.is_ascii_digit()) {
+            words.next()
+        } else {
+            None
+        };
+        let Some(cmd) = words.next() else {
+            let reply = Reply::err("missing command");
+            return Some((reply.render(id), false));
+        };
+        let args: Vec<&str> = words.collect();
+        let reply = self.command(cmd, &args);
+        Some((reply.render(id), reply.quit))
+    }
+
+    /// Runs one command with its arguments.
+    pub fn command(&mut self, cmd: &str, args: &[&str]) -> Reply {
+        let result = match cmd {
+            "protocol_version" => Ok("2".to_string()),
+            "name" => Ok("quasar".to_string()),
+            "version" => Ok(env!("CARGO_PKG_VERSION").to_string()),
+            "known_command" => match args {
+                [c] => Ok(COMMANDS.contains(c).to_string()),
+                _ => Err("known_command takes one command name".to_string()),
+            },
+            "list_commands" => Ok(COMMANDS.join("\n")),
+            "boardsize" => self.boardsize(args),
+            "clear_board" => {
+                self.pos = Position::start(self.pos.board());
+                self.history.clear();
+                self.left = [None, None];
+                Ok(String::new())
+            }
+            "play" => self.play(args),
+            "genmove" => self.genmove(args),
+            "undo" => match self.history.pop() {
+                Some(p) => {
+                    self.pos = p;
+                    Ok(String::new())
+                }
+                None => Err("cannot undo: no move has been played".to_string()),
+            },
+            "showboard" => Ok(format!("\n{}", self.pos.diagram())),
+            "time_settings" => self.time_settings(args),
+            "time_left" => self.time_left(args),
+            "quit" => {
+                return Reply {
+                    ok: true,
+                    text: String::new(),
+                    quit: true,
+                }
+            }
+            other => Err(format!("unknown command '{other}'")),
+        };
+        match result {
+            Ok(text) => Reply::ok(text),
+            Err(text) => Reply::err(text),
+        }
+    }
+
+    fn boardsize(&mut self, args: &[&str]) -> Result<String, String> {
+        let [size] = args else {
+            return Err("boardsize takes one size: N for NxN, or WxH".to_string());
+        };
+        let text = if size.contains(['x', 'X']) {
+            size.to_string()
+        } else {
+            format!("{size}x{size}")
+        };
+        let board: Board = text
+            .parse()
+            .map_err(|e| format!("unacceptable size: {e}"))?;
+        self.pos = Position::start(board);
+        self.history.clear();
+        self.searcher.clear();
+        Ok(String::new())
+    }
+
+    fn play(&mut self, args: &[&str]) -> Result<String, String> {
+        let [colour, text] = args else {
+            return Err("play takes a colour and a move, e.g. 'play white b2-b3'".to_string());
+        };
+        let side = parse_colour(colour)?;
+        if self.pos.outcome().is_some() {
+            return Err("illegal move: the game is over".to_string());
+        }
+        if side != self.pos.side() {
+            return Err(format!(
+                "illegal move: it is {}'s turn",
+                colour_name(self.pos.side())
+            ));
+        }
+        let mv = self.pos.parse_move(text).map_err(|e| {
+            let e = e.to_string();
+            if e.starts_with("illegal move") {
+                e
+            } else {
+                format!("illegal move: {e}")
+            }
+        })?;
+        self.history.push(self.pos);
+        self.pos.play(mv);
+        Ok(String::new())
+    }
+
+    fn genmove(&mut self, args: &[&str]) -> Result<String, String> {
+        let [colour] = args else {
+            return Err("genmove takes a colour".to_string());
+        };
+        let side = parse_colour(colour)?;
+        if self.pos.outcome().is_some() {
+            return Err("the game is over".to_string());
+        }
+        if side != self.pos.side() {
+            return Err(format!("it is {}'s turn", colour_name(self.pos.side())));
+        }
+        let limits = self.move_limits(side);
+        let report = self.searcher.search(&self.pos, limits);
+        let mv = report
+            .best_move
+            .ok_or_else(|| "no legal move".to_string())?;
+        let text = self.pos.move_text(mv);
+        self.history.push(self.pos);
+        self.pos.play(mv);
+        Ok(text)
+    }
+
+    fn time_settings(&mut self, args: &[&str]) -> Result<String, String> {
+        let [main, byo, stones] = args else {
+            return Err("time_settings takes main_time byo_yomi_time byo_yomi_stones".to_string());
+        };
+        let s = TimeSettings {
+            main: parse_seconds(main)?,
+            byo_time: parse_seconds(byo)?,
+            byo_stones: parse_count(stones)?,
+        };
+        // Zero byo-yomi time with zero stones means no time limit at all in GTP.
+        self.settings = if s.main.is_zero() && s.byo_time.is_zero() && s.byo_stones == 0 {
+            None
+        } else {
+            Some(s)
+        };
+        self.left = [None, None];
+        Ok(String::new())
+    }
+
+    fn time_left(&mut self, args: &[&str]) -> Result<String, String> {
+        let [colour, time, stones] = args else {
+            return Err("time_left takes a colour, seconds and stones".to_string());
+        };
+        let side = parse_colour(colour)?;
+        self.left[side.index()] = Some(TimeLeft {
+            time: parse_seconds(time)?,
+            stones: parse_count(stones)?,
+        });
+        Ok(String::new())
+    }
+
+    /// The budget for our next move: the command-line limit without a clock; with one, a
+    /// share of what is left (a 25th of main time, or the byo-yomi time over its stones),
+    /// minus a safety margin for the controller's overhead.
+    fn move_limits(&self, side: Side) -> Limits {
+        let Some(s) = self.settings else {
+            return self.limits;
+        };
+        let left = self.left[side.index()].unwrap_or(TimeLeft {
+            time: s.main,
+            stones: 0,
+        });
+        let byo_share = if s.byo_stones > 0 {
+            s.byo_time / s.byo_stones
+        } else {
+            Duration::ZERO
+        };
+        let budget = if left.stones > 0 {
+            left.time / left.stones
+        } else if left.time.is_zero() {
+            byo_share
+        } else {
+            (left.time / 25 + byo_share).min(left.time / 2)
+        };
+        let budget = budget
+            .mul_f64(0.9)
+            .saturating_sub(Duration::from_millis(20));
+        Limits::Time(budget.max(Duration::from_millis(5)))
+    }
+}
+
+/// Serves GTP: reads commands from `input` until `quit` or the end, writing each reply
+/// to `output` and flushing it.
+pub fn serve(
+    engine: &mut GtpEngine,
+    input: impl BufRead,
+    mut output: impl Write,
+) -> io::Result<()> {
+    for line in input.lines() {
+        let line = line?;
+        if let Some((reply, quit)) = engine.handle_line(&line) {
+            output.write_all(reply.as_bytes())?;
+            output.flush()?;
+            if quit {
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::mcts::{BreakthroughPolicy, Config, Searcher};
+
+    fn engine() -> GtpEngine {
+        let board = Board::new(6, 6).unwrap();
+        let s = Searcher::without_oracle(Config::<BreakthroughPolicy>::default());
+        GtpEngine::new(board, s, Limits::Simulations(200))
+    }
+
+    fn say(e: &mut GtpEngine, line: &str) -> String {
+        e.handle_line(line).expect("a reply").0
+    }
+
+    #[test]
+    fn basic_commands() {
+        let mut e = engine();
+        assert_eq!(say(&mut e, "protocol_version"), "= 2\n\n");
+        assert_eq!(say(&mut e, "7 name"), "=7 quasar\n\n");
+        assert_eq!(say(&mut e, "known_command genmove"), "= true\n\n");
+        assert_eq!(say(&mut e, "known_command fly"), "= false\n\n");
+        assert_eq!(
+            say(&mut e, "frobnicate"),
+            "? unknown command 'frobnicate'\n\n"
+        );
+        assert_eq!(e.handle_line("   # only a comment"), None);
+        assert_eq!(e.handle_line(""), None);
+        let list = say(&mut e, "list_commands");
+        for c in COMMANDS {
+            assert!(list.contains(c));
+        }
+    }
+
+    #[test]
+    fn moves_in_every_accepted_spelling() {
+        let mut e = engine();
+        assert_eq!(say(&mut e, "play w b2-b3"), "=\n\n");
+        assert_eq!(say(&mut e, "play black c5c4"), "=\n\n");
+        assert_eq!(say(&mut e, "play white b3-b4"), "=\n\n");
+        assert_eq!(say(&mut e, "play b c4-c3*"), "=\n\n");
+        // White's b2xc3 captures: accepted with 'x', without a separator and with '*'.
+        assert_eq!(say(&mut e, "undo"), "=\n\n");
+        assert_eq!(say(&mut e, "play b c4-c3"), "=\n\n");
+        assert_eq!(say(&mut e, "play w d2xc3*"), "=\n\n");
+        assert_eq!(
+            e.position().to_fen(),
+            "BBBBBB/BB1BBB/1W4/2W3/W1W1WW/WWWWWW b"
+        );
+    }
+
+    #[test]
+    fn bad_commands_get_clear_errors() {
+        let mut e = engine();
+        assert!(say(&mut e, "play black b5-b4").starts_with("? illegal move: it is white's turn"));
+        assert!(say(&mut e, "play white b2-b5").starts_with("? illegal move"));
+        assert!(say(&mut e, "play white").starts_with("? play takes"));
+        assert!(say(&mut e, "play green b2-b3").starts_with("? invalid color"));
+        assert!(say(&mut e, "genmove b").starts_with("? it is white's turn"));
+        assert!(say(&mut e, "boardsize 2").starts_with("? unacceptable size"));
+        assert!(say(&mut e, "boardsize 9").starts_with("? unacceptable size"));
+        assert!(say(&mut e, "time_left white x 0").starts_with("? 'x' is not"));
+        assert!(say(&mut e, "undo").starts_with("? cannot undo"));
+    }
+
+    #[test]
+    fn genmove_plays_a_legal_move_and_boardsize_changes_the_board() {
+        let mut e = engine();
+        assert_eq!(say(&mut e, "boardsize 5x7"), "=\n\n");
+        let before = *e.position();
+        let r = say(&mut e, "genmove white");
+        let text = r.trim_start_matches("= ").trim();
+        assert!(before.parse_move(text).is_ok(), "{r}");
+        assert_eq!(e.position().side(), Side::Second);
+        let board = say(&mut e, "showboard");
+        assert!(
+            board.starts_with("= \n") && board.contains("Black to move"),
+            "{board}"
+        );
+    }
+
+    #[test]
+    fn clock_budgets() {
+        let mut e = engine();
+        assert_eq!(say(&mut e, "time_settings 300 0 0"), "=\n\n");
+        assert_eq!(say(&mut e, "time_left white 100 0"), "=\n\n");
+        // 100 s / 25 = 4 s, times 0.9, minus 20 ms.
+        assert_eq!(
+            e.move_limits(Side::First),
+            Limits::Time(Duration::from_millis(3580))
+        );
+        assert_eq!(say(&mut e, "time_left black 10 5"), "=\n\n");
+        assert_eq!(
+            e.move_limits(Side::Second),
+            Limits::Time(Duration::from_millis(1780))
+        );
+        assert_eq!(say(&mut e, "time_settings 0 0 0"), "=\n\n");
+        assert_eq!(e.move_limits(Side::First), Limits::Simulations(200));
+    }
+
+    #[test]
+    fn quit_ends_the_loop() {
+        let mut e = engine();
+        let mut out = Vec::new();
+        serve(&mut e, "name\nquit\nname\n".as_bytes(), &mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "= quasar\n\n=\n\n");
+    }
+}

@@ -1,0 +1,138 @@
+//! End-to-end GTP sessions with the `quasar` binary: transcripts of good and bad commands.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Runs `quasar gtp` with `args`, feeds it `input` and returns what it printed.
+fn session(args: &[&str], input: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quasar"))
+        .arg("gtp")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("quasar runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write commands");
+    let out = child.wait_with_output().expect("quasar ends");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+/// The replies, one string per command, without the closing blank lines.
+fn replies(text: &str) -> Vec<String> {
+    assert!(
+        text.ends_with("\n\n"),
+        "every reply ends with a blank line: {text:?}"
+    );
+    text.trim_end_matches('\n')
+        .split("\n\n")
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_good_session() {
+    let out = session(
+        &["--board", "6x6", "--sims", "300"],
+        "protocol_version\n1 name\nversion\nknown_command play\nknown_command dance\n\
+         # a comment line\n\nboardsize 5\nclear_board\nplay white b2b3\nplay b c4-c3\n\
+         play w b3xc4*\nplay w d2xc3*\ngenmove black\ntime_settings 60 5 1\ntime_left white 30 0\nshowboard\nquit\n\
+         name\n",
+    );
+    let r = replies(&out);
+    assert_eq!(r[0], "= 2");
+    assert_eq!(r[1], "=1 quasar");
+    assert_eq!(r[2], format!("= {}", env!("CARGO_PKG_VERSION")));
+    assert_eq!(r[3], "= true");
+    assert_eq!(r[4], "= false");
+    assert_eq!(&r[5..9], ["=", "=", "=", "="]);
+    assert_eq!(
+        r[9],
+        "? illegal move: 'b3xc4*' is marked as a capture but captures nothing"
+    );
+    assert_eq!(r[10], "=");
+    let gen = r[11]
+        .strip_prefix("= ")
+        .unwrap_or_else(|| panic!("{}", r[11]));
+    // A Black move in the move text: from rows 4-5 down one row on the 5x5 board.
+    let b = gen.as_bytes();
+    assert!(
+        gen.len() == 5 && b"45".contains(&b[1]) && b"-x".contains(&b[2]),
+        "{gen}"
+    );
+    assert_eq!(b[1] - b[4], 1, "{gen}");
+    assert_eq!(&r[12..14], ["=", "="]);
+    assert!(
+        r[14].starts_with("= \n") && r[14].contains("White to move"),
+        "{}",
+        r[14]
+    );
+    assert_eq!(r[15], "=");
+    assert_eq!(r.len(), 16, "nothing after quit: {out}");
+}
+
+#[test]
+fn bad_commands_reply_with_question_marks() {
+    let out = session(
+        &["--board", "6x6", "--sims", "100"],
+        "boardsize\nboardsize 1x9\nplay\nplay purple a2-a3\nplay white a2-a5\n\
+         genmove black\ntime_left white soon 0\nfoo bar\n3 known_command\n",
+    );
+    for (reply, want) in replies(&out).iter().zip([
+        "? boardsize takes one size",
+        "? unacceptable size",
+        "? play takes a colour and a move",
+        "? invalid color 'purple'",
+        "? illegal move 'a2-a5': legal moves are a2-a3",
+        "? it is white's turn",
+        "? 'soon' is not a number",
+        "? unknown command 'foo'",
+        "?3 known_command takes one command name",
+    ]) {
+        assert!(
+            reply.starts_with(want),
+            "{reply:?} should start with {want:?}"
+        );
+    }
+}
+
+#[test]
+fn engine_plays_itself_to_the_end() {
+    let mut input = String::from("boardsize 4\n");
+    for i in 0..16 {
+        input.push_str(if i % 2 == 0 {
+            "genmove w\n"
+        } else {
+            "genmove b\n"
+        });
+    }
+    let out = session(&["--sims", "200"], &input);
+    let r = replies(&out);
+    // Every move is legal until the game ends; then genmove says so.
+    let over = r
+        .iter()
+        .position(|x| x.starts_with('?'))
+        .expect("a 4x4 game ends");
+    assert!(r[1..over].iter().all(|x| x.starts_with("= ")), "{out}");
+    assert!(r[over..].iter().all(|x| x == "? the game is over"), "{out}");
+}
+
+#[test]
+fn bad_command_line_options_are_reported() {
+    let out = Command::new(env!("CARGO_BIN_EXE_quasar"))
+        .args(["gtp", "--time", "5"])
+        .output()
+        .expect("quasar runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("give a unit"));
+}

@@ -1,0 +1,110 @@
+//! End-to-end runs of `quasar bestmove` and `quasar play` with piped input.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn quasar(args: &[&str], input: &str) -> (bool, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quasar"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("quasar runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write input");
+    let out = child.wait_with_output().expect("quasar ends");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn bestmove_takes_the_win_and_prints_statistics() {
+    // White's b3 piece reaches row 4 of the 4x4 board in one move (b3-a4, b3-b4 or b3-c4).
+    let (ok, out, err) = quasar(
+        &[
+            "bestmove",
+            "--position",
+            "4/1W2/B3/4 w",
+            "--sims",
+            "100",
+            "--seed",
+            "1",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    let mv = out.lines().next().unwrap();
+    assert!(
+        ["bestmove b3-a4", "bestmove b3-b4", "bestmove b3-c4"].contains(&mv),
+        "{out}"
+    );
+    for field in [
+        "simulations ",
+        "value ",
+        "pv ",
+        "proven win for White in 1 plies",
+        "tree ",
+    ] {
+        assert!(out.contains(field), "{field} missing: {out}");
+    }
+}
+
+#[test]
+fn bestmove_is_reproducible_with_seed_and_sims() {
+    let args = [
+        "bestmove", "--board", "6x6", "--sims", "5000", "--seed", "9",
+    ];
+    let a = quasar(&args, "").1;
+    let b = quasar(&args, "").1;
+    let first = |s: &str| s.lines().next().unwrap().to_string();
+    assert_eq!(first(&a), first(&b));
+    let pv = |s: &str| s.lines().find(|l| l.starts_with("pv")).unwrap().to_string();
+    assert_eq!(pv(&a), pv(&b));
+}
+
+#[test]
+fn bestmove_reports_bad_options() {
+    let (ok, _, err) = quasar(&["bestmove", "--time", "fast"], "");
+    assert!(!ok && err.contains("bad duration 'fast'"), "{err}");
+    let (ok, _, err) = quasar(
+        &["bestmove", "--board", "6x6", "--position", "4/4/4/4 w"],
+        "",
+    );
+    assert!(!ok && err.contains("error:"), "{err}");
+}
+
+#[test]
+fn play_reads_moves_from_a_pipe() {
+    let (ok, out, err) = quasar(
+        &["play", "--board", "5x5", "--sims", "300"],
+        "b2-b3\nzz\nmoves\nquit\n",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("your move (White): b2-b3"), "{out}");
+    assert!(out.contains("quasar plays "), "{out}");
+    assert!(out.contains("error: bad move 'zz'"), "{out}");
+    assert!(out.contains("legal moves: "), "{out}");
+    assert!(out.contains("you resign; Black wins"), "{out}");
+}
+
+#[test]
+fn play_as_black_until_input_ends() {
+    let (ok, out, err) = quasar(
+        &[
+            "play", "--board", "4x4", "--human", "black", "--sims", "200",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(out.starts_with(" 4  B B B B"), "{out}");
+    assert!(out.contains("quasar plays "), "{out}");
+    assert!(out.contains("end of input: game abandoned"), "{out}");
+}
