@@ -9,7 +9,7 @@ mod notation;
 mod transform;
 
 pub use board::{Board, Move, Position, BLACK, WHITE};
-pub use movegen::{select_bit, Targets};
+pub use movegen::{select_bit_mask, Targets};
 
 use crate::game::{Game, Outcome, ParseError, Side};
 
