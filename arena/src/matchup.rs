@@ -158,7 +158,7 @@ pub fn run_match(
     let specs: HashSet<&str> = players.iter().map(|p| p.spec.as_str()).collect();
     if specs.len() != players.len() {
         return Err(MatchError::Settings(
-            "the same player is named twice; the record tells players apart by their spec, so vary one (for example mcts:seed=1 and mcts:seed=2)".into(),
+            "the same player is named twice; the record tells players apart by their spec, so vary one (for example random and random:seed=2, or mcts:seed=1 and mcts:seed=2)".into(),
         ));
     }
     if cfg.games == 0 {

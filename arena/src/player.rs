@@ -124,8 +124,11 @@ pub struct SpecError {
 pub enum PlayerSpec {
     /// quasar's MCTS, with or without a tablebase.
     Mcts(MctsSpec),
-    /// Uniformly random legal moves.
-    Random,
+    /// Uniformly random legal moves; `random:seed=S` names a distinct random player.
+    Random {
+        /// Mixed into each game's seed, so two random players differ.
+        seed: Option<u64>,
+    },
     /// An external program that speaks GTP version 2 on stdin/stdout.
     Gtp(GtpSpec),
 }
@@ -179,7 +182,8 @@ pub struct MctsSpec {
 impl fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PlayerSpec::Random => f.write_str("random"),
+            PlayerSpec::Random { seed: None } => f.write_str("random"),
+            PlayerSpec::Random { seed: Some(s) } => write!(f, "random:seed={s}"),
             PlayerSpec::Gtp(g) => write!(f, "gtp:{}", g.text),
             PlayerSpec::Mcts(m) => {
                 f.write_str("mcts")?;
@@ -245,9 +249,14 @@ impl FromStr for PlayerSpec {
             None => (t, None),
         };
         match kind {
-            "random" => match rest {
-                None => Ok(PlayerSpec::Random),
-                Some(_) => Err(err("'random' takes no settings".into())),
+            "random" => match rest.map(str::trim) {
+                None => Ok(PlayerSpec::Random { seed: None }),
+                Some(r) => match r.strip_prefix("seed=").map(str::parse::<u64>) {
+                    Some(Ok(s)) => Ok(PlayerSpec::Random { seed: Some(s) }),
+                    _ => Err(err(
+                        "'random' takes only seed=N (to tell two random players apart)".into(),
+                    )),
+                },
             },
             "gtp" => {
                 let line = rest.unwrap_or("").trim();
@@ -503,15 +512,18 @@ impl Player for RandomPlayer {
     }
 }
 
-struct RandomFactory;
+struct RandomFactory {
+    seed: Option<u64>,
+}
 
 impl PlayerFactory for RandomFactory {
     fn name(&self) -> String {
-        "random".into()
+        PlayerSpec::Random { seed: self.seed }.to_string()
     }
 
     fn make(&self, seed: u64) -> Result<Box<dyn Player>, PlayerError> {
-        Ok(Box::new(RandomPlayer::new(seed)))
+        let own = self.seed.map_or(0, |s| s.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        Ok(Box::new(RandomPlayer::new(seed ^ own)))
     }
 }
 
@@ -537,7 +549,7 @@ pub fn build_factory(
     board: Board,
 ) -> Result<Arc<dyn PlayerFactory>, PlayerError> {
     match spec {
-        PlayerSpec::Random => Ok(Arc::new(RandomFactory)),
+        PlayerSpec::Random { seed } => Ok(Arc::new(RandomFactory { seed: *seed })),
         PlayerSpec::Gtp(g) => Ok(Arc::new(GtpFactory {
             spec: g.clone(),
             board,
@@ -575,7 +587,11 @@ mod tests {
 
     #[test]
     fn specs_parse() {
-        assert_eq!(parse("random").unwrap(), PlayerSpec::Random);
+        assert_eq!(parse("random").unwrap(), PlayerSpec::Random { seed: None });
+        assert_eq!(
+            parse("random:seed=4").unwrap(),
+            PlayerSpec::Random { seed: Some(4) }
+        );
         assert_eq!(parse("mcts").unwrap(), PlayerSpec::Mcts(MctsSpec::default()));
         let m = match parse("mcts:tb=tables/6x6-r4.qtb,c=0.4,playout=uniform,time=250ms,threads=2,seed=9")
             .unwrap()
@@ -599,6 +615,7 @@ mod tests {
     fn specs_print_back() {
         for t in [
             "random",
+            "random:seed=12",
             "mcts",
             "mcts:tb=x.qtb,rule=race,c=0.4,playout=full,sims=2000,threads=2,seed=3",
             "gtp:./engine --gtp",
@@ -623,7 +640,7 @@ mod tests {
             ("alphabeta", "unknown player kind"),
             ("gtp:", "give the engine's command"),
             ("gtp:'unclosed", "unclosed"),
-            ("random:x=1", "no settings"),
+            ("random:x=1", "only seed=N"),
         ];
         for (spec, want) in cases {
             let e = parse(spec).expect_err(spec);

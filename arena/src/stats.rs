@@ -128,7 +128,7 @@ fn erfc_nonneg(x: f64) -> f64 {
             term *= -x2 / n;
             let add = term / (2.0 * n + 1.0);
             sum += add;
-            if add.abs() < 1e-17 * sum.abs() {
+            if add.abs() <= 1e-17 * sum.abs() {
                 break;
             }
         }
@@ -336,6 +336,7 @@ mod tests {
         // Python: NormalDist().cdf(x).
         let cases = [
             (-6.0, 9.865876449133e-10),
+            (0.0, 0.5),
             (-2.5, 0.006209665325776),
             (-1.0, 0.158655253931457),
             (0.3, 0.617911422188953),
