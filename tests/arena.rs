@@ -68,12 +68,10 @@ fn random_match(dir: &Path, games: &str) -> (String, String) {
 /// holding its own colour, and the game ends when a piece reaches the far row.
 fn replay_plain(opening: &[Value], moves: &[Value]) -> &'static str {
     let mut cells = [[b'.'; 6]; 6]; // [row][col], row 0 = rank 1
-    for c in 0..6 {
-        cells[0][c] = b'W';
-        cells[1][c] = b'W';
-        cells[4][c] = b'B';
-        cells[5][c] = b'B';
-    }
+    cells[0] = [b'W'; 6];
+    cells[1] = [b'W'; 6];
+    cells[4] = [b'B'; 6];
+    cells[5] = [b'B'; 6];
     let mut white = true;
     for m in opening.iter().chain(moves) {
         let m = m.as_str().unwrap().as_bytes();
@@ -130,15 +128,24 @@ fn a_four_game_match_runs_balances_colours_and_records_parse_back() {
         }
         let moves = r["moves"].as_array().unwrap();
         assert_eq!(r["times_ms"].as_array().unwrap().len(), moves.len());
-        assert!(r["reason"] == "goal" || r["reason"] == "all-captured", "{r}");
+        assert!(
+            r["reason"] == "goal" || r["reason"] == "all-captured",
+            "{r}"
+        );
         let winner = replay_plain(r["opening_moves"].as_array().unwrap(), moves);
-        assert_eq!(r["result"], winner, "the record's result follows from its moves");
+        assert_eq!(
+            r["result"], winner,
+            "the record's result follows from its moves"
+        );
         if (winner == "white") == a_is_white {
             a_wins += 1;
         } else {
             b_wins += 1;
         }
-        by_opening.entry(r["opening"].as_u64().unwrap()).or_default().push(r);
+        by_opening
+            .entry(r["opening"].as_u64().unwrap())
+            .or_default()
+            .push(r);
     }
     assert_eq!(a_white, 2, "each player has White in half the games");
     assert_eq!(by_opening.len(), 2);
@@ -156,7 +163,10 @@ fn a_four_game_match_runs_balances_colours_and_records_parse_back() {
     assert_eq!(cells[6], format!("{a_wins} - {b_wins}"), "{row}");
     let csv = std::fs::read_to_string(dir.join("out/pairings.csv")).unwrap();
     let fields: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
-    assert_eq!((fields[9], fields[10]), (&*a_wins.to_string(), &*b_wins.to_string()));
+    assert_eq!(
+        (fields[9], fields[10]),
+        (&*a_wins.to_string(), &*b_wins.to_string())
+    );
     let json: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("out/report.json")).unwrap())
             .unwrap();
@@ -193,7 +203,10 @@ fn a_resumed_match_replays_nothing() {
     let last_len = after.len() - keep;
     std::fs::write(&record, &after[..keep + last_len / 2]).unwrap();
     let (_, stderr) = random_match(&dir, "8");
-    assert!(stderr.contains("dropped an unfinished last line"), "{stderr}");
+    assert!(
+        stderr.contains("dropped an unfinished last line"),
+        "{stderr}"
+    );
     assert!(stderr.contains("new games played: 1;"), "{stderr}");
     let recs = games(&record);
     let numbers: BTreeSet<u64> = recs.iter().map(|r| r["game"].as_u64().unwrap()).collect();
@@ -234,7 +247,10 @@ fn a_record_of_other_settings_is_refused() {
     ]);
     assert!(!out.status.success());
     let e = text(&out.stderr);
-    assert!(e.contains("with seed 5, but this match has 6") && e.contains("another --record"), "{e}");
+    assert!(
+        e.contains("with seed 5, but this match has 6") && e.contains("another --record"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -297,13 +313,57 @@ fn a_gtp_engine_that_answers_nonsense_loses_every_game() {
 fn bad_requests_are_one_line_errors() {
     for (args, want) in [
         (vec!["arena"], "not yet merged"),
-        (vec!["arena", "--player", "mcts:depth=3", "--player", "random"], "unknown key 'depth'"),
-        (vec!["arena", "--player", "mcts", "--player", "random"], "not yet merged"),
-        (vec!["arena", "--player", "random", "--player", "random"], "named twice"),
-        (vec!["arena", "--player", "random", "--player", "random:seed=1", "--games", "3"], "even"),
+        (
+            vec!["arena", "--player", "mcts:depth=3", "--player", "random"],
+            "unknown key 'depth'",
+        ),
+        (
+            vec!["arena", "--player", "mcts", "--player", "random"],
+            "not yet merged",
+        ),
+        (
+            vec!["arena", "--player", "random", "--player", "random"],
+            "named twice",
+        ),
+        (
+            vec![
+                "arena",
+                "--player",
+                "random",
+                "--player",
+                "random:seed=1",
+                "--games",
+                "3",
+            ],
+            "even",
+        ),
         (vec!["arena", "--player", "random"], "at least two"),
-        (vec!["arena", "--player", "random", "--player", "random:seed=1", "--sprt", "elo0=5,elo1=1"], "elo0 < elo1"),
-        (vec!["arena", "--player", "gtp:/nonexistent/engine", "--player", "random", "--games", "2", "--out", "/tmp/quasar-arena-never"], "cannot start GTP engine"),
+        (
+            vec![
+                "arena",
+                "--player",
+                "random",
+                "--player",
+                "random:seed=1",
+                "--sprt",
+                "elo0=5,elo1=1",
+            ],
+            "elo0 < elo1",
+        ),
+        (
+            vec![
+                "arena",
+                "--player",
+                "gtp:/nonexistent/engine",
+                "--player",
+                "random",
+                "--games",
+                "2",
+                "--out",
+                "/tmp/quasar-arena-never",
+            ],
+            "cannot start GTP engine",
+        ),
     ] {
         let out = quasar(&args);
         let e = text(&out.stderr);

@@ -43,7 +43,7 @@ pub fn ensure_table(cache: &Path, board: Board, rows: u32) -> Result<PathBuf, Pl
     Err(PlayerError::Unavailable(format!(
         "`quasar arena` without --player plays mcts with a {board} {rows}-row tablebase ({}) against mcts without one, \
          but building tablebases needs the tablebase crate and the engine's search (not yet merged). \
-         For now run a match of given players, for example: quasar arena --player random --player random --games 4",
+         For now run a match of given players, for example: quasar arena --player random --player random:seed=2 --games 4",
         path.display()
     )))
 }

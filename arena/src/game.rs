@@ -218,7 +218,10 @@ mod tests {
                 pos.make_move(mv);
             }
             assert_eq!(pos.result(), Some(g.outcome));
-            assert!(matches!(g.reason, Reason::Goal | Reason::AllCaptured | Reason::NoMoves));
+            assert!(matches!(
+                g.reason,
+                Reason::Goal | Reason::AllCaptured | Reason::NoMoves
+            ));
             assert_eq!(g.times.len(), g.moves.len());
         }
     }

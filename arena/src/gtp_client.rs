@@ -117,7 +117,10 @@ impl GtpPlayer {
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(self.died("is no longer running"));
         };
-        if writeln!(stdin, "{cmd}").and_then(|_| stdin.flush()).is_err() {
+        if writeln!(stdin, "{cmd}")
+            .and_then(|_| stdin.flush())
+            .is_err()
+        {
             return Err(self.died(&format!("closed its input before '{cmd}'")));
         }
         let deadline = Instant::now() + wait;

@@ -443,7 +443,7 @@ fn make_record(
         times_ms: played
             .times
             .iter()
-            .map(|d| (d.as_secs_f64() * 1e6).round() / 1e3)
+            .map(|d| (d.as_secs_f64() * 1e7).round() / 1e4)
             .collect(),
         result: match played.outcome {
             Outcome::Win(Side::First) => Winner::White,

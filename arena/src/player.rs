@@ -400,7 +400,11 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
                 "duration '{text}' has no unit: write {text}ms or {text}s"
             ))
         }
-        u => return Err(format!("unknown unit '{u}' in '{text}': use us, ms, s or min")),
+        u => {
+            return Err(format!(
+                "unknown unit '{u}' in '{text}': use us, ms, s or min"
+            ))
+        }
     };
     let secs = value * scale;
     if !secs.is_finite() || secs <= 0.0 || secs > 1e7 {
@@ -522,7 +526,9 @@ impl PlayerFactory for RandomFactory {
     }
 
     fn make(&self, seed: u64) -> Result<Box<dyn Player>, PlayerError> {
-        let own = self.seed.map_or(0, |s| s.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let own = self
+            .seed
+            .map_or(0, |s| s.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
         Ok(Box::new(RandomPlayer::new(seed ^ own)))
     }
 }
@@ -566,10 +572,7 @@ pub fn build_factory(
 /// `playout`, `threads` and `spec.seed.unwrap_or(seed)`, and whose `own_limit` returns
 /// `spec.limit`; its `Player` impl maps `choose` to a search within `budget.limit` and
 /// `opponent_played`/its own moves to tree reuse.
-pub fn mcts_factory(
-    spec: &MctsSpec,
-    board: Board,
-) -> Result<Arc<dyn PlayerFactory>, PlayerError> {
+pub fn mcts_factory(spec: &MctsSpec, board: Board) -> Result<Arc<dyn PlayerFactory>, PlayerError> {
     let _ = (spec, board);
     Err(PlayerError::Unavailable(
         "mcts players need the engine's search (not yet merged); use 'random' or 'gtp:<command>' for now"
@@ -592,9 +595,14 @@ mod tests {
             parse("random:seed=4").unwrap(),
             PlayerSpec::Random { seed: Some(4) }
         );
-        assert_eq!(parse("mcts").unwrap(), PlayerSpec::Mcts(MctsSpec::default()));
-        let m = match parse("mcts:tb=tables/6x6-r4.qtb,c=0.4,playout=uniform,time=250ms,threads=2,seed=9")
-            .unwrap()
+        assert_eq!(
+            parse("mcts").unwrap(),
+            PlayerSpec::Mcts(MctsSpec::default())
+        );
+        let m = match parse(
+            "mcts:tb=tables/6x6-r4.qtb,c=0.4,playout=uniform,time=250ms,threads=2,seed=9",
+        )
+        .unwrap()
         {
             PlayerSpec::Mcts(m) => m,
             other => panic!("expected mcts, got {other:?}"),

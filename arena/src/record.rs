@@ -268,6 +268,9 @@ mod tests {
     fn the_line_format_is_stable() {
         let line = serde_json::to_string(&sample(1)).unwrap();
         assert!(line.starts_with(r#"{"player_a":"random","player_b":"gtp:./x","game":1,"opening":0,"white":"gtp:./x""#), "{line}");
-        assert!(line.contains(r#""result":"black","reason":"illegal","detail":"chose a1-a4""#), "{line}");
+        assert!(
+            line.contains(r#""result":"black","reason":"illegal","detail":"chose a1-a4""#),
+            "{line}"
+        );
     }
 }

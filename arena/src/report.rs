@@ -112,7 +112,9 @@ pub fn summarize(players: &[String], games: &[GameRecord]) -> Report {
             } else {
                 add(&mut b_white, white_won);
             }
-            *reasons.entry(reason_name(g.reason).to_string()).or_insert(0) += 1;
+            *reasons
+                .entry(reason_name(g.reason).to_string())
+                .or_insert(0) += 1;
             // The first move after the opening is White's when the opening has even length.
             let white_first = g.opening_moves.len() % 2 == 0;
             for (i, &ms) in g.times_ms.iter().enumerate() {
@@ -198,6 +200,8 @@ fn elo_text(x: f64) -> String {
         "+inf".into()
     } else if x == f64::NEG_INFINITY {
         "-inf".into()
+    } else if x.abs() < 0.5 {
+        "0".into()
     } else {
         format!("{:+.0}", x)
     }
@@ -297,7 +301,8 @@ fn csv_num(x: Option<f64>) -> String {
     match x {
         Some(v) if v == f64::INFINITY => "inf".into(),
         Some(v) if v == f64::NEG_INFINITY => "-inf".into(),
-        Some(v) => format!("{v:.6}"),
+        // Adding zero turns -0 into 0.
+        Some(v) => format!("{:.6}", v + 0.0),
         None => String::new(),
     }
 }
@@ -529,7 +534,11 @@ mod tests {
         assert!((s.a_ms.mean - (200.0 * 40.0 + 200.0 * 20.0) / 600.0).abs() < 1e-9);
         assert_eq!(s.a_ms.max, 30.0);
         let csv = pairings_csv(&r);
-        assert!(csv.lines().nth(1).unwrap().starts_with("1,tb3,notb,157,43,0,65,135,0,292,108,0,0.730000,"));
+        assert!(csv
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("1,tb3,notb,157,43,0,65,135,0,292,108,0,0.730000,"));
         let svg = svg(&r);
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
         assert!(svg.contains("73.0% (400)"));
@@ -557,7 +566,10 @@ mod tests {
         // p2: 1 win + 1 loss vs p1, 1 win + 1 draw vs p3: 2.5 of 4.
         assert_eq!(r.overall[1].score(), Some(0.625));
         let md = markdown(&r);
-        assert!(md.contains("| 2. `p2` | 1 - 1 | | 1 - 0 - 1 | 62.5% |"), "{md}");
+        assert!(
+            md.contains("| 2. `p2` | 1 - 1 | | 1 - 0 - 1 | 62.5% |"),
+            "{md}"
+        );
         let csv = cross_csv(&r);
         assert!(csv.starts_with("player,\"p,1\",p2,p3,score\n"), "{csv}");
     }

@@ -59,8 +59,16 @@ pub fn wilson(t: &Tally, z: f64) -> Option<Interval> {
     let half = z / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
     // At a score of 0 or 1 one end is exactly 0 or 1; rounding would leave it a hair inside.
     Some(Interval {
-        low: if p == 0.0 { 0.0 } else { (centre - half).max(0.0) },
-        high: if p == 1.0 { 1.0 } else { (centre + half).min(1.0) },
+        low: if p == 0.0 {
+            0.0
+        } else {
+            (centre - half).max(0.0)
+        },
+        high: if p == 1.0 {
+            1.0
+        } else {
+            (centre + half).min(1.0)
+        },
     })
 }
 
@@ -178,7 +186,9 @@ impl Sprt {
         }
         for (name, v) in [("alpha", alpha), ("beta", beta)] {
             if !(v > 0.0 && v < 0.5) {
-                return Err(format!("SPRT {name}={v}: it must lie strictly between 0 and 0.5"));
+                return Err(format!(
+                    "SPRT {name}={v}: it must lie strictly between 0 and 0.5"
+                ));
             }
         }
         Ok(Sprt {
@@ -345,7 +355,10 @@ mod tests {
         ];
         for (x, want) in cases {
             let got = normal_cdf(x);
-            assert!(close(got, want, 1e-12 + 1e-10 * want), "Phi({x}) = {got}, want {want}");
+            assert!(
+                close(got, want, 1e-12 + 1e-10 * want),
+                "Phi({x}) = {got}, want {want}"
+            );
         }
     }
 

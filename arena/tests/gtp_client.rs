@@ -178,27 +178,45 @@ fn one_move_against(mode: &str, ms: u64) -> (arena::game::PlayedGame, Duration) 
 #[test]
 fn misbehaving_engines_lose_with_the_reason() {
     let (g, _) = one_move_against("illegal", 500);
-    assert_eq!((g.outcome, g.reason), (Outcome::Win(Side::Second), Reason::Illegal));
+    assert_eq!(
+        (g.outcome, g.reason),
+        (Outcome::Win(Side::Second), Reason::Illegal)
+    );
     assert!(g.detail.as_deref().unwrap().contains("z9-z9"), "{g:?}");
 
     let (g, _) = one_move_against("resign", 500);
-    assert_eq!((g.outcome, g.reason), (Outcome::Win(Side::Second), Reason::Resigned));
+    assert_eq!(
+        (g.outcome, g.reason),
+        (Outcome::Win(Side::Second), Reason::Resigned)
+    );
 
     let (g, _) = one_move_against("crash", 500);
-    assert_eq!((g.outcome, g.reason), (Outcome::Win(Side::Second), Reason::Error));
+    assert_eq!(
+        (g.outcome, g.reason),
+        (Outcome::Win(Side::Second), Reason::Error)
+    );
     let d = g.detail.unwrap();
     assert!(d.contains("exited") && d.contains("out of cheese"), "{d}");
 
     let (g, _) = one_move_against("refuse", 500);
-    assert_eq!((g.outcome, g.reason), (Outcome::Win(Side::Second), Reason::Error));
-    assert!(g.detail.unwrap().contains("refused 'boardsize 6': unacceptable size"));
+    assert_eq!(
+        (g.outcome, g.reason),
+        (Outcome::Win(Side::Second), Reason::Error)
+    );
+    assert!(g
+        .detail
+        .unwrap()
+        .contains("refused 'boardsize 6': unacceptable size"));
 }
 
 #[test]
 fn a_silent_engine_loses_on_time_without_stalling_the_arena() {
     // 50 ms + 50 ms tolerance; the engine sleeps 2 s. The arena must not wait for it.
     let (g, took) = one_move_against("slow", 50);
-    assert_eq!((g.outcome, g.reason), (Outcome::Win(Side::Second), Reason::Overrun));
+    assert_eq!(
+        (g.outcome, g.reason),
+        (Outcome::Win(Side::Second), Reason::Overrun)
+    );
     assert!(took < Duration::from_millis(1500), "waited {took:?}");
 }
 
@@ -209,5 +227,8 @@ fn a_missing_program_is_a_clear_error() {
         argv: vec!["/nonexistent/engine".into()],
     };
     let e = GtpPlayer::spawn(&spec, board()).err().unwrap().to_string();
-    assert!(e.contains("cannot start GTP engine '/nonexistent/engine'"), "{e}");
+    assert!(
+        e.contains("cannot start GTP engine '/nonexistent/engine'"),
+        "{e}"
+    );
 }

@@ -100,8 +100,7 @@ pub fn run(args: Args) -> CliResult {
     };
     let mut players = Vec::new();
     for spec in &specs {
-        let factory =
-            build_factory(spec, board).map_err(|e| format!("player '{spec}': {e}"))?;
+        let factory = build_factory(spec, board).map_err(|e| format!("player '{spec}': {e}"))?;
         players.push(Contestant {
             spec: spec.to_string(),
             factory,
@@ -141,10 +140,19 @@ pub fn run(args: Args) -> CliResult {
         let (lo, hi) = sprt.bounds();
         let verdict = match decision {
             SprtDecision::Continue => "no decision yet".to_string(),
-            SprtDecision::AcceptH0 => format!("H0 accepted (A's advantage is about {} Elo rather than {})", sprt.elo0, sprt.elo1),
-            SprtDecision::AcceptH1 => format!("H1 accepted (A's advantage is about {} Elo rather than {})", sprt.elo1, sprt.elo0),
+            SprtDecision::AcceptH0 => format!(
+                "H0 accepted (A's advantage is about {} Elo rather than {})",
+                sprt.elo0, sprt.elo1
+            ),
+            SprtDecision::AcceptH1 => format!(
+                "H1 accepted (A's advantage is about {} Elo rather than {})",
+                sprt.elo1, sprt.elo0
+            ),
         };
-        eprintln!("SPRT elo0={} elo1={}: LLR {llr:.3} in [{lo:.3}, {hi:.3}]: {verdict}", sprt.elo0, sprt.elo1);
+        eprintln!(
+            "SPRT elo0={} elo1={}: LLR {llr:.3} in [{lo:.3}, {hi:.3}]: {verdict}",
+            sprt.elo0, sprt.elo1
+        );
     }
     let names: Vec<String> = players.iter().map(|p| p.spec.clone()).collect();
     let rep = report::summarize(&names, &outcome.games);
