@@ -310,6 +310,38 @@ fn a_gtp_engine_that_answers_nonsense_loses_every_game() {
 }
 
 #[test]
+fn sprt_stops_a_one_sided_match_early() {
+    let dir = scratch("sprt");
+    let script = dir.join("nonsense.sh");
+    std::fs::write(
+        &script,
+        "while read -r c rest; do case $c in genmove) printf '= z9z9\\n\\n';; quit) exit 0;; *) printf '=\\n\\n';; esac; done\n",
+    )
+    .unwrap();
+    let spec = format!("gtp:sh {}", script.display());
+    let out = dir.join("out");
+    let (_, stderr) = run_ok(&[
+        "arena",
+        "--player",
+        &spec,
+        "--player",
+        "random",
+        "--games",
+        "200",
+        "--jobs",
+        "1",
+        "--sprt",
+        "elo0=0,elo1=50",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    // Every game is lost; Python: the LLR of n straight losses, n (s1-s0)(-s0-s1) / (2 m (1-m))
+    // with m = (s0+s1)/2, first falls below ln(0.05/0.95) at n = 20.
+    assert!(stderr.contains("H0 accepted"), "{stderr}");
+    assert_eq!(games(&out.join("games.jsonl")).len(), 20);
+}
+
+#[test]
 fn bad_requests_are_one_line_errors() {
     for (args, want) in [
         (vec!["arena"], "not yet merged"),

@@ -211,8 +211,8 @@ impl Sprt {
     /// The generalised log-likelihood ratio of the results under the trinomial model with the
     /// normal approximation (as fishtest's logistic-Elo GSPRT computes it):
     /// `N (s1 - s0) (2 s - s0 - s1) / (2 var)` with `s` the mean score, `var` the variance of
-    /// one game's score, and `s0, s1` the scores that `elo0, elo1` predict. Zero while the
-    /// results have no spread (all wins, say), where the approximation says nothing.
+    /// one game's score, and `s0, s1` the scores that `elo0, elo1` predict. While the results
+    /// have no spread (all wins, say) `var` is that of a win-or-loss game at `(s0 + s1) / 2`.
     pub fn llr(&self, t: &Tally) -> f64 {
         let Some(s) = t.score() else { return 0.0 };
         let n = t.games() as f64;
@@ -220,10 +220,15 @@ impl Sprt {
             + t.draws as f64 * (0.5 - s).powi(2)
             + t.losses as f64 * s.powi(2))
             / n;
-        if var <= 0.0 {
-            return 0.0;
-        }
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
+        // All wins or all losses have no spread; then take the variance of a win-or-loss
+        // game at the hypotheses' mean score, so that a one-sided run still decides.
+        let var = if var > 0.0 {
+            var
+        } else {
+            let mid = 0.5 * (s0 + s1);
+            mid * (1.0 - mid)
+        };
         n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
     }
 
@@ -375,7 +380,17 @@ mod tests {
         assert_eq!(sprt.decide(&t(60, 10, 40)), SprtDecision::Continue);
         assert_eq!(sprt.decide(&t(40, 10, 60)), SprtDecision::AcceptH0);
         assert_eq!(sprt.decide(&t(292, 0, 108)), SprtDecision::AcceptH1);
-        assert_eq!(sprt.llr(&t(30, 0, 0)), 0.0);
+        // No spread: var = m(1-m) with m = (s0+s1)/2; Python gives these.
+        assert!(
+            close(sprt.llr(&t(30, 0, 0)), 4.001805545, 1e-8),
+            "{}",
+            sprt.llr(&t(30, 0, 0))
+        );
+        assert!(
+            close(sprt.llr(&t(0, 0, 20)), -3.078525743, 1e-8),
+            "{}",
+            sprt.llr(&t(0, 0, 20))
+        );
     }
 
     #[test]
