@@ -404,6 +404,20 @@ pub fn svg(r: &Report) -> String {
     for (i, s) in r.pairings.iter().enumerate() {
         let y = TOP + ROW * i as f64;
         let label = format!("{}. {} vs {}", s.test, s.player_a, s.player_b);
+        // Long specs (paths, command lines) keep their ends, which tell them apart.
+        let label = if label.chars().count() > 52 {
+            let tail: String = label
+                .chars()
+                .rev()
+                .take(51)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            format!("…{tail}")
+        } else {
+            label
+        };
         let _ = writeln!(
             out,
             "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
