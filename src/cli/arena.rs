@@ -17,9 +17,9 @@ use std::time::Duration;
 /// against the engine without it.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A player: mcts, mcts:tb=FILE[,rule=sound|race][,c=0.4][,playout=uniform|full]
-    /// [,time=100ms|sims=N][,threads=N][,seed=S], random, or gtp:<command line>.
-    /// Two players play a match; more play a round robin
+    /// A player: mcts[:KEY=VALUE,...] with keys tb=FILE, rule=sound|race, c=0.4,
+    /// playout=uniform|full, time=100ms or sims=N, threads=N, seed=S; random[:seed=S]; or
+    /// gtp:<command line>. Two players play a match; more play a round robin
     #[arg(long = "player", value_name = "SPEC")]
     players: Vec<PlayerSpec>,
     /// Games per pairing; even, so that each opening is played with both colours
