@@ -251,6 +251,36 @@ fn a_record_of_other_settings_is_refused() {
         e.contains("with seed 5, but this match has 6") && e.contains("another --record"),
         "{e}"
     );
+
+    // A record whose opening differs from the one the seed makes is refused too.
+    let mut recs = games(&record);
+    recs[0]["opening_moves"] = serde_json::json!(["a2-a3", "a5-a4", "b2-b3"]);
+    let lines: Vec<String> = recs.iter().map(|r| r.to_string() + "\n").collect();
+    std::fs::write(&record, lines.concat()).unwrap();
+    let out_dir = dir.join("out");
+    let o = quasar(&[
+        "arena",
+        "--player",
+        "random",
+        "--player",
+        "random:seed=2",
+        "--games",
+        "2",
+        "--openings-plies",
+        "3",
+        "--seed",
+        "5",
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--record",
+        record.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    let e = text(&o.stderr);
+    assert!(
+        e.contains("from the same seed; use another --record"),
+        "{e}"
+    );
 }
 
 #[test]

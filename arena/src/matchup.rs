@@ -170,6 +170,11 @@ pub fn run_match(
         ));
     }
     let pairs = pairings(players.len());
+    let openings_needed = cfg.games.div_ceil(2);
+    let openings: Vec<Vec<Move>> = (0..openings_needed)
+        .map(|i| opening(cfg.board, cfg.opening_plies, cfg.seed, i))
+        .collect::<Result<_, _>>()
+        .map_err(MatchError::Settings)?;
     let loaded = record::load(record_path)?;
 
     // Keep the record's games of this match's pairings; check they were played alike.
@@ -219,18 +224,36 @@ pub fn run_match(
                 )));
             }
         }
+        // Same settings but other openings would mean the opening generator changed.
+        if let Some(o) = openings.get(g.opening as usize) {
+            let mut pos = Position::start(cfg.board);
+            let texts: Vec<String> = o
+                .iter()
+                .map(|&mv| {
+                    let t = pos.format_move(mv);
+                    pos.make_move(mv);
+                    t
+                })
+                .collect();
+            if texts != g.opening_moves || g.opening != g.game / 2 {
+                return Err(MatchError::Mismatch(format!(
+                    "record {} holds game {} of {} vs {} with opening {:?}, but this version of quasar \
+                     makes {:?} from the same seed; use another --record",
+                    record_path.display(),
+                    g.game,
+                    g.player_a,
+                    g.player_b,
+                    g.opening_moves,
+                    texts
+                )));
+            }
+        }
         let slot = done[pi].get_mut(g.game as usize);
         if let Some(slot @ None) = slot {
             *slot = Some(g);
             resumed += 1;
         }
     }
-
-    let openings_needed = cfg.games.div_ceil(2);
-    let openings: Vec<Vec<Move>> = (0..openings_needed)
-        .map(|i| opening(cfg.board, cfg.opening_plies, cfg.seed, i))
-        .collect::<Result<_, _>>()
-        .map_err(MatchError::Settings)?;
 
     let mut pending: Vec<(usize, u32)> = Vec::new();
     for (pi, slots) in done.iter().enumerate() {
