@@ -1,0 +1,436 @@
+//! `quasar arena` end to end: a small match runs, colours balance, records parse back, and a
+//! resumed match replays no finished game (also after a write cut short).
+
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn quasar(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_quasar"))
+        .args(args)
+        .output()
+        .expect("the quasar binary runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("quasar-arena-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn games(record: &Path) -> Vec<Value> {
+    std::fs::read_to_string(record)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every line is JSON"))
+        .collect()
+}
+
+fn run_ok(args: &[&str]) -> (String, String) {
+    let out = quasar(args);
+    let (so, se) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "quasar {args:?} failed:\n{se}\n{so}");
+    (so, se)
+}
+
+fn random_match(dir: &Path, games: &str) -> (String, String) {
+    let out = dir.join("out");
+    let record = dir.join("games.jsonl");
+    run_ok(&[
+        "arena",
+        "--player",
+        "random",
+        "--player",
+        "random:seed=2",
+        "--games",
+        games,
+        "--jobs",
+        "2",
+        "--openings-plies",
+        "3",
+        "--seed",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+        "--record",
+        record.to_str().unwrap(),
+    ])
+}
+
+/// Replays a record's moves with a deliberately plain rule check: each move is one row
+/// forward for its colour, straight onto an empty cell or diagonally onto any cell not
+/// holding its own colour, and the game ends when a piece reaches the far row.
+fn replay_plain(opening: &[Value], moves: &[Value]) -> &'static str {
+    let mut cells = [[b'.'; 6]; 6]; // [row][col], row 0 = rank 1
+    cells[0] = [b'W'; 6];
+    cells[1] = [b'W'; 6];
+    cells[4] = [b'B'; 6];
+    cells[5] = [b'B'; 6];
+    let mut white = true;
+    for m in opening.iter().chain(moves) {
+        let m = m.as_str().unwrap().as_bytes();
+        let (fc, fr, capture, tc, tr) = (
+            (m[0] - b'a') as usize,
+            (m[1] - b'1') as usize,
+            m[2] == b'x',
+            (m[3] - b'a') as usize,
+            (m[4] - b'1') as usize,
+        );
+        let (me, dir) = if white { (b'W', 1i32) } else { (b'B', -1) };
+        assert_eq!(cells[fr][fc], me, "{m:?}: no own piece there");
+        assert_eq!(tr as i32 - fr as i32, dir, "{m:?}: not one row forward");
+        assert!((tc as i32 - fc as i32).abs() <= 1);
+        let target = cells[tr][tc];
+        if tc == fc {
+            assert_eq!(target, b'.', "straight moves need an empty cell");
+        } else {
+            assert_ne!(target, me);
+        }
+        assert_eq!(capture, target != b'.');
+        cells[tr][tc] = me;
+        cells[fr][fc] = b'.';
+        white = !white;
+    }
+    if cells[5].contains(&b'W') || !cells.iter().flatten().any(|&c| c == b'B') {
+        "white"
+    } else if cells[0].contains(&b'B') || !cells.iter().flatten().any(|&c| c == b'W') {
+        "black"
+    } else {
+        "no-moves-or-other"
+    }
+}
+
+#[test]
+fn a_four_game_match_runs_balances_colours_and_records_parse_back() {
+    let dir = scratch("four");
+    let (stdout, stderr) = random_match(&dir, "4");
+    assert!(stderr.contains("new games played: 4"), "{stderr}");
+    let recs = games(&dir.join("games.jsonl"));
+    assert_eq!(recs.len(), 4);
+    let mut a_white = 0;
+    let mut by_opening: BTreeMap<u64, Vec<&Value>> = BTreeMap::new();
+    let (mut a_wins, mut b_wins) = (0, 0);
+    for r in &recs {
+        assert_eq!(r["board"], "6x6");
+        assert_eq!(r["opening_moves"].as_array().unwrap().len(), 3);
+        let game = r["game"].as_u64().unwrap();
+        let a_is_white = r["white"] == "random";
+        assert_eq!(a_is_white, game % 2 == 0);
+        if a_is_white {
+            a_white += 1;
+            assert_eq!(r["black"], "random:seed=2");
+        }
+        let moves = r["moves"].as_array().unwrap();
+        assert_eq!(r["times_ms"].as_array().unwrap().len(), moves.len());
+        assert!(
+            r["reason"] == "goal" || r["reason"] == "all-captured",
+            "{r}"
+        );
+        let winner = replay_plain(r["opening_moves"].as_array().unwrap(), moves);
+        assert_eq!(
+            r["result"], winner,
+            "the record's result follows from its moves"
+        );
+        if (winner == "white") == a_is_white {
+            a_wins += 1;
+        } else {
+            b_wins += 1;
+        }
+        by_opening
+            .entry(r["opening"].as_u64().unwrap())
+            .or_default()
+            .push(r);
+    }
+    assert_eq!(a_white, 2, "each player has White in half the games");
+    assert_eq!(by_opening.len(), 2);
+    for pair in by_opening.values() {
+        assert_eq!(pair.len(), 2);
+        assert_eq!(pair[0]["opening_moves"], pair[1]["opening_moves"]);
+        assert_ne!(pair[0]["white"], pair[1]["white"]);
+    }
+    // The terminal table's totals agree with the record.
+    let row = stdout
+        .lines()
+        .find(|l| l.starts_with("| 1 |"))
+        .unwrap_or_else(|| panic!("no table row in:\n{stdout}"));
+    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+    assert_eq!(cells[6], format!("{a_wins} - {b_wins}"), "{row}");
+    let csv = std::fs::read_to_string(dir.join("out/pairings.csv")).unwrap();
+    let fields: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    assert_eq!(
+        (fields[9], fields[10]),
+        (&*a_wins.to_string(), &*b_wins.to_string())
+    );
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/report.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["pairings"][0]["total"]["wins"], a_wins);
+    let svg = std::fs::read_to_string(dir.join("out/winrates.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("random vs random:seed=2"));
+}
+
+#[test]
+fn a_resumed_match_replays_nothing() {
+    let dir = scratch("resume");
+    let record = dir.join("games.jsonl");
+    random_match(&dir, "4");
+    let first = std::fs::read_to_string(&record).unwrap();
+
+    // Asking for 8: only the 4 missing games are played, the first 4 lines stay as they were.
+    let (_, stderr) = random_match(&dir, "8");
+    assert!(stderr.contains("new games played: 4;"), "{stderr}");
+    assert!(stderr.contains(": 4 (finished games"), "{stderr}");
+    let after = std::fs::read_to_string(&record).unwrap();
+    assert!(after.starts_with(&first));
+    let recs = games(&record);
+    let numbers: BTreeSet<u64> = recs.iter().map(|r| r["game"].as_u64().unwrap()).collect();
+    assert_eq!(recs.len(), 8);
+    assert_eq!(numbers, (0..8).collect());
+
+    // Asking again: nothing to play.
+    let (_, stderr) = random_match(&dir, "8");
+    assert!(stderr.contains("new games played: 0;"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), after);
+
+    // A write cut short: half of the last line. That game alone is played again.
+    let keep = after.trim_end().rfind('\n').unwrap() + 1;
+    let last_len = after.len() - keep;
+    std::fs::write(&record, &after[..keep + last_len / 2]).unwrap();
+    let (_, stderr) = random_match(&dir, "8");
+    assert!(
+        stderr.contains("dropped an unfinished last line"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("new games played: 1;"), "{stderr}");
+    let recs = games(&record);
+    let numbers: BTreeSet<u64> = recs.iter().map(|r| r["game"].as_u64().unwrap()).collect();
+    assert_eq!(recs.len(), 8);
+    assert_eq!(numbers, (0..8).collect());
+    // Random players with the same seeds replay the lost game identically (but for its times).
+    let strip = |mut v: Vec<Value>| {
+        for r in &mut v {
+            r.as_object_mut().unwrap().remove("times_ms");
+        }
+        v
+    };
+    std::fs::write(dir.join("before.jsonl"), &after).unwrap();
+    assert_eq!(strip(recs), strip(games(&dir.join("before.jsonl"))));
+}
+
+#[test]
+fn a_record_of_other_settings_is_refused() {
+    let dir = scratch("mismatch");
+    random_match(&dir, "2");
+    let record = dir.join("games.jsonl");
+    let out = quasar(&[
+        "arena",
+        "--player",
+        "random",
+        "--player",
+        "random:seed=2",
+        "--games",
+        "2",
+        "--openings-plies",
+        "3",
+        "--seed",
+        "6",
+        "--out",
+        dir.join("out").to_str().unwrap(),
+        "--record",
+        record.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let e = text(&out.stderr);
+    assert!(
+        e.contains("with seed 5, but this match has 6") && e.contains("another --record"),
+        "{e}"
+    );
+
+    // A record whose opening differs from the one the seed makes is refused too.
+    let mut recs = games(&record);
+    recs[0]["opening_moves"] = serde_json::json!(["a2-a3", "a5-a4", "b2-b3"]);
+    let lines: Vec<String> = recs.iter().map(|r| r.to_string() + "\n").collect();
+    std::fs::write(&record, lines.concat()).unwrap();
+    let out_dir = dir.join("out");
+    let o = quasar(&[
+        "arena",
+        "--player",
+        "random",
+        "--player",
+        "random:seed=2",
+        "--games",
+        "2",
+        "--openings-plies",
+        "3",
+        "--seed",
+        "5",
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--record",
+        record.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    let e = text(&o.stderr);
+    assert!(
+        e.contains("from the same seed; use another --record"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_round_robin_gives_a_cross_table() {
+    let dir = scratch("robin");
+    let out = dir.join("out");
+    let (stdout, _) = run_ok(&[
+        "arena",
+        "--player",
+        "random",
+        "--player",
+        "random:seed=2",
+        "--player",
+        "random:seed=3",
+        "--games",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(stdout.contains("Cross table"), "{stdout}");
+    let cross = std::fs::read_to_string(out.join("crosstable.csv")).unwrap();
+    assert_eq!(cross.lines().count(), 4);
+    // Three pairings of two games each: 6 games, in the default record under --out.
+    assert_eq!(games(&out.join("games.jsonl")).len(), 6);
+}
+
+#[test]
+fn a_gtp_engine_that_answers_nonsense_loses_every_game() {
+    let dir = scratch("gtp");
+    let script = dir.join("nonsense.sh");
+    std::fs::write(
+        &script,
+        "while read -r c rest; do case $c in genmove) printf '= z9z9\\n\\n';; quit) exit 0;; *) printf '=\\n\\n';; esac; done\n",
+    )
+    .unwrap();
+    let spec = format!("gtp:sh {}", script.display());
+    let out = dir.join("out");
+    run_ok(&[
+        "arena",
+        "--player",
+        &spec,
+        "--player",
+        "random",
+        "--games",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let recs = games(&out.join("games.jsonl"));
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        assert_eq!(r["reason"], "illegal");
+        let gtp_white = r["white"] == spec.as_str();
+        assert_eq!(r["result"], if gtp_white { "black" } else { "white" });
+        assert!(r["detail"].as_str().unwrap().contains("z9z9"));
+    }
+}
+
+#[test]
+fn sprt_stops_a_one_sided_match_early() {
+    let dir = scratch("sprt");
+    let script = dir.join("nonsense.sh");
+    std::fs::write(
+        &script,
+        "while read -r c rest; do case $c in genmove) printf '= z9z9\\n\\n';; quit) exit 0;; *) printf '=\\n\\n';; esac; done\n",
+    )
+    .unwrap();
+    let spec = format!("gtp:sh {}", script.display());
+    let out = dir.join("out");
+    let (_, stderr) = run_ok(&[
+        "arena",
+        "--player",
+        &spec,
+        "--player",
+        "random",
+        "--games",
+        "200",
+        "--jobs",
+        "1",
+        "--sprt",
+        "elo0=0,elo1=50",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    // Every game is lost; Python: the LLR of n straight losses, n (s1-s0)(-s0-s1) / (2 m (1-m))
+    // with m = (s0+s1)/2, first falls below ln(0.05/0.95) at n = 20.
+    assert!(stderr.contains("H0 accepted"), "{stderr}");
+    assert_eq!(games(&out.join("games.jsonl")).len(), 20);
+}
+
+#[test]
+fn bad_requests_are_one_line_errors() {
+    for (args, want) in [
+        (vec!["arena"], "not yet merged"),
+        (
+            vec!["arena", "--player", "mcts:depth=3", "--player", "random"],
+            "unknown key 'depth'",
+        ),
+        (
+            vec!["arena", "--player", "mcts", "--player", "random"],
+            "not yet merged",
+        ),
+        (
+            vec!["arena", "--player", "random", "--player", "random"],
+            "named twice",
+        ),
+        (
+            vec![
+                "arena",
+                "--player",
+                "random",
+                "--player",
+                "random:seed=1",
+                "--games",
+                "3",
+            ],
+            "even",
+        ),
+        (vec!["arena", "--player", "random"], "at least two"),
+        (
+            vec![
+                "arena",
+                "--player",
+                "random",
+                "--player",
+                "random:seed=1",
+                "--sprt",
+                "elo0=5,elo1=1",
+            ],
+            "elo0 < elo1",
+        ),
+        (
+            vec![
+                "arena",
+                "--player",
+                "gtp:/nonexistent/engine",
+                "--player",
+                "random",
+                "--games",
+                "2",
+                "--out",
+                "/tmp/quasar-arena-never",
+            ],
+            "cannot start GTP engine",
+        ),
+    ] {
+        let out = quasar(&args);
+        let e = text(&out.stderr);
+        assert!(!out.status.success(), "{args:?} should fail");
+        assert!(e.contains(want), "{args:?}: '{e}' should mention '{want}'");
+        assert!(!e.contains("panicked"), "{args:?}: {e}");
+    }
+}
