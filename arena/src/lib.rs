@@ -5,6 +5,7 @@ pub mod defaults;
 pub mod game;
 pub mod gtp_client;
 pub mod matchup;
+pub mod mcts_player;
 pub mod player;
 pub mod record;
 pub mod report;

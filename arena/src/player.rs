@@ -564,20 +564,14 @@ pub fn build_factory(
     }
 }
 
-/// The one place where quasar's MCTS (engine, issue 3) and its tablebase oracle (tablebase
-/// crate, issue 4) become arena players.
-///
-/// Wiring, once both are merged: load `spec.tablebase` once into an `Arc` (with `spec.rule`),
-/// and return a factory whose `make(seed)` builds the engine's searcher with `exploration`,
-/// `playout`, `threads` and `spec.seed.unwrap_or(seed)`, and whose `own_limit` returns
-/// `spec.limit`; its `Player` impl maps `choose` to a search within `budget.limit` and
-/// `opponent_played`/its own moves to tree reuse.
+/// The one place where quasar's MCTS (engine) and its tablebase oracle (tablebase crate)
+/// become arena players: the table is loaded once here and shared by every game.
 pub fn mcts_factory(spec: &MctsSpec, board: Board) -> Result<Arc<dyn PlayerFactory>, PlayerError> {
-    let _ = (spec, board);
-    Err(PlayerError::Unavailable(
-        "mcts players need the engine's search (not yet merged); use 'random' or 'gtp:<command>' for now"
-            .into(),
-    ))
+    let oracle = match &spec.tablebase {
+        Some(path) => Some(crate::mcts_player::load_oracle(path, spec.rule, board)?),
+        None => None,
+    };
+    Ok(Arc::new(crate::mcts_player::MctsFactory::new(spec.clone(), oracle)))
 }
 
 #[cfg(test)]
