@@ -7,6 +7,7 @@ pub mod key;
 pub mod probe;
 pub mod region;
 pub mod store;
+pub mod verify;
 
 pub use generate::{generate, BuildReport, Generated};
 pub use key::{Entry, ValueCodec};

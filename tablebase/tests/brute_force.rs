@@ -78,7 +78,7 @@ fn random_sample_of_6x6_with_4_rows() {
     assert_eq!(gen.report.configurations, 191_102_976);
     let mut bf = Brute::new(4, 6);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
-    for _ in 0..400 {
+    for _ in 0..150 {
         let g: Vec<u8> = (0..24)
             .map(|i| {
                 let s = bf.states(i / 6);

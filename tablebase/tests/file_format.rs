@@ -1,0 +1,82 @@
+//! The table file round-trips, and a damaged or truncated file is refused with a clear
+//! error before any entry is read.
+
+use engine::breakthrough::Board;
+use std::path::PathBuf;
+use tablebase::store::Lookup;
+use tablebase::{generate, Limits, Region, TableFile, TableFileError};
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("quasar-tb-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn write_table(path: &PathBuf) -> Vec<(u64, u32)> {
+    let region = Region::new(Board::new(5, 5).unwrap(), 3).unwrap();
+    let g = generate(&region, Limits::NONE, false).unwrap();
+    TableFile::write(path, &region, Limits::NONE, &g.codec, &g.entries).unwrap();
+    g.entries
+}
+
+#[test]
+fn round_trip_finds_every_entry_and_rejects_other_keys() {
+    let path = temp("round.qtb");
+    let entries = write_table(&path);
+    let t = TableFile::open(&path).unwrap();
+    assert_eq!(t.tree.len(), entries.len());
+    for w in entries.windows(2) {
+        assert_eq!(t.tree.get(w[0].0), Some(w[0].1));
+        for k in w[0].0 + 1..w[1].0.min(w[0].0 + 4) {
+            assert_eq!(t.tree.get(k), None);
+        }
+    }
+    assert_eq!(t.tree.get(0), None);
+    assert_eq!(t.tree.get(u64::MAX - 1), None);
+    let bytes = std::fs::metadata(&path).unwrap().len() as f64 / entries.len() as f64;
+    assert!(bytes <= 10.5, "{bytes} bytes per entry");
+    assert!(!PathBuf::from(format!("{}.tmp", path.display())).exists());
+}
+
+fn refused(path: &PathBuf) -> String {
+    match TableFile::open(path) {
+        Ok(_) => panic!("a damaged file was accepted"),
+        Err(e @ TableFileError::Invalid { .. }) => e.to_string(),
+        Err(e) => panic!("unexpected error kind: {e}"),
+    }
+}
+
+#[test]
+fn flipped_byte_anywhere_is_refused() {
+    let path = temp("flip.qtb");
+    write_table(&path);
+    let good = std::fs::read(&path).unwrap();
+    for at in [20usize, 33, 200, good.len() / 2, good.len() - 1] {
+        let mut bad = good.clone();
+        bad[at] ^= 0x10;
+        std::fs::write(&path, &bad).unwrap();
+        let msg = refused(&path);
+        assert!(
+            msg.contains("checksum") || msg.contains("header") || msg.contains("bytes"),
+            "{msg}"
+        );
+    }
+}
+
+#[test]
+fn truncated_and_foreign_files_are_refused() {
+    let path = temp("trunc.qtb");
+    write_table(&path);
+    let good = std::fs::read(&path).unwrap();
+    for len in [0usize, 10, 127, 128, good.len() - 8, good.len() - 1] {
+        std::fs::write(&path, &good[..len]).unwrap();
+        let msg = refused(&path);
+        assert!(msg.contains("truncated"), "{len}: {msg}");
+    }
+    std::fs::write(&path, [b'x'; 300]).unwrap();
+    assert!(refused(&path).contains("magic"));
+    let mut longer = good.clone();
+    longer.extend_from_slice(&[0; 8]);
+    std::fs::write(&path, &longer).unwrap();
+    refused(&path);
+}
