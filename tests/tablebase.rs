@@ -26,7 +26,15 @@ fn build_info_probe_verify() {
     let file = temp("t553.qtb");
     let f = file.to_str().unwrap();
     let (ok, out, err) = quasar(&[
-        "tablebase", "build", "--board", "5x5", "--rows", "3", "--quiet", "-o", f,
+        "tablebase",
+        "build",
+        "--board",
+        "5x5",
+        "--rows",
+        "3",
+        "--quiet",
+        "-o",
+        f,
     ]);
     assert!(ok, "{err}");
     // 2^(3*5) configurations, the spec's count for n = 3.
@@ -39,9 +47,7 @@ fn build_info_probe_verify() {
 
     // A lone White piece on H-2 that nothing can capture: D = 2 (the spec's example);
     // the Black piece on a5 is on row R + 2 = 5 and far from White's goal side.
-    let (ok, out, err) = quasar(&[
-        "tablebase", "probe", f, "--position", "B4/5/2W2/5/5 w",
-    ]);
+    let (ok, out, err) = quasar(&["tablebase", "probe", f, "--position", "B4/5/2W2/5/5 w"]);
     assert!(ok, "{err}");
     assert!(out.starts_with("win in 2"), "{out}");
 
@@ -53,7 +59,10 @@ fn build_info_probe_verify() {
     // A Black piece on row 2 may win first: unknown, and why.
     let (ok, out, _) = quasar(&["tablebase", "probe", f, "--position", "B4/5/2W2/1B3/5 w"]);
     assert!(ok);
-    assert!(out.starts_with("unknown: an opponent piece on row 2"), "{out}");
+    assert!(
+        out.starts_with("unknown: an opponent piece on row 2"),
+        "{out}"
+    );
 
     let (ok, out, err) = quasar(&["tablebase", "verify", f, "--samples", "300"]);
     assert!(ok, "{err}");

@@ -120,7 +120,12 @@ fn build(a: BuildArgs) -> CliResult {
     let header = TableFile::write(&output, &region, limits, &g.codec, &g.entries)?;
     let size = std::fs::metadata(&output)?.len();
     let r = &g.report;
-    println!("table {}: {} {} rows, {limits}", output.display(), a.board, a.rows);
+    println!(
+        "table {}: {} {} rows, {limits}",
+        output.display(),
+        a.board,
+        a.rows
+    );
     println!("configurations examined: {}", r.configurations);
     println!("generator array: {} bytes", r.index_len);
     println!("configurations with finite D >= 2: {}", r.wins);

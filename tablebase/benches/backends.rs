@@ -73,7 +73,10 @@ fn measure(b: &dyn Lookup, hits: &[u64], misses: &[u64], build_s: f64, bytes: us
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let mut sizes = Vec::new();
     let mut slab_max = usize::MAX;
     let mut it = args.iter();
@@ -96,7 +99,9 @@ fn main() {
         entries.dedup_by_key(|e| e.0);
         let n = entries.len();
         let probes = 2_000_000.min(n);
-        let hits: Vec<u64> = (0..probes).map(|_| entries[rng.next() as usize % n].0).collect();
+        let hits: Vec<u64> = (0..probes)
+            .map(|_| entries[rng.next() as usize % n].0)
+            .collect();
         let misses: Vec<u64> = (0..probes)
             .map(|_| loop {
                 let k = rng.next() % KEY_RANGE;

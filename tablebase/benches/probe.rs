@@ -14,7 +14,10 @@ use std::time::Instant;
 use tablebase::{generate, Limits, Region, Tablebase};
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let tb = match args.first() {
         Some(f) => Tablebase::open(Path::new(f)).unwrap_or_else(|e| {
             eprintln!("error: {e}");
@@ -25,7 +28,10 @@ fn main() {
             Tablebase::from_generated(&generate(&region, Limits::NONE, false).expect("build"))
         }
     };
-    let want: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(2_000_000);
+    let want: usize = args
+        .get(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2_000_000);
     let board = tb.header().board;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
     let mut positions = Vec::with_capacity(want);

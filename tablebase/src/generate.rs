@@ -166,11 +166,7 @@ fn bar(len: u64, show: bool, what: &str) -> ProgressBar {
 
 /// Computes `D` for every configuration of `region` within `limits` and returns the
 /// stored entries; `progress` draws a progress bar on standard error.
-pub fn generate(
-    region: &Region,
-    limits: Limits,
-    progress: bool,
-) -> Result<Generated, RegionError> {
+pub fn generate(region: &Region, limits: Limits, progress: bool) -> Result<Generated, RegionError> {
     let start = Instant::now();
     let index = Indexer::new(region, limits)?;
     let len = index.len();

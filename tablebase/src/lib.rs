@@ -11,6 +11,6 @@ pub mod verify;
 
 pub use generate::{generate, BuildReport, Generated};
 pub use key::{Entry, ValueCodec};
-pub use region::{Config, Limits, Region, RegionError};
 pub use probe::{Tablebase, Unknown, Win};
+pub use region::{Config, Limits, Region, RegionError};
 pub use store::{Lookup, TableFile, TableFileError};

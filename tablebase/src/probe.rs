@@ -158,8 +158,7 @@ impl Tablebase {
             return Err(Unknown::OtherBoard);
         }
         let (white, black) = (pos.white(), pos.black());
-        if white & b.last_row() != 0 || black & b.first_row() != 0 || white == 0 || black == 0
-        {
+        if white & b.last_row() != 0 || black & b.first_row() != 0 || white == 0 || black == 0 {
             return Err(Unknown::GameOver);
         }
         let w = b.width();

@@ -117,9 +117,8 @@ impl Region {
             )));
         }
         let row_mask = (1u64 << w) - 1;
-        let rows_mask = |from: u32, to: u32| -> u64 {
-            (from..to).fold(0, |m, j| m | (row_mask << (j * w)))
-        };
+        let rows_mask =
+            |from: u32, to: u32| -> u64 { (from..to).fold(0, |m, j| m | (row_mask << (j * w))) };
         let mut first_col = 0u64;
         for j in 0..rows {
             first_col |= 1u64 << (j * w);
@@ -323,7 +322,10 @@ impl Region {
         let w = self.width;
         let empty = !(c.white | c.black);
         let dirs = [
-            (((c.black & self.not_first_col) >> (w + 1)) & !c.black, w + 1),
+            (
+                ((c.black & self.not_first_col) >> (w + 1)) & !c.black,
+                w + 1,
+            ),
             ((c.black >> w) & empty, w),
             (((c.black & self.not_last_col) >> (w - 1)) & !c.black, w - 1),
         ];
@@ -331,7 +333,10 @@ impl Region {
             while mask != 0 {
                 let to = mask.trailing_zeros();
                 mask &= mask - 1;
-                if !f(LocalMove { from: to + back, to }) {
+                if !f(LocalMove {
+                    from: to + back,
+                    to,
+                }) {
                     return;
                 }
             }

@@ -103,9 +103,10 @@ pub fn verify_sample(tb: &Tablebase, samples: u64, seed: u64) -> VerifyReport {
         let d = rd.d(c);
         report.entries_checked += 1;
         if d != e.depth {
-            report
-                .failures
-                .push(format!("key {key}: stored depth {}, re-derived {d}", e.depth));
+            report.failures.push(format!(
+                "key {key}: stored depth {}, re-derived {d}",
+                e.depth
+            ));
             continue;
         }
         let b = region.board();
@@ -120,9 +121,9 @@ pub fn verify_sample(tb: &Tablebase, samples: u64, seed: u64) -> VerifyReport {
             true
         });
         if !legal || rd.e(region.after_white(c, m)) != d {
-            report
-                .failures
-                .push(format!("key {key}: the stored best move does not achieve {d}"));
+            report.failures.push(format!(
+                "key {key}: the stored best move does not achieve {d}"
+            ));
         }
     }
     let limits = table.header.limits;

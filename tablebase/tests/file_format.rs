@@ -2,7 +2,7 @@
 //! error before any entry is read.
 
 use engine::breakthrough::Board;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use tablebase::store::Lookup;
 use tablebase::{generate, Limits, Region, TableFile, TableFileError};
 
@@ -12,7 +12,7 @@ fn temp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
-fn write_table(path: &PathBuf) -> Vec<(u64, u32)> {
+fn write_table(path: &Path) -> Vec<(u64, u32)> {
     let region = Region::new(Board::new(5, 5).unwrap(), 3).unwrap();
     let g = generate(&region, Limits::NONE, false).unwrap();
     TableFile::write(path, &region, Limits::NONE, &g.codec, &g.entries).unwrap();
@@ -38,7 +38,7 @@ fn round_trip_finds_every_entry_and_rejects_other_keys() {
     assert!(!PathBuf::from(format!("{}.tmp", path.display())).exists());
 }
 
-fn refused(path: &PathBuf) -> String {
+fn refused(path: &Path) -> String {
     match TableFile::open(path) {
         Ok(_) => panic!("a damaged file was accepted"),
         Err(e @ TableFileError::Invalid { .. }) => e.to_string(),

@@ -48,7 +48,9 @@ impl Prover<'_> {
         let mut moves = Vec::new();
         pos.legal_moves(&mut moves);
         if !moves.contains(&mv) {
-            return Err(Stop::Refuted(format!("{pos:?}: best move {mv:?} is illegal")));
+            return Err(Stop::Refuted(format!(
+                "{pos:?}: best move {mv:?} is illegal"
+            )));
         }
         let mut child = *pos;
         child.play(mv);
@@ -125,7 +127,10 @@ fn check_random_games(w: u32, h: u32, n: u32, limits: Limits, games: u32) -> (u3
                 if p.depth <= 2 {
                     // Effective depth 1 or 2 with no defence in between is a real-move
                     // horizon for depth 1; check it by plain search too.
-                    assert!(p.depth != 1 || wins_within(&pos, 1), "{pos:?}: win in 1 fails");
+                    assert!(
+                        p.depth != 1 || wins_within(&pos, 1),
+                        "{pos:?}: win in 1 fails"
+                    );
                 }
                 let mut prover = Prover {
                     tb: &tb,
@@ -154,19 +159,28 @@ fn check_random_games(w: u32, h: u32, n: u32, limits: Limits, games: u32) -> (u3
 #[test]
 fn claims_on_6x6_with_3_rows_survive_exact_search() {
     let (claims, deep) = check_random_games(6, 6, 3, Limits::NONE, 300);
-    assert!(deep > 50, "too few claims to test: {claims} ({deep} of depth >= 2)");
+    assert!(
+        deep > 50,
+        "too few claims to test: {claims} ({deep} of depth >= 2)"
+    );
 }
 
 #[test]
 fn claims_on_5x5_with_3_rows_survive_exact_search() {
     let (claims, deep) = check_random_games(5, 5, 3, Limits::NONE, 300);
-    assert!(deep > 50, "too few claims to test: {claims} ({deep} of depth >= 2)");
+    assert!(
+        deep > 50,
+        "too few claims to test: {claims} ({deep} of depth >= 2)"
+    );
 }
 
 #[test]
 fn claims_on_5x5_with_4_rows_survive_exact_search() {
     let (claims, deep) = check_random_games(5, 5, 4, Limits::NONE, 300);
-    assert!(deep > 50, "too few claims to test: {claims} ({deep} of depth >= 2)");
+    assert!(
+        deep > 50,
+        "too few claims to test: {claims} ({deep} of depth >= 2)"
+    );
 }
 
 #[test]
@@ -177,5 +191,8 @@ fn claims_on_6x6_with_4_rows_and_3_white_survive_exact_search() {
         max_pieces: None,
     };
     let (claims, deep) = check_random_games(6, 6, 4, limits, 200);
-    assert!(deep > 50, "too few claims to test: {claims} ({deep} of depth >= 2)");
+    assert!(
+        deep > 50,
+        "too few claims to test: {claims} ({deep} of depth >= 2)"
+    );
 }

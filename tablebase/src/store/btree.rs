@@ -109,7 +109,8 @@ impl Backing {
             Backing::Map(m, start) => {
                 // SAFETY: a map is page-aligned and the loader checked that its length is
                 // the header plus a whole number of words; any bit pattern is a valid u64.
-                let all = unsafe { std::slice::from_raw_parts(m.as_ptr() as *const u64, m.len() / 8) };
+                let all =
+                    unsafe { std::slice::from_raw_parts(m.as_ptr() as *const u64, m.len() / 8) };
                 &all[*start..]
             }
             Backing::Heap(v) => v,
@@ -146,7 +147,10 @@ impl StaticBTree {
             ));
         }
         if layout.levels.len() > MAX_LEVELS {
-            return Err(format!("{} index levels is more than the {MAX_LEVELS} supported", layout.levels.len()));
+            return Err(format!(
+                "{} index levels is more than the {MAX_LEVELS} supported",
+                layout.levels.len()
+            ));
         }
         let mut levels = [(0, 0); MAX_LEVELS];
         for (i, &l) in layout.levels.iter().rev().enumerate() {

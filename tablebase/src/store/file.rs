@@ -248,7 +248,7 @@ impl TableFile {
         }
         if checksum(&header, &map[HEADER_BYTES..]) != header.checksum {
             return Err(bad(
-                "checksum mismatch: the file is damaged; rebuild it".into(),
+                "checksum mismatch: the file is damaged; rebuild it".into()
             ));
         }
         let region = Region::new(header.board, header.rows)
@@ -288,7 +288,11 @@ impl TableFile {
                 limits,
                 value_bytes,
                 entries: entries.len() as u64,
-                max_depth: entries.iter().map(|e| codec.decode(e.1).depth).max().unwrap_or(0),
+                max_depth: entries
+                    .iter()
+                    .map(|e| codec.decode(e.1).depth)
+                    .max()
+                    .unwrap_or(0),
                 body_words: 0,
                 checksum: 0,
             },
