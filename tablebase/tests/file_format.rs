@@ -27,8 +27,10 @@ fn round_trip_finds_every_entry_and_rejects_other_keys() {
     assert_eq!(t.tree.len(), entries.len());
     for w in entries.windows(2) {
         assert_eq!(t.tree.get(w[0].0), Some(w[0].1));
+        assert_eq!(t.tree.position(w[0].0), t.tree.position_by_levels(w[0].0));
         for k in w[0].0 + 1..w[1].0.min(w[0].0 + 4) {
             assert_eq!(t.tree.get(k), None);
+            assert_eq!(t.tree.position_by_levels(k), None);
         }
     }
     assert_eq!(t.tree.get(0), None);
@@ -79,4 +81,38 @@ fn truncated_and_foreign_files_are_refused() {
     longer.extend_from_slice(&[0; 8]);
     std::fs::write(&path, &longer).unwrap();
     refused(&path);
+}
+
+#[test]
+fn static_btree_agrees_with_a_sorted_set_on_random_and_clustered_keys() {
+    use rand::{Rng, SeedableRng};
+    use tablebase::store::StaticBTree;
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+    for &n in &[0usize, 1, 31, 32, 33, 1000, 100_000] {
+        for clustered in [false, true] {
+            let mut set = std::collections::BTreeMap::new();
+            while set.len() < n {
+                let k = if clustered && rng.random_bool(0.9) {
+                    rng.random_range(1_000_000..1_000_000 + 4 * n as u64)
+                } else {
+                    rng.random_range(0..1u64 << 50)
+                };
+                set.insert(k, rng.random_range(0..65_536u32));
+            }
+            let entries: Vec<(u64, u32)> = set.iter().map(|(&k, &v)| (k, v)).collect();
+            let tree = StaticBTree::from_entries(&entries, 2);
+            for &(k, v) in &entries {
+                assert_eq!(tree.get(k), Some(v));
+            }
+            for _ in 0..20_000 {
+                let k = if clustered {
+                    rng.random_range(999_000..1_001_000 + 4 * n as u64)
+                } else {
+                    rng.random_range(0..1u64 << 51)
+                };
+                assert_eq!(tree.get(k), set.get(&k).copied(), "n={n} key {k}");
+                assert_eq!(tree.position(k), tree.position_by_levels(k));
+            }
+        }
+    }
 }

@@ -133,6 +133,12 @@ pub struct StaticBTree {
     depth: usize,
     len: usize,
     words: usize,
+    /// The radix root, built on load: `root[b]` is the first leaf block whose first key
+    /// falls in bucket `b` or later; buckets split `min_key..=max_key` evenly.
+    root: Vec<u32>,
+    min_key: u64,
+    /// Bucket of a key: `((key - min_key) as u128 * scale) >> 64`.
+    scale: u64,
 }
 
 impl StaticBTree {
@@ -156,7 +162,7 @@ impl StaticBTree {
         for (i, &l) in layout.levels.iter().rev().enumerate() {
             levels[i] = l;
         }
-        Ok(StaticBTree {
+        let mut tree = StaticBTree {
             backing,
             keys: layout.keys.0,
             values: layout.values.0,
@@ -165,7 +171,47 @@ impl StaticBTree {
             depth: layout.levels.len(),
             len: layout.len as usize,
             words: layout.words,
-        })
+            root: Vec::new(),
+            min_key: 0,
+            scale: 0,
+        };
+        tree.build_root(layout);
+        Ok(tree)
+    }
+
+    /// Builds the radix root from the leaves' separators (one bucket per leaf block, so
+    /// it costs 4 bytes per 32 entries and replaces the separator levels' dependent reads).
+    fn build_root(&mut self, layout: &Layout) {
+        if self.len == 0 {
+            return;
+        }
+        let words = self.backing.words();
+        let (sep_off, _) = layout.levels[0];
+        let blocks = self.len.div_ceil(LEAF);
+        let seps = &words[sep_off..sep_off + blocks];
+        let min_key = words[self.keys];
+        let max_key = words[self.keys + self.len - 1];
+        let buckets = blocks as u64;
+        let span = (max_key - min_key) as u128 + 1;
+        // scale = buckets * 2^64 / span, so bucket(max_key) < buckets.
+        let scale = ((buckets as u128) << 64).div_ceil(span).min(u64::MAX as u128) as u64;
+        let bucket = |k: u64| (((k - min_key) as u128 * scale as u128) >> 64) as usize;
+        let mut root = vec![0u32; blocks + 2];
+        let mut b = 0usize;
+        for (i, &s) in seps.iter().enumerate() {
+            let sb = bucket(s).min(blocks);
+            while b <= sb {
+                root[b] = i as u32;
+                b += 1;
+            }
+        }
+        while b < root.len() {
+            root[b] = blocks as u32;
+            b += 1;
+        }
+        self.root = root;
+        self.min_key = min_key;
+        self.scale = scale;
     }
 
     /// A tree built in memory from sorted, unique entries.
@@ -175,9 +221,31 @@ impl StaticBTree {
         StaticBTree::new(Backing::Heap(body), &layout).expect("a fresh body fits its layout")
     }
 
-    /// The position of `key` among the sorted keys.
+    /// The position of `key` among the sorted keys, through the radix root.
     #[inline]
     pub fn position(&self, key: u64) -> Option<usize> {
+        if self.root.is_empty() || key < self.min_key {
+            return None;
+        }
+        let words = self.backing.words();
+        let b = (((key - self.min_key) as u128 * self.scale as u128) >> 64) as usize;
+        if b + 1 >= self.root.len() {
+            return None;
+        }
+        // The key's block is the last one whose first key <= key: it starts at or before
+        // the first block of the key's bucket (minus one) and before the next bucket's.
+        let lo = (self.root[b] as usize).saturating_sub(1);
+        let hi = (self.root[b + 1] as usize).max(lo + 1);
+        let seps = &words[self.levels[self.depth - 1].0..];
+        // Usually one or two candidates, adjacent in memory; a crowded bucket is searched.
+        let node = lo + seps[lo + 1..hi].partition_point(|&s| s <= key);
+        self.leaf_position(node, key)
+    }
+
+    /// The position of `key` among the sorted keys, through the separator levels (the
+    /// classic B-tree descent; kept for comparison).
+    #[inline]
+    pub fn position_by_levels(&self, key: u64) -> Option<usize> {
         let words = self.backing.words();
         // Top-down: in each node, the last separator <= key names the child.
         let mut node = 0usize;
@@ -190,7 +258,28 @@ impl StaticBTree {
             }
             node = node * FANOUT + le - 1;
         }
+        self.leaf_position(node, key)
+    }
+
+    #[inline]
+    fn leaf_position(&self, node: usize, key: u64) -> Option<usize> {
+        let words = self.backing.words();
         let at = self.keys + node * LEAF;
+        #[cfg(target_arch = "x86_64")]
+        {
+            // The block's values share one or two cache lines: fetch them while the keys
+            // are searched, so a hit costs no extra dependent miss.
+            let v = self.values + node * LEAF * self.value_bytes / 8;
+            if v < words.len() {
+                // SAFETY: prefetching an in-bounds address has no side effect.
+                unsafe {
+                    core::arch::x86_64::_mm_prefetch(
+                        words.as_ptr().add(v) as *const i8,
+                        core::arch::x86_64::_MM_HINT_T0,
+                    )
+                };
+            }
+        }
         let block = &words[at..at + LEAF];
         let lt = block.iter().filter(|&&k| k < key).count();
         let i = node * LEAF + lt;
@@ -233,7 +322,7 @@ impl Lookup for StaticBTree {
     }
 
     fn bytes(&self) -> usize {
-        self.words * 8
+        self.words * 8 + self.root.len() * 4
     }
 
     fn name(&self) -> &'static str {

@@ -2,12 +2,12 @@
 //! packing, entry count, layout, CRC-32 of header and body) followed by the static
 //! B-tree's body; written to a temporary file and renamed, loaded through a memory map.
 
-use super::btree::{build_body, Backing, Layout, StaticBTree, FANOUT, LEAF};
+use super::btree::{Backing, Layout, StaticBTree, FANOUT, LEAF};
 use crate::key::ValueCodec;
 use crate::region::{Limits, Region};
 use engine::breakthrough::Board;
 use std::fs::File;
-use std::io::Write;
+use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 #[cfg(not(target_endian = "little"))]
@@ -151,9 +151,54 @@ fn checksum(header: &Header, body: &[u8]) -> u32 {
     hasher.finalize()
 }
 
-fn words_as_bytes(words: &[u64]) -> &[u8] {
-    // SAFETY: u8 has no alignment or validity requirements; the length covers the same bytes.
-    unsafe { std::slice::from_raw_parts(words.as_ptr() as *const u8, words.len() * 8) }
+/// A writer that keeps a CRC-32 of everything written through it.
+struct Checksummed<W: Write> {
+    inner: W,
+    crc: crc32fast::Hasher,
+}
+
+impl<W: Write> Write for Checksummed<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.crc.update(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Writes the body [`build_body`] would build, word for word, without holding it.
+fn stream_body(
+    out: &mut impl Write,
+    entries: &[(u64, u32)],
+    layout: &Layout,
+) -> std::io::Result<()> {
+    let (_, key_words) = layout.keys;
+    for e in entries {
+        out.write_all(&e.0.to_le_bytes())?;
+    }
+    for _ in entries.len()..key_words {
+        out.write_all(&u64::MAX.to_le_bytes())?;
+    }
+    let b = layout.value_bytes as usize;
+    for e in entries {
+        out.write_all(&e.1.to_le_bytes()[..b])?;
+    }
+    let (_, value_words) = layout.values;
+    for _ in entries.len() * b..value_words * 8 {
+        out.write_all(&[0])?;
+    }
+    let blocks = key_words / LEAF;
+    let first = |blk: usize| entries.get(blk * LEAF).map_or(u64::MAX, |e| e.0);
+    let mut below: Vec<u64> = (0..blocks).map(first).collect();
+    for &(_, words) in &layout.levels {
+        for i in 0..words {
+            out.write_all(&below.get(i).copied().unwrap_or(u64::MAX).to_le_bytes())?;
+        }
+        below = below.chunks(FANOUT).map(|c| c[0]).collect();
+    }
+    Ok(())
 }
 
 /// A loaded table: its header, region and static B-tree.
@@ -186,7 +231,7 @@ impl TableFile {
             .max()
             .unwrap_or(0);
         let value_bytes = if max_value <= u16::MAX as u32 { 2 } else { 4 };
-        let body = build_body(entries, value_bytes);
+        let layout = Layout::new(entries.len() as u64, value_bytes);
         let mut header = Header {
             version: VERSION,
             board: region.board(),
@@ -196,11 +241,9 @@ impl TableFile {
             value_bytes,
             entries: entries.len() as u64,
             max_depth,
-            body_words: body.len() as u64,
+            body_words: layout.words as u64,
             checksum: 0,
         };
-        let bytes = words_as_bytes(&body);
-        header.checksum = checksum(&header, bytes);
         let io = |source| TableFileError::Io {
             path: path.to_path_buf(),
             source,
@@ -208,11 +251,20 @@ impl TableFile {
         let mut tmp = path.as_os_str().to_owned();
         tmp.push(".tmp");
         let tmp = PathBuf::from(tmp);
-        let mut f = File::create(&tmp).map_err(io)?;
-        f.write_all(&header.encode()).map_err(io)?;
-        f.write_all(bytes).map_err(io)?;
-        f.sync_all().map_err(io)?;
-        drop(f);
+        let file = File::create(&tmp).map_err(io)?;
+        let mut out = Checksummed {
+            inner: BufWriter::with_capacity(1 << 20, file),
+            crc: crc32fast::Hasher::new(),
+        };
+        // The body is streamed, never held whole: a table may be larger than memory allows twice.
+        out.write_all(&header.encode()).map_err(io)?;
+        stream_body(&mut out, entries, &layout).map_err(io)?;
+        header.checksum = out.crc.clone().finalize();
+        let mut file = out.inner.into_inner().map_err(|e| io(e.into_error()))?;
+        file.seek(SeekFrom::Start(0)).map_err(io)?;
+        file.write_all(&header.encode()).map_err(io)?;
+        file.sync_all().map_err(io)?;
+        drop(file);
         std::fs::rename(&tmp, path).map_err(io)?;
         Ok(header)
     }
