@@ -2,7 +2,7 @@
 //! hit and miss latency (dependent lookups: each key depends on the previous answer, as
 //! in a playout), and independent-lookup throughput.
 //!
-//! `cargo bench -p tablebase --bench backends [-- SIZES... [--skip-slab-above N]]`
+//! `cargo bench -p tablebase --bench backends [-- SIZES... [--skip-slab-above N] [--only static-btree]]`
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -79,9 +79,12 @@ fn main() {
         .collect();
     let mut sizes = Vec::new();
     let mut slab_max = usize::MAX;
+    let mut only: Option<String> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        if a == "--skip-slab-above" {
+        if a == "--only" {
+            only = it.next().cloned();
+        } else if a == "--skip-slab-above" {
             slab_max = it.next().and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0) as usize;
         } else if let Ok(x) = a.parse::<f64>() {
             sizes.push(x as usize);
@@ -116,6 +119,9 @@ fn main() {
         let s = t.elapsed().as_secs_f64();
         measure(&tree, &hits, &misses, s, tree.bytes(), n);
         drop(tree);
+        if only.as_deref() == Some("static-btree") {
+            continue;
+        }
 
         let t = Instant::now();
         let ey = EytzingerBackend::from_entries(&entries);

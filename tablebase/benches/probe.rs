@@ -66,5 +66,17 @@ fn main() {
             1e3 / ns
         );
     }
+    let mut reasons: Vec<(String, usize)> = Vec::new();
+    for p in &misses {
+        if let Err(why) = tb.explain(p) {
+            let name = format!("{why:?}");
+            let name = name.split([' ', '{', '(']).next().unwrap_or("").to_string();
+            match reasons.iter_mut().find(|r| r.0 == name) {
+                Some(r) => r.1 += 1,
+                None => reasons.push((name, 1)),
+            }
+        }
+    }
+    println!("why the misses are unknown: {reasons:?}");
     println!("for scale: one random playout step (move + make) costs {step_ns:.1} ns here");
 }

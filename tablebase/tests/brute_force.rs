@@ -74,11 +74,21 @@ fn every_configuration_of_5x5_with_4_rows() {
 
 #[test]
 fn random_sample_of_6x6_with_4_rows() {
+    sample_6x6_with_4_rows(30);
+}
+
+#[test]
+#[ignore = "many minutes: each random configuration's whole subgame is searched"]
+fn large_random_sample_of_6x6_with_4_rows() {
+    sample_6x6_with_4_rows(1000);
+}
+
+fn sample_6x6_with_4_rows(samples: usize) {
     let gen = build(6, 6, 4, Limits::NONE);
     assert_eq!(gen.report.configurations, 191_102_976);
     let mut bf = Brute::new(4, 6);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
-    for _ in 0..150 {
+    for _ in 0..samples {
         let g: Vec<u8> = (0..24)
             .map(|i| {
                 let s = bf.states(i / 6);

@@ -194,7 +194,9 @@ impl StaticBTree {
         let buckets = blocks as u64;
         let span = (max_key - min_key) as u128 + 1;
         // scale = buckets * 2^64 / span, so bucket(max_key) < buckets.
-        let scale = ((buckets as u128) << 64).div_ceil(span).min(u64::MAX as u128) as u64;
+        let scale = ((buckets as u128) << 64)
+            .div_ceil(span)
+            .min(u64::MAX as u128) as u64;
         let bucket = |k: u64| (((k - min_key) as u128 * scale as u128) >> 64) as usize;
         let mut root = vec![0u32; blocks + 2];
         let mut b = 0usize;
@@ -236,10 +238,46 @@ impl StaticBTree {
         // the first block of the key's bucket (minus one) and before the next bucket's.
         let lo = (self.root[b] as usize).saturating_sub(1);
         let hi = (self.root[b + 1] as usize).max(lo + 1);
+        if hi - lo <= 2 {
+            // One or two candidate blocks: search them for the key itself without reading
+            // a separator first; their loads do not depend on each other, so they overlap.
+            let first = self.leaf_find(lo, key);
+            return if hi - lo == 2 {
+                first.or_else(|| self.leaf_find(lo + 1, key))
+            } else {
+                first
+            };
+        }
+        // A crowded bucket: binary search over its separators.
         let seps = &words[self.levels[self.depth - 1].0..];
-        // Usually one or two candidates, adjacent in memory; a crowded bucket is searched.
         let node = lo + seps[lo + 1..hi].partition_point(|&s| s <= key);
-        self.leaf_position(node, key)
+        self.leaf_find(node, key)
+    }
+
+    /// The position of `key` in leaf block `node`, if it is there.
+    #[inline]
+    fn leaf_find(&self, node: usize, key: u64) -> Option<usize> {
+        let words = self.backing.words();
+        let at = self.keys + node * LEAF;
+        #[cfg(target_arch = "x86_64")]
+        {
+            let v = self.values + node * LEAF * self.value_bytes / 8;
+            if v < words.len() {
+                // SAFETY: prefetching an in-bounds address has no side effect.
+                unsafe {
+                    core::arch::x86_64::_mm_prefetch(
+                        words.as_ptr().add(v) as *const i8,
+                        core::arch::x86_64::_MM_HINT_T0,
+                    )
+                };
+            }
+        }
+        let block: &[u64; LEAF] = words.get(at..at + LEAF)?.try_into().ok()?;
+        // A vectorised count of smaller keys: few instructions, so that the loads of
+        // several probes can be in flight at once.
+        let lt = block.iter().map(|&k| (k < key) as usize).sum::<usize>();
+        let i = node * LEAF + lt;
+        (lt < LEAF && block[lt] == key && i < self.len).then_some(i)
     }
 
     /// The position of `key` among the sorted keys, through the separator levels (the
