@@ -68,8 +68,9 @@ pub struct ProbeArgs {
 pub struct VerifyArgs {
     /// Table file
     file: PathBuf,
-    /// Entries (and random configurations) to re-derive
-    #[arg(long, default_value_t = 1000)]
+    /// Entries (and random configurations) to re-derive; each re-derivation searches
+    /// the configuration's whole region game, so large tables take seconds per sample
+    #[arg(long, default_value_t = 100)]
     samples: u64,
     /// Seed of the sample
     #[arg(long, default_value_t = 1)]
