@@ -1,0 +1,25 @@
+//! Storage of a table: the lookup trait its backends share, the compact static B-tree
+//! (the default, and the file's layout), other backends for comparison, and the file.
+
+pub mod backends;
+pub mod btree;
+pub mod file;
+
+pub use btree::{Backing, Layout, StaticBTree};
+pub use file::{Header, TableFile, TableFileError};
+
+/// A map from Gödel keys to packed values, built once and read many times.
+pub trait Lookup: Send + Sync {
+    /// The value stored for `key`.
+    fn get(&self, key: u64) -> Option<u32>;
+    /// Number of entries.
+    fn len(&self) -> usize;
+    /// True when empty.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Bytes the structure occupies (heap or file), as exactly as the backend can say.
+    fn bytes(&self) -> usize;
+    /// A short name for reports.
+    fn name(&self) -> &'static str;
+}
