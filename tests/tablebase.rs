@@ -87,3 +87,40 @@ fn bad_options_are_refused_with_a_reason() {
     assert!(!ok);
     assert!(err.contains("/nonexistent/table.qtb"), "{err}");
 }
+
+#[test]
+fn bestmove_with_a_table_proves_the_root_at_once() {
+    let file = temp("t663-bestmove.qtb");
+    let f = file.to_str().unwrap();
+    let (ok, _, err) = quasar(&[
+        "tablebase",
+        "build",
+        "--board",
+        "6x6",
+        "--rows",
+        "3",
+        "--quiet",
+        "-o",
+        f,
+    ]);
+    assert!(ok, "{err}");
+    // White's c4 can step to row 5 where nothing captures it: D = 2, inside the sound rule.
+    let fen = "B5/6/2W3/6/6/5W w";
+    let base = ["bestmove", "--position", fen, "--sims", "1", "--seed", "3"];
+    let (ok, with_tb, err) = quasar(&[&base[..], &["--tb", f]].concat());
+    assert!(ok, "{err}");
+    assert!(with_tb.contains("proven win for White"), "{with_tb}");
+    let mv = with_tb.lines().next().unwrap();
+    assert!(
+        mv == "bestmove c4-c5" || mv == "bestmove c4-d5" || mv == "bestmove c4-b5",
+        "{with_tb}"
+    );
+    // One simulation without the table proves nothing: the table did the proving.
+    let (ok, without, err) = quasar(&base);
+    assert!(ok, "{err}");
+    assert!(without.contains("proven no"), "{without}");
+    // A table for another board is refused with the reason.
+    let (ok, _, err) = quasar(&["bestmove", "--board", "8x8", "--sims", "1", "--tb", f]);
+    assert!(!ok);
+    assert!(err.contains("6x6") && err.contains("8x8"), "{err}");
+}

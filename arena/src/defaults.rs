@@ -4,6 +4,7 @@
 use crate::player::{MctsSpec, PlayerError, PlayerSpec};
 use engine::breakthrough::Board;
 use std::path::{Path, PathBuf};
+use tablebase::{generate, Limits, Region, TableFile};
 
 /// The board of the main job.
 pub const MAIN_BOARD: (u32, u32) = (6, 6);
@@ -30,20 +31,26 @@ pub fn table_path(cache: &Path, board: Board, rows: u32) -> PathBuf {
     cache.join(format!("{board}-r{rows}.qtb"))
 }
 
-/// The table for `board` and `rows` in `cache`: reused when present, built otherwise.
-///
-/// Wiring, once the tablebase crate is merged: build with its generator (all cores, no piece
-/// limit) into `table_path(...)`, writing through its temporary-file-and-rename so an
-/// interrupted build leaves no half table behind.
+/// The table for `board` and `rows` in `cache`: reused when present, built otherwise (the
+/// file appears only once complete, so an interrupted build leaves nothing to reuse).
 pub fn ensure_table(cache: &Path, board: Board, rows: u32) -> Result<PathBuf, PlayerError> {
     let path = table_path(cache, board, rows);
     if path.is_file() {
+        eprintln!("reusing the tablebase {}", path.display());
         return Ok(path);
     }
-    Err(PlayerError::Unavailable(format!(
-        "`quasar arena` without --player plays mcts with a {board} {rows}-row tablebase ({}) against mcts without one, \
-         but building tablebases needs the tablebase crate and the engine's search (not yet merged). \
-         For now run a match of given players, for example: quasar arena --player random --player random:seed=2 --games 4",
+    let fail = |e: &dyn std::fmt::Display| {
+        PlayerError::Unavailable(format!("building {}: {e}", path.display()))
+    };
+    std::fs::create_dir_all(cache).map_err(|e| fail(&e))?;
+    eprintln!(
+        "building the {board} {rows}-row tablebase into {} (once; later runs reuse it)",
         path.display()
-    )))
+    );
+    let region = Region::new(board, rows).map_err(|e| fail(&e))?;
+    let limits = Limits::default();
+    let generated = generate(&region, limits, true).map_err(|e| fail(&e))?;
+    TableFile::write(&path, &region, limits, &generated.codec, &generated.entries)
+        .map_err(|e| fail(&e))?;
+    Ok(path)
 }

@@ -1,6 +1,8 @@
 //! quasar's own MCTS as an arena player, with or without a tablebase oracle.
 
-use crate::player::{Budget, Limit, MctsSpec, Player, PlayerError, PlayerFactory, Playout, PlayerSpec};
+use crate::player::{
+    Budget, Limit, MctsSpec, Player, PlayerError, PlayerFactory, PlayerSpec, Playout,
+};
 use engine::breakthrough::{Move, Position};
 use engine::mcts::{BreakthroughPolicy, BreakthroughSearcher, Config, Limits, Searcher};
 use engine::Oracle;
@@ -28,6 +30,10 @@ impl MctsFactory {
             },
             threads: self.spec.threads.unwrap_or(1),
             seed: self.spec.seed.unwrap_or(seed),
+            oracle_in_playouts: match self.spec.probe_every {
+                Some(k) => std::num::NonZeroU32::new(k),
+                None => defaults.oracle_in_playouts,
+            },
             ..defaults
         }
     }
@@ -48,7 +54,10 @@ impl PlayerFactory for MctsFactory {
             Some(oracle) => Searcher::new(config, Arc::clone(oracle)),
             None => Searcher::without_oracle(config),
         };
-        Ok(Box::new(MctsPlayer { name: self.name(), searcher }))
+        Ok(Box::new(MctsPlayer {
+            name: self.name(),
+            searcher,
+        }))
     }
 }
 

@@ -177,6 +177,8 @@ pub struct MctsSpec {
     pub threads: Option<usize>,
     /// A fixed seed (`seed=7`); without it each game gets its own seed from the match.
     pub seed: Option<u64>,
+    /// Playouts consult the tablebase every K plies (`every=K`; 0: only at expansion).
+    pub probe_every: Option<u32>,
 }
 
 impl fmt::Display for PlayerSpec {
@@ -223,6 +225,9 @@ impl fmt::Display for PlayerSpec {
                 if let Some(s) = m.seed {
                     keys.push(format!("seed={s}"));
                 }
+                if let Some(k) = m.probe_every {
+                    keys.push(format!("every={k}"));
+                }
                 if !keys.is_empty() {
                     write!(f, ":{}", keys.join(","))?;
                 }
@@ -232,7 +237,7 @@ impl fmt::Display for PlayerSpec {
     }
 }
 
-const MCTS_KEYS: &str = "tb, rule, c, playout, sims, time, threads, seed";
+const MCTS_KEYS: &str = "tb, rule, every, c, playout, sims, time, threads, seed";
 
 impl FromStr for PlayerSpec {
     type Err = SpecError;
@@ -371,8 +376,19 @@ fn parse_mcts_keys(text: &str) -> Result<MctsSpec, String> {
                         .map_err(|_| format!("seed={value}: expected a whole number"))?,
                 );
             }
+            "every" => {
+                once(spec.probe_every.is_some())?;
+                spec.probe_every = Some(value.parse().map_err(|_| {
+                    format!(
+                        "every={value}: expected a whole number of plies (0: only at expansion)"
+                    )
+                })?);
+            }
             _ => return Err(format!("unknown key '{key}' (keys: {MCTS_KEYS})")),
         }
+    }
+    if spec.probe_every.is_some() && spec.tablebase.is_none() {
+        return Err("every= needs a tablebase: add tb=FILE".into());
     }
     if spec.rule.is_some() && spec.tablebase.is_none() {
         return Err("rule= needs a tablebase: add tb=FILE".into());
@@ -571,7 +587,10 @@ pub fn mcts_factory(spec: &MctsSpec, board: Board) -> Result<Arc<dyn PlayerFacto
         Some(path) => Some(crate::mcts_player::load_oracle(path, spec.rule, board)?),
         None => None,
     };
-    Ok(Arc::new(crate::mcts_player::MctsFactory::new(spec.clone(), oracle)))
+    Ok(Arc::new(crate::mcts_player::MctsFactory::new(
+        spec.clone(),
+        oracle,
+    )))
 }
 
 #[cfg(test)]

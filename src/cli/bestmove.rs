@@ -25,7 +25,7 @@ pub struct Args {
 pub fn run(args: Args) -> CliResult {
     let board = args.position.is_none().then_some(args.board);
     let pos = position_from(board, args.position.as_deref())?;
-    let mut searcher = args.engine.searcher()?;
+    let mut searcher = args.engine.searcher(pos.board())?;
     let report = searcher.search(&pos, args.engine.limits());
     print!("{}", describe_report(&pos, &report, args.moves));
     Ok(())

@@ -1,12 +1,15 @@
 //! Search options shared by `bestmove`, `play` and `gtp`, duration parsing, and the text
 //! that describes a search report.
 
-use engine::breakthrough::{Move, Position};
+use engine::breakthrough::{Board, Move, Position};
 use engine::mcts::{BreakthroughPolicy, BreakthroughSearcher, Config, Limits, Report, Searcher};
 use engine::{Game, GameResult, Side};
 use std::fmt::Write;
 use std::num::NonZeroU32;
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
+use tablebase::Tablebase;
 
 /// Reads `500ms`, `2s`, `1.5s` or `1m` into a duration.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
@@ -81,6 +84,12 @@ pub struct EngineArgs {
     /// Consult the oracle inside playouts every K plies (0: never; needs an oracle)
     #[arg(long, default_value_t = 1)]
     pub oracle_every: u32,
+    /// Tablebase file (from `quasar tablebase build`) to consult at expansion and in playouts
+    #[arg(long, value_name = "FILE")]
+    pub tb: Option<PathBuf>,
+    /// With --tb: also end playouts by the thesis' race rule (never used as a proof)
+    #[arg(long, requires = "tb")]
+    pub race: bool,
 }
 
 impl EngineArgs {
@@ -123,10 +132,24 @@ impl EngineArgs {
         }
     }
 
-    /// The searcher. A `--tb FILE` option (the tablebase issue) plugs its table in here
-    /// with `Searcher::new(config, Arc::new(table))`.
-    pub fn searcher(&self) -> Result<BreakthroughSearcher, String> {
-        Ok(Searcher::without_oracle(self.config()?))
+    /// The searcher, consulting the `--tb` table when one is given for `board`.
+    pub fn searcher(&self, board: Board) -> Result<BreakthroughSearcher, String> {
+        let config = self.config()?;
+        let Some(path) = &self.tb else {
+            return Ok(Searcher::without_oracle(config));
+        };
+        let table = Tablebase::open(path).map_err(|e| format!("--tb {}: {e}", path.display()))?;
+        if table.header().board != board {
+            return Err(format!(
+                "--tb {} is a {} table, but the board is {board}",
+                path.display(),
+                table.header().board
+            ));
+        }
+        Ok(Searcher::new(
+            config,
+            Arc::new(table.with_race_guess(self.race)),
+        ))
     }
 }
 

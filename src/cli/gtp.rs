@@ -19,7 +19,7 @@ pub struct Args {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {
-    let searcher = args.engine.searcher()?;
+    let searcher = args.engine.searcher(args.board)?;
     let mut engine = GtpEngine::new(args.board, searcher, args.engine.limits());
     serve(&mut engine, io::stdin().lock(), io::stdout().lock())?;
     Ok(())

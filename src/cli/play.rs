@@ -45,7 +45,7 @@ pub fn run(args: Args) -> CliResult {
         Human::White => Side::First,
         Human::Black => Side::Second,
     };
-    let mut searcher = args.engine.searcher()?;
+    let mut searcher = args.engine.searcher(pos.board())?;
     let limits = args.engine.limits();
     let stdin = io::stdin();
     // Piped moves are not shown by a terminal, so the transcript echoes them.
