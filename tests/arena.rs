@@ -434,3 +434,42 @@ fn bad_requests_are_one_line_errors() {
         assert!(!e.contains("panicked"), "{args:?}: {e}");
     }
 }
+
+#[test]
+fn the_engine_beats_a_random_player_with_either_colour() {
+    let dir = scratch("mcts");
+    let out = dir.join("out");
+    run_ok(&[
+        "arena",
+        "--player",
+        "mcts:sims=400",
+        "--player",
+        "random",
+        "--games",
+        "4",
+        "--jobs",
+        "2",
+        "--seed",
+        "3",
+        "--no-progress",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let record = games(&out.join("games.jsonl"));
+    assert_eq!(record.len(), 4);
+    for r in &record {
+        let winner = replay_plain(
+            r["opening_moves"].as_array().unwrap(),
+            r["moves"].as_array().unwrap(),
+        );
+        let engine_colour = if r["white"] == "mcts:sims=400" {
+            "white"
+        } else {
+            "black"
+        };
+        assert_eq!(
+            winner, engine_colour,
+            "400 simulations a move lose to random play: {r}"
+        );
+    }
+}
