@@ -96,15 +96,8 @@ pub fn load_oracle(
     rule: Option<crate::player::ProbeRule>,
     board: engine::breakthrough::Board,
 ) -> Result<Arc<dyn Oracle<Position>>, PlayerError> {
-    let table = tablebase::Tablebase::open(path)
-        .map_err(|e| PlayerError::Unavailable(format!("tablebase {}: {e}", path.display())))?;
-    if table.header().board != board {
-        return Err(PlayerError::Unavailable(format!(
-            "tablebase {} is for {}, but the match is on {board}",
-            path.display(),
-            table.header().board
-        )));
-    }
+    let table = tablebase::Tablebase::open_for(path, board)
+        .map_err(|e| PlayerError::Unavailable(format!("tablebase {e}")))?;
     let race = rule == Some(crate::player::ProbeRule::Race);
     Ok(Arc::new(table.with_race_guess(race)))
 }

@@ -138,14 +138,7 @@ impl EngineArgs {
         let Some(path) = &self.tb else {
             return Ok(Searcher::without_oracle(config));
         };
-        let table = Tablebase::open(path).map_err(|e| format!("--tb {}: {e}", path.display()))?;
-        if table.header().board != board {
-            return Err(format!(
-                "--tb {} is a {} table, but the board is {board}",
-                path.display(),
-                table.header().board
-            ));
-        }
+        let table = Tablebase::open_for(path, board).map_err(|e| format!("--tb {e}"))?;
         Ok(Searcher::new(
             config,
             Arc::new(table.with_race_guess(self.race)),

@@ -6,7 +6,7 @@ use crate::generate::Generated;
 use crate::key::Entry;
 use crate::region::{Config, Region};
 use crate::store::{Header, Lookup, TableFile, TableFileError};
-use engine::breakthrough::{Move, Position, BLACK};
+use engine::breakthrough::{Board, Move, Position, BLACK};
 use engine::{GameResult, Oracle, ProvenOutcome};
 use std::fmt;
 use std::path::Path;
@@ -93,6 +93,18 @@ impl Tablebase {
     /// Opens and checks a table file (see [`TableFile::open`]).
     pub fn open(path: &Path) -> Result<Tablebase, TableFileError> {
         Ok(Tablebase::from_table(TableFile::open(path)?))
+    }
+
+    /// Opens a table file that must be for `board` (a table of another board is refused).
+    pub fn open_for(path: &Path, board: Board) -> Result<Tablebase, TableFileError> {
+        let tb = Tablebase::open(path)?;
+        if tb.header().board != board {
+            return Err(TableFileError::Invalid {
+                path: path.to_path_buf(),
+                msg: format!("a {} table, but the board is {board}", tb.header().board),
+            });
+        }
+        Ok(tb)
     }
 
     /// A tablebase over a table already loaded.
