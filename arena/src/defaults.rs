@@ -13,10 +13,11 @@ pub const MAIN_ROWS: u32 = 4;
 /// Games of the main job (each opening with both colours).
 pub const MAIN_GAMES: u32 = 20;
 
-/// The main job's players: `mcts:tb=<cache>/6x6-r4.qtb` and `mcts`.
-pub fn main_job_players(cache: &Path) -> Result<Vec<PlayerSpec>, PlayerError> {
+/// The main job's players: `mcts:tb=<cache>/6x6-r4.qtb` and `mcts` (building the table
+/// with a progress bar when `progress`).
+pub fn main_job_players(cache: &Path, progress: bool) -> Result<Vec<PlayerSpec>, PlayerError> {
     let board = Board::new(MAIN_BOARD.0, MAIN_BOARD.1).expect("6x6 is a legal board");
-    let table = ensure_table(cache, board, MAIN_ROWS)?;
+    let table = ensure_table(cache, board, MAIN_ROWS, progress)?;
     Ok(vec![
         PlayerSpec::Mcts(MctsSpec {
             tablebase: Some(table),
@@ -33,7 +34,12 @@ pub fn table_path(cache: &Path, board: Board, rows: u32) -> PathBuf {
 
 /// The table for `board` and `rows` in `cache`: reused when present, built otherwise (the
 /// file appears only once complete, so an interrupted build leaves nothing to reuse).
-pub fn ensure_table(cache: &Path, board: Board, rows: u32) -> Result<PathBuf, PlayerError> {
+pub fn ensure_table(
+    cache: &Path,
+    board: Board,
+    rows: u32,
+    progress: bool,
+) -> Result<PathBuf, PlayerError> {
     let path = table_path(cache, board, rows);
     if path.is_file() {
         eprintln!("reusing the tablebase {}", path.display());
@@ -49,7 +55,7 @@ pub fn ensure_table(cache: &Path, board: Board, rows: u32) -> Result<PathBuf, Pl
     );
     let region = Region::new(board, rows).map_err(|e| fail(&e))?;
     let limits = Limits::default();
-    let generated = generate(&region, limits, true).map_err(|e| fail(&e))?;
+    let generated = generate(&region, limits, progress).map_err(|e| fail(&e))?;
     TableFile::write(&path, &region, limits, &generated.codec, &generated.entries)
         .map_err(|e| fail(&e))?;
     Ok(path)

@@ -72,7 +72,7 @@ const SIMS_SAFEGUARD: Duration = Duration::from_secs(60);
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {
     let (specs, board, games) = if args.players.is_empty() {
-        let specs = defaults::main_job_players(&args.cache)?;
+        let specs = defaults::main_job_players(&args.cache, !args.no_progress)?;
         let (w, h) = defaults::MAIN_BOARD;
         let board = Board::new(w, h)?;
         (specs, board, args.games.unwrap_or(defaults::MAIN_GAMES))
