@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Reproduces the thesis' Figure 5.3 on 6x6 (no TB vs no TB; 3-, 4- and 5-row tables vs no
-# TB) and the sound probe rule against the race rule, at equal time per move.
+# TB), the sound probe rule against the race rule, and probing at expansion only against
+# probing every playout ply, at equal time per move.
 # Usage: experiments/thesis-fig53.sh [OUT_DIR] [GAMES] [TIME]   (defaults: exp 200 50ms)
 set -euo pipefail
 out=${1:-exp}
@@ -24,3 +25,4 @@ match 2-r3-vs-notb "mcts:tb=$t/6x6-r3.qtb" "mcts"
 match 3-r4-vs-notb "mcts:tb=$t/6x6-r4.qtb" "mcts"
 match 4-r5-vs-notb "mcts:tb=$t/6x6-r5-w5b5.qtb" "mcts"
 match 5-r4-sound-vs-race "mcts:tb=$t/6x6-r4.qtb" "mcts:tb=$t/6x6-r4.qtb,rule=race"
+match 6-r4-expansion-vs-every-ply "mcts:tb=$t/6x6-r4.qtb,every=0" "mcts:tb=$t/6x6-r4.qtb"
