@@ -374,14 +374,19 @@ fn sprt_stops_a_one_sided_match_early() {
 #[test]
 fn bad_requests_are_one_line_errors() {
     for (args, want) in [
-        (vec!["arena"], "not yet merged"),
         (
             vec!["arena", "--player", "mcts:depth=3", "--player", "random"],
             "unknown key 'depth'",
         ),
         (
-            vec!["arena", "--player", "mcts", "--player", "random"],
-            "not yet merged",
+            vec![
+                "arena",
+                "--player",
+                "mcts:tb=/nonexistent/t.qtb",
+                "--player",
+                "random",
+            ],
+            "/nonexistent/t.qtb",
         ),
         (
             vec!["arena", "--player", "random", "--player", "random"],
@@ -472,4 +477,38 @@ fn the_engine_beats_a_random_player_with_either_colour() {
             "400 simulations a move lose to random play: {r}"
         );
     }
+}
+
+#[test]
+fn the_main_job_builds_its_table_once_and_plays_with_and_without_it() {
+    let dir = scratch("main-job");
+    let cache = dir.join("cache");
+    let out = dir.join("out");
+    let args = [
+        "arena",
+        "--cache",
+        cache.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--games",
+        "2",
+        "--time",
+        "20ms",
+        "--no-progress",
+    ];
+    let (stdout, stderr) = run_ok(&args);
+    assert!(
+        stderr.contains("building the 6x6 4-row tablebase"),
+        "{stderr}"
+    );
+    assert!(cache.join("6x6-r4.qtb").is_file());
+    assert!(stdout.contains("mcts:tb="), "{stdout}");
+    let record = games(&out.join("games.jsonl"));
+    assert_eq!(record.len(), 2);
+    // A second run reuses the table and, with the same record, replays nothing.
+    let (_, stderr) = run_ok(&args);
+    assert!(stderr.contains("reusing the tablebase"), "{stderr}");
+    assert!(stderr.contains("new games played: 0"), "{stderr}");
+    // The table is 900 MB; leave no copy behind in the temporary directory.
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -54,7 +54,7 @@ impl Budget {
 /// Why a player could not be built or could not give a move.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlayerError {
-    /// The player cannot be built here (a missing file, a part of quasar not merged yet).
+    /// The player cannot be built here (a missing program, a missing or unsuitable table).
     #[error("{0}")]
     Unavailable(String),
     /// The player resigned the game.
@@ -682,11 +682,27 @@ mod tests {
     }
 
     #[test]
-    fn mcts_is_not_wired_yet() {
+    fn mcts_players_search_and_a_missing_table_is_refused() {
         let board = Board::new(6, 6).unwrap();
-        let e = build_factory(&parse("mcts").unwrap(), board)
+        let factory = build_factory(&parse("mcts:sims=200,c=0.5").unwrap(), board).unwrap();
+        assert_eq!(factory.own_limit(), Some(Limit::Sims(200)));
+        let mut player = factory.make(7).unwrap();
+        let pos = Position::start(board);
+        player.new_game(&pos, &[]).unwrap();
+        let budget = Budget::new(Limit::Sims(200), Duration::ZERO, Duration::from_secs(60));
+        let mv = player.choose(&pos, &budget).unwrap();
+        let mut legal = Vec::new();
+        engine::Game::legal_moves(&pos, &mut legal);
+        assert!(legal.contains(&mv));
+        let e = build_factory(&parse("mcts:tb=/nonexistent/t.qtb").unwrap(), board)
             .err()
-            .expect("mcts is not merged on this branch");
-        assert!(e.to_string().contains("not yet merged"));
+            .expect("no such table");
+        assert!(e.to_string().contains("/nonexistent/t.qtb"), "{e}");
+        assert!(parse("mcts:every=4")
+            .unwrap_err()
+            .contains("needs a tablebase"));
+        assert!(parse("mcts:tb=x,every=-1")
+            .unwrap_err()
+            .contains("every=-1"));
     }
 }
