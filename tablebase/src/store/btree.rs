@@ -261,6 +261,8 @@ impl StaticBTree {
         let at = self.keys + node * LEAF;
         #[cfg(target_arch = "x86_64")]
         {
+            // The block's values share one or two cache lines: fetch them while the keys
+            // are searched, so a hit costs no extra dependent miss.
             let v = self.values + node * LEAF * self.value_bytes / 8;
             if v < words.len() {
                 // SAFETY: prefetching an in-bounds address has no side effect.
@@ -296,32 +298,7 @@ impl StaticBTree {
             }
             node = node * FANOUT + le - 1;
         }
-        self.leaf_position(node, key)
-    }
-
-    #[inline]
-    fn leaf_position(&self, node: usize, key: u64) -> Option<usize> {
-        let words = self.backing.words();
-        let at = self.keys + node * LEAF;
-        #[cfg(target_arch = "x86_64")]
-        {
-            // The block's values share one or two cache lines: fetch them while the keys
-            // are searched, so a hit costs no extra dependent miss.
-            let v = self.values + node * LEAF * self.value_bytes / 8;
-            if v < words.len() {
-                // SAFETY: prefetching an in-bounds address has no side effect.
-                unsafe {
-                    core::arch::x86_64::_mm_prefetch(
-                        words.as_ptr().add(v) as *const i8,
-                        core::arch::x86_64::_MM_HINT_T0,
-                    )
-                };
-            }
-        }
-        let block = &words[at..at + LEAF];
-        let lt = block.iter().filter(|&&k| k < key).count();
-        let i = node * LEAF + lt;
-        (lt < LEAF && block[lt] == key && i < self.len).then_some(i)
+        self.leaf_find(node, key)
     }
 
     /// The value stored at a position.
