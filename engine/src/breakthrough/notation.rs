@@ -24,6 +24,13 @@ impl Board {
             )));
         }
         let col = (letter - b'a') as u32;
+        if col >= self.width() {
+            return Err(ParseError::new(format!(
+                "column '{}' is off the {self} board (columns a-{})",
+                letter as char,
+                self.last_col_letter()
+            )));
+        }
         let digits = bytes[1..].iter().take_while(|b| b.is_ascii_digit()).count();
         if digits == 0 {
             return Err(ParseError::new(format!(
