@@ -11,9 +11,13 @@
 //! playout policy against uniform playouts (default 40 games, 5000 simulations a move, 6x6);
 //! `-- threads [GAMES] [SIMS] [WxH] [SIMS_A]` plays two root-parallel trees (SIMS_A in all,
 //! default SIMS) against one tree with SIMS.
+//! `-- treepar [GAMES] [SIMS] [MS] [WxH]` plays tree parallelism (two threads, one shared
+//! tree) against root parallelism (two threads), first at SIMS simulations a move, then at
+//! MS milliseconds a move (default 100 games each, 5000, 50 ms, 6x6; 0 skips a part).
+//! The rate table has a `2 tree` line per board and playout.
 
 use engine::breakthrough::{Board, Position};
-use engine::mcts::{BreakthroughPolicy, Config, Limits, Searcher};
+use engine::mcts::{BreakthroughPolicy, Config, Limits, Parallelism, Searcher};
 use engine::Game;
 use std::time::{Duration, Instant};
 
@@ -63,11 +67,21 @@ fn rates(secs: f64) {
             ("uniform", BreakthroughPolicy::uniform()),
             ("policy", BreakthroughPolicy::default()),
         ] {
-            for threads in [1, 2] {
+            for (threads, parallelism) in [
+                (1, Parallelism::Root),
+                (2, Parallelism::Root),
+                (2, Parallelism::Tree),
+            ] {
                 let config = Config {
                     playout: policy,
                     threads,
+                    parallelism,
                     ..Config::default()
+                };
+                let threads = match (threads, parallelism) {
+                    (1, _) => "1".to_string(),
+                    (n, Parallelism::Root) => format!("{n} root"),
+                    (n, Parallelism::Tree) => format!("{n} tree"),
                 };
                 let mut s = Searcher::without_oracle(config);
                 let cpu0 = cpu_seconds();
@@ -77,7 +91,7 @@ fn rates(secs: f64) {
                     _ => f64::NAN,
                 };
                 println!(
-                    "{w}x{h}    {name:<8} {threads}        {:<12.0} {:<11.0} {:<11} {:<11} {}",
+                    "{w}x{h}    {name:<8} {threads:<8} {:<12.0} {:<11.0} {:<11} {:<11} {}",
                     r.sims_per_second,
                     per_cpu,
                     r.simulations,
@@ -153,6 +167,29 @@ fn play_match(
     (sims_a, sims_b): (u64, u64),
     board: Board,
 ) {
+    play_match_limits(
+        what,
+        a,
+        b,
+        games,
+        (Limits::Simulations(sims_a), Limits::Simulations(sims_b)),
+        board,
+    );
+}
+
+/// Plays `games` games on `board` between configuration A and B, colours alternating, each
+/// side searching within its limits (the two never search at the same time), and prints
+/// A's score with a 95% interval.
+fn play_match_limits(
+    what: &str,
+    a: Config<BreakthroughPolicy>,
+    b: Config<BreakthroughPolicy>,
+    games: u32,
+    (lim_a, lim_b): (Limits, Limits),
+    board: Board,
+) {
+    let mut sims = [0u64; 2];
+    let mut moves = [0u64; 2];
     let mut policy_points = 0.0;
     for g in 0..games {
         let policy_first = g % 2 == 0;
@@ -168,8 +205,11 @@ fn play_match(
         while pos.outcome().is_none() {
             let policy_to_move = (pos.side_to_move() == engine::Side::First) == policy_first;
             let s = if policy_to_move { &mut pol } else { &mut uni };
-            let sims = if policy_to_move { sims_a } else { sims_b };
-            let r = s.search(&pos, Limits::Simulations(sims));
+            let lim = if policy_to_move { lim_a } else { lim_b };
+            let r = s.search(&pos, lim);
+            let k = usize::from(!policy_to_move);
+            sims[k] += r.simulations;
+            moves[k] += 1;
             pos.play(r.best_move.expect("the game is not over"));
         }
         let winner_first = pos.outcome() == Some(engine::Outcome::Win(engine::Side::First));
@@ -177,8 +217,15 @@ fn play_match(
             policy_points += 1.0;
         }
     }
+    let p = policy_points / games as f64;
+    let half = 1.96 * (p * (1.0 - p) / games as f64).sqrt();
     println!(
-        "{what}, {board}, A {sims_a} / B {sims_b} sims/move: A scored {policy_points} of {games}"
+        "{what}, {board}, A {lim_a:?} / B {lim_b:?} a move: A scored {policy_points} of {games} \
+         ({:.1}% +- {:.1}%); mean sims/move A {:.0}, B {:.0}",
+        100.0 * p,
+        100.0 * half,
+        sims[0] as f64 / moves[0].max(1) as f64,
+        sims[1] as f64 / moves[1].max(1) as f64,
     );
 }
 
@@ -231,6 +278,46 @@ fn main() {
                 (sims_a, sims),
                 board,
             );
+        }
+        Some("treepar") => {
+            let games = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(100);
+            let sims = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(5000);
+            let ms = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(50);
+            let board = args
+                .get(4)
+                .and_then(|a| a.parse().ok())
+                .unwrap_or_else(|| Board::new(6, 6).expect("valid board"));
+            let tree = Config {
+                threads: 2,
+                parallelism: Parallelism::Tree,
+                ..Config::default()
+            };
+            let root = Config {
+                threads: 2,
+                parallelism: Parallelism::Root,
+                ..Config::default()
+            };
+            if sims > 0 {
+                play_match(
+                    "A tree parallel (2 threads) vs B root parallel (2 threads)",
+                    tree.clone(),
+                    root.clone(),
+                    games,
+                    (sims, sims),
+                    board,
+                );
+            }
+            if ms > 0 {
+                let t = Limits::Time(Duration::from_millis(ms));
+                play_match_limits(
+                    "A tree parallel (2 threads) vs B root parallel (2 threads)",
+                    tree,
+                    root,
+                    games,
+                    (t, t),
+                    board,
+                );
+            }
         }
         Some("budget") => {
             let moves = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1000);

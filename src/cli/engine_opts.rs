@@ -2,7 +2,9 @@
 //! that describes a search report.
 
 use engine::breakthrough::{Board, Move, Position};
-use engine::mcts::{BreakthroughPolicy, BreakthroughSearcher, Config, Limits, Report, Searcher};
+use engine::mcts::{
+    BreakthroughPolicy, BreakthroughSearcher, Config, Limits, Parallelism, Report, Searcher,
+};
 use engine::{Game, GameResult, Side};
 use std::fmt::Write;
 use std::num::NonZeroU32;
@@ -45,6 +47,15 @@ pub enum PlayoutKind {
     Policy,
 }
 
+/// How several search threads share the work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ParallelKind {
+    /// One tree per thread, merged at the root (reproducible with --sims)
+    Root,
+    /// One tree shared by all threads, with virtual loss (not reproducible)
+    Tree,
+}
+
 /// How the engine searches.
 #[derive(clap::Args, Clone, Debug)]
 pub struct EngineArgs {
@@ -57,9 +68,12 @@ pub struct EngineArgs {
     /// Seed of the random numbers (identical seeds and --sims give identical moves)
     #[arg(long, default_value_t = 0x5eed)]
     pub seed: u64,
-    /// Search threads (root parallelism)
+    /// Search threads (see --parallel)
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
+    /// With --threads above 1: root (a tree per thread) or tree (one shared tree)
+    #[arg(long = "parallel", value_enum, default_value_t = ParallelKind::Root)]
+    pub parallel: ParallelKind,
     /// UCT exploration constant c of w/n + c*sqrt(ln t / n)
     #[arg(long, default_value_t = 0.7)]
     pub c: f64,
@@ -118,6 +132,10 @@ impl EngineArgs {
             playout,
             node_budget: self.nodes,
             threads: self.threads as usize,
+            parallelism: match self.parallel {
+                ParallelKind::Root => Parallelism::Root,
+                ParallelKind::Tree => Parallelism::Tree,
+            },
             oracle_in_playouts: NonZeroU32::new(self.oracle_every),
             seed: self.seed,
             ..Config::default()

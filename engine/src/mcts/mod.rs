@@ -28,12 +28,21 @@
 //!   proven result, tree size, whether the node budget filled, and per-move statistics.
 //! - The searcher keeps its tree: searching a position reached from the previous root
 //!   within two plies reuses that subtree; [`Searcher::clear`] forgets it.
-//! - Threads: root parallelism. The calling thread and `threads - 1` persistent helper
-//!   threads each grow their own tree (each gets `node_budget / threads` nodes and its own
-//!   seed); the root moves' statistics and proofs are merged. Helpers publish their root
-//!   statistics every 256 simulations, so a time-limited search never waits long for a
-//!   helper that lost its processor. With `Limits::Simulations` every thread runs its share
-//!   exactly, so results are reproducible for a given seed and thread count.
+//! - Threads: [`Parallelism::Root`] (the default). The calling thread and `threads - 1`
+//!   persistent helper threads each grow their own tree (each gets `node_budget / threads`
+//!   nodes and its own seed); the root moves' statistics and proofs are merged. Helpers
+//!   publish their root statistics every 256 simulations, so a time-limited search never
+//!   waits long for a helper that lost its processor. With `Limits::Simulations` every
+//!   thread runs its share exactly, so results are reproducible for a given seed and thread
+//!   count.
+//! - [`Parallelism::Tree`]: all threads grow one shared tree (the whole node budget) with
+//!   atomic statistics, a virtual loss on the path of every unfinished simulation and a
+//!   per-node expansion flag; proofs are set once by compare-and-swap. The simulation count
+//!   is exact but the result is **not** reproducible with two or more threads (the threads'
+//!   interleaving shapes the tree). With one thread both modes are the same search. Measured
+//!   on 2 cores it runs fewer simulations per second than root parallelism (the threads
+//!   contend for the cache lines of the nodes near the root) and plays no stronger, so it
+//!   is not the default (see the `treepar` mode of `benches/search.rs`).
 //! - Simulations per tree are capped near 2^31 (scores are stored doubled in `u32`).
 //!
 //! Proofs: a child whose move ends the game, or that the oracle's `probe` knows, is proven
@@ -43,13 +52,14 @@
 
 pub mod playout;
 pub mod search;
+mod shared;
 pub mod solver;
 pub mod stats;
 pub mod tree;
 pub mod uct;
 
 pub use playout::{evaluate, BreakthroughPolicy, PlayoutContext, PlayoutPolicy, UniformPolicy};
-pub use search::{Config, Limits, Searcher};
+pub use search::{Config, Limits, Parallelism, Searcher};
 pub use stats::{ChildStats, Proven, Report};
 pub use tree::{Node, NodeId, Proof, Tree};
 

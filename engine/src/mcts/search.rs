@@ -1,7 +1,8 @@
-//! The searcher: configuration, limits (time or simulations), threads (root parallelism)
-//! and tree reuse between moves.
+//! The searcher: configuration, limits (time or simulations), threads (root or tree
+//! parallelism) and tree reuse between moves.
 
 use super::playout::{PlayoutContext, PlayoutPolicy};
+use super::shared::{Run, SharedTree};
 use super::solver;
 use super::stats::{ChildStats, Proven, Report};
 use super::tree::{Node, NodeId, Proof, Tree};
@@ -24,9 +25,10 @@ pub struct Config<P> {
     pub playout: P,
     /// The most tree nodes, over all threads (a node takes 24 bytes for Breakthrough).
     pub node_budget: usize,
-    /// Search threads (root parallelism: one tree per thread, merged at the root); 0 counts
-    /// as 1.
+    /// Search threads; 0 counts as 1.
     pub threads: usize,
+    /// How several threads share the work (no effect with one thread).
+    pub parallelism: Parallelism,
     /// Consult the oracle's `guess` inside playouts every this many plies (`None`: never).
     pub oracle_in_playouts: Option<NonZeroU32>,
     /// A leaf is expanded once it has had this many simulations (the root always is).
@@ -45,12 +47,26 @@ impl<P: Default> Default for Config<P> {
             playout: P::default(),
             node_budget: 1 << 23,
             threads: 1,
+            parallelism: Parallelism::Root,
             oracle_in_playouts: NonZeroU32::new(1),
             expand_after: 1,
             max_playout_plies: 1000,
             seed: 0x5eed,
         }
     }
+}
+
+/// How a search with several threads divides the work.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Parallelism {
+    /// Each thread grows its own tree (with `node_budget / threads` nodes and its own seed);
+    /// the root moves' statistics and proofs are merged. Reproducible with
+    /// `Limits::Simulations`.
+    #[default]
+    Root,
+    /// All threads grow one shared tree (the whole node budget), with atomic statistics and
+    /// a virtual loss. Not reproducible: the threads' interleaving decides the tree.
+    Tree,
 }
 
 /// When a search stops (it also stops as soon as the root is proven).
@@ -174,8 +190,9 @@ const PUBLISH_EVERY: u64 = 256;
 /// Monte Carlo Tree Search with UCT, the MCTS-solver and an optional oracle, keeping its
 /// tree between calls to reuse the part that the game reached.
 ///
-/// With `threads > 1` the calling thread searches one tree and persistent helper threads
-/// search their own (root parallelism); their root statistics are merged. Helpers publish
+/// With `threads > 1` and [`Parallelism::Root`] the calling thread searches one tree and
+/// persistent helper threads search their own; their root statistics are merged. With
+/// [`Parallelism::Tree`] they all search one shared tree instead. Helpers publish
 /// their root statistics as they go, so a time-limited search returns on time even when a
 /// helper has lost its processor (it catches up before its next search).
 pub struct Searcher<G: Game, P: PlayoutPolicy<G>> {
@@ -183,8 +200,81 @@ pub struct Searcher<G: Game, P: PlayoutPolicy<G>> {
     oracle: Option<Arc<dyn Oracle<G>>>,
     main: Worker<G>,
     helpers: Vec<Helper<G>>,
+    shared: Option<TreeParallel<G>>,
     job: u64,
     stop: Arc<AtomicBool>,
+}
+
+/// The shared tree of tree parallelism and its helper threads.
+struct TreeParallel<G: Game> {
+    tree: Arc<SharedTree<G::Move>>,
+    root: Option<G>,
+    helpers: Vec<TreeHelper<G>>,
+}
+
+/// One tree-parallel search for a helper thread; it drops the job (and its hold on the
+/// tree) when done.
+struct TreeJob<G: Game> {
+    tree: Arc<SharedTree<G::Move>>,
+    pos: G,
+    deadline: Option<Instant>,
+    max_sims: u64,
+    stop: Arc<AtomicBool>,
+}
+
+/// A helper thread of tree parallelism.
+struct TreeHelper<G: Game> {
+    tx: Option<mpsc::Sender<TreeJob<G>>>,
+    handle: Option<std::thread::JoinHandle<()>>,
+}
+
+impl<'a, G: Game, P: PlayoutPolicy<G>> Shared<'a, G, P> {
+    /// One thread's part of a tree-parallel search.
+    fn tree_run(
+        &self,
+        tree: &'a SharedTree<G::Move>,
+        root: &'a G,
+        stop: &'a AtomicBool,
+        deadline: Option<Instant>,
+        max_sims: u64,
+    ) -> Run<'a, G, P> {
+        Run {
+            tree,
+            root,
+            playout: &self.config.playout,
+            c: self.c,
+            oracle: self.oracle,
+            oracle_every: self.oracle_every,
+            max_plies: self.config.max_playout_plies,
+            expand_after: self.config.expand_after,
+            stop,
+            deadline,
+            max_sims,
+            max_root_visits: MAX_ROOT_VISITS,
+            clock_every: CLOCK_EVERY,
+        }
+    }
+}
+
+/// A tree-parallel helper thread's life: run the searches it is sent.
+fn tree_helper_loop<G: Game, P: PlayoutPolicy<G>>(
+    mut w: Worker<G>,
+    config: Arc<Config<P>>,
+    oracle: Option<Arc<dyn Oracle<G>>>,
+    rx: mpsc::Receiver<TreeJob<G>>,
+) {
+    while let Ok(job) = rx.recv() {
+        let shared = Shared {
+            config: &config,
+            c: config.c as f32,
+            oracle: oracle.as_deref(),
+            oracle_every: config.oracle_in_playouts.map_or(0, |k| k.get()),
+        };
+        shared
+            .tree_run(&job.tree, &job.pos, &job.stop, job.deadline, job.max_sims)
+            .run(&mut w.rng, &mut w.moves);
+        drop(job);
+    }
 }
 
 impl<G: Game> Worker<G> {
@@ -281,6 +371,14 @@ impl<G: Game, P: PlayoutPolicy<G>> Drop for Searcher<G, P> {
                 let _ = handle.join();
             }
         }
+        if let Some(tp) = &mut self.shared {
+            for h in &mut tp.helpers {
+                h.tx = None;
+                if let Some(handle) = h.handle.take() {
+                    let _ = handle.join();
+                }
+            }
+        }
     }
 }
 
@@ -298,7 +396,27 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
     fn build(config: Config<P>, oracle: Option<Arc<dyn Oracle<G>>>) -> Self {
         let threads = config.threads.max(1);
         let config = Arc::new(config);
-        let helpers = (1..threads)
+        let tree_mode = threads > 1 && config.parallelism == Parallelism::Tree;
+        let shared = tree_mode.then(|| TreeParallel {
+            tree: Arc::new(SharedTree::new(crate::game::Side::First, 1)),
+            root: None,
+            helpers: (1..threads)
+                .map(|i| {
+                    let (tx, rx) = mpsc::channel();
+                    let w = Worker::new(config.seed, i as u64);
+                    let (c, o) = (config.clone(), oracle.clone());
+                    let handle = std::thread::Builder::new()
+                        .name(format!("mcts-tree-{i}"))
+                        .spawn(move || tree_helper_loop(w, c, o, rx))
+                        .expect("spawn a search thread");
+                    TreeHelper {
+                        tx: Some(tx),
+                        handle: Some(handle),
+                    }
+                })
+                .collect(),
+        });
+        let helpers = (1..if tree_mode { 1 } else { threads })
             .map(|i| {
                 let (tx, rx) = mpsc::channel();
                 let slot = Arc::new(Slot {
@@ -323,6 +441,7 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
             config,
             oracle,
             helpers,
+            shared,
             job: 0,
             stop: Arc::new(AtomicBool::new(false)),
         }
@@ -336,6 +455,9 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
     /// Forgets the tree, so the next search starts afresh.
     pub fn clear(&mut self) {
         self.main.root = None;
+        if let Some(tp) = &mut self.shared {
+            tp.root = None;
+        }
         for h in &self.helpers {
             if let Some(tx) = &h.tx {
                 let _ = tx.send(Msg::Clear);
@@ -344,7 +466,7 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
     }
 
     fn threads(&self) -> usize {
-        1 + self.helpers.len()
+        self.config.threads.max(1)
     }
 
     /// Searches `pos` within `limits` and reports the best move and the statistics. The
@@ -359,6 +481,9 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
         }
         if let Some(report) = self.oracle_root(pos, start) {
             return report;
+        }
+        if self.shared.is_some() {
+            return self.search_shared(pos, limits, start, deadline);
         }
         let budget = (self.config.node_budget / threads).max(1);
         // The calling thread always runs at least one simulation: it expands the root,
@@ -401,6 +526,122 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
             snaps.push(self.collect(h, limits));
         }
         self.report(&snaps, start)
+    }
+
+    /// A tree-parallel search: every thread grows the one shared tree.
+    fn search_shared(
+        &mut self,
+        pos: &G,
+        limits: Limits,
+        start: Instant,
+        deadline: Option<Instant>,
+    ) -> Report<G::Move> {
+        let tp = self.shared.as_mut().expect("tree parallelism is on");
+        // Helpers drop their hold on the tree when their last simulation ends; that is
+        // normally long past, so this wait is short.
+        while Arc::strong_count(&tp.tree) > 1 {
+            std::thread::yield_now();
+        }
+        let budget = self.config.node_budget.max(1);
+        let mut reused = 0;
+        let mut kept = false;
+        if let (Some(prev), Some(tree)) = (&tp.root, Arc::get_mut(&mut tp.tree)) {
+            if tree.budget() == budget {
+                if let Some(path) = tree.find(prev, pos) {
+                    let (n, rest) = tree.reroot(&path);
+                    reused = n;
+                    kept = true;
+                    discard(rest);
+                }
+            }
+        }
+        if !kept {
+            let fresh = Arc::new(SharedTree::new(pos.side_to_move(), budget));
+            discard(std::mem::replace(&mut tp.tree, fresh));
+        }
+        if let Some(tree) = Arc::get_mut(&mut tp.tree) {
+            tree.reset_for_search();
+        }
+        tp.root = Some(pos.clone());
+        let max_sims = match limits {
+            Limits::Simulations(n) => n.max(1),
+            Limits::Time(_) => u64::MAX,
+        };
+        let shared = Shared {
+            config: &self.config,
+            c: self.config.c as f32,
+            oracle: self.oracle.as_deref(),
+            oracle_every: self.config.oracle_in_playouts.map_or(0, |k| k.get()),
+        };
+        let tree = tp.tree.clone();
+        self.stop = Arc::new(AtomicBool::new(false));
+        let run = shared.tree_run(&tree, pos, &self.stop, deadline, max_sims);
+        run.expand_root(&mut self.main.moves);
+        for h in &tp.helpers {
+            if let Some(tx) = &h.tx {
+                let _ = tx.send(TreeJob {
+                    tree: tp.tree.clone(),
+                    pos: pos.clone(),
+                    deadline,
+                    max_sims,
+                    stop: self.stop.clone(),
+                });
+            }
+        }
+        run.run(&mut self.main.rng, &mut self.main.moves);
+        match limits {
+            Limits::Time(_) => self.stop.store(true, Ordering::Relaxed),
+            Limits::Simulations(_) => {
+                // Every claimed simulation finishes before the report (a helper that died
+                // has dropped its job while unwinding).
+                while Arc::strong_count(&tree) > 2 {
+                    std::thread::yield_now();
+                }
+            }
+        }
+        let children = tree
+            .root_stats()
+            .into_iter()
+            .map(|(mv, visits, score2, proven)| RootChild {
+                mv,
+                visits,
+                score2,
+                proven,
+            })
+            .collect();
+        let snap = Snapshot {
+            job: self.job,
+            children,
+            sims: tree.finished(),
+            tree_nodes: tree.len(),
+            reused,
+            budget_full: tree.budget_full(),
+            done: true,
+        };
+        self.report(&[snap], start)
+    }
+
+    /// The principal variation that starts with the root move `first`.
+    fn pv(&self, first: G::Move) -> Vec<G::Move> {
+        if let Some(tp) = &self.shared {
+            return tp.tree.pv(first, pick::<()>);
+        }
+        let mut pv = vec![first];
+        let t = &self.main.tree;
+        let mut node = t
+            .node(0)
+            .children()
+            .find(|&id| t.node(id).mv == Some(first));
+        while let Some(id) = node {
+            if pv.len() >= 24 {
+                break;
+            }
+            node = best_child(t, id);
+            if let Some(c) = node {
+                pv.push(t.node(c).mv.expect("children have moves"));
+            }
+        }
+        pv
     }
 
     /// A helper's snapshot of the current job: with a simulation limit its final one; with
@@ -523,21 +764,7 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
             (None, Some(k)) => children[k].value,
             (None, None) => 0.5,
         };
-        let mut pv = Vec::new();
-        if let Some(mv) = best_move {
-            pv.push(mv);
-            let t = &self.main.tree;
-            let mut node = t.node(0).children().find(|&id| t.node(id).mv == Some(mv));
-            while let Some(id) = node {
-                if pv.len() >= 24 {
-                    break;
-                }
-                node = best_child(t, id);
-                if let Some(c) = node {
-                    pv.push(t.node(c).mv.expect("children have moves"));
-                }
-            }
-        }
+        let pv = best_move.map_or_else(Vec::new, |mv| self.pv(mv));
         let simulations: u64 = snaps.iter().map(|s| s.sims).sum();
         let secs = elapsed.as_secs_f64();
         Report {
@@ -561,9 +788,18 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
     }
 }
 
+/// Drops `garbage` on a short-lived thread: freeing a large shared tree (one allocation per
+/// expanded node) would otherwise eat into the search's time.
+fn discard<T: Send + 'static>(garbage: T) {
+    // If no thread can be started the closure, and the garbage with it, is dropped here.
+    let _ = std::thread::Builder::new()
+        .name("mcts-free".into())
+        .spawn(move || drop(garbage));
+}
+
 /// The oracle's depth (winner's moves) as plies: a win for the side to move takes
 /// `2d - 1` plies, a loss `2d`.
-fn oracle_plies<M>(p: &ProvenOutcome<M>) -> u16 {
+pub(super) fn oracle_plies<M>(p: &ProvenOutcome<M>) -> u16 {
     let d = p.depth.min(u16::MAX as u32 / 2) as u16;
     match p.result {
         GameResult::Win => (2 * d).saturating_sub(1),

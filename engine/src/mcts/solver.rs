@@ -1,6 +1,7 @@
 //! The MCTS-solver: proven wins, losses and draws propagate from children to parents.
 
 use super::tree::{NodeId, Proof, Tree};
+use crate::game::Side;
 
 /// Re-derives the proof of `parent` from its children; returns true when `parent` became
 /// proven by this call.
@@ -13,21 +14,44 @@ pub fn update<M: Copy>(tree: &mut Tree<M>, parent: NodeId) -> bool {
     if p.proof != Proof::Unknown || !p.is_expanded() {
         return false;
     }
+    let derived = derive(
+        p.mover,
+        p.children().map(|c| {
+            let n = tree.node(c);
+            (n.mover, n.proof, n.proof_plies)
+        }),
+    );
+    let Some((proof, plies)) = derived else {
+        return false;
+    };
+    let node = tree.node_mut(parent);
+    node.proof = proof;
+    node.proof_plies = plies;
+    true
+}
+
+/// The proof and plies of a parent whose mover is `parent_mover`, from its children's
+/// `(mover, proof, plies)`; `None` while they do not settle it. Shared by the single-owner
+/// tree and the shared tree of tree parallelism.
+#[inline]
+pub fn derive(
+    parent_mover: Side,
+    children: impl Iterator<Item = (Side, Proof, u16)>,
+) -> Option<(Proof, u16)> {
     let mut best_win = u16::MAX;
     let mut all_proven = true;
     let mut any_draw = false;
     let mut draw_plies = 0u16;
     let mut loss_plies = 0u16;
-    let mut stm = p.mover.opponent();
-    for c in p.children() {
-        let n = tree.node(c);
-        stm = n.mover;
-        match n.proof {
-            Proof::Win => best_win = best_win.min(n.proof_plies),
-            Proof::Loss => loss_plies = loss_plies.max(n.proof_plies),
+    let mut stm = parent_mover.opponent();
+    for (mover, proof, plies) in children {
+        stm = mover;
+        match proof {
+            Proof::Win => best_win = best_win.min(plies),
+            Proof::Loss => loss_plies = loss_plies.max(plies),
             Proof::Draw => {
                 any_draw = true;
-                draw_plies = draw_plies.max(n.proof_plies);
+                draw_plies = draw_plies.max(plies);
             }
             Proof::Unknown => all_proven = false,
         }
@@ -36,13 +60,13 @@ pub fn update<M: Copy>(tree: &mut Tree<M>, parent: NodeId) -> bool {
     let (for_stm, plies) = if best_win != u16::MAX {
         (Proof::Win, best_win)
     } else if !all_proven {
-        return false;
+        return None;
     } else if any_draw {
         (Proof::Draw, draw_plies)
     } else {
         (Proof::Loss, loss_plies)
     };
-    let proof = if stm == p.mover {
+    let proof = if stm == parent_mover {
         for_stm
     } else {
         match for_stm {
@@ -51,10 +75,7 @@ pub fn update<M: Copy>(tree: &mut Tree<M>, parent: NodeId) -> bool {
             other => other,
         }
     };
-    let node = tree.node_mut(parent);
-    node.proof = proof;
-    node.proof_plies = plies.saturating_add(1);
-    true
+    Some((proof, plies.saturating_add(1)))
 }
 
 /// After the last node of `path` was proven, carries the proof up as far as it goes.

@@ -37,9 +37,25 @@ fn tables() -> &'static Tables {
 /// 1/2. Single precision keeps the loop short; ranks are all that matter here.
 #[inline]
 pub fn select<M: Copy>(tree: &Tree<M>, parent: NodeId, c: f32) -> NodeId {
-    let t = tables();
     let p = tree.node(parent);
-    let pv = p.visits.max(1) as usize;
+    choose(p.visits, p.children(), c, |id| {
+        let n = tree.node(id);
+        (n.visits, n.score2, n.proof)
+    })
+}
+
+/// Formula 2.1 over the children `ids` of a parent seen `parent_visits` times, reading each
+/// child's `(visits, score2, proof)` through `stats`; the rules of [`select`]. Shared by the
+/// single-owner tree and the shared tree of tree parallelism.
+#[inline(always)]
+pub fn choose(
+    parent_visits: u32,
+    ids: std::ops::Range<NodeId>,
+    c: f32,
+    stats: impl Fn(NodeId) -> (u32, u32, Proof),
+) -> NodeId {
+    let t = tables();
+    let pv = parent_visits.max(1) as usize;
     let sqrt_ln = if pv < TABLE {
         t.sqrt_ln[pv]
     } else {
@@ -48,10 +64,10 @@ pub fn select<M: Copy>(tree: &Tree<M>, parent: NodeId, c: f32) -> NodeId {
     let explore = c * sqrt_ln;
     let mut best = NO_CHILDREN;
     let mut best_value = f32::NEG_INFINITY;
-    for id in p.children() {
-        let n = tree.node(id);
-        let visits = n.visits as usize;
-        let value = if n.proof == Proof::Unknown {
+    for id in ids {
+        let (visits, score2, proof) = stats(id);
+        let visits = visits as usize;
+        let value = if proof == Proof::Unknown {
             if visits == 0 {
                 return id;
             }
@@ -61,9 +77,9 @@ pub fn select<M: Copy>(tree: &Tree<M>, parent: NodeId, c: f32) -> NodeId {
                 let inv = 1.0 / visits as f32;
                 (inv, inv.sqrt())
             };
-            n.score2 as f32 * 0.5 * inv + explore * inv_sqrt
+            score2 as f32 * 0.5 * inv + explore * inv_sqrt
         } else {
-            match n.proof {
+            match proof {
                 Proof::Win => return id,
                 Proof::Loss => f32::MIN,
                 _ => {
