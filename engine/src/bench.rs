@@ -178,6 +178,33 @@ fn run_perft(pos: &Position, counts: &mut MovegenRate) {
 /// Plays uniformly random games from `pos` for about `seconds` with a generator seeded by
 /// `seed`, through [`Position::random_playout_plies`].
 pub fn playout_rate(pos: &Position, seed: u64, seconds: f64) -> PlayoutRate {
+    time_playouts(pos, seed, seconds, |p, rng| p.random_playout_plies(rng))
+}
+
+/// The plain playout loop (`random_move`, `make_move`, `result` each ply), timed like
+/// [`playout_rate`] for comparison with the fused playout.
+pub fn plain_playout_rate(pos: &Position, seed: u64, seconds: f64) -> PlayoutRate {
+    time_playouts(pos, seed, seconds, |p, rng| {
+        let mut plies = 0;
+        loop {
+            if let Some(o) = p.result() {
+                return (o, plies);
+            }
+            let mv = p.random_move(rng).expect("an unfinished game has a move");
+            p.make_move(mv);
+            plies += 1;
+        }
+    })
+}
+
+/// Runs `playout` (returning the winner and the plies played) from copies of `pos` for
+/// about `seconds`.
+fn time_playouts(
+    pos: &Position,
+    seed: u64,
+    seconds: f64,
+    mut playout: impl FnMut(&mut Position, &mut Xoshiro256PlusPlus) -> (Outcome, u32),
+) -> PlayoutRate {
     let budget = Duration::from_secs_f64(seconds.max(0.0));
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut rate = PlayoutRate {
@@ -191,47 +218,9 @@ pub fn playout_rate(pos: &Position, seed: u64, seconds: f64) -> PlayoutRate {
         // Reading the clock every playout would cost a noticeable share of one.
         for _ in 0..256 {
             let mut p = *pos;
-            let (outcome, plies) = p.random_playout_plies(&mut rng);
+            let (outcome, plies) = playout(&mut p, &mut rng);
             rate.playouts += 1;
             rate.plies += plies as u64;
-            if outcome == Outcome::Win(WHITE) {
-                rate.white_wins += 1;
-            }
-        }
-        if start.elapsed() >= budget {
-            break;
-        }
-    }
-    rate.seconds = start.elapsed().as_secs_f64();
-    rate
-}
-
-/// The plain playout loop (`random_move`, `make_move`, `result` each ply), timed like
-/// [`playout_rate`] for comparison with the fused playout.
-pub fn plain_playout_rate(pos: &Position, seed: u64, seconds: f64) -> PlayoutRate {
-    let budget = Duration::from_secs_f64(seconds.max(0.0));
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut rate = PlayoutRate {
-        playouts: 0,
-        plies: 0,
-        white_wins: 0,
-        seconds: 0.0,
-    };
-    let start = Instant::now();
-    loop {
-        for _ in 0..256 {
-            let mut p = *pos;
-            let outcome = loop {
-                if let Some(o) = p.result() {
-                    break o;
-                }
-                let mv = p
-                    .random_move(&mut rng)
-                    .expect("an unfinished game has a move");
-                p.make_move(mv);
-                rate.plies += 1;
-            };
-            rate.playouts += 1;
             if outcome == Outcome::Win(WHITE) {
                 rate.white_wins += 1;
             }
