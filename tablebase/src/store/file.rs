@@ -214,6 +214,36 @@ pub struct TableFile {
     pub tree: StaticBTree,
 }
 
+impl Header {
+    /// The header of a table of `entries` (its checksum still zero): values take 2 bytes
+    /// when the largest fits, else 4.
+    fn for_entries(
+        region: &Region,
+        limits: Limits,
+        codec: &ValueCodec,
+        entries: &[(u64, u32)],
+    ) -> Header {
+        let max_value = entries.iter().map(|e| e.1).max().unwrap_or(0);
+        let value_bytes = if max_value <= u16::MAX as u32 { 2 } else { 4 };
+        Header {
+            version: VERSION,
+            board: region.board(),
+            rows: region.rows(),
+            field_bits: codec.field_bits,
+            limits,
+            value_bytes,
+            entries: entries.len() as u64,
+            max_depth: entries
+                .iter()
+                .map(|e| codec.decode(e.1).depth)
+                .max()
+                .unwrap_or(0),
+            body_words: Layout::new(entries.len() as u64, value_bytes).words as u64,
+            checksum: 0,
+        }
+    }
+}
+
 impl TableFile {
     /// Writes sorted, unique entries to `path` (through `path.tmp` and a rename, so a
     /// file at `path` is always complete).
@@ -224,26 +254,8 @@ impl TableFile {
         codec: &ValueCodec,
         entries: &[(u64, u32)],
     ) -> Result<Header, TableFileError> {
-        let max_value = entries.iter().map(|e| e.1).max().unwrap_or(0);
-        let max_depth = entries
-            .iter()
-            .map(|e| codec.decode(e.1).depth)
-            .max()
-            .unwrap_or(0);
-        let value_bytes = if max_value <= u16::MAX as u32 { 2 } else { 4 };
-        let layout = Layout::new(entries.len() as u64, value_bytes);
-        let mut header = Header {
-            version: VERSION,
-            board: region.board(),
-            rows: region.rows(),
-            field_bits: codec.field_bits,
-            limits,
-            value_bytes,
-            entries: entries.len() as u64,
-            max_depth,
-            body_words: layout.words as u64,
-            checksum: 0,
-        };
+        let mut header = Header::for_entries(region, limits, codec, entries);
+        let layout = Layout::new(header.entries, header.value_bytes);
         let io = |source| TableFileError::Io {
             path: path.to_path_buf(),
             source,
@@ -328,26 +340,10 @@ impl TableFile {
         codec: &ValueCodec,
         entries: &[(u64, u32)],
     ) -> TableFile {
-        let max_value = entries.iter().map(|e| e.1).max().unwrap_or(0);
-        let value_bytes = if max_value <= u16::MAX as u32 { 2 } else { 4 };
-        let tree = StaticBTree::from_entries(entries, value_bytes);
+        let header = Header::for_entries(region, limits, codec, entries);
+        let tree = StaticBTree::from_entries(entries, header.value_bytes);
         TableFile {
-            header: Header {
-                version: VERSION,
-                board: region.board(),
-                rows: region.rows(),
-                field_bits: codec.field_bits,
-                limits,
-                value_bytes,
-                entries: entries.len() as u64,
-                max_depth: entries
-                    .iter()
-                    .map(|e| codec.decode(e.1).depth)
-                    .max()
-                    .unwrap_or(0),
-                body_words: 0,
-                checksum: 0,
-            },
+            header,
             region: region.clone(),
             codec: *codec,
             tree,
