@@ -23,6 +23,16 @@ impl Targets {
         self.left.count_ones() + self.straight.count_ones() + self.right.count_ones()
     }
 
+    /// Only the diagonal moves onto `cells` (the captures of the pieces there).
+    #[inline]
+    pub fn captures_onto(&self, cells: u64) -> Targets {
+        Targets {
+            left: self.left & cells,
+            straight: 0,
+            right: self.right & cells,
+        }
+    }
+
     /// True when there is no legal move.
     #[inline]
     pub fn is_empty(&self) -> bool {

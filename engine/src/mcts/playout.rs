@@ -268,11 +268,7 @@ impl PlayoutPolicy<Position> for BreakthroughPolicy {
             if self.stop_threats {
                 let danger = threats(pos, me.opponent());
                 if danger != 0 {
-                    let stop = crate::breakthrough::Targets {
-                        left: t.left & danger,
-                        straight: 0,
-                        right: t.right & danger,
-                    };
+                    let stop = t.captures_onto(danger);
                     let k = stop.count();
                     if k > 0 {
                         let pick = ctx.below(k);
@@ -310,11 +306,7 @@ impl BreakthroughPolicy {
     ) -> Move {
         if self.capture_weight > 1 {
             let undefended = opp_pieces & !attacks(pos, pos.side().opponent());
-            let good = crate::breakthrough::Targets {
-                left: t.left & undefended,
-                straight: 0,
-                right: t.right & undefended,
-            };
+            let good = t.captures_onto(undefended);
             let g = good.count();
             if g > 0 {
                 let heavy = g * self.capture_weight;
