@@ -1,9 +1,10 @@
 //! The GTP version 2 engine for Breakthrough: one command line in, one reply out, with the
 //! board, the move history, the time settings and the searcher; `serve` runs the loop.
 
-use engine::breakthrough::{Board, Position};
-use engine::mcts::{BreakthroughSearcher, Limits};
-use engine::{Game, Side};
+use breakthrough::BreakthroughSearcher;
+use breakthrough::{Board, Position};
+use mcts::Limits;
+use quasar_core::{Game, Side};
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
@@ -364,7 +365,8 @@ pub fn serve(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::mcts::{BreakthroughPolicy, Config, Searcher};
+    use breakthrough::BreakthroughPolicy;
+    use mcts::{Config, Searcher};
 
     fn engine() -> GtpEngine {
         let board = Board::new(6, 6).unwrap();

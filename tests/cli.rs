@@ -1,7 +1,7 @@
 //! End-to-end tests of the `quasar` binary: perft, show and bench output, and bad input.
 //! Expected counts come from the plain reference implementation of the engine's tests.
 
-#[path = "../engine/tests/reference/mod.rs"]
+#[path = "../games/breakthrough/tests/reference/mod.rs"]
 mod reference;
 
 use reference::RefPos;

@@ -2,9 +2,9 @@
 //! cache directory, and the engine with it against the engine without it.
 
 use crate::player::{MctsSpec, PlayerError, PlayerSpec};
-use engine::breakthrough::Board;
+use breakthrough::tablebase::{generate, Limits, Region, TableFile};
+use breakthrough::Board;
 use std::path::{Path, PathBuf};
-use tablebase::{generate, Limits, Region, TableFile};
 
 /// The board of the main job.
 pub const MAIN_BOARD: (u32, u32) = (6, 6);

@@ -2,8 +2,8 @@
 //! for illegal moves, overruns and failures, and a ply cap as a safeguard.
 
 use crate::player::{format_duration, Budget, Player, PlayerError};
-use engine::breakthrough::{Move, Position};
-use engine::{Outcome, Side};
+use breakthrough::{Move, Position};
+use quasar_core::{Outcome, Side};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
@@ -165,7 +165,7 @@ fn natural_reason(pos: &Position, outcome: Outcome) -> Reason {
 mod tests {
     use super::*;
     use crate::player::{Limit, RandomPlayer};
-    use engine::breakthrough::Board;
+    use breakthrough::Board;
 
     fn budget(ms: u64) -> Budget {
         Budget::new(

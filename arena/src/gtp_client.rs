@@ -2,8 +2,8 @@
 //! (`boardsize`, `clear_board`, `play`, `genmove`, `quit`).
 
 use crate::player::{Budget, GtpSpec, Player, PlayerError};
-use engine::breakthrough::{Board, Move, Position};
-use engine::Side;
+use breakthrough::{Board, Move, Position};
+use quasar_core::Side;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

@@ -3,9 +3,10 @@
 use crate::player::{
     Budget, Limit, MctsSpec, Player, PlayerError, PlayerFactory, PlayerSpec, Playout,
 };
-use engine::breakthrough::{Move, Position};
-use engine::mcts::{BreakthroughPolicy, BreakthroughSearcher, Config, Limits, Searcher};
-use engine::Oracle;
+use breakthrough::{BreakthroughPolicy, BreakthroughSearcher};
+use breakthrough::{Move, Position};
+use mcts::{Config, Limits, Searcher};
+use quasar_core::Oracle;
 use std::sync::Arc;
 
 /// Builds MCTS players that share one loaded oracle.
@@ -94,9 +95,9 @@ impl Player for MctsPlayer {
 pub fn load_oracle(
     path: &std::path::Path,
     rule: Option<crate::player::ProbeRule>,
-    board: engine::breakthrough::Board,
+    board: breakthrough::Board,
 ) -> Result<Arc<dyn Oracle<Position>>, PlayerError> {
-    let table = tablebase::Tablebase::open_for(path, board)
+    let table = breakthrough::tablebase::Tablebase::open_for(path, board)
         .map_err(|e| PlayerError::Unavailable(format!("tablebase {e}")))?;
     let race = rule == Some(crate::player::ProbeRule::Race);
     Ok(Arc::new(table.with_race_guess(race)))

@@ -2,7 +2,7 @@
 //! text (`mcts:tb=...`, `random`, `gtp:<command>`), and the factories that build players.
 
 use crate::gtp_client::GtpPlayer;
-use engine::breakthrough::{Board, Move, Position};
+use breakthrough::{Board, Move, Position};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt;
@@ -692,7 +692,7 @@ mod tests {
         let budget = Budget::new(Limit::Sims(200), Duration::ZERO, Duration::from_secs(60));
         let mv = player.choose(&pos, &budget).unwrap();
         let mut legal = Vec::new();
-        engine::Game::legal_moves(&pos, &mut legal);
+        quasar_core::Game::legal_moves(&pos, &mut legal);
         assert!(legal.contains(&mv));
         let e = build_factory(&parse("mcts:tb=/nonexistent/t.qtb").unwrap(), board)
             .err()

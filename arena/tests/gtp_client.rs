@@ -4,8 +4,8 @@
 use arena::game::{play_game, Reason};
 use arena::gtp_client::GtpPlayer;
 use arena::player::{Budget, GtpSpec, Limit, Player, PlayerError, RandomPlayer};
-use engine::breakthrough::{Board, Move, Position};
-use engine::{Outcome, Side};
+use breakthrough::{Board, Move, Position};
+use quasar_core::{Outcome, Side};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 

@@ -7,7 +7,7 @@ use arena::matchup::{run_match, Contestant, MatchConfig};
 use arena::player::{build_factory, parse_duration, Limit, PlayerSpec};
 use arena::report;
 use arena::stats::{Sprt, SprtDecision};
-use engine::breakthrough::Board;
+use breakthrough::Board;
 use std::path::PathBuf;
 use std::time::Duration;
 

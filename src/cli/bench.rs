@@ -1,8 +1,8 @@
 //! `quasar bench`: single-thread move-generation and random-playout rates, as printed rates.
 
 use super::CliResult;
-use engine::bench::{movegen_rate, plain_playout_rate, playout_rate, PlayoutRate};
-use engine::breakthrough::{Board, Position};
+use breakthrough::bench::{movegen_rate, plain_playout_rate, playout_rate, PlayoutRate};
+use breakthrough::{Board, Position};
 use std::time::Instant;
 
 /// Measure move generation and uniformly random playouts from the start position, on one

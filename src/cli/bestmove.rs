@@ -3,7 +3,7 @@
 use super::engine_opts::describe_report;
 use super::engine_opts::EngineArgs;
 use super::{position_from, CliResult};
-use engine::breakthrough::Board;
+use breakthrough::Board;
 
 /// Search a position and print the best move and the statistics.
 #[derive(clap::Args)]

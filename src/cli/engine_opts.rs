@@ -1,17 +1,16 @@
 //! Search options shared by `bestmove`, `play` and `gtp`, duration parsing, and the text
 //! that describes a search report.
 
-use engine::breakthrough::{Board, Move, Position};
-use engine::mcts::{
-    BreakthroughPolicy, BreakthroughSearcher, Config, Limits, Parallelism, Report, Searcher,
-};
-use engine::{Game, GameResult, Side};
+use breakthrough::tablebase::Tablebase;
+use breakthrough::{Board, Move, Position};
+use breakthrough::{BreakthroughPolicy, BreakthroughSearcher};
+use mcts::{Config, Limits, Parallelism, Report, Searcher};
+use quasar_core::{Game, GameResult, Side};
 use std::fmt::Write;
 use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-use tablebase::Tablebase;
 
 /// Reads `500ms`, `2s`, `1.5s` or `1m` into a duration.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {

@@ -3,7 +3,7 @@
 use super::engine_opts::EngineArgs;
 use super::CliResult;
 use crate::gtp::{serve, GtpEngine};
-use engine::breakthrough::Board;
+use breakthrough::Board;
 use std::io;
 
 /// Speak GTP version 2 on standard input and output (the board can also be set with

@@ -10,7 +10,7 @@ pub mod play;
 pub mod show;
 pub mod tablebase;
 
-use engine::breakthrough::{Board, Position};
+use breakthrough::{Board, Position};
 
 /// What a subcommand returns: an error here is printed as one line and exits non-zero.
 pub type CliResult = Result<(), Box<dyn std::error::Error>>;

@@ -1,9 +1,9 @@
 //! `quasar perft`: leaf counts of the game tree, optionally divided by first move.
 
 use super::{position_from, CliResult};
-use engine::breakthrough::Board;
-use engine::game::perft;
-use engine::Game;
+use breakthrough::Board;
+use quasar_core::perft;
+use quasar_core::Game;
 use std::time::Instant;
 
 /// Count the leaves of the game tree to a depth; a finished game counts as one leaf.

@@ -2,10 +2,10 @@
 
 use super::engine_opts::{describe_report, EngineArgs};
 use super::{position_from, CliResult};
-use engine::breakthrough::{Board, Position};
-use engine::mcts::BreakthroughSearcher;
-use engine::mcts::Limits;
-use engine::{Game, Outcome, Side};
+use breakthrough::BreakthroughSearcher;
+use breakthrough::{Board, Position};
+use mcts::Limits;
+use quasar_core::{Game, Outcome, Side};
 use std::io::{self, BufRead, IsTerminal, Write};
 
 /// The side the person plays.

@@ -1,7 +1,7 @@
 //! `quasar show`: a board diagram of a position.
 
 use super::CliResult;
-use engine::breakthrough::Position;
+use breakthrough::Position;
 
 /// Print a board diagram of a position given in the FEN-like text of the spec.
 #[derive(clap::Args)]

@@ -1,11 +1,11 @@
 //! `quasar tablebase`: build, inspect, probe and verify row-limited tables.
 
 use super::CliResult;
-use engine::breakthrough::{Board, Position};
-use engine::Game;
+use breakthrough::tablebase::store::Lookup;
+use breakthrough::tablebase::{generate, Limits, Region, TableFile, Tablebase};
+use breakthrough::{Board, Position};
+use quasar_core::Game;
 use std::path::PathBuf;
-use tablebase::store::Lookup;
-use tablebase::{generate, Limits, Region, TableFile, Tablebase};
 
 /// Tablebase subcommands.
 #[derive(clap::Subcommand)]
@@ -209,7 +209,7 @@ fn verify(a: VerifyArgs) -> CliResult {
         tb.header().board,
         tb.header().rows
     );
-    let r = tablebase::verify::verify_sample(&tb, a.samples, a.seed);
+    let r = breakthrough::tablebase::verify::verify_sample(&tb, a.samples, a.seed);
     println!(
         "re-derived {} stored entries and {} random configurations by brute force",
         r.entries_checked, r.configs_checked

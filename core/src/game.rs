@@ -1,0 +1,171 @@
+//! The [`Game`] trait every game implements, and the small types it speaks in.
+
+use std::fmt;
+use std::hash::Hash;
+
+/// One of the two players. `First` moves first (White in Breakthrough, Black in checkers);
+/// each game names its sides for display with [`Game::side_name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Side {
+    /// The side that moves first from the start position.
+    First,
+    /// The side that moves second from the start position.
+    Second,
+}
+
+impl Side {
+    /// The other side.
+    #[inline]
+    pub fn opponent(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+
+    /// 0 for `First`, 1 for `Second`, for indexing per-side arrays.
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// How a finished game ended, independent of any point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The named side won.
+    Win(Side),
+    /// Neither side won.
+    Draw,
+}
+
+impl Outcome {
+    /// The outcome as seen by `side`.
+    #[inline]
+    pub fn result_for(self, side: Side) -> GameResult {
+        match self {
+            Outcome::Win(w) if w == side => GameResult::Win,
+            Outcome::Win(_) => GameResult::Loss,
+            Outcome::Draw => GameResult::Draw,
+        }
+    }
+}
+
+/// A finished game's result from one side's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// That side won.
+    Win,
+    /// That side lost.
+    Loss,
+    /// Nobody won.
+    Draw,
+}
+
+impl GameResult {
+    /// The score MCTS backs up: 1 for a win, 1/2 for a draw, 0 for a loss.
+    #[inline]
+    pub fn score(self) -> f64 {
+        match self {
+            GameResult::Win => 1.0,
+            GameResult::Draw => 0.5,
+            GameResult::Loss => 0.0,
+        }
+    }
+
+    /// The same result seen by the opponent.
+    #[inline]
+    pub fn flip(self) -> GameResult {
+        match self {
+            GameResult::Win => GameResult::Loss,
+            GameResult::Loss => GameResult::Win,
+            GameResult::Draw => GameResult::Draw,
+        }
+    }
+}
+
+/// Bad text for a position, a move or a board size; the message says what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ParseError(pub String);
+
+impl ParseError {
+    /// An error with the given message.
+    pub fn new(msg: impl Into<String>) -> Self {
+        ParseError(msg.into())
+    }
+}
+
+/// A two-player game with perfect information, as MCTS, the oracles and the arena see it.
+///
+/// Positions carry everything that decides the legal moves, so history rules (a ko rule, a
+/// forbidden repetition) live inside the position. Games that can cycle rely on the
+/// searcher's ply limits; games with draws report [`Outcome::Draw`].
+///
+/// Equality compares everything that decides the future of the game: tree reuse and the
+/// exact solver confirm a 64-bit [`Game::hash`] match with `==` before they trust it.
+pub trait Game: Clone + Eq + Send + Sync + fmt::Debug + 'static {
+    /// One move; small and cheap to copy.
+    type Move: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static;
+
+    /// The game's name for a side, for people ("White", "Left"); records and protocols
+    /// say `first`/`second`.
+    fn side_name(side: Side) -> &'static str {
+        match side {
+            Side::First => "first",
+            Side::Second => "second",
+        }
+    }
+
+    /// The side whose turn it is.
+    fn side_to_move(&self) -> Side;
+
+    /// Clears `moves` and writes every legal move into it (empty when the game is over).
+    /// Reusing one buffer keeps the call free of allocation.
+    fn legal_moves(&self, moves: &mut Vec<Self::Move>);
+
+    /// Plays a move that `legal_moves` produced.
+    fn play(&mut self, mv: Self::Move);
+
+    /// `Some` once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// A 64-bit hash of everything that decides the future of the game.
+    fn hash(&self) -> u64;
+
+    /// Parses a move and checks that it is legal here.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, ParseError>;
+
+    /// The move in the game's notation (needs the position, for example to mark captures).
+    fn move_text(&self, mv: Self::Move) -> String;
+
+    /// The position in the game's text notation, which [`Game::parse_position`] reads back.
+    fn position_text(&self) -> String;
+
+    /// Reads a position in the game's text notation.
+    fn parse_position(text: &str) -> Result<Self, ParseError>;
+}
+
+/// Counts the leaves of the game tree `depth` plies deep; a finished game is one leaf.
+pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
+    let mut buffers: Vec<Vec<G::Move>> = (0..depth).map(|_| Vec::new()).collect();
+    perft_inner(pos, depth, &mut buffers)
+}
+
+fn perft_inner<G: Game>(pos: &G, depth: u32, buffers: &mut [Vec<G::Move>]) -> u64 {
+    if depth == 0 || pos.outcome().is_some() {
+        return 1;
+    }
+    let (mine, rest) = buffers.split_first_mut().expect("one buffer per ply");
+    pos.legal_moves(mine);
+    if depth == 1 {
+        return mine.len() as u64;
+    }
+    let mut total = 0;
+    for &mv in mine.iter() {
+        let mut child = pos.clone();
+        child.play(mv);
+        total += perft_inner(&child, depth - 1, rest);
+    }
+    total
+}

@@ -1,0 +1,43 @@
+//! The trait that endgame knowledge (a tablebase, an exact search) implements for MCTS.
+
+use crate::game::{Game, GameResult};
+
+/// A game-theoretic value that an oracle vouches for, from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProvenOutcome<M> {
+    /// Win, loss or draw for the side to move, with best play.
+    pub result: GameResult,
+    /// Plies (moves of both sides) until the game ends with best play, an upper bound for a
+    /// win and a lower bound for a loss; `None` for knowledge without a distance (a
+    /// win/draw/loss database).
+    pub plies: Option<u32>,
+    /// A move that achieves `result` (within `plies`), when the oracle knows one.
+    pub best_move: Option<M>,
+}
+
+/// Endgame knowledge that MCTS consults at expansion and inside playouts.
+///
+/// `probe` must only answer what is certain: a hit makes a tree node proven for the
+/// MCTS-solver. Heuristic knowledge belongs in a playout policy, not here.
+pub trait Oracle<G: Game>: Send + Sync {
+    /// The proven value of `pos` for its side to move, or `None` when unknown.
+    fn probe(&self, pos: &G) -> Option<ProvenOutcome<G::Move>>;
+
+    /// A likely result for the side to move, used only to end playouts early and never as
+    /// a proof; a heuristic rule (such as the thesis' race rule) overrides this.
+    #[inline]
+    fn guess(&self, pos: &G) -> Option<GameResult> {
+        self.probe(pos).map(|p| p.result)
+    }
+}
+
+/// An oracle that knows nothing; searching with it is searching without an oracle.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoOracle;
+
+impl<G: Game> Oracle<G> for NoOracle {
+    #[inline]
+    fn probe(&self, _pos: &G) -> Option<ProvenOutcome<G::Move>> {
+        None
+    }
+}

@@ -1,0 +1,82 @@
+//! Probe latency on positions from random games: all probes, hits and misses, compared
+//! with the cost of a random playout step.
+//!
+//! `cargo bench -p tablebase --bench probe -- FILE [POSITIONS]` (default: builds 6x6 with
+//! 4 rows in memory when no file is given).
+
+use breakthrough::tablebase::{generate, Limits, Region, Tablebase};
+use breakthrough::{Board, Position};
+use quasar_core::{Game, Oracle};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::hint::black_box;
+use std::path::Path;
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let tb = match args.first() {
+        Some(f) => Tablebase::open(Path::new(f)).unwrap_or_else(|e| {
+            eprintln!("error: {e}");
+            std::process::exit(1)
+        }),
+        None => {
+            let region = Region::new(Board::new(6, 6).expect("6x6"), 4).expect("region");
+            Tablebase::from_generated(&generate(&region, Limits::NONE, false).expect("build"))
+        }
+    };
+    let want: usize = args
+        .get(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2_000_000);
+    let board = tb.header().board;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    let mut positions = Vec::with_capacity(want);
+    let t = Instant::now();
+    let mut steps = 0u64;
+    while positions.len() < want {
+        let mut pos = Position::start(board);
+        while pos.outcome().is_none() && positions.len() < want {
+            positions.push(pos);
+            let mv = pos.random_move(&mut rng).expect("not over");
+            pos.play(mv);
+            steps += 1;
+        }
+    }
+    let step_ns = t.elapsed().as_nanos() as f64 / steps as f64;
+    let (hits, misses): (Vec<Position>, Vec<Position>) =
+        positions.iter().partition(|p| tb.probe(p).is_some());
+    for (name, set) in [("all", &positions), ("hits", &hits), ("misses", &misses)] {
+        if set.is_empty() {
+            continue;
+        }
+        let t = Instant::now();
+        let mut n = 0u64;
+        for p in set.iter() {
+            n += black_box(tb.probe(p)).is_some() as u64;
+        }
+        let ns = t.elapsed().as_nanos() as f64 / set.len() as f64;
+        println!(
+            "{board} {} rows: {name:>6}: {:>8} positions, {ns:>6.1} ns/probe, {:.2} M probes/s ({n} wins)",
+            tb.header().rows,
+            set.len(),
+            1e3 / ns
+        );
+    }
+    let mut reasons: Vec<(String, usize)> = Vec::new();
+    for p in &misses {
+        if let Err(why) = tb.explain(p) {
+            let name = format!("{why:?}");
+            let name = name.split([' ', '{', '(']).next().unwrap_or("").to_string();
+            match reasons.iter_mut().find(|r| r.0 == name) {
+                Some(r) => r.1 += 1,
+                None => reasons.push((name, 1)),
+            }
+        }
+    }
+    println!("why the misses are unknown: {reasons:?}");
+    println!("for scale: one random playout step (move + make) costs {step_ns:.1} ns here");
+}

@@ -1,0 +1,89 @@
+//! Breakthrough on any board `W x H` with `W, H >= 3` and `W * H <= 64`, on bitboards.
+//!
+//! Cells are numbered row-major from `a1 = 0`; White (the [`Side::First`]) starts on rows
+//! 1-2 and moves up, Black on the top two rows and moves down.
+//!
+//! # Searching a position
+//!
+//! ```
+//! use breakthrough::{Board, BreakthroughPolicy, Position};
+//! use mcts::{Config, Limits, Searcher};
+//! use std::time::Duration;
+//!
+//! let pos = Position::start(Board::new(6, 6).unwrap());
+//! let config = Config { seed: 7, ..Config::<BreakthroughPolicy>::default() };
+//! let mut searcher = Searcher::without_oracle(config);
+//! let report = searcher.search(&pos, Limits::Simulations(2_000));
+//! let mv = report.best_move.expect("the game is not over");
+//! assert!(report.simulations <= 2_000);
+//! # let _ = (mv, Limits::Time(Duration::from_millis(10)));
+//! ```
+
+pub mod bench;
+mod board;
+mod movegen;
+mod notation;
+pub mod policy;
+pub mod tablebase;
+mod transform;
+
+pub use board::{Board, Move, Position, BLACK, WHITE};
+pub use movegen::{select_bit_mask, Targets};
+pub use policy::{evaluate, BreakthroughPolicy};
+
+use quasar_core::{Game, Outcome, ParseError, Side};
+
+/// The Breakthrough player: MCTS with the bitboard playout policy.
+pub type BreakthroughSearcher = mcts::Searcher<Position, BreakthroughPolicy>;
+
+impl Game for Position {
+    type Move = Move;
+
+    fn side_name(side: Side) -> &'static str {
+        match side {
+            Side::First => "White",
+            Side::Second => "Black",
+        }
+    }
+
+    #[inline]
+    fn side_to_move(&self) -> Side {
+        self.side()
+    }
+
+    #[inline]
+    fn legal_moves(&self, moves: &mut Vec<Move>) {
+        self.generate_moves(moves);
+    }
+
+    #[inline]
+    fn play(&mut self, mv: Move) {
+        self.make_move(mv);
+    }
+
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        self.result()
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.zobrist()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
+        self.parse_move_text(text)
+    }
+
+    fn move_text(&self, mv: Move) -> String {
+        self.format_move(mv)
+    }
+
+    fn position_text(&self) -> String {
+        self.to_fen()
+    }
+
+    fn parse_position(text: &str) -> Result<Self, ParseError> {
+        Position::from_fen(text)
+    }
+}

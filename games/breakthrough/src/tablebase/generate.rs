@@ -1,0 +1,261 @@
+//! The retrograde pass: `D` for every region configuration within the limits, computed
+//! over a dense byte array with memoised recursion in parallel, then the stored entries
+//! (finite `D >= 2`, canonical mirror member, best move by the spec's tie-break).
+
+use crate::tablebase::index::Indexer;
+use crate::tablebase::key::ValueCodec;
+use crate::tablebase::region::{Config, Limits, LocalMove, Region, RegionError};
+use crate::Move;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::time::Instant;
+
+/// Not computed yet.
+const UNKNOWN: u8 = 0;
+/// `D = inf`: White cannot force a win in the region.
+pub const INF: u8 = 255;
+/// Indices handed to one parallel task.
+const CHUNK: u64 = 1 << 14;
+
+/// `d + 1`, with infinity absorbing.
+#[inline]
+fn inc(d: u8) -> u8 {
+    if d >= INF - 1 {
+        INF
+    } else {
+        d + 1
+    }
+}
+
+/// Evaluates the recurrence of the spec with a shared memo: slot `rank(c)` holds `D(c)`.
+struct Solver<'a> {
+    region: &'a Region,
+    index: &'a Indexer,
+    memo: &'a [AtomicU8],
+}
+
+impl Solver<'_> {
+    /// `D(c)` with White to move; computes and memoises it (and its mirror's) if needed.
+    #[inline]
+    fn value(&self, c: Config) -> u8 {
+        if c.white & self.region.goal_minus_one() != 0 {
+            return 1;
+        }
+        if c.white == 0 {
+            return INF;
+        }
+        let r = self.index.rank(c) as usize;
+        let v = self.memo[r].load(Relaxed);
+        if v != UNKNOWN {
+            return v;
+        }
+        let v = self.solve(c);
+        self.memo[r].store(v, Relaxed);
+        // The mirror image has the same D: computing it once halves the work.
+        let m = self.region.mirror(c);
+        self.memo[self.index.rank(m) as usize].store(v, Relaxed);
+        v
+    }
+
+    /// `min over White moves of E`, pruned: no White move can beat the distance of the
+    /// most advanced White piece to the goal.
+    fn solve(&self, c: Config) -> u8 {
+        let top = 63 - c.white.leading_zeros();
+        let lower_bound = (self.region.rows() - 1 - top / self.region.width()) as u8;
+        let mut best = INF;
+        self.region.for_each_white_move(c, |m| {
+            let e = self.reply_value(self.region.after_white(c, m), best);
+            if e < best {
+                best = e;
+            }
+            best > lower_bound
+        });
+        best
+    }
+
+    /// `E(t)` for Black to move in `t`, exact when below `bound`, else some value at least
+    /// `bound` (Black's search stops once White's move is no better than one already found).
+    #[inline]
+    fn reply_value(&self, t: Config, bound: u8) -> u8 {
+        let mut v = inc(self.value(t));
+        if v >= bound {
+            return v;
+        }
+        self.region.for_each_black_move(t, |r| {
+            let (after, leaves) = self.region.after_black(t, r);
+            let d = self.value(after);
+            let x = if leaves { inc(d) } else { d };
+            if x > v {
+                v = x;
+            }
+            v < bound
+        });
+        v
+    }
+
+    /// The first White move in the spec's order achieving `D(c) = d`, all values known.
+    fn best_move(&self, c: Config, d: u8) -> Option<LocalMove> {
+        let mut found = None;
+        self.region.for_each_white_move(c, |m| {
+            if self.reply_value(self.region.after_white(c, m), d + 1) <= d {
+                found = Some(m);
+                false
+            } else {
+                true
+            }
+        });
+        found
+    }
+}
+
+/// What one build did, for the final report.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BuildReport {
+    /// Region configurations within the limits (both members of each mirror pair).
+    pub configurations: u64,
+    /// Of those, configurations with finite `D >= 2` (both mirror members).
+    pub wins: u64,
+    /// Entries stored (one per mirror pair).
+    pub stored: u64,
+    /// `histogram[d]`: stored entries of depth `d`.
+    pub histogram: Vec<u64>,
+    /// Size of the generator's numbering (bytes of its array).
+    pub index_len: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Peak resident memory of the process in KiB (`VmHWM`), where the OS reports it.
+    pub peak_kib: Option<u64>,
+}
+
+/// A generated table: sorted `(key, value)` pairs and how they were made.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// The region.
+    pub region: Region,
+    /// The piece limits.
+    pub limits: Limits,
+    /// The value packing.
+    pub codec: ValueCodec,
+    /// Sorted by key, keys unique.
+    pub entries: Vec<(u64, u32)>,
+    /// Figures of the build.
+    pub report: BuildReport,
+}
+
+/// Peak resident memory of this process in KiB, from `/proc/self/status`.
+pub fn peak_memory_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn bar(len: u64, show: bool, what: &str) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::new(len);
+    let style = ProgressStyle::with_template(
+        "{msg:>9} [{elapsed_precise}] {wide_bar} {percent:>3}% eta {eta}",
+    )
+    .unwrap_or_else(|_| ProgressStyle::default_bar());
+    pb.set_style(style);
+    pb.set_message(what.to_string());
+    pb
+}
+
+/// Computes `D` for every configuration of `region` within `limits` and returns the
+/// stored entries; `progress` draws a progress bar on standard error.
+pub fn generate(region: &Region, limits: Limits, progress: bool) -> Result<Generated, RegionError> {
+    let start = Instant::now();
+    let index = Indexer::new(region, limits)?;
+    let len = index.len();
+    let codec = ValueCodec::new(region.board());
+    let memo: Vec<AtomicU8> = (0..len).into_par_iter().map(|_| AtomicU8::new(0)).collect();
+    let solver = Solver {
+        region,
+        index: &index,
+        memo: &memo,
+    };
+    let chunks = len.div_ceil(CHUNK);
+    let configurations = AtomicU64::new(0);
+    let pb = bar(len, progress, "solve");
+    (0..chunks).into_par_iter().for_each(|ch| {
+        let (lo, hi) = (ch * CHUNK, ((ch + 1) * CHUNK).min(len));
+        let mut count = 0;
+        for r in lo..hi {
+            if let Some(c) = index.unrank(r) {
+                count += 1;
+                solver.value(c);
+            }
+        }
+        configurations.fetch_add(count, Relaxed);
+        pb.inc(hi - lo);
+    });
+    pb.finish_and_clear();
+
+    let pb = bar(len, progress, "collect");
+    let wins = AtomicU64::new(0);
+    let parts: Vec<Vec<(u64, u32)>> = (0..chunks)
+        .into_par_iter()
+        .map(|ch| {
+            let (lo, hi) = (ch * CHUNK, ((ch + 1) * CHUNK).min(len));
+            let mut out = Vec::new();
+            let mut count = 0;
+            for r in lo..hi {
+                let d = memo[r as usize].load(Relaxed);
+                if !(2..INF).contains(&d) {
+                    continue;
+                }
+                let Some(c) = index.unrank(r) else { continue };
+                count += 1;
+                let key = region.key(c);
+                if key > region.key(region.mirror(c)) {
+                    continue; // the mirror image is the canonical member
+                }
+                if let Some(m) = solver.best_move(c, d) {
+                    let mv = Move {
+                        from: region.board_cell(m.from),
+                        to: region.board_cell(m.to),
+                    };
+                    out.push((key, codec.encode(d as u32, mv)));
+                }
+            }
+            wins.fetch_add(count, Relaxed);
+            pb.inc(hi - lo);
+            out
+        })
+        .collect();
+    pb.finish_and_clear();
+    drop(memo);
+    let total: usize = parts.iter().map(Vec::len).sum();
+    let mut entries = Vec::with_capacity(total);
+    for p in parts {
+        entries.extend_from_slice(&p);
+    }
+    entries.par_sort_unstable_by_key(|e| e.0);
+    let mut histogram = vec![0u64; 2];
+    for &(_, v) in &entries {
+        let d = codec.decode(v).depth as usize;
+        if histogram.len() <= d {
+            histogram.resize(d + 1, 0);
+        }
+        histogram[d] += 1;
+    }
+    let report = BuildReport {
+        configurations: configurations.into_inner(),
+        wins: wins.into_inner(),
+        stored: entries.len() as u64,
+        histogram,
+        index_len: len,
+        seconds: start.elapsed().as_secs_f64(),
+        peak_kib: peak_memory_kib(),
+    };
+    Ok(Generated {
+        region: region.clone(),
+        limits,
+        codec,
+        entries,
+        report,
+    })
+}

@@ -1,0 +1,316 @@
+//! The prober: loads a table, answers a real position under the spec's sound rule (Black
+//! to move through the colour flip), says why when it cannot, and implements the
+//! engine's [`Oracle`].
+
+use crate::tablebase::generate::Generated;
+use crate::tablebase::key::Entry;
+use crate::tablebase::region::{Config, Region};
+use crate::tablebase::store::{Header, Lookup, TableFile, TableFileError};
+use crate::{Board, Move, Position, BLACK};
+use quasar_core::{GameResult, Oracle, ProvenOutcome};
+use std::fmt;
+use std::path::Path;
+
+/// Why a probe cannot claim a win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unknown {
+    /// The table is for another board.
+    OtherBoard,
+    /// The game is already over.
+    GameOver,
+    /// No piece of the side to move stands in the region.
+    NoPieceInRegion,
+    /// The region holds more pieces than the table's limits cover.
+    BeyondLimits {
+        /// Pieces of the side to move in the region.
+        own: u32,
+        /// Opponent pieces in the region.
+        opponent: u32,
+    },
+    /// An opponent piece is so close to its goal that no stored win (depth >= 2) is
+    /// certain to come first.
+    OpponentTooClose {
+        /// Its row, counted from the side to move's home row.
+        row: u32,
+    },
+    /// The region configuration has no forced win (infinite depth): not in the table.
+    NoForcedWin,
+    /// The table has a win of this depth, but the sound rule allows at most `allowed`.
+    TooSlow {
+        /// The stored depth.
+        depth: u32,
+        /// The largest depth the sound rule accepts here.
+        allowed: u32,
+    },
+}
+
+impl fmt::Display for Unknown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unknown::OtherBoard => write!(f, "the table is for another board size"),
+            Unknown::GameOver => write!(f, "the game is already over"),
+            Unknown::NoPieceInRegion => {
+                write!(f, "the side to move has no piece in the table's rows")
+            }
+            Unknown::BeyondLimits { own, opponent } => write!(
+                f,
+                "the region holds {own} pieces of the side to move and {opponent} of the opponent, beyond the table's piece limits"
+            ),
+            Unknown::OpponentTooClose { row } => write!(
+                f,
+                "an opponent piece on row {row} (counted from the mover's home row) may reach its goal before any stored win"
+            ),
+            Unknown::NoForcedWin => write!(
+                f,
+                "no forced win inside the table's rows (the configuration is not stored)"
+            ),
+            Unknown::TooSlow { depth, allowed } => write!(
+                f,
+                "the table has a win in {depth} moves, but the opponent may win first: the sound rule accepts at most {allowed} here"
+            ),
+        }
+    }
+}
+
+/// A certain win found by a probe, for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Win {
+    /// Moves of the side to move until it wins (the effective depth `D`).
+    pub depth: u32,
+    /// A move achieving it, in the probed position's cells.
+    pub best_move: Move,
+}
+
+/// A loaded tablebase.
+#[derive(Debug)]
+pub struct Tablebase {
+    table: TableFile,
+    region: Region,
+    race_guess: bool,
+}
+
+impl Tablebase {
+    /// Opens and checks a table file (see [`TableFile::open`]).
+    pub fn open(path: &Path) -> Result<Tablebase, TableFileError> {
+        Ok(Tablebase::from_table(TableFile::open(path)?))
+    }
+
+    /// Opens a table file that must be for `board` (a table of another board is refused).
+    pub fn open_for(path: &Path, board: Board) -> Result<Tablebase, TableFileError> {
+        let tb = Tablebase::open(path)?;
+        if tb.header().board != board {
+            return Err(TableFileError::Invalid {
+                path: path.to_path_buf(),
+                msg: format!("a {} table, but the board is {board}", tb.header().board),
+            });
+        }
+        Ok(tb)
+    }
+
+    /// A tablebase over a table already loaded.
+    pub fn from_table(table: TableFile) -> Tablebase {
+        Tablebase {
+            region: table.region.clone(),
+            table,
+            race_guess: false,
+        }
+    }
+
+    /// A tablebase held in memory, straight from the generator.
+    pub fn from_generated(g: &Generated) -> Tablebase {
+        Tablebase::from_table(TableFile::in_memory(
+            &g.region, g.limits, &g.codec, &g.entries,
+        ))
+    }
+
+    /// Makes [`Oracle::guess`] use the thesis' looser race rule as well (never `probe`).
+    pub fn with_race_guess(mut self, on: bool) -> Tablebase {
+        self.race_guess = on;
+        self
+    }
+
+    /// The file header.
+    pub fn header(&self) -> &Header {
+        &self.table.header
+    }
+
+    /// The loaded table.
+    pub fn table(&self) -> &TableFile {
+        &self.table
+    }
+
+    /// The region.
+    pub fn region(&self) -> &Region {
+        &self.region
+    }
+
+    /// The stored entry of a configuration (White to move, no White piece on `H-1`),
+    /// with the move mirrored back when its mirror image is the stored member.
+    #[inline]
+    pub fn lookup(&self, c: Config) -> Option<Entry> {
+        let (key, mirrored) = self.region.key_pair(c);
+        let value = self.table.tree.get(key.min(mirrored))?;
+        let mut e = self.table.codec.decode(value);
+        if mirrored < key {
+            let b = self.region.board();
+            let m = |sq: u8| b.square(b.width() - 1 - b.col(sq), b.row(sq));
+            e.best_move = Move {
+                from: m(e.best_move.from),
+                to: m(e.best_move.to),
+            };
+        }
+        Some(e)
+    }
+
+    /// The sound answer for White to move.
+    #[inline]
+    fn probe_white(&self, pos: &Position) -> Result<Win, Unknown> {
+        let b = pos.board();
+        if b != self.region.board() {
+            return Err(Unknown::OtherBoard);
+        }
+        let (white, black) = (pos.white(), pos.black());
+        if white & b.last_row() != 0 || black & b.first_row() != 0 || white == 0 || black == 0 {
+            return Err(Unknown::GameOver);
+        }
+        let w = b.width();
+        let below_goal = b.row_mask(b.height() - 2);
+        if white & below_goal != 0 {
+            let best_move = winning_step(pos, white & below_goal).ok_or(Unknown::GameOver)?;
+            return Ok(Win {
+                depth: 1,
+                best_move,
+            });
+        }
+        // Cheap rejections first, from the bitboards alone.
+        let lowest = self.region.lowest_row();
+        let black_row = black.trailing_zeros() / w + 1;
+        let allowed = if black_row <= lowest {
+            lowest.min(black_row - 1)
+        } else {
+            lowest
+        };
+        if allowed < 2 {
+            return Err(Unknown::OpponentTooClose { row: black_row });
+        }
+        let c = self.region.config_of(pos);
+        if c.white == 0 {
+            return Err(Unknown::NoPieceInRegion);
+        }
+        let (own, opponent) = (c.white.count_ones(), c.black.count_ones());
+        if !self.table.header.limits.allows(own, opponent) {
+            return Err(Unknown::BeyondLimits { own, opponent });
+        }
+        let e = self.lookup(c).ok_or(Unknown::NoForcedWin)?;
+        if e.depth > allowed {
+            return Err(Unknown::TooSlow {
+                depth: e.depth,
+                allowed,
+            });
+        }
+        Ok(Win {
+            depth: e.depth,
+            best_move: e.best_move,
+        })
+    }
+
+    /// A certain win for the side to move, or why there is none to claim.
+    pub fn explain(&self, pos: &Position) -> Result<Win, Unknown> {
+        if pos.side() == BLACK {
+            let flipped = pos.flip_colours();
+            let win = self.probe_white(&flipped)?;
+            Ok(Win {
+                depth: win.depth,
+                best_move: flipped.flip_move(win.best_move),
+            })
+        } else {
+            self.probe_white(pos)
+        }
+    }
+
+    /// The thesis' race rule: the mover's stored depth (sound rule or not) against the
+    /// opponent's, a heuristic only.
+    fn race(&self, pos: &Position) -> Option<GameResult> {
+        let depth_of = |p: &Position| -> Option<u32> {
+            let white_pos = if p.side() == BLACK {
+                p.flip_colours()
+            } else {
+                *p
+            };
+            if white_pos.board() != self.region.board() {
+                return None;
+            }
+            let c = self.region.config_of(&white_pos);
+            if c.white & self.region.goal_minus_one() != 0 {
+                return Some(1);
+            }
+            if c.white == 0 {
+                return None;
+            }
+            self.lookup(c).map(|e| e.depth)
+        };
+        let mine = depth_of(pos)?;
+        let other =
+            Position::from_parts(pos.board(), pos.white(), pos.black(), pos.side().opponent())
+                .ok()?;
+        match depth_of(&other) {
+            Some(theirs) if theirs < mine => Some(GameResult::Loss),
+            _ => Some(GameResult::Win),
+        }
+    }
+}
+
+/// The first move (from-cell, then to-cell ascending) of a piece on `H-1` onto row `H`.
+#[inline]
+fn winning_step(pos: &Position, mut pieces: u64) -> Option<Move> {
+    let b = pos.board();
+    let w = b.width();
+    let (white, black) = (pos.white(), pos.black());
+    while pieces != 0 {
+        let from = pieces.trailing_zeros();
+        pieces &= pieces - 1;
+        let col = from % w;
+        let candidates = [
+            (col > 0).then(|| from + w - 1),
+            Some(from + w),
+            (col + 1 < w).then(|| from + w + 1),
+        ];
+        for (i, to) in candidates.into_iter().enumerate() {
+            let Some(to) = to else { continue };
+            let bit = 1u64 << to;
+            let ok = if i == 1 {
+                (white | black) & bit == 0
+            } else {
+                white & bit == 0
+            };
+            if ok {
+                return Some(Move {
+                    from: from as u8,
+                    to: to as u8,
+                });
+            }
+        }
+    }
+    None
+}
+
+impl Oracle<Position> for Tablebase {
+    #[inline]
+    fn probe(&self, pos: &Position) -> Option<ProvenOutcome<Move>> {
+        // The table counts the winner's moves: `D` of them end the game after `2D - 1` plies.
+        self.explain(pos).ok().map(|w| ProvenOutcome {
+            result: GameResult::Win,
+            plies: Some((2 * w.depth).saturating_sub(1)),
+            best_move: Some(w.best_move),
+        })
+    }
+
+    #[inline]
+    fn guess(&self, pos: &Position) -> Option<GameResult> {
+        match self.explain(pos) {
+            Ok(_) => Some(GameResult::Win),
+            Err(_) if self.race_guess => self.race(pos),
+            Err(_) => None,
+        }
+    }
+}

@@ -1,0 +1,438 @@
+//! The bitboard engine against the plain array-board reference in `reference/`, position
+//! by position: legal moves, outcomes, position text, move text, the two transforms, and
+//! the random move and playout; plus every position of the smallest boards, and bad text.
+
+mod reference;
+
+use breakthrough::{Board, Move, Position, BLACK, WHITE};
+use quasar_core::perft;
+use quasar_core::{Game, Outcome};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use reference::{Cell, RefPos, SplitMix, Winner};
+
+fn ref_winner(o: Option<Outcome>) -> Option<Winner> {
+    match o {
+        None => None,
+        Some(Outcome::Win(s)) if s == WHITE => Some(Winner::White),
+        Some(Outcome::Win(_)) => Some(Winner::Black),
+        Some(Outcome::Draw) => panic!("Breakthrough has no draws"),
+    }
+}
+
+fn engine_moves(pos: &Position) -> Vec<Move> {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    moves.sort();
+    moves
+}
+
+fn reference_moves(pos: &RefPos) -> Vec<Move> {
+    let mut moves: Vec<Move> = pos
+        .legal_moves()
+        .iter()
+        .map(|m| {
+            let (from, to) = m.indices(pos.width);
+            Move { from, to }
+        })
+        .collect();
+    moves.sort();
+    moves
+}
+
+/// Everything the engine says about one position agrees with the reference.
+fn compare(pos: &Position, refpos: &RefPos) {
+    let fen = refpos.to_fen();
+    assert_eq!(pos.to_fen(), fen, "position text");
+    assert_eq!(
+        ref_winner(pos.outcome()),
+        refpos.winner(),
+        "outcome of {fen}"
+    );
+    assert_eq!(engine_moves(pos), reference_moves(refpos), "moves of {fen}");
+
+    // The text reads back to the same position, and equal positions hash equally.
+    let back = Position::from_fen(&fen).expect("engine reads its own text");
+    assert_eq!(back, *pos, "round trip of {fen}");
+    assert_eq!(back.hash(), pos.hash(), "hash of {fen}");
+
+    // Move text: the same as the reference's, and it parses back to the move.
+    for m in refpos.legal_moves() {
+        let (from, to) = m.indices(refpos.width);
+        let mv = Move { from, to };
+        let text = refpos.move_text(m);
+        assert_eq!(pos.move_text(mv), text, "text of a move in {fen}");
+        assert_eq!(pos.parse_move(&text), Ok(mv), "parsing {text} in {fen}");
+    }
+
+    // The transforms agree with the reference's and map legal moves onto legal moves.
+    let mirrored = pos.mirror();
+    assert_eq!(
+        mirrored.to_fen(),
+        refpos.mirror().to_fen(),
+        "mirror of {fen}"
+    );
+    assert_eq!(mirrored.mirror(), *pos, "mirror twice of {fen}");
+    let flipped = pos.flip_colours();
+    assert_eq!(
+        flipped.to_fen(),
+        refpos.flip_colours().to_fen(),
+        "flip of {fen}"
+    );
+    assert_eq!(flipped.flip_colours(), *pos, "flip twice of {fen}");
+    let moves = engine_moves(pos);
+    let mut m: Vec<Move> = moves.iter().map(|&mv| pos.mirror_move(mv)).collect();
+    m.sort();
+    assert_eq!(m, engine_moves(&mirrored), "mirrored moves of {fen}");
+    let mut f: Vec<Move> = moves.iter().map(|&mv| pos.flip_move(mv)).collect();
+    f.sort();
+    assert_eq!(f, engine_moves(&flipped), "flipped moves of {fen}");
+}
+
+/// Boards of many shapes, from the smallest to the longest.
+const BOARDS: &[(u32, u32)] = &[
+    (3, 4),
+    (4, 3),
+    (3, 5),
+    (5, 5),
+    (6, 6),
+    (8, 8),
+    (7, 4),
+    (4, 7),
+    (4, 16),
+    (16, 4),
+    (3, 21),
+    (21, 3),
+    (6, 10),
+    (9, 7),
+];
+
+#[test]
+fn random_games_agree_with_reference() {
+    let mut rng = SplitMix(0x1234_5678);
+    let mut positions = 0;
+    for &(w, h) in BOARDS {
+        if h < 4 {
+            continue;
+        }
+        for _ in 0..60 {
+            let mut pos = Position::start(Board::new(w, h).unwrap());
+            let mut refpos = RefPos::start(w as usize, h as usize);
+            loop {
+                compare(&pos, &refpos);
+                positions += 1;
+                let moves = refpos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.below(moves.len())];
+                let (from, to) = m.indices(refpos.width);
+                pos.play(Move { from, to });
+                refpos.play(m);
+            }
+        }
+    }
+    assert!(positions > 10_000, "only {positions} positions compared");
+}
+
+/// A random placement of pieces on a `w x h` board, `fill` percent of cells occupied.
+fn random_placement(w: usize, h: usize, fill: u64, rng: &mut SplitMix) -> RefPos {
+    let mut pos = RefPos::start(w, h.max(4));
+    pos.height = h;
+    pos.cells = vec![vec![Cell::Empty; w]; h];
+    for row in pos.cells.iter_mut() {
+        for cell in row.iter_mut() {
+            if rng.next() % 100 < fill {
+                *cell = if rng.next() % 2 == 0 {
+                    Cell::White
+                } else {
+                    Cell::Black
+                };
+            }
+        }
+    }
+    pos.white_to_move = rng.next() % 2 == 0;
+    pos
+}
+
+#[test]
+fn random_placements_agree_with_reference() {
+    let mut rng = SplitMix(0xfeed);
+    let mut compared = 0;
+    for &(w, h) in BOARDS {
+        for fill in [5, 15, 30, 60, 90] {
+            for _ in 0..150 {
+                let refpos = random_placement(w as usize, h as usize, fill, &mut rng);
+                let fen = refpos.to_fen();
+                let white_won = refpos.cells[h as usize - 1].contains(&Cell::White)
+                    || !refpos.cells.iter().flatten().any(|&c| c == Cell::Black);
+                let black_won = refpos.cells[0].contains(&Cell::Black)
+                    || !refpos.cells.iter().flatten().any(|&c| c == Cell::White);
+                match Position::from_fen(&fen) {
+                    Ok(pos) => {
+                        compare(&pos, &refpos);
+                        compared += 1;
+                    }
+                    // The engine refuses only positions in which both sides have won.
+                    Err(_) => assert!(white_won && black_won, "engine rejects {fen}"),
+                }
+            }
+        }
+    }
+    assert!(compared > 5_000, "only {compared} positions compared");
+}
+
+/// Every placement of pieces on a board of `w * h <= 12` cells, both sides to move.
+fn every_position(w: usize, h: usize) {
+    let n = w * h;
+    let board = Board::new(w as u32, h as u32).unwrap();
+    let mut no_move_losses = 0;
+    for code in 0..3usize.pow(n as u32) {
+        let mut refpos = random_placement(w, h, 0, &mut SplitMix(0));
+        let (mut white, mut black) = (0u64, 0u64);
+        let mut c = code;
+        for i in 0..n {
+            let (col, row) = (i % w, i / w);
+            match c % 3 {
+                1 => {
+                    refpos.cells[row][col] = Cell::White;
+                    white |= 1 << i;
+                }
+                2 => {
+                    refpos.cells[row][col] = Cell::Black;
+                    black |= 1 << i;
+                }
+                _ => {}
+            }
+            c /= 3;
+        }
+        for (side, white_to_move) in [(WHITE, true), (BLACK, false)] {
+            refpos.white_to_move = white_to_move;
+            let Ok(pos) = Position::from_parts(board, white, black, side) else {
+                continue;
+            };
+            assert_eq!(ref_winner(pos.outcome()), refpos.winner());
+            assert_eq!(engine_moves(&pos), reference_moves(&refpos));
+            let has_pieces = if white_to_move { white } else { black } != 0;
+            if refpos.winner().is_some()
+                && has_pieces
+                && refpos.cells[h - 1].iter().all(|&c| c != Cell::White)
+                && refpos.cells[0].iter().all(|&c| c != Cell::Black)
+                && white != 0
+                && black != 0
+            {
+                no_move_losses += 1;
+            }
+        }
+    }
+    // The spec's "a side to move without a legal move loses" never fires: the most
+    // advanced piece of the side to move always has a diagonal step onto an empty cell
+    // or an opponent piece. The engine implements the rule anyway; this pins the fact.
+    assert_eq!(no_move_losses, 0, "{w}x{h}");
+}
+
+#[test]
+fn every_position_of_the_smallest_boards() {
+    every_position(3, 3);
+    every_position(3, 4);
+    every_position(4, 3);
+}
+
+#[test]
+fn transforms_keep_perft() {
+    let mut rng = SplitMix(99);
+    for &(w, h) in &[(8, 8), (6, 6), (5, 5), (7, 4), (3, 21), (4, 16), (5, 3)] {
+        for _ in 0..6 {
+            let refpos = random_placement(w, h, 35, &mut rng);
+            let Ok(pos) = Position::from_fen(&refpos.to_fen()) else {
+                continue;
+            };
+            for depth in 0..=4 {
+                let n = perft(&pos, depth);
+                assert_eq!(perft(&pos.mirror(), depth), n, "mirror of {pos:?}");
+                // Breakthrough is symmetric: the colour flip swaps the players' roles.
+                assert_eq!(perft(&pos.flip_colours(), depth), n, "flip of {pos:?}");
+            }
+        }
+    }
+    let start = Position::start(Board::new(8, 8).unwrap());
+    assert_eq!(start.mirror(), start);
+    assert_eq!(start.flip_colours().flip_colours(), start);
+    // The start flipped is the start with Black to move: same pieces, other side.
+    assert_eq!(
+        start.flip_colours().to_fen(),
+        "BBBBBBBB/BBBBBBBB/8/8/8/8/WWWWWWWW/WWWWWWWW b"
+    );
+}
+
+#[test]
+fn random_move_is_uniform() {
+    let pos = Position::start(Board::new(8, 8).unwrap());
+    let moves = engine_moves(&pos);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    let draws_per_move = 10_000;
+    let mut counts = vec![0u32; moves.len()];
+    for _ in 0..draws_per_move * moves.len() {
+        let mv = pos.random_move(&mut rng).expect("the start has moves");
+        let i = moves
+            .binary_search(&mv)
+            .expect("random_move gives a legal move");
+        counts[i] += 1;
+    }
+    // Chi-square with 21 degrees of freedom: 46.8 is its 0.999 quantile.
+    let expected = draws_per_move as f64;
+    let chi2: f64 = counts
+        .iter()
+        .map(|&c| (c as f64 - expected).powi(2) / expected)
+        .sum();
+    assert!(chi2 < 46.8, "chi-square {chi2:.1}, counts {counts:?}");
+}
+
+#[test]
+fn random_playout_plays_random_moves_to_the_end() {
+    // The fast playout must be the plain loop (random move, play, check the end), draw for
+    // draw: same random numbers, same game, same final position.
+    for &(w, h) in &[(8usize, 8usize), (6, 6), (5, 5), (3, 21), (16, 4), (7, 9)] {
+        let mut placements = SplitMix(w as u64 * 100 + h as u64);
+        for seed in 0..300 {
+            // From the start, from Black to move after one move, and from random placements.
+            let mut refpos = RefPos::start(w, h);
+            if seed % 3 == 1 {
+                let moves = refpos.legal_moves();
+                refpos.play(moves[placements.below(moves.len())]);
+            } else if seed % 3 == 2 {
+                refpos = random_placement(w, h, 30, &mut placements);
+            }
+            let Ok(first) = Position::from_fen(&refpos.to_fen()) else {
+                continue;
+            };
+            let mut fast = first;
+            let (fast_outcome, plies) =
+                fast.random_playout_plies(&mut Xoshiro256PlusPlus::seed_from_u64(seed));
+
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut slow = first;
+            let mut slow_plies = 0;
+            while refpos.winner().is_none() {
+                let mv = slow
+                    .random_move(&mut rng)
+                    .expect("an unfinished game has moves");
+                let legal = engine_moves(&slow);
+                assert!(legal.contains(&mv));
+                let text = slow.move_text(mv);
+                slow.play(mv);
+                let m = refpos
+                    .legal_moves()
+                    .into_iter()
+                    .find(|&m| refpos.move_text(m) == text)
+                    .expect("the reference knows the move");
+                refpos.play(m);
+                slow_plies += 1;
+            }
+            assert_eq!(fast, slow, "{w}x{h} seed {seed}");
+            assert_eq!(plies, slow_plies, "{w}x{h} seed {seed}");
+            assert_eq!(ref_winner(Some(fast_outcome)), refpos.winner());
+        }
+    }
+}
+
+#[test]
+fn move_text_errors() {
+    let start = Position::start(Board::new(8, 8).unwrap());
+    let b2 = 9u8;
+    assert_eq!(start.parse_move("b2-b3"), Ok(Move { from: b2, to: 17 }));
+    assert_eq!(start.parse_move("b2-c3"), Ok(Move { from: b2, to: 18 }));
+    for bad in [
+        "",
+        "b2",
+        "b2-",
+        "-b3",
+        "b2xb3", // a step written as a capture
+        "b2+b3",
+        "b2--b3",
+        "b2-b4", // two rows
+        "b1-b2", // blocked by its own piece
+        "b7-b6", // Black's piece, White to move
+        "c3-c4", // empty cell
+        "i2-i3",
+        "a9-a8",
+        "a0-a1",
+        "b2-b99999999999999999999",
+        "2b-3b",
+        "é2-e3",
+        "b2-b3-b4",
+    ] {
+        assert!(start.parse_move(bad).is_err(), "accepted '{bad}'");
+    }
+    // Captures must be written with 'x'.
+    let pos = Position::from_fen("8/8/8/8/8/2B5/1W6/8 w").unwrap();
+    assert_eq!(pos.parse_move("b2xc3"), Ok(Move { from: b2, to: 18 }));
+    assert!(pos.parse_move("b2-c3").is_err());
+    assert_eq!(pos.move_text(Move { from: b2, to: 18 }), "b2xc3");
+    // No move is legal once the game is over.
+    let over = Position::from_fen("W7/8/8/8/8/8/1B6/8 b").unwrap();
+    assert!(over.parse_move("b2-b1").is_err());
+}
+
+#[test]
+fn position_text_errors() {
+    for bad in [
+        "",
+        "w",
+        "8/8/8/8/8/8/8/8",                                     // no side to move
+        "BBBBBBBB/BBBBBBBB/8/8/8/8/WWWWWWWW/WWWWWWWW",         // no side to move
+        "BBBBBBBB/BBBBBBBB/8/8/8/8/WWWWWWWW/WWWWWWWW x",       // bad side
+        "BBBBBBBB/BBBBBBBB/8/8/8/8/WWWWWWWW/WWWWWWWW w extra", // trailing text
+        "BBBBBBBB/BBBBBBBB/8/8/8/8/WWWWWWWQ/WWWWWWWW w",       // bad character
+        "BBBBBBBB/BBBBBBB/8/8/8/8/WWWWWWWW/WWWWWWWW w",        // unequal rows
+        "BBBBBBBB/BBBBBBBB/8/8/8/8/WWWWWWWW/WWWWWWWWW w",      // unequal rows
+        "BBBBBBBBB/BBBBBBBBB/9/9/9/9/WWWWWWWWW/WWWWWWWWW w",   // 9x8 is too big
+        "BB/BB/WW/WW w",                                       // 2 columns
+        "BBB/WWW w",                                           // 2 rows
+        "BBBBBBBB//8/8/8/8/WWWWWWWW/WWWWWWWW w",               // empty row
+        "BBBBBBBB/BBBBBBBB/0/8/8/8/WWWWWWWW/WWWWWWWW w",       // zero run
+        "BBBBBBBB/BBBBBBBB/99999999999999999999/8/8/8/WWWWWWWW/WWWWWWWW w",
+        "BBB/BBB/3/W1W1/WWW w",
+        "W2/3/3/3/B2 w", // both sides on their goal rows
+        "/ w",
+    ] {
+        assert!(Position::from_fen(bad).is_err(), "engine accepted '{bad}'");
+    }
+    // Mutated texts never panic; what the engine accepts, the reference reads the same.
+    let mut rng = SplitMix(4242);
+    let alphabet = b"WB0123456789/ wbx";
+    for _ in 0..20_000 {
+        let (w, h) = BOARDS[rng.below(BOARDS.len())];
+        let mut text = random_placement(w as usize, h as usize, 40, &mut rng)
+            .to_fen()
+            .into_bytes();
+        for _ in 0..1 + rng.below(3) {
+            let at = rng.below(text.len() + 1);
+            let c = alphabet[rng.below(alphabet.len())];
+            match rng.below(3) {
+                0 if at < text.len() => {
+                    text.remove(at);
+                }
+                1 if at < text.len() => text[at] = c,
+                _ => text.insert(at, c),
+            }
+        }
+        let text = String::from_utf8(text).unwrap();
+        if let Ok(refpos) = RefPos::from_fen(&text) {
+            let both_won = refpos.cells[refpos.height - 1].contains(&Cell::White)
+                && refpos.cells[0].contains(&Cell::Black)
+                || refpos.cells.iter().flatten().all(|&c| c == Cell::Empty);
+            if !both_won {
+                assert!(Position::from_fen(&text).is_ok(), "engine rejects '{text}'");
+            }
+        }
+        if let Ok(pos) = Position::from_fen(&text) {
+            // The engine also takes the side to move in capitals ('W', 'B').
+            let fields: Vec<&str> = text.split_whitespace().collect();
+            let spec_text = format!("{} {}", fields[0], fields[1].to_lowercase());
+            let refpos =
+                RefPos::from_fen(&spec_text).expect("reference reads what the engine reads");
+            assert_eq!(pos.to_fen(), refpos.to_fen(), "reading '{text}'");
+        }
+    }
+}

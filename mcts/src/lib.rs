@@ -1,0 +1,53 @@
+//! Monte Carlo Tree Search in the style of Wanderer, for any [`quasar_core::Game`]: UCT
+//! (formula 2.1 of the thesis), the MCTS-solver, an oracle hook for endgame knowledge,
+//! playout policies with early termination, time or simulation limits, root-parallel
+//! threads and tree reuse.
+//!
+//! # Using it
+//!
+//! The crate documentation of `breakthrough` shows a search of a Breakthrough position.
+//!
+//! - [`Config`] holds `c`, the playout policy (a game's own, such as Breakthrough's, or
+//!   the generic [`UniformPolicy`]), the node budget, threads, how often playouts consult the
+//!   oracle, the playout ply cap and the seed; `Config::default()` is a sensible player.
+//! - [`Searcher::new`] takes the config and an `Arc<dyn Oracle<G>>` (a tablebase, the
+//!   exact solver); [`Searcher::without_oracle`] takes none.
+//! - [`Searcher::search`] takes a position and [`Limits`] (`Time(Duration)` or
+//!   `Simulations(n)`) and returns a [`Report`]: best move, simulations, rate, value, PV,
+//!   proven result, tree size, whether the node budget filled, and per-move statistics.
+//! - The searcher keeps its tree: searching a position reached from the previous root
+//!   within two plies reuses that subtree; [`Searcher::clear`] forgets it.
+//! - Threads: [`Parallelism::Root`] (the default). The calling thread and `threads - 1`
+//!   persistent helper threads each grow their own tree (each gets `node_budget / threads`
+//!   nodes and its own seed); the root moves' statistics and proofs are merged. Helpers
+//!   publish their root statistics every 256 simulations, so a time-limited search never
+//!   waits long for a helper that lost its processor. With `Limits::Simulations` every
+//!   thread runs its share exactly, so results are reproducible for a given seed and thread
+//!   count.
+//! - [`Parallelism::Tree`]: all threads grow one shared tree (the whole node budget) with
+//!   atomic statistics, a virtual loss on the path of every unfinished simulation and a
+//!   per-node expansion flag; proofs are set once by compare-and-swap. The simulation count
+//!   is exact but the result is **not** reproducible with two or more threads (the threads'
+//!   interleaving shapes the tree). With one thread both modes are the same search. Measured
+//!   on 2 cores it runs fewer simulations per second than root parallelism (the threads
+//!   contend for the cache lines of the nodes near the root) and plays no stronger, so it
+//!   is not the default (see the `treepar` mode of `benches/search.rs`).
+//! - Simulations per tree are capped near 2^31 (scores are stored doubled in `u32`).
+//!
+//! Proofs: a child whose move ends the game, or that the oracle's `probe` knows, is proven
+//! at expansion and never gets a playout; proofs propagate to the root, and the final move
+//! takes a proven win, avoids proven losses, else is the most visited. When the oracle
+//! proves the root itself a win with a legal best move, that move is played without search.
+
+pub mod playout;
+pub mod search;
+mod shared;
+pub mod solver;
+pub mod stats;
+pub mod tree;
+pub mod uct;
+
+pub use playout::{PlayoutContext, PlayoutPolicy, UniformPolicy};
+pub use search::{Config, Limits, Parallelism, Searcher};
+pub use stats::{ChildStats, Proven, Report};
+pub use tree::{Node, NodeId, Proof, Tree};

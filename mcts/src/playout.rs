@@ -1,0 +1,85 @@
+//! The playout interface every game's policy implements, and the uniform policy that
+//! serves any game.
+
+use quasar_core::{Game, GameResult, Oracle, Outcome};
+use rand::RngCore;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::fmt;
+
+/// What a playout may use besides the position: randomness, a move buffer, the oracle and
+/// the ply cap. Built once per search thread, so playouts allocate nothing.
+pub struct PlayoutContext<'a, G: Game> {
+    /// The thread's random source.
+    pub rng: &'a mut Xoshiro256PlusPlus,
+    /// A reusable move buffer.
+    pub moves: &'a mut Vec<G::Move>,
+    /// The oracle whose `guess` may end the playout.
+    pub oracle: Option<&'a dyn Oracle<G>>,
+    /// Consult the oracle every this many plies (0: never).
+    pub oracle_every: u32,
+    /// Plies after which the playout stops as a draw (games that can cycle).
+    pub max_plies: u32,
+}
+
+impl<G: Game> PlayoutContext<'_, G> {
+    /// The oracle's guess at ply `ply` of the playout, as an outcome, when one is due.
+    #[inline]
+    pub fn consult(&self, pos: &G, ply: u32) -> Option<Outcome> {
+        let oracle = self.oracle?;
+        if self.oracle_every == 0 || ply % self.oracle_every != 0 {
+            return None;
+        }
+        let side = pos.side_to_move();
+        oracle.guess(pos).map(|r| match r {
+            GameResult::Win => Outcome::Win(side),
+            GameResult::Loss => Outcome::Win(side.opponent()),
+            GameResult::Draw => Outcome::Draw,
+        })
+    }
+
+    /// A uniform random number below `n` (which is positive).
+    #[inline]
+    pub fn below(&mut self, n: u32) -> u32 {
+        (((self.rng.next_u64() >> 32) * n as u64) >> 32) as u32
+    }
+}
+
+/// A way to finish a game from a position: the simulation step of MCTS.
+pub trait PlayoutPolicy<G: Game>: Clone + Send + Sync + fmt::Debug + 'static {
+    /// Plays from `pos` (not finished) until the game ends or the policy, the oracle or the
+    /// ply cap decides, and returns the outcome; `pos` is left wherever the playout stopped.
+    fn run(&self, pos: &mut G, ctx: &mut PlayoutContext<'_, G>) -> Outcome;
+}
+
+/// Uniformly random legal moves for any game, through [`Game::legal_moves`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UniformPolicy;
+
+impl<G: Game> PlayoutPolicy<G> for UniformPolicy {
+    fn run(&self, pos: &mut G, ctx: &mut PlayoutContext<'_, G>) -> Outcome {
+        let mut ply = 0;
+        loop {
+            if let Some(o) = pos.outcome() {
+                return o;
+            }
+            if ply >= ctx.max_plies {
+                return Outcome::Draw;
+            }
+            if ply > 0 {
+                if let Some(o) = ctx.consult(pos, ply) {
+                    return o;
+                }
+            }
+            pos.legal_moves(ctx.moves);
+            let n = ctx.moves.len() as u32;
+            if n == 0 {
+                // A game without moves that does not report an outcome is treated as drawn.
+                return Outcome::Draw;
+            }
+            let k = ctx.below(n) as usize;
+            let mv = ctx.moves[k];
+            pos.play(mv);
+            ply += 1;
+        }
+    }
+}

@@ -1,0 +1,56 @@
+//! What a search reports: the move, the statistics, the principal variation and the proof.
+
+use quasar_core::GameResult;
+use std::time::Duration;
+
+/// A value the solver proved for the side to move at the root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Proven {
+    /// Win, loss or draw for the side to move, with best play.
+    pub result: GameResult,
+    /// Plies to the end of the game along the proof (an upper bound when an oracle
+    /// contributed; the fastest proven win is preferred, the slowest loss).
+    pub plies: u32,
+}
+
+/// One root move's statistics, merged over threads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChildStats<M> {
+    /// The move.
+    pub mv: M,
+    /// Simulations through it.
+    pub visits: u64,
+    /// Mean score for the side to move at the root, in `[0, 1]`.
+    pub value: f64,
+    /// Its proven value for the side to move at the root, if any.
+    pub proven: Option<Proven>,
+}
+
+/// The result of one [`super::Searcher::search`] call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report<M> {
+    /// The move to play; `None` only when the game is already over.
+    pub best_move: Option<M>,
+    /// Simulations run by this search (all threads).
+    pub simulations: u64,
+    /// Wall-clock time of the search.
+    pub elapsed: Duration,
+    /// Simulations per second (all threads).
+    pub sims_per_second: f64,
+    /// Expected score of the best move for the side to move, in `[0, 1]` (1 = certain win).
+    pub value: f64,
+    /// The principal variation, starting with the best move.
+    pub pv: Vec<M>,
+    /// The root's proven value, when the solver (or the oracle) proved it.
+    pub proven: Option<Proven>,
+    /// Nodes in the tree(s) after the search.
+    pub tree_nodes: usize,
+    /// Nodes kept from the previous search by tree reuse.
+    pub reused_nodes: usize,
+    /// True when the node budget filled and the search went on from existing leaves.
+    pub budget_full: bool,
+    /// Threads used.
+    pub threads: usize,
+    /// Every root move, in move-generation order.
+    pub children: Vec<ChildStats<M>>,
+}
