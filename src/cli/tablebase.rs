@@ -1,11 +1,14 @@
-//! `quasar tablebase`: build, inspect, probe and verify row-limited tables.
+//! `quasar tablebase`: build, inspect, probe and verify row-limited tables, drawing the
+//! library's progress as bars.
 
 use super::CliResult;
 use breakthrough::tablebase::store::Lookup;
-use breakthrough::tablebase::{generate, Limits, Region, TableFile, Tablebase};
+use breakthrough::tablebase::{generate, Limits, Progress, Region, Silent, TableFile, Tablebase};
 use breakthrough::{Board, Position};
+use indicatif::{ProgressBar, ProgressStyle};
 use quasar_core::Game;
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 /// Tablebase subcommands.
 #[derive(clap::Subcommand)]
@@ -87,6 +90,47 @@ pub fn run(cmd: Command) -> CliResult {
     }
 }
 
+/// Draws each phase the library reports as a bar on standard error (nothing when it is
+/// not a terminal).
+#[derive(Default)]
+pub(crate) struct Bars {
+    bar: Mutex<Option<ProgressBar>>,
+}
+
+impl Bars {
+    fn bar(&self) -> std::sync::MutexGuard<'_, Option<ProgressBar>> {
+        // A bar is only drawn: a panic elsewhere while holding it leaves nothing to repair.
+        self.bar.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Progress for Bars {
+    fn begin(&self, what: &str, total: u64) {
+        let pb = ProgressBar::new(total);
+        let style = ProgressStyle::with_template(
+            "{msg:>9} [{elapsed_precise}] {wide_bar} {percent:>3}% eta {eta}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+        pb.set_style(style);
+        pb.set_message(what.to_string());
+        if let Some(old) = self.bar().replace(pb) {
+            old.finish_and_clear();
+        }
+    }
+
+    fn advance(&self, units: u64) {
+        if let Some(pb) = self.bar().as_ref() {
+            pb.inc(units);
+        }
+    }
+
+    fn end(&self) {
+        if let Some(pb) = self.bar().take() {
+            pb.finish_and_clear();
+        }
+    }
+}
+
 fn print_histogram(histogram: &[u64]) {
     for (d, &n) in histogram.iter().enumerate() {
         if n > 0 {
@@ -117,7 +161,9 @@ fn build(a: BuildArgs) -> CliResult {
         a.rows,
         rayon::current_num_threads()
     );
-    let g = generate(&region, limits, !a.quiet)?;
+    let bars = Bars::default();
+    let progress: &dyn Progress = if a.quiet { &Silent } else { &bars };
+    let g = generate(&region, limits, progress)?;
     let header = TableFile::write(&output, &region, limits, &g.codec, &g.entries)?;
     let size = std::fs::metadata(&output)?.len();
     let r = &g.report;

@@ -2,7 +2,7 @@
 //! hit and miss latency (dependent lookups: each key depends on the previous answer, as
 //! in a playout), and independent-lookup throughput.
 //!
-//! `cargo bench -p tablebase --bench backends [-- SIZES... [--skip-slab-above N] [--only static-btree]]`
+//! `cargo bench -p breakthrough --features backends --bench backends [-- SIZES... [--skip-slab-above N] [--only static-btree]]`
 
 use breakthrough::tablebase::store::backends::{EytzingerBackend, HashBackend, SlabBTreeBackend};
 use breakthrough::tablebase::store::{Lookup, StaticBTree};

@@ -1,10 +1,10 @@
 //! Probe latency on positions from random games: all probes, hits and misses, compared
 //! with the cost of a random playout step.
 //!
-//! `cargo bench -p tablebase --bench probe -- FILE [POSITIONS]` (default: builds 6x6 with
+//! `cargo bench -p breakthrough --bench probe -- FILE [POSITIONS]` (default: builds 6x6 with
 //! 4 rows in memory when no file is given).
 
-use breakthrough::tablebase::{generate, Limits, Region, Tablebase};
+use breakthrough::tablebase::{generate, Limits, Region, Silent, Tablebase};
 use breakthrough::{Board, Position};
 use quasar_core::{Game, Oracle};
 use rand::SeedableRng;
@@ -25,7 +25,7 @@ fn main() {
         }),
         None => {
             let region = Region::new(Board::new(6, 6).expect("6x6"), 4).expect("region");
-            Tablebase::from_generated(&generate(&region, Limits::NONE, false).expect("build"))
+            Tablebase::from_generated(&generate(&region, Limits::NONE, &Silent).expect("build"))
         }
     };
     let want: usize = args

@@ -2,7 +2,7 @@
 //! error before any entry is read.
 
 use breakthrough::tablebase::store::Lookup;
-use breakthrough::tablebase::{generate, Limits, Region, TableFile, TableFileError};
+use breakthrough::tablebase::{generate, Limits, Region, Silent, TableFile, TableFileError};
 use breakthrough::Board;
 use std::path::{Path, PathBuf};
 
@@ -14,7 +14,7 @@ fn temp(name: &str) -> PathBuf {
 
 fn write_table(path: &Path) -> Vec<(u64, u32)> {
     let region = Region::new(Board::new(5, 5).unwrap(), 3).unwrap();
-    let g = generate(&region, Limits::NONE, false).unwrap();
+    let g = generate(&region, Limits::NONE, &Silent).unwrap();
     TableFile::write(path, &region, Limits::NONE, &g.codec, &g.entries).unwrap();
     g.entries
 }

@@ -1,6 +1,8 @@
 //! Storage of a table: the lookup trait its backends share, the compact static B-tree
-//! (the default, and the file's layout), other backends for comparison, and the file.
+//! (the default, and the file's layout), the file, and (with the `backends` feature, for
+//! the benchmark) other backends for comparison.
 
+#[cfg(feature = "backends")]
 pub mod backends;
 pub mod btree;
 pub mod file;
