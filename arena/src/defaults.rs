@@ -35,8 +35,9 @@ pub fn table_path(cache: &Path, board: Board, rows: u32) -> PathBuf {
     cache.join(format!("{board}-r{rows}.qtb"))
 }
 
-/// The table for `board` and `rows` in `cache`: reused when present, built otherwise (the
-/// file appears only once complete, so an interrupted build leaves nothing to reuse).
+/// The table for `board` and `rows` in `cache`: reused when present and of this format,
+/// built otherwise (the file appears only once complete, so an interrupted build leaves
+/// nothing to reuse).
 pub fn ensure_table(
     cache: &Path,
     board: Board,
@@ -44,7 +45,9 @@ pub fn ensure_table(
     progress: &dyn Progress,
 ) -> Result<PathBuf, PlayerError> {
     let path = table_path(cache, board, rows);
-    if path.is_file() {
+    // Opening checks the header and size only (milliseconds): a table of an older format
+    // or with a damaged header is rebuilt rather than reused.
+    if path.is_file() && TableFile::open(&path).is_ok() {
         eprintln!("reusing the tablebase {}", path.display());
         return Ok(path);
     }

@@ -3,7 +3,9 @@
 
 use super::CliResult;
 use breakthrough::tablebase::store::Lookup;
-use breakthrough::tablebase::{generate, Limits, Progress, Region, Silent, TableFile, Tablebase};
+use breakthrough::tablebase::{
+    generate, Limits, Progress, Region, Silent, TableFile, Tablebase, Unknown,
+};
 use breakthrough::{Board, Position};
 use indicatif::{ProgressBar, ProgressStyle};
 use quasar_core::Game;
@@ -155,6 +157,8 @@ fn build(a: BuildArgs) -> CliResult {
         }
         PathBuf::from(name + ".qtb")
     });
+    // Before the build, not after it: a bad output path should cost nothing.
+    TableFile::check_output(&output)?;
     eprintln!(
         "building {} with {} rows ({limits}) on {} threads",
         a.board,
@@ -193,6 +197,8 @@ fn build(a: BuildArgs) -> CliResult {
 
 fn info(a: InfoArgs) -> CliResult {
     let t = TableFile::open(&a.file)?;
+    // The histogram reads every entry anyway: check every block first, on all cores.
+    t.verify_all(&Bars::default())?;
     let h = &t.header;
     let size = std::fs::metadata(&a.file)?.len();
     println!("file: {} ({size} bytes)", a.file.display());
@@ -214,7 +220,8 @@ fn info(a: InfoArgs) -> CliResult {
     );
     println!("checksum: {:08x} (verified)", h.checksum);
     let mut histogram = vec![0u64; h.max_depth as usize + 1];
-    for (_, v) in t.tree.iter() {
+    for entry in t.tree.iter() {
+        let (_, v) = entry.map_err(|c| t.damaged(c))?;
         let d = t.codec.decode(v).depth as usize;
         if d < histogram.len() {
             histogram[d] += 1;
@@ -242,6 +249,7 @@ fn probe(a: ProbeArgs) -> CliResult {
             w.depth,
             pos.move_text(w.best_move)
         ),
+        Err(Unknown::Damaged(c)) => return Err(tb.table().damaged(c).into()),
         Err(why) => println!("unknown: {why}"),
     }
     Ok(())
@@ -249,6 +257,7 @@ fn probe(a: ProbeArgs) -> CliResult {
 
 fn verify(a: VerifyArgs) -> CliResult {
     let tb = Tablebase::open(&a.file)?;
+    tb.verify_all(&Bars::default())?;
     println!(
         "checksum ok: {} entries, {} {} rows",
         tb.table().tree.len(),
