@@ -68,6 +68,36 @@ fn build_info_probe_verify() {
     assert!(ok, "{err}");
     assert!(out.contains("all agree"), "{out}");
 
+    // `--game breakthrough` is accepted by every subcommand (and is the default).
+    let (ok, out, err) = quasar(&["tablebase", "info", "--game", "breakthrough", f]);
+    assert!(ok, "{err}");
+    assert!(out.contains("board: 5x5, rows: 3"), "{out}");
+    let (ok, out, err) = quasar(&[
+        "tablebase",
+        "probe",
+        "--game",
+        "breakthrough",
+        f,
+        "--position",
+        "B4/5/2W2/5/5 w",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.starts_with("win in 2"), "{out}");
+    let (ok, out, err) = quasar(&[
+        "tablebase",
+        "verify",
+        "--game",
+        "breakthrough",
+        f,
+        "--samples",
+        "5",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("all agree"), "{out}");
+    let (ok, _, err) = quasar(&["tablebase", "info", "--game", "chess", f]);
+    assert!(!ok);
+    assert!(err.contains("breakthrough"), "{err}");
+
     // A damaged body is refused by every command that reads it whole, with a clear error.
     let good = std::fs::read(&file).unwrap();
     let mut bytes = good.clone();
@@ -89,7 +119,7 @@ fn build_info_probe_verify() {
 }
 
 #[test]
-fn build_refuses_non_regular_paths() {
+fn build_game_option_and_non_regular_paths() {
     let file = temp("t553-game.qtb");
     let f = file.to_str().unwrap();
     let build = [
@@ -101,7 +131,7 @@ fn build_refuses_non_regular_paths() {
         "3",
         "--quiet",
     ];
-    let (ok, _, err) = quasar(&[&build[..], &["-o", f]].concat());
+    let (ok, _, err) = quasar(&[&build[..], &["--game", "breakthrough", "-o", f]].concat());
     assert!(ok, "{err}");
     assert!(file.is_file());
 

@@ -12,6 +12,14 @@ use quasar_core::Game;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
+/// The game whose tables a subcommand handles (only Breakthrough has tables so far).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum GameArg {
+    /// Breakthrough's row-limited tablebases
+    #[default]
+    Breakthrough,
+}
+
 /// Tablebase subcommands.
 #[derive(clap::Subcommand)]
 pub enum Command {
@@ -28,6 +36,9 @@ pub enum Command {
 /// Options of `tablebase build`.
 #[derive(clap::Args)]
 pub struct BuildArgs {
+    /// Game of the table
+    #[arg(long, value_enum, default_value_t = GameArg::Breakthrough)]
+    game: GameArg,
     /// Board size WxH
     #[arg(long, default_value = "6x6")]
     board: Board,
@@ -54,6 +65,9 @@ pub struct BuildArgs {
 /// Options of `tablebase info`.
 #[derive(clap::Args)]
 pub struct InfoArgs {
+    /// Game of the table
+    #[arg(long, value_enum, default_value_t = GameArg::Breakthrough)]
+    game: GameArg,
     /// Table file
     file: PathBuf,
 }
@@ -61,6 +75,9 @@ pub struct InfoArgs {
 /// Options of `tablebase probe`.
 #[derive(clap::Args)]
 pub struct ProbeArgs {
+    /// Game of the table
+    #[arg(long, value_enum, default_value_t = GameArg::Breakthrough)]
+    game: GameArg,
     /// Table file
     file: PathBuf,
     /// Position text, e.g. "6/6/2W3/6/6/6 w"
@@ -71,6 +88,9 @@ pub struct ProbeArgs {
 /// Options of `tablebase verify`.
 #[derive(clap::Args)]
 pub struct VerifyArgs {
+    /// Game of the table
+    #[arg(long, value_enum, default_value_t = GameArg::Breakthrough)]
+    game: GameArg,
     /// Table file
     file: PathBuf,
     /// Entries (and random configurations) to re-derive; each re-derivation searches
@@ -85,10 +105,18 @@ pub struct VerifyArgs {
 /// Runs the subcommand.
 pub fn run(cmd: Command) -> CliResult {
     match cmd {
-        Command::Build(a) => build(a),
-        Command::Info(a) => info(a),
-        Command::Probe(a) => probe(a),
-        Command::Verify(a) => verify(a),
+        Command::Build(a) => match a.game {
+            GameArg::Breakthrough => build(a),
+        },
+        Command::Info(a) => match a.game {
+            GameArg::Breakthrough => info(a),
+        },
+        Command::Probe(a) => match a.game {
+            GameArg::Breakthrough => probe(a),
+        },
+        Command::Verify(a) => match a.game {
+            GameArg::Breakthrough => verify(a),
+        },
     }
 }
 
