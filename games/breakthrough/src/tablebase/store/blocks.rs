@@ -20,8 +20,7 @@ const BLOCK_WORDS: usize = BLOCK_BYTES / 8;
 pub enum Corrupt {
     /// A block's bytes do not match their stored CRC-32.
     #[error(
-        "checksum mismatch in block {block} (file bytes {offset}..{end}): the file is damaged; rebuild it",
-        end = offset + BLOCK_BYTES as u64
+        "checksum mismatch in block {block} (the 4 KiB from file byte {offset}): the file is damaged; rebuild it"
     )]
     Checksum {
         /// The block's number.
