@@ -136,7 +136,7 @@ impl Header {
         let version = u32_at(8);
         if version != VERSION {
             return Err(bad(format!(
-                "format version {version}; this quasar reads version {VERSION} (checked in blocks, opened at once): rebuild the table with `quasar tablebase build`"
+                "format version {version}; this quasar reads version {VERSION}: rebuild the table with `quasar tablebase build`"
             )));
         }
         if crc32fast::hash(&h[..HEADER_CRC_AT]) != u32_at(HEADER_CRC_AT) {
