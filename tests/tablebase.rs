@@ -68,14 +68,175 @@ fn build_info_probe_verify() {
     assert!(ok, "{err}");
     assert!(out.contains("all agree"), "{out}");
 
-    // A damaged file is refused with a clear error.
-    let mut bytes = std::fs::read(&file).unwrap();
+    // `--game breakthrough` is accepted by every subcommand (and is the default).
+    let (ok, out, err) = quasar(&["tablebase", "info", "--game", "breakthrough", f]);
+    assert!(ok, "{err}");
+    assert!(out.contains("board: 5x5, rows: 3"), "{out}");
+    let (ok, out, err) = quasar(&[
+        "tablebase",
+        "probe",
+        "--game",
+        "breakthrough",
+        f,
+        "--position",
+        "B4/5/2W2/5/5 w",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.starts_with("win in 2"), "{out}");
+    let (ok, out, err) = quasar(&[
+        "tablebase",
+        "verify",
+        "--game",
+        "breakthrough",
+        f,
+        "--samples",
+        "5",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("all agree"), "{out}");
+    let (ok, _, err) = quasar(&["tablebase", "info", "--game", "chess", f]);
+    assert!(!ok);
+    assert!(err.contains("breakthrough"), "{err}");
+
+    // A damaged body is refused by every command that reads it whole, with a clear error.
+    let good = std::fs::read(&file).unwrap();
+    let mut bytes = good.clone();
     let n = bytes.len();
     bytes[n / 2] ^= 1;
     std::fs::write(&file, &bytes).unwrap();
-    let (ok, _, err) = quasar(&["tablebase", "info", f]);
+    for cmd in ["info", "verify"] {
+        let (ok, _, err) = quasar(&["tablebase", cmd, f]);
+        assert!(!ok, "{cmd}");
+        assert!(err.contains("checksum mismatch"), "{cmd}: {err}");
+    }
+    // So is a damaged byte in the header's second half, at open.
+    let mut bytes = good.clone();
+    bytes[100] ^= 1;
+    std::fs::write(&file, &bytes).unwrap();
+    let (ok, _, err) = quasar(&["tablebase", "probe", f, "--position", "B4/5/2W2/5/5 w"]);
     assert!(!ok);
-    assert!(err.contains("checksum mismatch"), "{err}");
+    assert!(err.contains("header checksum mismatch"), "{err}");
+}
+
+#[test]
+fn build_game_option_and_non_regular_paths() {
+    let file = temp("t553-game.qtb");
+    let f = file.to_str().unwrap();
+    let build = [
+        "tablebase",
+        "build",
+        "--board",
+        "5x5",
+        "--rows",
+        "3",
+        "--quiet",
+    ];
+    let (ok, _, err) = quasar(&[&build[..], &["--game", "breakthrough", "-o", f]].concat());
+    assert!(ok, "{err}");
+    assert!(file.is_file());
+
+    // A device is refused before the build, and stays what it was.
+    let (ok, _, err) = quasar(&[&build[..], &["-o", "/dev/full"]].concat());
+    assert!(!ok);
+    assert!(
+        err.contains("/dev/full") && err.contains("character device"),
+        "{err}"
+    );
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::metadata("/dev/full")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+
+    // A FIFO is neither replaced by a build nor waited on by info.
+    let fifo = temp("pipe.qtb");
+    let _ = std::fs::remove_file(&fifo);
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path; mkfifo touches no memory of ours.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let p = fifo.to_str().unwrap();
+    let (ok, _, err) = quasar(&[&build[..], &["-o", p]].concat());
+    assert!(!ok);
+    assert!(err.contains("FIFO"), "{err}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quasar"))
+        .args(["tablebase", "info", p])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(20) {
+            child.kill().unwrap();
+            panic!("tablebase info hung on a FIFO");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(!status.success());
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(err.contains("FIFO"), "{err}");
+    assert!(std::fs::symlink_metadata(&fifo)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+}
+
+/// `quasar tablebase build` of 5x5 n=3 into `out` under a 4 KiB file size limit (the
+/// table is ~140 KB, so the write phase fails), the signal ignored or not.
+fn build_with_file_limit(out: &str, ignore_signal: bool) -> (bool, String) {
+    let trap = if ignore_signal { "trap '' XFSZ; " } else { "" };
+    let script = format!(
+        "{trap}ulimit -f 8; exec \"$0\" tablebase build --board 5x5 --rows 3 --quiet -o \"$1\""
+    );
+    let o = Command::new("sh")
+        .args(["-c", &script, env!("CARGO_BIN_EXE_quasar"), out])
+        .output()
+        .unwrap();
+    (
+        o.status.success(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_failed_or_killed_write_leaves_no_temporary_file_for_long() {
+    let file = temp("t553-limited.qtb");
+    let f = file.to_str().unwrap();
+    let tmp = PathBuf::from(format!("{f}.tmp"));
+    let _ = std::fs::remove_file(&file);
+    // The write fails (EFBIG): an error, and nothing left behind.
+    let (ok, err) = build_with_file_limit(f, true);
+    assert!(!ok);
+    assert!(err.contains("too large"), "{err}");
+    assert!(!file.exists() && !tmp.exists(), "{err}");
+    // Killed in the write phase (SIGXFSZ): the temporary file stays, no table appears...
+    let (ok, _) = build_with_file_limit(f, false);
+    assert!(!ok);
+    assert!(!file.exists());
+    assert!(
+        tmp.exists(),
+        "the kill left no temporary file: the test proves nothing"
+    );
+    // ...and the next build cleans it up and writes the table.
+    let (ok, _, err) = quasar(&[
+        "tablebase",
+        "build",
+        "--board",
+        "5x5",
+        "--rows",
+        "3",
+        "--quiet",
+        "-o",
+        f,
+    ]);
+    assert!(ok, "{err}");
+    assert!(file.is_file() && !tmp.exists());
+    let (ok, _, err) = quasar(&["tablebase", "verify", f, "--samples", "3"]);
+    assert!(ok, "{err}");
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! cache directory, and the engine with it against the engine without it.
 
 use crate::player::{MctsSpec, PlayerError, PlayerSpec};
-use breakthrough::tablebase::{generate, Limits, Region, TableFile};
+use breakthrough::tablebase::{generate, Limits, Progress, Region, TableFile};
 use breakthrough::Board;
 use std::path::{Path, PathBuf};
 
@@ -13,9 +13,12 @@ pub const MAIN_ROWS: u32 = 4;
 /// Games of the main job (each opening with both colours).
 pub const MAIN_GAMES: u32 = 20;
 
-/// The main job's players: `mcts:tb=<cache>/6x6-r4.qtb` and `mcts` (building the table
-/// with a progress bar when `progress`).
-pub fn main_job_players(cache: &Path, progress: bool) -> Result<Vec<PlayerSpec>, PlayerError> {
+/// The main job's players: `mcts:tb=<cache>/6x6-r4.qtb` and `mcts` (reporting the table
+/// build to `progress`).
+pub fn main_job_players(
+    cache: &Path,
+    progress: &dyn Progress,
+) -> Result<Vec<PlayerSpec>, PlayerError> {
     let board = Board::new(MAIN_BOARD.0, MAIN_BOARD.1).expect("6x6 is a legal board");
     let table = ensure_table(cache, board, MAIN_ROWS, progress)?;
     Ok(vec![
@@ -32,16 +35,19 @@ pub fn table_path(cache: &Path, board: Board, rows: u32) -> PathBuf {
     cache.join(format!("{board}-r{rows}.qtb"))
 }
 
-/// The table for `board` and `rows` in `cache`: reused when present, built otherwise (the
-/// file appears only once complete, so an interrupted build leaves nothing to reuse).
+/// The table for `board` and `rows` in `cache`: reused when present and of this format,
+/// built otherwise (the file appears only once complete, so an interrupted build leaves
+/// nothing to reuse).
 pub fn ensure_table(
     cache: &Path,
     board: Board,
     rows: u32,
-    progress: bool,
+    progress: &dyn Progress,
 ) -> Result<PathBuf, PlayerError> {
     let path = table_path(cache, board, rows);
-    if path.is_file() {
+    // Opening checks the header and size only (milliseconds): a table of an older format
+    // or with a damaged header is rebuilt rather than reused.
+    if path.is_file() && TableFile::open(&path).is_ok() {
         eprintln!("reusing the tablebase {}", path.display());
         return Ok(path);
     }

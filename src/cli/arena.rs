@@ -72,7 +72,11 @@ const SIMS_SAFEGUARD: Duration = Duration::from_secs(60);
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {
     let (specs, board, games) = if args.players.is_empty() {
-        let specs = defaults::main_job_players(&args.cache, !args.no_progress)?;
+        let bars = super::tablebase::Bars::default();
+        let silent = breakthrough::tablebase::Silent;
+        let progress: &dyn breakthrough::tablebase::Progress =
+            if args.no_progress { &silent } else { &bars };
+        let specs = defaults::main_job_players(&args.cache, progress)?;
         let (w, h) = defaults::MAIN_BOARD;
         let board = Board::new(w, h)?;
         (specs, board, args.games.unwrap_or(defaults::MAIN_GAMES))

@@ -1,11 +1,24 @@
-//! `quasar tablebase`: build, inspect, probe and verify row-limited tables.
+//! `quasar tablebase`: build, inspect, probe and verify row-limited tables, drawing the
+//! library's progress as bars.
 
 use super::CliResult;
 use breakthrough::tablebase::store::Lookup;
-use breakthrough::tablebase::{generate, Limits, Region, TableFile, Tablebase};
+use breakthrough::tablebase::{
+    generate, Limits, Progress, Region, Silent, TableFile, Tablebase, Unknown,
+};
 use breakthrough::{Board, Position};
+use indicatif::{ProgressBar, ProgressStyle};
 use quasar_core::Game;
 use std::path::PathBuf;
+use std::sync::Mutex;
+
+/// The game whose tables a subcommand handles (only Breakthrough has tables so far).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum GameArg {
+    /// Breakthrough's row-limited tablebases
+    #[default]
+    Breakthrough,
+}
 
 /// Tablebase subcommands.
 #[derive(clap::Subcommand)]
@@ -23,6 +36,9 @@ pub enum Command {
 /// Options of `tablebase build`.
 #[derive(clap::Args)]
 pub struct BuildArgs {
+    /// Game of the table
+    #[arg(long, value_enum, default_value_t = GameArg::Breakthrough)]
+    game: GameArg,
     /// Board size WxH
     #[arg(long, default_value = "6x6")]
     board: Board,
@@ -49,6 +65,9 @@ pub struct BuildArgs {
 /// Options of `tablebase info`.
 #[derive(clap::Args)]
 pub struct InfoArgs {
+    /// Game of the table
+    #[arg(long, value_enum, default_value_t = GameArg::Breakthrough)]
+    game: GameArg,
     /// Table file
     file: PathBuf,
 }
@@ -56,6 +75,9 @@ pub struct InfoArgs {
 /// Options of `tablebase probe`.
 #[derive(clap::Args)]
 pub struct ProbeArgs {
+    /// Game of the table
+    #[arg(long, value_enum, default_value_t = GameArg::Breakthrough)]
+    game: GameArg,
     /// Table file
     file: PathBuf,
     /// Position text, e.g. "6/6/2W3/6/6/6 w"
@@ -66,6 +88,9 @@ pub struct ProbeArgs {
 /// Options of `tablebase verify`.
 #[derive(clap::Args)]
 pub struct VerifyArgs {
+    /// Game of the table
+    #[arg(long, value_enum, default_value_t = GameArg::Breakthrough)]
+    game: GameArg,
     /// Table file
     file: PathBuf,
     /// Entries (and random configurations) to re-derive; each re-derivation searches
@@ -80,10 +105,59 @@ pub struct VerifyArgs {
 /// Runs the subcommand.
 pub fn run(cmd: Command) -> CliResult {
     match cmd {
-        Command::Build(a) => build(a),
-        Command::Info(a) => info(a),
-        Command::Probe(a) => probe(a),
-        Command::Verify(a) => verify(a),
+        Command::Build(a) => match a.game {
+            GameArg::Breakthrough => build(a),
+        },
+        Command::Info(a) => match a.game {
+            GameArg::Breakthrough => info(a),
+        },
+        Command::Probe(a) => match a.game {
+            GameArg::Breakthrough => probe(a),
+        },
+        Command::Verify(a) => match a.game {
+            GameArg::Breakthrough => verify(a),
+        },
+    }
+}
+
+/// Draws each phase the library reports as a bar on standard error (nothing when it is
+/// not a terminal).
+#[derive(Default)]
+pub(crate) struct Bars {
+    bar: Mutex<Option<ProgressBar>>,
+}
+
+impl Bars {
+    fn bar(&self) -> std::sync::MutexGuard<'_, Option<ProgressBar>> {
+        // A bar is only drawn: a panic elsewhere while holding it leaves nothing to repair.
+        self.bar.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Progress for Bars {
+    fn begin(&self, what: &str, total: u64) {
+        let pb = ProgressBar::new(total);
+        let style = ProgressStyle::with_template(
+            "{msg:>9} [{elapsed_precise}] {wide_bar} {percent:>3}% eta {eta}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+        pb.set_style(style);
+        pb.set_message(what.to_string());
+        if let Some(old) = self.bar().replace(pb) {
+            old.finish_and_clear();
+        }
+    }
+
+    fn advance(&self, units: u64) {
+        if let Some(pb) = self.bar().as_ref() {
+            pb.inc(units);
+        }
+    }
+
+    fn end(&self) {
+        if let Some(pb) = self.bar().take() {
+            pb.finish_and_clear();
+        }
     }
 }
 
@@ -111,13 +185,17 @@ fn build(a: BuildArgs) -> CliResult {
         }
         PathBuf::from(name + ".qtb")
     });
+    // Before the build, not after it: a bad output path should cost nothing.
+    TableFile::check_output(&output)?;
     eprintln!(
         "building {} with {} rows ({limits}) on {} threads",
         a.board,
         a.rows,
         rayon::current_num_threads()
     );
-    let g = generate(&region, limits, !a.quiet)?;
+    let bars = Bars::default();
+    let progress: &dyn Progress = if a.quiet { &Silent } else { &bars };
+    let g = generate(&region, limits, progress)?;
     let header = TableFile::write(&output, &region, limits, &g.codec, &g.entries)?;
     let size = std::fs::metadata(&output)?.len();
     let r = &g.report;
@@ -147,6 +225,8 @@ fn build(a: BuildArgs) -> CliResult {
 
 fn info(a: InfoArgs) -> CliResult {
     let t = TableFile::open(&a.file)?;
+    // The histogram reads every entry anyway: check every block first, on all cores.
+    t.verify_all(&Bars::default())?;
     let h = &t.header;
     let size = std::fs::metadata(&a.file)?.len();
     println!("file: {} ({size} bytes)", a.file.display());
@@ -168,7 +248,8 @@ fn info(a: InfoArgs) -> CliResult {
     );
     println!("checksum: {:08x} (verified)", h.checksum);
     let mut histogram = vec![0u64; h.max_depth as usize + 1];
-    for (_, v) in t.tree.iter() {
+    for entry in t.tree.iter() {
+        let (_, v) = entry.map_err(|c| t.damaged(c))?;
         let d = t.codec.decode(v).depth as usize;
         if d < histogram.len() {
             histogram[d] += 1;
@@ -196,6 +277,7 @@ fn probe(a: ProbeArgs) -> CliResult {
             w.depth,
             pos.move_text(w.best_move)
         ),
+        Err(Unknown::Damaged(c)) => return Err(tb.table().damaged(c).into()),
         Err(why) => println!("unknown: {why}"),
     }
     Ok(())
@@ -203,6 +285,7 @@ fn probe(a: ProbeArgs) -> CliResult {
 
 fn verify(a: VerifyArgs) -> CliResult {
     let tb = Tablebase::open(&a.file)?;
+    tb.verify_all(&Bars::default())?;
     println!(
         "checksum ok: {} entries, {} {} rows",
         tb.table().tree.len(),

@@ -2,7 +2,7 @@
 //! hit and miss latency (dependent lookups: each key depends on the previous answer, as
 //! in a playout), and independent-lookup throughput.
 //!
-//! `cargo bench -p tablebase --bench backends [-- SIZES... [--skip-slab-above N] [--only static-btree]]`
+//! `cargo bench -p breakthrough --features backends --bench backends [-- SIZES... [--skip-slab-above N] [--only static-btree]]`
 
 use breakthrough::tablebase::store::backends::{EytzingerBackend, HashBackend, SlabBTreeBackend};
 use breakthrough::tablebase::store::{Lookup, StaticBTree};
@@ -41,7 +41,7 @@ fn measure(b: &dyn Lookup, hits: &[u64], misses: &[u64], build_s: f64, bytes: us
     let mut acc = 0u64;
     let mut i = 0usize;
     for _ in 0..probes {
-        let v = b.get(hits[i]).unwrap_or(0) as u64;
+        let v = b.get(hits[i]).ok().flatten().unwrap_or(0) as u64;
         acc = acc.wrapping_add(v);
         i = (i + 1 + (v as usize & 1)) % probes;
     }
@@ -49,14 +49,14 @@ fn measure(b: &dyn Lookup, hits: &[u64], misses: &[u64], build_s: f64, bytes: us
     let t = Instant::now();
     let mut i = 0usize;
     for _ in 0..probes {
-        let v = b.get(misses[i]).map_or(1, |x| x as u64);
+        let v = b.get(misses[i]).ok().flatten().map_or(1, |x| x as u64);
         acc = acc.wrapping_add(v);
         i = (i + v as usize) % probes;
     }
     let miss_dep = t.elapsed().as_nanos() as f64 / probes as f64;
     let t = Instant::now();
     for &k in hits {
-        acc = acc.wrapping_add(b.get(k).unwrap_or(0) as u64);
+        acc = acc.wrapping_add(b.get(k).ok().flatten().unwrap_or(0) as u64);
     }
     let hit_ind = t.elapsed().as_nanos() as f64 / probes as f64;
     black_box(acc);

@@ -1,10 +1,11 @@
 //! Probe latency on positions from random games: all probes, hits and misses, compared
-//! with the cost of a random playout step.
+//! with the cost of a random playout step; with a file, also the time to open it (warm)
+//! and the first pass over the positions, which checks each block on first use.
 //!
-//! `cargo bench -p tablebase --bench probe -- FILE [POSITIONS]` (default: builds 6x6 with
-//! 4 rows in memory when no file is given).
+//! `cargo bench -p breakthrough --bench probe -- FILE [POSITIONS]` (default: builds 6x6
+//! with 4 rows in memory when no file is given).
 
-use breakthrough::tablebase::{generate, Limits, Region, Tablebase};
+use breakthrough::tablebase::{generate, Limits, Region, Silent, Tablebase};
 use breakthrough::{Board, Position};
 use quasar_core::{Game, Oracle};
 use rand::SeedableRng;
@@ -18,14 +19,37 @@ fn main() {
         .skip(1)
         .filter(|a| a != "--bench")
         .collect();
-    let tb = match args.first() {
-        Some(f) => Tablebase::open(Path::new(f)).unwrap_or_else(|e| {
+    let open = |f: &str| {
+        Tablebase::open(Path::new(f)).unwrap_or_else(|e| {
             eprintln!("error: {e}");
             std::process::exit(1)
-        }),
+        })
+    };
+    let tb = match args.first() {
+        Some(f) => {
+            // Warm opens (the first one brings the header and block CRCs into the cache).
+            let mut ms: Vec<f64> = (0..21)
+                .map(|_| {
+                    let t = Instant::now();
+                    black_box(open(f));
+                    t.elapsed().as_secs_f64() * 1e3
+                })
+                .skip(1)
+                .collect();
+            ms.sort_by(f64::total_cmp);
+            let bytes = std::fs::metadata(f).map_or(0, |m| m.len());
+            println!(
+                "open {f} ({:.0} MB): median {:.3} ms, max {:.3} ms over {} warm opens",
+                bytes as f64 / 1e6,
+                ms[ms.len() / 2],
+                ms[ms.len() - 1],
+                ms.len()
+            );
+            open(f)
+        }
         None => {
             let region = Region::new(Board::new(6, 6).expect("6x6"), 4).expect("region");
-            Tablebase::from_generated(&generate(&region, Limits::NONE, false).expect("build"))
+            Tablebase::from_generated(&generate(&region, Limits::NONE, &Silent).expect("build"))
         }
     };
     let want: usize = args
@@ -47,8 +71,14 @@ fn main() {
         }
     }
     let step_ns = t.elapsed().as_nanos() as f64 / steps as f64;
+    let t = Instant::now();
     let (hits, misses): (Vec<Position>, Vec<Position>) =
         positions.iter().partition(|p| tb.probe(p).is_some());
+    println!(
+        "{board} {} rows: first pass (each block checked on first use): {:.1} ns/probe",
+        tb.header().rows,
+        t.elapsed().as_nanos() as f64 / positions.len() as f64
+    );
     for (name, set) in [("all", &positions), ("hits", &hits), ("misses", &misses)] {
         if set.is_empty() {
             continue;
@@ -79,4 +109,8 @@ fn main() {
     }
     println!("why the misses are unknown: {reasons:?}");
     println!("for scale: one random playout step (move + make) costs {step_ns:.1} ns here");
+    if let Some(e) = tb.damage() {
+        eprintln!("error: {e}");
+        std::process::exit(1)
+    }
 }

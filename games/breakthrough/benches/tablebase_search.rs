@@ -2,7 +2,7 @@
 //! playouts every ply, every 4 plies, or only at expansion (the thesis found that a slow
 //! probe cancels the table's benefit).
 //!
-//! `cargo bench -p tablebase --bench search -- [FILE] [SECONDS]` (default: builds 6x6 with 4
+//! `cargo bench -p breakthrough --bench tablebase_search -- [FILE] [SECONDS]` (default: builds 6x6 with 4
 //! rows in memory; 2 seconds a measurement). Positions: the 6x6 start and 8 positions
 //! 16 random plies in, searched in turn.
 
@@ -31,7 +31,8 @@ fn main() {
         })),
         None => {
             let region = Region::new(Board::new(6, 6).expect("6x6"), 4).expect("region");
-            let g = generate(&region, PieceLimits::NONE, false).expect("build");
+            let g = generate(&region, PieceLimits::NONE, &breakthrough::tablebase::Silent)
+                .expect("build");
             Arc::new(Tablebase::from_generated(&g))
         }
     };

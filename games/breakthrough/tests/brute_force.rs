@@ -11,7 +11,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 fn build(w: u32, h: u32, n: u32, limits: Limits) -> Generated {
     let region = Region::new(Board::new(w, h).unwrap(), n).unwrap();
-    generate(&region, limits, false).unwrap()
+    generate(&region, limits, &breakthrough::tablebase::Silent).unwrap()
 }
 
 /// Checks one configuration of the brute force against the generated entries.

@@ -1,10 +1,15 @@
-//! The table file round-trips, and a damaged or truncated file is refused with a clear
-//! error before any entry is read.
+//! The table file round-trips; a damaged header, size or block-CRC table is refused at
+//! open; damaged body bytes are an error wherever a read meets them, never an answer; a
+//! write never replaces a non-regular file and leaves no temporary file behind.
 
-use breakthrough::tablebase::store::Lookup;
-use breakthrough::tablebase::{generate, Limits, Region, TableFile, TableFileError};
-use breakthrough::Board;
+use breakthrough::tablebase::store::{Corrupt, Lookup};
+use breakthrough::tablebase::{
+    generate, Limits, Region, Silent, TableFile, TableFileError, Tablebase, Unknown,
+};
+use breakthrough::{Board, Position};
+use quasar_core::Oracle;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("quasar-tb-test-{}", std::process::id()));
@@ -12,10 +17,17 @@ fn temp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
+fn tmp_of(path: &Path) -> PathBuf {
+    PathBuf::from(format!("{}.tmp", path.display()))
+}
+
+fn region() -> Region {
+    Region::new(Board::new(5, 5).unwrap(), 3).unwrap()
+}
+
 fn write_table(path: &Path) -> Vec<(u64, u32)> {
-    let region = Region::new(Board::new(5, 5).unwrap(), 3).unwrap();
-    let g = generate(&region, Limits::NONE, false).unwrap();
-    TableFile::write(path, &region, Limits::NONE, &g.codec, &g.entries).unwrap();
+    let g = generate(&region(), Limits::NONE, &Silent).unwrap();
+    TableFile::write(path, &region(), Limits::NONE, &g.codec, &g.entries).unwrap();
     g.entries
 }
 
@@ -26,18 +38,19 @@ fn round_trip_finds_every_entry_and_rejects_other_keys() {
     let t = TableFile::open(&path).unwrap();
     assert_eq!(t.tree.len(), entries.len());
     for w in entries.windows(2) {
-        assert_eq!(t.tree.get(w[0].0), Some(w[0].1));
+        assert_eq!(t.tree.get(w[0].0), Ok(Some(w[0].1)));
         assert_eq!(t.tree.position(w[0].0), t.tree.position_by_levels(w[0].0));
         for k in w[0].0 + 1..w[1].0.min(w[0].0 + 4) {
-            assert_eq!(t.tree.get(k), None);
-            assert_eq!(t.tree.position_by_levels(k), None);
+            assert_eq!(t.tree.get(k), Ok(None));
+            assert_eq!(t.tree.position_by_levels(k), Ok(None));
         }
     }
-    assert_eq!(t.tree.get(0), None);
-    assert_eq!(t.tree.get(u64::MAX - 1), None);
+    assert_eq!(t.tree.get(0), Ok(None));
+    assert_eq!(t.tree.get(u64::MAX - 1), Ok(None));
+    assert_eq!(t.verify_all(&Silent).map_err(|e| e.to_string()), Ok(()));
     let bytes = std::fs::metadata(&path).unwrap().len() as f64 / entries.len() as f64;
     assert!(bytes <= 10.5, "{bytes} bytes per entry");
-    assert!(!PathBuf::from(format!("{}.tmp", path.display())).exists());
+    assert!(!tmp_of(&path).exists());
 }
 
 fn refused(path: &Path) -> String {
@@ -49,20 +62,140 @@ fn refused(path: &Path) -> String {
 }
 
 #[test]
-fn flipped_byte_anywhere_is_refused() {
-    let path = temp("flip.qtb");
+fn every_header_byte_is_checked_at_open() {
+    let path = temp("header.qtb");
     write_table(&path);
     let good = std::fs::read(&path).unwrap();
-    for at in [20usize, 33, 200, good.len() / 2, good.len() - 1] {
+    // All 128 bytes, the reserved 64..124 included: each flip is refused before any use.
+    for at in 0..128 {
         let mut bad = good.clone();
         bad[at] ^= 0x10;
         std::fs::write(&path, &bad).unwrap();
         let msg = refused(&path);
         assert!(
-            msg.contains("checksum") || msg.contains("header") || msg.contains("bytes"),
-            "{msg}"
+            msg.contains("header checksum") || msg.contains("magic") || msg.contains("version"),
+            "byte {at}: {msg}"
         );
     }
+}
+
+#[test]
+fn an_old_format_is_refused_with_what_to_do() {
+    let path = temp("v1.qtb");
+    write_table(&path);
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let msg = refused(&path);
+    assert!(
+        msg.contains("format version 1") && msg.contains("rebuild"),
+        "{msg}"
+    );
+}
+
+/// Every stored entry and a band of absent keys, through a fresh open of `path`: each
+/// answer is the true one or a checksum error, never a wrong answer; returns the errors.
+fn answers_or_errors(path: &Path, entries: &[(u64, u32)]) -> usize {
+    let t = TableFile::open(path).unwrap();
+    let mut errors = 0;
+    for &(k, v) in entries {
+        for key in [k, k + 1] {
+            let truth = if key == k {
+                Some(v)
+            } else {
+                entries
+                    .binary_search_by_key(&key, |e| e.0)
+                    .ok()
+                    .map(|i| entries[i].1)
+            };
+            match t.tree.get(key) {
+                Ok(got) => assert_eq!(got, truth, "key {key} answered wrongly"),
+                Err(Corrupt::Checksum { .. }) => errors += 1,
+                Err(e) => panic!("key {key}: {e}"),
+            }
+        }
+    }
+    errors
+}
+
+#[test]
+fn damaged_body_bytes_are_errors_where_read_and_never_answers() {
+    let path = temp("body.qtb");
+    let entries = write_table(&path);
+    let good = std::fs::read(&path).unwrap();
+    let len = good.len();
+    // A key (start of the body), a value, the radix root near the body's end, and the
+    // block CRC table at the file's end.
+    let key_at = 128 + 8 * 40;
+    let value_at = 128 + 8 * entries.len().div_ceil(32) * 32 + 10;
+    // Those, and one byte in every block of the file.
+    let every_block = (128..len).step_by(4093);
+    for at in [key_at, value_at, len - 300, len - 3]
+        .into_iter()
+        .chain(every_block)
+    {
+        let mut bad = good.clone();
+        bad[at] ^= 0x04;
+        std::fs::write(&path, &bad).unwrap();
+        let t = match TableFile::open(&path) {
+            Ok(t) => t,
+            // The block CRC table is checked as a whole at open, and the radix root's
+            // first block is read (and so checked) there too.
+            Err(e) => {
+                let msg = e.to_string();
+                assert!(
+                    msg.contains("block checksums") || msg.contains("checksum mismatch in block"),
+                    "byte {at}: {msg}"
+                );
+                continue;
+            }
+        };
+        // A full check finds it, naming the block.
+        let whole = t.verify_all(&Silent).unwrap_err().to_string();
+        assert!(whole.contains("checksum mismatch in block"), "{whole}");
+        assert!(whole.contains("body.qtb"), "{whole}");
+        drop(t);
+        let errors = answers_or_errors(&path, &entries);
+        if at == key_at || at == value_at {
+            assert!(
+                errors > 0,
+                "byte {at}: the damaged block was never reported"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_probe_on_a_damaged_block_is_an_error_and_the_oracle_claims_nothing() {
+    let path = temp("probe.qtb");
+    write_table(&path);
+    // B4/5/2W2/5/5 w: a win in 2 stored in the table.
+    let pos = Position::from_fen("B4/5/2W2/5/5 w").unwrap();
+    let tb = Tablebase::open(&path).unwrap();
+    assert_eq!(tb.explain(&pos).unwrap().depth, 2);
+    let key = {
+        let c = tb.region().config_of(&pos);
+        let (k, m) = tb.region().key_pair(c);
+        k.min(m)
+    };
+    let i = tb.table().tree.position(key).unwrap().unwrap();
+    drop(tb);
+    // Damage the key's 4 KiB block: a byte of the leaf it lies in.
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[128 + 8 * (i / 32 * 32)] ^= 0x01;
+    std::fs::write(&path, &bytes).unwrap();
+    let tb = Tablebase::open(&path).unwrap();
+    assert!(tb.damage().is_none());
+    assert!(matches!(tb.explain(&pos), Err(Unknown::Damaged(_))));
+    assert!(tb.probe(&pos).is_none());
+    assert!(tb.guess(&pos).is_none());
+    let damage = tb
+        .damage()
+        .expect("the probe's damage is remembered")
+        .to_string();
+    assert!(damage.contains("checksum mismatch"), "{damage}");
+    // A failed block stays an error on every later read.
+    assert!(matches!(tb.explain(&pos), Err(Unknown::Damaged(_))));
 }
 
 #[test]
@@ -81,6 +214,104 @@ fn truncated_and_foreign_files_are_refused() {
     longer.extend_from_slice(&[0; 8]);
     std::fs::write(&path, &longer).unwrap();
     refused(&path);
+}
+
+fn mkfifo(path: &Path) {
+    let _ = std::fs::remove_file(path);
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path; mkfifo touches no memory of ours.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+}
+
+fn is_fifo(path: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::symlink_metadata(path)
+        .map(|m| m.file_type().is_fifo())
+        .unwrap_or(false)
+}
+
+#[test]
+fn non_regular_files_are_refused_without_waiting() {
+    let fifo = temp("pipe.qtb");
+    mkfifo(&fifo);
+    // Opening a FIFO for reading would wait for a writer: it must be refused at once.
+    let (send, recv) = std::sync::mpsc::channel();
+    let f = fifo.clone();
+    std::thread::spawn(move || send.send(TableFile::open(&f).map(|_| ())).unwrap());
+    let r = recv
+        .recv_timeout(Duration::from_secs(20))
+        .expect("opening a FIFO hung");
+    let msg = r.unwrap_err().to_string();
+    assert!(msg.contains("FIFO"), "{msg}");
+    let msg = TableFile::open(Path::new("/dev/null"))
+        .unwrap_err()
+        .to_string();
+    assert!(msg.contains("character device"), "{msg}");
+    assert!(refused(&std::env::temp_dir()).contains("directory"));
+}
+
+#[test]
+fn a_write_never_replaces_what_is_not_a_regular_file() {
+    let g = generate(&region(), Limits::NONE, &Silent).unwrap();
+    let write = |p: &Path| TableFile::write(p, &region(), Limits::NONE, &g.codec, &g.entries);
+    let fifo = temp("out-pipe.qtb");
+    mkfifo(&fifo);
+    let link = temp("out-link.qtb");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(temp("elsewhere.qtb"), &link).unwrap();
+    for (p, what) in [
+        (Path::new("/dev/full"), "character device"),
+        (fifo.as_path(), "FIFO"),
+        (link.as_path(), "symbolic link"),
+    ] {
+        let msg = TableFile::check_output(p).unwrap_err().to_string();
+        assert!(msg.contains(what), "{msg}");
+        let msg = write(p).unwrap_err().to_string();
+        assert!(msg.contains(what), "{msg}");
+        assert!(!tmp_of(p).exists());
+    }
+    assert!(is_fifo(&fifo));
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::metadata("/dev/full")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+}
+
+#[test]
+fn a_stale_temporary_file_is_reused_or_cleaned_and_a_busy_one_refused() {
+    let g = generate(&region(), Limits::NONE, &Silent).unwrap();
+    let write = |p: &Path| TableFile::write(p, &region(), Limits::NONE, &g.codec, &g.entries);
+    let path = temp("stale.qtb");
+    let tmp = tmp_of(&path);
+    // A killed build's leftover, longer than the table: reused, truncated, then renamed.
+    std::fs::write(&tmp, vec![7u8; 1 << 20]).unwrap();
+    write(&path).unwrap();
+    assert!(!tmp.exists());
+    let t = TableFile::open(&path).unwrap();
+    assert_eq!(t.verify_all(&Silent).map_err(|e| e.to_string()), Ok(()));
+    // check_output cleans a stale one before a build.
+    std::fs::write(&tmp, b"junk").unwrap();
+    TableFile::check_output(&path).unwrap();
+    assert!(!tmp.exists());
+    // A temporary file another build holds locked is neither used nor removed.
+    std::fs::write(&tmp, b"in progress").unwrap();
+    let held = std::fs::File::open(&tmp).unwrap();
+    use std::os::unix::io::AsRawFd;
+    // SAFETY: flock on a descriptor this test owns.
+    assert_eq!(
+        unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) },
+        0
+    );
+    let err = write(&path).unwrap_err();
+    assert!(matches!(err, TableFileError::Busy { .. }), "{err}");
+    assert!(err.to_string().contains("another build"), "{err}");
+    assert!(TableFile::check_output(&path).is_err());
+    assert_eq!(std::fs::read(&tmp).unwrap(), b"in progress");
+    drop(held);
+    write(&path).unwrap();
+    assert!(!tmp.exists());
 }
 
 #[test]
@@ -102,7 +333,7 @@ fn static_btree_agrees_with_a_sorted_set_on_random_and_clustered_keys() {
             let entries: Vec<(u64, u32)> = set.iter().map(|(&k, &v)| (k, v)).collect();
             let tree = StaticBTree::from_entries(&entries, 2);
             for &(k, v) in &entries {
-                assert_eq!(tree.get(k), Some(v));
+                assert_eq!(tree.get(k), Ok(Some(v)));
             }
             for _ in 0..20_000 {
                 let k = if clustered {
@@ -110,7 +341,7 @@ fn static_btree_agrees_with_a_sorted_set_on_random_and_clustered_keys() {
                 } else {
                     rng.random_range(0..1u64 << 51)
                 };
-                assert_eq!(tree.get(k), set.get(&k).copied(), "n={n} key {k}");
+                assert_eq!(tree.get(k), Ok(set.get(&k).copied()), "n={n} key {k}");
                 assert_eq!(tree.position(k), tree.position_by_levels(k));
             }
         }

@@ -122,7 +122,12 @@ fn wins_within(pos: &Position, k: u32) -> bool {
 
 fn check_random_games(w: u32, h: u32, n: u32, limits: Limits, games: u32) -> (u32, u32) {
     let board = Board::new(w, h).unwrap();
-    let g = generate(&Region::new(board, n).unwrap(), limits, false).unwrap();
+    let g = generate(
+        &Region::new(board, n).unwrap(),
+        limits,
+        &breakthrough::tablebase::Silent,
+    )
+    .unwrap();
     let tb = Tablebase::from_generated(&g);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
     let (mut claims, mut deep) = (0, 0);

@@ -4,9 +4,9 @@
 
 use crate::tablebase::index::Indexer;
 use crate::tablebase::key::ValueCodec;
+use crate::tablebase::progress::Progress;
 use crate::tablebase::region::{Config, Limits, LocalMove, Region, RegionError};
 use crate::Move;
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::time::Instant;
@@ -150,23 +150,14 @@ pub fn peak_memory_kib() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-fn bar(len: u64, show: bool, what: &str) -> ProgressBar {
-    if !show {
-        return ProgressBar::hidden();
-    }
-    let pb = ProgressBar::new(len);
-    let style = ProgressStyle::with_template(
-        "{msg:>9} [{elapsed_precise}] {wide_bar} {percent:>3}% eta {eta}",
-    )
-    .unwrap_or_else(|_| ProgressStyle::default_bar());
-    pb.set_style(style);
-    pb.set_message(what.to_string());
-    pb
-}
-
 /// Computes `D` for every configuration of `region` within `limits` and returns the
-/// stored entries; `progress` draws a progress bar on standard error.
-pub fn generate(region: &Region, limits: Limits, progress: bool) -> Result<Generated, RegionError> {
+/// stored entries, reporting its phases (`solve`, `collect`, in generator indices) to
+/// `progress`.
+pub fn generate(
+    region: &Region,
+    limits: Limits,
+    progress: &dyn Progress,
+) -> Result<Generated, RegionError> {
     let start = Instant::now();
     let index = Indexer::new(region, limits)?;
     let len = index.len();
@@ -179,7 +170,7 @@ pub fn generate(region: &Region, limits: Limits, progress: bool) -> Result<Gener
     };
     let chunks = len.div_ceil(CHUNK);
     let configurations = AtomicU64::new(0);
-    let pb = bar(len, progress, "solve");
+    progress.begin("solve", len);
     (0..chunks).into_par_iter().for_each(|ch| {
         let (lo, hi) = (ch * CHUNK, ((ch + 1) * CHUNK).min(len));
         let mut count = 0;
@@ -190,11 +181,11 @@ pub fn generate(region: &Region, limits: Limits, progress: bool) -> Result<Gener
             }
         }
         configurations.fetch_add(count, Relaxed);
-        pb.inc(hi - lo);
+        progress.advance(hi - lo);
     });
-    pb.finish_and_clear();
+    progress.end();
 
-    let pb = bar(len, progress, "collect");
+    progress.begin("collect", len);
     let wins = AtomicU64::new(0);
     let parts: Vec<Vec<(u64, u32)>> = (0..chunks)
         .into_par_iter()
@@ -222,11 +213,11 @@ pub fn generate(region: &Region, limits: Limits, progress: bool) -> Result<Gener
                 }
             }
             wins.fetch_add(count, Relaxed);
-            pb.inc(hi - lo);
+            progress.advance(hi - lo);
             out
         })
         .collect();
-    pb.finish_and_clear();
+    progress.end();
     drop(memo);
     let total: usize = parts.iter().map(Vec::len).sum();
     let mut entries = Vec::with_capacity(total);

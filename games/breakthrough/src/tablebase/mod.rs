@@ -7,7 +7,8 @@
 //! use quasar_core::Oracle;
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! // Maps the file and checks its header and checksum; a damaged file is an error.
+//! // Checks the header and size and maps the file; every block is checked by its CRC
+//! // the first time a probe reads it, and a damaged one is an error, never an answer.
 //! let tb = Tablebase::open(std::path::Path::new("tb-6x6-r4.qtb"))?;
 //! let pos = Position::from_fen("B5/6/2W3/6/6/6 w")?;
 //! // As the MCTS sees it: Some only for a certain win of the side to move.
@@ -26,6 +27,7 @@ pub mod generate;
 pub mod index;
 pub mod key;
 pub mod probe;
+pub mod progress;
 pub mod region;
 pub mod store;
 pub mod verify;
@@ -33,5 +35,6 @@ pub mod verify;
 pub use generate::{generate, BuildReport, Generated};
 pub use key::{Entry, ValueCodec};
 pub use probe::{Tablebase, Unknown, Win};
+pub use progress::{Progress, Silent};
 pub use region::{Config, Limits, Region, RegionError};
-pub use store::{Lookup, TableFile, TableFileError};
+pub use store::{Corrupt, Lookup, TableFile, TableFileError};

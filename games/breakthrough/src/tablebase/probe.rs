@@ -4,8 +4,9 @@
 
 use crate::tablebase::generate::Generated;
 use crate::tablebase::key::Entry;
+use crate::tablebase::progress::Progress;
 use crate::tablebase::region::{Config, Region};
-use crate::tablebase::store::{Header, Lookup, TableFile, TableFileError};
+use crate::tablebase::store::{Corrupt, Header, Lookup, TableFile, TableFileError};
 use crate::{Board, Move, Position, BLACK};
 use quasar_core::{GameResult, Oracle, ProvenOutcome};
 use std::fmt;
@@ -42,6 +43,8 @@ pub enum Unknown {
         /// The largest depth the sound rule accepts here.
         allowed: u32,
     },
+    /// The table data that would answer is damaged: an error, never a claim.
+    Damaged(Corrupt),
 }
 
 impl fmt::Display for Unknown {
@@ -68,6 +71,7 @@ impl fmt::Display for Unknown {
                 f,
                 "the table has a win in {depth} moves, but the opponent may win first: the sound rule accepts at most {allowed} here"
             ),
+            Unknown::Damaged(c) => write!(f, "the table is damaged: {c}"),
         }
     }
 }
@@ -90,7 +94,7 @@ pub struct Tablebase {
 }
 
 impl Tablebase {
-    /// Opens and checks a table file (see [`TableFile::open`]).
+    /// Opens a table file, checking its header and size (see [`TableFile::open`]).
     pub fn open(path: &Path) -> Result<Tablebase, TableFileError> {
         Ok(Tablebase::from_table(TableFile::open(path)?))
     }
@@ -144,12 +148,28 @@ impl Tablebase {
         &self.region
     }
 
+    /// Checks every block of the table now (a probe checks a block when it first reads it).
+    pub fn verify_all(&self, progress: &dyn Progress) -> Result<(), TableFileError> {
+        self.table.verify_all(progress)
+    }
+
+    /// The first damaged block a probe ran into, as an error naming the file: a search
+    /// that consulted the table may call this afterwards to report what it could not use.
+    pub fn damage(&self) -> Option<TableFileError> {
+        self.table
+            .tree
+            .first_damage()
+            .map(|c| self.table.damaged(c))
+    }
+
     /// The stored entry of a configuration (White to move, no White piece on `H-1`),
     /// with the move mirrored back when its mirror image is the stored member.
     #[inline]
-    pub fn lookup(&self, c: Config) -> Option<Entry> {
+    pub fn lookup(&self, c: Config) -> Result<Option<Entry>, Corrupt> {
         let (key, mirrored) = self.region.key_pair(c);
-        let value = self.table.tree.get(key.min(mirrored))?;
+        let Some(value) = self.table.tree.get(key.min(mirrored))? else {
+            return Ok(None);
+        };
         let mut e = self.table.codec.decode(value);
         if mirrored < key {
             let b = self.region.board();
@@ -159,7 +179,7 @@ impl Tablebase {
                 to: m(e.best_move.to),
             };
         }
-        Some(e)
+        Ok(Some(e))
     }
 
     /// The sound answer for White to move.
@@ -201,7 +221,10 @@ impl Tablebase {
         if !self.table.header.limits.allows(own, opponent) {
             return Err(Unknown::BeyondLimits { own, opponent });
         }
-        let e = self.lookup(c).ok_or(Unknown::NoForcedWin)?;
+        let e = self
+            .lookup(c)
+            .map_err(Unknown::Damaged)?
+            .ok_or(Unknown::NoForcedWin)?;
         if e.depth > allowed {
             return Err(Unknown::TooSlow {
                 depth: e.depth,
@@ -214,7 +237,8 @@ impl Tablebase {
         })
     }
 
-    /// A certain win for the side to move, or why there is none to claim.
+    /// A certain win for the side to move, or why there is none to claim
+    /// ([`Unknown::Damaged`] when the data that would answer fails its check).
     pub fn explain(&self, pos: &Position) -> Result<Win, Unknown> {
         if pos.side() == BLACK {
             let flipped = pos.flip_colours();
@@ -229,31 +253,31 @@ impl Tablebase {
     }
 
     /// The thesis' race rule: the mover's stored depth (sound rule or not) against the
-    /// opponent's, a heuristic only.
+    /// opponent's, a heuristic only; nothing when a damaged block would decide it.
     fn race(&self, pos: &Position) -> Option<GameResult> {
-        let depth_of = |p: &Position| -> Option<u32> {
+        let depth_of = |p: &Position| -> Result<Option<u32>, Corrupt> {
             let white_pos = if p.side() == BLACK {
                 p.flip_colours()
             } else {
                 *p
             };
             if white_pos.board() != self.region.board() {
-                return None;
+                return Ok(None);
             }
             let c = self.region.config_of(&white_pos);
             if c.white & self.region.goal_minus_one() != 0 {
-                return Some(1);
+                return Ok(Some(1));
             }
             if c.white == 0 {
-                return None;
+                return Ok(None);
             }
-            self.lookup(c).map(|e| e.depth)
+            Ok(self.lookup(c)?.map(|e| e.depth))
         };
-        let mine = depth_of(pos)?;
+        let mine = depth_of(pos).ok()??;
         let other =
             Position::from_parts(pos.board(), pos.white(), pos.black(), pos.side().opponent())
                 .ok()?;
-        match depth_of(&other) {
+        match depth_of(&other).ok()? {
             Some(theirs) if theirs < mine => Some(GameResult::Loss),
             _ => Some(GameResult::Win),
         }

@@ -97,8 +97,14 @@ pub fn verify_sample(tb: &Tablebase, samples: u64, seed: u64) -> VerifyReport {
     let n = table.tree.len() as u64;
     for _ in 0..samples.min(n) {
         let i = (next() % n) as usize;
-        let key = table.tree.key_at(i);
-        let e = table.codec.decode(table.tree.value_at(i));
+        let (key, value) = match (table.tree.key_at(i), table.tree.value_at(i)) {
+            (Ok(k), Ok(v)) => (k, v),
+            (Err(c), _) | (_, Err(c)) => {
+                report.failures.push(format!("entry {i}: {c}"));
+                continue;
+            }
+        };
+        let e = table.codec.decode(value);
         let c = region.config_of_key(key);
         let d = rd.d(c);
         report.entries_checked += 1;
@@ -138,7 +144,15 @@ pub fn verify_sample(tb: &Tablebase, samples: u64, seed: u64) -> VerifyReport {
         let c = Config { white, black };
         report.configs_checked += 1;
         let d = rd.d(c);
-        let stored = tb.lookup(c).map(|e| e.depth);
+        let stored = match tb.lookup(c) {
+            Ok(e) => e.map(|e| e.depth),
+            Err(corrupt) => {
+                report
+                    .failures
+                    .push(format!("key {}: {corrupt}", region.key(c)));
+                continue;
+            }
+        };
         let expected = (d >= 2 && d != INFINITE).then_some(d);
         if stored != expected {
             report.failures.push(format!(

@@ -1,7 +1,7 @@
 //! Other lookup backends, for the benchmark against the static B-tree: a hash map, a
 //! pointer B-tree map, and an Eytzinger (breadth-first) layout with prefetch.
 
-use super::Lookup;
+use super::{Corrupt, Lookup};
 
 /// `hashbrown::HashMap` from key to value.
 #[derive(Debug, Default)]
@@ -18,8 +18,8 @@ impl HashBackend {
 
 impl Lookup for HashBackend {
     #[inline]
-    fn get(&self, key: u64) -> Option<u32> {
-        self.0.get(&key).copied()
+    fn get(&self, key: u64) -> Result<Option<u32>, Corrupt> {
+        Ok(self.0.get(&key).copied())
     }
     fn len(&self) -> usize {
         self.0.len()
@@ -50,8 +50,8 @@ impl SlabBTreeBackend {
 
 impl Lookup for SlabBTreeBackend {
     #[inline]
-    fn get(&self, key: u64) -> Option<u32> {
-        self.0.get(&key).copied()
+    fn get(&self, key: u64) -> Result<Option<u32>, Corrupt> {
+        Ok(self.0.get(&key).copied())
     }
     fn len(&self) -> usize {
         self.0.len()
@@ -108,7 +108,7 @@ impl EytzingerBackend {
 
 impl Lookup for EytzingerBackend {
     #[inline]
-    fn get(&self, key: u64) -> Option<u32> {
+    fn get(&self, key: u64) -> Result<Option<u32>, Corrupt> {
         let n = self.keys.len();
         let mut k = 1usize;
         while k < n {
@@ -130,7 +130,7 @@ impl Lookup for EytzingerBackend {
         }
         // Undo the trailing right turns plus one left turn.
         k >>= k.trailing_ones() + 1;
-        (k != 0 && self.keys[k] == key).then(|| self.values[k] as u32)
+        Ok((k != 0 && self.keys[k] == key).then(|| self.values[k] as u32))
     }
     fn len(&self) -> usize {
         self.keys.len() - 1

@@ -1,8 +1,11 @@
 //! The compact static B-tree: sorted keys in leaf blocks of [`LEAF`] keys, an index of
 //! separator keys in nodes of [`FANOUT`], values in a parallel array; laid out as one
-//! body of 64-bit words that is written to disk and memory-mapped as is.
+//! body of 64-bit words, a radix root over the leaves at its end, that is written to disk
+//! and memory-mapped as is.
 
+use super::blocks::{crc_words, BlockCheck, Corrupt};
 use super::Lookup;
+use crate::tablebase::progress::Progress;
 
 /// Keys per leaf block (4 cache lines); the separator index then costs 1/4 byte a key.
 pub const LEAF: usize = 32;
@@ -22,6 +25,8 @@ pub struct Layout {
     pub values: (usize, usize),
     /// Index levels from the leaves' separators upward, each padded to whole nodes.
     pub levels: Vec<(usize, usize)>,
+    /// The radix root: `min_key`, `scale`, then one `u32` a bucket, two to a word.
+    pub root: (usize, usize),
     /// Total words.
     pub words: usize,
 }
@@ -48,15 +53,52 @@ impl Layout {
             }
             count = count.div_ceil(FANOUT);
         }
+        let root = (at, 2 + (n.div_ceil(LEAF) + 2).div_ceil(2));
+        at += root.1;
         Layout {
             len,
             value_bytes,
             keys,
             values,
             levels,
+            root,
             words: at,
         }
     }
+}
+
+/// The radix root's words over leaf blocks whose first keys are `firsts`, `max_key` the
+/// largest key: `min_key`, `scale`, then `root[b]`, the first leaf block whose first key
+/// falls in bucket `b` or later, where buckets split `min_key..=max_key` evenly, one per
+/// block (4 bytes per 32 entries, and it replaces the separator levels' dependent reads).
+pub fn radix_root(firsts: &[u64], max_key: u64) -> Vec<u64> {
+    let blocks = firsts.len();
+    let mut root = vec![0u32; blocks + 2];
+    let (mut min_key, mut scale) = (0, 0);
+    if let Some(&first) = firsts.first() {
+        min_key = first;
+        let span = (max_key - min_key) as u128 + 1;
+        // scale = blocks * 2^64 / span, so bucket(max_key) < blocks.
+        scale = ((blocks as u128) << 64)
+            .div_ceil(span)
+            .min(u64::MAX as u128) as u64;
+        let bucket = |k: u64| (((k - min_key) as u128 * scale as u128) >> 64) as usize;
+        let mut b = 0usize;
+        for (i, &s) in firsts.iter().enumerate() {
+            let sb = bucket(s).min(blocks);
+            while b <= sb {
+                root[b] = i as u32;
+                b += 1;
+            }
+        }
+        root[b..].fill(blocks as u32);
+    }
+    let mut words = vec![min_key, scale];
+    words.extend(
+        root.chunks(2)
+            .map(|p| p[0] as u64 | (p.get(1).copied().unwrap_or(0) as u64) << 32),
+    );
+    words
 }
 
 /// Builds the body of sorted, unique `entries`.
@@ -84,6 +126,9 @@ pub fn build_body(entries: &[(u64, u32)], value_bytes: u32) -> Vec<u64> {
         }
         below = below.chunks(FANOUT).map(|c| c[0]).collect();
     }
+    let firsts: Vec<u64> = entries.iter().step_by(LEAF).map(|e| e.0).collect();
+    let root = radix_root(&firsts, entries.last().map_or(0, |e| e.0));
+    body[layout.root.0..layout.root.0 + layout.root.1].copy_from_slice(&root);
     body
 }
 
@@ -95,16 +140,16 @@ fn words_as_bytes_mut(words: &mut [u64]) -> &mut [u8] {
 /// The words of a body: a read-only memory map of a file or a vector.
 #[derive(Debug)]
 pub enum Backing {
-    /// A mapped file and the word offset of the body in it.
+    /// A mapped file and the word offset of the body in it (the body's block CRCs follow).
     Map(memmap2::Mmap, usize),
     /// A body built in memory.
     Heap(Vec<u64>),
 }
 
 impl Backing {
-    /// The body's words.
+    /// The body's words (and, in a file, the block CRCs after them), unchecked.
     #[inline]
-    pub fn words(&self) -> &[u64] {
+    fn words(&self) -> &[u64] {
         match self {
             Backing::Map(m, start) => {
                 // SAFETY: a map is page-aligned and the loader checked that its length is
@@ -121,10 +166,15 @@ impl Backing {
 /// Most index levels a body may have (16^12 leaves is far beyond any table).
 const MAX_LEVELS: usize = 12;
 
-/// A static B-tree that owns its body (mapped or in memory).
+/// A static B-tree that owns its body (mapped or in memory); every word read from a
+/// mapped body is first checked by its block's CRC (see [`BlockCheck`]).
 #[derive(Debug)]
 pub struct StaticBTree {
     backing: Backing,
+    /// The lazy checker of a mapped body; `None` for a body built in memory.
+    check: Option<BlockCheck>,
+    /// Words of the body proper.
+    body: usize,
     keys: usize,
     values: usize,
     value_bytes: usize,
@@ -132,31 +182,27 @@ pub struct StaticBTree {
     levels: [(usize, usize); MAX_LEVELS],
     depth: usize,
     len: usize,
-    words: usize,
-    /// The radix root, built on load: `root[b]` is the first leaf block whose first key
-    /// falls in bucket `b` or later; buckets split `min_key..=max_key` evenly.
-    root: Vec<u32>,
+    /// Leaf blocks holding entries.
+    blocks: usize,
+    /// Word offset of the radix root's `u32` entries (`blocks + 2` of them).
+    root: usize,
     min_key: u64,
     /// Bucket of a key: `((key - min_key) as u128 * scale) >> 64`.
     scale: u64,
 }
 
 impl StaticBTree {
-    /// The tree in `backing`, whose body [`build_body`] made with `layout`; the caller
-    /// checked the body's size against the layout.
-    pub fn new(backing: Backing, layout: &Layout) -> Result<StaticBTree, String> {
-        if backing.words().len() < layout.words {
-            return Err(format!(
-                "body has {} words, the layout needs {}",
-                backing.words().len(),
-                layout.words
-            ));
-        }
-        if layout.levels.len() > MAX_LEVELS {
-            return Err(format!(
-                "{} index levels is more than the {MAX_LEVELS} supported",
-                layout.levels.len()
-            ));
+    /// The tree in `backing`, whose body [`build_body`] made with `layout`, checked by
+    /// `check` as it is read (a mapped file's words then hold the block CRCs after the
+    /// body); the caller checked the backing's size against the layout.
+    pub fn new(
+        backing: Backing,
+        layout: &Layout,
+        check: Option<BlockCheck>,
+    ) -> Result<StaticBTree, Corrupt> {
+        let crc_words = check.as_ref().map_or(0, |c| crc_words(c.blocks()));
+        if backing.words().len() < layout.words + crc_words || layout.levels.len() > MAX_LEVELS {
+            return Err(Corrupt::Index);
         }
         let mut levels = [(0, 0); MAX_LEVELS];
         for (i, &l) in layout.levels.iter().rev().enumerate() {
@@ -164,105 +210,98 @@ impl StaticBTree {
         }
         let mut tree = StaticBTree {
             backing,
+            check,
+            body: layout.words,
             keys: layout.keys.0,
             values: layout.values.0,
             value_bytes: layout.value_bytes as usize,
             levels,
             depth: layout.levels.len(),
             len: layout.len as usize,
-            words: layout.words,
-            root: Vec::new(),
+            blocks: (layout.len as usize).div_ceil(LEAF),
+            root: layout.root.0 + 2,
             min_key: 0,
             scale: 0,
         };
-        tree.build_root(layout);
+        let head = tree.read(layout.root.0, 2)?;
+        (tree.min_key, tree.scale) = (head[0], head[1]);
         Ok(tree)
-    }
-
-    /// Builds the radix root from the leaves' separators (one bucket per leaf block, so
-    /// it costs 4 bytes per 32 entries and replaces the separator levels' dependent reads).
-    fn build_root(&mut self, layout: &Layout) {
-        if self.len == 0 {
-            return;
-        }
-        let words = self.backing.words();
-        let (sep_off, _) = layout.levels[0];
-        let blocks = self.len.div_ceil(LEAF);
-        let seps = &words[sep_off..sep_off + blocks];
-        let min_key = words[self.keys];
-        let max_key = words[self.keys + self.len - 1];
-        let buckets = blocks as u64;
-        let span = (max_key - min_key) as u128 + 1;
-        // scale = buckets * 2^64 / span, so bucket(max_key) < buckets.
-        let scale = ((buckets as u128) << 64)
-            .div_ceil(span)
-            .min(u64::MAX as u128) as u64;
-        let bucket = |k: u64| (((k - min_key) as u128 * scale as u128) >> 64) as usize;
-        let mut root = vec![0u32; blocks + 2];
-        let mut b = 0usize;
-        for (i, &s) in seps.iter().enumerate() {
-            let sb = bucket(s).min(blocks);
-            while b <= sb {
-                root[b] = i as u32;
-                b += 1;
-            }
-        }
-        while b < root.len() {
-            root[b] = blocks as u32;
-            b += 1;
-        }
-        self.root = root;
-        self.min_key = min_key;
-        self.scale = scale;
     }
 
     /// A tree built in memory from sorted, unique entries.
     pub fn from_entries(entries: &[(u64, u32)], value_bytes: u32) -> StaticBTree {
         let layout = Layout::new(entries.len() as u64, value_bytes);
         let body = build_body(entries, value_bytes);
-        StaticBTree::new(Backing::Heap(body), &layout).expect("a fresh body fits its layout")
+        StaticBTree::new(Backing::Heap(body), &layout, None)
+            .expect("a body built in memory fits its layout and needs no check")
+    }
+
+    /// Words `at..at + n` of the body, once their blocks are known intact.
+    #[inline]
+    fn read(&self, at: usize, n: usize) -> Result<&[u64], Corrupt> {
+        let words = self.backing.words();
+        let end = at
+            .checked_add(n)
+            .filter(|&e| e <= self.body)
+            .ok_or(Corrupt::Index)?;
+        if let Some(c) = &self.check {
+            c.check(words, at, end)?;
+        }
+        Ok(&words[at..end])
+    }
+
+    /// The radix root's entries `b` and `b + 1`.
+    #[inline]
+    fn root_pair(&self, b: usize) -> Result<(usize, usize), Corrupt> {
+        // An even `b` shares its word with `b + 1`; an odd one needs the next word too.
+        let w = self.read(self.root + b / 2, 1 + b % 2)?;
+        let entry = |j: usize| (w[j / 2 - b / 2] >> (32 * (j % 2))) as u32 as usize;
+        Ok((entry(b), entry(b + 1)))
     }
 
     /// The position of `key` among the sorted keys, through the radix root.
     #[inline]
-    pub fn position(&self, key: u64) -> Option<usize> {
-        if self.root.is_empty() || key < self.min_key {
-            return None;
+    pub fn position(&self, key: u64) -> Result<Option<usize>, Corrupt> {
+        if self.len == 0 || key < self.min_key {
+            return Ok(None);
         }
-        let words = self.backing.words();
         let b = (((key - self.min_key) as u128 * self.scale as u128) >> 64) as usize;
-        if b + 1 >= self.root.len() {
-            return None;
+        if b + 1 >= self.blocks + 2 {
+            return Ok(None);
         }
+        let (first, next) = self.root_pair(b)?;
         // The key's block is the last one whose first key <= key: it starts at or before
         // the first block of the key's bucket (minus one) and before the next bucket's.
-        let lo = (self.root[b] as usize).saturating_sub(1);
-        let hi = (self.root[b + 1] as usize).max(lo + 1);
+        let lo = first.saturating_sub(1);
+        let hi = next.max(lo + 1);
+        if hi > self.blocks {
+            return Err(Corrupt::Index);
+        }
         if hi - lo <= 2 {
             // One or two candidate blocks: search them for the key itself without reading
             // a separator first; their loads do not depend on each other, so they overlap.
-            let first = self.leaf_find(lo, key);
-            return if hi - lo == 2 {
-                first.or_else(|| self.leaf_find(lo + 1, key))
+            let first = self.leaf_find(lo, key)?;
+            return if hi - lo == 2 && first.is_none() {
+                self.leaf_find(lo + 1, key)
             } else {
-                first
+                Ok(first)
             };
         }
         // A crowded bucket: binary search over its separators.
-        let seps = &words[self.levels[self.depth - 1].0..];
-        let node = lo + seps[lo + 1..hi].partition_point(|&s| s <= key);
+        let seps = self.read(self.levels[self.depth - 1].0 + lo + 1, hi - lo - 1)?;
+        let node = lo + seps.partition_point(|&s| s <= key);
         self.leaf_find(node, key)
     }
 
     /// The position of `key` in leaf block `node`, if it is there.
     #[inline]
-    fn leaf_find(&self, node: usize, key: u64) -> Option<usize> {
-        let words = self.backing.words();
+    fn leaf_find(&self, node: usize, key: u64) -> Result<Option<usize>, Corrupt> {
         let at = self.keys + node * LEAF;
         #[cfg(target_arch = "x86_64")]
         {
             // The block's values share one or two cache lines: fetch them while the keys
             // are searched, so a hit costs no extra dependent miss.
+            let words = self.backing.words();
             let v = self.values + node * LEAF * self.value_bytes / 8;
             if v < words.len() {
                 // SAFETY: prefetching an in-bounds address has no side effect.
@@ -274,27 +313,31 @@ impl StaticBTree {
                 };
             }
         }
-        let block: &[u64; LEAF] = words.get(at..at + LEAF)?.try_into().ok()?;
+        let block: &[u64; LEAF] = self
+            .read(at, LEAF)?
+            .try_into()
+            .map_err(|_| Corrupt::Index)?;
         // A vectorised count of smaller keys: few instructions, so that the loads of
         // several probes can be in flight at once.
         let lt = block.iter().map(|&k| (k < key) as usize).sum::<usize>();
         let i = node * LEAF + lt;
-        (lt < LEAF && block[lt] == key && i < self.len).then_some(i)
+        Ok((lt < LEAF && block[lt] == key && i < self.len).then_some(i))
     }
 
     /// The position of `key` among the sorted keys, through the separator levels (the
     /// classic B-tree descent; kept for comparison).
     #[inline]
-    pub fn position_by_levels(&self, key: u64) -> Option<usize> {
-        let words = self.backing.words();
+    pub fn position_by_levels(&self, key: u64) -> Result<Option<usize>, Corrupt> {
+        if self.len == 0 {
+            return Ok(None);
+        }
         // Top-down: in each node, the last separator <= key names the child.
         let mut node = 0usize;
         for &(off, _) in &self.levels[..self.depth] {
-            let at = off + node * FANOUT;
-            let keys = &words[at..at + FANOUT];
+            let keys = self.read(off + node * FANOUT, FANOUT)?;
             let le = keys.iter().filter(|&&k| k <= key).count();
             if le == 0 {
-                return None;
+                return Ok(None);
             }
             node = node * FANOUT + le - 1;
         }
@@ -303,33 +346,56 @@ impl StaticBTree {
 
     /// The value stored at a position.
     #[inline]
-    pub fn value_at(&self, i: usize) -> u32 {
-        let words = self.backing.words();
+    pub fn value_at(&self, i: usize) -> Result<u32, Corrupt> {
+        if i >= self.len {
+            return Err(Corrupt::Index);
+        }
         let bit = i * self.value_bytes * 8;
-        let word = words[self.values + bit / 64] >> (bit % 64);
-        if self.value_bytes == 2 {
+        let word = self.read(self.values + bit / 64, 1)?[0] >> (bit % 64);
+        Ok(if self.value_bytes == 2 {
             word as u16 as u32
         } else {
             word as u32
-        }
+        })
     }
 
     /// The key at a position.
     #[inline]
-    pub fn key_at(&self, i: usize) -> u64 {
-        self.backing.words()[self.keys + i]
+    pub fn key_at(&self, i: usize) -> Result<u64, Corrupt> {
+        if i >= self.len {
+            return Err(Corrupt::Index);
+        }
+        Ok(self.read(self.keys + i, 1)?[0])
     }
 
-    /// Every (key, value) in key order.
-    pub fn iter(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
-        (0..self.len).map(|i| (self.key_at(i), self.value_at(i)))
+    /// Every (key, value) in key order; a damaged block ends the walk with its error.
+    pub fn iter(&self) -> impl Iterator<Item = Result<(u64, u32), Corrupt>> + '_ {
+        (0..self.len).map(|i| Ok((self.key_at(i)?, self.value_at(i)?)))
+    }
+
+    /// Checks every block of a mapped body now (a body in memory needs none).
+    pub fn verify_all(&self, progress: &dyn Progress) -> Result<(), Corrupt> {
+        match &self.check {
+            Some(c) => c.verify_all(self.backing.words(), progress),
+            None => Ok(()),
+        }
+    }
+
+    /// The first damaged block a read ran into, if any.
+    pub fn first_damage(&self) -> Option<Corrupt> {
+        self.check.as_ref().and_then(BlockCheck::first_damage)
+    }
+
+    /// Checked blocks of the body (0 for a body in memory).
+    pub fn checked_blocks(&self) -> usize {
+        self.check.as_ref().map_or(0, BlockCheck::blocks)
     }
 }
 
 impl Lookup for StaticBTree {
     #[inline]
-    fn get(&self, key: u64) -> Option<u32> {
-        self.position(key).map(|i| self.value_at(i))
+    fn get(&self, key: u64) -> Result<Option<u32>, Corrupt> {
+        self.position(key)?.map(|i| self.value_at(i)).transpose()
     }
 
     fn len(&self) -> usize {
@@ -337,7 +403,7 @@ impl Lookup for StaticBTree {
     }
 
     fn bytes(&self) -> usize {
-        self.words * 8 + self.root.len() * 4
+        self.body * 8
     }
 
     fn name(&self) -> &'static str {
