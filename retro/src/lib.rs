@@ -1,0 +1,1 @@
+//! Retrograde analysis for any game.
