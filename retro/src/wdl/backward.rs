@@ -1,0 +1,100 @@
+//! The backward solver (seed 000, algorithms 5 and 6): from the solved positions through
+//! their predecessors, checking each parent, iteration after iteration until none is solved.
+
+use super::state::{forward_check, quick_check, Work, RECENT, SOLVED, VISITED, WIN};
+use super::sweep::{clear_recent, sweep};
+use super::WdlOptions;
+use crate::progress::{Progress, ProgressFn};
+use crate::reverse::Preds;
+use crate::space::RetroGame;
+use quasar_core::Side;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+/// Runs the iterations; returns the work and the number of iterations.
+pub(crate) fn run<G: RetroGame + ?Sized>(
+    game: &G,
+    preds: &Preds<'_, G>,
+    st: &[AtomicU32],
+    o: &WdlOptions,
+    mut decided: u64,
+    progress: ProgressFn<'_>,
+) -> (Work, u64) {
+    let n = game.size();
+    let mut total = Work::default();
+    let mut iterations = 0;
+    loop {
+        iterations += 1;
+        if o.layered {
+            clear_recent(st, o.parallel);
+        }
+        let work = sweep(n, o.parallel, |s, scratch| {
+            let w = st[s as usize].load(Relaxed);
+            let due = w & SOLVED != 0
+                && !(o.no_dup && w & VISITED != 0)
+                && !(o.layered && w & RECENT != 0);
+            if !due {
+                return Work::default();
+            }
+            st[s as usize].fetch_or(VISITED, Relaxed);
+            backward_check(game, preds, st, s, o, scratch)
+        });
+        total = total + work;
+        decided += work.solved;
+        progress(Progress {
+            phase: "backward iteration",
+            step: iterations,
+            decided,
+            total: n,
+        });
+        if work.solved == 0 {
+            return (total, iterations);
+        }
+    }
+}
+
+/// Tries to settle every unsolved parent of the solved `s` (algorithm 5).
+fn backward_check<G: RetroGame + ?Sized>(
+    game: &G,
+    preds: &Preds<'_, G>,
+    st: &[AtomicU32],
+    s: u64,
+    o: &WdlOptions,
+    scratch: &mut super::state::Scratch,
+) -> Work {
+    let mut work = Work {
+        backward: 1,
+        ..Work::default()
+    };
+    let w = st[s as usize].load(Relaxed);
+    let win = w & WIN != 0;
+    preds.get(s, &mut scratch.preds);
+    for k in 0..scratch.preds.len() {
+        let p = scratch.preds[k];
+        if st[p as usize].load(Relaxed) & SOLVED != 0 {
+            continue;
+        }
+        let solved = if (game.mover(p) == Side::First) == (win || o.win_only) {
+            // The parent's mover wins by moving to s.
+            super::state::try_solve(st, p, win, super::state::plies(w) + 1)
+        } else {
+            work.forward += 1;
+            forward_check(
+                game,
+                st,
+                p,
+                o,
+                u32::MAX,
+                &mut scratch.children,
+                &mut work.deferred,
+            )
+        };
+        if solved {
+            work.solved += 1;
+            if o.direct {
+                work.backward += 1;
+                work.solved += quick_check(game, preds, st, p, o, &mut scratch.preds2);
+            }
+        }
+    }
+    work
+}
