@@ -20,7 +20,7 @@ pub mod wdl;
 
 pub use packed::PackedArray;
 pub use progress::{Progress, ProgressFn};
-pub use reverse::ReverseGraph;
+pub use reverse::{ReverseGraph, Reversed};
 pub use space::{Child, PerfectIndex, RetroGame};
 
 /// Why a solve cannot run.

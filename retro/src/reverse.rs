@@ -132,3 +132,50 @@ impl<'a, G: RetroGame + ?Sized> Preds<'a, G> {
         }
     }
 }
+
+/// A game together with its built reverse graph, so several backward solves share one build.
+pub struct Reversed<'a, G: RetroGame + ?Sized> {
+    /// The game.
+    pub game: &'a G,
+    /// Its reverse graph.
+    pub graph: ReverseGraph,
+}
+
+impl<'a, G: RetroGame + ?Sized> Reversed<'a, G> {
+    /// Builds the reverse graph of `game`.
+    pub fn new(game: &'a G) -> Result<Reversed<'a, G>, SolveError> {
+        Ok(Reversed {
+            game,
+            graph: ReverseGraph::build(game)?,
+        })
+    }
+}
+
+impl<G: RetroGame + ?Sized> RetroGame for Reversed<'_, G> {
+    fn size(&self) -> u64 {
+        self.game.size()
+    }
+    #[inline]
+    fn mover(&self, pos: u64) -> quasar_core::Side {
+        self.game.mover(pos)
+    }
+    #[inline]
+    fn terminal(&self, pos: u64) -> Option<i32> {
+        self.game.terminal(pos)
+    }
+    #[inline]
+    fn successors(&self, pos: u64, out: &mut Vec<Child>) {
+        self.game.successors(pos, out)
+    }
+    fn has_exits(&self) -> bool {
+        self.game.has_exits()
+    }
+    fn has_predecessors(&self) -> bool {
+        true
+    }
+    #[inline]
+    fn predecessors(&self, pos: u64, out: &mut Vec<u64>) {
+        out.clear();
+        out.extend(self.graph.predecessors(pos).iter().map(|&p| p as u64));
+    }
+}

@@ -2,6 +2,9 @@
 //! cycles: plain minimax that scores a repetition on the current line as a draw, and the
 //! naive layered iteration of seed 000 (algorithm 1) for exact distances.
 
+// Positions index several parallel arrays at once in these references.
+#![allow(clippy::needless_range_loop)]
+
 use quasar_core::{GameResult, Side};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -108,14 +111,14 @@ impl RandomGame {
                 let win = kids
                     .iter()
                     .flatten()
-                    .filter(|(w, d)| *w == me && d + 1 <= i)
+                    .filter(|(w, d)| *w == me && *d < i)
                     .map(|(_, d)| d + 1)
                     .min();
                 if let Some(d) = win {
                     known[p] = Some((me, d));
                 } else if kids
                     .iter()
-                    .all(|k| matches!(k, Some((w, d)) if *w != me && d + 1 <= i))
+                    .all(|k| matches!(k, Some((w, d)) if *w != me && *d < i))
                 {
                     let d = kids.iter().flatten().map(|(_, d)| d + 1).max().unwrap_or(0);
                     known[p] = Some((!me, d));

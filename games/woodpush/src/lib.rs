@@ -6,6 +6,7 @@ pub mod board;
 pub mod notation;
 pub mod policy;
 pub mod position;
+pub mod space;
 
 pub use board::{Board, Kind, MAX_WIDTH};
 pub use notation::NotationError;

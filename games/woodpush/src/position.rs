@@ -133,16 +133,13 @@ pub fn undoing_push(board: Board, side: Side, target: Board) -> Option<u8> {
         .map(|q| q as u8)
 }
 
-/// Whether a ko on the piece `q` of the side to move is one that play can produce: the piece
-/// has an opponent directly behind and an empty cell (on the strip) behind that, so the
-/// opponent's last move could have been the push that moved both.
+/// Whether a ko on the piece `q` of `side` (to move) is one that play can produce: its push
+/// is legal and leads to a strip from which an opponent's push leads back here, so that
+/// strip can have stood before the opponent's last move.
 #[inline]
 pub fn ko_possible(board: Board, side: Side, q: u32) -> bool {
-    let occ = board.occupied();
-    match side {
-        Side::First => q >= 2 && board.can_push(side, q) && occ & (1 << (q - 2)) == 0,
-        Side::Second => q + 2 < board.width && board.can_push(side, q) && occ & (1 << (q + 2)) == 0,
-    }
+    board.can_push(side, q)
+        && undoing_push(board.apply(side, q, Kind::Push), side.opponent(), board).is_some()
 }
 
 impl Game for Position {

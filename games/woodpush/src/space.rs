@@ -1,0 +1,213 @@
+//! Every Woodpush position of one width as a perfect index for the `retro` solvers: both sides
+//! to move, every placement of pieces on the strip, and each ko state a position of its own.
+
+use crate::board::{bits, Board, Kind};
+use crate::position::{ko_possible, Position};
+use quasar_core::Side;
+use retro::{Child, PerfectIndex, RetroGame};
+
+/// The widest strip the index covers (3^16 placements).
+pub const MAX_INDEX_WIDTH: u32 = 16;
+
+/// Which ko states count as positions of their own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KoStates {
+    /// Those play can produce: the forbidden push is by a piece with an opponent directly
+    /// behind and an empty cell behind that (see [`ko_possible`]).
+    Reachable,
+    /// Any push of the side to move may be the forbidden one, even where no earlier push
+    /// can have led here (a superset, for comparison with the paper's counts).
+    AnyPush,
+}
+
+/// Why an index cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpaceError {
+    /// Width outside 1 to [`MAX_INDEX_WIDTH`].
+    #[error("width {0} cannot be indexed: use 1 to {MAX_INDEX_WIDTH}")]
+    Width(u32),
+}
+
+/// The index: per side, the first number of each placement's positions (no ko first, then
+/// one ko state per eligible piece from the lowest cell).
+#[derive(Clone, Debug)]
+pub struct WoodpushSpace {
+    width: u32,
+    ko_states: KoStates,
+    /// `offsets[side][placement]`, with one extra entry: the side's position count.
+    offsets: [Vec<u32>; 2],
+    /// Placements in all, `3^width`.
+    placements: u32,
+}
+
+impl WoodpushSpace {
+    /// The index of every position on a strip of `width` cells.
+    pub fn new(width: u32, ko_states: KoStates) -> Result<WoodpushSpace, SpaceError> {
+        if !(1..=MAX_INDEX_WIDTH).contains(&width) {
+            return Err(SpaceError::Width(width));
+        }
+        let placements = 3u32.pow(width);
+        let mut offsets = [Vec::new(), Vec::new()];
+        for side in [Side::First, Side::Second] {
+            let o = &mut offsets[side.index()];
+            o.reserve(placements as usize + 1);
+            let mut total = 0u32;
+            for b in 0..placements {
+                o.push(total);
+                total += 1 + eligible(placement_board(b, width), side, ko_states).count_ones();
+            }
+            o.push(total);
+        }
+        Ok(WoodpushSpace {
+            width,
+            ko_states,
+            offsets,
+            placements,
+        })
+    }
+
+    /// The strip width.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Which ko states the index holds.
+    pub fn ko_states(&self) -> KoStates {
+        self.ko_states
+    }
+
+    /// Positions with `side` to move.
+    pub fn side_size(&self, side: Side) -> u64 {
+        self.offsets[side.index()][self.placements as usize] as u64
+    }
+
+    /// Whether the index holds `pos` (its width, and a ko state it counts).
+    pub fn contains(&self, pos: &Position) -> bool {
+        pos.board.width == self.width
+            && pos
+                .ko
+                .is_none_or(|q| eligible(pos.board, pos.side, self.ko_states) & (1 << q) != 0)
+    }
+}
+
+/// The pieces of `side` whose push may be forbidden by a ko, as a mask.
+#[inline]
+fn eligible(b: Board, side: Side, ko: KoStates) -> u32 {
+    bits(b.pieces(side))
+        .filter(|&q| match ko {
+            KoStates::Reachable => ko_possible(b, side, q),
+            KoStates::AnyPush => b.can_push(side, q),
+        })
+        .fold(0, |m, q| m | 1 << q)
+}
+
+/// The strip of placement number `b`: base-3 digits from cell 1 (0 empty, 1 Left, 2 Right).
+#[inline]
+fn placement_board(mut b: u32, width: u32) -> Board {
+    let mut board = Board::empty(width);
+    for i in 0..width {
+        match b % 3 {
+            1 => board.left |= 1 << i,
+            2 => board.right |= 1 << i,
+            _ => {}
+        }
+        b /= 3;
+    }
+    board
+}
+
+/// The placement number of a strip.
+#[inline]
+fn placement_number(board: Board) -> u32 {
+    (0..board.width).rev().fold(0, |acc, i| {
+        acc * 3 + (board.left >> i & 1) + 2 * (board.right >> i & 1)
+    })
+}
+
+impl PerfectIndex for WoodpushSpace {
+    type State = Position;
+
+    fn size(&self) -> u64 {
+        self.side_size(Side::First) + self.side_size(Side::Second)
+    }
+
+    /// Positions outside the index (see [`WoodpushSpace::contains`]) get an unrelated number.
+    #[inline]
+    fn rank(&self, p: &Position) -> u64 {
+        let base = match p.side {
+            Side::First => 0,
+            Side::Second => self.side_size(Side::First),
+        };
+        let start = self.offsets[p.side.index()][placement_number(p.board) as usize] as u64;
+        let k = p.ko.map_or(0, |q| {
+            let below = eligible(p.board, p.side, self.ko_states) & ((1u32 << q) - 1);
+            1 + below.count_ones() as u64
+        });
+        base + start + k
+    }
+
+    #[inline]
+    fn unrank(&self, index: u64) -> Position {
+        let first = self.side_size(Side::First);
+        let (side, j) = if index < first {
+            (Side::First, index)
+        } else {
+            (Side::Second, index - first)
+        };
+        let o = &self.offsets[side.index()];
+        // The last placement whose first number is at most j.
+        let b = o.partition_point(|&x| x as u64 <= j) - 1;
+        let board = placement_board(b as u32, self.width);
+        let k = (j - o[b] as u64) as u32;
+        let ko = (k > 0).then(|| {
+            let mut m = eligible(board, side, self.ko_states);
+            for _ in 1..k {
+                m &= m - 1;
+            }
+            m.trailing_zeros() as u8
+        });
+        Position { board, side, ko }
+    }
+}
+
+impl RetroGame for WoodpushSpace {
+    fn size(&self) -> u64 {
+        PerfectIndex::size(self)
+    }
+
+    #[inline]
+    fn mover(&self, pos: u64) -> Side {
+        if pos < self.side_size(Side::First) {
+            Side::First
+        } else {
+            Side::Second
+        }
+    }
+
+    #[inline]
+    fn terminal(&self, pos: u64) -> Option<i32> {
+        let p = self.unrank(pos);
+        p.board.is_over().then(|| p.board.score())
+    }
+
+    #[inline]
+    fn successors(&self, pos: u64, out: &mut Vec<Child>) {
+        out.clear();
+        let p = self.unrank(pos);
+        if p.board.is_over() {
+            return;
+        }
+        for i in bits(p.board.pieces(p.side)) {
+            out.push(Child::Pos(self.rank(&p.after(crate::Move {
+                cell: i as u8,
+                kind: Kind::Forward,
+            }))));
+            if p.board.can_push(p.side, i) && p.ko != Some(i as u8) {
+                out.push(Child::Pos(self.rank(&p.after(crate::Move {
+                    cell: i as u8,
+                    kind: Kind::Push,
+                }))));
+            }
+        }
+    }
+}
