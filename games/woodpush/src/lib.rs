@@ -6,9 +6,12 @@ pub mod board;
 pub mod notation;
 pub mod policy;
 pub mod position;
+pub mod solve;
 pub mod space;
 
 pub use board::{Board, Kind, MAX_WIDTH};
 pub use notation::NotationError;
 pub use policy::WoodpushPolicy;
 pub use position::{Move, Position, WidthError};
+pub use solve::{solve, SolveError, SolveOptions, SolveReport, WoodpushTable};
+pub use space::{KoStates, WoodpushSpace};

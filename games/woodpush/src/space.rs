@@ -38,6 +38,9 @@ pub struct WoodpushSpace {
     offsets: [Vec<u32>; 2],
     /// Placements in all, `3^width`.
     placements: u32,
+    /// Every position decoded (Left mask, Right mask << 16, ko + 1 << 32), so the solvers'
+    /// hot loops never search `offsets`.
+    decoded: Vec<u64>,
 }
 
 impl WoodpushSpace {
@@ -58,11 +61,25 @@ impl WoodpushSpace {
             }
             o.push(total);
         }
+        let mut decoded = Vec::with_capacity(
+            (offsets[0][placements as usize] + offsets[1][placements as usize]) as usize,
+        );
+        for side in [Side::First, Side::Second] {
+            for b in 0..placements {
+                let board = placement_board(b, width);
+                let cells = board.left as u64 | (board.right as u64) << 16;
+                decoded.push(cells);
+                for q in bits(eligible(board, side, ko_states)) {
+                    decoded.push(cells | (q as u64 + 1) << 32);
+                }
+            }
+        }
         Ok(WoodpushSpace {
             width,
             ko_states,
             offsets,
             placements,
+            decoded,
         })
     }
 
@@ -116,12 +133,35 @@ fn placement_board(mut b: u32, width: u32) -> Board {
     board
 }
 
+/// `TERNARY[m]`: the bits of the byte `m` read as base-3 digits (bit i worth 3^i).
+const TERNARY: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut m = 0;
+    while m < 256 {
+        let (mut v, mut i, mut p) = (0, 0, 1);
+        while i < 8 {
+            if m >> i & 1 != 0 {
+                v += p;
+            }
+            p *= 3;
+            i += 1;
+        }
+        t[m] = v;
+        m += 1;
+    }
+    t
+};
+
+/// A mask of up to 16 cells read as base-3 digits.
+#[inline]
+fn ternary(m: u32) -> u32 {
+    TERNARY[(m & 0xff) as usize] + TERNARY[(m >> 8 & 0xff) as usize] * 6561
+}
+
 /// The placement number of a strip.
 #[inline]
 fn placement_number(board: Board) -> u32 {
-    (0..board.width).rev().fold(0, |acc, i| {
-        acc * 3 + (board.left >> i & 1) + 2 * (board.right >> i & 1)
-    })
+    ternary(board.left) + 2 * ternary(board.right)
 }
 
 impl PerfectIndex for WoodpushSpace {
@@ -148,25 +188,19 @@ impl PerfectIndex for WoodpushSpace {
 
     #[inline]
     fn unrank(&self, index: u64) -> Position {
-        let first = self.side_size(Side::First);
-        let (side, j) = if index < first {
-            (Side::First, index)
-        } else {
-            (Side::Second, index - first)
-        };
-        let o = &self.offsets[side.index()];
-        // The last placement whose first number is at most j.
-        let b = o.partition_point(|&x| x as u64 <= j) - 1;
-        let board = placement_board(b as u32, self.width);
-        let k = (j - o[b] as u64) as u32;
-        let ko = (k > 0).then(|| {
-            let mut m = eligible(board, side, self.ko_states);
-            for _ in 1..k {
-                m &= m - 1;
-            }
-            m.trailing_zeros() as u8
-        });
-        Position { board, side, ko }
+        let d = self.decoded[index as usize];
+        Position {
+            board: Board {
+                left: d as u32 & 0xffff,
+                right: (d >> 16) as u32 & 0xffff,
+                width: self.width,
+            },
+            side: RetroGame::mover(self, index),
+            ko: match (d >> 32) as u8 {
+                0 => None,
+                k => Some(k - 1),
+            },
+        }
     }
 }
 
