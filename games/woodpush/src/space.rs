@@ -4,6 +4,7 @@
 use crate::board::{bits, Board, Kind};
 use crate::position::{ko_possible, Position};
 use quasar_core::Side;
+use rayon::prelude::*;
 use retro::{Child, PerfectIndex, RetroGame};
 
 /// The widest strip the index covers (3^16 placements).
@@ -50,26 +51,32 @@ impl WoodpushSpace {
             return Err(SpaceError::Width(width));
         }
         let placements = 3u32.pow(width);
-        let mut offsets = [Vec::new(), Vec::new()];
-        for side in [Side::First, Side::Second] {
-            let o = &mut offsets[side.index()];
-            o.reserve(placements as usize + 1);
+        // The eligible pieces of every placement and side, found once and in parallel.
+        let masks: [Vec<u32>; 2] = [Side::First, Side::Second].map(|side| {
+            (0..placements)
+                .into_par_iter()
+                .map(|b| eligible(placement_board(b, width), side, ko_states))
+                .collect()
+        });
+        let offsets = [0, 1].map(|s| {
+            let mut o = Vec::with_capacity(placements as usize + 1);
             let mut total = 0u32;
-            for b in 0..placements {
+            for m in &masks[s] {
                 o.push(total);
-                total += 1 + eligible(placement_board(b, width), side, ko_states).count_ones();
+                total += 1 + m.count_ones();
             }
             o.push(total);
-        }
+            o
+        });
         let mut decoded = Vec::with_capacity(
             (offsets[0][placements as usize] + offsets[1][placements as usize]) as usize,
         );
-        for side in [Side::First, Side::Second] {
-            for b in 0..placements {
-                let board = placement_board(b, width);
+        for m in &masks {
+            for (b, &mask) in m.iter().enumerate() {
+                let board = placement_board(b as u32, width);
                 let cells = board.left as u64 | (board.right as u64) << 16;
                 decoded.push(cells);
-                for q in bits(eligible(board, side, ko_states)) {
+                for q in bits(mask) {
                     decoded.push(cells | (q as u64 + 1) << 32);
                 }
             }

@@ -68,7 +68,8 @@ pub(crate) fn sweep_once<G: RetroGame + ?Sized>(
             w.solved += 1;
             if let (true, Some(p)) = (o.direct, preds) {
                 w.backward += 1;
-                w.solved += quick_check(game, p, st, s, o, &mut scratch.preds);
+                w.solved += quick_check(game, p, st, s, o, &mut scratch.preds, &mut scratch.fresh);
+                scratch.fresh.clear();
             }
         }
         w

@@ -51,6 +51,8 @@ pub(crate) struct Scratch {
     pub children: Vec<Child>,
     pub preds: Vec<u64>,
     pub preds2: Vec<u64>,
+    /// Positions this thread solved (collected only by the frontier-driven backward solver).
+    pub fresh: Vec<u64>,
 }
 
 /// Work done, summed over threads.
@@ -136,6 +138,7 @@ pub(crate) fn quick_check<G: RetroGame + ?Sized>(
     s: u64,
     o: &WdlOptions,
     out: &mut Vec<u64>,
+    fresh: &mut Vec<u64>,
 ) -> u64 {
     let w = st[s as usize].load(Relaxed);
     let win = w & WIN != 0;
@@ -147,6 +150,7 @@ pub(crate) fn quick_check<G: RetroGame + ?Sized>(
             && try_solve(st, p, win, plies(w) + 1)
         {
             solved += 1;
+            fresh.push(p);
         }
     }
     solved
