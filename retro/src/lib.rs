@@ -9,8 +9,10 @@
 //!   (seed 002), and an exact backward solver by score thresholds.
 //! - Positions no side can force out of a cycle are draws in both.
 //! - [`ReverseGraph`] gives backward solvers the predecessors of games without unmoves.
-//! - [`PackedArray`] stores values in the fewest bits.
+//! - [`PackedArray`] stores values in the fewest bits; [`TableFile`] writes them as a
+//!   checksummed file.
 
+pub mod file;
 pub mod packed;
 pub mod progress;
 pub mod reverse;
@@ -18,6 +20,7 @@ pub mod scored;
 pub mod space;
 pub mod wdl;
 
+pub use file::{Section, TableFile, TableFileError};
 pub use packed::PackedArray;
 pub use progress::{Progress, ProgressFn};
 pub use reverse::{ReverseGraph, Reversed};

@@ -8,6 +8,7 @@ pub mod policy;
 pub mod position;
 pub mod solve;
 pub mod space;
+pub mod store;
 
 pub use board::{Board, Kind, MAX_WIDTH};
 pub use notation::NotationError;
@@ -15,3 +16,4 @@ pub use policy::WoodpushPolicy;
 pub use position::{Move, Position, WidthError};
 pub use solve::{solve, SolveError, SolveOptions, SolveReport, WoodpushTable};
 pub use space::{KoStates, WoodpushSpace};
+pub use store::{LoadError, VerifyReport};

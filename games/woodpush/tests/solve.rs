@@ -193,3 +193,40 @@ fn the_oracle_proves_the_start_lost_and_its_moves_carry_the_win_home() {
     );
     assert_eq!(table.probe(&lone).unwrap().result, GameResult::Loss);
 }
+
+#[test]
+fn a_saved_table_loads_probes_and_verifies_the_same() {
+    let (table, _) = solved(9, false);
+    assert_eq!(table.verify().inconsistent, 0);
+    let dir = std::env::temp_dir().join(format!("woodpush-table-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("w9.table");
+    table.save(&path).unwrap();
+    let back = WoodpushTable::load(&path).unwrap();
+    assert_eq!(back.to_file(), table.to_file());
+    let start = Position::start(9).unwrap();
+    assert_eq!(back.score(&start), Some(0));
+    assert_eq!(back.probe(&start), table.probe(&start));
+    assert_eq!(back.verify().inconsistent, 0);
+    // A damaged byte is caught by the checksum.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(WoodpushTable::load(&path).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn verify_finds_a_wrong_score() {
+    let (table, _) = solved(7, false);
+    let mut f = table.to_file();
+    let scores = f.sections.iter_mut().find(|s| s.tag == 3).unwrap();
+    let start = table.space().rank(&Position::start(7).unwrap());
+    let v = scores.values.get(start);
+    scores.values.set(start, v + 1);
+    let broken = WoodpushTable::from_file(f).unwrap();
+    let r = broken.verify();
+    assert!(r.inconsistent >= 1);
+    assert!(r.inconsistent <= 10, "{r:?}");
+}
