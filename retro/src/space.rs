@@ -55,6 +55,13 @@ pub trait RetroGame: Sync {
         false
     }
 
+    /// The number of children of an unfinished position when known without generating them
+    /// (a built reverse graph counts them); solvers that need counts use it to save a pass.
+    fn child_count(&self, pos: u64) -> Option<u32> {
+        let _ = pos;
+        None
+    }
+
     /// Whether [`RetroGame::predecessors`] is implemented ("unmoves"); when not, backward
     /// solvers build the reverse of the move graph from `successors`.
     fn has_predecessors(&self) -> bool {

@@ -62,6 +62,9 @@ pub fn solve_exact<G: RetroGame + ?Sized>(
                 };
                 return (0, ev);
             }
+            if let (false, Some(k)) = (game.has_exits(), game.child_count(p)) {
+                return (k, vec![]);
+            }
             game.successors(p, buf);
             let ev = buf
                 .iter()
@@ -74,7 +77,9 @@ pub fn solve_exact<G: RetroGame + ?Sized>(
         })
         .unzip();
     let mut events: Vec<(i32, Event)> = events.into_iter().flatten().collect();
-    let forward = n + preds.build_expansions();
+    // Counts from a built reverse graph spare the pass of successors.
+    let counted = !game.has_exits() && (n == 0 || game.child_count(0).is_some());
+    let forward = if counted { 0 } else { n } + preds.build_expansions();
     events.sort_by_key(|e| e.0);
     let mut thresholds = events.iter().map(|e| e.0).collect::<Vec<_>>();
     thresholds.dedup();
