@@ -34,4 +34,7 @@ pub enum SolveError {
         "{0} positions are too many for a reverse graph (at most 2^32); give the game unmoves"
     )]
     TooLarge(u64),
+    /// The solver cannot handle this game.
+    #[error("{0}")]
+    Unsupported(&'static str),
 }

@@ -26,8 +26,12 @@ impl PackedArray {
 
     /// An array from raw words (as stored in a file); `None` when the word count is wrong.
     pub fn from_words(bits: u32, len: u64, words: Vec<u64>) -> Option<PackedArray> {
-        let ok = (1..=32).contains(&bits) && words.len() as u64 == (len * bits as u64).div_ceil(64);
-        ok.then_some(PackedArray { bits, len, words })
+        let need = len.checked_mul(bits as u64)?.div_ceil(64);
+        ((1..=32).contains(&bits) && words.len() as u64 == need).then_some(PackedArray {
+            bits,
+            len,
+            words,
+        })
     }
 
     /// Bits per value.

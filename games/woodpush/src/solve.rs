@@ -71,7 +71,7 @@ pub struct SolveReport {
     pub wins: [u64; 2],
     /// The exact scored solve.
     pub exact: ExactReport,
-    /// The win/loss distance solve (layered backward).
+    /// The win/loss distance solve (backward with counters).
     pub wdl: WdlReport,
     /// The paper's passes, when asked for.
     pub paper: Option<PaperComparison>,
@@ -101,10 +101,10 @@ pub fn solve(
         parallel: options.parallel,
         ..WdlOptions::default()
     };
-    let (wdl, wdl_report) = solve_wdl(&rev, Method::Backward, wdl_options, progress)?;
+    let (wdl, wdl_report) = solve_wdl(&rev, Method::Counters, wdl_options, progress)?;
     let start_index = Position::start(width).ok().map(|p| space.rank(&p));
     let paper = options.paper.then(|| {
-        let (t, report) = solve_interleaved(&space, options.parallel, progress);
+        let (t, report) = solve_interleaved(&rev, options.parallel, progress);
         let disagreements = (0..PerfectIndex::size(&space))
             .filter(|&p| t.score(p) != scores.score(p))
             .count() as u64;

@@ -50,36 +50,54 @@ pub fn solve_exact<G: RetroGame + ?Sized>(
     let start = Instant::now();
     let n = game.size();
     let preds = Preds::for_game(game)?;
-    // Children per position, and every scored end or exit with its score.
-    let (children, events): (Vec<u32>, Vec<Vec<(i32, Event)>>) = (0..n)
+    // Counts from a built move graph spare a pass of successors.
+    let counted = !game.has_exits() && (n == 0 || game.child_count(0).is_some());
+    let children: Vec<u32> = (0..n)
         .into_par_iter()
         .map_init(Vec::new, |buf, p| {
-            if let Some(v) = game.terminal(p) {
-                let ev = if v != 0 {
-                    vec![(v, Event::End(p))]
-                } else {
-                    vec![]
-                };
-                return (0, ev);
+            match (game.terminal(p), game.child_count(p)) {
+                (Some(_), _) => 0,
+                (None, Some(k)) if counted => k,
+                (None, _) => {
+                    game.successors(p, buf);
+                    buf.len() as u32
+                }
             }
-            if let (false, Some(k)) = (game.has_exits(), game.child_count(p)) {
-                return (k, vec![]);
-            }
-            game.successors(p, buf);
-            let ev = buf
-                .iter()
-                .filter_map(|c| match *c {
-                    Child::Exit { score, .. } if score != 0 => Some((score, Event::ExitOf(p))),
-                    _ => None,
-                })
-                .collect();
-            (buf.len() as u32, ev)
         })
-        .unzip();
-    let mut events: Vec<(i32, Event)> = events.into_iter().flatten().collect();
-    // Counts from a built reverse graph spare the pass of successors.
-    let counted = !game.has_exits() && (n == 0 || game.child_count(0).is_some());
-    let forward = if counted { 0 } else { n } + preds.build_expansions();
+        .collect();
+    // Every scored end, and every exit with a score (one more pass, only for games with exits).
+    let mut events: Vec<(i32, Event)> = (0..n)
+        .into_par_iter()
+        .filter_map(|p| match game.terminal(p) {
+            Some(v) if v != 0 => Some((v, Event::End(p))),
+            _ => None,
+        })
+        .collect();
+    if game.has_exits() {
+        let exits: Vec<(i32, Event)> = (0..n)
+            .into_par_iter()
+            .filter(|&p| game.terminal(p).is_none())
+            .fold(
+                || (Vec::new(), Vec::new()),
+                |(mut found, mut buf), p| {
+                    game.successors(p, &mut buf);
+                    found.extend(buf.iter().filter_map(|c| match *c {
+                        Child::Exit { score, .. } if score != 0 => Some((score, Event::ExitOf(p))),
+                        _ => None,
+                    }));
+                    (found, buf)
+                },
+            )
+            .map(|(found, _)| found)
+            .reduce(Vec::new, |mut a, b| {
+                a.extend(b);
+                a
+            });
+        events.extend(exits);
+    }
+    let forward = if counted { 0 } else { n }
+        + if game.has_exits() { n } else { 0 }
+        + preds.build_expansions();
     events.sort_by_key(|e| e.0);
     let mut thresholds = events.iter().map(|e| e.0).collect::<Vec<_>>();
     thresholds.dedup();

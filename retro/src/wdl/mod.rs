@@ -2,6 +2,7 @@
 //! with their variants, their work counts, and the solved table.
 
 mod backward;
+mod counters;
 mod forward;
 mod state;
 mod sweep;
@@ -24,6 +25,10 @@ pub enum Method {
     Forward,
     /// From solved positions through predecessors (algorithm 6).
     Backward,
+    /// From solved positions through predecessors with a count of unsettled children per
+    /// position (the classical retrograde analysis): each move looked at once, plies exact.
+    /// Needs a game without exits; `layered`, `direct` and `no_dup` do not apply.
+    Counters,
 }
 
 /// The variants of seed 000; `WdlOptions::default()` is the exact-distance backward setting.
@@ -37,7 +42,9 @@ pub struct WdlOptions {
     pub direct: bool,
     /// Backward: expand each solved position's predecessors once only.
     pub no_dup: bool,
-    /// Sweep in parallel blocks (counts may then vary from run to run unless `layered`).
+    /// Sweep in parallel blocks. Layered results are the same as sequential ones; other
+    /// variants may settle positions in another order, and work counts vary slightly
+    /// (two threads may check one parent at once).
     pub parallel: bool,
 }
 
@@ -166,6 +173,11 @@ pub fn solve_wdl<G: RetroGame + ?Sized>(
         .par_iter()
         .filter(|w| w.load(Relaxed) & SOLVED != 0)
         .count() as u64;
+    if method == Method::Counters && game.has_exits() {
+        return Err(SolveError::Unsupported(
+            "the counting solver needs a game without exits; use the backward solver",
+        ));
+    }
     let preds = if method == Method::Backward || o.direct {
         Some(Preds::for_game(game)?)
     } else {
@@ -186,6 +198,20 @@ pub fn solve_wdl<G: RetroGame + ?Sized>(
             let (bw, bit) = backward::run(game, p, &st, &o, decided + w.solved, progress);
             (w + bw, it + bit)
         }
+        (Method::Counters, _) => match Preds::for_game(game)? {
+            Preds::Game(_) => counters::run(game, &st, &o, decided, progress),
+            Preds::Graph(graph) => {
+                let rev = crate::reverse::Reversed { game, graph };
+                let (w, it) = counters::run(&rev, &st, &o, decided, progress);
+                (
+                    state::Work {
+                        forward: w.forward + rev.graph.expansions,
+                        ..w
+                    },
+                    it,
+                )
+            }
+        },
         _ => forward::run(game, preds.as_ref(), &st, &o, decided, progress),
     };
     let max_plies = st
@@ -223,7 +249,8 @@ pub fn solve_wdl<G: RetroGame + ?Sized>(
         seconds: start.elapsed().as_secs_f64(),
         max_plies,
         // Exits carry their own plies, which the backward layers do not order.
-        plies_exact: o.layered && !o.direct && !(method == Method::Backward && game.has_exits()),
+        plies_exact: method == Method::Counters
+            || (o.layered && !o.direct && !(method == Method::Backward && game.has_exits())),
     };
     Ok((
         WdlTable {
