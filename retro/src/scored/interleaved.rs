@@ -106,17 +106,25 @@ pub fn solve_interleaved<G: RetroGame + ?Sized>(
         });
         found
     };
+    // Algorithm 4 as written: the outer loop goes round again whenever either inner loop
+    // scored something, so it ends with one round in which neither does.
     loop {
-        while step(Pass::Standard, Side::First) + step(Pass::Standard, Side::Second) > 0 {}
-        let mut avoided = 0;
+        let mut found = 0;
         loop {
-            let found = step(Pass::Avoidance, Side::First) + step(Pass::Avoidance, Side::Second);
-            avoided += found;
-            if found == 0 {
+            let f = step(Pass::Standard, Side::First) + step(Pass::Standard, Side::Second);
+            found += f;
+            if f == 0 {
                 break;
             }
         }
-        if avoided == 0 {
+        loop {
+            let f = step(Pass::Avoidance, Side::First) + step(Pass::Avoidance, Side::Second);
+            found += f;
+            if f == 0 {
+                break;
+            }
+        }
+        if found == 0 {
             break;
         }
     }
