@@ -258,3 +258,15 @@ fn wins_and_losses_counted_by_the_naive_iteration_agree() {
         }
     }
 }
+
+#[test]
+fn an_empty_game_solves_to_empty_tables() {
+    let g = RandomGame::new(1, 0, false);
+    for (method, o) in variants() {
+        let (table, report) = solve_wdl(&g, method, o, &|_| {}).unwrap();
+        assert!(table.is_empty());
+        assert_eq!(report.positions, 0);
+    }
+    assert!(solve_exact(&g, &|_| {}).unwrap().0.is_empty());
+    assert!(solve_interleaved(&g, false, &|_| {}).0.is_empty());
+}

@@ -88,7 +88,7 @@ fn main() {
         }
     }
     if !quick {
-        let (_, r) = solve_interleaved(&space, true, &|_| {});
+        let (_, r) = solve_interleaved(&rev, true, &|_| {});
         println!(
             "  paper's interleaved passes: {:.3} s, {} + {} + {} passes",
             r.seconds, r.standard_passes, r.avoidance_passes, r.reevaluation_passes

@@ -36,7 +36,7 @@ pub(crate) fn run<G: RetroGame + ?Sized>(
             })
         })
         .collect();
-    if game.child_count(0).is_none() {
+    if n > 0 && game.child_count(0).is_none() {
         total.forward += n;
     }
     let mut frontier: Vec<u64> = (0..n)
