@@ -11,6 +11,41 @@
 //! - [`ReverseGraph`] gives backward solvers the predecessors of games without unmoves.
 //! - [`PackedArray`] stores values in the fewest bits; [`TableFile`] writes them as a
 //!   checksummed file.
+//!
+//! # Example
+//!
+//! A pile of stones, take 1 or 2, taking the last stone wins: position `2k + s` is a pile of
+//! `k` with side `s` to move.
+//!
+//! ```
+//! use quasar_core::{GameResult, Side};
+//! use retro::wdl::{solve_wdl, Method, WdlOptions};
+//! use retro::{Child, RetroGame};
+//!
+//! struct Pile(u64);
+//! impl RetroGame for Pile {
+//!     fn size(&self) -> u64 { 2 * (self.0 + 1) }
+//!     fn mover(&self, p: u64) -> Side { if p % 2 == 0 { Side::First } else { Side::Second } }
+//!     // An empty pile: the side to move has lost (score for the first player).
+//!     fn terminal(&self, p: u64) -> Option<i32> {
+//!         (p / 2 == 0).then(|| if p % 2 == 0 { -1 } else { 1 })
+//!     }
+//!     fn successors(&self, p: u64, out: &mut Vec<Child>) {
+//!         out.clear();
+//!         for take in 1..=2.min(p / 2) {
+//!             out.push(Child::Pos(2 * (p / 2 - take) + (1 - p % 2)));
+//!         }
+//!     }
+//! }
+//!
+//! let (table, report) = solve_wdl(&Pile(10), Method::Backward, WdlOptions::default(), &|_| {}).unwrap();
+//! // Piles that are multiples of 3 are lost for the side to move.
+//! assert_eq!(table.value(2 * 9, Side::First).result, GameResult::Loss);
+//! assert_eq!(table.value(2 * 10, Side::First).result, GameResult::Win);
+//! // Take 1, then answer every move so that each round removes 3: 1 + 3 * 2 plies.
+//! assert_eq!(table.value(2 * 10, Side::First).plies, 7);
+//! assert_eq!(report.undecided, 0);
+//! ```
 
 pub mod file;
 pub mod packed;

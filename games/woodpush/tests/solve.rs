@@ -245,3 +245,22 @@ fn verify_finds_a_wrong_score() {
     assert!(r.inconsistent >= 1);
     assert!(r.inconsistent <= 10, "{r:?}");
 }
+
+#[test]
+fn progress_is_reported_and_sequential_solves_repeat_exactly() {
+    let calls = std::sync::atomic::AtomicU64::new(0);
+    let options = SolveOptions {
+        parallel: false,
+        ..SolveOptions::default()
+    };
+    let (a, ra) = solve(8, options, &|_| {
+        calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    })
+    .unwrap();
+    let (b, rb) = solve(8, options, &|_| {}).unwrap();
+    assert!(calls.into_inner() > 10);
+    assert_eq!(a.to_file(), b.to_file());
+    assert_eq!(ra.wdl.backward_expansions, rb.wdl.backward_expansions);
+    assert_eq!(ra.exact.backward_expansions, rb.exact.backward_expansions);
+    assert_eq!(ra.draws_per_side, [147, 147]);
+}
