@@ -1,0 +1,19 @@
+//! Woodpush (Cazenave and Nowakowski's retrograde analysis, rules of `shared/spec/woodpush.md`):
+//! the strip and its moves, positions with the direct ko, text, a playout policy, the state
+//! space indexed for the `retro` solvers, and the solved game.
+
+pub mod board;
+pub mod notation;
+pub mod policy;
+pub mod position;
+pub mod solve;
+pub mod space;
+pub mod store;
+
+pub use board::{Board, Kind, MAX_WIDTH};
+pub use notation::NotationError;
+pub use policy::WoodpushPolicy;
+pub use position::{Move, Position, WidthError};
+pub use solve::{solve, SolveError, SolveOptions, SolveReport, WoodpushTable};
+pub use space::{KoStates, WoodpushSpace};
+pub use store::{LoadError, VerifyReport};

@@ -1,0 +1,266 @@
+//! The solved game against the paper's published results and against plain minimax on
+//! tiny strips; the table as an MCTS oracle.
+
+use quasar_core::{Game, GameResult, Oracle, Side};
+use retro::{PerfectIndex, RetroGame};
+use woodpush::board::Board;
+use woodpush::{solve, KoStates, Position, SolveOptions, WoodpushTable};
+
+fn solved(width: u32, paper: bool) -> (WoodpushTable, woodpush::SolveReport) {
+    let options = SolveOptions {
+        paper,
+        ..SolveOptions::default()
+    };
+    solve(width, options, &|_| {}).unwrap()
+}
+
+#[test]
+fn width_7_is_a_win_for_right_by_4_with_every_position_scored() {
+    let (table, report) = solved(7, true);
+    assert_eq!(report.start_score, Some(-4));
+    assert_eq!(report.draws_per_side, [0, 0]);
+    let paper = report.paper.unwrap();
+    assert_eq!(paper.start, Some(-4));
+    assert_eq!(paper.report.unscored, 0);
+    assert_eq!(paper.disagreements, 0);
+    // The paper: "For size 7, retrograde analysis uses 128 passes."
+    assert_eq!(
+        paper.report.standard_passes + paper.report.avoidance_passes,
+        128
+    );
+    let start = Position::start(7).unwrap();
+    assert_eq!(table.score(&start), Some(-4));
+}
+
+#[test]
+fn width_9_is_a_draw_with_933_unscored_positions_per_side() {
+    let (_, report) = solved(9, true);
+    assert_eq!(report.start_score, Some(0));
+    assert_eq!(report.draws_per_side, [933, 933]);
+    let paper = report.paper.unwrap();
+    assert_eq!(paper.report.unscored_by_mover, [933, 933]);
+    assert_eq!(paper.start, Some(0));
+    // The paper's re-evaluation lands on the exact scores everywhere at this width.
+    assert_eq!(paper.disagreements, 0);
+    // "For size 9, our algorithm uses 366 passes."
+    assert_eq!(
+        paper.report.standard_passes + paper.report.avoidance_passes,
+        366
+    );
+}
+
+#[test]
+fn width_11_is_a_draw_with_8563_unscored_positions_per_side() {
+    let (_, report) = solved(11, false);
+    assert_eq!(report.start_score, Some(0));
+    assert_eq!(report.draws_per_side, [8563, 8563]);
+    assert_eq!(report.positions_per_side[0], report.positions_per_side[1]);
+}
+
+#[test]
+#[ignore = "the paper's passes take about 15 s at width 11"]
+fn width_11_by_the_papers_passes() {
+    let (_, report) = solved(11, true);
+    let paper = report.paper.unwrap();
+    assert_eq!(paper.report.unscored_by_mover, [8563, 8563]);
+    assert_eq!(paper.disagreements, 0);
+    // "For size 11, our algorithm uses 860 passes."
+    assert_eq!(
+        paper.report.standard_passes + paper.report.avoidance_passes,
+        860
+    );
+}
+
+#[test]
+fn counting_every_push_as_a_possible_ko_does_not_give_the_papers_counts() {
+    // Ko states no play can produce add positions, and draws among them.
+    let options = SolveOptions {
+        ko_states: KoStates::AnyPush,
+        ..SolveOptions::default()
+    };
+    let (_, report) = solve(9, options, &|_| {}).unwrap();
+    assert_eq!(report.draws_per_side, [1421, 1421]);
+    assert_eq!(report.start_score, Some(0));
+}
+
+const LINE_7: [&str; 26] = [
+    "L.L.R.R", ".LL.R.R", ".LLR..R", "..LRL.R", "..LRLR.", ".LRL.R.", ".LRLR..", "LRL.R..",
+    "LRLR...", ".RLRL..", "..RLRL.", ".RL.RL.", ".RL..RL", "RL...RL", "RL....R", "L.....R",
+    "L....R.", ".L...R.", ".L..R..", "..L.R..", "..LR...", "...RL..", "....RL.", "....R.L",
+    "...R..L", "...R...",
+];
+
+#[test]
+fn the_papers_size_7_line_keeps_the_score_at_minus_4() {
+    let (table, _) = solved(7, false);
+    let mut p = Position::start(7).unwrap();
+    let mut moves = Vec::new();
+    for row in &LINE_7[1..] {
+        assert_eq!(table.score(&p), Some(-4), "{}", p.position_text());
+        p.legal_moves(&mut moves);
+        p = moves
+            .iter()
+            .map(|&m| p.after(m))
+            .find(|c| c.position_text().starts_with(row))
+            .unwrap();
+    }
+    assert_eq!(p.score(), Some(-4));
+}
+
+#[test]
+fn mirrored_positions_have_opposite_scores() {
+    let (table, _) = solved(8, false);
+    let space = table.space();
+    for i in 0..PerfectIndex::size(space) {
+        let p = space.unrank(i);
+        let m = Position {
+            board: p.board.mirror(),
+            side: p.side.opponent(),
+            ko: p.ko.map(|q| (7 - q as u32) as u8),
+        };
+        assert_eq!(
+            table.score(&m),
+            Some(-table.score_at(i)),
+            "{}",
+            p.position_text()
+        );
+    }
+}
+
+/// Minimax over the game's own moves, a repetition on the line scoring 0.
+fn minimax(p: &Position, line: &mut Vec<Position>) -> i32 {
+    if let Some(s) = p.score() {
+        return s;
+    }
+    if line.contains(p) {
+        return 0;
+    }
+    line.push(*p);
+    let mut moves = Vec::new();
+    p.legal_moves(&mut moves);
+    let vals = moves.iter().map(|&m| minimax(&p.after(m), line));
+    let v = if p.side == Side::First {
+        vals.max().unwrap()
+    } else {
+        vals.min().unwrap()
+    };
+    line.pop();
+    v
+}
+
+#[test]
+fn tiny_strips_match_minimax_with_repetition_draws() {
+    for width in [3, 4] {
+        let (table, _) = solved(width, false);
+        let space = table.space();
+        for i in 0..PerfectIndex::size(space) {
+            let p = space.unrank(i);
+            assert_eq!(
+                table.score_at(i),
+                minimax(&p, &mut Vec::new()),
+                "{}",
+                p.position_text()
+            );
+        }
+    }
+}
+
+#[test]
+fn win_loss_distances_agree_with_the_scores() {
+    let (table, _) = solved(9, false);
+    for i in 0..table.scores().len() {
+        let s = table.score_at(i);
+        let want = match s.signum() {
+            1 => Some(Side::First),
+            -1 => Some(Side::Second),
+            _ => None,
+        };
+        assert_eq!(table.wdl().winner(i), want, "position {i}");
+    }
+    assert!(table.space().terminal(0).is_some());
+}
+
+#[test]
+fn the_oracle_proves_the_start_lost_and_its_moves_carry_the_win_home() {
+    let (table, report) = solved(7, false);
+    let mut p = Position::start(7).unwrap();
+    let proof = table.probe(&p).unwrap();
+    assert_eq!(proof.result, GameResult::Loss);
+    assert_eq!(proof.plies, report.start_plies);
+    let mut plies = 0;
+    while p.outcome().is_none() {
+        let mv = table.probe(&p).unwrap().best_move.unwrap();
+        assert!(p.is_legal(mv));
+        p.play(mv);
+        plies += 1;
+    }
+    assert_eq!(p.board.left, 0, "Right wins");
+    assert_eq!(Some(plies), report.start_plies);
+    // Other widths are not in the table.
+    assert!(table.probe(&Position::start(9).unwrap()).is_none());
+    let lone = Position::new(
+        Board {
+            left: 1,
+            right: 0,
+            width: 7,
+        },
+        Side::Second,
+    );
+    assert_eq!(table.probe(&lone).unwrap().result, GameResult::Loss);
+}
+
+#[test]
+fn a_saved_table_loads_probes_and_verifies_the_same() {
+    let (table, _) = solved(9, false);
+    assert_eq!(table.verify().inconsistent, 0);
+    let dir = std::env::temp_dir().join(format!("woodpush-table-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("w9.table");
+    table.save(&path).unwrap();
+    let back = WoodpushTable::load(&path).unwrap();
+    assert_eq!(back.to_file(), table.to_file());
+    let start = Position::start(9).unwrap();
+    assert_eq!(back.score(&start), Some(0));
+    assert_eq!(back.probe(&start), table.probe(&start));
+    assert_eq!(back.verify().inconsistent, 0);
+    // A damaged byte is caught by the checksum.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(WoodpushTable::load(&path).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn verify_finds_a_wrong_score() {
+    let (table, _) = solved(7, false);
+    let mut f = table.to_file();
+    let scores = f.sections.iter_mut().find(|s| s.tag == 3).unwrap();
+    let start = table.space().rank(&Position::start(7).unwrap());
+    let v = scores.values.get(start);
+    scores.values.set(start, v + 1);
+    let broken = WoodpushTable::from_file(f).unwrap();
+    let r = broken.verify();
+    assert!(r.inconsistent >= 1);
+    assert!(r.inconsistent <= 10, "{r:?}");
+}
+
+#[test]
+fn progress_is_reported_and_sequential_solves_repeat_exactly() {
+    let calls = std::sync::atomic::AtomicU64::new(0);
+    let options = SolveOptions {
+        parallel: false,
+        ..SolveOptions::default()
+    };
+    let (a, ra) = solve(8, options, &|_| {
+        calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    })
+    .unwrap();
+    let (b, rb) = solve(8, options, &|_| {}).unwrap();
+    assert!(calls.into_inner() > 10);
+    assert_eq!(a.to_file(), b.to_file());
+    assert_eq!(ra.wdl.backward_expansions, rb.wdl.backward_expansions);
+    assert_eq!(ra.exact.backward_expansions, rb.exact.backward_expansions);
+    assert_eq!(ra.draws_per_side, [147, 147]);
+}

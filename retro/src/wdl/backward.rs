@@ -1,0 +1,178 @@
+//! The backward solver (seed 000, algorithms 5 and 6): from the solved positions through
+//! their predecessors, checking each parent, iteration after iteration until none is solved.
+
+use super::state::{forward_check, quick_check, Scratch, Work, RECENT, SOLVED, VISITED, WIN};
+use super::sweep::{clear_recent, sweep};
+use super::WdlOptions;
+use crate::progress::{Progress, ProgressFn};
+use crate::reverse::Preds;
+use crate::space::RetroGame;
+use quasar_core::Side;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+/// Runs the iterations; returns the work and the number of iterations.
+pub(crate) fn run<G: RetroGame + ?Sized>(
+    game: &G,
+    preds: &Preds<'_, G>,
+    st: &[AtomicU32],
+    o: &WdlOptions,
+    mut decided: u64,
+    progress: ProgressFn<'_>,
+) -> (Work, u64) {
+    let n = game.size();
+    if o.no_dup && o.layered {
+        return run_frontier(game, preds, st, o, decided, progress);
+    }
+    let mut total = Work::default();
+    let mut iterations = 0;
+    loop {
+        iterations += 1;
+        if o.layered {
+            clear_recent(st, o.parallel);
+        }
+        let work = sweep(n, o.parallel, |s, scratch| {
+            let w = st[s as usize].load(Relaxed);
+            let due = w & SOLVED != 0
+                && !(o.no_dup && w & VISITED != 0)
+                && !(o.layered && w & RECENT != 0);
+            if !due {
+                return Work::default();
+            }
+            st[s as usize].fetch_or(VISITED, Relaxed);
+            let w = backward_check(game, preds, st, s, o, scratch);
+            scratch.fresh.clear();
+            w
+        });
+        total = total + work;
+        decided += work.solved;
+        progress(Progress {
+            phase: "backward iteration",
+            step: iterations,
+            decided,
+            total: n,
+        });
+        if work.solved == 0 {
+            return (total, iterations);
+        }
+    }
+}
+
+/// The layered no-dup variant driven by a list of the positions solved in the previous
+/// iteration (exactly those the sweep would find due), so an iteration costs its frontier
+/// rather than a pass over every position.
+fn run_frontier<G: RetroGame + ?Sized>(
+    game: &G,
+    preds: &Preds<'_, G>,
+    st: &[AtomicU32],
+    o: &WdlOptions,
+    mut decided: u64,
+    progress: ProgressFn<'_>,
+) -> (Work, u64) {
+    let n = game.size();
+    let mut frontier: Vec<u64> = (0..n)
+        .into_par_iter()
+        .filter(|&s| st[s as usize].load(Relaxed) & SOLVED != 0)
+        .collect();
+    let mut total = Work::default();
+    let mut iterations = 0;
+    loop {
+        iterations += 1;
+        for &s in &frontier {
+            st[s as usize].fetch_and(!RECENT, Relaxed);
+        }
+        let chunk = |part: &[u64]| {
+            let mut scratch = Scratch::default();
+            let mut work = Work::default();
+            for &s in part {
+                st[s as usize].fetch_or(VISITED, Relaxed);
+                work = work + backward_check(game, preds, st, s, o, &mut scratch);
+            }
+            (work, scratch.fresh)
+        };
+        let parts: Vec<(Work, Vec<u64>)> = if o.parallel {
+            frontier.par_chunks(FRONTIER_CHUNK).map(chunk).collect()
+        } else {
+            vec![chunk(&frontier)]
+        };
+        let mut next = Vec::new();
+        let mut work = Work::default();
+        for (w, fresh) in parts {
+            work = work + w;
+            next.extend(fresh);
+        }
+        // Threads interleave their finds; sorting keeps every run's order the same.
+        next.par_sort_unstable();
+        total = total + work;
+        decided += work.solved;
+        progress(Progress {
+            phase: "backward iteration",
+            step: iterations,
+            decided,
+            total: n,
+        });
+        if work.solved == 0 {
+            return (total, iterations);
+        }
+        frontier = next;
+    }
+}
+
+/// Frontier positions per parallel task.
+const FRONTIER_CHUNK: usize = 1 << 10;
+
+/// Tries to settle every unsolved parent of the solved `s` (algorithm 5).
+fn backward_check<G: RetroGame + ?Sized>(
+    game: &G,
+    preds: &Preds<'_, G>,
+    st: &[AtomicU32],
+    s: u64,
+    o: &WdlOptions,
+    scratch: &mut Scratch,
+) -> Work {
+    let mut work = Work {
+        backward: 1,
+        ..Work::default()
+    };
+    let w = st[s as usize].load(Relaxed);
+    let win = w & WIN != 0;
+    preds.get(s, &mut scratch.preds);
+    for k in 0..scratch.preds.len() {
+        let p = scratch.preds[k];
+        if st[p as usize].load(Relaxed) & SOLVED != 0 {
+            continue;
+        }
+        let solved = if (game.mover(p) == Side::First) == (win || o.win_only) {
+            // The parent's mover wins by moving to s.
+            super::state::try_solve(st, p, win, super::state::plies(w) + 1)
+        } else {
+            work.forward += 1;
+            forward_check(
+                game,
+                st,
+                p,
+                o,
+                u32::MAX,
+                &mut scratch.children,
+                &mut work.deferred,
+            )
+        };
+        if solved {
+            work.solved += 1;
+            scratch.fresh.push(p);
+            if o.direct {
+                work.backward += 1;
+                work.solved += quick_check(
+                    game,
+                    preds,
+                    st,
+                    p,
+                    o,
+                    &mut scratch.preds2,
+                    &mut scratch.fresh,
+                );
+            }
+        }
+    }
+    work
+}
