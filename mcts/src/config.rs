@@ -65,11 +65,17 @@ pub enum Parallelism {
 }
 
 /// When a search stops (it also stops as soon as the root is proven).
+///
+/// The root is expanded before any simulation (expansion is no simulation: it runs no
+/// playout), so even `Simulations(0)` reports every legal move, with the proofs found at
+/// expansion and the statistics kept by tree reuse; its best move is a proven win when
+/// expansion found one, else the most visited reused move, else the first legal move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Limits {
     /// A wall-clock budget, always kept: the search stops a small margin before it.
     Time(Duration),
-    /// A fixed number of simulations (over all threads); reproducible with one thread.
+    /// Exactly this many simulations (over all threads), fewer only when the root is
+    /// proven first; reproducible with one thread, or root parallelism.
     Simulations(u64),
 }
 
@@ -91,23 +97,21 @@ impl Limits {
     }
 
     /// The simulations thread `index` of `threads` runs: an even share of a simulation
-    /// limit (the first threads take the remainder), unlimited with a time limit. The
-    /// calling thread (index 0) runs at least one.
+    /// limit (the first threads take the remainder), unlimited with a time limit.
     pub(crate) fn share(self, index: usize, threads: usize) -> u64 {
         match self {
             Limits::Simulations(n) => {
                 let t = threads.max(1) as u64;
-                (n / t + u64::from((index as u64) < n % t)).max(u64::from(index == 0))
+                n / t + u64::from((index as u64) < n % t)
             }
             Limits::Time(_) => u64::MAX,
         }
     }
 
-    /// The simulations of all threads together, at least one (unlimited with a time
-    /// limit).
+    /// The simulations of all threads together (unlimited with a time limit).
     pub(crate) fn total(self) -> u64 {
         match self {
-            Limits::Simulations(n) => n.max(1),
+            Limits::Simulations(n) => n,
             Limits::Time(_) => u64::MAX,
         }
     }
@@ -128,8 +132,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn shares_add_up_to_the_limit() {
-        for (n, threads) in [(1, 2), (10, 3), (7, 1)] {
+    fn shares_add_up_to_the_limit_and_zero_stays_zero() {
+        for (n, threads) in [(0, 1), (0, 3), (1, 2), (10, 3), (7, 1)] {
             let l = Limits::Simulations(n);
             let shares: Vec<u64> = (0..threads).map(|i| l.share(i, threads)).collect();
             assert_eq!(shares.iter().sum::<u64>(), n, "{n} over {threads}");

@@ -15,6 +15,8 @@
 //! - [`Searcher::search`] takes a position and [`Limits`] (`Time(Duration)` or
 //!   `Simulations(n)`) and returns a [`Report`]: best move, simulations, rate, value, PV,
 //!   proven result, tree size, whether the node budget filled, and per-move statistics.
+//!   The root is expanded before the first simulation, so `Simulations(0)` runs no playout
+//!   and still reports every legal move (see [`Limits`]).
 //! - The searcher keeps its tree: searching a position reached from the previous root
 //!   within two plies reuses that subtree; [`Searcher::clear`] forgets it.
 //! - Threads: [`Parallelism::Root`] (the default). The calling thread and `threads - 1`

@@ -99,7 +99,7 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
 
     /// Searches `pos` within `limits` and reports the best move and the statistics. The
     /// subtree of a previous search that reaches `pos` (same position, or up to two plies
-    /// later) is reused.
+    /// later) is reused. See [`Limits`] for what a search of no simulations reports.
     pub fn search(&mut self, pos: &G, limits: Limits) -> Report<G::Move> {
         let start = Instant::now();
         let threads = self.config.thread_count();

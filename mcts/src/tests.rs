@@ -1,11 +1,12 @@
 //! Tests of the whole search on the toy game, for the arena (one tree per thread) and the
 //! shared tree (tree parallelism): proofs against brute force at every node, principal
-//! variations that play out their proofs, tree reuse and exact simulation limits.
+//! variations that play out their proofs, tree reuse and searches of no simulations.
 
 use crate::config::{Config, Limits, Parallelism};
 use crate::playout::{PlayoutContext, PlayoutPolicy, UniformPolicy};
 use crate::searcher::Searcher;
 use crate::shared::SharedTree;
+use crate::stats::Report;
 use crate::store::Store;
 use crate::toy::{Brute, Nim};
 use crate::worker::{self, Scratch, Settings, Stop, Worker};
@@ -198,6 +199,11 @@ fn every_proof_in_either_store_agrees_with_brute_force() {
     assert!(proven > 50, "only {proven} proven nodes");
 }
 
+/// The root moves and their visits in a report.
+fn visits(r: &Report<u8>) -> Vec<(u8, u64)> {
+    r.children.iter().map(|c| (c.mv, c.visits)).collect()
+}
+
 #[test]
 fn tree_reuse_keeps_the_statistics_of_the_position_reached() {
     for weak_hash in [false, true] {
@@ -210,9 +216,14 @@ fn tree_reuse_keeps_the_statistics_of_the_position_reached() {
             let mut s = searcher(threads, par, 5);
             let r1 = s.search(&pos, Limits::Simulations(4_000));
             assert_eq!(r1.reused_nodes, 0, "{what}");
+            // The same position again: the whole tree and its statistics are kept.
+            let again = s.search(&pos, Limits::Simulations(0));
+            assert_eq!(again.reused_nodes, r1.tree_nodes, "{what}");
+            assert_eq!(visits(&again), visits(&r1), "{what}");
+            assert_eq!(again.simulations, 0, "{what}");
             // Two plies later: the subtree is kept, its root moves are the new position's.
             let after = play_line(&pos, &r1.pv[..2]);
-            let r2 = s.search(&after, Limits::Simulations(1));
+            let r2 = s.search(&after, Limits::Simulations(0));
             assert!(
                 r2.reused_nodes > 10 && r2.reused_nodes < r1.tree_nodes,
                 "{what}: kept {} of {}",
@@ -238,6 +249,41 @@ fn tree_reuse_keeps_the_statistics_of_the_position_reached() {
             s.clear();
             assert_eq!(s.search(&other, Limits::Simulations(10)).reused_nodes, 0);
         }
+    }
+}
+
+#[test]
+fn a_search_of_no_simulations_runs_no_playout_and_lists_every_move() {
+    for (threads, par) in KINDS {
+        let what = format!("{threads} {par:?}");
+        // No win in one: the first move, unvisited.
+        let pos = Nim::new([6, 7], 40);
+        let mut s = searcher(threads, par, 1);
+        let r = s.search(&pos, Limits::Simulations(0));
+        assert_eq!(r.simulations, 0, "{what}");
+        assert_eq!(s.config().playout.0.load(Ordering::Relaxed), 0, "{what}");
+        let moves: Vec<u8> = r.children.iter().map(|c| c.mv).collect();
+        assert_eq!(moves, pos.moves(), "{what}");
+        assert!(r
+            .children
+            .iter()
+            .all(|c| c.visits == 0 && c.proven.is_none()));
+        assert_eq!(r.best_move, Some(pos.moves()[0]), "{what}");
+        assert_eq!(
+            (r.pv.clone(), r.value, r.proven),
+            (vec![pos.moves()[0]], 0.5, None)
+        );
+        // A win in one is proven at expansion and played.
+        let pos = Nim::new([0, 6], 40).after(4 + 3);
+        let mut s = searcher(threads, par, 1);
+        let r = s.search(&pos, Limits::Simulations(0));
+        assert_eq!(r.simulations, 0, "{what}");
+        assert_eq!(r.best_move, Some(4 + 3), "{what}");
+        assert_eq!(
+            r.proven.map(|p| (p.result, p.plies)),
+            Some((GameResult::Win, 1))
+        );
+        assert_eq!(s.config().playout.0.load(Ordering::Relaxed), 0, "{what}");
     }
 }
 
