@@ -102,7 +102,7 @@ pub trait Store<M: Copy> {
     type Id: Copy;
     /// The children of a node, in move-generation order (borrowing nothing from the store,
     /// so the store can be written while they are walked).
-    type Kids: Iterator<Item = Self::Id>;
+    type Kids: Iterator<Item = Self::Id> + Clone;
 
     /// The root.
     fn root(&self) -> Self::Id;

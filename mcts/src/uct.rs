@@ -46,9 +46,11 @@ pub fn select<M: Copy, S: Store<M>>(store: &S, parent: S::Id, c: f32) -> Option<
         (pv as f32).ln().sqrt()
     };
     let explore = c * sqrt_ln;
-    let mut best = None;
+    let kids = store.children(parent);
+    // A plain id, not an `Option`, keeps the comparison in the loop to one register move.
+    let mut best = kids.clone().next()?;
     let mut best_value = f32::NEG_INFINITY;
-    for id in store.children(parent) {
+    for id in kids {
         let (visits, score2, proof) = store.stats(id);
         let visits = visits as usize;
         let value = if proof == Proof::Unknown {
@@ -74,10 +76,10 @@ pub fn select<M: Copy, S: Store<M>>(store: &S, parent: S::Id, c: f32) -> Option<
         };
         if value > best_value {
             best_value = value;
-            best = Some(id);
+            best = id;
         }
     }
-    best
+    Some(best)
 }
 
 #[cfg(test)]
