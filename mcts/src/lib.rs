@@ -15,6 +15,8 @@
 //! - [`Searcher::search`] takes a position and [`Limits`] (`Time(Duration)` or
 //!   `Simulations(n)`) and returns a [`Report`]: best move, simulations, rate, value, PV,
 //!   proven result, tree size, whether the node budget filled, and per-move statistics.
+//!   The root is expanded before the first simulation, so `Simulations(0)` runs no playout
+//!   and still reports every legal move (see [`Limits`]).
 //! - The searcher keeps its tree: searching a position reached from the previous root
 //!   within two plies reuses that subtree; [`Searcher::clear`] forgets it.
 //! - Threads: [`Parallelism::Root`] (the default). The calling thread and `threads - 1`
@@ -38,16 +40,40 @@
 //! at expansion and never gets a playout; proofs propagate to the root, and the final move
 //! takes a proven win, avoids proven losses, else is the most visited. When the oracle
 //! proves the root itself a win with a legal best move, that move is played without search.
+//!
+//! # Inside
+//!
+//! One search code serves both tree kinds: `store.rs` says what a tree must offer (the
+//! `Store` trait), `tree.rs` is the single-owner arena (each thread of root parallelism has
+//! one) and `shared.rs` the atomic shared tree of tree parallelism. Over any store,
+//! `worker.rs` runs simulations and expands nodes, `solver.rs` proves, `uct.rs` selects,
+//! `reuse.rs` finds the new root and `report.rs` reads the root statistics, the principal
+//! variation and the move to play. `config.rs` holds the configuration and limits,
+//! `root_parallel.rs` and `tree_parallel.rs` the helper threads of each mode, and
+//! `searcher.rs` the [`Searcher`] that ties them together. Data flows one way: the stores
+//! know nothing of the search, the search nothing of the threads.
 
-pub mod playout;
-pub mod search;
+mod config;
+mod playout;
+mod report;
+mod reuse;
+mod root_parallel;
+mod searcher;
 mod shared;
-pub mod solver;
-pub mod stats;
-pub mod tree;
-pub mod uct;
+mod solver;
+mod stats;
+mod store;
+mod tree;
+mod tree_parallel;
+mod uct;
+mod worker;
 
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod toy;
+
+pub use config::{Config, Limits, Parallelism};
 pub use playout::{PlayoutContext, PlayoutPolicy, UniformPolicy};
-pub use search::{Config, Limits, Parallelism, Searcher};
+pub use searcher::Searcher;
 pub use stats::{ChildStats, Proven, Report};
-pub use tree::{Node, NodeId, Proof, Tree};

@@ -1,7 +1,8 @@
-//! The MCTS-solver: proven wins, losses and draws propagate from children to parents.
+//! The MCTS-solver: proven wins, losses and draws propagate from children to parents, over
+//! any [`Store`].
 
-use super::tree::{NodeId, Proof, Tree};
-use quasar_core::Side;
+use crate::store::{Proof, Store};
+use quasar_core::{ProvenOutcome, Side};
 
 /// Re-derives the proof of `parent` from its children; returns true when `parent` became
 /// proven by this call.
@@ -9,30 +10,34 @@ use quasar_core::Side;
 /// The children's proofs are from the view of the side to move at `parent`. That side wins
 /// if some child wins; it loses if every child loses; when every child is proven and none
 /// wins but one draws, it draws. The result is stored from the view of `parent`'s mover.
-pub fn update<M: Copy>(tree: &mut Tree<M>, parent: NodeId) -> bool {
-    let p = *tree.node(parent);
-    if p.proof != Proof::Unknown || !p.is_expanded() {
+#[inline]
+pub fn update<M: Copy, S: Store<M>>(store: &mut S, parent: S::Id) -> bool {
+    if store.proof(parent).0 != Proof::Unknown || !store.is_expanded(parent) {
         return false;
     }
     let derived = derive(
-        p.mover,
-        p.children().map(|c| {
-            let n = tree.node(c);
-            (n.mover, n.proof, n.proof_plies)
+        store.mover(parent),
+        store.children(parent).map(|c| {
+            let (proof, plies) = store.proof(c);
+            (store.mover(c), proof, plies)
         }),
     );
-    let Some((proof, plies)) = derived else {
-        return false;
-    };
-    let node = tree.node_mut(parent);
-    node.proof = proof;
-    node.proof_plies = plies;
-    true
+    derived.is_some_and(|(proof, plies)| store.prove(parent, proof, plies))
+}
+
+/// After the last node of `path` (a root-to-leaf path) was proven, carries the proof up as
+/// far as it goes.
+#[inline]
+pub fn propagate<M: Copy, S: Store<M>>(store: &mut S, path: &[S::Id]) {
+    for w in path.windows(2).rev() {
+        if store.proof(w[1]).0 == Proof::Unknown || !update(store, w[0]) {
+            break;
+        }
+    }
 }
 
 /// The proof and plies of a parent whose mover is `parent_mover`, from its children's
-/// `(mover, proof, plies)`; `None` while they do not settle it. Shared by the single-owner
-/// tree and the shared tree of tree parallelism.
+/// `(mover, proof, plies)`; `None` while they do not settle it.
 #[inline]
 pub fn derive(
     parent_mover: Side,
@@ -78,59 +83,72 @@ pub fn derive(
     Some((proof, plies.saturating_add(1)))
 }
 
-/// After the last node of `path` was proven, carries the proof up as far as it goes.
-pub fn propagate<M: Copy>(tree: &mut Tree<M>, path: &[NodeId]) {
-    for w in path.windows(2).rev() {
-        if tree.node(w[1]).proof == Proof::Unknown || !update(tree, w[0]) {
-            break;
-        }
-    }
+/// The oracle's plies as a tree stores them; a proof without a distance counts as the
+/// longest (a win is then preferred last, a loss delayed most).
+#[inline]
+pub fn oracle_plies<M>(p: &ProvenOutcome<M>) -> u16 {
+    p.plies
+        .map_or(u16::MAX / 2, |n| n.min(u16::MAX as u32 / 2) as u16)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tree::Node;
-    use quasar_core::Side;
+    use crate::shared::SharedTree;
+    use crate::store::NewChild;
+    use crate::tree::Tree;
 
-    fn tree_with(proofs: &[(Proof, u16)]) -> Tree<u8> {
+    fn kids(proofs: &[(Proof, u16)]) -> impl Iterator<Item = NewChild<u8>> + '_ {
+        proofs
+            .iter()
+            .enumerate()
+            .map(|(i, &(proof, plies))| NewChild {
+                mv: i as u8,
+                proof,
+                plies,
+            })
+    }
+
+    /// The root's proof and plies after its children `proofs` are added and it is updated,
+    /// in both stores (which must agree).
+    fn root_after(proofs: &[(Proof, u16)]) -> (bool, Proof, u16) {
         let mut t: Tree<u8> = Tree::new(Side::First, 100);
-        t.add_children(
-            0,
-            proofs.iter().enumerate().map(|(i, &(p, d))| {
-                let mut n = Node::new(Some(i as u8), Side::First);
-                n.proof = p;
-                n.proof_plies = d;
-                n
-            }),
-        );
-        t
+        t.add_children(0, Side::First, proofs.len(), false, kids(proofs))
+            .unwrap();
+        let changed = update(&mut t, 0);
+        let arena = (changed, t.proof(0).0, t.proof(0).1);
+        let shared: SharedTree<u8> = SharedTree::new(Side::First, 100);
+        let mut s = &shared;
+        let root = s.root();
+        s.add_children(root, Side::First, proofs.len(), false, kids(proofs))
+            .unwrap();
+        let changed = update(&mut s, root);
+        assert_eq!(arena, (changed, s.proof(root).0, s.proof(root).1));
+        arena
     }
 
     #[test]
     fn one_winning_child_wins_the_parent_for_the_side_to_move() {
-        let mut t = tree_with(&[(Proof::Unknown, 0), (Proof::Win, 4), (Proof::Win, 2)]);
-        assert!(update(&mut t, 0));
-        // The root's mover is Black; White to move wins, so Black's move loses.
-        assert_eq!(t.node(0).proof, Proof::Loss);
-        assert_eq!(t.node(0).proof_plies, 3);
+        // The root's mover is Second; First to move wins, so Second's move loses.
+        let r = root_after(&[(Proof::Unknown, 0), (Proof::Win, 4), (Proof::Win, 2)]);
+        assert_eq!(r, (true, Proof::Loss, 3));
     }
 
     #[test]
     fn unknown_children_keep_a_parent_open_unless_one_wins() {
-        let mut t = tree_with(&[(Proof::Loss, 3), (Proof::Unknown, 0), (Proof::Draw, 1)]);
-        assert!(!update(&mut t, 0));
-        assert_eq!(t.node(0).proof, Proof::Unknown);
+        let r = root_after(&[(Proof::Loss, 3), (Proof::Unknown, 0), (Proof::Draw, 1)]);
+        assert_eq!(r, (false, Proof::Unknown, 0));
     }
 
     #[test]
     fn all_children_lost_or_drawn() {
-        let mut t = tree_with(&[(Proof::Loss, 3), (Proof::Loss, 5)]);
-        assert!(update(&mut t, 0));
-        assert_eq!(t.node(0).proof, Proof::Win);
-        assert_eq!(t.node(0).proof_plies, 6);
-        let mut t = tree_with(&[(Proof::Loss, 3), (Proof::Draw, 1)]);
-        assert!(update(&mut t, 0));
-        assert_eq!(t.node(0).proof, Proof::Draw);
+        assert_eq!(
+            root_after(&[(Proof::Loss, 3), (Proof::Loss, 5)]),
+            (true, Proof::Win, 6)
+        );
+        assert_eq!(
+            root_after(&[(Proof::Loss, 3), (Proof::Draw, 1)]),
+            (true, Proof::Draw, 2)
+        );
     }
 }

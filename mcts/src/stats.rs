@@ -31,7 +31,7 @@ pub struct ChildStats<M> {
 pub struct Report<M> {
     /// The move to play; `None` only when the game is already over.
     pub best_move: Option<M>,
-    /// Simulations run by this search (all threads).
+    /// Simulations run by this search (all threads); expanding the root is none.
     pub simulations: u64,
     /// Wall-clock time of the search.
     pub elapsed: Duration,
@@ -39,7 +39,8 @@ pub struct Report<M> {
     pub sims_per_second: f64,
     /// Expected score of the best move for the side to move, in `[0, 1]` (1 = certain win).
     pub value: f64,
-    /// The principal variation, starting with the best move.
+    /// The principal variation, starting with the best move (at most 24 moves; with root
+    /// parallelism from the calling thread's tree, which may not hold a helper's proof).
     pub pv: Vec<M>,
     /// The root's proven value, when the solver (or the oracle) proved it.
     pub proven: Option<Proven>,

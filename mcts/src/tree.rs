@@ -1,60 +1,25 @@
-//! The node arena: every node of the search tree in one `Vec`, each node's children stored
-//! contiguously and addressed by `u32` indices, with the node budget and subtree reuse.
+//! The single-owner node arena (root parallelism gives each thread one): every node in one
+//! `Vec`, each node's children contiguous and addressed by `u32` indices, with the node
+//! budget and subtree reuse.
 
-use quasar_core::{GameResult, Outcome, Side};
+use crate::store::{points, NewChild, Proof, Refused, Store};
+use quasar_core::{Outcome, Side};
 
 /// Index of a node in the arena; the root is always node 0.
 pub type NodeId = u32;
 
 /// Marks a node whose children have not been created yet.
-pub const NO_CHILDREN: NodeId = u32::MAX;
-
-/// What the MCTS-solver knows about a node, from the view of the side that made its move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum Proof {
-    /// Not proven yet; statistics decide.
-    Unknown,
-    /// The node's move wins for its mover with best play.
-    Win,
-    /// The node's move loses for its mover with best play.
-    Loss,
-    /// The node's move draws with best play.
-    Draw,
-}
-
-impl Proof {
-    /// The proof for a proven game result seen by the node's mover.
-    #[inline]
-    pub fn from_result(r: GameResult) -> Proof {
-        match r {
-            GameResult::Win => Proof::Win,
-            GameResult::Loss => Proof::Loss,
-            GameResult::Draw => Proof::Draw,
-        }
-    }
-
-    /// The proven result for the mover, `None` while unknown.
-    #[inline]
-    pub fn result(self) -> Option<GameResult> {
-        match self {
-            Proof::Unknown => None,
-            Proof::Win => Some(GameResult::Win),
-            Proof::Loss => Some(GameResult::Loss),
-            Proof::Draw => Some(GameResult::Draw),
-        }
-    }
-}
+const NO_CHILDREN: NodeId = u32::MAX;
 
 /// One node: the move that led here, its children, its statistics and its proof.
 #[derive(Clone, Copy, Debug)]
 pub struct Node<M> {
     /// The move from the parent (`None` only at the root).
     pub mv: Option<M>,
-    /// Index of the first child, or [`NO_CHILDREN`] while unexpanded.
-    pub first_child: NodeId,
+    /// Index of the first child, or `NO_CHILDREN` while unexpanded.
+    first_child: NodeId,
     /// Number of children (0 while unexpanded).
-    pub num_children: u32,
+    num_children: u32,
     /// Simulations that passed through this node.
     pub visits: u32,
     /// Twice the summed score for the mover (win 2, draw 1, loss 0), so draws stay integral.
@@ -99,37 +64,6 @@ impl<M> Node<M> {
             0..0
         }
     }
-
-    /// Mean score for the mover in `[0, 1]` (1/2 before any visit).
-    #[inline]
-    pub fn mean(&self) -> f64 {
-        if self.visits == 0 {
-            0.5
-        } else {
-            self.score2 as f64 / (2.0 * self.visits as f64)
-        }
-    }
-
-    /// Adds one simulation's outcome.
-    #[inline]
-    pub fn record(&mut self, outcome: Outcome) {
-        self.visits += 1;
-        self.score2 += match outcome.result_for(self.mover) {
-            GameResult::Win => 2,
-            GameResult::Draw => 1,
-            GameResult::Loss => 0,
-        };
-    }
-
-    /// The outcome a proven node stands for, `None` while unknown.
-    #[inline]
-    pub fn proven_outcome(&self) -> Option<Outcome> {
-        self.proof.result().map(|r| match r {
-            GameResult::Win => Outcome::Win(self.mover),
-            GameResult::Loss => Outcome::Win(self.mover.opponent()),
-            GameResult::Draw => Outcome::Draw,
-        })
-    }
 }
 
 /// The arena of nodes; node 0 is the root.
@@ -137,6 +71,7 @@ impl<M> Node<M> {
 pub struct Tree<M> {
     nodes: Vec<Node<M>>,
     budget: usize,
+    full: bool,
 }
 
 impl<M: Copy> Tree<M> {
@@ -146,31 +81,17 @@ impl<M: Copy> Tree<M> {
         // Reserving the whole budget costs only address space: pages are touched as used.
         let mut nodes = Vec::with_capacity(budget.min(1 << 26));
         nodes.push(Node::new(None, to_move.opponent()));
-        Tree { nodes, budget }
-    }
-
-    /// Number of nodes.
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.nodes.len()
-    }
-
-    /// Always false: a tree has at least its root.
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        false
+        Tree {
+            nodes,
+            budget,
+            full: false,
+        }
     }
 
     /// The most nodes the tree may hold.
     #[inline]
     pub fn budget(&self) -> usize {
         self.budget
-    }
-
-    /// True when `extra` more nodes fit the budget.
-    #[inline]
-    pub fn has_room(&self, extra: usize) -> bool {
-        self.nodes.len() + extra <= self.budget
     }
 
     /// A node.
@@ -185,21 +106,28 @@ impl<M: Copy> Tree<M> {
         &mut self.nodes[id as usize]
     }
 
-    /// Appends the children of `parent` (which must be unexpanded) as one contiguous block;
-    /// the caller checks [`Tree::has_room`] first.
-    #[inline]
-    pub fn add_children(&mut self, parent: NodeId, children: impl Iterator<Item = Node<M>>) {
-        let first = self.nodes.len() as NodeId;
-        self.nodes.extend(children);
-        let n = self.nodes.len() as u32 - first;
-        let p = &mut self.nodes[parent as usize];
-        p.first_child = first;
-        p.num_children = n;
+    /// Readies the tree for a new search: the budget-full mark cleared and the root's proof
+    /// forgotten (the caller re-derives it from the children: an oracle's proof of the
+    /// root names no move to play).
+    pub fn reset_for_search(&mut self) {
+        self.full = false;
+        let root = &mut self.nodes[0];
+        root.proof = Proof::Unknown;
+        root.proof_plies = 0;
     }
 
-    /// Makes `new_root` the root, keeping only its subtree (copied breadth-first, so each
-    /// node's children stay contiguous); returns the number of nodes kept.
-    pub fn reroot(&mut self, new_root: NodeId) -> usize {
+    /// Makes the node reached from the root by the child positions `route` the root,
+    /// keeping only its subtree (copied breadth-first, so each node's children stay
+    /// contiguous); returns the number of nodes kept.
+    pub fn reroot(&mut self, route: &[usize]) -> usize {
+        let mut new_root = 0;
+        for &i in route {
+            let kids = self.node(new_root).children();
+            if i >= kids.len() {
+                return self.nodes.len();
+            }
+            new_root = kids.start + i as NodeId;
+        }
         if new_root == 0 {
             return self.nodes.len();
         }
@@ -225,20 +153,132 @@ impl<M: Copy> Tree<M> {
     }
 }
 
+impl<M: Copy> Store<M> for Tree<M> {
+    type Id = NodeId;
+    type Kids = std::ops::Range<NodeId>;
+
+    #[inline]
+    fn root(&self) -> NodeId {
+        0
+    }
+
+    #[inline]
+    fn mv(&self, id: NodeId) -> Option<M> {
+        self.node(id).mv
+    }
+
+    #[inline]
+    fn mover(&self, id: NodeId) -> Side {
+        self.node(id).mover
+    }
+
+    #[inline]
+    fn children(&self, id: NodeId) -> Self::Kids {
+        self.node(id).children()
+    }
+
+    #[inline]
+    fn is_expanded(&self, id: NodeId) -> bool {
+        self.node(id).is_expanded()
+    }
+
+    #[inline]
+    fn stats(&self, id: NodeId) -> (u32, u32, Proof) {
+        let n = self.node(id);
+        (n.visits, n.score2, n.proof)
+    }
+
+    #[inline]
+    fn proof(&self, id: NodeId) -> (Proof, u16) {
+        let n = self.node(id);
+        (n.proof, n.proof_plies)
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    #[inline]
+    fn budget_full(&self) -> bool {
+        self.full
+    }
+
+    #[inline]
+    fn enter(&mut self, id: NodeId) -> u32 {
+        self.node(id).visits
+    }
+
+    #[inline]
+    fn backup(&mut self, id: NodeId, outcome: Outcome) {
+        let n = self.node_mut(id);
+        n.visits += 1;
+        n.score2 += points(outcome, n.mover);
+    }
+
+    #[inline]
+    fn prove(&mut self, id: NodeId, proof: Proof, plies: u16) -> bool {
+        let n = self.node_mut(id);
+        if n.proof != Proof::Unknown {
+            return false;
+        }
+        n.proof = proof;
+        n.proof_plies = plies;
+        true
+    }
+
+    #[inline]
+    fn add_children(
+        &mut self,
+        id: NodeId,
+        mover: Side,
+        count: usize,
+        force: bool,
+        kids: impl Iterator<Item = NewChild<M>>,
+    ) -> Result<(), Refused> {
+        if !force && self.nodes.len() + count > self.budget {
+            self.full = true;
+            return Err(Refused::Full);
+        }
+        let first = self.nodes.len() as NodeId;
+        self.nodes.extend(kids.map(|k| Node {
+            proof: k.proof,
+            proof_plies: k.plies,
+            ..Node::new(Some(k.mv), mover)
+        }));
+        let n = self.nodes.len() as u32 - first;
+        let p = &mut self.nodes[id as usize];
+        p.first_child = first;
+        p.num_children = n;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn kid(mv: u8) -> NewChild<u8> {
+        NewChild {
+            mv,
+            proof: Proof::Unknown,
+            plies: 0,
+        }
+    }
+
     #[test]
     fn reroot_keeps_the_subtree_with_contiguous_children() {
         let mut t: Tree<u8> = Tree::new(Side::First, 100);
-        t.add_children(0, (0..3).map(|m| Node::new(Some(m), Side::First)));
+        t.add_children(0, Side::First, 3, false, (0..3).map(kid))
+            .unwrap();
         // Children of node 2 (move 1), then of node 4 (a grandchild).
-        t.add_children(2, (10..12).map(|m| Node::new(Some(m), Side::Second)));
-        t.add_children(5, (20..22).map(|m| Node::new(Some(m), Side::First)));
+        t.add_children(2, Side::Second, 2, false, (10..12).map(kid))
+            .unwrap();
+        t.add_children(5, Side::First, 2, false, (20..22).map(kid))
+            .unwrap();
         t.node_mut(2).visits = 7;
         assert_eq!(t.len(), 8);
-        let kept = t.reroot(2);
+        let kept = t.reroot(&[1]);
         // Node 2, its two children and the two grandchildren under move 11.
         assert_eq!(kept, 5);
         assert_eq!(t.node(0).visits, 7);
@@ -256,5 +296,28 @@ mod tests {
             .collect();
         assert_eq!(gk, vec![20, 21]);
         assert!(!t.node(1).is_expanded());
+    }
+
+    #[test]
+    fn children_beyond_the_budget_are_refused_and_remembered() {
+        let mut t: Tree<u8> = Tree::new(Side::First, 4);
+        assert_eq!(
+            t.add_children(0, Side::First, 3, false, (0..3).map(kid)),
+            Ok(())
+        );
+        assert!(!t.budget_full());
+        assert_eq!(
+            t.add_children(1, Side::Second, 2, false, (0..2).map(kid)),
+            Err(Refused::Full)
+        );
+        assert!(t.budget_full() && !t.is_expanded(1) && t.len() == 4);
+        // The root (forced) always expands.
+        assert_eq!(
+            t.add_children(1, Side::Second, 2, true, (0..2).map(kid)),
+            Ok(())
+        );
+        assert_eq!(t.mover(4), Side::Second);
+        t.reset_for_search();
+        assert!(!t.budget_full());
     }
 }

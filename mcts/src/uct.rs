@@ -1,6 +1,6 @@
 //! UCT selection by the thesis' formula 2.1, `w_i/n_i + c*sqrt(ln t / n_i)`, aware of proofs.
 
-use super::tree::{NodeId, Proof, Tree, NO_CHILDREN};
+use crate::store::{Proof, Store};
 
 /// Visit counts below this read `1/n`, `1/sqrt(n)` and `sqrt(ln n)` from tables: the loop
 /// over children then has no division or square root on its critical path.
@@ -30,46 +30,32 @@ fn tables() -> &'static Tables {
     })
 }
 
-/// The child of `parent` (expanded and unproven) that formula 2.1 picks.
+/// The child of `parent` (expanded and unproven) that formula 2.1 picks, in any store;
+/// `None` only when it has no children.
 ///
 /// An unvisited child is taken first (its value is infinite), in move order. Children proven
 /// lost for the side to move are never picked while another exists; a proven draw counts
 /// 1/2. Single precision keeps the loop short; ranks are all that matter here.
-#[inline]
-pub fn select<M: Copy>(tree: &Tree<M>, parent: NodeId, c: f32) -> NodeId {
-    let p = tree.node(parent);
-    choose(p.visits, p.children(), c, |id| {
-        let n = tree.node(id);
-        (n.visits, n.score2, n.proof)
-    })
-}
-
-/// Formula 2.1 over the children `ids` of a parent seen `parent_visits` times, reading each
-/// child's `(visits, score2, proof)` through `stats`; the rules of [`select`]. Shared by the
-/// single-owner tree and the shared tree of tree parallelism.
 #[inline(always)]
-pub fn choose(
-    parent_visits: u32,
-    ids: std::ops::Range<NodeId>,
-    c: f32,
-    stats: impl Fn(NodeId) -> (u32, u32, Proof),
-) -> NodeId {
+pub fn select<M: Copy, S: Store<M>>(store: &S, parent: S::Id, c: f32) -> Option<S::Id> {
     let t = tables();
-    let pv = parent_visits.max(1) as usize;
+    let pv = store.stats(parent).0.max(1) as usize;
     let sqrt_ln = if pv < TABLE {
         t.sqrt_ln[pv]
     } else {
         (pv as f32).ln().sqrt()
     };
     let explore = c * sqrt_ln;
-    let mut best = NO_CHILDREN;
+    let kids = store.children(parent);
+    // A plain id, not an `Option`, keeps the comparison in the loop to one register move.
+    let mut best = kids.clone().next()?;
     let mut best_value = f32::NEG_INFINITY;
-    for id in ids {
-        let (visits, score2, proof) = stats(id);
+    for id in kids {
+        let (visits, score2, proof) = store.stats(id);
         let visits = visits as usize;
         let value = if proof == Proof::Unknown {
             if visits == 0 {
-                return id;
+                return Some(id);
             }
             let (inv, inv_sqrt) = if visits < TABLE {
                 (t.inv[visits], t.inv_sqrt[visits])
@@ -80,7 +66,7 @@ pub fn choose(
             score2 as f32 * 0.5 * inv + explore * inv_sqrt
         } else {
             match proof {
-                Proof::Win => return id,
+                Proof::Win => return Some(id),
                 Proof::Loss => f32::MIN,
                 _ => {
                     let v = visits.max(1) as f32;
@@ -93,34 +79,73 @@ pub fn choose(
             best = id;
         }
     }
-    best
+    Some(best)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tree::Node;
+    use crate::shared::SharedTree;
+    use crate::store::NewChild;
+    use crate::tree::Tree;
     use quasar_core::Side;
+
+    /// Children `(wins, visits)` under a root seen 30 times, in both stores, with the
+    /// index each picks for `c` (they must agree), the third child proven lost when
+    /// `third_lost`.
+    fn pick(children: &[(u32, u32)], c: f32, third_lost: bool) -> usize {
+        let kids = || {
+            children.iter().enumerate().map(|(i, _)| NewChild {
+                mv: i as u8,
+                proof: if i == 2 && third_lost {
+                    Proof::Loss
+                } else {
+                    Proof::Unknown
+                },
+                plies: 0,
+            })
+        };
+        let n = children.len();
+        let mut t: Tree<u8> = Tree::new(Side::First, 10);
+        t.add_children(0, Side::First, n, false, kids()).unwrap();
+        t.node_mut(0).visits = 30;
+        for (i, &(w, v)) in children.iter().enumerate() {
+            let node = t.node_mut(1 + i as u32);
+            node.score2 = 2 * w;
+            node.visits = v;
+        }
+        let a = select(&t, 0, c).map(|id| t.mv(id).unwrap() as usize);
+        let shared: SharedTree<u8> = SharedTree::new(Side::First, 10);
+        let mut s = &shared;
+        let root = s.root();
+        s.add_children(root, Side::First, n, false, kids()).unwrap();
+        for _ in 0..30 {
+            s.enter(root);
+        }
+        // Children are moved by First: w wins and v - w losses.
+        for (k, &(w, v)) in s.children(root).zip(children) {
+            for i in 0..v {
+                s.enter(k);
+                let winner = if i < w { Side::First } else { Side::Second };
+                s.backup(k, quasar_core::Outcome::Win(winner));
+            }
+        }
+        let b = select(&s, root, c).map(|id| s.mv(id).unwrap() as usize);
+        assert_eq!(a, b);
+        a.unwrap()
+    }
 
     #[test]
     fn formula_2_1_by_hand() {
         // Parent seen 30 times; children (w, n) = (6, 10), (2, 4), (9, 16); c = 1.
         // 0.6 + sqrt(ln30/10) = 1.1832, 0.5 + sqrt(ln30/4) = 1.4221, 0.5625 + sqrt(ln30/16) = 1.0237
-        let mut t: Tree<u8> = Tree::new(Side::First, 10);
-        t.node_mut(0).visits = 30;
-        t.add_children(
-            0,
-            [(6, 10), (2, 4), (9, 16)].iter().map(|&(w, n)| {
-                let mut node = Node::new(Some(0), Side::First);
-                node.score2 = 2 * w;
-                node.visits = n;
-                node
-            }),
-        );
-        assert_eq!(select(&t, 0, 1.0), 2);
+        let kids = [(6, 10), (2, 4), (9, 16)];
+        assert_eq!(pick(&kids, 1.0, false), 1);
         // With c = 0 only the means count: 0.6 is best.
-        assert_eq!(select(&t, 0, 0.0), 1);
-        t.node_mut(2).proof = Proof::Loss;
-        assert_ne!(select(&t, 0, 1.0), 2);
+        assert_eq!(pick(&kids, 0.0, false), 0);
+        // A lost child is not picked even when its value would be best.
+        let kids = [(1, 10), (1, 10), (9, 10)];
+        assert_eq!(pick(&kids, 0.0, false), 2);
+        assert_ne!(pick(&kids, 0.0, true), 2);
     }
 }

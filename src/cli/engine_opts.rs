@@ -62,7 +62,7 @@ pub struct EngineArgs {
     #[arg(long, default_value = "1s", value_parser = parse_duration)]
     pub time: Duration,
     /// Run exactly this many simulations per move instead of using --time
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub sims: Option<u64>,
     /// Seed of the random numbers (identical seeds and --sims give identical moves)
     #[arg(long, default_value_t = 0x5eed)]

@@ -1,20 +1,23 @@
-//! Search rates and time-budget keeping, printed (not asserted).
+//! Search rates and time-budget keeping, printed (not asserted). Modes (`-- --help` lists
+//! them):
 //!
-//! `cargo bench -p engine --bench search [SECONDS]` prints simulations per second (wall
-//! clock and per CPU-second, which is the fair per-core figure on a shared machine) from
-//! the 6x6 and 8x8 starts, uniform playouts to the end and the full policy, one and two
-//! threads, searching SECONDS (default 1) each.
-//! `cargo bench -p engine --bench search -- budget [MOVES] [MS]` plays MOVES moves (default
-//! 1000) at MS milliseconds each (default 100) and reports how often and by how much the
-//! budget was exceeded.
-//! `cargo bench -p engine --bench search -- match [GAMES] [SIMS] [WxH]` plays the full
-//! playout policy against uniform playouts (default 40 games, 5000 simulations a move, 6x6);
+//! `cargo bench -p breakthrough --bench search [SECONDS]` prints simulations per second
+//! (wall clock and per CPU-second, which is the fair per-core figure on a shared machine)
+//! from the 6x6 and 8x8 starts, uniform playouts to the end and the full policy, one and
+//! two threads, searching SECONDS (default 1) each. The rate table has a `2 tree` line per
+//! board and playout.
+//! `-- rate [WxH] [uniform|policy] [THREADS] [root|tree] [SECONDS] [REPEATS]` prints one
+//! line of the table (default 8x8 uniform, 1 thread, 1 s) REPEATS times (default 1): the
+//! quick before/after check of a change to the search.
+//! `-- budget [MOVES] [MS] [THREADS]` plays MOVES moves (default 1000) at MS milliseconds
+//! each (default 100) and reports how often and by how much the budget was exceeded.
+//! `-- match [GAMES] [SIMS] [WxH]` plays the full playout policy against uniform playouts
+//! (default 40 games, 5000 simulations a move, 6x6);
 //! `-- threads [GAMES] [SIMS] [WxH] [SIMS_A]` plays two root-parallel trees (SIMS_A in all,
 //! default SIMS) against one tree with SIMS.
 //! `-- treepar [GAMES] [SIMS] [MS] [WxH]` plays tree parallelism (two threads, one shared
 //! tree) against root parallelism (two threads), first at SIMS simulations a move, then at
 //! MS milliseconds a move (default 100 games each, 5000, 50 ms, 6x6; 0 skips a part).
-//! The rate table has a `2 tree` line per board and playout.
 
 use breakthrough::BreakthroughPolicy;
 use breakthrough::{Board, Position};
@@ -50,6 +53,45 @@ fn cpu_seconds() -> Option<f64> {
     Some(ticks / 100.0)
 }
 
+/// Searches the start of `board` for `secs` seconds and prints one line of the rate table.
+fn rate_line(board: Board, name: &str, threads: usize, parallelism: Parallelism, secs: f64) {
+    let policy = if name == "uniform" {
+        BreakthroughPolicy::uniform()
+    } else {
+        BreakthroughPolicy::default()
+    };
+    let pos = Position::start(board);
+    let config = Config {
+        playout: policy,
+        threads,
+        parallelism,
+        ..Config::default()
+    };
+    let label = match (threads, parallelism) {
+        (1, _) => "1".to_string(),
+        (n, Parallelism::Root) => format!("{n} root"),
+        (n, Parallelism::Tree) => format!("{n} tree"),
+    };
+    let mut s = Searcher::without_oracle(config);
+    let cpu0 = cpu_seconds();
+    let r = s.search(&pos, Limits::Time(Duration::from_secs_f64(secs)));
+    let per_cpu = match (cpu0, cpu_seconds()) {
+        (Some(a), Some(b)) if b > a => r.simulations as f64 / (b - a),
+        _ => f64::NAN,
+    };
+    println!(
+        "{board}    {name:<8} {label:<8} {:<12.0} {:<11.0} {:<11} {:<11} {}",
+        r.sims_per_second,
+        per_cpu,
+        r.simulations,
+        r.tree_nodes,
+        if r.budget_full { "yes" } else { "no" }
+    );
+}
+
+const HEADER: &str =
+    "board  playout  threads  sims/s(wall) sims/CPU-s  sims        tree nodes  full";
+
 fn rates(secs: f64) {
     for (w, h) in [(6, 6), (8, 8)] {
         let cpu0 = cpu_seconds();
@@ -61,44 +103,16 @@ fn rates(secs: f64) {
         };
         println!("raw uniform playouts {w}x{h} (no tree): {rate:.0}/s wall, {per_cpu:.0}/CPU-s");
     }
-    println!("board  playout  threads  sims/s(wall) sims/CPU-s  sims        tree nodes  full");
+    println!("{HEADER}");
     for (w, h) in [(6, 6), (8, 8)] {
-        let pos = Position::start(Board::new(w, h).expect("valid board"));
-        for (name, policy) in [
-            ("uniform", BreakthroughPolicy::uniform()),
-            ("policy", BreakthroughPolicy::default()),
-        ] {
+        let board = Board::new(w, h).expect("valid board");
+        for name in ["uniform", "policy"] {
             for (threads, parallelism) in [
                 (1, Parallelism::Root),
                 (2, Parallelism::Root),
                 (2, Parallelism::Tree),
             ] {
-                let config = Config {
-                    playout: policy,
-                    threads,
-                    parallelism,
-                    ..Config::default()
-                };
-                let threads = match (threads, parallelism) {
-                    (1, _) => "1".to_string(),
-                    (n, Parallelism::Root) => format!("{n} root"),
-                    (n, Parallelism::Tree) => format!("{n} tree"),
-                };
-                let mut s = Searcher::without_oracle(config);
-                let cpu0 = cpu_seconds();
-                let r = s.search(&pos, Limits::Time(Duration::from_secs_f64(secs)));
-                let per_cpu = match (cpu0, cpu_seconds()) {
-                    (Some(a), Some(b)) if b > a => r.simulations as f64 / (b - a),
-                    _ => f64::NAN,
-                };
-                println!(
-                    "{w}x{h}    {name:<8} {threads:<8} {:<12.0} {:<11.0} {:<11} {:<11} {}",
-                    r.sims_per_second,
-                    per_cpu,
-                    r.simulations,
-                    r.tree_nodes,
-                    if r.budget_full { "yes" } else { "no" }
-                );
+                rate_line(board, name, threads, parallelism, secs);
             }
         }
     }
@@ -231,6 +245,21 @@ fn play_match_limits(
     );
 }
 
+/// The modes, for `-- --help`.
+const HELP: &str = "
+cargo bench -p breakthrough --bench search -- [MODE] [ARGS]
+  [SECONDS]                 the rate table: 6x6 and 8x8, uniform and policy, 1/2 root/2 tree threads
+  rate [WxH] [uniform|policy] [THREADS] [root|tree] [SECONDS] [REPEATS]
+                            one line of the table, REPEATS times (default 8x8 uniform 1 root 1 1)
+  budget [MOVES] [MS] [THREADS]
+                            time-budget keeping over MOVES moves at MS ms (default 1000 100 1)
+  match [GAMES] [SIMS] [WxH]
+                            full policy vs uniform playouts (default 40 5000 6x6)
+  threads [GAMES] [SIMS] [WxH] [SIMS_A]
+                            two root-parallel trees vs one tree (default 40 5000 6x6 SIMS)
+  treepar [GAMES] [SIMS] [MS] [WxH]
+                            tree vs root parallelism, 2 threads each (default 100 5000 50 6x6)";
+
 fn main() {
     let args: Vec<String> = std::env::args()
         .skip(1)
@@ -326,6 +355,30 @@ fn main() {
             let ms = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(100);
             let threads = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1);
             budget(moves, ms, threads);
+        }
+        Some("rate") => {
+            let board = args
+                .get(1)
+                .and_then(|a| a.parse().ok())
+                .unwrap_or_else(|| Board::new(8, 8).expect("valid board"));
+            let name = match args.get(2).map(String::as_str) {
+                Some("policy") => "policy",
+                _ => "uniform",
+            };
+            let threads = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1);
+            let parallelism = match args.get(4).map(String::as_str) {
+                Some("tree") => Parallelism::Tree,
+                _ => Parallelism::Root,
+            };
+            let secs = args.get(5).and_then(|a| a.parse().ok()).unwrap_or(1.0);
+            let repeats = args.get(6).and_then(|a| a.parse().ok()).unwrap_or(1);
+            println!("{HEADER}");
+            for _ in 0..repeats {
+                rate_line(board, name, threads, parallelism, secs);
+            }
+        }
+        Some("--help") | Some("-h") | Some("help") => {
+            println!("{}", HELP.trim_start());
         }
         _ => {
             // One second keeps the default node budget from filling (a full tree stops

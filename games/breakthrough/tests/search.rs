@@ -386,8 +386,9 @@ fn oracle_hits_at_expansion_prove_nodes_without_playouts() {
         };
         let mut s = Searcher::new(cfg, oracle.clone());
         let r = s.search(&pos, Limits::Simulations(1000));
-        // One expansion of the root probes every child; they settle the root at once.
-        assert_eq!(r.simulations, 1, "{pos:?}");
+        // The root's expansion probes every child; they settle the root before any
+        // simulation.
+        assert_eq!(r.simulations, 0, "{pos:?}");
         assert_eq!(playouts.load(Ordering::Relaxed), 0, "{pos:?}");
         let p = r.proven.expect("proven by the children's probes");
         assert_eq!(p.result, want.result, "{pos:?}");

@@ -1,0 +1,160 @@
+//! What shapes a search: the configuration, the parallel mode and the limits, with the
+//! clock and overflow constants the simulation loop keeps.
+
+use std::num::NonZeroU32;
+use std::time::{Duration, Instant};
+
+/// Everything that shapes a search; `Default` gives a sensible player.
+#[derive(Clone, Debug)]
+pub struct Config<P> {
+    /// The exploration constant `c` of formula 2.1.
+    pub c: f64,
+    /// The playout policy and its switches.
+    pub playout: P,
+    /// The most tree nodes, over all threads (a node takes 24 bytes for Breakthrough).
+    pub node_budget: usize,
+    /// Search threads; 0 counts as 1.
+    pub threads: usize,
+    /// How several threads share the work (no effect with one thread).
+    pub parallelism: Parallelism,
+    /// Consult the oracle's `guess` inside playouts every this many plies (`None`: never).
+    pub oracle_in_playouts: Option<NonZeroU32>,
+    /// A leaf is expanded once it has had this many simulations (the root always is).
+    pub expand_after: u32,
+    /// A playout longer than this many plies counts as a draw (for games that can cycle).
+    pub max_playout_plies: u32,
+    /// Seed of the random numbers; identical seeds and simulation counts give identical
+    /// searches (with one thread).
+    pub seed: u64,
+}
+
+impl<P: Default> Default for Config<P> {
+    fn default() -> Self {
+        Config {
+            c: 0.7,
+            playout: P::default(),
+            node_budget: 1 << 23,
+            threads: 1,
+            parallelism: Parallelism::Root,
+            oracle_in_playouts: NonZeroU32::new(1),
+            expand_after: 1,
+            max_playout_plies: 1000,
+            seed: 0x5eed,
+        }
+    }
+}
+
+impl<P> Config<P> {
+    /// Threads, at least one.
+    pub fn thread_count(&self) -> usize {
+        self.threads.max(1)
+    }
+}
+
+/// How a search with several threads divides the work.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Parallelism {
+    /// Each thread grows its own tree (with `node_budget / threads` nodes and its own seed);
+    /// the root moves' statistics and proofs are merged. Reproducible with
+    /// `Limits::Simulations`.
+    #[default]
+    Root,
+    /// All threads grow one shared tree (the whole node budget), with atomic statistics and
+    /// a virtual loss. Not reproducible: the threads' interleaving decides the tree.
+    Tree,
+}
+
+/// When a search stops (it also stops as soon as the root is proven).
+///
+/// The root is expanded before any simulation (expansion is no simulation: it runs no
+/// playout), so even `Simulations(0)` reports every legal move, with the proofs found at
+/// expansion and the statistics kept by tree reuse; its best move is a proven win when
+/// expansion found one, else the most visited reused move, else the first legal move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limits {
+    /// A wall-clock budget, always kept: the search stops a small margin before it.
+    Time(Duration),
+    /// Exactly this many simulations (over all threads), fewer only when the root is
+    /// proven first; reproducible with one thread, or root parallelism.
+    Simulations(u64),
+}
+
+impl Limits {
+    /// When a time-limited search stops: a safety margin before the budget ends, 5% of it,
+    /// between 3 and 50 ms (never more than a fifth of the budget). On a loaded machine the
+    /// thread can lose the processor for milliseconds between its last clock reading and
+    /// its return.
+    pub(crate) fn deadline(self, start: Instant) -> Option<Instant> {
+        match self {
+            Limits::Time(budget) => {
+                let margin = (budget / 20)
+                    .clamp(Duration::from_millis(3), Duration::from_millis(50))
+                    .min(budget / 5);
+                Some(start + budget - margin)
+            }
+            Limits::Simulations(_) => None,
+        }
+    }
+
+    /// The simulations thread `index` of `threads` runs: an even share of a simulation
+    /// limit (the first threads take the remainder), unlimited with a time limit.
+    pub(crate) fn share(self, index: usize, threads: usize) -> u64 {
+        match self {
+            Limits::Simulations(n) => {
+                let t = threads.max(1) as u64;
+                n / t + u64::from((index as u64) < n % t)
+            }
+            Limits::Time(_) => u64::MAX,
+        }
+    }
+
+    /// The simulations of all threads together (unlimited with a time limit).
+    pub(crate) fn total(self) -> u64 {
+        match self {
+            Limits::Simulations(n) => n,
+            Limits::Time(_) => u64::MAX,
+        }
+    }
+}
+
+/// How often (in simulations) a thread reads the clock and the stop flag.
+pub(crate) const CLOCK_EVERY: u64 = 8;
+
+/// How often (in simulations) root-parallel helper threads publish their root statistics.
+pub(crate) const PUBLISH_EVERY: u64 = 256;
+
+/// The most simulations a root may accumulate (over searches, with reuse): twice this
+/// still fits the `u32` score.
+pub(crate) const MAX_ROOT_VISITS: u32 = u32::MAX / 2 - 2 * CLOCK_EVERY as u32;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shares_add_up_to_the_limit_and_zero_stays_zero() {
+        for (n, threads) in [(0, 1), (0, 3), (1, 2), (10, 3), (7, 1)] {
+            let l = Limits::Simulations(n);
+            let shares: Vec<u64> = (0..threads).map(|i| l.share(i, threads)).collect();
+            assert_eq!(shares.iter().sum::<u64>(), n, "{n} over {threads}");
+            assert!(shares.iter().max().unwrap() - shares.iter().min().unwrap() <= 1);
+        }
+        assert_eq!(Limits::Time(Duration::from_millis(5)).share(0, 2), u64::MAX);
+    }
+
+    #[test]
+    fn the_deadline_keeps_a_margin() {
+        let t0 = Instant::now();
+        let d = Limits::Time(Duration::from_millis(100))
+            .deadline(t0)
+            .unwrap();
+        assert_eq!(d - t0, Duration::from_millis(95));
+        let d = Limits::Time(Duration::from_secs(10)).deadline(t0).unwrap();
+        assert_eq!(d - t0, Duration::from_millis(9950));
+        let d = Limits::Time(Duration::from_millis(10))
+            .deadline(t0)
+            .unwrap();
+        assert_eq!(d - t0, Duration::from_millis(8));
+        assert_eq!(Limits::Simulations(3).deadline(t0), None);
+    }
+}

@@ -1,0 +1,180 @@
+//! The searcher: one search of a position with the configured threads (root or tree
+//! parallelism), the oracle's shortcut for a proven root, and the tree kept for reuse.
+
+use crate::config::{Config, Limits, Parallelism};
+use crate::playout::PlayoutPolicy;
+use crate::report::{self, Snapshot};
+use crate::root_parallel::{Helper, Job};
+use crate::solver;
+use crate::stats::Report;
+use crate::tree_parallel::TreeParallel;
+use crate::worker::{Settings, Stop, Worker};
+use quasar_core::{Game, GameResult, Oracle};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// How the searcher's threads are organised.
+enum Threads<G: Game> {
+    /// The calling thread's tree and the helpers' own trees (none with one thread).
+    Root(Vec<Helper<G>>),
+    /// One shared tree.
+    Tree(TreeParallel<G>),
+}
+
+/// Monte Carlo Tree Search with UCT, the MCTS-solver and an optional oracle, keeping its
+/// tree between calls to reuse the part that the game reached.
+///
+/// With `threads > 1` and [`Parallelism::Root`] the calling thread searches one tree and
+/// persistent helper threads search their own; their root statistics are merged. With
+/// [`Parallelism::Tree`] they all search one shared tree instead. Helpers publish
+/// their root statistics as they go, so a time-limited search returns on time even when a
+/// helper has lost its processor (it catches up before its next search).
+pub struct Searcher<G: Game, P: PlayoutPolicy<G>> {
+    config: Arc<Config<P>>,
+    oracle: Option<Arc<dyn Oracle<G>>>,
+    /// The calling thread's tree (root parallelism) and scratch (both modes).
+    main: Worker<G>,
+    threads: Threads<G>,
+    /// The number of the current search, which helpers' snapshots carry.
+    job: u64,
+    /// Set by whichever thread ends the current search.
+    stop: Arc<AtomicBool>,
+}
+
+impl<G: Game, P: PlayoutPolicy<G>> Drop for Searcher<G, P> {
+    fn drop(&mut self) {
+        // A helper still searching stops at its next clock reading; dropping the helpers
+        // (next) then joins them.
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
+    /// A searcher that consults `oracle` at expansion (and in playouts, per the config).
+    pub fn new(config: Config<P>, oracle: Arc<dyn Oracle<G>>) -> Self {
+        Self::build(config, Some(oracle))
+    }
+
+    /// A searcher without endgame knowledge.
+    pub fn without_oracle(config: Config<P>) -> Self {
+        Self::build(config, None)
+    }
+
+    fn build(config: Config<P>, oracle: Option<Arc<dyn Oracle<G>>>) -> Self {
+        let threads = config.thread_count();
+        let config = Arc::new(config);
+        let threads = if threads > 1 && config.parallelism == Parallelism::Tree {
+            Threads::Tree(TreeParallel::new(threads, &config, &oracle))
+        } else {
+            Threads::Root(
+                (1..threads)
+                    .map(|i| Helper::spawn(i, config.clone(), oracle.clone()))
+                    .collect(),
+            )
+        };
+        Searcher {
+            main: Worker::new(config.seed, 0),
+            config,
+            oracle,
+            threads,
+            job: 0,
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config<P> {
+        &self.config
+    }
+
+    /// Forgets the tree, so the next search starts afresh.
+    pub fn clear(&mut self) {
+        self.main.root = None;
+        match &mut self.threads {
+            Threads::Root(helpers) => helpers.iter().for_each(Helper::clear),
+            Threads::Tree(tp) => tp.clear(),
+        }
+    }
+
+    /// Searches `pos` within `limits` and reports the best move and the statistics. The
+    /// subtree of a previous search that reaches `pos` (same position, or up to two plies
+    /// later) is reused. See [`Limits`] for what a search of no simulations reports.
+    pub fn search(&mut self, pos: &G, limits: Limits) -> Report<G::Move> {
+        let start = Instant::now();
+        let threads = self.config.thread_count();
+        if let Some(o) = pos.outcome() {
+            return report::finished(pos, o, start, threads);
+        }
+        if let Some(r) = self.oracle_root(pos, start) {
+            return r;
+        }
+        let deadline = limits.deadline(start);
+        self.job += 1;
+        self.stop = Arc::new(AtomicBool::new(false));
+        let settings = Settings::new(&self.config, self.oracle.as_deref());
+        match &mut self.threads {
+            Threads::Tree(tp) => {
+                let snap = tp.search(
+                    pos,
+                    limits,
+                    deadline,
+                    &settings,
+                    &mut self.main.scratch,
+                    &self.stop,
+                    self.job,
+                );
+                report::merge(&[snap], start, threads, |mv| tp.pv(mv))
+            }
+            Threads::Root(helpers) => {
+                let budget = (self.config.node_budget / threads).max(1);
+                for (i, h) in helpers.iter().enumerate() {
+                    h.send(Job {
+                        id: self.job,
+                        pos: pos.clone(),
+                        deadline,
+                        max_sims: limits.share(i + 1, threads),
+                        budget,
+                        stop: self.stop.clone(),
+                    });
+                }
+                let reused = self.main.prepare(pos, budget, settings.oracle);
+                let stop = Stop {
+                    flag: &self.stop,
+                    deadline,
+                    max_sims: limits.share(0, threads),
+                };
+                let sims = self.main.run(pos, &settings, &stop, &mut |_, _| {});
+                let mut snaps = vec![Snapshot::of(&self.main.tree, self.job, sims, reused, true)];
+                if matches!(limits, Limits::Time(_)) {
+                    self.stop.store(true, Ordering::Relaxed);
+                }
+                snaps.extend(helpers.iter().map(|h| h.collect(self.job, limits)));
+                let tree = &self.main.tree;
+                report::merge(&snaps, start, threads, |mv| report::pv(tree, mv))
+            }
+        }
+    }
+
+    /// When the oracle proves the root a win and names a legal move, that move is played
+    /// at once: a proven win needs no search.
+    fn oracle_root(&mut self, pos: &G, start: Instant) -> Option<Report<G::Move>> {
+        let p = self.oracle.as_ref()?.probe(pos)?;
+        let mv = p.best_move?;
+        if p.result != GameResult::Win {
+            return None;
+        }
+        let moves = &mut self.main.scratch.moves;
+        pos.legal_moves(moves);
+        if !moves.contains(&mv) {
+            return None;
+        }
+        let plies = solver::oracle_plies(&p) as u32;
+        Some(report::oracle_win(
+            mv,
+            plies,
+            start,
+            self.config.thread_count(),
+        ))
+    }
+}

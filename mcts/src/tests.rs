@@ -1,0 +1,319 @@
+//! Tests of the whole search on the toy game, for the arena (one tree per thread) and the
+//! shared tree (tree parallelism): proofs against brute force at every node, principal
+//! variations that play out their proofs, tree reuse and searches of no simulations.
+
+use crate::config::{Config, Limits, Parallelism};
+use crate::playout::{PlayoutContext, PlayoutPolicy, UniformPolicy};
+use crate::searcher::Searcher;
+use crate::shared::SharedTree;
+use crate::stats::Report;
+use crate::store::Store;
+use crate::toy::{Brute, Nim};
+use crate::worker::{self, Scratch, Settings, Stop, Worker};
+use quasar_core::{Game, GameResult, Outcome};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// A uniform policy that counts its playouts.
+#[derive(Clone, Debug, Default)]
+struct Counting(Arc<AtomicU64>);
+
+impl PlayoutPolicy<Nim> for Counting {
+    fn run(&self, pos: &mut Nim, ctx: &mut PlayoutContext<'_, Nim>) -> Outcome {
+        self.0.fetch_add(1, Ordering::Relaxed);
+        UniformPolicy.run(pos, ctx)
+    }
+}
+
+/// Threads and parallelism of the searchers under test: the single arena, two arenas
+/// merged at the root, and two threads in one shared tree.
+const KINDS: [(usize, Parallelism); 3] = [
+    (1, Parallelism::Root),
+    (2, Parallelism::Root),
+    (2, Parallelism::Tree),
+];
+
+fn searcher(threads: usize, parallelism: Parallelism, seed: u64) -> Searcher<Nim, Counting> {
+    Searcher::without_oracle(Config {
+        threads,
+        parallelism,
+        seed,
+        node_budget: 1 << 18,
+        ..Config::default()
+    })
+}
+
+/// Unfinished toy positions with wins, losses and draws for the side to move.
+fn positions() -> Vec<Nim> {
+    let mut out = Vec::new();
+    for cap in [3, 5, 9] {
+        for a in 0..=4 {
+            for b in a..=4 {
+                for ply in 0..2 {
+                    let p = Nim {
+                        ply,
+                        ..Nim::new([a, b], cap)
+                    };
+                    if p.outcome().is_none() {
+                        out.push(p);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Plays `line` from `pos`, checking each move is legal.
+fn play_line(pos: &Nim, line: &[u8]) -> Nim {
+    let mut p = pos.clone();
+    for &mv in line {
+        assert!(
+            p.moves().contains(&mv),
+            "{pos:?}: {line:?} plays {mv} illegally"
+        );
+        p.play(mv);
+    }
+    p
+}
+
+#[test]
+fn the_solver_proves_every_toy_position_and_its_pv_plays_the_proof() {
+    let mut brute = Brute::default();
+    for (threads, par) in KINDS {
+        let mut seen = [0; 3];
+        for pos in positions() {
+            let (want, want_plies) = brute.solve(&pos);
+            let mut s = searcher(threads, par, 3);
+            let r = s.search(&pos, Limits::Simulations(200_000));
+            let what = format!("{threads} {par:?} {pos:?}: {r:?}");
+            let p = r.proven.unwrap_or_else(|| panic!("not proven: {what}"));
+            assert_eq!(p.result, want, "{what}");
+            // Every proven line is a real line: never shorter than best play.
+            assert!(p.plies >= want_plies, "{what}");
+            let mv = r.best_move.expect("a move");
+            let reply = brute.solve(&pos.after(mv));
+            assert_eq!(reply.0, want.flip(), "{what}: the move must keep the value");
+            let end = play_line(&pos, &r.pv);
+            // The principal variation follows the proof to the end of the game. Root
+            // parallelism takes it from the calling thread's tree, which may not hold the
+            // proof a helper found; in a shared tree a thread still below a node when it
+            // is proven can prove a faster line there.
+            if want != GameResult::Draw && (threads, par) != (2, Parallelism::Root) {
+                let winner = end.outcome().map(|o| o.result_for(pos.side_to_move()));
+                assert_eq!(winner, Some(want), "{what}");
+                if threads == 1 {
+                    assert_eq!(r.pv.len() as u32, p.plies, "{what}");
+                }
+            }
+            seen[match want {
+                GameResult::Win => 0,
+                GameResult::Loss => 1,
+                GameResult::Draw => 2,
+            }] += 1;
+        }
+        assert!(
+            seen.iter().all(|&n| n >= 5),
+            "wins, losses, draws: {seen:?}"
+        );
+    }
+}
+
+/// Checks every node under `id` (whose position is `pos`): a proof agrees with brute force
+/// from the node mover's view, and a node has at least the visits of its children; returns
+/// the number of proven nodes.
+fn check_nodes<S: Store<u8>>(store: &S, id: S::Id, pos: &Nim, brute: &mut Brute) -> usize {
+    let mut proven = 0;
+    if let Some(r) = store.proof(id).0.result() {
+        let (v, _) = brute.solve(pos);
+        let for_mover = if pos.side_to_move() == store.mover(id) {
+            v
+        } else {
+            v.flip()
+        };
+        assert_eq!(r, for_mover, "{pos:?}");
+        proven += 1;
+    }
+    let mut kid_visits = 0;
+    for c in store.children(id) {
+        let mv = store.mv(c).expect("children have moves");
+        kid_visits += store.stats(c).0;
+        proven += check_nodes(store, c, &pos.after(mv), brute);
+    }
+    assert!(store.stats(id).0 >= kid_visits, "{pos:?}");
+    proven
+}
+
+#[test]
+fn every_proof_in_either_store_agrees_with_brute_force() {
+    let mut brute = Brute::default();
+    // Big enough that the root stays open for a while, small enough to prove much.
+    let pos = Nim::new([5, 6], 12);
+    let playout = Counting::default();
+    let config = Config {
+        playout: playout.clone(),
+        ..Config::default()
+    };
+    let settings = Settings::new(&config, None);
+    let flag = AtomicBool::new(false);
+    let stop = Stop {
+        flag: &flag,
+        deadline: None,
+        max_sims: 3_000,
+    };
+    // The arena.
+    let mut w = Worker::<Nim>::new(1, 0);
+    w.prepare(&pos, 1 << 16, None);
+    let sims = w.run(&pos, &settings, &stop, &mut |_, _| {});
+    assert!(sims > 100, "{sims}");
+    let proven = check_nodes(&w.tree, 0, &pos, &mut brute);
+    assert!(proven > 50, "only {proven} proven nodes");
+    // The shared tree, grown by two threads at once (the arena's proof of its root has set
+    // the stop flag).
+    flag.store(false, Ordering::Relaxed);
+    let tree = SharedTree::<u8>::new(pos.side_to_move(), 1 << 16);
+    let mut store = &tree;
+    let mut scratch = Scratch::<Nim>::new(1, 0);
+    worker::ready_root(&mut store, &pos, None, &mut scratch.moves);
+    std::thread::scope(|sc| {
+        for i in 0..2 {
+            let (tree, pos, settings, stop) = (&tree, &pos, &settings, &stop);
+            sc.spawn(move || {
+                let mut store = tree;
+                let mut scratch = Scratch::<Nim>::new(1, i);
+                let mut path = Vec::new();
+                worker::run(
+                    &mut store,
+                    &mut path,
+                    &mut scratch,
+                    pos,
+                    settings,
+                    stop,
+                    &mut |_, _| {},
+                )
+            });
+        }
+    });
+    assert!(tree.simulations() > 100, "{}", tree.simulations());
+    let proven = check_nodes(&store, store.root(), &pos, &mut brute);
+    assert!(proven > 50, "only {proven} proven nodes");
+}
+
+/// The root moves and their visits in a report.
+fn visits(r: &Report<u8>) -> Vec<(u8, u64)> {
+    r.children.iter().map(|c| (c.mv, c.visits)).collect()
+}
+
+#[test]
+fn tree_reuse_keeps_the_statistics_of_the_position_reached() {
+    for weak_hash in [false, true] {
+        for (threads, par) in KINDS {
+            let pos = Nim {
+                weak_hash,
+                ..Nim::new([9, 10], 40)
+            };
+            let what = format!("{threads} {par:?} weak hash {weak_hash}");
+            let mut s = searcher(threads, par, 5);
+            let r1 = s.search(&pos, Limits::Simulations(4_000));
+            assert_eq!(r1.reused_nodes, 0, "{what}");
+            // The same position again: the whole tree and its statistics are kept.
+            let again = s.search(&pos, Limits::Simulations(0));
+            assert_eq!(again.reused_nodes, r1.tree_nodes, "{what}");
+            assert_eq!(visits(&again), visits(&r1), "{what}");
+            assert_eq!(again.simulations, 0, "{what}");
+            // Two plies later: the subtree is kept, its root moves are the new position's.
+            let after = play_line(&pos, &r1.pv[..2]);
+            let r2 = s.search(&after, Limits::Simulations(0));
+            assert!(
+                r2.reused_nodes > 10 && r2.reused_nodes < r1.tree_nodes,
+                "{what}: kept {} of {}",
+                r2.reused_nodes,
+                r1.tree_nodes
+            );
+            let moves: Vec<u8> = r2.children.iter().map(|c| c.mv).collect();
+            assert_eq!(moves, after.moves(), "{what}");
+            assert!(
+                r2.children.iter().map(|c| c.visits).sum::<u64>() > 10,
+                "{what}"
+            );
+            // The kept tree searches on.
+            let r3 = s.search(&after, Limits::Simulations(500));
+            assert_eq!(r3.simulations, 500, "{what}");
+            assert!(after.moves().contains(&r3.best_move.unwrap()), "{what}");
+            // A position the tree does not reach (another cap) starts afresh.
+            let other = Nim {
+                weak_hash,
+                ..Nim::new([9, 10], 41)
+            };
+            assert_eq!(s.search(&other, Limits::Simulations(10)).reused_nodes, 0);
+            s.clear();
+            assert_eq!(s.search(&other, Limits::Simulations(10)).reused_nodes, 0);
+        }
+    }
+}
+
+#[test]
+fn a_search_of_no_simulations_runs_no_playout_and_lists_every_move() {
+    for (threads, par) in KINDS {
+        let what = format!("{threads} {par:?}");
+        // No win in one: the first move, unvisited.
+        let pos = Nim::new([6, 7], 40);
+        let mut s = searcher(threads, par, 1);
+        let r = s.search(&pos, Limits::Simulations(0));
+        assert_eq!(r.simulations, 0, "{what}");
+        assert_eq!(s.config().playout.0.load(Ordering::Relaxed), 0, "{what}");
+        let moves: Vec<u8> = r.children.iter().map(|c| c.mv).collect();
+        assert_eq!(moves, pos.moves(), "{what}");
+        assert!(r
+            .children
+            .iter()
+            .all(|c| c.visits == 0 && c.proven.is_none()));
+        assert_eq!(r.best_move, Some(pos.moves()[0]), "{what}");
+        assert_eq!(
+            (r.pv.clone(), r.value, r.proven),
+            (vec![pos.moves()[0]], 0.5, None)
+        );
+        // A win in one is proven at expansion and played.
+        let pos = Nim::new([0, 6], 40).after(4 + 3);
+        let mut s = searcher(threads, par, 1);
+        let r = s.search(&pos, Limits::Simulations(0));
+        assert_eq!(r.simulations, 0, "{what}");
+        assert_eq!(r.best_move, Some(4 + 3), "{what}");
+        assert_eq!(
+            r.proven.map(|p| (p.result, p.plies)),
+            Some((GameResult::Win, 1))
+        );
+        assert_eq!(s.config().playout.0.load(Ordering::Relaxed), 0, "{what}");
+    }
+}
+
+#[test]
+fn simulation_limits_are_exact_over_threads() {
+    for (threads, par) in KINDS {
+        let pos = Nim::new([20, 20], 200);
+        let mut s = searcher(threads, par, 2);
+        for n in [1, 7, 1000] {
+            let r = s.search(&pos, Limits::Simulations(n));
+            assert_eq!(r.simulations, n, "{threads} {par:?}");
+            assert_eq!(s.config().playout.0.swap(0, Ordering::Relaxed), n);
+        }
+    }
+}
+
+#[test]
+fn the_root_proven_at_expansion_runs_no_simulation() {
+    // Every move of the side to move reaches the cap with stones left: a draw, which
+    // expansion alone proves.
+    let pos = Nim {
+        ply: 4,
+        ..Nim::new([3, 3], 5)
+    };
+    for (threads, par) in KINDS {
+        let mut s = searcher(threads, par, 1);
+        let r = s.search(&pos, Limits::Simulations(1000));
+        assert_eq!(r.simulations, 0);
+        assert_eq!(r.proven.map(|p| p.result), Some(GameResult::Draw));
+        assert!(r.children.iter().all(|c| c.proven.is_some()));
+        assert_eq!(s.config().playout.0.load(Ordering::Relaxed), 0);
+    }
+}

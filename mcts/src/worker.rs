@@ -1,0 +1,307 @@
+//! The per-thread worker: one simulation (selection, expansion, playout, backpropagation,
+//! proof propagation) and the simulation loop, written once over any [`Store`]; and the
+//! worker that owns an arena (each thread of root parallelism, or the only one).
+
+use crate::config::{Config, CLOCK_EVERY, MAX_ROOT_VISITS, PUBLISH_EVERY};
+use crate::playout::{PlayoutContext, PlayoutPolicy};
+use crate::reuse;
+use crate::solver;
+use crate::store::{NewChild, Proof, Store};
+use crate::tree::{NodeId, Tree};
+use crate::uct;
+use quasar_core::{Game, Oracle};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// The settings every thread reads during a search.
+pub struct Settings<'a, G: Game, P> {
+    /// The configuration.
+    pub config: &'a Config<P>,
+    /// The exploration constant in the precision selection uses.
+    pub c: f32,
+    /// The oracle, if any.
+    pub oracle: Option<&'a dyn Oracle<G>>,
+    /// Consult the oracle in playouts every this many plies (0: never).
+    pub oracle_every: u32,
+}
+
+impl<'a, G: Game, P> Settings<'a, G, P> {
+    /// The settings of `config` with `oracle`.
+    pub fn new(config: &'a Config<P>, oracle: Option<&'a dyn Oracle<G>>) -> Self {
+        Settings {
+            config,
+            c: config.c as f32,
+            oracle,
+            oracle_every: config.oracle_in_playouts.map_or(0, |k| k.get()),
+        }
+    }
+}
+
+/// What one search thread owns besides a tree: its random numbers and a move buffer, so
+/// that simulations allocate nothing.
+pub struct Scratch<G: Game> {
+    /// The thread's random source.
+    pub rng: Xoshiro256PlusPlus,
+    /// The move buffer of expansion and playouts.
+    pub moves: Vec<G::Move>,
+}
+
+impl<G: Game> Scratch<G> {
+    /// The scratch of thread `index` of a search seeded with `seed` (each thread its own
+    /// random stream).
+    pub fn new(seed: u64, index: u64) -> Self {
+        Scratch {
+            rng: Xoshiro256PlusPlus::seed_from_u64(
+                seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            ),
+            moves: Vec::with_capacity(64),
+        }
+    }
+}
+
+/// How one thread's simulation loop ends its part of a search.
+pub struct Stop<'a> {
+    /// Set by whichever thread ends the search (time up, root proven); read every
+    /// [`CLOCK_EVERY`] simulations.
+    pub flag: &'a AtomicBool,
+    /// The time limit, if any.
+    pub deadline: Option<Instant>,
+    /// This thread's simulation limit (a shared tree counts all threads' claims against it).
+    pub max_sims: u64,
+}
+
+/// Runs simulations of `root` in `store` until the limit, the deadline, a proof of the root
+/// or the stop flag; calls `publish` every [`PUBLISH_EVERY`] simulations; returns this
+/// thread's count.
+pub fn run<G: Game, P: PlayoutPolicy<G>, S: Store<G::Move>>(
+    store: &mut S,
+    path: &mut Vec<S::Id>,
+    scratch: &mut Scratch<G>,
+    root: &G,
+    settings: &Settings<'_, G, P>,
+    stop: &Stop<'_>,
+    publish: &mut dyn FnMut(&S, u64),
+) -> u64 {
+    let mut sims = 0;
+    loop {
+        let root_id = store.root();
+        if store.proof(root_id).0 != Proof::Unknown {
+            stop.flag.store(true, Ordering::Relaxed);
+            break;
+        }
+        if !store.claim(sims, stop.max_sims) {
+            break;
+        }
+        simulate(store, path, scratch, root, settings);
+        store.finished();
+        sims += 1;
+        if sims % PUBLISH_EVERY == 0 {
+            publish(store, sims);
+        }
+        if sims % CLOCK_EVERY == 0 {
+            // Scores are stored doubled in `u32`s: stop before the root's could overflow.
+            if stop.flag.load(Ordering::Relaxed) || store.stats(root_id).0 >= MAX_ROOT_VISITS {
+                break;
+            }
+            if stop.deadline.is_some_and(|d| Instant::now() >= d) {
+                stop.flag.store(true, Ordering::Relaxed);
+                break;
+            }
+        }
+    }
+    sims
+}
+
+/// One simulation: selection, expansion, playout (or a proven value), backpropagation and
+/// proof propagation.
+#[inline]
+pub fn simulate<G: Game, P: PlayoutPolicy<G>, S: Store<G::Move>>(
+    store: &mut S,
+    path: &mut Vec<S::Id>,
+    scratch: &mut Scratch<G>,
+    root: &G,
+    settings: &Settings<'_, G, P>,
+) {
+    let mut pos = root.clone();
+    let mut id = store.root();
+    path.clear();
+    store.enter(id);
+    path.push(id);
+    let mut before = u32::MAX;
+    loop {
+        if store.stats(id).2 != Proof::Unknown {
+            break;
+        }
+        if !store.is_expanded(id) {
+            let is_root = path.len() == 1;
+            if !is_root && before < settings.config.expand_after {
+                break;
+            }
+            let expanded = expand(
+                store,
+                id,
+                &pos,
+                is_root,
+                settings.oracle,
+                &mut scratch.moves,
+            );
+            if !expanded || store.proof(id).0 != Proof::Unknown {
+                break;
+            }
+        }
+        let Some(child) = uct::select(store, id, settings.c) else {
+            break;
+        };
+        pos.play(store.mv(child).expect("children have moves"));
+        before = store.enter(child);
+        path.push(child);
+        id = child;
+    }
+    let proven = store.proof(id).0.outcome(store.mover(id));
+    let outcome = match proven {
+        Some(o) => o,
+        None => {
+            let mut ctx = PlayoutContext {
+                rng: &mut scratch.rng,
+                moves: &mut scratch.moves,
+                oracle: settings.oracle,
+                oracle_every: settings.oracle_every,
+                max_plies: settings.config.max_playout_plies,
+            };
+            settings.config.playout.run(&mut pos, &mut ctx)
+        }
+    };
+    for &n in path.iter() {
+        store.backup(n, outcome);
+    }
+    if proven.is_some() {
+        solver::propagate(store, path);
+    }
+}
+
+/// Creates every child of `id` at once, proving those that end the game or that the oracle
+/// knows; false when the store refused (node budget full, or another thread expanding it:
+/// the leaf then gets a playout). `force` ignores the budget (the root).
+pub fn expand<G: Game, S: Store<G::Move>>(
+    store: &mut S,
+    id: S::Id,
+    pos: &G,
+    force: bool,
+    oracle: Option<&dyn Oracle<G>>,
+    moves: &mut Vec<G::Move>,
+) -> bool {
+    pos.legal_moves(moves);
+    if moves.is_empty() {
+        // Only a game that forgot to report its end has no moves; call it a draw.
+        store.prove(id, Proof::Draw, 0);
+        return true;
+    }
+    let mover = pos.side_to_move();
+    let kids = moves.iter().map(|&mv| {
+        let mut child = pos.clone();
+        child.play(mv);
+        let (mut proof, mut plies) = (Proof::Unknown, 0);
+        if let Some(o) = child.outcome() {
+            proof = Proof::from_result(o.result_for(mover));
+        } else if let Some(p) = oracle.and_then(|o| o.probe(&child)) {
+            let r = if child.side_to_move() == mover {
+                p.result
+            } else {
+                p.result.flip()
+            };
+            proof = Proof::from_result(r);
+            plies = solver::oracle_plies(&p);
+        }
+        NewChild { mv, proof, plies }
+    });
+    if store
+        .add_children(id, mover, moves.len(), force, kids)
+        .is_err()
+    {
+        return false;
+    }
+    solver::update(store, id);
+    true
+}
+
+/// Readies `store` (reset for the search, rooted at `pos`) for a search: the root's proof
+/// re-derived from its children, and the root expanded if it is not yet, so that the
+/// simulations, and a report of none, find its children.
+pub fn ready_root<G: Game, S: Store<G::Move>>(
+    store: &mut S,
+    pos: &G,
+    oracle: Option<&dyn Oracle<G>>,
+    moves: &mut Vec<G::Move>,
+) {
+    let root = store.root();
+    solver::update(store, root);
+    if !store.is_expanded(root) && store.proof(root).0 == Proof::Unknown {
+        expand(store, root, pos, true, oracle, moves);
+    }
+}
+
+/// A thread with its own tree (root parallelism, or a single thread), kept between
+/// searches for reuse.
+pub struct Worker<G: Game> {
+    /// The tree.
+    pub tree: Tree<G::Move>,
+    /// The position at the tree's root, `None` when there is nothing to reuse.
+    pub root: Option<G>,
+    /// Random numbers and the move buffer.
+    pub scratch: Scratch<G>,
+    /// The path of the current simulation.
+    path: Vec<NodeId>,
+}
+
+impl<G: Game> Worker<G> {
+    /// Thread `index` of a search seeded with `seed`, with an empty tree.
+    pub fn new(seed: u64, index: u64) -> Self {
+        Worker {
+            tree: Tree::new(quasar_core::Side::First, 1),
+            root: None,
+            scratch: Scratch::new(seed, index),
+            path: Vec::with_capacity(128),
+        }
+    }
+
+    /// Sets the tree up for a search of `pos` with `budget` nodes, reusing the matching
+    /// subtree and expanding the root; returns the number of nodes kept.
+    pub fn prepare(&mut self, pos: &G, budget: usize, oracle: Option<&dyn Oracle<G>>) -> usize {
+        let route = match &self.root {
+            Some(prev) if self.tree.budget() == budget => reuse::find(&self.tree, prev, pos),
+            _ => None,
+        };
+        let kept = match route {
+            Some(route) => self.tree.reroot(&route),
+            None => {
+                self.tree = Tree::new(pos.side_to_move(), budget);
+                0
+            }
+        };
+        self.root = Some(pos.clone());
+        self.tree.reset_for_search();
+        ready_root(&mut self.tree, pos, oracle, &mut self.scratch.moves);
+        kept
+    }
+
+    /// Runs the simulations of a search of `pos` (after [`Worker::prepare`]).
+    pub fn run<P: PlayoutPolicy<G>>(
+        &mut self,
+        pos: &G,
+        settings: &Settings<'_, G, P>,
+        stop: &Stop<'_>,
+        publish: &mut dyn FnMut(&Tree<G::Move>, u64),
+    ) -> u64 {
+        run(
+            &mut self.tree,
+            &mut self.path,
+            &mut self.scratch,
+            pos,
+            settings,
+            stop,
+            publish,
+        )
+    }
+}
