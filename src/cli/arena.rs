@@ -78,10 +78,10 @@ const SIMS_SAFEGUARD: Duration = Duration::from_secs(60);
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {
-    with_game!(args.game.game, S => run_game::<S>(args))
+    with_game!(args.game, S, given => run_game::<S>(args, given))
 }
 
-fn run_game<S: CliGame>(args: Args) -> CliResult {
+fn run_game<S: CliGame>(args: Args, given: Option<S>) -> CliResult {
     let (specs, setup, games) = if args.players.is_empty() {
         let Some(job) = S::main_job(&args.cache, !args.no_progress)? else {
             return Err(format!(
@@ -94,7 +94,7 @@ fn run_game<S: CliGame>(args: Args) -> CliResult {
     } else if args.players.len() == 1 {
         return Err("give at least two --player options (or none for the main job)".into());
     } else {
-        let setup = S::from_args_or(&args.game, DefaultSize::Quick)?;
+        let setup = given.unwrap_or_else(|| S::default_size(DefaultSize::Quick));
         (args.players, setup, args.games.unwrap_or(20))
     };
     if games == 0 || games % 2 == 1 {

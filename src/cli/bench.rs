@@ -58,7 +58,7 @@ pub fn run(args: Args) -> CliResult {
 
 /// Breakthrough's rates: perft, and its bitboard random playouts.
 fn breakthrough(args: &Args) -> CliResult {
-    let setups = match BreakthroughSetup::from_args(&args.game)? {
+    let setups = match BreakthroughSetup::from_size(&args.game.breakthrough)? {
         Some(s) => vec![s],
         None => vec![
             BreakthroughSetup::default_size(DefaultSize::Quick),

@@ -18,11 +18,11 @@ pub struct Args {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {
-    with_game!(args.game.game, S => run_game::<S>(&args))
+    with_game!(args.game, S, given => run_game::<S>(&args, given))
 }
 
-fn run_game<S: CliGame>(args: &Args) -> CliResult {
-    let setup = S::from_args_or(&args.game, DefaultSize::Standard)?;
+fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
+    let setup = given.unwrap_or_else(|| S::default_size(DefaultSize::Standard));
     let mut engine = GtpEngine::new(setup, args.engine.settings())?;
     serve(&mut engine, io::stdin().lock(), io::stdout().lock())?;
     Ok(())

@@ -10,7 +10,7 @@ pub mod play;
 pub mod show;
 pub mod tablebase;
 
-use crate::games::{CliGame, DefaultSize, GameArgs};
+use crate::games::{CliGame, DefaultSize};
 use quasar_core::Game;
 
 /// What a subcommand returns: an error here is printed as one line and exits non-zero.
@@ -26,14 +26,13 @@ pub enum SizeRule {
 }
 
 /// The setup and position to work on: `--position` text, else the start position of the
-/// size options or of the game's `default` size.
+/// size the options `given`, or of the game's `default` size.
 pub fn position_from<S: CliGame>(
-    game: &GameArgs,
+    given: Option<S>,
     text: Option<&str>,
     default: DefaultSize,
     rule: SizeRule,
 ) -> Result<(S, S::Game), Box<dyn std::error::Error>> {
-    let given = S::from_args(game)?;
     match text {
         Some(text) => {
             let pos = S::Game::parse_position(text)?;

@@ -35,12 +35,12 @@ Examples:
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {
-    with_game!(args.game.game, S => run_game::<S>(&args))
+    with_game!(args.game, S, given => run_game::<S>(&args, given))
 }
 
-fn run_game<S: CliGame>(args: &Args) -> CliResult {
+fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
     let (setup, pos) = position_from::<S>(
-        &args.game,
+        given,
         args.position.as_deref(),
         DefaultSize::Standard,
         SizeRule::MustAgree,

@@ -2,7 +2,7 @@
 //! the arena and GTP (start, `boardsize`, playout policy, row-limited tables as oracles),
 //! and the main job's table, built once into a cache directory.
 
-use super::{CliGame, DefaultSize, GameArgs, MainJob};
+use super::registration::{CliGame, DefaultSize, MainJob};
 use arena::settings::{EngineSettings, PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
 use arena::setup::{GameSetup, SetupError};
 use arena::spec::PlayerSpec;
@@ -140,11 +140,10 @@ const MAIN_ROWS: u32 = 4;
 const MAIN_GAMES: u32 = 20;
 
 impl CliGame for BreakthroughSetup {
-    fn from_args(args: &GameArgs) -> Result<Option<Self>, Box<dyn Error>> {
-        Ok(args
-            .breakthrough
-            .board
-            .map(|board| BreakthroughSetup { board }))
+    type SizeArgs = SizeArgs;
+
+    fn from_size(args: &SizeArgs) -> Result<Option<Self>, Box<dyn Error>> {
+        Ok(args.board.map(|board| BreakthroughSetup { board }))
     }
 
     fn default_size(which: DefaultSize) -> Self {
