@@ -29,7 +29,7 @@ pub enum DurationError {
         /// The text as given.
         text: String,
     },
-    /// Longer than [`MAX_SECONDS`].
+    /// Longer than 10^7 seconds.
     #[error("bad duration '{text}': at most {MAX_SECONDS} seconds")]
     TooLong {
         /// The text as given.
