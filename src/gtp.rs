@@ -1,9 +1,9 @@
-//! The GTP version 2 engine for Breakthrough: one command line in, one reply out, with the
-//! board, the move history, the time settings and the searcher; `serve` runs the loop.
+//! The GTP version 2 engine for any game: one command line in, one reply out, with the
+//! game setup, the move history, the time settings and the searcher; `serve` runs the loop.
 
-use breakthrough::BreakthroughSearcher;
-use breakthrough::{Board, Position};
-use mcts::Limits;
+use arena::settings::EngineSettings;
+use arena::setup::{GameSetup, SetupError};
+use mcts::{Limits, Searcher};
 use quasar_core::{Game, Side};
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -83,29 +83,36 @@ impl Reply {
 }
 
 /// The GTP engine state.
-pub struct GtpEngine {
-    pos: Position,
-    history: Vec<Position>,
-    searcher: BreakthroughSearcher,
+pub struct GtpEngine<S: GameSetup> {
+    setup: S,
+    engine: EngineSettings,
+    pos: S::Game,
+    history: Vec<S::Game>,
+    searcher: Searcher<S::Game, S::Policy>,
     limits: Limits,
     settings: Option<TimeSettings>,
     left: [Option<TimeLeft>; 2],
 }
 
-/// Reads a GTP colour.
-fn parse_colour(text: &str) -> Result<Side, String> {
-    match text.to_ascii_lowercase().as_str() {
-        "w" | "white" => Ok(Side::First),
-        "b" | "black" => Ok(Side::Second),
-        _ => Err(format!("invalid color '{text}': use white, black, w or b")),
-    }
+/// A side's GTP colour word: the game's name for it in lower case (`white`).
+fn colour_name<G: Game>(side: Side) -> String {
+    G::side_name(side).to_lowercase()
 }
 
-fn colour_name(side: Side) -> &'static str {
-    match side {
-        Side::First => "white",
-        Side::Second => "black",
+/// Reads a GTP colour: the game's name for a side or its first letter, in any case.
+fn parse_colour<G: Game>(text: &str) -> Result<Side, String> {
+    let t = text.to_lowercase();
+    for side in [Side::First, Side::Second] {
+        let name = colour_name::<G>(side);
+        if t == name || t == arena::gtp_client::colour::<G>(side) {
+            return Ok(side);
+        }
     }
+    let [first, second] = [Side::First, Side::Second].map(colour_name::<G>);
+    let [f, s] = [Side::First, Side::Second].map(arena::gtp_client::colour::<G>);
+    Err(format!(
+        "invalid color '{text}': use {first}, {second}, {f} or {s}"
+    ))
 }
 
 /// Reads a whole number of seconds (GTP time values are integers; fractions accepted).
@@ -124,23 +131,29 @@ fn parse_count(text: &str) -> Result<u32, String> {
         .map_err(|_| format!("'{text}' is not a whole number"))
 }
 
-impl GtpEngine {
-    /// An engine on `board` that searches with `searcher` within `limits` per move unless
-    /// the controller sets a clock with `time_settings` / `time_left`.
-    pub fn new(board: Board, searcher: BreakthroughSearcher, limits: Limits) -> GtpEngine {
-        GtpEngine {
-            pos: Position::start(board),
+impl<S: GameSetup> GtpEngine<S> {
+    /// An engine for `setup` that searches as `engine` says, within its limit per move
+    /// unless the controller sets a clock with `time_settings` / `time_left`; an error when
+    /// the setup has no start position or the settings' table cannot be opened.
+    pub fn new(setup: S, engine: EngineSettings) -> Result<GtpEngine<S>, SetupError> {
+        let pos = setup.start()?;
+        let searcher = setup.searcher(&engine, 0)?;
+        let limits = engine.limit.unwrap_or(Limits::Time(Duration::from_secs(1)));
+        Ok(GtpEngine {
+            setup,
+            engine,
+            pos,
             history: Vec::new(),
             searcher,
             limits,
             settings: None,
             left: [None, None],
-        }
+        })
     }
 
     /// The current position.
     #[cfg(test)]
-    pub fn position(&self) -> &Position {
+    pub fn position(&self) -> &S::Game {
         &self.pos
     }
 
@@ -181,12 +194,7 @@ impl GtpEngine {
             },
             "list_commands" => Ok(COMMANDS.join("\n")),
             "boardsize" => self.boardsize(args),
-            "clear_board" => {
-                self.pos = Position::start(self.pos.board());
-                self.history.clear();
-                self.left = [None, None];
-                Ok(String::new())
-            }
+            "clear_board" => self.clear_board(),
             "play" => self.play(args),
             "genmove" => self.genmove(args),
             "undo" => match self.history.pop() {
@@ -196,7 +204,7 @@ impl GtpEngine {
                 }
                 None => Err("cannot undo: no move has been played".to_string()),
             },
-            "showboard" => Ok(format!("\n{}", self.pos.diagram())),
+            "showboard" => Ok(format!("\n{}", self.setup.diagram(&self.pos))),
             "time_settings" => self.time_settings(args),
             "time_left" => self.time_left(args),
             "quit" => {
@@ -214,19 +222,28 @@ impl GtpEngine {
         }
     }
 
+    /// Back to the start position (the setup always has one: it was checked when set).
+    fn clear_board(&mut self) -> Result<String, String> {
+        self.pos = self.setup.start().map_err(|e| e.to_string())?;
+        self.history.clear();
+        self.left = [None, None];
+        Ok(String::new())
+    }
+
+    /// Sets the board size (and clears the board); a new size gets a new searcher, whose
+    /// table must fit it.
     fn boardsize(&mut self, args: &[&str]) -> Result<String, String> {
-        let [size] = args else {
-            return Err("boardsize takes one size: N for NxN, or WxH".to_string());
+        let unacceptable = |e: SetupError| match e {
+            SetupError::Boardsize(m) => m,
+            e => format!("unacceptable size: {e}"),
         };
-        let text = if size.contains(['x', 'X']) {
-            size.to_string()
-        } else {
-            format!("{size}x{size}")
-        };
-        let board: Board = text
-            .parse()
-            .map_err(|e| format!("unacceptable size: {e}"))?;
-        self.pos = Position::start(board);
+        let setup = self.setup.boardsize(args).map_err(unacceptable)?;
+        let pos = setup.start().map_err(unacceptable)?;
+        if setup != self.setup {
+            self.searcher = setup.searcher(&self.engine, 0).map_err(unacceptable)?;
+            self.setup = setup;
+        }
+        self.pos = pos;
         self.history.clear();
         self.searcher.clear();
         Ok(String::new())
@@ -236,14 +253,14 @@ impl GtpEngine {
         let [colour, text] = args else {
             return Err("play takes a colour and a move, e.g. 'play white b2-b3'".to_string());
         };
-        let side = parse_colour(colour)?;
+        let side = parse_colour::<S::Game>(colour)?;
         if self.pos.outcome().is_some() {
             return Err("illegal move: the game is over".to_string());
         }
-        if side != self.pos.side() {
+        if side != self.pos.side_to_move() {
             return Err(format!(
                 "illegal move: it is {}'s turn",
-                colour_name(self.pos.side())
+                colour_name::<S::Game>(self.pos.side_to_move())
             ));
         }
         let mv = self.pos.parse_move(text).map_err(|e| {
@@ -254,7 +271,7 @@ impl GtpEngine {
                 format!("illegal move: {e}")
             }
         })?;
-        self.history.push(self.pos);
+        self.history.push(self.pos.clone());
         self.pos.play(mv);
         Ok(String::new())
     }
@@ -263,12 +280,15 @@ impl GtpEngine {
         let [colour] = args else {
             return Err("genmove takes a colour".to_string());
         };
-        let side = parse_colour(colour)?;
+        let side = parse_colour::<S::Game>(colour)?;
         if self.pos.outcome().is_some() {
             return Err("the game is over".to_string());
         }
-        if side != self.pos.side() {
-            return Err(format!("it is {}'s turn", colour_name(self.pos.side())));
+        if side != self.pos.side_to_move() {
+            return Err(format!(
+                "it is {}'s turn",
+                colour_name::<S::Game>(self.pos.side_to_move())
+            ));
         }
         let limits = self.move_limits(side);
         let report = self.searcher.search(&self.pos, limits);
@@ -276,7 +296,7 @@ impl GtpEngine {
             .best_move
             .ok_or_else(|| "no legal move".to_string())?;
         let text = self.pos.move_text(mv);
-        self.history.push(self.pos);
+        self.history.push(self.pos.clone());
         self.pos.play(mv);
         Ok(text)
     }
@@ -304,7 +324,7 @@ impl GtpEngine {
         let [colour, time, stones] = args else {
             return Err("time_left takes a colour, seconds and stones".to_string());
         };
-        let side = parse_colour(colour)?;
+        let side = parse_colour::<S::Game>(colour)?;
         self.left[side.index()] = Some(TimeLeft {
             time: parse_seconds(time)?,
             stones: parse_count(stones)?,
@@ -343,15 +363,32 @@ impl GtpEngine {
 }
 
 /// Serves GTP: reads commands from `input` until `quit` or the end, writing each reply
-/// to `output` and flushing it.
-pub fn serve(
-    engine: &mut GtpEngine,
-    input: impl BufRead,
+/// to `output` and flushing it. A line that is not UTF-8 gets a `?` reply (with its id,
+/// when it starts with one) and the session goes on.
+pub fn serve<S: GameSetup>(
+    engine: &mut GtpEngine<S>,
+    mut input: impl BufRead,
     mut output: impl Write,
 ) -> io::Result<()> {
-    for line in input.lines() {
-        let line = line?;
-        if let Some((reply, quit)) = engine.handle_line(&line) {
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            break;
+        }
+        let answer = match std::str::from_utf8(&bytes) {
+            Ok(line) => engine.handle_line(line.trim_end_matches(['\n', '\r'])),
+            Err(_) => {
+                let lossy = String::from_utf8_lossy(&bytes);
+                let id = lossy
+                    .split_whitespace()
+                    .next()
+                    .filter(|w| w.chars().all(|c| c.is_ascii_digit()));
+                let reply = Reply::err("the command line is not valid UTF-8");
+                Some((reply.render(id), false))
+            }
+        };
+        if let Some((reply, quit)) = answer {
             output.write_all(reply.as_bytes())?;
             output.flush()?;
             if quit {
@@ -365,16 +402,21 @@ pub fn serve(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use breakthrough::BreakthroughPolicy;
-    use mcts::{Config, Searcher};
+    use crate::games::breakthrough::BreakthroughSetup;
+    use crate::games::{CliGame, DefaultSize};
 
-    fn engine() -> GtpEngine {
-        let board = Board::new(6, 6).unwrap();
-        let s = Searcher::without_oracle(Config::<BreakthroughPolicy>::default());
-        GtpEngine::new(board, s, Limits::Simulations(200))
+    type Engine = GtpEngine<BreakthroughSetup>;
+
+    fn engine() -> Engine {
+        let setup = BreakthroughSetup::default_size(DefaultSize::Quick);
+        let settings = EngineSettings {
+            limit: Some(Limits::Simulations(200)),
+            ..EngineSettings::default()
+        };
+        GtpEngine::new(setup, settings).unwrap()
     }
 
-    fn say(e: &mut GtpEngine, line: &str) -> String {
+    fn say(e: &mut Engine, line: &str) -> String {
         e.handle_line(line).expect("a reply").0
     }
 
@@ -424,6 +466,8 @@ mod tests {
         assert!(say(&mut e, "genmove b").starts_with("? it is white's turn"));
         assert!(say(&mut e, "boardsize 2").starts_with("? unacceptable size"));
         assert!(say(&mut e, "boardsize 9").starts_with("? unacceptable size"));
+        assert!(say(&mut e, "boardsize 3").starts_with("? unacceptable size"));
+        assert!(say(&mut e, "boardsize 1 2 3").starts_with("? boardsize takes"));
         assert!(say(&mut e, "time_left white x 0").starts_with("? 'x' is not"));
         assert!(say(&mut e, "undo").starts_with("? cannot undo"));
     }
@@ -432,11 +476,14 @@ mod tests {
     fn genmove_plays_a_legal_move_and_boardsize_changes_the_board() {
         let mut e = engine();
         assert_eq!(say(&mut e, "boardsize 5x7"), "=\n\n");
+        assert_eq!(e.position().board().height(), 7);
+        assert_eq!(say(&mut e, "boardsize 7 5"), "=\n\n");
+        assert_eq!(e.position().board().width(), 7);
         let before = *e.position();
         let r = say(&mut e, "genmove white");
         let text = r.trim_start_matches("= ").trim();
         assert!(before.parse_move(text).is_ok(), "{r}");
-        assert_eq!(e.position().side(), Side::Second);
+        assert_eq!(e.position().side_to_move(), Side::Second);
         let board = say(&mut e, "showboard");
         assert!(
             board.starts_with("= \n") && board.contains("Black to move"),
@@ -469,5 +516,17 @@ mod tests {
         let mut out = Vec::new();
         serve(&mut e, "name\nquit\nname\n".as_bytes(), &mut out).unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), "= quasar\n\n=\n\n");
+    }
+
+    #[test]
+    fn a_line_of_invalid_utf8_is_answered_and_the_session_goes_on() {
+        let mut e = engine();
+        let mut out = Vec::new();
+        let input: &[u8] = b"5 play w a2\xff-a3\n\xfe\nname\n";
+        serve(&mut e, input, &mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "?5 the command line is not valid UTF-8\n\n? the command line is not valid UTF-8\n\n= quasar\n\n"
+        );
     }
 }

@@ -1,13 +1,15 @@
 //! The `quasar` command line: parses arguments and calls one function per subcommand.
 
 mod cli;
+mod games;
 mod gtp;
+mod progress;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-/// quasar: a Monte Carlo Tree Search player for Breakthrough that knows when a position is
-/// already won, with row-limited endgame tablebases and an arena for matches.
+/// quasar: a Monte Carlo Tree Search player (of Breakthrough; --game picks the game) that
+/// knows when a position is already won, with endgame tablebases and an arena for matches.
 #[derive(Parser)]
 #[command(name = "quasar", version, about, long_about = None)]
 struct Cli {
@@ -37,16 +39,21 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    // Rust ignores SIGPIPE, which turns a closed pipe into a panic on the next print.
-    #[cfg(unix)]
-    // SAFETY: called first thing, before any thread exists.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
     };
+    // Rust ignores SIGPIPE, which turns a closed pipe into a panic on the next print; the
+    // default action ends `quasar perft --divide | head` quietly. The arena keeps it
+    // ignored: a GTP engine that exits must fail a write (and lose its game), not kill the
+    // whole match.
+    #[cfg(unix)]
+    if !matches!(cli.command, Command::Arena(_)) {
+        // SAFETY: no thread exists yet (argument parsing starts none).
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
     let result = match cli.command {
         Command::Perft(a) => cli::perft::run(a),
         Command::Show(a) => cli::show::run(a),

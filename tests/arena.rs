@@ -1,5 +1,6 @@
-//! `quasar arena` end to end: a small match runs, colours balance, records parse back, and a
-//! resumed match replays no finished game (also after a write cut short).
+//! `quasar arena` end to end: a small match runs, colours balance, records parse back, a
+//! resumed match replays no finished game (also after a write cut short), and records of
+//! other settings, damaged records and records in use are refused.
 
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -106,6 +107,15 @@ fn replay_plain(opening: &[Value], moves: &[Value]) -> &'static str {
     }
 }
 
+/// The record's name for the winner: White moves first in Breakthrough.
+fn side_of(colour: &str) -> &'static str {
+    match colour {
+        "white" => "first",
+        "black" => "second",
+        other => panic!("no winner: {other}"),
+    }
+}
+
 #[test]
 fn a_four_game_match_runs_balances_colours_and_records_parse_back() {
     let dir = scratch("four");
@@ -117,25 +127,30 @@ fn a_four_game_match_runs_balances_colours_and_records_parse_back() {
     let mut by_opening: BTreeMap<u64, Vec<&Value>> = BTreeMap::new();
     let (mut a_wins, mut b_wins) = (0, 0);
     for r in &recs {
-        assert_eq!(r["board"], "6x6");
+        assert_eq!(r["game"], "breakthrough");
+        assert_eq!(r["params"], "6x6");
+        assert_eq!(r["ply_cap"], 1000);
         assert_eq!(r["opening_moves"].as_array().unwrap().len(), 3);
-        let game = r["game"].as_u64().unwrap();
-        let a_is_white = r["white"] == "random";
-        assert_eq!(a_is_white, game % 2 == 0);
+        let number = r["number"].as_u64().unwrap();
+        let a_is_white = r["first"] == "random";
+        assert_eq!(a_is_white, number % 2 == 0);
         if a_is_white {
             a_white += 1;
-            assert_eq!(r["black"], "random:seed=2");
+            assert_eq!(r["second"], "random:seed=2");
         }
         let moves = r["moves"].as_array().unwrap();
         assert_eq!(r["times_ms"].as_array().unwrap().len(), moves.len());
+        assert_eq!(r["reason"], "win", "{r}");
+        let detail = r["detail"].as_str().unwrap();
         assert!(
-            r["reason"] == "goal" || r["reason"] == "all-captured",
+            detail.ends_with("reached the far row") || detail.ends_with("lost its last piece"),
             "{r}"
         );
         let winner = replay_plain(r["opening_moves"].as_array().unwrap(), moves);
         assert_eq!(
-            r["result"], winner,
-            "the record's result follows from its moves"
+            r["winner"],
+            side_of(winner),
+            "the record's winner follows from its moves"
         );
         if (winner == "white") == a_is_white {
             a_wins += 1;
@@ -152,7 +167,7 @@ fn a_four_game_match_runs_balances_colours_and_records_parse_back() {
     for pair in by_opening.values() {
         assert_eq!(pair.len(), 2);
         assert_eq!(pair[0]["opening_moves"], pair[1]["opening_moves"]);
-        assert_ne!(pair[0]["white"], pair[1]["white"]);
+        assert_ne!(pair[0]["first"], pair[1]["first"]);
     }
     // The terminal table's totals agree with the record.
     let row = stdout
@@ -189,7 +204,7 @@ fn a_resumed_match_replays_nothing() {
     let after = std::fs::read_to_string(&record).unwrap();
     assert!(after.starts_with(&first));
     let recs = games(&record);
-    let numbers: BTreeSet<u64> = recs.iter().map(|r| r["game"].as_u64().unwrap()).collect();
+    let numbers: BTreeSet<u64> = recs.iter().map(|r| r["number"].as_u64().unwrap()).collect();
     assert_eq!(recs.len(), 8);
     assert_eq!(numbers, (0..8).collect());
 
@@ -209,7 +224,7 @@ fn a_resumed_match_replays_nothing() {
     );
     assert!(stderr.contains("new games played: 1;"), "{stderr}");
     let recs = games(&record);
-    let numbers: BTreeSet<u64> = recs.iter().map(|r| r["game"].as_u64().unwrap()).collect();
+    let numbers: BTreeSet<u64> = recs.iter().map(|r| r["number"].as_u64().unwrap()).collect();
     assert_eq!(recs.len(), 8);
     assert_eq!(numbers, (0..8).collect());
     // Random players with the same seeds replay the lost game identically (but for its times).
@@ -333,8 +348,8 @@ fn a_gtp_engine_that_answers_nonsense_loses_every_game() {
     assert_eq!(recs.len(), 2);
     for r in &recs {
         assert_eq!(r["reason"], "illegal");
-        let gtp_white = r["white"] == spec.as_str();
-        assert_eq!(r["result"], if gtp_white { "black" } else { "white" });
+        let gtp_first = r["first"] == spec.as_str();
+        assert_eq!(r["winner"], if gtp_first { "second" } else { "first" });
         assert!(r["detail"].as_str().unwrap().contains("z9z9"));
     }
 }
@@ -412,6 +427,30 @@ fn bad_requests_are_one_line_errors() {
                 "random",
                 "--player",
                 "random:seed=1",
+                "--sims",
+                "0",
+            ],
+            "at least one simulation",
+        ),
+        (
+            vec![
+                "arena",
+                "--player",
+                "random",
+                "--player",
+                "random:seed=1",
+                "--game",
+                "chess",
+            ],
+            "chess",
+        ),
+        (
+            vec![
+                "arena",
+                "--player",
+                "random",
+                "--player",
+                "random:seed=1",
                 "--sprt",
                 "elo0=5,elo1=1",
             ],
@@ -467,7 +506,7 @@ fn the_engine_beats_a_random_player_with_either_colour() {
             r["opening_moves"].as_array().unwrap(),
             r["moves"].as_array().unwrap(),
         );
-        let engine_colour = if r["white"] == "mcts:sims=400" {
+        let engine_colour = if r["first"] == "mcts:sims=400" {
             "white"
         } else {
             "black"
@@ -511,4 +550,147 @@ fn the_main_job_builds_its_table_once_and_plays_with_and_without_it() {
     assert!(stderr.contains("new games played: 0"), "{stderr}");
     // The table is 900 MB; leave no copy behind in the temporary directory.
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs an arena command that must fail and returns its one line of error.
+fn one_error_line(args: &[&str]) -> String {
+    let out = quasar(args);
+    let e = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {e}");
+    assert!(!e.contains("panicked"), "{args:?}: {e}");
+    let lines: Vec<&str> = e.lines().collect();
+    assert_eq!(lines.len(), 1, "{args:?}: {e}");
+    assert!(lines[0].starts_with("error: "), "{args:?}: {e}");
+    lines[0].to_string()
+}
+
+/// The arguments of `random_match` with `extra` options.
+fn random_args<'a>(dir: &'a Path, games: &'a str, extra: &[&'a str]) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "arena",
+        "--player",
+        "random",
+        "--player",
+        "random:seed=2",
+        "--games",
+        games,
+        "--openings-plies",
+        "3",
+        "--seed",
+        "5",
+        "--no-progress",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.extend(["--out".into(), dir.join("out").display().to_string()]);
+    args.extend([
+        "--record".into(),
+        dir.join("games.jsonl").display().to_string(),
+    ]);
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn a_board_without_a_start_position_is_one_error_line() {
+    let dir = scratch("no-start");
+    let e = one_error_line(&strs(&random_args(&dir, "2", &["--board", "5x3"])));
+    assert!(e.contains("no start position"), "{e}");
+}
+
+#[test]
+fn a_gtp_engine_that_exits_loses_with_the_reason_and_the_match_goes_on() {
+    let dir = scratch("exits");
+    // Answers boardsize, then exits: the next write to it fails (EPIPE, once SIGPIPE).
+    let script = dir.join("exits.sh");
+    std::fs::write(&script, "read -r line; printf '=\\n\\n'; exit 0\n").unwrap();
+    let spec = format!("gtp:sh {}", script.display());
+    let out = dir.join("out");
+    let (stdout, stderr) = run_ok(&[
+        "arena",
+        "--player",
+        &spec,
+        "--player",
+        "random",
+        "--games",
+        "4",
+        "--jobs",
+        "1",
+        "--no-progress",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(stderr.contains("new games played: 4"), "{stderr}");
+    assert!(stdout.contains("| 1 |"), "{stdout}");
+    let recs = games(&out.join("games.jsonl"));
+    assert_eq!(recs.len(), 4);
+    for r in &recs {
+        assert_eq!(r["reason"], "crash", "{r}");
+        let engine_first = r["first"] == spec.as_str();
+        assert_eq!(r["winner"], if engine_first { "second" } else { "first" });
+        let d = r["detail"].as_str().unwrap();
+        assert!(
+            d.contains("exited") || d.contains("closed its input"),
+            "{d}"
+        );
+    }
+}
+
+#[test]
+fn a_resumed_match_refuses_a_changed_ply_cap() {
+    let dir = scratch("ply-cap");
+    run_ok(&strs(&random_args(&dir, "2", &[])));
+    let e = one_error_line(&strs(&random_args(&dir, "2", &["--ply-cap", "500"])));
+    assert!(
+        e.contains("with ply cap 1000, but this match has 500") && e.contains("another --record"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_record_with_a_game_twice_is_refused() {
+    let dir = scratch("twice");
+    run_ok(&strs(&random_args(&dir, "2", &[])));
+    let record = dir.join("games.jsonl");
+    let text = std::fs::read_to_string(&record).unwrap();
+    let first = text.lines().next().unwrap();
+    std::fs::write(&record, format!("{text}{first}\n")).unwrap();
+    let e = one_error_line(&strs(&random_args(&dir, "4", &[])));
+    assert!(e.contains("twice (lines 1 and 3)"), "{e}");
+}
+
+#[test]
+fn a_record_in_use_by_another_run_is_refused() {
+    let dir = scratch("in-use");
+    let record = dir.join("games.jsonl");
+    // Another run holds the record: here the test takes the same lock a run takes.
+    let held = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&record)
+        .unwrap();
+    held.try_lock().unwrap();
+    let e = one_error_line(&strs(&random_args(&dir, "2", &[])));
+    assert!(e.contains("in use by another quasar arena run"), "{e}");
+    assert_eq!(
+        std::fs::read_to_string(&record).unwrap(),
+        "",
+        "nothing written"
+    );
+    drop(held);
+    run_ok(&strs(&random_args(&dir, "2", &[])));
+    assert_eq!(games(&record).len(), 2);
+}
+
+#[test]
+fn a_time_in_microseconds_is_accepted_as_everywhere() {
+    let dir = scratch("micro");
+    let (stdout, _) = run_ok(&strs(&random_args(&dir, "2", &["--time", "900us"])));
+    assert!(stdout.starts_with("6x6, 900us per move"), "{stdout}");
 }

@@ -88,6 +88,19 @@ fn divide_lists_every_first_move_and_sums_to_the_total() {
 }
 
 #[test]
+fn game_breakthrough_is_the_default() {
+    for args in [
+        &["perft", "--board", "6x5", "--depth", "4"][..],
+        &["show", "2B2/5/1W3/5/4W b"],
+    ] {
+        let plain = ok(args);
+        let mut named = vec![args[0], "--game", "breakthrough"];
+        named.extend_from_slice(&args[1..]);
+        assert_eq!(ok(&named), plain, "{args:?}");
+    }
+}
+
+#[test]
 fn show_prints_the_diagram_of_the_position() {
     let fen = "2B2/5/1W3/5/4W b";
     let text = ok(&["show", fen]);
@@ -184,6 +197,16 @@ fn bad_input_is_a_one_line_error() {
         &["bench", "--board", "5x3"],
         &["bench", "--seed", "-3"],
         &["nosuchcommand"],
+        &["perft", "--game", "chess"],
+        &["show", "--game", "woodpush", "W2/3/3/3 w"],
+        &["bestmove", "--board", "3x3"],
+        &["bestmove", "--sims", "0"],
+        &["bestmove", "--time", "5"],
+        &["play", "--board", "5x3"],
+        &["gtp", "--board", "3x3"],
+        &[
+            "arena", "--board", "5x3", "--player", "random", "--player", "mcts",
+        ],
     ];
     for &args in cases {
         let out = quasar(args);

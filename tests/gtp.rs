@@ -5,6 +5,11 @@ use std::process::{Command, Stdio};
 
 /// Runs `quasar gtp` with `args`, feeds it `input` and returns what it printed.
 fn session(args: &[&str], input: &str) -> String {
+    session_bytes(args, input.as_bytes())
+}
+
+/// Runs `quasar gtp` with `args`, feeds it raw `input` and returns what it printed.
+fn session_bytes(args: &[&str], input: &[u8]) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_quasar"))
         .arg("gtp")
         .args(args)
@@ -17,7 +22,7 @@ fn session(args: &[&str], input: &str) -> String {
         .stdin
         .take()
         .expect("stdin")
-        .write_all(input.as_bytes())
+        .write_all(input)
         .expect("write commands");
     let out = child.wait_with_output().expect("quasar ends");
     assert!(
@@ -89,7 +94,7 @@ fn bad_commands_reply_with_question_marks() {
          genmove black\ntime_left white soon 0\nfoo bar\n3 known_command\n",
     );
     for (reply, want) in replies(&out).iter().zip([
-        "? boardsize takes one size",
+        "? boardsize takes N (an NxN board) or W H",
         "? unacceptable size",
         "? play takes a colour and a move",
         "? invalid color 'purple'",
@@ -135,4 +140,60 @@ fn bad_command_line_options_are_reported() {
         .expect("quasar runs");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("give a unit"));
+}
+
+#[test]
+fn boardsize_takes_width_and_height_and_refuses_boards_without_a_start() {
+    let out = session(
+        &["--sims", "50"],
+        "boardsize 5 7\nshowboard\nboardsize 3\nboardsize 4 3\nname\nboardsize 4\ngenmove w\n",
+    );
+    let r = replies(&out);
+    assert_eq!(r[0], "=");
+    assert!(
+        r[1].contains("\n 7 ") && r[1].contains(" a b c d e"),
+        "{}",
+        r[1]
+    );
+    assert!(!r[1].contains(" f"), "five columns: {}", r[1]);
+    for reply in &r[2..4] {
+        assert!(
+            reply.starts_with("? unacceptable size") && reply.contains("no start position"),
+            "{reply}"
+        );
+    }
+    assert_eq!(r[4], "= quasar", "the session goes on");
+    assert_eq!(r[5], "=");
+    assert!(r[6].starts_with("= "), "{}", r[6]);
+}
+
+#[test]
+fn a_line_of_invalid_utf8_gets_an_answer_and_the_session_goes_on() {
+    let out = session_bytes(
+        &["--board", "6x6", "--sims", "50"],
+        b"name\n3 play w a2\xff-a3\n\xc3\nplay w a2-a3\n",
+    );
+    let r = replies(&out);
+    assert_eq!(r[0], "= quasar");
+    assert_eq!(r[1], "?3 the command line is not valid UTF-8");
+    assert_eq!(r[2], "? the command line is not valid UTF-8");
+    assert_eq!(r[3], "=", "later commands are still answered");
+}
+
+#[test]
+fn a_board_without_a_start_position_is_one_error_line() {
+    for board in ["3x3", "7x3"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_quasar"))
+            .args(["gtp", "--board", board])
+            .stdin(Stdio::null())
+            .output()
+            .expect("quasar runs");
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(
+            e.starts_with("error: ") && e.contains("no start position"),
+            "{e}"
+        );
+    }
 }

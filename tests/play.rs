@@ -74,6 +74,13 @@ fn bestmove_is_reproducible_with_seed_and_sims() {
 fn bestmove_reports_bad_options() {
     let (ok, _, err) = quasar(&["bestmove", "--time", "fast"], "");
     assert!(!ok && err.contains("bad duration 'fast'"), "{err}");
+    let (ok, _, err) = quasar(&["bestmove", "--sims", "0"], "");
+    assert!(!ok && err.contains("at least one simulation"), "{err}");
+    let (ok, _, err) = quasar(&["bestmove", "--game", "go"], "");
+    assert!(
+        !ok && err.contains("'go'") && err.contains("breakthrough"),
+        "{err}"
+    );
     let (ok, _, err) = quasar(
         &["bestmove", "--board", "6x6", "--position", "4/4/4/4 w"],
         "",
@@ -107,4 +114,43 @@ fn play_as_black_until_input_ends() {
     assert!(out.starts_with(" 4  B B B B"), "{out}");
     assert!(out.contains("quasar plays "), "{out}");
     assert!(out.contains("end of input: game abandoned"), "{out}");
+}
+
+#[test]
+fn durations_read_alike_everywhere() {
+    // The arena always took 900us; bestmove refused it before durations had one reader.
+    let (ok, out, err) = quasar(&["bestmove", "--board", "6x6", "--time", "900us"], "");
+    assert!(ok, "{err}");
+    assert!(out.starts_with("bestmove "), "{out}");
+    let (ok, out, err) = quasar(
+        &[
+            "bestmove",
+            "--game",
+            "breakthrough",
+            "--board",
+            "5x5",
+            "--time",
+            "0.05s",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(out.starts_with("bestmove "), "{out}");
+}
+
+#[test]
+fn play_accepts_the_games_side_names() {
+    let (ok, out, err) = quasar(
+        &[
+            "play", "--board", "4x4", "--human", "second", "--sims", "50",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("quasar plays "), "{out}");
+    let (ok, _, err) = quasar(&["play", "--human", "green"], "");
+    assert!(
+        !ok && err.contains("--human green: give white, black, first or second"),
+        "{err}"
+    );
 }

@@ -1,70 +1,86 @@
-//! One game between two players from an opening, with a wall-clock time per move, losses
-//! for illegal moves, overruns and failures, and a ply cap as a safeguard.
+//! One game of any two-player game between two players from an opening, with a wall-clock
+//! time per move, losses for illegal moves, overruns and failures, and a ply cap.
 
-use crate::player::{format_duration, Budget, Player, PlayerError};
-use breakthrough::{Move, Position};
-use quasar_core::{Outcome, Side};
+use crate::duration::format_duration;
+use crate::player::{Budget, Player, PlayerError};
+use quasar_core::{Game, Outcome, Side};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
-/// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// Why a game ended, in terms every game shares; the game's own words go in the detail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Reason {
-    /// A piece reached the far row.
-    Goal,
-    /// One side lost its last piece.
-    AllCaptured,
-    /// The side to move had no legal move.
-    NoMoves,
-    /// A player chose a move that is not legal.
+pub enum EndReason {
+    /// The game's rules gave a winner.
+    Win,
+    /// The game's rules gave a draw.
+    Draw,
+    /// A player chose a move that is not legal (or not a move).
     Illegal,
-    /// A player took longer than its budget plus the tolerance.
-    Overrun,
+    /// A player took longer than its budget plus the tolerance, or never answered.
+    Time,
+    /// A player failed: an external engine exited, closed its pipes or refused a command.
+    Crash,
     /// A player resigned.
     Resigned,
-    /// A player failed (an external engine crashed or refused a command).
-    Error,
-    /// The ply cap was reached; scored as a draw.
+    /// The arena's ply cap was reached; scored as a draw.
     PlyCap,
 }
 
-/// A finished game: the result, why, and the moves with the time each took.
+impl EndReason {
+    /// The reason as records write it (`win`, `ply-cap`).
+    pub fn name(self) -> &'static str {
+        match self {
+            EndReason::Win => "win",
+            EndReason::Draw => "draw",
+            EndReason::Illegal => "illegal",
+            EndReason::Time => "time",
+            EndReason::Crash => "crash",
+            EndReason::Resigned => "resigned",
+            EndReason::PlyCap => "ply-cap",
+        }
+    }
+}
+
+/// A finished game: the result, why, the moves with the time each took, and where it ended.
 #[derive(Clone, Debug, PartialEq)]
-pub struct PlayedGame {
+pub struct PlayedGame<G: Game> {
     /// Who won.
     pub outcome: Outcome,
     /// Why the game ended.
-    pub reason: Reason,
+    pub reason: EndReason,
     /// Words for a forfeit (the illegal move, the overrun, the engine's error).
     pub detail: Option<String>,
     /// The moves played after the opening.
-    pub moves: Vec<Move>,
+    pub moves: Vec<G::Move>,
     /// Wall-clock time of each move in `moves`.
     pub times: Vec<Duration>,
+    /// The last position (finished when the rules ended the game).
+    pub end: G,
 }
 
 /// Plays one game: `players[side.index()]` plays `side`, from `start` after the `opening`
 /// moves (which must be legal), each move within its side's `budgets` entry.
 ///
 /// A game always finishes: every failure of a player is a loss for that player.
-pub fn play_game(
-    players: [&mut dyn Player; 2],
-    start: &Position,
-    opening: &[Move],
+pub fn play_game<G: Game>(
+    players: [&mut dyn Player<G>; 2],
+    start: &G,
+    opening: &[G::Move],
     budgets: [Budget; 2],
     ply_cap: u32,
-) -> PlayedGame {
-    let mut pos = *start;
+) -> PlayedGame<G> {
+    let mut pos = start.clone();
     for &mv in opening {
-        pos.make_move(mv);
+        pos.play(mv);
     }
     let mut game = PlayedGame {
         outcome: Outcome::Draw,
-        reason: Reason::PlyCap,
+        reason: EndReason::PlyCap,
         detail: None,
         moves: Vec::new(),
         times: Vec::new(),
+        end: pos.clone(),
     };
     for side in [Side::First, Side::Second] {
         if let Err(e) = players[side.index()].new_game(start, opening) {
@@ -73,18 +89,23 @@ pub fn play_game(
     }
     let mut legal = Vec::new();
     loop {
-        if let Some(outcome) = pos.result() {
+        if let Some(outcome) = pos.outcome() {
             game.outcome = outcome;
-            game.reason = natural_reason(&pos, outcome);
+            game.reason = match outcome {
+                Outcome::Win(_) => EndReason::Win,
+                Outcome::Draw => EndReason::Draw,
+            };
+            game.end = pos;
             return game;
         }
         if game.moves.len() as u32 >= ply_cap {
             game.outcome = Outcome::Draw;
-            game.reason = Reason::PlyCap;
+            game.reason = EndReason::PlyCap;
             game.detail = Some(format!("stopped after {ply_cap} plies"));
+            game.end = pos;
             return game;
         }
-        let side = pos.side();
+        let side = pos.side_to_move();
         let budget = budgets[side.index()];
         let clock = Instant::now();
         let choice = players[side.index()].choose(&pos, &budget);
@@ -93,8 +114,19 @@ pub fn play_game(
             Ok(mv) => mv,
             Err(e) => return forfeit(game, side, &e, "failed to move"),
         };
+        pos.legal_moves(&mut legal);
+        if !legal.contains(&mv) {
+            game.outcome = Outcome::Win(side.opponent());
+            game.reason = EndReason::Illegal;
+            game.detail = Some(format!(
+                "chose {mv:?}, which is not legal in {}",
+                pos.position_text()
+            ));
+            game.end = pos;
+            return game;
+        }
         if took > budget.max_wait {
-            let text = pos.format_move(mv);
+            let text = pos.move_text(mv);
             return forfeit(
                 game,
                 side,
@@ -102,27 +134,14 @@ pub fn play_game(
                 &format!("played {text} after {}", format_millis(took)),
             );
         }
-        pos.generate_moves(&mut legal);
-        if !legal.contains(&mv) {
-            let b = pos.board();
-            let detail = format!(
-                "chose {}-{}, which is not legal in {}",
-                b.square_name(mv.from),
-                b.square_name(mv.to),
-                pos.to_fen()
-            );
-            game.outcome = Outcome::Win(side.opponent());
-            game.reason = Reason::Illegal;
-            game.detail = Some(detail);
-            return game;
-        }
         let other = side.opponent();
         if let Err(e) = players[other.index()].opponent_played(&pos, mv) {
             return forfeit(game, other, &e, "failed to take the opponent's move");
         }
-        pos.make_move(mv);
+        pos.play(mv);
         game.moves.push(mv);
         game.times.push(took);
+        game.end = pos.clone();
     }
 }
 
@@ -132,44 +151,41 @@ fn format_millis(d: Duration) -> String {
 }
 
 /// Ends `game` as a loss for `loser` with the reason that `error` implies.
-fn forfeit(mut game: PlayedGame, loser: Side, error: &PlayerError, context: &str) -> PlayedGame {
+fn forfeit<G: Game>(
+    mut game: PlayedGame<G>,
+    loser: Side,
+    error: &PlayerError,
+    context: &str,
+) -> PlayedGame<G> {
     game.outcome = Outcome::Win(loser.opponent());
     let (reason, detail) = match error {
-        PlayerError::Resigned => (Reason::Resigned, "resigned".to_string()),
+        PlayerError::Resigned => (EndReason::Resigned, "resigned".to_string()),
         PlayerError::NoAnswer(limit) => (
-            Reason::Overrun,
+            EndReason::Time,
             format!("{context}: allowed {}", format_duration(*limit)),
         ),
-        PlayerError::Illegal(msg) => (Reason::Illegal, msg.clone()),
-        PlayerError::Engine(msg) | PlayerError::Unavailable(msg) => {
-            (Reason::Error, format!("{context}: {msg}"))
-        }
+        PlayerError::Illegal { .. } => (EndReason::Illegal, error.to_string()),
+        PlayerError::Setup(_)
+        | PlayerError::Spawn { .. }
+        | PlayerError::Crashed { .. }
+        | PlayerError::Protocol { .. }
+        | PlayerError::NoMove => (EndReason::Crash, format!("{context}: {error}")),
     };
     game.reason = reason;
     game.detail = Some(detail);
     game
 }
 
-/// The reason of a game that ended by the rules.
-fn natural_reason(pos: &Position, outcome: Outcome) -> Reason {
-    let board = pos.board();
-    match outcome {
-        Outcome::Win(Side::First) if pos.white() & board.last_row() != 0 => Reason::Goal,
-        Outcome::Win(Side::Second) if pos.black() & board.first_row() != 0 => Reason::Goal,
-        Outcome::Win(_) if pos.white() == 0 || pos.black() == 0 => Reason::AllCaptured,
-        _ => Reason::NoMoves,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::player::{Limit, RandomPlayer};
-    use breakthrough::Board;
+    use crate::random_player::RandomPlayer;
+    use breakthrough::{Board, Move, Position};
+    use mcts::Limits;
 
     fn budget(ms: u64) -> Budget {
         Budget::new(
-            Limit::Time(Duration::from_millis(ms)),
+            Limits::Time(Duration::from_millis(ms)),
             Duration::from_millis(ms),
             Duration::from_secs(1),
         )
@@ -182,7 +198,7 @@ mod tests {
         seen: Vec<Move>,
     }
 
-    impl Player for Scripted {
+    impl Player<Position> for Scripted {
         fn name(&self) -> String {
             "scripted".into()
         }
@@ -206,22 +222,24 @@ mod tests {
         Position::start(Board::new(6, 6).unwrap())
     }
 
+    fn random(seed: u64) -> RandomPlayer<Position> {
+        RandomPlayer::new(seed)
+    }
+
     #[test]
     fn random_games_end_by_the_rules() {
         for seed in 0..20 {
-            let (mut a, mut b) = (RandomPlayer::new(seed), RandomPlayer::new(seed + 100));
+            let (mut a, mut b) = (random(seed), random(seed + 100));
             let g = play_game([&mut a, &mut b], &start(), &[], [budget(50); 2], 1000);
             // Replaying the moves with the rules must end the game with the same winner.
             let mut pos = start();
             for &mv in &g.moves {
-                assert!(pos.result().is_none());
-                pos.make_move(mv);
+                assert!(pos.outcome().is_none());
+                pos.play(mv);
             }
-            assert_eq!(pos.result(), Some(g.outcome));
-            assert!(matches!(
-                g.reason,
-                Reason::Goal | Reason::AllCaptured | Reason::NoMoves
-            ));
+            assert_eq!(pos.outcome(), Some(g.outcome));
+            assert_eq!(pos, g.end);
+            assert_eq!(g.reason, EndReason::Win);
             assert_eq!(g.times.len(), g.moves.len());
         }
     }
@@ -235,47 +253,53 @@ mod tests {
             delay: Duration::ZERO,
             seen: vec![],
         };
-        let mut black = RandomPlayer::new(1);
+        let mut black = random(1);
         let g = play_game([&mut white, &mut black], &pos, &[], [budget(50); 2], 1000);
         assert_eq!(g.outcome, Outcome::Win(Side::Second));
-        assert_eq!(g.reason, Reason::Illegal);
+        assert_eq!(g.reason, EndReason::Illegal);
         assert!(g.moves.is_empty());
-        assert!(g.detail.unwrap().contains("a1-a4"));
+        let d = g.detail.unwrap();
+        assert!(
+            d.contains("from: 0, to: 18") && d.contains("WWWWWW w"),
+            "{d}"
+        );
     }
 
     #[test]
     fn overrun_loses_and_tolerance_forgives() {
         let pos = start();
-        let mv = pos.parse_move_text("a2-a3").unwrap();
+        let mv = pos.parse_move("a2-a3").unwrap();
         // 60 ms on a 10 ms budget with 10 ms tolerance: lost.
         let mut slow = Scripted {
             moves: vec![mv],
             delay: Duration::from_millis(60),
             seen: vec![],
         };
-        let mut black = RandomPlayer::new(1);
+        let mut black = random(1);
         let g = play_game([&mut slow, &mut black], &pos, &[], [budget(10); 2], 1000);
         assert_eq!(g.outcome, Outcome::Win(Side::Second));
-        assert_eq!(g.reason, Reason::Overrun);
-        // 5 ms on a 10 ms budget: fine; the game goes on (and black's move is shown to white).
+        assert_eq!(g.reason, EndReason::Time);
+        assert!(g.detail.unwrap().contains("played a2-a3 after"));
+        // 5 ms on a 50 ms budget: fine; the game goes on (and black's move is shown to white).
         let mut quick = Scripted {
             moves: vec![mv],
             delay: Duration::from_millis(5),
             seen: vec![],
         };
-        let mut black = RandomPlayer::new(1);
+        let mut black = random(1);
         let g = play_game([&mut quick, &mut black], &pos, &[], [budget(50); 2], 1000);
         assert_eq!(g.moves.len(), 2, "white resigns at its second move");
-        assert_eq!(g.reason, Reason::Resigned);
+        assert_eq!(g.reason, EndReason::Resigned);
         assert_eq!(quick.seen, vec![g.moves[1]]);
     }
 
     #[test]
     fn ply_cap_draws() {
-        let (mut a, mut b) = (RandomPlayer::new(3), RandomPlayer::new(4));
+        let (mut a, mut b) = (random(3), random(4));
         let g = play_game([&mut a, &mut b], &start(), &[], [budget(50); 2], 3);
         assert_eq!(g.outcome, Outcome::Draw);
-        assert_eq!(g.reason, Reason::PlyCap);
+        assert_eq!(g.reason, EndReason::PlyCap);
         assert_eq!(g.moves.len(), 3);
+        assert_eq!(g.end.outcome(), None);
     }
 }

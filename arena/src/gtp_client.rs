@@ -1,11 +1,11 @@
-//! An external engine as a [`Player`]: spawns its command and speaks GTP version 2 to it
-//! (`boardsize`, `clear_board`, `play`, `genmove`, `quit`).
+//! An external engine as a [`Player`] of any game: spawns its command and speaks GTP
+//! version 2 to it (`boardsize`, `clear_board`, `play`, `genmove`, `quit`); and its factory.
 
-use crate::player::{Budget, GtpSpec, Player, PlayerError};
-use breakthrough::{Board, Move, Position};
-use quasar_core::Side;
+use crate::player::{Budget, Player, PlayerError, PlayerFactory};
+use quasar_core::{Game, Side};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
+use std::marker::PhantomData;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -22,40 +22,56 @@ const READ_SLACK: Duration = Duration::from_millis(200);
 /// Lines of the engine's standard error kept for error messages.
 const STDERR_TAIL: usize = 5;
 
-/// A running GTP engine playing one game.
-pub struct GtpPlayer {
+/// An external GTP engine: the program and its arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GtpSpec {
+    /// The command line as given (for names and records).
+    pub text: String,
+    /// The program followed by its arguments, split as a POSIX shell would.
+    pub argv: Vec<String>,
+}
+
+/// A running GTP engine playing one game of `G`.
+pub struct GtpPlayer<G> {
     text: String,
-    board: Board,
+    boardsize: String,
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    game: PhantomData<fn() -> G>,
 }
 
-/// The GTP colour of a side: White moves first in Breakthrough.
-fn colour(side: Side) -> &'static str {
-    match side {
-        Side::First => "w",
-        Side::Second => "b",
-    }
+/// The GTP colour of a side: the first letter of the game's own name for it, in lower
+/// case (`w` and `b` for Breakthrough's White and Black).
+pub fn colour<G: Game>(side: Side) -> String {
+    G::side_name(side)
+        .chars()
+        .next()
+        .map_or_else(String::new, |c| c.to_lowercase().collect())
 }
 
-impl GtpPlayer {
-    /// Starts the engine's program (not through a shell) with piped stdin/stdout.
-    pub fn spawn(spec: &GtpSpec, board: Board) -> Result<GtpPlayer, PlayerError> {
-        let (program, args) = spec
-            .argv
-            .split_first()
-            .ok_or_else(|| PlayerError::Unavailable("empty GTP command".into()))?;
+impl<G: Game> GtpPlayer<G> {
+    /// Starts the engine's program (not through a shell) with piped stdin/stdout; each game
+    /// begins with `boardsize` (the game setup's command) and `clear_board`.
+    pub fn spawn(spec: &GtpSpec, boardsize: String) -> Result<GtpPlayer<G>, PlayerError> {
+        let spawn_error = |source| PlayerError::Spawn {
+            command: spec.text.clone(),
+            source,
+        };
+        let Some((program, args)) = spec.argv.split_first() else {
+            return Err(spawn_error(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "the command is empty",
+            )));
+        };
         let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| {
-                PlayerError::Unavailable(format!("cannot start GTP engine '{}': {e}", spec.text))
-            })?;
+            .map_err(spawn_error)?;
         let stdout = child.stdout.take().expect("stdout was piped");
         let stderr = child.stderr.take().expect("stderr was piped");
         let (tx, lines) = mpsc::channel();
@@ -82,11 +98,12 @@ impl GtpPlayer {
         });
         Ok(GtpPlayer {
             text: spec.text.clone(),
-            board,
+            boardsize,
             stdin: child.stdin.take(),
             child,
             lines,
             stderr_tail,
+            game: PhantomData,
         })
     }
 
@@ -104,12 +121,17 @@ impl GtpPlayer {
             .iter()
             .cloned()
             .collect();
-        let said = if tail.is_empty() {
+        let stderr = if tail.is_empty() {
             String::new()
         } else {
             format!("; its stderr ended with: {}", tail.join(" | "))
         };
-        PlayerError::Engine(format!("GTP engine '{}' {what}{status}{said}", self.text))
+        PlayerError::Crashed {
+            engine: self.text.clone(),
+            what: what.to_string(),
+            status,
+            stderr,
+        }
     }
 
     /// Sends one command and returns the text of a `=` reply; a `?` reply is an error.
@@ -117,10 +139,12 @@ impl GtpPlayer {
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(self.died("is no longer running"));
         };
+        // A write to an engine that exited fails with EPIPE (the arena ignores SIGPIPE).
         if writeln!(stdin, "{cmd}")
             .and_then(|_| stdin.flush())
             .is_err()
         {
+            self.stdin = None;
             return Err(self.died(&format!("closed its input before '{cmd}'")));
         }
         let deadline = Instant::now() + wait;
@@ -153,10 +177,12 @@ impl GtpPlayer {
             b'=' => (true, &first[1..]),
             b'?' => (false, &first[1..]),
             _ => {
-                return Err(PlayerError::Engine(format!(
-                    "GTP engine '{}' answered '{cmd}' with '{first}', which is not a GTP reply (= or ?)",
-                    self.text
-                )))
+                return Err(PlayerError::Protocol {
+                    engine: self.text.clone(),
+                    what: format!(
+                        "answered '{cmd}' with '{first}', which is not a GTP reply (= or ?)"
+                    ),
+                })
             }
         };
         let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit()).trim();
@@ -168,60 +194,92 @@ impl GtpPlayer {
         if ok {
             Ok(text)
         } else {
-            Err(PlayerError::Engine(format!(
-                "GTP engine '{}' refused '{cmd}': {text}",
-                self.text
-            )))
+            Err(PlayerError::Protocol {
+                engine: self.text.clone(),
+                what: format!("refused '{cmd}': {text}"),
+            })
         }
+    }
+
+    /// `play <colour> <move>` for `mv` in `before`.
+    fn play_command(before: &G, mv: G::Move) -> String {
+        format!(
+            "play {} {}",
+            colour::<G>(before.side_to_move()),
+            before.move_text(mv)
+        )
     }
 }
 
-impl Player for GtpPlayer {
+impl<G: Game> Player<G> for GtpPlayer<G> {
     fn name(&self) -> String {
         format!("gtp:{}", self.text)
     }
 
-    fn new_game(&mut self, start: &Position, opening: &[Move]) -> Result<(), PlayerError> {
-        // GTP's boardsize takes one number; other shapes are sent as width and height, and an
-        // engine that refuses them must get the board on its own command line.
-        let size = if self.board.width() == self.board.height() {
-            format!("boardsize {}", self.board.width())
-        } else {
-            format!("boardsize {} {}", self.board.width(), self.board.height())
-        };
+    fn new_game(&mut self, start: &G, opening: &[G::Move]) -> Result<(), PlayerError> {
+        let size = self.boardsize.clone();
         self.command(&size, SETUP_WAIT)?;
         self.command("clear_board", SETUP_WAIT)?;
-        let mut pos = *start;
+        let mut pos = start.clone();
         for &mv in opening {
-            let cmd = format!("play {} {}", colour(pos.side()), pos.format_move(mv));
-            self.command(&cmd, SETUP_WAIT)?;
-            pos.make_move(mv);
+            self.command(&Self::play_command(&pos, mv), SETUP_WAIT)?;
+            pos.play(mv);
         }
         Ok(())
     }
 
-    fn choose(&mut self, pos: &Position, budget: &Budget) -> Result<Move, PlayerError> {
-        let cmd = format!("genmove {}", colour(pos.side()));
+    fn choose(&mut self, pos: &G, budget: &Budget) -> Result<G::Move, PlayerError> {
+        let cmd = format!("genmove {}", colour::<G>(pos.side_to_move()));
         let answer = self.command(&cmd, budget.max_wait + READ_SLACK)?;
         let word = answer.split_whitespace().next().unwrap_or("");
         if word.eq_ignore_ascii_case("resign") {
             return Err(PlayerError::Resigned);
         }
-        pos.parse_move_text(word).map_err(|e| {
-            PlayerError::Illegal(format!(
-                "'{}' answered genmove with '{answer}': {e}",
-                self.text
-            ))
+        pos.parse_move(word).map_err(|e| PlayerError::Illegal {
+            player: self.text.clone(),
+            answer: answer.clone(),
+            reason: e.to_string(),
         })
     }
 
-    fn opponent_played(&mut self, before: &Position, mv: Move) -> Result<(), PlayerError> {
-        let cmd = format!("play {} {}", colour(before.side()), before.format_move(mv));
-        self.command(&cmd, SETUP_WAIT).map(|_| ())
+    fn opponent_played(&mut self, before: &G, mv: G::Move) -> Result<(), PlayerError> {
+        self.command(&Self::play_command(before, mv), SETUP_WAIT)
+            .map(|_| ())
     }
 }
 
-impl Drop for GtpPlayer {
+/// Builds one engine process per game.
+pub struct GtpFactory<G> {
+    spec: GtpSpec,
+    boardsize: String,
+    game: PhantomData<fn() -> G>,
+}
+
+impl<G> GtpFactory<G> {
+    /// A factory that starts `spec` for every game and sends it `boardsize` first.
+    pub fn new(spec: GtpSpec, boardsize: String) -> GtpFactory<G> {
+        GtpFactory {
+            spec,
+            boardsize,
+            game: PhantomData,
+        }
+    }
+}
+
+impl<G: Game> PlayerFactory<G> for GtpFactory<G> {
+    fn name(&self) -> String {
+        format!("gtp:{}", self.spec.text)
+    }
+
+    fn make(&self, _seed: u64) -> Result<Box<dyn Player<G>>, PlayerError> {
+        Ok(Box::new(GtpPlayer::<G>::spawn(
+            &self.spec,
+            self.boardsize.clone(),
+        )?))
+    }
+}
+
+impl<G> Drop for GtpPlayer<G> {
     fn drop(&mut self) {
         if let Some(mut stdin) = self.stdin.take() {
             let _ = writeln!(stdin, "quit").and_then(|_| stdin.flush());

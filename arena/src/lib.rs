@@ -1,12 +1,20 @@
-//! Matches between players, with colours swapped and games in parallel, and the statistics
-//! and reports of their results.
+//! Matches between players of any game: players and their specs, one game, parallel
+//! matches with resume, JSON Lines records, statistics and reports, and the GTP client.
+//!
+//! A game joins by implementing [`setup::GameSetup`] (its name, sizes, start, playout
+//! policy and tables); nothing here names a game.
 
-pub mod defaults;
+pub mod duration;
+pub mod factory;
 pub mod game;
 pub mod gtp_client;
 pub mod matchup;
 pub mod mcts_player;
 pub mod player;
+pub mod random_player;
 pub mod record;
 pub mod report;
+pub mod settings;
+pub mod setup;
+pub mod spec;
 pub mod stats;

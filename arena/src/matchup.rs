@@ -1,31 +1,34 @@
-//! Matches: every pairing of the players plays each opening twice with colours swapped,
-//! games run in parallel, each finished game goes to the record at once, and a match
-//! resumes from its record without replaying a finished game.
+//! Matches of any game: every pairing of the players plays each opening twice with the
+//! sides swapped, games run in parallel, each finished game goes to the record at once, and
+//! a match resumes from its record without replaying a finished game.
 
-use crate::game::{play_game, PlayedGame};
-use crate::player::{Budget, Limit, PlayerError, PlayerFactory};
-use crate::record::{self, GameRecord, RecordError, RecordWriter, Winner};
+use crate::game::{play_game, EndReason, PlayedGame};
+use crate::player::{Budget, PlayerError, PlayerFactory};
+use crate::random_player::random_move;
+use crate::record::{GameRecord, RecordError, RecordWriter, Winner};
+use crate::settings::limit_text;
+use crate::setup::{GameSetup, SetupError};
 use crate::stats::{Sprt, SprtDecision, Tally};
-use breakthrough::{Board, Move, Position};
-use indicatif::{ProgressBar, ProgressStyle};
-use quasar_core::{Outcome, Side};
+use mcts::Limits;
+use quasar_core::{Game, Outcome, Side};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The settings of a match, shared by all its pairings.
 #[derive(Clone, Debug)]
-pub struct MatchConfig {
-    /// The board every game is played on.
-    pub board: Board,
-    /// Games per pairing: game `g` uses opening `g / 2`, and player A has White when `g` is even.
+pub struct MatchConfig<S> {
+    /// The game and its size parameters.
+    pub setup: S,
+    /// Games per pairing: game `g` uses opening `g / 2`, and player A moves first when `g`
+    /// is even.
     pub games: u32,
     /// The per-move limit of players whose spec sets none.
-    pub limit: Limit,
+    pub limit: Limits,
     /// How far past a time limit a move may run before it loses.
     pub tolerance: Duration,
     /// The longest a move under a simulation limit may take before it loses.
@@ -40,17 +43,58 @@ pub struct MatchConfig {
     pub ply_cap: u32,
     /// Stop early when this test decides (matches of two players only).
     pub sprt: Option<Sprt>,
-    /// Draw a progress bar on standard error (it stays hidden when that is not a terminal).
-    pub progress: bool,
 }
 
 /// A player of the match: the spec text that names it in records, and its factory.
-#[derive(Clone)]
-pub struct Contestant {
+pub struct Contestant<G: Game> {
     /// The spec as text; the record keys games by it.
     pub spec: String,
     /// Builds the player of each game.
-    pub factory: Arc<dyn PlayerFactory>,
+    pub factory: Arc<dyn PlayerFactory<G>>,
+}
+
+/// What a running match reports, for a progress display (the library draws nothing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatchProgress {
+    /// The match starts: `done` of `total` games are already in the record.
+    Started {
+        /// Games in all pairings.
+        total: u64,
+        /// Games resumed from the record.
+        done: u64,
+    },
+    /// A game finished and was recorded.
+    GameFinished {
+        /// Games in all pairings.
+        total: u64,
+        /// Games finished so far, resumed ones included.
+        done: u64,
+    },
+}
+
+/// Settings that cannot make a match.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SettingsError {
+    /// Fewer than two players.
+    #[error("a match needs at least two players")]
+    TooFewPlayers,
+    /// Two players with the same spec.
+    #[error("the same player '{0}' is named twice; the record tells players apart by their spec, so vary one (for example random and random:seed=2, or mcts:seed=1 and mcts:seed=2)")]
+    SamePlayerTwice(String),
+    /// No games.
+    #[error("--games must be at least 1")]
+    NoGames,
+    /// An SPRT with other than two players.
+    #[error("--sprt decides between two players; give exactly two")]
+    SprtNeedsTwo,
+    /// No random opening of that length leaves the game open.
+    #[error("no {plies}-ply random opening on {params} leaves the game open in 1000 tries; use fewer --openings-plies")]
+    NoOpening {
+        /// The opening length asked for.
+        plies: u32,
+        /// The game's parameters.
+        params: String,
+    },
 }
 
 /// What went wrong with a match as a whole (a single game never fails: it is lost).
@@ -59,6 +103,12 @@ pub enum MatchError {
     /// Reading or writing the record failed.
     #[error(transparent)]
     Record(#[from] RecordError),
+    /// The game cannot be set up with these parameters.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// The settings cannot make a match.
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
     /// A player could not be built for a game.
     #[error("player '{spec}': {error}")]
     Player {
@@ -68,11 +118,47 @@ pub enum MatchError {
         error: PlayerError,
     },
     /// The record holds games of these players under other settings.
-    #[error("{0}")]
-    Mismatch(String),
-    /// The settings cannot make a match.
-    #[error("{0}")]
-    Settings(String),
+    #[error(transparent)]
+    Mismatch(Box<Mismatch>),
+}
+
+/// A recorded game that this match would not have played alike.
+#[derive(Debug, thiserror::Error)]
+pub enum Mismatch {
+    /// A setting differs.
+    #[error("record {} holds game {number} of {player_a} vs {player_b} with {what} {then}, but this match has {now}; use another --record or the same settings", path.display())]
+    Setting {
+        /// The record's path.
+        path: PathBuf,
+        /// The game's number.
+        number: u32,
+        /// Player A's spec.
+        player_a: String,
+        /// Player B's spec.
+        player_b: String,
+        /// The setting that differs.
+        what: &'static str,
+        /// Its value in the record.
+        then: String,
+        /// Its value in this match.
+        now: String,
+    },
+    /// The record's opening differs from the one the seed makes now.
+    #[error("record {} holds game {number} of {player_a} vs {player_b} with opening {recorded:?}, but this version of quasar makes {made:?} from the same seed; use another --record", path.display())]
+    Opening {
+        /// The record's path.
+        path: PathBuf,
+        /// The game's number.
+        number: u32,
+        /// Player A's spec.
+        player_a: String,
+        /// Player B's spec.
+        player_b: String,
+        /// The opening in the record.
+        recorded: Vec<String>,
+        /// The opening made now.
+        made: Vec<String>,
+    },
 }
 
 /// A finished (or resumed, or SPRT-stopped) match.
@@ -107,26 +193,34 @@ fn mix(mut z: u64) -> u64 {
 
 /// Opening `index`: `plies` uniformly random moves from the start, drawn from `seed`, that
 /// leave the game unfinished. The same for every pairing, so all meet the same openings.
-pub fn opening(board: Board, plies: u32, seed: u64, index: u32) -> Result<Vec<Move>, String> {
+pub fn opening<S: GameSetup>(
+    setup: &S,
+    plies: u32,
+    seed: u64,
+    index: u32,
+) -> Result<Vec<<S::Game as Game>::Move>, MatchError> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix(seed ^ mix(0x0_9e41 + index as u64)));
-    let start = Position::start(board);
+    let start = setup.start()?;
+    let mut buffer = Vec::new();
     for _ in 0..1000 {
-        let mut pos = start;
+        let mut pos = start.clone();
         let mut moves = Vec::with_capacity(plies as usize);
-        while moves.len() < plies as usize && pos.result().is_none() {
-            let Some(mv) = pos.random_move(&mut rng) else {
+        while moves.len() < plies as usize && pos.outcome().is_none() {
+            let Some(mv) = random_move(&pos, &mut rng, &mut buffer) else {
                 break;
             };
-            pos.make_move(mv);
+            pos.play(mv);
             moves.push(mv);
         }
-        if moves.len() == plies as usize && pos.result().is_none() {
+        if moves.len() == plies as usize && pos.outcome().is_none() {
             return Ok(moves);
         }
     }
-    Err(format!(
-        "no {plies}-ply random opening on {board} leaves the game open in 1000 tries; use fewer --openings-plies"
-    ))
+    Err(SettingsError::NoOpening {
+        plies,
+        params: setup.params(),
+    }
+    .into())
 }
 
 /// The seed of the player of `side` in game `game` of pairing `pair`.
@@ -134,48 +228,63 @@ fn player_seed(seed: u64, pair: usize, game: u32, side: Side) -> u64 {
     mix(seed ^ mix(((pair as u64) << 40) ^ ((game as u64) << 1) ^ side.index() as u64))
 }
 
-/// The effective per-move limit of a contestant.
-fn limit_of(cfg: &MatchConfig, c: &Contestant) -> Limit {
+/// The limit a contestant plays under: its own spec's, else the match's.
+fn limit_of<S, G: Game>(cfg: &MatchConfig<S>, c: &Contestant<G>) -> Limits {
     c.factory.own_limit().unwrap_or(cfg.limit)
 }
 
-fn budget_text(limit: Limit) -> String {
-    limit.to_string()
+/// The texts of `moves` played one after another from `pos`.
+fn move_texts<G: Game>(pos: &G, moves: &[G::Move]) -> Vec<String> {
+    let mut pos = pos.clone();
+    moves
+        .iter()
+        .map(|&mv| {
+            let t = pos.move_text(mv);
+            pos.play(mv);
+            t
+        })
+        .collect()
+}
+
+/// Checks the settings before anything is loaded or played.
+fn check<S: GameSetup>(
+    cfg: &MatchConfig<S>,
+    players: &[Contestant<S::Game>],
+) -> Result<(), SettingsError> {
+    if players.len() < 2 {
+        return Err(SettingsError::TooFewPlayers);
+    }
+    let mut specs = HashSet::new();
+    for p in players {
+        if !specs.insert(p.spec.as_str()) {
+            return Err(SettingsError::SamePlayerTwice(p.spec.clone()));
+        }
+    }
+    if cfg.games == 0 {
+        return Err(SettingsError::NoGames);
+    }
+    if cfg.sprt.is_some() && players.len() != 2 {
+        return Err(SettingsError::SprtNeedsTwo);
+    }
+    Ok(())
 }
 
 /// Plays every pairing of `players` for `cfg.games` games, skipping games already in the
-/// record at `record_path` and appending each new one as it finishes.
-pub fn run_match(
-    cfg: &MatchConfig,
-    players: &[Contestant],
+/// record at `record_path` and appending each new one as it finishes; `progress` hears of
+/// the start and of every finished game.
+pub fn run_match<S: GameSetup>(
+    cfg: &MatchConfig<S>,
+    players: &[Contestant<S::Game>],
     record_path: &Path,
+    progress: &(dyn Fn(MatchProgress) + Sync),
 ) -> Result<MatchOutcome, MatchError> {
-    if players.len() < 2 {
-        return Err(MatchError::Settings(
-            "a match needs at least two players".into(),
-        ));
-    }
-    let specs: HashSet<&str> = players.iter().map(|p| p.spec.as_str()).collect();
-    if specs.len() != players.len() {
-        return Err(MatchError::Settings(
-            "the same player is named twice; the record tells players apart by their spec, so vary one (for example random and random:seed=2, or mcts:seed=1 and mcts:seed=2)".into(),
-        ));
-    }
-    if cfg.games == 0 {
-        return Err(MatchError::Settings("--games must be at least 1".into()));
-    }
-    if cfg.sprt.is_some() && players.len() != 2 {
-        return Err(MatchError::Settings(
-            "--sprt decides between two players; give exactly two".into(),
-        ));
-    }
+    check(cfg, players)?;
     let pairs = pairings(players.len());
-    let openings_needed = cfg.games.div_ceil(2);
-    let openings: Vec<Vec<Move>> = (0..openings_needed)
-        .map(|i| opening(cfg.board, cfg.opening_plies, cfg.seed, i))
-        .collect::<Result<_, _>>()
-        .map_err(MatchError::Settings)?;
-    let loaded = record::load(record_path)?;
+    let start = cfg.setup.start()?;
+    let openings: Vec<Vec<<S::Game as Game>::Move>> = (0..cfg.games.div_ceil(2))
+        .map(|i| opening(&cfg.setup, cfg.opening_plies, cfg.seed, i))
+        .collect::<Result<_, _>>()?;
+    let (writer, loaded) = RecordWriter::open(record_path)?;
 
     // Keep the record's games of this match's pairings; check they were played alike.
     let mut done: Vec<Vec<Option<GameRecord>>> = vec![vec![None; cfg.games as usize]; pairs.len()];
@@ -188,68 +297,60 @@ pub fn run_match(
             continue;
         };
         let (a, b) = pairs[pi];
-        let (white, black) = if g.a_is_white() {
+        let (first, second) = if g.a_moves_first() {
             (&players[a], &players[b])
         } else {
             (&players[b], &players[a])
         };
         let expected = [
-            ("board", cfg.board.to_string(), g.board.clone()),
+            ("game", S::NAME.to_string(), g.game.clone()),
+            ("parameters", cfg.setup.params(), g.params.clone()),
             ("seed", cfg.seed.to_string(), g.seed.to_string()),
             (
                 "opening plies",
                 cfg.opening_plies.to_string(),
                 g.opening_plies.to_string(),
             ),
+            ("ply cap", cfg.ply_cap.to_string(), g.ply_cap.to_string()),
             (
-                "White's budget",
-                budget_text(limit_of(cfg, white)),
-                g.white_budget.clone(),
+                "the first player's budget",
+                limit_text(limit_of(cfg, first)),
+                g.first_budget.clone(),
             ),
             (
-                "Black's budget",
-                budget_text(limit_of(cfg, black)),
-                g.black_budget.clone(),
+                "the second player's budget",
+                limit_text(limit_of(cfg, second)),
+                g.second_budget.clone(),
             ),
         ];
         for (what, now, then) in expected {
             if now != then {
-                return Err(MatchError::Mismatch(format!(
-                    "record {} holds game {} of {} vs {} with {what} {then}, but this match has {now}; \
-                     use another --record or the same settings",
-                    record_path.display(),
-                    g.game,
-                    g.player_a,
-                    g.player_b
-                )));
+                return Err(MatchError::Mismatch(Box::new(Mismatch::Setting {
+                    path: record_path.to_path_buf(),
+                    number: g.number,
+                    player_a: g.player_a,
+                    player_b: g.player_b,
+                    what,
+                    then,
+                    now,
+                })));
             }
         }
         // Same settings but other openings would mean the opening generator changed.
         if let Some(o) = openings.get(g.opening as usize) {
-            let mut pos = Position::start(cfg.board);
-            let texts: Vec<String> = o
-                .iter()
-                .map(|&mv| {
-                    let t = pos.format_move(mv);
-                    pos.make_move(mv);
-                    t
-                })
-                .collect();
-            if texts != g.opening_moves || g.opening != g.game / 2 {
-                return Err(MatchError::Mismatch(format!(
-                    "record {} holds game {} of {} vs {} with opening {:?}, but this version of quasar \
-                     makes {:?} from the same seed; use another --record",
-                    record_path.display(),
-                    g.game,
-                    g.player_a,
-                    g.player_b,
-                    g.opening_moves,
-                    texts
-                )));
+            let made = move_texts(&start, o);
+            if made != g.opening_moves || g.opening != g.number / 2 {
+                return Err(MatchError::Mismatch(Box::new(Mismatch::Opening {
+                    path: record_path.to_path_buf(),
+                    number: g.number,
+                    player_a: g.player_a,
+                    player_b: g.player_b,
+                    recorded: g.opening_moves,
+                    made,
+                })));
             }
         }
-        let slot = done[pi].get_mut(g.game as usize);
-        if let Some(slot @ None) = slot {
+        if let Some(slot @ None) = done[pi].get_mut(g.number as usize) {
             *slot = Some(g);
             resumed += 1;
         }
@@ -264,42 +365,24 @@ pub fn run_match(
         }
     }
 
-    let tally_a = |games: &[&GameRecord]| -> Tally {
-        let mut t = Tally::default();
-        for g in games {
-            match (g.result, g.a_is_white()) {
-                (Winner::Draw, _) => t.draws += 1,
-                (Winner::White, true) | (Winner::Black, false) => t.wins += 1,
-                _ => t.losses += 1,
-            }
-        }
-        t
-    };
-    let sprt_tally = Mutex::new(tally_a(&done[0].iter().flatten().collect::<Vec<_>>()));
+    let mut first_tally = Tally::default();
+    for g in done[0].iter().flatten() {
+        first_tally += Tally::of(g.a_result());
+    }
+    let sprt_tally = Mutex::new(first_tally);
     let stop = AtomicBool::new(false);
     if let Some(sprt) = &cfg.sprt {
-        let t = *sprt_tally.lock().unwrap_or_else(|p| p.into_inner());
-        if sprt.decide(&t) != SprtDecision::Continue {
+        if sprt.decide(&first_tally) != SprtDecision::Continue {
             stop.store(true, Ordering::SeqCst);
         }
     }
 
-    let writer = if pending.is_empty() || stop.load(Ordering::SeqCst) {
-        None
-    } else {
-        Some(RecordWriter::open(record_path)?)
-    };
     let total = pairs.len() as u64 * cfg.games as u64;
-    let bar = if cfg.progress {
-        ProgressBar::new(total)
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed_precise} (eta {eta})")
-            .expect("the template is valid"),
-    );
-    bar.set_position(resumed as u64);
+    let finished = AtomicUsize::new(resumed);
+    progress(MatchProgress::Started {
+        total,
+        done: resumed as u64,
+    });
 
     let next = AtomicUsize::new(0);
     let new_games: Mutex<Vec<(usize, GameRecord)>> = Mutex::new(Vec::new());
@@ -327,6 +410,7 @@ pub fn run_match(
                     g,
                     &players[a],
                     &players[b],
+                    &start,
                     &openings[(g / 2) as usize],
                 ) {
                     Ok(r) => r,
@@ -335,42 +419,38 @@ pub fn run_match(
                         break;
                     }
                 };
-                if let Some(w) = &writer {
-                    if let Err(e) = w.append(&rec) {
-                        fail(e.into());
-                        break;
-                    }
+                if let Err(e) = writer.append(&rec) {
+                    fail(e.into());
+                    break;
                 }
-                if let Some(sprt) = &cfg.sprt {
-                    let mut t = sprt_tally.lock().unwrap_or_else(|p| p.into_inner());
-                    *t = {
-                        let mut sum = *t;
-                        let one = tally_a(&[&rec]);
-                        sum.wins += one.wins;
-                        sum.draws += one.draws;
-                        sum.losses += one.losses;
-                        sum
-                    };
-                    if sprt.decide(&t) != SprtDecision::Continue {
-                        stop.store(true, Ordering::SeqCst);
+                if pi == 0 {
+                    if let Some(sprt) = &cfg.sprt {
+                        let mut t = sprt_tally.lock().unwrap_or_else(|p| p.into_inner());
+                        *t += Tally::of(rec.a_result());
+                        if sprt.decide(&t) != SprtDecision::Continue {
+                            stop.store(true, Ordering::SeqCst);
+                        }
                     }
                 }
                 new_games
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .push((pi, rec));
-                bar.inc(1);
+                let done = finished.fetch_add(1, Ordering::SeqCst) + 1;
+                progress(MatchProgress::GameFinished {
+                    total,
+                    done: done as u64,
+                });
             });
         }
     });
-    bar.finish_and_clear();
     if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);
     }
     let new_games = new_games.into_inner().unwrap_or_else(|p| p.into_inner());
     let played = new_games.len();
     for (pi, rec) in new_games {
-        let g = rec.game as usize;
+        let g = rec.number as usize;
         done[pi][g] = Some(rec);
     }
     let games: Vec<GameRecord> = done.into_iter().flatten().flatten().collect();
@@ -388,17 +468,17 @@ pub fn run_match(
 }
 
 /// Plays game `g` of pairing `pi` (A = `a`, B = `b`) and makes its record.
-fn play_one(
-    cfg: &MatchConfig,
+fn play_one<S: GameSetup>(
+    cfg: &MatchConfig<S>,
     pi: usize,
     g: u32,
-    a: &Contestant,
-    b: &Contestant,
-    opening: &[Move],
+    a: &Contestant<S::Game>,
+    b: &Contestant<S::Game>,
+    start: &S::Game,
+    opening: &[<S::Game as Game>::Move],
 ) -> Result<GameRecord, MatchError> {
-    let a_white = g % 2 == 0;
-    let (white, black) = if a_white { (a, b) } else { (b, a) };
-    let make = |c: &Contestant, side| {
+    let (first, second) = if g.is_multiple_of(2) { (a, b) } else { (b, a) };
+    let make = |c: &Contestant<S::Game>, side| {
         c.factory
             .make(player_seed(cfg.seed, pi, g, side))
             .map_err(|error| MatchError::Player {
@@ -406,61 +486,57 @@ fn play_one(
                 error,
             })
     };
-    let mut wp = make(white, Side::First)?;
-    let mut bp = make(black, Side::Second)?;
-    let limits = [limit_of(cfg, white), limit_of(cfg, black)];
+    let mut fp = make(first, Side::First)?;
+    let mut sp = make(second, Side::Second)?;
+    let limits = [limit_of(cfg, first), limit_of(cfg, second)];
     let budgets = limits.map(|l| Budget::new(l, cfg.tolerance, cfg.sims_safeguard));
-    let start = Position::start(cfg.board);
     let played = play_game(
-        [wp.as_mut(), bp.as_mut()],
-        &start,
+        [fp.as_mut(), sp.as_mut()],
+        start,
         opening,
         budgets,
         cfg.ply_cap,
     );
-    Ok(make_record(
-        cfg, a, b, g, white, black, limits, &start, opening, played,
-    ))
+    // The players (and any engine processes) end before the record is written.
+    drop((fp, sp));
+    Ok(make_record(cfg, [a, b], g, limits, start, opening, played))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn make_record(
-    cfg: &MatchConfig,
-    a: &Contestant,
-    b: &Contestant,
+/// The record of game `g` of pairing `(a, b)`.
+fn make_record<S: GameSetup>(
+    cfg: &MatchConfig<S>,
+    [a, b]: [&Contestant<S::Game>; 2],
     g: u32,
-    white: &Contestant,
-    black: &Contestant,
-    limits: [Limit; 2],
-    start: &Position,
-    opening: &[Move],
-    played: PlayedGame,
+    limits: [Limits; 2],
+    start: &S::Game,
+    opening: &[<S::Game as Game>::Move],
+    played: PlayedGame<S::Game>,
 ) -> GameRecord {
-    let mut pos = *start;
-    let mut texts = |moves: &[Move]| -> Vec<String> {
-        moves
-            .iter()
-            .map(|&mv| {
-                let t = pos.format_move(mv);
-                pos.make_move(mv);
-                t
-            })
-            .collect()
+    let (first, second) = if g.is_multiple_of(2) { (a, b) } else { (b, a) };
+    let opening_moves = move_texts(start, opening);
+    let mut after_opening = start.clone();
+    for &mv in opening {
+        after_opening.play(mv);
+    }
+    let moves = move_texts(&after_opening, &played.moves);
+    let detail = match played.reason {
+        EndReason::Win | EndReason::Draw => cfg.setup.end_detail(&played.end),
+        _ => played.detail,
     };
-    let opening_moves = texts(opening);
-    let moves = texts(&played.moves);
     GameRecord {
+        game: S::NAME.to_string(),
+        params: cfg.setup.params(),
         player_a: a.spec.clone(),
         player_b: b.spec.clone(),
-        game: g,
+        number: g,
         opening: g / 2,
-        white: white.spec.clone(),
-        black: black.spec.clone(),
-        board: cfg.board.to_string(),
+        first: first.spec.clone(),
+        second: second.spec.clone(),
         seed: cfg.seed,
         opening_plies: cfg.opening_plies,
-        white_budget: budget_text(limits[0]),
-        black_budget: budget_text(limits[1]),
+        first_budget: limit_text(limits[0]),
+        second_budget: limit_text(limits[1]),
+        ply_cap: cfg.ply_cap,
         opening_moves,
         moves,
         times_ms: played
@@ -468,19 +544,59 @@ fn make_record(
             .iter()
             .map(|d| (d.as_secs_f64() * 1e7).round() / 1e4)
             .collect(),
-        result: match played.outcome {
-            Outcome::Win(Side::First) => Winner::White,
-            Outcome::Win(Side::Second) => Winner::Black,
+        winner: match played.outcome {
+            Outcome::Win(Side::First) => Winner::First,
+            Outcome::Win(Side::Second) => Winner::Second,
             Outcome::Draw => Winner::Draw,
         },
         reason: played.reason,
-        detail: played.detail,
+        detail,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::settings::{PlayoutSettings, TableSpec};
+    use breakthrough::{Board, BreakthroughPolicy, Position};
+    use quasar_core::Oracle;
+
+    /// Breakthrough as the arena's tests see it (the binary registers the real one).
+    #[derive(Clone, Debug, PartialEq)]
+    struct TestSetup(Board);
+
+    impl GameSetup for TestSetup {
+        type Game = Position;
+        type Policy = BreakthroughPolicy;
+        const NAME: &'static str = "breakthrough";
+        fn params(&self) -> String {
+            self.0.to_string()
+        }
+        fn of_position(pos: &Position) -> Self {
+            TestSetup(pos.board())
+        }
+        fn start(&self) -> Result<Position, SetupError> {
+            Position::try_start(self.0).map_err(|e| SetupError::Size(e.into()))
+        }
+        fn boardsize(&self, _: &[&str]) -> Result<Self, SetupError> {
+            Ok(self.clone())
+        }
+        fn boardsize_command(&self) -> String {
+            format!("boardsize {}", self.0.width())
+        }
+        fn policy(&self, _: &PlayoutSettings) -> Result<BreakthroughPolicy, SetupError> {
+            Ok(BreakthroughPolicy::default())
+        }
+        fn load_oracle(&self, t: &TableSpec) -> Result<Arc<dyn Oracle<Position>>, SetupError> {
+            Err(SetupError::Table(
+                format!("{}: no tables here", t.path.display()).into(),
+            ))
+        }
+    }
+
+    fn setup(w: u32, h: u32) -> TestSetup {
+        TestSetup(Board::new(w, h).unwrap())
+    }
 
     #[test]
     fn pairings_cover_every_pair_once() {
@@ -491,20 +607,27 @@ mod tests {
 
     #[test]
     fn openings_are_legal_open_and_repeatable() {
-        let board = Board::new(6, 6).unwrap();
+        let s = setup(6, 6);
         for i in 0..20 {
-            let o = opening(board, 4, 7, i).unwrap();
-            assert_eq!(o, opening(board, 4, 7, i).unwrap());
-            let mut pos = Position::start(board);
+            let o = opening(&s, 4, 7, i).unwrap();
+            assert_eq!(o, opening(&s, 4, 7, i).unwrap());
+            let mut pos = s.start().unwrap();
             let mut legal = Vec::new();
             for &mv in &o {
-                pos.generate_moves(&mut legal);
+                pos.legal_moves(&mut legal);
                 assert!(legal.contains(&mv));
-                pos.make_move(mv);
+                pos.play(mv);
             }
-            assert!(pos.result().is_none());
+            assert!(pos.outcome().is_none());
         }
-        assert_ne!(opening(board, 4, 7, 0), opening(board, 4, 7, 1));
-        assert_eq!(opening(board, 0, 7, 3).unwrap(), vec![]);
+        assert_ne!(opening(&s, 4, 7, 0).unwrap(), opening(&s, 4, 7, 1).unwrap());
+        assert_eq!(opening(&s, 0, 7, 3).unwrap(), vec![]);
+    }
+
+    #[test]
+    fn a_board_without_a_start_is_an_error_not_a_panic() {
+        let e = opening(&setup(5, 3), 2, 1, 0).unwrap_err();
+        assert!(matches!(e, MatchError::Setup(SetupError::Size(_))), "{e}");
+        assert!(e.to_string().contains("no start position"), "{e}");
     }
 }

@@ -1,56 +1,49 @@
-//! quasar's own MCTS as an arena player, with or without a tablebase oracle.
+//! quasar's own MCTS as an arena player of any game, with or without a table oracle, and
+//! the factory that loads the table once per match.
 
-use crate::player::{
-    Budget, Limit, MctsSpec, Player, PlayerError, PlayerFactory, PlayerSpec, Playout,
-};
-use breakthrough::{BreakthroughPolicy, BreakthroughSearcher};
-use breakthrough::{Move, Position};
-use mcts::{Config, Limits, Searcher};
-use quasar_core::Oracle;
+use crate::player::{Budget, Player, PlayerError, PlayerFactory};
+use crate::settings::EngineSettings;
+use crate::setup::GameSetup;
+use crate::spec::PlayerSpec;
+use mcts::{Limits, Searcher};
+use quasar_core::{Game, Oracle};
 use std::sync::Arc;
 
 /// Builds MCTS players that share one loaded oracle.
-pub struct MctsFactory {
-    spec: MctsSpec,
-    oracle: Option<Arc<dyn Oracle<Position>>>,
+pub struct MctsFactory<S: GameSetup> {
+    settings: EngineSettings,
+    policy: S::Policy,
+    oracle: Option<Arc<dyn Oracle<S::Game>>>,
 }
 
-impl MctsFactory {
-    /// A factory for `spec`'s players, consulting `oracle` when given.
-    pub fn new(spec: MctsSpec, oracle: Option<Arc<dyn Oracle<Position>>>) -> MctsFactory {
-        MctsFactory { spec, oracle }
-    }
-
-    fn config(&self, seed: u64) -> Config<BreakthroughPolicy> {
-        let defaults = Config::<BreakthroughPolicy>::default();
-        Config {
-            c: self.spec.exploration.unwrap_or(defaults.c),
-            playout: match self.spec.playout {
-                Some(Playout::Uniform) => BreakthroughPolicy::uniform(),
-                Some(Playout::Full) | None => BreakthroughPolicy::default(),
-            },
-            threads: self.spec.threads.unwrap_or(1),
-            seed: self.spec.seed.unwrap_or(seed),
-            oracle_in_playouts: match self.spec.probe_every {
-                Some(k) => std::num::NonZeroU32::new(k),
-                None => defaults.oracle_in_playouts,
-            },
-            ..defaults
-        }
+impl<S: GameSetup> MctsFactory<S> {
+    /// A factory for `settings`' players on `setup`: builds the policy and opens the table
+    /// now, so a bad setting fails before the first game.
+    pub fn new(settings: EngineSettings, setup: &S) -> Result<MctsFactory<S>, PlayerError> {
+        let policy = setup.policy(&settings.playout)?;
+        let oracle = match settings.table_spec() {
+            Some(table) => Some(setup.load_oracle(&table)?),
+            None => None,
+        };
+        Ok(MctsFactory {
+            settings,
+            policy,
+            oracle,
+        })
     }
 }
 
-impl PlayerFactory for MctsFactory {
+impl<S: GameSetup> PlayerFactory<S::Game> for MctsFactory<S> {
     fn name(&self) -> String {
-        PlayerSpec::Mcts(self.spec.clone()).to_string()
+        PlayerSpec::Mcts(self.settings.clone()).to_string()
     }
 
-    fn own_limit(&self) -> Option<Limit> {
-        self.spec.limit
+    fn own_limit(&self) -> Option<Limits> {
+        self.settings.limit
     }
 
-    fn make(&self, seed: u64) -> Result<Box<dyn Player>, PlayerError> {
-        let config = self.config(seed);
+    fn make(&self, seed: u64) -> Result<Box<dyn Player<S::Game>>, PlayerError> {
+        let config = self.settings.config(self.policy.clone(), seed);
         let searcher = match &self.oracle {
             Some(oracle) => Searcher::new(config, Arc::clone(oracle)),
             None => Searcher::without_oracle(config),
@@ -63,42 +56,25 @@ impl PlayerFactory for MctsFactory {
 }
 
 /// One game's MCTS player; its searcher reuses its tree from move to move.
-struct MctsPlayer {
+struct MctsPlayer<G: Game, P: mcts::PlayoutPolicy<G>> {
     name: String,
-    searcher: BreakthroughSearcher,
+    searcher: Searcher<G, P>,
 }
 
-impl Player for MctsPlayer {
+impl<G: Game, P: mcts::PlayoutPolicy<G>> Player<G> for MctsPlayer<G, P> {
     fn name(&self) -> String {
         self.name.clone()
     }
 
-    fn new_game(&mut self, _start: &Position, _opening: &[Move]) -> Result<(), PlayerError> {
+    fn new_game(&mut self, _start: &G, _opening: &[G::Move]) -> Result<(), PlayerError> {
         self.searcher.clear();
         Ok(())
     }
 
-    fn choose(&mut self, pos: &Position, budget: &Budget) -> Result<Move, PlayerError> {
-        let limits = match budget.limit {
-            Limit::Time(t) => Limits::Time(t),
-            Limit::Sims(n) => Limits::Simulations(n),
-        };
+    fn choose(&mut self, pos: &G, budget: &Budget) -> Result<G::Move, PlayerError> {
         self.searcher
-            .search(pos, limits)
+            .search(pos, budget.limit)
             .best_move
-            .ok_or_else(|| PlayerError::Engine("the search found no legal move".into()))
+            .ok_or(PlayerError::NoMove)
     }
-}
-
-/// Opens a tablebase file as the oracle of MCTS players on `board`; the race rule, if
-/// asked for, only steers playouts (the tablebase never proves a node with it).
-pub fn load_oracle(
-    path: &std::path::Path,
-    rule: Option<crate::player::ProbeRule>,
-    board: breakthrough::Board,
-) -> Result<Arc<dyn Oracle<Position>>, PlayerError> {
-    let table = breakthrough::tablebase::Tablebase::open_for(path, board)
-        .map_err(|e| PlayerError::Unavailable(format!("tablebase {e}")))?;
-    let race = rule == Some(crate::player::ProbeRule::Race);
-    Ok(Arc::new(table.with_race_guess(race)))
 }

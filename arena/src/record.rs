@@ -1,21 +1,24 @@
 //! The JSON Lines game record: one finished game per line, appended and flushed at once,
-//! read back to resume an interrupted match (a truncated last line is dropped).
+//! read back to resume an interrupted match (a truncated last line is dropped), locked
+//! against a second run and checked for games recorded twice.
 
-use crate::game::Reason;
+use crate::game::EndReason;
+use quasar_core::GameResult;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
-use std::io::Write;
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// Who won a recorded game.
+/// Who won a recorded game, by the side that moved first or second.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Winner {
-    /// White (the side that moves first) won.
-    White,
-    /// Black won.
-    Black,
+    /// The side that moves first won.
+    First,
+    /// The side that moves second won.
+    Second,
     /// Nobody won.
     Draw,
 }
@@ -23,28 +26,32 @@ pub enum Winner {
 /// One finished game as a line of the record.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
+    /// The game as `--game` names it (`breakthrough`).
+    pub game: String,
+    /// The game's size parameters (`6x6`).
+    pub params: String,
     /// Player A of the pairing (its spec text).
     pub player_a: String,
     /// Player B of the pairing.
     pub player_b: String,
-    /// The game's number within the pairing: opening `game / 2`, A is White when even.
-    pub game: u32,
+    /// The game's number within the pairing: opening `number / 2`, A moves first when even.
+    pub number: u32,
     /// The opening's number.
     pub opening: u32,
-    /// The spec of the player that had White.
-    pub white: String,
-    /// The spec of the player that had Black.
-    pub black: String,
-    /// The board, `WxH`.
-    pub board: String,
+    /// The spec of the player that moved first.
+    pub first: String,
+    /// The spec of the player that moved second.
+    pub second: String,
     /// The match seed that generated the openings and the players' seeds.
     pub seed: u64,
     /// The opening's random plies.
     pub opening_plies: u32,
-    /// White's budget per move, as text (`100ms`, `5000 sims`).
-    pub white_budget: String,
-    /// Black's budget per move.
-    pub black_budget: String,
+    /// The first player's budget per move, as text (`100ms`, `5000 sims`).
+    pub first_budget: String,
+    /// The second player's budget per move.
+    pub second_budget: String,
+    /// Plies after which the game would have been stopped as a draw.
+    pub ply_cap: u32,
     /// The opening's moves from the start position.
     pub opening_moves: Vec<String>,
     /// The moves played after the opening.
@@ -52,18 +59,37 @@ pub struct GameRecord {
     /// Wall-clock milliseconds of each move in `moves`.
     pub times_ms: Vec<f64>,
     /// Who won.
-    pub result: Winner,
+    pub winner: Winner,
     /// Why the game ended.
-    pub reason: Reason,
-    /// Words for a forfeit (illegal move, overrun, engine error).
+    pub reason: EndReason,
+    /// The game's own words for the end, or those of a forfeit (illegal move, overrun,
+    /// engine error).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
 }
 
 impl GameRecord {
-    /// Whether player A had White.
-    pub fn a_is_white(&self) -> bool {
-        self.game % 2 == 0
+    /// Whether player A moved first.
+    pub fn a_moves_first(&self) -> bool {
+        self.number.is_multiple_of(2)
+    }
+
+    /// The result for the side that moved first.
+    pub fn first_result(&self) -> GameResult {
+        match self.winner {
+            Winner::First => GameResult::Win,
+            Winner::Second => GameResult::Loss,
+            Winner::Draw => GameResult::Draw,
+        }
+    }
+
+    /// The result for player A.
+    pub fn a_result(&self) -> GameResult {
+        if self.a_moves_first() {
+            self.first_result()
+        } else {
+            self.first_result().flip()
+        }
     }
 }
 
@@ -78,6 +104,12 @@ pub enum RecordError {
         /// What the system said.
         source: std::io::Error,
     },
+    /// Another run holds the record's lock.
+    #[error("record {path} is in use by another quasar arena run; wait for it to finish, or give this run another --record")]
+    InUse {
+        /// The record's path.
+        path: PathBuf,
+    },
     /// A line that is not the last does not parse.
     #[error("record {path}, line {line}: not a game record ({message}); fix or move the file, or use another --record")]
     BadLine {
@@ -87,6 +119,23 @@ pub enum RecordError {
         line: usize,
         /// What the JSON parser said.
         message: String,
+    },
+    /// Two lines record the same game of the same pairing.
+    #[error("record {path} holds game {number} of {player_a} vs {player_b} twice (lines {first_line} and {second_line}): \
+             two runs wrote it at once or it was edited; delete one of the lines, or use another --record")]
+    Duplicate {
+        /// The record's path.
+        path: PathBuf,
+        /// The game's number.
+        number: u32,
+        /// Player A's spec.
+        player_a: String,
+        /// Player B's spec.
+        player_b: String,
+        /// 1-based line of the first copy.
+        first_line: usize,
+        /// 1-based line of the second copy.
+        second_line: usize,
     },
 }
 
@@ -99,29 +148,34 @@ pub struct Loaded {
     pub dropped_partial_line: bool,
 }
 
-/// Reads every game of a record; a missing file is an empty record. An unparsable last line
-/// without its newline is the trace of an interrupted write and is dropped; elsewhere a bad
-/// line is an error.
-pub fn load(path: &Path) -> Result<Loaded, RecordError> {
-    let text = match fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Loaded::default()),
-        Err(source) => {
-            return Err(RecordError::Io {
-                path: path.to_path_buf(),
-                source,
-            })
-        }
-    };
+/// Reads the games of a record's text; an unparsable last line without its newline is the
+/// trace of an interrupted write and is dropped; elsewhere a bad line is an error, and so
+/// is a game recorded twice.
+fn parse(path: &Path, text: &str) -> Result<Loaded, RecordError> {
     let mut loaded = Loaded::default();
-    let ends_cleanly = text.ends_with('\n');
+    let ends_cleanly = text.is_empty() || text.ends_with('\n');
     let lines: Vec<&str> = text.split('\n').collect();
+    let mut seen: HashMap<(String, String, u32), usize> = HashMap::new();
     for (i, line) in lines.iter().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
         match serde_json::from_str::<GameRecord>(line) {
-            Ok(g) => loaded.games.push(g),
+            Ok(g) => {
+                let key = (g.player_a.clone(), g.player_b.clone(), g.number);
+                if let Some(&first_line) = seen.get(&key) {
+                    return Err(RecordError::Duplicate {
+                        path: path.to_path_buf(),
+                        number: g.number,
+                        player_a: g.player_a,
+                        player_b: g.player_b,
+                        first_line,
+                        second_line: i + 1,
+                    });
+                }
+                seen.insert(key, i + 1);
+                loaded.games.push(g);
+            }
             Err(_) if i + 1 == lines.len() && !ends_cleanly => {
                 loaded.dropped_partial_line = true;
             }
@@ -137,7 +191,20 @@ pub fn load(path: &Path) -> Result<Loaded, RecordError> {
     Ok(loaded)
 }
 
-/// Appends games to a record, one line each, flushed before `append` returns; shared by the
+/// Reads every game of a record without locking it; a missing file is an empty record.
+pub fn load(path: &Path) -> Result<Loaded, RecordError> {
+    match fs::read_to_string(path) {
+        Ok(text) => parse(path, &text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Loaded::default()),
+        Err(source) => Err(RecordError::Io {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+/// A record opened for a match: locked against other runs until dropped, its games read,
+/// and new games appended one line each, flushed before `append` returns; shared by the
 /// threads that play games.
 pub struct RecordWriter {
     path: PathBuf,
@@ -145,9 +212,11 @@ pub struct RecordWriter {
 }
 
 impl RecordWriter {
-    /// Opens `path` for appending (creating it and its directory); a partial last line left
-    /// by an interrupted write is cut off first, so the next line starts cleanly.
-    pub fn open(path: &Path) -> Result<RecordWriter, RecordError> {
+    /// Opens (creating it and its directory) and locks `path`, reads its games, and cuts
+    /// off a partial last line left by an interrupted write so the next line starts
+    /// cleanly. The lock is the system's advisory file lock: it ends with the process, so a
+    /// killed run leaves nothing stale behind.
+    pub fn open(path: &Path) -> Result<(RecordWriter, Loaded), RecordError> {
         let io = |source| RecordError::Io {
             path: path.to_path_buf(),
             source,
@@ -155,22 +224,38 @@ impl RecordWriter {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             fs::create_dir_all(dir).map_err(io)?;
         }
-        if let Ok(bytes) = fs::read(path) {
-            if !bytes.is_empty() && !bytes.ends_with(b"\n") {
-                let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-                let f = OpenOptions::new().write(true).open(path).map_err(io)?;
-                f.set_len(keep as u64).map_err(io)?;
-            }
-        }
-        let file = OpenOptions::new()
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
             .create(true)
-            .append(true)
+            .truncate(false)
             .open(path)
             .map_err(io)?;
-        Ok(RecordWriter {
-            path: path.to_path_buf(),
-            file: Mutex::new(file),
-        })
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => {
+                return Err(RecordError::InUse {
+                    path: path.to_path_buf(),
+                })
+            }
+            Err(fs::TryLockError::Error(e)) => return Err(io(e)),
+        }
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(io)?;
+        let text = String::from_utf8_lossy(&bytes);
+        let loaded = parse(path, &text)?;
+        if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+            let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            file.set_len(keep as u64).map_err(io)?;
+        }
+        file.seek(SeekFrom::End(0)).map_err(io)?;
+        Ok((
+            RecordWriter {
+                path: path.to_path_buf(),
+                file: Mutex::new(file),
+            },
+            loaded,
+        ))
     }
 
     /// The record's path.
@@ -183,8 +268,9 @@ impl RecordWriter {
         let mut line = serde_json::to_string(game).expect("a game record always serialises");
         line.push('\n');
         let mut file = self.file.lock().unwrap_or_else(|p| p.into_inner());
-        // One write of the whole line: a crash leaves at most one partial last line.
-        file.write_all(line.as_bytes())
+        // One write of the whole line at the end: a crash leaves at most one partial line.
+        file.seek(SeekFrom::End(0))
+            .and_then(|_| file.write_all(line.as_bytes()))
             .and_then(|_| file.flush())
             .map_err(|source| RecordError::Io {
                 path: self.path.clone(),
@@ -197,24 +283,27 @@ impl RecordWriter {
 mod tests {
     use super::*;
 
-    fn sample(game: u32) -> GameRecord {
+    fn sample(number: u32) -> GameRecord {
+        let a_first = number.is_multiple_of(2);
         GameRecord {
+            game: "breakthrough".into(),
+            params: "6x6".into(),
             player_a: "random".into(),
             player_b: "gtp:./x".into(),
-            game,
-            opening: game / 2,
-            white: if game % 2 == 0 { "random" } else { "gtp:./x" }.into(),
-            black: if game % 2 == 0 { "gtp:./x" } else { "random" }.into(),
-            board: "6x6".into(),
+            number,
+            opening: number / 2,
+            first: if a_first { "random" } else { "gtp:./x" }.into(),
+            second: if a_first { "gtp:./x" } else { "random" }.into(),
             seed: 1,
             opening_plies: 2,
-            white_budget: "100ms".into(),
-            black_budget: "100ms".into(),
+            first_budget: "100ms".into(),
+            second_budget: "100ms".into(),
+            ply_cap: 1000,
             opening_moves: vec!["a2-a3".into(), "b5-b4".into()],
             moves: vec!["c2-c3".into()],
             times_ms: vec![0.25],
-            result: Winner::Black,
-            reason: Reason::Illegal,
+            winner: Winner::Second,
+            reason: EndReason::Illegal,
             detail: Some("chose a1-a4".into()),
         }
     }
@@ -230,7 +319,8 @@ mod tests {
     #[test]
     fn records_round_trip_and_truncation_is_tolerated() {
         let path = temp("round.jsonl");
-        let w = RecordWriter::open(&path).unwrap();
+        let (w, loaded) = RecordWriter::open(&path).unwrap();
+        assert!(loaded.games.is_empty());
         w.append(&sample(0)).unwrap();
         w.append(&sample(1)).unwrap();
         drop(w);
@@ -248,7 +338,8 @@ mod tests {
         assert!(loaded.dropped_partial_line);
 
         // Reopening cuts the partial line so the next game starts on its own line.
-        let w = RecordWriter::open(&path).unwrap();
+        let (w, loaded) = RecordWriter::open(&path).unwrap();
+        assert!(loaded.dropped_partial_line);
         w.append(&sample(3)).unwrap();
         let loaded = load(&path).unwrap();
         assert_eq!(loaded.games, vec![sample(0), sample(1), sample(3)]);
@@ -265,12 +356,51 @@ mod tests {
     }
 
     #[test]
+    fn a_game_recorded_twice_is_refused() {
+        let path = temp("twice.jsonl");
+        let line = |n| serde_json::to_string(&sample(n)).unwrap();
+        fs::write(&path, format!("{}\n{}\n{}\n", line(0), line(1), line(0))).unwrap();
+        let e = load(&path).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                RecordError::Duplicate {
+                    number: 0,
+                    first_line: 1,
+                    second_line: 3,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert!(e.to_string().contains("twice (lines 1 and 3)"), "{e}");
+        assert!(RecordWriter::open(&path).is_err());
+    }
+
+    #[test]
+    fn a_second_writer_is_refused_while_the_first_holds_the_lock() {
+        let path = temp("locked.jsonl");
+        let (first, _) = RecordWriter::open(&path).unwrap();
+        let e = RecordWriter::open(&path)
+            .err()
+            .expect("the record is locked");
+        assert!(matches!(e, RecordError::InUse { .. }), "{e}");
+        assert!(e.to_string().contains("in use by another"), "{e}");
+        drop(first);
+        assert!(
+            RecordWriter::open(&path).is_ok(),
+            "the lock ends with its writer"
+        );
+    }
+
+    #[test]
     fn the_line_format_is_stable() {
         let line = serde_json::to_string(&sample(1)).unwrap();
-        assert!(line.starts_with(r#"{"player_a":"random","player_b":"gtp:./x","game":1,"opening":0,"white":"gtp:./x""#), "{line}");
+        assert!(line.starts_with(r#"{"game":"breakthrough","params":"6x6","player_a":"random","player_b":"gtp:./x","number":1,"opening":0,"first":"gtp:./x""#), "{line}");
         assert!(
-            line.contains(r#""result":"black","reason":"illegal","detail":"chose a1-a4""#),
+            line.contains(r#""winner":"second","reason":"illegal","detail":"chose a1-a4""#),
             "{line}"
         );
+        assert!(line.contains(r#""ply_cap":1000"#), "{line}");
     }
 }

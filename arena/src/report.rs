@@ -1,10 +1,9 @@
-//! Reports of a match: the thesis' table (each player's W-L as White, and the total), win
-//! rate with its 95% interval, Elo with its interval, LOS, a cross table for round robins;
-//! as Markdown, CSV, JSON and an SVG chart of win rates with error bars.
+//! Reports of a match: the thesis' table (each player's W-L moving first, and the total),
+//! win rate with its 95% interval, Elo with its interval, LOS, a cross table for round
+//! robins; as Markdown, CSV, JSON and an SVG chart of win rates with error bars.
 
-use crate::game::Reason;
 use crate::matchup::pairings;
-use crate::record::{GameRecord, Winner};
+use crate::record::GameRecord;
 use crate::stats::{elo, los, wilson, Interval, Tally, Z95};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -20,10 +19,10 @@ pub struct PairingSummary {
     pub player_a: String,
     /// Player B's spec.
     pub player_b: String,
-    /// A's results in the games where A had White.
-    pub a_white: Tally,
-    /// B's results in the games where B had White.
-    pub b_white: Tally,
+    /// A's results in the games where A moved first.
+    pub a_first: Tally,
+    /// B's results in the games where B moved first.
+    pub b_first: Tally,
     /// A's results over all games.
     pub total: Tally,
     /// A's mean score (draws half).
@@ -58,6 +57,8 @@ pub struct MoveTimes {
 /// A match's report: one summary per pairing, and the cross table of a round robin.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
+    /// The game's name for the side that moves first ("White"), for the table's headings.
+    pub first_side: String,
     /// The players in the order given.
     pub players: Vec<String>,
     /// One entry per pairing, in the order of [`pairings`].
@@ -68,20 +69,13 @@ pub struct Report {
     pub overall: Vec<Tally>,
 }
 
-fn add(t: &mut Tally, won: Option<bool>) {
-    match won {
-        Some(true) => t.wins += 1,
-        Some(false) => t.losses += 1,
-        None => t.draws += 1,
-    }
-}
-
 fn finite(x: f64) -> Option<f64> {
     x.is_finite().then_some(x)
 }
 
-/// Summarises the games of a match among `players` (specs, in the order given).
-pub fn summarize(players: &[String], games: &[GameRecord]) -> Report {
+/// Summarises the games of a match among `players` (specs, in the order given);
+/// `first_side` is the game's name for the side that moves first.
+pub fn summarize(players: &[String], games: &[GameRecord], first_side: &str) -> Report {
     let n = players.len();
     let mut cross = vec![vec![None; n]; n];
     let mut overall = vec![Tally::default(); n];
@@ -91,35 +85,25 @@ pub fn summarize(players: &[String], games: &[GameRecord]) -> Report {
             .iter()
             .filter(|g| g.player_a == players[a] && g.player_b == players[b])
             .collect();
-        let (mut a_white, mut b_white, mut total) =
+        let (mut a_first, mut b_first, mut total) =
             (Tally::default(), Tally::default(), Tally::default());
         let mut reasons = BTreeMap::new();
         let (mut a_sum, mut b_sum) = ((0u64, 0.0f64, 0.0f64), (0u64, 0.0f64, 0.0f64));
         for g in &mine {
-            let white_won = match g.result {
-                Winner::White => Some(true),
-                Winner::Black => Some(false),
-                Winner::Draw => None,
-            };
-            let a_won = if g.a_is_white() {
-                white_won
+            total += Tally::of(g.a_result());
+            let first = Tally::of(g.first_result());
+            if g.a_moves_first() {
+                a_first += first;
             } else {
-                white_won.map(|w| !w)
-            };
-            add(&mut total, a_won);
-            if g.a_is_white() {
-                add(&mut a_white, white_won);
-            } else {
-                add(&mut b_white, white_won);
+                b_first += first;
             }
-            *reasons
-                .entry(reason_name(g.reason).to_string())
-                .or_insert(0) += 1;
-            // The first move after the opening is White's when the opening has even length.
-            let white_first = g.opening_moves.len() % 2 == 0;
+            *reasons.entry(g.reason.name().to_string()).or_insert(0) += 1;
+            // The first move after the opening is the first side's when the opening has
+            // even length.
+            let first_moves_next = g.opening_moves.len() % 2 == 0;
             for (i, &ms) in g.times_ms.iter().enumerate() {
-                let by_white = (i % 2 == 0) == white_first;
-                let acc = if by_white == g.a_is_white() {
+                let by_first = (i % 2 == 0) == first_moves_next;
+                let acc = if by_first == g.a_moves_first() {
                     &mut a_sum
                 } else {
                     &mut b_sum
@@ -137,17 +121,14 @@ pub fn summarize(players: &[String], games: &[GameRecord]) -> Report {
         let e = elo(&total);
         cross[a][b] = Some(total);
         cross[b][a] = Some(total.flip());
-        for (i, t) in [(a, total), (b, total.flip())] {
-            overall[i].wins += t.wins;
-            overall[i].draws += t.draws;
-            overall[i].losses += t.losses;
-        }
+        overall[a] += total;
+        overall[b] += total.flip();
         summaries.push(PairingSummary {
             test: k + 1,
             player_a: players[a].clone(),
             player_b: players[b].clone(),
-            a_white,
-            b_white,
+            a_first,
+            b_first,
             total,
             score: total.score(),
             score_ci: wilson(&total, Z95),
@@ -160,24 +141,11 @@ pub fn summarize(players: &[String], games: &[GameRecord]) -> Report {
         });
     }
     Report {
+        first_side: first_side.to_string(),
         players: players.to_vec(),
         pairings: summaries,
         cross,
         overall,
-    }
-}
-
-/// The record's name of a reason.
-pub fn reason_name(r: Reason) -> &'static str {
-    match r {
-        Reason::Goal => "goal",
-        Reason::AllCaptured => "all-captured",
-        Reason::NoMoves => "no-moves",
-        Reason::Illegal => "illegal",
-        Reason::Overrun => "overrun",
-        Reason::Resigned => "resigned",
-        Reason::Error => "error",
-        Reason::PlyCap => "ply-cap",
     }
 }
 
@@ -231,7 +199,11 @@ fn elo_cell(s: &PairingSummary) -> String {
 /// are more than two players, as Markdown.
 pub fn markdown(r: &Report) -> String {
     let mut out = String::new();
-    out.push_str("| Test | Player A | Player B | Player A White | Player B White | Player A - Player B | A score (95% CI) | Elo A-B (95% CI) | LOS |\n");
+    let side = &r.first_side;
+    let _ = writeln!(
+        out,
+        "| Test | Player A | Player B | Player A {side} | Player B {side} | Player A - Player B | A score (95% CI) | Elo A-B (95% CI) | LOS |"
+    );
     out.push_str("|---:|---|---|---:|---:|---:|---:|---:|---:|\n");
     let mut draws = false;
     for s in &r.pairings {
@@ -242,17 +214,18 @@ pub fn markdown(r: &Report) -> String {
             s.test,
             md_escape(&s.player_a),
             md_escape(&s.player_b),
-            wl(&s.a_white),
-            wl(&s.b_white),
+            wl(&s.a_first),
+            wl(&s.b_first),
             wl(&s.total),
             score_cell(s),
             elo_cell(s),
             pct(s.los)
         );
     }
-    out.push_str(
-        "\n\"Player A White\": A's wins - losses with White; \"Player B White\": B's with White; \
-         \"Player A - Player B\": wins of A - wins of B.",
+    let _ = write!(
+        out,
+        "\n\"Player A {side}\": A's wins - losses with {side}; \"Player B {side}\": B's with {side}; \
+         \"Player A - Player B\": wins of A - wins of B."
     );
     if draws {
         out.push_str(" A third number counts draws (scored half).");
@@ -310,7 +283,7 @@ fn csv_num(x: Option<f64>) -> String {
 /// One CSV line per pairing.
 pub fn pairings_csv(r: &Report) -> String {
     let mut out = String::from(
-        "test,player_a,player_b,a_white_wins,a_white_losses,a_white_draws,b_white_wins,b_white_losses,b_white_draws,\
+        "test,player_a,player_b,a_first_wins,a_first_losses,a_first_draws,b_first_wins,b_first_losses,b_first_draws,\
          a_wins,a_losses,draws,score,score_low,score_high,elo,elo_low,elo_high,los,a_mean_ms,a_max_ms,b_mean_ms,b_max_ms\n",
     );
     for s in &r.pairings {
@@ -321,12 +294,12 @@ pub fn pairings_csv(r: &Report) -> String {
             s.test,
             csv_field(&s.player_a),
             csv_field(&s.player_b),
-            s.a_white.wins,
-            s.a_white.losses,
-            s.a_white.draws,
-            s.b_white.wins,
-            s.b_white.losses,
-            s.b_white.draws,
+            s.a_first.wins,
+            s.a_first.losses,
+            s.a_first.draws,
+            s.b_first.wins,
+            s.b_first.losses,
+            s.b_first.draws,
             s.total.wins,
             s.total.losses,
             s.total.draws,
@@ -363,100 +336,81 @@ pub fn cross_csv(r: &Report) -> String {
     out
 }
 
-fn xml(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+/// A label that fits the chart: long specs (paths, command lines) keep their ends, which
+/// tell them apart.
+fn chart_label(label: String) -> String {
+    const MAX: usize = 52;
+    if label.chars().count() <= MAX {
+        return label;
+    }
+    let tail: Vec<char> = label.chars().rev().take(MAX - 1).collect();
+    format!("…{}", tail.into_iter().rev().collect::<String>())
 }
 
-/// A bar chart of player A's score per pairing with its 95% interval as an error bar.
+/// A bar chart of player A's score per pairing with its 95% interval as an error bar, drawn
+/// through plotters' SVG backend.
 pub fn svg(r: &Report) -> String {
-    const LABEL: f64 = 330.0;
-    const BAR: f64 = 400.0;
-    const ROW: f64 = 30.0;
-    const TOP: f64 = 40.0;
-    let height = TOP + ROW * r.pairings.len() as f64 + 40.0;
-    let width = LABEL + BAR + 90.0;
-    let x = |p: f64| LABEL + BAR * p;
-    let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
-         font-family=\"sans-serif\" font-size=\"12\">\n\
-         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"{LABEL}\" y=\"20\" font-size=\"14\">Score of player A (95% Wilson interval)</text>\n"
-    );
-    let bottom = TOP + ROW * r.pairings.len() as f64;
-    for tick in [0.0, 0.25, 0.5, 0.75, 1.0] {
-        let _ = writeln!(
-            out,
-            "<line x1=\"{0}\" y1=\"{TOP}\" x2=\"{0}\" y2=\"{bottom}\" stroke=\"#bbb\"{1}/>\n\
-             <text x=\"{0}\" y=\"{2}\" text-anchor=\"middle\">{3}%</text>",
-            x(tick),
+    use plotters::element::DashedPathElement;
+    use plotters::prelude::*;
+    use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+    const LABEL: i32 = 330;
+    const BAR: i32 = 400;
+    const ROW: i32 = 30;
+    const TOP: i32 = 40;
+    let rows = r.pairings.len() as i32;
+    let (width, height) = (LABEL + BAR + 90, TOP + ROW * rows + 40);
+    let bottom = TOP + ROW * rows;
+    let x = |p: f64| LABEL + (BAR as f64 * p).round() as i32;
+    let font = |size: f64| ("sans-serif", size).into_font().color(&BLACK);
+    let right = font(12.0).pos(Pos::new(HPos::Right, VPos::Center));
+    let centre = font(12.0).pos(Pos::new(HPos::Center, VPos::Top));
+    let left = font(12.0).pos(Pos::new(HPos::Left, VPos::Center));
+    let grey = RGBColor(0xbb, 0xbb, 0xbb);
+    let bar = RGBColor(0x4a, 0x7f, 0xb5);
+    let whisker = BLACK.stroke_width(2);
+    let mut out = String::new();
+    // Drawing into a string cannot fail; a failed element would only be missing.
+    {
+        let root =
+            SVGBackend::with_string(&mut out, (width as u32, height as u32)).into_drawing_area();
+        let _ = root.fill(&WHITE);
+        let _ = root.draw(&Text::new(
+            "Score of player A (95% Wilson interval)",
+            (LABEL, 12),
+            font(14.0),
+        ));
+        for tick in [0.0, 0.25, 0.5, 0.75, 1.0] {
+            let line = [(x(tick), TOP), (x(tick), bottom)];
             if tick == 0.5 {
-                " stroke-dasharray=\"4 3\""
+                let _ = root.draw(&DashedPathElement::new(line, 4, 3, grey));
             } else {
-                ""
-            },
-            bottom + 16.0,
-            (tick * 100.0) as u32
-        );
+                let _ = root.draw(&PathElement::new(line, grey));
+            }
+            let label = format!("{}%", (tick * 100.0) as u32);
+            let _ = root.draw(&Text::new(label, (x(tick), bottom + 6), centre.clone()));
+        }
+        for (i, s) in r.pairings.iter().enumerate() {
+            let y = TOP + ROW * i as i32;
+            let mid = y + ROW / 2;
+            let label = chart_label(format!("{}. {} vs {}", s.test, s.player_a, s.player_b));
+            let _ = root.draw(&Text::new(label, (LABEL - 8, mid), right.clone()));
+            let (Some(p), Some(ci)) = (s.score, s.score_ci) else {
+                continue;
+            };
+            let _ = root.draw(&Rectangle::new(
+                [(LABEL, y + 6), (x(p), y + ROW - 6)],
+                bar.filled(),
+            ));
+            let (lo, hi) = (x(ci.low), x(ci.high));
+            let _ = root.draw(&PathElement::new([(lo, mid), (hi, mid)], whisker));
+            let _ = root.draw(&PathElement::new([(lo, mid - 6), (lo, mid + 6)], whisker));
+            let _ = root.draw(&PathElement::new([(hi, mid - 6), (hi, mid + 6)], whisker));
+            let text = format!("{} ({})", pct(p), s.total.games());
+            let _ = root.draw(&Text::new(text, (LABEL + BAR + 8, mid), left.clone()));
+        }
+        let _ = root.present();
     }
-    for (i, s) in r.pairings.iter().enumerate() {
-        let y = TOP + ROW * i as f64;
-        let label = format!("{}. {} vs {}", s.test, s.player_a, s.player_b);
-        // Long specs (paths, command lines) keep their ends, which tell them apart.
-        let label = if label.chars().count() > 52 {
-            let tail: String = label
-                .chars()
-                .rev()
-                .take(51)
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-                .collect();
-            format!("…{tail}")
-        } else {
-            label
-        };
-        let _ = writeln!(
-            out,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
-            LABEL - 8.0,
-            y + ROW / 2.0 + 4.0,
-            xml(&label)
-        );
-        let (Some(p), Some(ci)) = (s.score, s.score_ci) else {
-            continue;
-        };
-        let mid = y + ROW / 2.0;
-        let _ = writeln!(
-            out,
-            "<rect x=\"{}\" y=\"{}\" width=\"{:.2}\" height=\"{}\" fill=\"#4a7fb5\"/>\n\
-             <line x1=\"{:.2}\" y1=\"{mid}\" x2=\"{:.2}\" y2=\"{mid}\" stroke=\"black\" stroke-width=\"1.5\"/>\n\
-             <line x1=\"{:.2}\" y1=\"{}\" x2=\"{:.2}\" y2=\"{}\" stroke=\"black\" stroke-width=\"1.5\"/>\n\
-             <line x1=\"{:.2}\" y1=\"{}\" x2=\"{:.2}\" y2=\"{}\" stroke=\"black\" stroke-width=\"1.5\"/>\n\
-             <text x=\"{}\" y=\"{}\">{} ({})</text>",
-            LABEL,
-            y + 6.0,
-            BAR * p,
-            ROW - 12.0,
-            x(ci.low),
-            x(ci.high),
-            x(ci.low),
-            mid - 6.0,
-            x(ci.low),
-            mid + 6.0,
-            x(ci.high),
-            mid - 6.0,
-            x(ci.high),
-            mid + 6.0,
-            LABEL + BAR + 8.0,
-            mid + 4.0,
-            pct(p),
-            s.total.games()
-        );
-    }
-    out.push_str("</svg>\n");
     out
 }
 
@@ -486,27 +440,35 @@ pub fn write_files(r: &Report, dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::EndReason;
+    use crate::record::Winner;
 
-    /// A game of pairing (a, b) numbered `game`, won by White or Black.
-    fn g(a: &str, b: &str, game: u32, result: Winner) -> GameRecord {
-        let a_white = game % 2 == 0;
+    /// A game of pairing (a, b) numbered `number`, won by the first or second side.
+    fn g(a: &str, b: &str, number: u32, winner: Winner) -> GameRecord {
+        let a_first = number.is_multiple_of(2);
         GameRecord {
+            game: "breakthrough".into(),
+            params: "6x6".into(),
             player_a: a.into(),
             player_b: b.into(),
-            game,
-            opening: game / 2,
-            white: if a_white { a } else { b }.into(),
-            black: if a_white { b } else { a }.into(),
-            board: "6x6".into(),
+            number,
+            opening: number / 2,
+            first: if a_first { a } else { b }.into(),
+            second: if a_first { b } else { a }.into(),
             seed: 1,
             opening_plies: 0,
-            white_budget: "100ms".into(),
-            black_budget: "100ms".into(),
+            first_budget: "100ms".into(),
+            second_budget: "100ms".into(),
+            ply_cap: 1000,
             opening_moves: vec![],
             moves: vec!["a2-a3".into(), "a5-a4".into(), "b2-b3".into()],
             times_ms: vec![10.0, 20.0, 30.0],
-            result,
-            reason: Reason::Goal,
+            winner,
+            reason: if winner == Winner::Draw {
+                EndReason::Draw
+            } else {
+                EndReason::Win
+            },
             detail: None,
         }
     }
@@ -515,14 +477,14 @@ mod tests {
     fn thesis_test_2() -> Vec<GameRecord> {
         let mut games = Vec::new();
         let mut n = 0;
-        for (count, result) in [(157, Winner::White), (43, Winner::Black)] {
+        for (count, result) in [(157, Winner::First), (43, Winner::Second)] {
             for _ in 0..count {
                 games.push(g("tb3", "notb", 2 * n, result));
                 n += 1;
             }
         }
         let mut n = 0;
-        for (count, result) in [(65, Winner::White), (135, Winner::Black)] {
+        for (count, result) in [(65, Winner::First), (135, Winner::Second)] {
             for _ in 0..count {
                 games.push(g("tb3", "notb", 2 * n + 1, result));
                 n += 1;
@@ -533,12 +495,17 @@ mod tests {
 
     #[test]
     fn the_thesis_row_comes_out() {
-        let r = summarize(&["tb3".into(), "notb".into()], &thesis_test_2());
+        let r = summarize(&["tb3".into(), "notb".into()], &thesis_test_2(), "White");
         let s = &r.pairings[0];
-        assert_eq!((s.a_white.wins, s.a_white.losses), (157, 43));
-        assert_eq!((s.b_white.wins, s.b_white.losses), (65, 135));
+        assert_eq!((s.a_first.wins, s.a_first.losses), (157, 43));
+        assert_eq!((s.b_first.wins, s.b_first.losses), (65, 135));
+        assert_eq!(s.reasons.get("win"), Some(&400));
         assert_eq!((s.total.wins, s.total.losses), (292, 108));
         let md = markdown(&r);
+        assert!(
+            md.starts_with("| Test | Player A | Player B | Player A White | Player B White |"),
+            "{md}"
+        );
         assert!(
             md.contains("| 1 | `tb3` | `notb` | 157 - 43 | 65 - 135 | 292 - 108 | 73.0% (68.4% - 77.1%) | +173 (+135 .. +211) | 100.0% |"),
             "{md}"
@@ -554,22 +521,26 @@ mod tests {
             .unwrap()
             .starts_with("1,tb3,notb,157,43,0,65,135,0,292,108,0,0.730000,"));
         let svg = svg(&r);
-        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-        assert!(svg.contains("73.0% (400)"));
+        assert!(
+            svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+            "{svg}"
+        );
+        assert!(svg.contains("73.0% (400)"), "{svg}");
+        assert!(svg.contains("1. tb3 vs notb"), "{svg}");
     }
 
     #[test]
     fn round_robin_cross_table() {
         let players: Vec<String> = ["p,1", "p2", "p3"].map(String::from).to_vec();
         let games = vec![
-            g("p,1", "p2", 0, Winner::White),
-            g("p,1", "p2", 1, Winner::White), // p2 White wins
-            g("p,1", "p3", 0, Winner::White),
-            g("p,1", "p3", 1, Winner::Black),
+            g("p,1", "p2", 0, Winner::First),
+            g("p,1", "p2", 1, Winner::First), // p2 White wins
+            g("p,1", "p3", 0, Winner::First),
+            g("p,1", "p3", 1, Winner::Second),
             g("p2", "p3", 0, Winner::Draw),
-            g("p2", "p3", 1, Winner::Black),
+            g("p2", "p3", 1, Winner::Second),
         ];
-        let r = summarize(&players, &games);
+        let r = summarize(&players, &games, "White");
         assert_eq!(r.pairings.len(), 3);
         let row = |i: usize, j: usize| r.cross[i][j].map(|t| (t.wins, t.losses, t.draws));
         assert_eq!(row(0, 1), Some((1, 1, 0)));
@@ -586,5 +557,20 @@ mod tests {
         );
         let csv = cross_csv(&r);
         assert!(csv.starts_with("player,\"p,1\",p2,p3,score\n"), "{csv}");
+        assert!(r.overall[1].draws == 1 && r.overall[2].draws == 1);
+    }
+
+    #[test]
+    fn the_chart_escapes_and_shortens_labels() {
+        let long = format!("gtp:./engine --table {}", "x".repeat(80));
+        let players: Vec<String> = vec!["a&<b>".into(), long];
+        let games = vec![g(&players[0], &players[1], 0, Winner::First)];
+        let svg = svg(&summarize(&players, &games, "White"));
+        assert!(
+            svg.contains("1. a&amp;&lt;b&gt; vs gtp") || svg.contains("…"),
+            "{svg}"
+        );
+        assert!(!svg.contains("<b>"), "{svg}");
+        assert!(svg.contains("100.0% (1)"), "{svg}");
     }
 }

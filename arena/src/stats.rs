@@ -1,7 +1,10 @@
 //! Match statistics: the Wilson score interval of the win rate (draws as half), the Elo
 //! difference with its interval, the likelihood of superiority, and an SPRT stopping rule.
 
+use quasar_core::GameResult;
 use serde::{Deserialize, Serialize};
+use statrs::distribution::{ContinuousCDF, Normal};
+use std::ops::AddAssign;
 
 /// The two-sided 95% quantile of the standard normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -29,6 +32,17 @@ impl Tally {
         (n > 0).then(|| (self.wins as f64 + 0.5 * self.draws as f64) / n as f64)
     }
 
+    /// One game's result as a tally.
+    pub fn of(result: GameResult) -> Tally {
+        let mut t = Tally::default();
+        match result {
+            GameResult::Win => t.wins = 1,
+            GameResult::Draw => t.draws = 1,
+            GameResult::Loss => t.losses = 1,
+        }
+        t
+    }
+
     /// The same games seen by the opponent.
     pub fn flip(&self) -> Tally {
         Tally {
@@ -36,6 +50,15 @@ impl Tally {
             draws: self.draws,
             losses: self.wins,
         }
+    }
+}
+
+impl AddAssign for Tally {
+    /// Adds another tally's games to this one.
+    fn add_assign(&mut self, other: Tally) {
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
     }
 }
 
@@ -115,40 +138,7 @@ pub fn los(t: &Tally) -> f64 {
 
 /// The standard normal distribution function.
 pub fn normal_cdf(x: f64) -> f64 {
-    if x >= 0.0 {
-        1.0 - 0.5 * erfc_nonneg(x / std::f64::consts::SQRT_2)
-    } else {
-        0.5 * erfc_nonneg(-x / std::f64::consts::SQRT_2)
-    }
-}
-
-/// `erfc(x)` for `x >= 0`: the Maclaurin series of `erf` below 3 (double precision loses
-/// at most about four digits there to cancellation), a continued fraction above.
-fn erfc_nonneg(x: f64) -> f64 {
-    let two_over_sqrt_pi = std::f64::consts::FRAC_2_SQRT_PI;
-    if x < 3.0 {
-        let x2 = x * x;
-        let mut term = x; // (-1)^n x^(2n+1) / n!
-        let mut sum = x;
-        let mut n = 0.0;
-        loop {
-            n += 1.0;
-            term *= -x2 / n;
-            let add = term / (2.0 * n + 1.0);
-            sum += add;
-            if add.abs() <= 1e-17 * sum.abs() {
-                break;
-            }
-        }
-        1.0 - two_over_sqrt_pi * sum
-    } else {
-        // erfc(x) = exp(-x^2)/sqrt(pi) / (x + (1/2)/(x + 1/(x + (3/2)/(x + ...)))).
-        let mut k = x;
-        for i in (1..=80).rev() {
-            k = x + (i as f64 / 2.0) / k;
-        }
-        (-x * x).exp() / (std::f64::consts::PI.sqrt() * k)
-    }
+    Normal::standard().cdf(x)
 }
 
 /// The hypotheses and error rates of a sequential probability ratio test on Elo.
@@ -176,19 +166,48 @@ pub enum SprtDecision {
     AcceptH1,
 }
 
+/// A bad SPRT setting; each message shows a good one.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SprtError {
+    /// The hypotheses are not two finite Elo values in order.
+    #[error("SPRT needs elo0 < elo1, both finite (got elo0={elo0}, elo1={elo1})")]
+    Hypotheses {
+        /// The null hypothesis' Elo.
+        elo0: f64,
+        /// The alternative's Elo.
+        elo1: f64,
+    },
+    /// An error rate outside (0, 0.5).
+    #[error("SPRT {name}={value}: it must lie strictly between 0 and 0.5")]
+    ErrorRate {
+        /// `alpha` or `beta`.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+    },
+    /// An item without `=`.
+    #[error("bad SPRT setting '{0}': expected key=value, like elo0=0,elo1=50")]
+    NotKeyValue(String),
+    /// A value that is not a number.
+    #[error("bad SPRT value in '{0}': expected a number")]
+    NotNumber(String),
+    /// A key other than elo0, elo1, alpha and beta.
+    #[error("unknown SPRT key '{0}': use elo0, elo1, alpha, beta")]
+    UnknownKey(String),
+    /// elo0 or elo1 missing.
+    #[error("SPRT needs elo0= and elo1=, for example elo0=0,elo1=50")]
+    Missing,
+}
+
 impl Sprt {
     /// Checks the hypotheses and error rates.
-    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, String> {
+    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, SprtError> {
         if !(elo0.is_finite() && elo1.is_finite()) || elo0 >= elo1 {
-            return Err(format!(
-                "SPRT needs elo0 < elo1, both finite (got elo0={elo0}, elo1={elo1})"
-            ));
+            return Err(SprtError::Hypotheses { elo0, elo1 });
         }
-        for (name, v) in [("alpha", alpha), ("beta", beta)] {
-            if !(v > 0.0 && v < 0.5) {
-                return Err(format!(
-                    "SPRT {name}={v}: it must lie strictly between 0 and 0.5"
-                ));
+        for (name, value) in [("alpha", alpha), ("beta", beta)] {
+            if !(value > 0.0 && value < 0.5) {
+                return Err(SprtError::ErrorRate { name, value });
             }
         }
         Ok(Sprt {
@@ -247,34 +266,30 @@ impl Sprt {
 }
 
 impl std::str::FromStr for Sprt {
-    type Err = String;
+    type Err = SprtError;
 
     /// Reads `elo0=0,elo1=50[,alpha=0.05][,beta=0.05]`.
-    fn from_str(text: &str) -> Result<Sprt, String> {
+    fn from_str(text: &str) -> Result<Sprt, SprtError> {
         let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
         for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let (k, v) = item.split_once('=').ok_or_else(|| {
-                format!("bad SPRT setting '{item}': expected key=value, like elo0=0,elo1=50")
-            })?;
+            let (k, v) = item
+                .split_once('=')
+                .ok_or_else(|| SprtError::NotKeyValue(item.into()))?;
             let v: f64 = v
                 .trim()
                 .parse()
-                .map_err(|_| format!("bad SPRT value in '{item}': expected a number"))?;
+                .map_err(|_| SprtError::NotNumber(item.into()))?;
             match k.trim() {
                 "elo0" => elo0 = Some(v),
                 "elo1" => elo1 = Some(v),
                 "alpha" => alpha = v,
                 "beta" => beta = v,
-                other => {
-                    return Err(format!(
-                        "unknown SPRT key '{other}': use elo0, elo1, alpha, beta"
-                    ))
-                }
+                other => return Err(SprtError::UnknownKey(other.into())),
             }
         }
         match (elo0, elo1) {
             (Some(e0), Some(e1)) => Sprt::new(e0, e1, alpha, beta),
-            _ => Err("SPRT needs elo0= and elo1=, for example elo0=0,elo1=50".into()),
+            _ => Err(SprtError::Missing),
         }
     }
 }
@@ -344,6 +359,23 @@ mod tests {
         assert!(close(1.0 - los(&t(40, 0, 10)), 1.10452485e-5, 1e-13));
         // The lower tail of the same.
         assert!(close(los(&t(10, 0, 40)), 1.10452485e-5, 1e-13));
+    }
+
+    #[test]
+    fn z95_is_the_normal_quantile() {
+        assert!(close(Normal::standard().inverse_cdf(0.975), Z95, 1e-9));
+    }
+
+    #[test]
+    fn tallies_add_up() {
+        let mut sum = Tally::of(GameResult::Win);
+        sum += Tally::of(GameResult::Draw);
+        sum += t(2, 0, 3);
+        assert_eq!(sum, t(3, 1, 3));
+        assert_eq!(
+            Tally::of(GameResult::Loss).flip(),
+            Tally::of(GameResult::Win)
+        );
     }
 
     #[test]

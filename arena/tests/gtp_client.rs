@@ -1,11 +1,13 @@
 //! The GTP client against a fake engine: a POSIX shell script that logs every command and
 //! answers `genmove` from a file of moves (or misbehaves, by mode).
 
-use arena::game::{play_game, Reason};
-use arena::gtp_client::GtpPlayer;
-use arena::player::{Budget, GtpSpec, Limit, Player, PlayerError, RandomPlayer};
+use arena::game::{play_game, EndReason, PlayedGame};
+use arena::gtp_client::{GtpPlayer, GtpSpec};
+use arena::player::{Budget, Player, PlayerError};
+use arena::random_player::RandomPlayer;
 use breakthrough::{Board, Move, Position};
-use quasar_core::{Outcome, Side};
+use mcts::Limits;
+use quasar_core::{Game, Outcome, Side};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -25,6 +27,7 @@ while IFS= read -r line; do
       case "$mode" in
         slow) sleep 2; printf '= a2-a3\n\n' ;;
         crash) echo "fake engine: out of cheese" >&2; exit 3 ;;
+        vanish) exit 0 ;;
         resign) printf '= resign\n\n' ;;
         illegal) printf '= z9-z9\n\n' ;;
         *) printf '= %s\n\n' "$(sed -n "${n}p" "$moves")" ;;
@@ -74,7 +77,7 @@ impl Fake {
 /// Replays a fixed list of moves.
 struct Scripted(Vec<Move>);
 
-impl Player for Scripted {
+impl Player<Position> for Scripted {
     fn name(&self) -> String {
         "scripted".into()
     }
@@ -92,7 +95,7 @@ fn board() -> Board {
 
 fn budget(ms: u64) -> Budget {
     Budget::new(
-        Limit::Time(Duration::from_millis(ms)),
+        Limits::Time(Duration::from_millis(ms)),
         Duration::from_millis(ms),
         Duration::from_secs(5),
     )
@@ -100,7 +103,10 @@ fn budget(ms: u64) -> Budget {
 
 /// A finished random game on 6x6: its moves and their texts.
 fn random_game(seed: u64) -> (Vec<Move>, Vec<String>, Outcome) {
-    let (mut a, mut b) = (RandomPlayer::new(seed), RandomPlayer::new(seed + 1));
+    let (mut a, mut b) = (
+        RandomPlayer::<Position>::new(seed),
+        RandomPlayer::<Position>::new(seed + 1),
+    );
     let g = play_game(
         [&mut a, &mut b],
         &Position::start(board()),
@@ -113,8 +119,8 @@ fn random_game(seed: u64) -> (Vec<Move>, Vec<String>, Outcome) {
         .moves
         .iter()
         .map(|&m| {
-            let t = pos.format_move(m);
-            pos.make_move(m);
+            let t = pos.move_text(m);
+            pos.play(m);
             t
         })
         .collect();
@@ -130,7 +136,7 @@ fn a_gtp_engine_plays_a_whole_game_and_hears_every_move() {
     let white: Vec<Move> = moves[2..].iter().step_by(2).copied().collect();
     let black_texts: Vec<String> = texts[3..].iter().step_by(2).cloned().collect();
     let mut w = Scripted(white);
-    let mut b = GtpPlayer::spawn(&fake.spec(&black_texts, "normal"), board()).unwrap();
+    let mut b = GtpPlayer::spawn(&fake.spec(&black_texts, "normal"), "boardsize 6".into()).unwrap();
     let g = play_game(
         [&mut w, &mut b],
         &Position::start(board()),
@@ -159,10 +165,10 @@ fn a_gtp_engine_plays_a_whole_game_and_hears_every_move() {
     assert_eq!(log, want);
 }
 
-fn one_move_against(mode: &str, ms: u64) -> (arena::game::PlayedGame, Duration) {
+fn one_move_against(mode: &str, ms: u64) -> (PlayedGame<Position>, Duration) {
     let fake = Fake::new(mode);
-    let mut w = GtpPlayer::spawn(&fake.spec(&[], mode), board()).unwrap();
-    let mut b = RandomPlayer::new(1);
+    let mut w = GtpPlayer::spawn(&fake.spec(&[], mode), "boardsize 6".into()).unwrap();
+    let mut b = RandomPlayer::<Position>::new(1);
     let clock = Instant::now();
     let g = play_game(
         [&mut w, &mut b],
@@ -180,28 +186,36 @@ fn misbehaving_engines_lose_with_the_reason() {
     let (g, _) = one_move_against("illegal", 500);
     assert_eq!(
         (g.outcome, g.reason),
-        (Outcome::Win(Side::Second), Reason::Illegal)
+        (Outcome::Win(Side::Second), EndReason::Illegal)
     );
     assert!(g.detail.as_deref().unwrap().contains("z9-z9"), "{g:?}");
 
     let (g, _) = one_move_against("resign", 500);
     assert_eq!(
         (g.outcome, g.reason),
-        (Outcome::Win(Side::Second), Reason::Resigned)
+        (Outcome::Win(Side::Second), EndReason::Resigned)
     );
 
     let (g, _) = one_move_against("crash", 500);
     assert_eq!(
         (g.outcome, g.reason),
-        (Outcome::Win(Side::Second), Reason::Error)
+        (Outcome::Win(Side::Second), EndReason::Crash)
     );
     let d = g.detail.unwrap();
     assert!(d.contains("exited") && d.contains("out of cheese"), "{d}");
 
+    // An engine that exits without a word at genmove: lost, and the arena carries on.
+    let (g, _) = one_move_against("vanish", 500);
+    assert_eq!(
+        (g.outcome, g.reason),
+        (Outcome::Win(Side::Second), EndReason::Crash)
+    );
+    assert!(g.detail.unwrap().contains("exited during 'genmove w'"));
+
     let (g, _) = one_move_against("refuse", 500);
     assert_eq!(
         (g.outcome, g.reason),
-        (Outcome::Win(Side::Second), Reason::Error)
+        (Outcome::Win(Side::Second), EndReason::Crash)
     );
     assert!(g
         .detail
@@ -215,7 +229,7 @@ fn a_silent_engine_loses_on_time_without_stalling_the_arena() {
     let (g, took) = one_move_against("slow", 50);
     assert_eq!(
         (g.outcome, g.reason),
-        (Outcome::Win(Side::Second), Reason::Overrun)
+        (Outcome::Win(Side::Second), EndReason::Time)
     );
     assert!(took < Duration::from_millis(1500), "waited {took:?}");
 }
@@ -226,7 +240,11 @@ fn a_missing_program_is_a_clear_error() {
         text: "/nonexistent/engine".into(),
         argv: vec!["/nonexistent/engine".into()],
     };
-    let e = GtpPlayer::spawn(&spec, board()).err().unwrap().to_string();
+    let e = GtpPlayer::<Position>::spawn(&spec, "boardsize 6".into())
+        .err()
+        .unwrap();
+    assert!(matches!(e, PlayerError::Spawn { .. }), "{e}");
+    let e = e.to_string();
     assert!(
         e.contains("cannot start GTP engine '/nonexistent/engine'"),
         "{e}"

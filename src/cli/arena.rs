@@ -2,12 +2,18 @@
 //! that resumes, the thesis' table on the terminal and CSV, JSON and SVG files.
 
 use super::CliResult;
-use arena::defaults;
+use crate::games::{with_game, CliGame, DefaultSize, GameArgs};
+use crate::progress::MatchBar;
+use arena::duration::parse_duration;
+use arena::factory::build_factory;
 use arena::matchup::{run_match, Contestant, MatchConfig};
-use arena::player::{build_factory, parse_duration, Limit, PlayerSpec};
 use arena::report;
+use arena::settings::limit_text;
+use arena::spec::PlayerSpec;
 use arena::stats::{Sprt, SprtDecision};
-use breakthrough::Board;
+use mcts::Limits;
+use quasar_core::{Game, Side};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -17,9 +23,13 @@ use std::time::Duration;
 /// against the engine without it.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A player: mcts[:KEY=VALUE,...] with keys tb=FILE, rule=sound|race, c=0.4,
-    /// playout=uniform|full, time=100ms or sims=N, threads=N, seed=S; random[:seed=S]; or
-    /// gtp:<command line>. Two players play a match; more play a round robin
+    #[command(flatten)]
+    game: GameArgs,
+    /// A player: mcts[:KEY=VALUE,...] with keys tb=FILE, rule=sound|race, every=K, c=0.4,
+    /// playout=uniform|full, time=100ms or sims=N, threads=N, parallel=root|tree, nodes=N,
+    /// seed=S, eval-after=N, capture-weight=W, win-in-one=on|off, stop-threats=on|off;
+    /// random[:seed=S]; or gtp:<command line>. Two players play a match; more play a round
+    /// robin
     #[arg(long = "player", value_name = "SPEC")]
     players: Vec<PlayerSpec>,
     /// Games per pairing; even, so that each opening is played with both colours
@@ -32,7 +42,7 @@ pub struct Args {
     #[arg(long, value_parser = parse_duration, conflicts_with = "sims")]
     time: Option<Duration>,
     /// Simulations per move instead of a time
-    #[arg(long)]
+    #[arg(long, value_parser = super::engine_opts::simulations)]
     sims: Option<u64>,
     /// How far past --time a move may run before it loses
     #[arg(long, value_parser = parse_duration, default_value = "50ms")]
@@ -43,9 +53,6 @@ pub struct Args {
     /// Seed of the openings and of the players
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Board size WxH
-    #[arg(long, default_value = "6x6")]
-    board: Board,
     /// JSON Lines record of finished games; a match resumes from it [default: OUT/games.jsonl]
     #[arg(long)]
     record: Option<PathBuf>,
@@ -71,19 +78,24 @@ const SIMS_SAFEGUARD: Duration = Duration::from_secs(60);
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {
-    let (specs, board, games) = if args.players.is_empty() {
-        let bars = super::tablebase::Bars::default();
-        let silent = breakthrough::tablebase::Silent;
-        let progress: &dyn breakthrough::tablebase::Progress =
-            if args.no_progress { &silent } else { &bars };
-        let specs = defaults::main_job_players(&args.cache, progress)?;
-        let (w, h) = defaults::MAIN_BOARD;
-        let board = Board::new(w, h)?;
-        (specs, board, args.games.unwrap_or(defaults::MAIN_GAMES))
+    with_game!(args.game, S, given => run_game::<S>(args, given))
+}
+
+fn run_game<S: CliGame>(args: Args, given: Option<S>) -> CliResult {
+    let (specs, setup, games) = if args.players.is_empty() {
+        let Some(job) = S::main_job(&args.cache, !args.no_progress)? else {
+            return Err(format!(
+                "{} has no main job: give two or more --player options",
+                S::NAME
+            )
+            .into());
+        };
+        (job.players, job.setup, args.games.unwrap_or(job.games))
     } else if args.players.len() == 1 {
         return Err("give at least two --player options (or none for the main job)".into());
     } else {
-        (args.players, args.board, args.games.unwrap_or(20))
+        let setup = given.unwrap_or_else(|| S::default_size(DefaultSize::Quick));
+        (args.players, setup, args.games.unwrap_or(20))
     };
     if games == 0 || games % 2 == 1 {
         return Err(format!(
@@ -92,26 +104,28 @@ pub fn run(args: Args) -> CliResult {
         .into());
     }
     let limit = match (args.sims, args.time) {
-        (Some(0), _) => return Err("--sims 0: at least one simulation is needed".into()),
-        (Some(n), _) => Limit::Sims(n),
-        (None, Some(t)) => Limit::Time(t),
-        (None, None) => Limit::Time(Duration::from_millis(100)),
+        (Some(n), _) => Limits::Simulations(n),
+        (None, Some(t)) => Limits::Time(t),
+        (None, None) => Limits::Time(Duration::from_millis(100)),
     };
     let jobs = match args.jobs {
         Some(0) => return Err("--jobs 0: at least one game must run".into()),
         Some(j) => j,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
+    // The start position is checked before any player is built (a table loads slowly).
+    setup.start()?;
     let mut players = Vec::new();
     for spec in &specs {
-        let factory = build_factory(spec, board).map_err(|e| format!("player '{spec}': {e}"))?;
+        let factory = build_factory(spec, &setup).map_err(|e| format!("player '{spec}': {e}"))?;
         players.push(Contestant {
             spec: spec.to_string(),
             factory,
         });
     }
+    let params = setup.params();
     let cfg = MatchConfig {
-        board,
+        setup,
         games,
         limit,
         tolerance: args.tolerance,
@@ -121,13 +135,15 @@ pub fn run(args: Args) -> CliResult {
         jobs,
         ply_cap: args.ply_cap,
         sprt: args.sprt,
-        progress: !args.no_progress,
     };
     let record = args
         .record
         .clone()
         .unwrap_or_else(|| args.out.join("games.jsonl"));
-    let outcome = run_match(&cfg, &players, &record)?;
+    let bar = MatchBar::new(!args.no_progress);
+    let outcome = run_match(&cfg, &players, &record, &|p| bar.update(p));
+    bar.finish();
+    let outcome = outcome?;
     if outcome.dropped_partial_line {
         eprintln!(
             "record {}: dropped an unfinished last line (an interrupted write)",
@@ -159,12 +175,23 @@ pub fn run(args: Args) -> CliResult {
         );
     }
     let names: Vec<String> = players.iter().map(|p| p.spec.clone()).collect();
-    let rep = report::summarize(&names, &outcome.games);
-    println!(
-        "{board}, {} per move, {games} games per pairing, openings of {} random plies (seed {})\n",
-        limit, cfg.opening_plies, cfg.seed
+    let rep = report::summarize(
+        &names,
+        &outcome.games,
+        <S::Game as Game>::side_name(Side::First),
     );
-    print!("{}", report::markdown(&rep));
+    // The arena runs with SIGPIPE ignored (for its engines' pipes): a closed stdout is an
+    // error to report, not a panic.
+    let mut out = std::io::stdout().lock();
+    write!(
+        out,
+        "{params}, {} per move, {games} games per pairing, openings of {} random plies (seed {})\n\n{}",
+        limit_text(limit),
+        cfg.opening_plies,
+        cfg.seed,
+        report::markdown(&rep)
+    )?;
+    out.flush()?;
     let written = report::write_files(&rep, &args.out)
         .map_err(|e| format!("cannot write the report into {}: {e}", args.out.display()))?;
     let list: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();

@@ -1,8 +1,11 @@
-//! `quasar bench`: single-thread move-generation and random-playout rates, as printed rates.
+//! `quasar bench`: single-thread move-generation and random-playout rates, as printed rates
+//! (each game measures its own fast paths).
 
 use super::CliResult;
+use crate::games::breakthrough::BreakthroughSetup;
+use crate::games::{CliGame, DefaultSize, GameArgs, GameName};
 use breakthrough::bench::{movegen_rate, plain_playout_rate, playout_rate, PlayoutRate};
-use breakthrough::{Board, Position};
+use breakthrough::Position;
 use std::time::Instant;
 
 /// Measure move generation and uniformly random playouts from the start position, on one
@@ -16,9 +19,9 @@ pub struct Args {
     /// Seconds per measurement (2 measurements per board, 3 with --plain)
     #[arg(long, default_value_t = 1.0, value_parser = positive_seconds)]
     seconds: f64,
-    /// Only this board, WxH = W columns by H rows (e.g. 8x8, 6x5); default: 6x6 and 8x8
-    #[arg(long)]
-    board: Option<Board>,
+    /// The game, and only this size (e.g. --board 8x8, 6x5); default: 6x6 and 8x8
+    #[command(flatten)]
+    game: GameArgs,
     /// Also time the plain playout loop (random_move, make_move, result per ply)
     #[arg(long)]
     plain: bool,
@@ -48,13 +51,23 @@ fn positive_seconds(text: &str) -> Result<f64, String> {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {
-    let boards = match args.board {
-        Some(b) => vec![b],
-        None => vec![Board::new(6, 6)?, Board::new(8, 8)?],
+    match args.game.game {
+        GameName::Breakthrough => breakthrough(&args),
+    }
+}
+
+/// Breakthrough's rates: perft, and its bitboard random playouts.
+fn breakthrough(args: &Args) -> CliResult {
+    let setups = match BreakthroughSetup::from_size(&args.game.breakthrough)? {
+        Some(s) => vec![s],
+        None => vec![
+            BreakthroughSetup::default_size(DefaultSize::Quick),
+            BreakthroughSetup::default_size(DefaultSize::Standard),
+        ],
     };
-    let starts = boards
+    let starts = setups
         .iter()
-        .map(|&b| Position::try_start(b))
+        .map(|s| Position::try_start(s.board))
         .collect::<Result<Vec<_>, _>>()?;
     println!(
         "seed {}, {} s per measurement, single thread",

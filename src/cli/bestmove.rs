@@ -1,17 +1,16 @@
 //! `quasar bestmove`: search one position and print the move with the search statistics.
 
-use super::engine_opts::describe_report;
-use super::engine_opts::EngineArgs;
-use super::{position_from, CliResult};
-use breakthrough::Board;
+use super::engine_opts::{describe_report, EngineArgs};
+use super::{position_from, CliResult, SizeRule};
+use crate::games::{with_game, CliGame, DefaultSize, GameArgs};
 
 /// Search a position and print the best move and the statistics.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Board size WxH (ignored when --position gives one)
-    #[arg(long, default_value = "8x8")]
-    board: Board,
-    /// The position, e.g. "BBBBBB/BBBBBB/6/6/WWWWWW/WWWWWW w" (default: the start)
+    #[command(flatten)]
+    game: GameArgs,
+    /// The position, e.g. "BBBBBB/BBBBBB/6/6/WWWWWW/WWWWWW w" (default: the start; its size
+    /// wins over the size options)
     #[arg(long)]
     position: Option<String>,
     /// Also print every root move's visits, value and proof
@@ -23,9 +22,18 @@ pub struct Args {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {
-    let board = args.position.is_none().then_some(args.board);
-    let pos = position_from(board, args.position.as_deref())?;
-    let mut searcher = args.engine.searcher(pos.board())?;
+    with_game!(args.game, S, given => run_game::<S>(&args, given))
+}
+
+fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
+    let (setup, pos) = position_from::<S>(
+        given,
+        args.position.as_deref(),
+        DefaultSize::Standard,
+        SizeRule::PositionWins,
+    )?;
+    let settings = args.engine.settings();
+    let mut searcher = setup.searcher(&settings, 0)?;
     let report = searcher.search(&pos, args.engine.limits());
     print!("{}", describe_report(&pos, &report, args.moves));
     Ok(())

@@ -1,68 +1,67 @@
-//! Search options shared by `bestmove`, `play` and `gtp`, duration parsing, and the text
-//! that describes a search report.
+//! Search options shared by `bestmove`, `play` and `gtp` (they fill the same
+//! [`EngineSettings`] as the arena's `mcts:` specs), and the text of a search report.
 
-use breakthrough::tablebase::Tablebase;
-use breakthrough::{Board, Move, Position};
-use breakthrough::{BreakthroughPolicy, BreakthroughSearcher};
-use mcts::{Config, Limits, Parallelism, Report, Searcher};
-use quasar_core::{Game, GameResult, Side};
+use arena::duration::parse_duration;
+use arena::settings::{EngineSettings, PlayoutKind, PlayoutSettings, ProbeRule, MIN_NODES};
+use mcts::{Limits, Parallelism, Report};
+use quasar_core::{Game, GameResult};
 use std::fmt::Write;
-use std::num::NonZeroU32;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
-
-/// Reads `500ms`, `2s`, `1.5s` or `1m` into a duration.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let t = text.trim();
-    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
-        (n, 0.001)
-    } else if let Some(n) = t.strip_suffix('s') {
-        (n, 1.0)
-    } else if let Some(n) = t.strip_suffix('m') {
-        (n, 60.0)
-    } else {
-        return Err(format!(
-            "bad duration '{text}': give a unit, for example 500ms, 2s or 1.5s"
-        ));
-    };
-    let value: f64 = num.trim().parse().map_err(|_| {
-        format!("bad duration '{text}': expected a number before the unit, for example 1.5s")
-    })?;
-    if !value.is_finite() || value <= 0.0 || value * scale > 1e7 {
-        return Err(format!(
-            "bad duration '{text}': it must be positive and below 10^7 seconds"
-        ));
-    }
-    Ok(Duration::from_secs_f64(value * scale))
-}
 
 /// Which playouts the search runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum PlayoutKind {
+pub enum PlayoutArg {
     /// Uniform random moves to the end of the game (the enhancement switches are ignored).
     Uniform,
-    /// The Breakthrough policy with the enhancements the switches leave on.
+    /// The game's policy with the enhancements the switches leave on.
+    #[value(alias = "full")]
     Policy,
 }
 
 /// How several search threads share the work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum ParallelKind {
+pub enum ParallelArg {
     /// One tree per thread, merged at the root (reproducible with --sims)
     Root,
     /// One tree shared by all threads, with virtual loss (not reproducible)
     Tree,
 }
 
+/// Reads `--sims`: a whole number of at least one.
+pub fn simulations(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(0) => Err("at least one simulation is needed".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("'{text}' is not a whole number of simulations")),
+    }
+}
+
+/// Reads `--c`: a number >= 0.
+fn exploration(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(c) if c.is_finite() && c >= 0.0 => Ok(c),
+        _ => Err(format!("'{text}' is not a number >= 0")),
+    }
+}
+
+/// Reads `--nodes`: at least [`MIN_NODES`].
+fn nodes(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= MIN_NODES => Ok(n),
+        Ok(n) => Err(format!("{n} is too small: give at least {MIN_NODES}")),
+        Err(_) => Err(format!("'{text}' is not a whole number of nodes")),
+    }
+}
+
 /// How the engine searches.
 #[derive(clap::Args, Clone, Debug)]
 pub struct EngineArgs {
-    /// Time per move, e.g. 500ms, 2s, 1.5s
+    /// Time per move, e.g. 500ms, 2s, 1.5s, 900us
     #[arg(long, default_value = "1s", value_parser = parse_duration)]
     pub time: Duration,
     /// Run exactly this many simulations per move instead of using --time
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = simulations)]
     pub sims: Option<u64>,
     /// Seed of the random numbers (identical seeds and --sims give identical moves)
     #[arg(long, default_value_t = 0x5eed)]
@@ -71,20 +70,22 @@ pub struct EngineArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
     /// With --threads above 1: root (a tree per thread) or tree (one shared tree)
-    #[arg(long = "parallel", value_enum, default_value_t = ParallelKind::Root)]
-    pub parallel: ParallelKind,
+    #[arg(long = "parallel", value_enum, default_value_t = ParallelArg::Root)]
+    pub parallel: ParallelArg,
     /// UCT exploration constant c of w/n + c*sqrt(ln t / n)
-    #[arg(long, default_value_t = 0.7)]
+    #[arg(long, default_value_t = 0.7, value_parser = exploration)]
     pub c: f64,
     /// Playout kind
-    #[arg(long, value_enum, default_value_t = PlayoutKind::Policy)]
-    pub playout: PlayoutKind,
-    /// Policy: plies after which the evaluation function decides a playout (0: play to the end)
-    #[arg(long, default_value_t = 20)]
-    pub eval_after: u32,
+    #[arg(long, value_enum, default_value_t = PlayoutArg::Policy)]
+    pub playout: PlayoutArg,
+    /// Policy: plies after which the evaluation function decides a playout (0: play to the
+    /// end) [default: the game's, 20 for Breakthrough]
+    #[arg(long)]
+    pub eval_after: Option<u32>,
     /// Policy: weight of captures of undefended pieces against 1 for other moves (1: off)
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1000))]
-    pub capture_weight: u32,
+    /// [default: the game's, 4 for Breakthrough]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub capture_weight: Option<u32>,
     /// Policy: do not take wins in one automatically
     #[arg(long)]
     pub no_win_in_one: bool,
@@ -92,7 +93,7 @@ pub struct EngineArgs {
     #[arg(long)]
     pub no_stop_threats: bool,
     /// Most tree nodes (24 bytes each on 8x8 Breakthrough)
-    #[arg(long, default_value_t = 1 << 23)]
+    #[arg(long, default_value_t = 1 << 23, value_parser = nodes)]
     pub nodes: usize,
     /// Consult the oracle inside playouts every K plies (0: never; needs an oracle)
     #[arg(long, default_value_t = 1)]
@@ -100,79 +101,53 @@ pub struct EngineArgs {
     /// Tablebase file (from `quasar tablebase build`) to consult at expansion and in playouts
     #[arg(long, value_name = "FILE")]
     pub tb: Option<PathBuf>,
-    /// With --tb: also end playouts by the thesis' race rule (never used as a proof)
+    /// With --tb: also end playouts by the table's looser rule (for Breakthrough the
+    /// thesis' race rule; never used as a proof)
     #[arg(long, requires = "tb")]
     pub race: bool,
 }
 
 impl EngineArgs {
-    /// The search configuration these options describe.
-    pub fn config(&self) -> Result<Config<BreakthroughPolicy>, String> {
-        if !self.c.is_finite() || self.c < 0.0 {
-            return Err(format!("--c {} must be a number >= 0", self.c));
-        }
-        if self.nodes < 1000 {
-            return Err(format!(
-                "--nodes {} is too small: give at least 1000",
-                self.nodes
-            ));
-        }
-        let playout = match self.playout {
-            PlayoutKind::Uniform => BreakthroughPolicy::uniform(),
-            PlayoutKind::Policy => BreakthroughPolicy {
-                win_in_one: !self.no_win_in_one,
-                stop_threats: !self.no_stop_threats,
+    /// The settings these options describe: the same builder the arena's specs fill.
+    pub fn settings(&self) -> EngineSettings {
+        EngineSettings {
+            table: self.tb.clone(),
+            rule: self.race.then_some(ProbeRule::Race),
+            oracle_every: Some(self.oracle_every),
+            c: Some(self.c),
+            playout: PlayoutSettings {
+                kind: Some(match self.playout {
+                    PlayoutArg::Uniform => PlayoutKind::Uniform,
+                    PlayoutArg::Policy => PlayoutKind::Policy,
+                }),
+                win_in_one: self.no_win_in_one.then_some(false),
+                stop_threats: self.no_stop_threats.then_some(false),
                 capture_weight: self.capture_weight,
-                eval_after: (self.eval_after > 0).then_some(self.eval_after),
+                eval_after: self.eval_after,
             },
-        };
-        Ok(Config {
-            c: self.c,
-            playout,
-            node_budget: self.nodes,
-            threads: self.threads as usize,
-            parallelism: match self.parallel {
-                ParallelKind::Root => Parallelism::Root,
-                ParallelKind::Tree => Parallelism::Tree,
-            },
-            oracle_in_playouts: NonZeroU32::new(self.oracle_every),
-            seed: self.seed,
-            ..Config::default()
-        })
+            limit: Some(self.limits()),
+            threads: Some(self.threads as usize),
+            parallelism: Some(match self.parallel {
+                ParallelArg::Root => Parallelism::Root,
+                ParallelArg::Tree => Parallelism::Tree,
+            }),
+            nodes: Some(self.nodes),
+            seed: Some(self.seed),
+        }
     }
 
     /// The per-move limit: `--sims` when given, else `--time`.
     pub fn limits(&self) -> Limits {
         match self.sims {
-            Some(n) => Limits::Simulations(n.max(1)),
+            Some(n) => Limits::Simulations(n),
             None => Limits::Time(self.time),
         }
-    }
-
-    /// The searcher, consulting the `--tb` table when one is given for `board`.
-    pub fn searcher(&self, board: Board) -> Result<BreakthroughSearcher, String> {
-        let config = self.config()?;
-        let Some(path) = &self.tb else {
-            return Ok(Searcher::without_oracle(config));
-        };
-        let table = Tablebase::open_for(path, board).map_err(|e| format!("--tb {e}"))?;
-        Ok(Searcher::new(
-            config,
-            Arc::new(table.with_race_guess(self.race)),
-        ))
-    }
-}
-
-fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::First => "White",
-        Side::Second => "Black",
     }
 }
 
 /// The moves of a line from `pos`, in move text.
-pub fn line_text(pos: &Position, line: &[Move]) -> String {
-    let mut p = *pos;
+pub fn line_text<G: Game>(pos: &G, line: &[G::Move]) -> String {
+    let mut p = pos.clone();
     let mut out = Vec::new();
     for &mv in line {
         out.push(p.move_text(mv));
@@ -183,8 +158,8 @@ pub fn line_text(pos: &Position, line: &[Move]) -> String {
 
 /// The search statistics as lines of text: move, simulations and rate, value, principal
 /// variation, proven status and tree size (and every root move with `moves`).
-pub fn describe_report(pos: &Position, r: &Report<Move>, moves: bool) -> String {
-    let me = side_name(pos.side());
+pub fn describe_report<G: Game>(pos: &G, r: &Report<G::Move>, moves: bool) -> String {
+    let me = G::side_name(pos.side_to_move());
     let mut s = String::new();
     match r.best_move {
         Some(mv) => {
@@ -244,15 +219,83 @@ pub fn describe_report(pos: &Position, r: &Report<Move>, moves: bool) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
+    use mcts::Config;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        engine: EngineArgs,
+    }
+
+    fn settings(args: &[&str]) -> Result<EngineSettings, clap::Error> {
+        Cli::try_parse_from(std::iter::once("quasar").chain(args.iter().copied()))
+            .map(|c| c.engine.settings())
+    }
 
     #[test]
-    fn durations() {
-        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
-        assert_eq!(parse_duration("2s"), Ok(Duration::from_secs(2)));
-        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
-        assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
-        for bad in ["500", "abc", "-1s", "0s", "1.5", "ms", "nans"] {
-            assert!(parse_duration(bad).is_err(), "{bad}");
+    fn the_flags_defaults_are_the_search_defaults() {
+        let s = settings(&[]).unwrap();
+        let ours = s.config((), 0);
+        let theirs = Config::<()>::default();
+        assert_eq!(
+            (ours.c, ours.node_budget, ours.threads),
+            (theirs.c, theirs.node_budget, theirs.threads)
+        );
+        assert_eq!(
+            (ours.parallelism, ours.seed),
+            (theirs.parallelism, theirs.seed)
+        );
+        assert_eq!(ours.oracle_in_playouts, theirs.oracle_in_playouts);
+        assert_eq!(s.playout.eval_after, None, "the game's own default");
+    }
+
+    #[test]
+    fn flags_and_spec_keys_build_the_same_settings() {
+        let flags = settings(&[
+            "--sims",
+            "300",
+            "--c",
+            "0.4",
+            "--nodes",
+            "5000",
+            "--parallel",
+            "tree",
+            "--threads",
+            "2",
+            "--eval-after",
+            "0",
+            "--no-win-in-one",
+            "--tb",
+            "t.qtb",
+            "--race",
+            "--seed",
+            "3",
+            "--oracle-every",
+            "2",
+            "--playout",
+            "uniform",
+        ])
+        .unwrap();
+        let spec = EngineSettings::parse_keys(
+            "sims=300,c=0.4,nodes=5000,parallel=tree,threads=2,eval-after=0,win-in-one=off,\
+             tb=t.qtb,rule=race,seed=3,every=2,playout=uniform",
+        )
+        .unwrap();
+        assert_eq!(flags, spec);
+    }
+
+    #[test]
+    fn bad_values_are_refused_when_parsed() {
+        for bad in [
+            &["--sims", "0"][..],
+            &["--c", "-1"],
+            &["--nodes", "10"],
+            &["--time", "5"],
+        ] {
+            assert!(settings(bad).is_err(), "{bad:?}");
         }
+        let ok = settings(&["--time", "900us"]).unwrap();
+        assert_eq!(ok.limit, Some(Limits::Time(Duration::from_micros(900))));
     }
 }

@@ -2,25 +2,28 @@
 
 use super::engine_opts::EngineArgs;
 use super::CliResult;
+use crate::games::{with_game, CliGame, DefaultSize, GameArgs};
 use crate::gtp::{serve, GtpEngine};
-use breakthrough::Board;
 use std::io;
 
 /// Speak GTP version 2 on standard input and output (the board can also be set with
 /// `boardsize`; the clock with `time_settings` and `time_left` overrides --time).
 #[derive(clap::Args)]
 pub struct Args {
-    /// Board size WxH to start with
-    #[arg(long, default_value = "8x8")]
-    board: Board,
+    #[command(flatten)]
+    game: GameArgs,
     #[command(flatten)]
     engine: EngineArgs,
 }
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {
-    let searcher = args.engine.searcher(args.board)?;
-    let mut engine = GtpEngine::new(args.board, searcher, args.engine.limits());
+    with_game!(args.game, S, given => run_game::<S>(&args, given))
+}
+
+fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
+    let setup = given.unwrap_or_else(|| S::default_size(DefaultSize::Standard));
+    let mut engine = GtpEngine::new(setup, args.engine.settings())?;
     serve(&mut engine, io::stdin().lock(), io::stdout().lock())?;
     Ok(())
 }

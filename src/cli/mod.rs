@@ -10,33 +10,49 @@ pub mod play;
 pub mod show;
 pub mod tablebase;
 
-use breakthrough::{Board, Position};
+use crate::games::{CliGame, DefaultSize};
+use quasar_core::Game;
 
 /// What a subcommand returns: an error here is printed as one line and exits non-zero.
 pub type CliResult = Result<(), Box<dyn std::error::Error>>;
 
-/// The position to work on: `--position FEN` (whose size must agree with `--board` when
-/// both are given), else the start position of `--board`.
-pub fn position_from(
-    board: Option<Board>,
-    fen: Option<&str>,
-) -> Result<Position, Box<dyn std::error::Error>> {
-    match fen {
+/// How `--position` and the size options combine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SizeRule {
+    /// Both may be given but must agree (perft).
+    MustAgree,
+    /// The position's size wins (bestmove, play).
+    PositionWins,
+}
+
+/// The setup and position to work on: `--position` text, else the start position of the
+/// size the options `given`, or of the game's `default` size.
+pub fn position_from<S: CliGame>(
+    given: Option<S>,
+    text: Option<&str>,
+    default: DefaultSize,
+    rule: SizeRule,
+) -> Result<(S, S::Game), Box<dyn std::error::Error>> {
+    match text {
         Some(text) => {
-            let pos = Position::from_fen(text)?;
-            if let Some(b) = board {
-                if b != pos.board() {
+            let pos = S::Game::parse_position(text)?;
+            let setup = S::of_position(&pos);
+            if let (Some(g), SizeRule::MustAgree) = (&given, rule) {
+                if *g != setup {
                     return Err(format!(
-                        "--board {b} disagrees with the position, which is {}",
-                        pos.board()
+                        "the size options give {} but the position is {}",
+                        g.params(),
+                        setup.params()
                     )
                     .into());
                 }
             }
-            Ok(pos)
+            Ok((setup, pos))
         }
-        None => Ok(Position::try_start(board.unwrap_or_else(|| {
-            Board::new(8, 8).expect("8x8 is a legal board")
-        }))?),
+        None => {
+            let setup = given.unwrap_or_else(|| S::default_size(default));
+            let pos = setup.start()?;
+            Ok((setup, pos))
+        }
     }
 }

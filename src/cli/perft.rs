@@ -1,7 +1,7 @@
 //! `quasar perft`: leaf counts of the game tree, optionally divided by first move.
 
-use super::{position_from, CliResult};
-use breakthrough::Board;
+use super::{position_from, CliResult, SizeRule};
+use crate::games::{with_game, CliGame, DefaultSize, GameArgs};
 use quasar_core::perft;
 use quasar_core::Game;
 use std::time::Instant;
@@ -10,10 +10,8 @@ use std::time::Instant;
 #[derive(clap::Args)]
 #[command(after_help = PERFT_HELP)]
 pub struct Args {
-    /// Board size WxH: W columns, H rows, W and H >= 3, W*H <= 64 [default: 8x8, or the
-    /// size of --position]
-    #[arg(long)]
-    board: Option<Board>,
+    #[command(flatten)]
+    game: GameArgs,
     /// Plies to search
     #[arg(long, default_value_t = 5)]
     depth: u32,
@@ -26,9 +24,9 @@ pub struct Args {
 }
 
 const PERFT_HELP: &str = "\
-Positions are written as in the spec: rows from the top (row H) down to row 1, separated by
-'/', W and B for pieces, a number for a run of empty cells, then a space and the side to
-move, w or b. The 6x6 start is BBBBBB/BBBBBB/6/6/WWWWWW/WWWWWW w.
+Breakthrough positions are written as in the spec: rows from the top (row H) down to row 1,
+separated by '/', W and B for pieces, a number for a run of empty cells, then a space and the
+side to move, w or b. The 6x6 start is BBBBBB/BBBBBB/6/6/WWWWWW/WWWWWW w.
 
 Examples:
   quasar perft --board 8x8 --depth 5            prints perft 8x8 depth 5: 6182818
@@ -37,14 +35,23 @@ Examples:
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {
-    let pos = position_from(args.board, args.position.as_deref())?;
+    with_game!(args.game, S, given => run_game::<S>(&args, given))
+}
+
+fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
+    let (setup, pos) = position_from::<S>(
+        given,
+        args.position.as_deref(),
+        DefaultSize::Standard,
+        SizeRule::MustAgree,
+    )?;
     let start = Instant::now();
     let total = if args.divide && args.depth > 0 {
         let mut moves = Vec::new();
         pos.legal_moves(&mut moves);
         let mut total = 0;
         for &mv in &moves {
-            let mut child = pos;
+            let mut child = pos.clone();
             child.play(mv);
             let n = perft(&child, args.depth - 1);
             println!("{} {n}", pos.move_text(mv));
@@ -59,7 +66,7 @@ pub fn run(args: Args) -> CliResult {
         perft(&pos, args.depth)
     };
     let secs = start.elapsed().as_secs_f64();
-    println!("perft {} depth {}: {total}", pos.board(), args.depth);
+    println!("perft {} depth {}: {total}", setup.params(), args.depth);
     eprintln!(
         "{:.3} s, {:.1} M leaves/s",
         secs,

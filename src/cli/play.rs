@@ -1,35 +1,26 @@
 //! `quasar play`: a person plays against the engine in the terminal (or through a pipe).
 
 use super::engine_opts::{describe_report, EngineArgs};
-use super::{position_from, CliResult};
-use breakthrough::BreakthroughSearcher;
-use breakthrough::{Board, Position};
-use mcts::Limits;
+use super::{position_from, CliResult, SizeRule};
+use crate::games::{with_game, CliGame, DefaultSize, GameArgs};
+use arena::setup::GameSetup;
+use mcts::{Limits, PlayoutPolicy, Searcher};
 use quasar_core::{Game, Outcome, Side};
 use std::io::{self, BufRead, IsTerminal, Write};
-
-/// The side the person plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Human {
-    /// Play White (moves first).
-    White,
-    /// Play Black.
-    Black,
-}
 
 /// Play against the engine: type moves like b2-b3, b2xc3 or b2b3; 'moves' lists the legal
 /// moves, 'quit' ends the game.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Board size WxH (ignored when --position gives one)
-    #[arg(long, default_value = "6x6")]
-    board: Board,
-    /// Start from this position instead of the start
+    #[command(flatten)]
+    game: GameArgs,
+    /// Start from this position instead of the start (its size wins over the size options)
     #[arg(long)]
     position: Option<String>,
-    /// The side you play
-    #[arg(long, value_enum, default_value_t = Human::White)]
-    human: Human,
+    /// The side you play: the game's name for it (white or black in Breakthrough), or
+    /// first or second
+    #[arg(long, default_value = "first")]
+    human: String,
     /// Print the engine's search statistics after each of its moves
     #[arg(long)]
     stats: bool,
@@ -37,20 +28,43 @@ pub struct Args {
     engine: EngineArgs,
 }
 
+/// The side a `--human` word names: the game's name for a side, its first letter, or
+/// `first`/`second`, in any case.
+fn human_side<G: Game>(text: &str) -> Result<Side, String> {
+    let t = text.to_lowercase();
+    for (side, plain) in [(Side::First, "first"), (Side::Second, "second")] {
+        let name = G::side_name(side).to_lowercase();
+        if t == name || t == plain || (t.len() == 1 && name.starts_with(&t)) {
+            return Ok(side);
+        }
+    }
+    Err(format!(
+        "--human {text}: give {}, {}, first or second",
+        G::side_name(Side::First).to_lowercase(),
+        G::side_name(Side::Second).to_lowercase()
+    ))
+}
+
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {
-    let board = args.position.is_none().then_some(args.board);
-    let pos = position_from(board, args.position.as_deref())?;
-    let human = match args.human {
-        Human::White => Side::First,
-        Human::Black => Side::Second,
-    };
-    let mut searcher = args.engine.searcher(pos.board())?;
+    with_game!(args.game, S, given => run_game::<S>(&args, given))
+}
+
+fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
+    let (setup, pos) = position_from::<S>(
+        given,
+        args.position.as_deref(),
+        DefaultSize::Quick,
+        SizeRule::PositionWins,
+    )?;
+    let human = human_side::<S::Game>(&args.human)?;
+    let mut searcher = setup.searcher(&args.engine.settings(), 0)?;
     let limits = args.engine.limits();
     let stdin = io::stdin();
     // Piped moves are not shown by a terminal, so the transcript echoes them.
     let echo = !stdin.is_terminal();
     play_game(
+        &setup,
         pos,
         human,
         &mut searcher,
@@ -65,13 +79,6 @@ pub fn run(args: Args) -> CliResult {
     Ok(())
 }
 
-fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::First => "White",
-        Side::Second => "Black",
-    }
-}
-
 /// What the game transcript shows besides boards and moves.
 #[derive(Clone, Copy, Debug)]
 pub struct Show {
@@ -82,17 +89,19 @@ pub struct Show {
 }
 
 /// Plays one game between the person (reading `input`) and the engine, writing to `out`.
-pub fn play_game(
-    mut pos: Position,
+#[allow(clippy::too_many_arguments)]
+pub fn play_game<S: GameSetup, P: PlayoutPolicy<S::Game>>(
+    setup: &S,
+    mut pos: S::Game,
     human: Side,
-    searcher: &mut BreakthroughSearcher,
+    searcher: &mut Searcher<S::Game, P>,
     limits: Limits,
     show: Show,
     input: impl BufRead,
     mut out: impl Write,
 ) -> io::Result<()> {
     let mut lines = input.lines();
-    write!(out, "{}", pos.diagram())?;
+    write!(out, "{}", setup.diagram(&pos))?;
     loop {
         if let Some(o) = pos.outcome() {
             let Outcome::Win(w) = o else {
@@ -104,11 +113,15 @@ pub fn play_game(
             } else {
                 "the engine wins"
             };
-            writeln!(out, "game over: {} wins ({who})", side_name(w))?;
+            writeln!(
+                out,
+                "game over: {} wins ({who})",
+                <S::Game as Game>::side_name(w)
+            )?;
             return Ok(());
         }
-        if pos.side() == human {
-            write!(out, "your move ({}): ", side_name(human))?;
+        if pos.side_to_move() == human {
+            write!(out, "your move ({}): ", <S::Game as Game>::side_name(human))?;
             out.flush()?;
             let Some(line) = lines.next() else {
                 writeln!(out)?;
@@ -123,7 +136,11 @@ pub fn play_game(
             match text {
                 "" => continue,
                 "quit" | "resign" => {
-                    writeln!(out, "you resign; {} wins", side_name(human.opponent()))?;
+                    writeln!(
+                        out,
+                        "you resign; {} wins",
+                        <S::Game as Game>::side_name(human.opponent())
+                    )?;
                     return Ok(());
                 }
                 "moves" | "help" => {
@@ -138,7 +155,7 @@ pub fn play_game(
             match pos.parse_move(text) {
                 Ok(mv) => {
                     pos.play(mv);
-                    write!(out, "{}", pos.diagram())?;
+                    write!(out, "{}", setup.diagram(&pos))?;
                 }
                 Err(e) => writeln!(
                     out,
@@ -156,7 +173,7 @@ pub fn play_game(
                 write!(out, "{}", describe_report(&pos, &report, false))?;
             }
             pos.play(mv);
-            write!(out, "{}", pos.diagram())?;
+            write!(out, "{}", setup.diagram(&pos))?;
         }
     }
 }

@@ -1,19 +1,24 @@
 //! `quasar show`: a board diagram of a position.
 
 use super::CliResult;
-use breakthrough::Position;
+use crate::games::{with_game, GameName};
+use arena::setup::GameSetup;
+use quasar_core::Game;
 
-/// Print a board diagram of a position given in the FEN-like text of the spec.
+/// Print a board diagram of a position given in the game's text.
 #[derive(clap::Args)]
 #[command(after_help = SHOW_HELP)]
 pub struct Args {
+    /// The game
+    #[arg(long, value_enum, default_value_t = GameName::Breakthrough)]
+    game: GameName,
     /// The position, for example "BBBBBB/BBBBBB/6/6/WWWWWW/WWWWWW w" (quote it: it has a space)
     fen: String,
 }
 
 const SHOW_HELP: &str = "\
-The position text: rows from the top (row H) down to row 1, separated by '/', W and B for
-pieces, a number for a run of empty cells, then a space and the side to move, w or b. The
+A Breakthrough position: rows from the top (row H) down to row 1, separated by '/', W and B
+for pieces, a number for a run of empty cells, then a space and the side to move, w or b. The
 board size comes from the text: W columns (3 or more) by H rows (3 or more), at most 64 cells.
 
 Examples:
@@ -23,8 +28,12 @@ Examples:
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {
-    let pos = Position::from_fen(&args.fen)?;
-    print!("{}", pos.diagram());
-    println!("{}", pos.to_fen());
+    with_game!(args.game, S => run_game::<S>(&args.fen))
+}
+
+fn run_game<S: GameSetup>(text: &str) -> CliResult {
+    let pos = S::Game::parse_position(text)?;
+    print!("{}", S::of_position(&pos).diagram(&pos));
+    println!("{}", pos.position_text());
     Ok(())
 }

@@ -2,23 +2,15 @@
 //! library's progress as bars.
 
 use super::CliResult;
+use crate::games::GameName;
+use crate::progress::Bars;
 use breakthrough::tablebase::store::Lookup;
 use breakthrough::tablebase::{
     generate, Limits, Progress, Region, Silent, TableFile, Tablebase, Unknown,
 };
 use breakthrough::{Board, Position};
-use indicatif::{ProgressBar, ProgressStyle};
 use quasar_core::Game;
 use std::path::PathBuf;
-use std::sync::Mutex;
-
-/// The game whose tables a subcommand handles (only Breakthrough has tables so far).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum GameArg {
-    /// Breakthrough's row-limited tablebases
-    #[default]
-    Breakthrough,
-}
 
 /// Tablebase subcommands.
 #[derive(clap::Subcommand)]
@@ -37,8 +29,8 @@ pub enum Command {
 #[derive(clap::Args)]
 pub struct BuildArgs {
     /// Game of the table
-    #[arg(long, value_enum, default_value_t = GameArg::Breakthrough)]
-    game: GameArg,
+    #[arg(long, value_enum, default_value_t = GameName::Breakthrough)]
+    game: GameName,
     /// Board size WxH
     #[arg(long, default_value = "6x6")]
     board: Board,
@@ -66,8 +58,8 @@ pub struct BuildArgs {
 #[derive(clap::Args)]
 pub struct InfoArgs {
     /// Game of the table
-    #[arg(long, value_enum, default_value_t = GameArg::Breakthrough)]
-    game: GameArg,
+    #[arg(long, value_enum, default_value_t = GameName::Breakthrough)]
+    game: GameName,
     /// Table file
     file: PathBuf,
 }
@@ -76,8 +68,8 @@ pub struct InfoArgs {
 #[derive(clap::Args)]
 pub struct ProbeArgs {
     /// Game of the table
-    #[arg(long, value_enum, default_value_t = GameArg::Breakthrough)]
-    game: GameArg,
+    #[arg(long, value_enum, default_value_t = GameName::Breakthrough)]
+    game: GameName,
     /// Table file
     file: PathBuf,
     /// Position text, e.g. "6/6/2W3/6/6/6 w"
@@ -89,8 +81,8 @@ pub struct ProbeArgs {
 #[derive(clap::Args)]
 pub struct VerifyArgs {
     /// Game of the table
-    #[arg(long, value_enum, default_value_t = GameArg::Breakthrough)]
-    game: GameArg,
+    #[arg(long, value_enum, default_value_t = GameName::Breakthrough)]
+    game: GameName,
     /// Table file
     file: PathBuf,
     /// Entries (and random configurations) to re-derive; each re-derivation searches
@@ -106,58 +98,17 @@ pub struct VerifyArgs {
 pub fn run(cmd: Command) -> CliResult {
     match cmd {
         Command::Build(a) => match a.game {
-            GameArg::Breakthrough => build(a),
+            GameName::Breakthrough => build(a),
         },
         Command::Info(a) => match a.game {
-            GameArg::Breakthrough => info(a),
+            GameName::Breakthrough => info(a),
         },
         Command::Probe(a) => match a.game {
-            GameArg::Breakthrough => probe(a),
+            GameName::Breakthrough => probe(a),
         },
         Command::Verify(a) => match a.game {
-            GameArg::Breakthrough => verify(a),
+            GameName::Breakthrough => verify(a),
         },
-    }
-}
-
-/// Draws each phase the library reports as a bar on standard error (nothing when it is
-/// not a terminal).
-#[derive(Default)]
-pub(crate) struct Bars {
-    bar: Mutex<Option<ProgressBar>>,
-}
-
-impl Bars {
-    fn bar(&self) -> std::sync::MutexGuard<'_, Option<ProgressBar>> {
-        // A bar is only drawn: a panic elsewhere while holding it leaves nothing to repair.
-        self.bar.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
-
-impl Progress for Bars {
-    fn begin(&self, what: &str, total: u64) {
-        let pb = ProgressBar::new(total);
-        let style = ProgressStyle::with_template(
-            "{msg:>9} [{elapsed_precise}] {wide_bar} {percent:>3}% eta {eta}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
-        pb.set_style(style);
-        pb.set_message(what.to_string());
-        if let Some(old) = self.bar().replace(pb) {
-            old.finish_and_clear();
-        }
-    }
-
-    fn advance(&self, units: u64) {
-        if let Some(pb) = self.bar().as_ref() {
-            pb.inc(units);
-        }
-    }
-
-    fn end(&self) {
-        if let Some(pb) = self.bar().take() {
-            pb.finish_and_clear();
-        }
     }
 }
 

@@ -1,0 +1,88 @@
+//! [`GameSetup`]: what a game with its size parameters tells the arena, the GTP engine and
+//! the command line beyond [`Game`] (its name, start, sizes, playout policy and tables).
+
+use crate::settings::{EngineSettings, PlayoutSettings, TableSpec};
+use mcts::{PlayoutPolicy, Searcher};
+use quasar_core::{Game, Oracle};
+use std::fmt;
+use std::sync::Arc;
+
+/// A boxed error from a game crate (its own typed size or table error), kept as the source.
+pub type GameError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Why a game could not be set up as asked.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    /// The size parameters are not a playable game (for example a board without a start).
+    #[error("{0}")]
+    Size(GameError),
+    /// A GTP `boardsize` this game cannot take.
+    #[error("{0}")]
+    Boardsize(String),
+    /// A table could not be opened or does not fit.
+    #[error("tablebase {0}")]
+    Table(GameError),
+    /// A playout switch this game's policy does not have.
+    #[error("{0}")]
+    Policy(String),
+}
+
+/// A game together with its size parameters ("Breakthrough on 6x6"): what the arena, the
+/// GTP engine and the command line need beyond [`Game`]. Each game implements it where
+/// `--game` registers it; generic code never names a game.
+pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
+    /// The positions of the game.
+    type Game: Game;
+    /// Its playout policy.
+    type Policy: PlayoutPolicy<Self::Game>;
+
+    /// The game's name as `--game` takes it and records keep it (`breakthrough`).
+    const NAME: &'static str;
+
+    /// The size parameters as text, for records and reports (`6x6`).
+    fn params(&self) -> String;
+
+    /// The setup a position belongs to (its board size).
+    fn of_position(pos: &Self::Game) -> Self;
+
+    /// The start position; an error when these parameters have none.
+    fn start(&self) -> Result<Self::Game, SetupError>;
+
+    /// The setup a GTP `boardsize` with these arguments asks for.
+    fn boardsize(&self, args: &[&str]) -> Result<Self, SetupError>;
+
+    /// The GTP `boardsize` command that sets this setup up in an engine.
+    fn boardsize_command(&self) -> String;
+
+    /// The playout policy these switches describe.
+    fn policy(&self, playout: &PlayoutSettings) -> Result<Self::Policy, SetupError>;
+
+    /// Opens a table for this setup as an oracle.
+    fn load_oracle(&self, table: &TableSpec) -> Result<Arc<dyn Oracle<Self::Game>>, SetupError>;
+
+    /// A diagram of a position for people, ending with a newline.
+    fn diagram(&self, pos: &Self::Game) -> String {
+        format!("{}\n", pos.position_text())
+    }
+
+    /// The game's own words for how a finished position ended ("a piece reached the far
+    /// row"), for records.
+    fn end_detail(&self, pos: &Self::Game) -> Option<String> {
+        let _ = pos;
+        None
+    }
+
+    /// The searcher `settings` describe for this setup, loading its table if one is set;
+    /// `seed` serves when the settings fix none.
+    fn searcher(
+        &self,
+        settings: &EngineSettings,
+        seed: u64,
+    ) -> Result<Searcher<Self::Game, Self::Policy>, SetupError> {
+        let config = settings.config(self.policy(&settings.playout)?, seed);
+        Ok(match settings.table_spec() {
+            Some(table) => Searcher::new(config, self.load_oracle(&table)?),
+            None => Searcher::without_oracle(config),
+        })
+    }
+}

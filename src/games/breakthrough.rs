@@ -1,0 +1,274 @@
+//! Breakthrough's registration: the `--board WxH` option and default sizes, its setup for
+//! the arena and GTP (start, `boardsize`, playout policy, row-limited tables as oracles),
+//! and the main job's table, built once into a cache directory.
+
+use super::registration::{CliGame, DefaultSize, MainJob};
+use arena::settings::{EngineSettings, PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
+use arena::setup::{GameSetup, SetupError};
+use arena::spec::PlayerSpec;
+use breakthrough::tablebase::{generate, Limits, Progress, Region, Silent, TableFile, Tablebase};
+use breakthrough::{Board, BreakthroughPolicy, Position};
+use quasar_core::{Game, Oracle, Outcome, Side};
+use std::error::Error;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Breakthrough's size option.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct SizeArgs {
+    /// Breakthrough board WxH: W columns, H rows, W and H >= 3, W*H <= 64 [default: 8x8; 6x6
+    /// for play and arena; the size of --position when one is given]
+    #[arg(long, value_name = "WxH")]
+    pub board: Option<Board>,
+}
+
+/// Breakthrough on one board size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BreakthroughSetup {
+    /// The board.
+    pub board: Board,
+}
+
+impl BreakthroughSetup {
+    /// Breakthrough on a `width x height` board (sizes known to be legal).
+    fn sized(width: u32, height: u32) -> BreakthroughSetup {
+        BreakthroughSetup {
+            board: Board::new(width, height).expect("a legal Breakthrough board"),
+        }
+    }
+}
+
+impl GameSetup for BreakthroughSetup {
+    type Game = Position;
+    type Policy = BreakthroughPolicy;
+
+    const NAME: &'static str = "breakthrough";
+
+    fn params(&self) -> String {
+        self.board.to_string()
+    }
+
+    fn of_position(pos: &Position) -> Self {
+        BreakthroughSetup { board: pos.board() }
+    }
+
+    fn start(&self) -> Result<Position, SetupError> {
+        Position::try_start(self.board).map_err(|e| SetupError::Size(e.into()))
+    }
+
+    fn boardsize(&self, args: &[&str]) -> Result<Self, SetupError> {
+        let text = match args {
+            [n] if n.contains(['x', 'X']) => n.to_string(),
+            [n] => format!("{n}x{n}"),
+            [w, h] => format!("{w}x{h}"),
+            _ => {
+                return Err(SetupError::Boardsize(
+                    "boardsize takes N (an NxN board) or W H (columns and rows)".into(),
+                ))
+            }
+        };
+        let board: Board = text
+            .parse()
+            .map_err(|e: quasar_core::ParseError| SetupError::Size(e.into()))?;
+        let setup = BreakthroughSetup { board };
+        setup.start()?;
+        Ok(setup)
+    }
+
+    fn boardsize_command(&self) -> String {
+        // GTP's boardsize takes one number; other shapes are sent as width and height.
+        let (w, h) = (self.board.width(), self.board.height());
+        if w == h {
+            format!("boardsize {w}")
+        } else {
+            format!("boardsize {w} {h}")
+        }
+    }
+
+    fn policy(&self, p: &PlayoutSettings) -> Result<BreakthroughPolicy, SetupError> {
+        Ok(match p.kind.unwrap_or(PlayoutKind::Policy) {
+            PlayoutKind::Uniform => BreakthroughPolicy::uniform(),
+            PlayoutKind::Policy => {
+                let d = BreakthroughPolicy::default();
+                BreakthroughPolicy {
+                    win_in_one: p.win_in_one.unwrap_or(d.win_in_one),
+                    stop_threats: p.stop_threats.unwrap_or(d.stop_threats),
+                    capture_weight: p.capture_weight.unwrap_or(d.capture_weight),
+                    eval_after: match p.eval_after {
+                        None => d.eval_after,
+                        Some(0) => None,
+                        Some(n) => Some(n),
+                    },
+                }
+            }
+        })
+    }
+
+    fn load_oracle(&self, table: &TableSpec) -> Result<Arc<dyn Oracle<Position>>, SetupError> {
+        let tb = Tablebase::open_for(&table.path, self.board)
+            .map_err(|e| SetupError::Table(e.into()))?;
+        // The race rule only steers playouts: the table never proves a node with it.
+        Ok(Arc::new(tb.with_race_guess(table.rule == ProbeRule::Race)))
+    }
+
+    fn diagram(&self, pos: &Position) -> String {
+        pos.diagram()
+    }
+
+    fn end_detail(&self, pos: &Position) -> Option<String> {
+        let board = pos.board();
+        Some(match pos.outcome()? {
+            Outcome::Win(Side::First) if pos.white() & board.last_row() != 0 => {
+                "White reached the far row".into()
+            }
+            Outcome::Win(Side::Second) if pos.black() & board.first_row() != 0 => {
+                "Black reached the far row".into()
+            }
+            Outcome::Win(w) if pos.pieces(w.opponent()) == 0 => {
+                format!("{} lost its last piece", Position::side_name(w.opponent()))
+            }
+            Outcome::Win(w) => format!("{} had no legal move", Position::side_name(w.opponent())),
+            Outcome::Draw => "drawn by the rules".into(),
+        })
+    }
+}
+
+/// The main job's board, table rows and games: the thesis' best 6x6 table (Figure 5.3,
+/// test 3), 20 games.
+const MAIN_BOARD: (u32, u32) = (6, 6);
+const MAIN_ROWS: u32 = 4;
+const MAIN_GAMES: u32 = 20;
+
+impl CliGame for BreakthroughSetup {
+    type SizeArgs = SizeArgs;
+
+    fn from_size(args: &SizeArgs) -> Result<Option<Self>, Box<dyn Error>> {
+        Ok(args.board.map(|board| BreakthroughSetup { board }))
+    }
+
+    fn default_size(which: DefaultSize) -> Self {
+        match which {
+            DefaultSize::Standard => BreakthroughSetup::sized(8, 8),
+            DefaultSize::Quick => BreakthroughSetup::sized(6, 6),
+        }
+    }
+
+    fn main_job(cache: &Path, progress: bool) -> Result<Option<MainJob<Self>>, Box<dyn Error>> {
+        let setup = BreakthroughSetup::sized(MAIN_BOARD.0, MAIN_BOARD.1);
+        let table = ensure_table(cache, setup.board, MAIN_ROWS, progress)?;
+        let with_table = EngineSettings {
+            table: Some(table),
+            ..EngineSettings::default()
+        };
+        Ok(Some(MainJob {
+            setup,
+            players: vec![
+                PlayerSpec::Mcts(with_table),
+                PlayerSpec::Mcts(EngineSettings::default()),
+            ],
+            games: MAIN_GAMES,
+        }))
+    }
+}
+
+/// The table for `board` and `rows` in `cache` (`<cache>/<W>x<H>-r<rows>.qtb`): reused when
+/// present and of this format, built otherwise (the file appears only once complete, so an
+/// interrupted build leaves nothing to reuse).
+fn ensure_table(
+    cache: &Path,
+    board: Board,
+    rows: u32,
+    progress: bool,
+) -> Result<PathBuf, Box<dyn Error>> {
+    let path = cache.join(format!("{board}-r{rows}.qtb"));
+    // Opening checks the header and size only (milliseconds): a table of an older format
+    // or with a damaged header is rebuilt rather than reused.
+    if path.is_file() && TableFile::open(&path).is_ok() {
+        eprintln!("reusing the tablebase {}", path.display());
+        return Ok(path);
+    }
+    let fail = |e: &dyn std::fmt::Display| format!("building {}: {e}", path.display());
+    std::fs::create_dir_all(cache).map_err(|e| fail(&e))?;
+    eprintln!(
+        "building the {board} {rows}-row tablebase into {} (once; later runs reuse it)",
+        path.display()
+    );
+    let region = Region::new(board, rows).map_err(|e| fail(&e))?;
+    let limits = Limits::default();
+    let bars = crate::progress::Bars::default();
+    let progress: &dyn Progress = if progress { &bars } else { &Silent };
+    let generated = generate(&region, limits, progress).map_err(|e| fail(&e))?;
+    TableFile::write(&path, &region, limits, &generated.codec, &generated.entries)
+        .map_err(|e| fail(&e))?;
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup(w: u32, h: u32) -> BreakthroughSetup {
+        BreakthroughSetup::sized(w, h)
+    }
+
+    #[test]
+    fn boardsize_takes_n_or_w_h_and_refuses_boards_without_a_start() {
+        let s = setup(8, 8);
+        assert_eq!(s.boardsize(&["6"]).unwrap(), setup(6, 6));
+        assert_eq!(s.boardsize(&["5", "7"]).unwrap(), setup(5, 7));
+        assert_eq!(s.boardsize(&["5x7"]).unwrap(), setup(5, 7));
+        for bad in [
+            &["3"][..],
+            &["5", "3"],
+            &["9"],
+            &["x"],
+            &[],
+            &["4", "4", "4"],
+        ] {
+            assert!(s.boardsize(bad).is_err(), "{bad:?}");
+        }
+        assert!(s
+            .boardsize(&["3"])
+            .unwrap_err()
+            .to_string()
+            .contains("no start position"));
+        assert_eq!(setup(6, 6).boardsize_command(), "boardsize 6");
+        assert_eq!(setup(5, 7).boardsize_command(), "boardsize 5 7");
+    }
+
+    #[test]
+    fn the_policy_follows_the_switches() {
+        let s = setup(6, 6);
+        let full = s.policy(&PlayoutSettings::default()).unwrap();
+        assert_eq!(full, BreakthroughPolicy::default());
+        let uniform = PlayoutSettings {
+            kind: Some(PlayoutKind::Uniform),
+            ..PlayoutSettings::default()
+        };
+        assert_eq!(s.policy(&uniform).unwrap(), BreakthroughPolicy::uniform());
+        let tuned = PlayoutSettings {
+            eval_after: Some(0),
+            capture_weight: Some(2),
+            win_in_one: Some(false),
+            ..PlayoutSettings::default()
+        };
+        let p = s.policy(&tuned).unwrap();
+        assert_eq!(
+            (p.eval_after, p.capture_weight, p.win_in_one, p.stop_threats),
+            (None, 2, false, true)
+        );
+    }
+
+    #[test]
+    fn games_end_in_the_games_own_words() {
+        let s = setup(4, 4);
+        let goal = Position::from_fen("W3/4/1B2/4 b").unwrap();
+        assert_eq!(s.end_detail(&goal).unwrap(), "White reached the far row");
+        let captured = Position::from_fen("4/4/1W2/4 b").unwrap();
+        assert_eq!(
+            s.end_detail(&captured).unwrap(),
+            "Black lost its last piece"
+        );
+        assert_eq!(s.end_detail(&s.start().unwrap()), None);
+    }
+}

@@ -1,0 +1,51 @@
+//! The list of games `--game` offers: their names, their size options gathered into every
+//! subcommand, and the dispatch from a name to the game's [`CliGame`] registration.
+
+pub mod breakthrough;
+pub mod registration;
+
+pub use registration::{CliGame, DefaultSize};
+
+/// The games quasar plays (Woodpush, Chinese Checkers and checkers register here later).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum GameName {
+    /// Breakthrough on any board of up to 64 cells
+    #[default]
+    Breakthrough,
+}
+
+/// `--game` and every game's size options, flattened into each subcommand that plays.
+#[derive(clap::Args, Clone, Debug)]
+pub struct GameArgs {
+    /// The game
+    #[arg(long, value_enum, default_value_t = GameName::Breakthrough)]
+    pub game: GameName,
+    #[command(flatten)]
+    pub breakthrough: breakthrough::SizeArgs,
+}
+
+/// Runs `$body` with the type `$S` bound to the [`CliGame`] that a [`GameName`] picks; given
+/// [`GameArgs`] and `$given`, also binds `$given` to the setup its size options ask for
+/// (`None` when none is given; `?` returns a bad size). The one place, with [`GameName`]
+/// and [`GameArgs`], that lists the games.
+macro_rules! with_game {
+    ($args:expr, $S:ident, $given:ident => $body:expr) => {
+        match $args.game {
+            $crate::games::GameName::Breakthrough => {
+                type $S = $crate::games::breakthrough::BreakthroughSetup;
+                let $given: Option<$S> =
+                    <$S as $crate::games::CliGame>::from_size(&$args.breakthrough)?;
+                $body
+            }
+        }
+    };
+    ($name:expr, $S:ident => $body:expr) => {
+        match $name {
+            $crate::games::GameName::Breakthrough => {
+                type $S = $crate::games::breakthrough::BreakthroughSetup;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_game;

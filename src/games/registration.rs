@@ -1,0 +1,45 @@
+//! What a game registers for the command line beyond [`GameSetup`]: its size options,
+//! the sizes commands start from, and the main job of `quasar arena`.
+
+use arena::setup::GameSetup;
+use arena::spec::PlayerSpec;
+use std::error::Error;
+use std::path::Path;
+
+/// Which of a game's sizes a command starts from when none is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefaultSize {
+    /// The game's usual size (8x8 Breakthrough): perft, bestmove, gtp.
+    Standard,
+    /// A quick size for games against people and matches (6x6 Breakthrough): play, arena.
+    Quick,
+}
+
+/// The main job of `quasar arena` without players: the game, its players and the games.
+pub struct MainJob<S> {
+    /// The game and size the job plays.
+    pub setup: S,
+    /// The players (a table player against the plain engine).
+    pub players: Vec<PlayerSpec>,
+    /// Games of the match.
+    pub games: u32,
+}
+
+/// What a game registers for the command line beyond [`GameSetup`].
+pub trait CliGame: GameSetup {
+    /// The game's size options (flattened into every subcommand that plays).
+    type SizeArgs: clap::Args;
+
+    /// The setup these size options ask for; `None` when none was given.
+    fn from_size(args: &Self::SizeArgs) -> Result<Option<Self>, Box<dyn Error>>;
+
+    /// The setup a command starts from when no size is given.
+    fn default_size(which: DefaultSize) -> Self;
+
+    /// The main job of `quasar arena`, building what it needs in `cache` (with progress on
+    /// standard error when `progress`); `None` for a game that has none.
+    fn main_job(cache: &Path, progress: bool) -> Result<Option<MainJob<Self>>, Box<dyn Error>> {
+        let _ = (cache, progress);
+        Ok(None)
+    }
+}
