@@ -75,20 +75,59 @@ impl Geometry {
     /// values (the rules are symmetric left to right).
     #[inline]
     pub fn key(&self, pos: &Position) -> Key {
+        self.key_mirrored(pos).0
+    }
+
+    /// The table key of `pos`, and whether it is the mirror image's.
+    #[inline]
+    pub fn key_mirrored(&self, pos: &Position) -> (Key, bool) {
         let side = pos.side() as u8;
         let (w, b) = (pos.white(), pos.black());
         match (self.mirror_bits(w), self.mirror_bits(b)) {
-            (Some(mw), Some(mb)) if (mw, mb) < (w, b) => Key {
-                white: mw,
-                black: mb,
-                side,
-            },
-            _ => Key {
-                white: w,
-                black: b,
-                side,
-            },
+            (Some(mw), Some(mb)) if (mw, mb) < (w, b) => (
+                Key {
+                    white: mw,
+                    black: mb,
+                    side,
+                },
+                true,
+            ),
+            _ => (
+                Key {
+                    white: w,
+                    black: b,
+                    side,
+                },
+                false,
+            ),
         }
+    }
+
+    /// A move seen in the mirror image.
+    #[inline]
+    pub fn mirror_move(&self, mv: Move) -> Move {
+        let w = self.board.width() as u8;
+        let m = |sq: u8| sq - sq % w + (w - 1 - sq % w);
+        Move {
+            from: m(mv.from),
+            to: m(mv.to),
+        }
+    }
+
+    /// True when the winner (to move in the unfinished `pos`) wins with its next move: a
+    /// piece one step from its goal, or a capture of the loser's last piece.
+    #[inline]
+    pub fn wins_in_one(&self, pos: &Position) -> bool {
+        let me = pos.side();
+        if pos.pieces(me) & self.pre_goal[me.index()] != 0 {
+            return true;
+        }
+        let theirs = pos.pieces(me.opponent());
+        if theirs.count_ones() != 1 {
+            return false;
+        }
+        let t = pos.targets();
+        (t.left | t.right) & theirs != 0
     }
 
     /// The verdict of the last rows on an unfinished position. A piece one step from its

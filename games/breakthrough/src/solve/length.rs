@@ -19,10 +19,23 @@ const REPORT_EVERY: u64 = 1 << 16;
 
 /// What is known of a position's distance `dist` (plies until the winner has won with
 /// best play on both sides): `lo < dist <= hi`, `hi == 0` when no upper bound is known.
-#[derive(Clone, Copy, Debug, Default)]
+/// `hint` is the move that decided the last search here, in the key's orientation
+/// (`from == to`: none), tried first next time.
+#[derive(Clone, Copy, Debug)]
 struct Bounds {
     lo: u8,
     hi: u8,
+    hint: Move,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds {
+            lo: 0,
+            hi: 0,
+            hint: Move { from: 0, to: 0 },
+        }
+    }
 }
 
 /// The bounded search for one fixed winner.
@@ -89,7 +102,11 @@ impl<'a> Length<'a> {
         if d < self.geo.min_plies(pos, self.winner) {
             return false;
         }
-        let key = self.geo.key(pos);
+        if d <= 2 {
+            // Most nodes are here; the rules answer faster than a table lookup.
+            return self.shallow(pos, d);
+        }
+        let (key, mirrored) = self.geo.key_mirrored(pos);
         let known = self.tt.get(&key).unwrap_or_default();
         if known.hi != 0 && d >= known.hi as u32 {
             return true;
@@ -132,9 +149,20 @@ impl<'a> Length<'a> {
         }
         let mut moves = std::mem::take(&mut self.moves[ply]);
         self.geo.moves(pos, quick, &mut moves);
+        if known.hint.from != known.hint.to {
+            let hint = if mirrored {
+                self.geo.mirror_move(known.hint)
+            } else {
+                known.hint
+            };
+            if let Some(i) = moves.iter().position(|&m| m == hint) {
+                moves[..=i].rotate_right(1);
+            }
+        }
         // The winner needs one good move; the loser loses when every move loses. A loser
         // move left out by a forced capture loses in two plies, within any d >= 2 here.
         let mut result = !winner_moves;
+        let mut decided = None;
         for &mv in &moves {
             let mut child = *pos;
             child.make_move(mv);
@@ -145,6 +173,7 @@ impl<'a> Length<'a> {
             };
             if r == winner_moves {
                 result = r;
+                decided = Some(mv);
                 break;
             }
         }
@@ -153,6 +182,13 @@ impl<'a> Length<'a> {
         }
         self.moves[ply] = moves;
         let mut b = known;
+        if let Some(mv) = decided {
+            b.hint = if mirrored {
+                self.geo.mirror_move(mv)
+            } else {
+                mv
+            };
+        }
         if result {
             b.hi = d as u8;
         } else {
@@ -161,6 +197,40 @@ impl<'a> Length<'a> {
         let work = (self.nodes - start).min(u32::MAX as u64) as u32;
         self.tt.put(key, b, work);
         result
+    }
+
+    /// `within` for `d <= 2` from the rules alone: the winner to move needs a win in one;
+    /// the loser to move must have no escape from one.
+    fn shallow(&mut self, pos: &Position, d: u32) -> bool {
+        if pos.side() == self.winner {
+            return self.geo.wins_in_one(pos);
+        }
+        if d < 2 {
+            return false;
+        }
+        let quick = self.geo.quick(pos);
+        match quick {
+            Quick::WinInOne => return false,
+            Quick::LossInTwo => return true,
+            _ => {}
+        }
+        self.nodes += 1;
+        let t = pos.targets();
+        for k in 0..t.count() {
+            let mv = pos.nth_move(&t, k);
+            if let Quick::MustCapture(cell) = quick {
+                if 1u64 << mv.to != cell {
+                    // Any other move leaves the threat: the winner steps home.
+                    continue;
+                }
+            }
+            let mut child = *pos;
+            child.make_move(mv);
+            if child.result().is_some() || !self.geo.wins_in_one(&child) {
+                return false;
+            }
+        }
+        true
     }
 
     /// Stores and answers a position won within `plies` (a table claim: an upper bound).
@@ -236,11 +306,11 @@ impl<'a> Length<'a> {
         let mut moves = Vec::new();
         let quick = self.geo.quick(pos);
         if quick != Quick::WinInOne {
-            if let Some((plies, mv)) = self.geo.claim(self.tb, pos) {
-                // Only claims shallow enough for the checker's plain search.
-                if plies <= d && plies <= MAX_CLAIM_PLIES as u32 {
-                    let r = Record::new(pos, RecordKind::Claim, mv, plies);
-                    records.insert(key, r);
+            // A position the table proves won ends the proof here when the checker's plain
+            // search can re-derive the length it must be won within.
+            if d <= MAX_CLAIM_PLIES as u32 {
+                if let Some((_, mv)) = self.geo.claim(self.tb, pos) {
+                    records.insert(key, Record::new(pos, RecordKind::Claim, mv, d));
                     return Ok(());
                 }
             }
