@@ -8,7 +8,7 @@ use breakthrough::tablebase::Tablebase;
 use breakthrough::{Board, Position};
 use quasar_core::Game;
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -179,7 +179,7 @@ pub fn run(args: Args) -> CliResult {
 }
 
 /// `--check FILE`.
-fn check(file: &PathBuf) -> CliResult {
+fn check(file: &Path) -> CliResult {
     let t = Instant::now();
     let proof = Proof::read(file)?;
     let r = solve::check(&proof)?;
