@@ -25,8 +25,7 @@ pub struct Args {
     /// A table file for the board whose sound claims end the search early
     #[arg(long, conflicts_with = "no_tb")]
     tb: Option<PathBuf>,
-    /// Rows of the table built in memory when no --tb is given (default: the most rows
-    /// whose table has at most 2^24 configurations)
+    /// Rows of the table built in memory when no --tb is given (default 3)
     #[arg(long, conflicts_with_all = ["tb", "no_tb"])]
     tb_rows: Option<u32>,
     /// Use no table at all
