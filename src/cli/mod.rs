@@ -8,6 +8,7 @@ pub mod gtp;
 pub mod perft;
 pub mod play;
 pub mod show;
+pub mod solve;
 pub mod tablebase;
 
 use crate::games::{CliGame, DefaultSize};

@@ -24,6 +24,7 @@ mod board;
 mod movegen;
 mod notation;
 pub mod policy;
+pub mod solve;
 pub mod tablebase;
 mod transform;
 

@@ -1,0 +1,195 @@
+//! Depth-first proof-number search (Nagai's df-pn with the 1 + epsilon trick) for the
+//! winner: proof and disproof numbers for the side to move, in a bounded table.
+
+use super::leaves::{Geometry, Quick};
+use super::tt::{Key, Table};
+use super::{SolveProgress, Status};
+use crate::tablebase::Tablebase;
+use crate::{Move, Position};
+use quasar_core::Side;
+
+/// Proof or disproof number that stands for infinity.
+const INF: u32 = u32::MAX / 4;
+/// Nodes between two progress reports.
+const REPORT_EVERY: u64 = 1 << 16;
+
+/// Proof and disproof numbers of "the side to move wins".
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PnDn {
+    pn: u32,
+    dn: u32,
+}
+
+/// One child of the node being searched, with its current numbers.
+#[derive(Clone, Copy)]
+struct Child {
+    pos: Position,
+    key: Key,
+    pn: u32,
+    dn: u32,
+}
+
+/// The df-pn searcher.
+pub struct Dfpn<'a> {
+    geo: &'a Geometry,
+    tb: Option<&'a Tablebase>,
+    tt: Table<PnDn>,
+    children: Vec<Vec<Child>>,
+    moves: Vec<Move>,
+    nodes: u64,
+    proven: u64,
+    disproven: u64,
+    progress: &'a dyn SolveProgress,
+}
+
+impl<'a> Dfpn<'a> {
+    /// A searcher with a table of at most `tt_bytes` bytes.
+    pub fn new(
+        geo: &'a Geometry,
+        tb: Option<&'a Tablebase>,
+        tt_bytes: usize,
+        progress: &'a dyn SolveProgress,
+    ) -> Dfpn<'a> {
+        Dfpn {
+            geo,
+            tb,
+            tt: Table::with_bytes(tt_bytes),
+            children: Vec::new(),
+            moves: Vec::new(),
+            nodes: 0,
+            proven: 0,
+            disproven: 0,
+            progress,
+        }
+    }
+
+    /// Nodes expanded so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Bytes of the table.
+    pub fn table_bytes(&self) -> usize {
+        self.tt.bytes()
+    }
+
+    /// The winner of the unfinished position `root`.
+    pub fn winner(&mut self, root: &Position) -> Side {
+        let me = root.side();
+        let (pn, dn) = match self.leaf(root) {
+            Some(v) => (v.pn, v.dn),
+            None => {
+                let key = self.geo.key(root);
+                let mut v = (1, 1);
+                while v.0 != 0 && v.1 != 0 {
+                    v = self.mid(root, key, INF, INF, 0);
+                }
+                v
+            }
+        };
+        debug_assert!(pn == 0 || dn == 0);
+        if pn == 0 {
+            me
+        } else {
+            me.opponent()
+        }
+    }
+
+    /// The numbers of a position settled without search, if it is.
+    #[inline]
+    fn leaf(&self, pos: &Position) -> Option<PnDn> {
+        const WON: PnDn = PnDn { pn: 0, dn: INF };
+        const LOST: PnDn = PnDn { pn: INF, dn: 0 };
+        if pos.result().is_some() {
+            // A finished game is always lost for the side to move: the last move won it.
+            return Some(LOST);
+        }
+        match self.geo.quick(pos) {
+            Quick::WinInOne => Some(WON),
+            Quick::LossInTwo => Some(LOST),
+            _ => self.geo.claim(self.tb, pos).map(|_| WON),
+        }
+    }
+
+    /// Searches `pos` until its proof number reaches `th_pn` or its disproof number
+    /// `th_dn`; returns its numbers.
+    fn mid(&mut self, pos: &Position, key: Key, th_pn: u32, th_dn: u32, ply: usize) -> (u32, u32) {
+        let start = self.nodes;
+        self.nodes += 1;
+        if self.nodes % REPORT_EVERY == 0 {
+            self.progress.report(&Status {
+                phase: "winner",
+                nodes: self.nodes,
+                proven: self.proven,
+                disproven: self.disproven,
+                table_bytes: self.tt.bytes() as u64,
+                bound: None,
+            });
+        }
+        if self.children.len() <= ply {
+            self.children.push(Vec::new());
+        }
+        let mut kids = std::mem::take(&mut self.children[ply]);
+        kids.clear();
+        let quick = self.geo.quick(pos);
+        let mut moves = std::mem::take(&mut self.moves);
+        self.geo.moves(pos, quick, &mut moves);
+        for &mv in &moves {
+            let mut child = *pos;
+            child.make_move(mv);
+            let ckey = self.geo.key(&child);
+            let v = self
+                .leaf(&child)
+                .or_else(|| self.tt.get(&ckey))
+                .unwrap_or(PnDn { pn: 1, dn: 1 });
+            kids.push(Child {
+                pos: child,
+                key: ckey,
+                pn: v.pn,
+                dn: v.dn,
+            });
+        }
+        self.moves = moves;
+        let (mut pn, mut dn);
+        loop {
+            // The side to move wins when some child is lost for its mover.
+            let (mut best, mut best_dn, mut second_dn) = (0, INF, INF);
+            dn = 0u32;
+            for (i, c) in kids.iter().enumerate() {
+                dn = (dn + c.pn).min(INF);
+                if c.dn < best_dn {
+                    second_dn = best_dn;
+                    best_dn = c.dn;
+                    best = i;
+                } else if c.dn < second_dn {
+                    second_dn = c.dn;
+                }
+            }
+            pn = best_dn;
+            if kids.is_empty() {
+                // Every move lost at once (only captures of a threat were listed).
+                pn = INF;
+                dn = 0;
+            }
+            if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 {
+                break;
+            }
+            let c = kids[best];
+            let child_th_pn = th_dn - (dn - c.pn);
+            let eps = second_dn.saturating_add(second_dn / 4).saturating_add(1);
+            let child_th_dn = th_pn.min(eps).min(INF);
+            let (cpn, cdn) = self.mid(&c.pos, c.key, child_th_pn, child_th_dn, ply + 1);
+            kids[best].pn = cpn;
+            kids[best].dn = cdn;
+        }
+        self.children[ply] = kids;
+        if pn == 0 {
+            self.proven += 1;
+        } else if dn == 0 {
+            self.disproven += 1;
+        }
+        let work = (self.nodes - start).min(u32::MAX as u64) as u32;
+        self.tt.put(key, PnDn { pn, dn }, work);
+        (pn, dn)
+    }
+}

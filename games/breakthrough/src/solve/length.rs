@@ -1,0 +1,369 @@
+//! The exact length under perfect play: "does the winner win within `d` plies?" by a
+//! depth-first search with bounds in a bounded table, asked for growing `d`; then the
+//! principal line and the proof records from the same search.
+
+use super::check::MAX_CLAIM_PLIES;
+use super::leaves::{Geometry, Quick};
+use super::proof::{Record, RecordKind};
+use super::tt::{Key, Table};
+use super::{SolveError, SolveProgress, Status};
+use crate::tablebase::Tablebase;
+use crate::{Move, Position};
+use quasar_core::Side;
+use std::collections::HashMap;
+
+/// No game lasts this long on a 64-cell board; a bound this high means "never".
+pub const NEVER: u8 = 255;
+/// Nodes between two progress reports.
+const REPORT_EVERY: u64 = 1 << 16;
+
+/// What is known of a position's distance `dist` (plies until the winner has won with
+/// best play on both sides): `lo < dist <= hi`, `hi == 0` when no upper bound is known.
+/// `hint` is the move that decided the last search here, in the key's orientation
+/// (`from == to`: none), tried first next time.
+#[derive(Clone, Copy, Debug)]
+struct Bounds {
+    lo: u8,
+    hi: u8,
+    hint: Move,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds {
+            lo: 0,
+            hi: 0,
+            hint: Move { from: 0, to: 0 },
+        }
+    }
+}
+
+/// The bounded search for one fixed winner.
+pub struct Length<'a> {
+    geo: &'a Geometry,
+    tb: Option<&'a Tablebase>,
+    winner: Side,
+    tt: Table<Bounds>,
+    moves: Vec<Vec<Move>>,
+    nodes: u64,
+    bound: u32,
+    progress: &'a dyn SolveProgress,
+}
+
+impl<'a> Length<'a> {
+    /// A search for `winner` with a table of at most `tt_bytes` bytes.
+    pub fn new(
+        geo: &'a Geometry,
+        tb: Option<&'a Tablebase>,
+        winner: Side,
+        tt_bytes: usize,
+        progress: &'a dyn SolveProgress,
+    ) -> Length<'a> {
+        Length {
+            geo,
+            tb,
+            winner,
+            tt: Table::with_bytes(tt_bytes),
+            moves: Vec::new(),
+            nodes: 0,
+            bound: 0,
+            progress,
+        }
+    }
+
+    /// Nodes searched so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Bytes of the table.
+    pub fn table_bytes(&self) -> usize {
+        self.tt.bytes()
+    }
+
+    /// The exact distance of the unfinished `root`, which the winner wins: the least `d`
+    /// (of the right parity) with a win within `d`.
+    pub fn distance(&mut self, root: &Position) -> Result<u32, SolveError> {
+        let mut d = self.geo.min_plies(root, self.winner);
+        while d < NEVER as u32 {
+            self.bound = d;
+            if self.within(root, d, 0) {
+                return Ok(d);
+            }
+            d += 2;
+        }
+        Err(SolveError::NoWin {
+            winner: self.winner,
+        })
+    }
+
+    /// True when the winner wins from the unfinished `pos` within `d` plies.
+    pub fn within(&mut self, pos: &Position, d: u32, ply: usize) -> bool {
+        if d < self.geo.min_plies(pos, self.winner) {
+            return false;
+        }
+        if d <= 2 {
+            // Most nodes are here; the rules answer faster than a table lookup.
+            return self.shallow(pos, d);
+        }
+        let (key, mirrored) = self.geo.key_mirrored(pos);
+        let known = self.tt.get(&key).unwrap_or_default();
+        if known.hi != 0 && d >= known.hi as u32 {
+            return true;
+        }
+        if d <= known.lo as u32 {
+            return false;
+        }
+        let winner_moves = pos.side() == self.winner;
+        let quick = self.geo.quick(pos);
+        match quick {
+            Quick::WinInOne => return self.settle(key, known, d, if winner_moves { 1 } else { 0 }),
+            Quick::LossInTwo => {
+                return self.settle(key, known, d, if winner_moves { 0 } else { 2 })
+            }
+            _ => {}
+        }
+        if let Some((plies, _)) = self.geo.claim(self.tb, pos) {
+            if !winner_moves {
+                // The loser has a certain win of its own: this line never wins.
+                return self.settle(key, known, d, 0);
+            }
+            if plies <= d {
+                return self.settle_upper(key, known, d, plies);
+            }
+        }
+        self.nodes += 1;
+        if self.nodes % REPORT_EVERY == 0 {
+            self.progress.report(&Status {
+                phase: "length",
+                nodes: self.nodes,
+                proven: 0,
+                disproven: 0,
+                table_bytes: self.tt.bytes() as u64,
+                bound: Some(self.bound),
+            });
+        }
+        let start = self.nodes;
+        if self.moves.len() <= ply {
+            self.moves.push(Vec::new());
+        }
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        self.geo.moves(pos, quick, &mut moves);
+        if known.hint.from != known.hint.to {
+            let hint = if mirrored {
+                self.geo.mirror_move(known.hint)
+            } else {
+                known.hint
+            };
+            if let Some(i) = moves.iter().position(|&m| m == hint) {
+                moves[..=i].rotate_right(1);
+            }
+        }
+        // The winner needs one good move; the loser loses when every move loses. A loser
+        // move left out by a forced capture loses in two plies, within any d >= 2 here.
+        let mut result = !winner_moves;
+        let mut decided = None;
+        for &mv in &moves {
+            let mut child = *pos;
+            child.make_move(mv);
+            let r = if child.result().is_some() {
+                winner_moves
+            } else {
+                self.within(&child, d - 1, ply + 1)
+            };
+            if r == winner_moves {
+                result = r;
+                decided = Some(mv);
+                break;
+            }
+        }
+        if moves.is_empty() && winner_moves {
+            result = false;
+        }
+        self.moves[ply] = moves;
+        let mut b = known;
+        if let Some(mv) = decided {
+            b.hint = if mirrored {
+                self.geo.mirror_move(mv)
+            } else {
+                mv
+            };
+        }
+        if result {
+            b.hi = d as u8;
+        } else {
+            b.lo = b.lo.max(d as u8);
+        }
+        let work = (self.nodes - start).min(u32::MAX as u64) as u32;
+        self.tt.put(key, b, work);
+        result
+    }
+
+    /// `within` for `d <= 2` from the rules alone: the winner to move needs a win in one;
+    /// the loser to move must have no escape from one.
+    fn shallow(&mut self, pos: &Position, d: u32) -> bool {
+        if pos.side() == self.winner {
+            return self.geo.wins_in_one(pos);
+        }
+        if d < 2 {
+            return false;
+        }
+        let quick = self.geo.quick(pos);
+        match quick {
+            Quick::WinInOne => return false,
+            Quick::LossInTwo => return true,
+            _ => {}
+        }
+        self.nodes += 1;
+        let t = pos.targets();
+        for k in 0..t.count() {
+            let mv = pos.nth_move(&t, k);
+            if let Quick::MustCapture(cell) = quick {
+                if 1u64 << mv.to != cell {
+                    // Any other move leaves the threat: the winner steps home.
+                    continue;
+                }
+            }
+            let mut child = *pos;
+            child.make_move(mv);
+            if child.result().is_some() || !self.geo.wins_in_one(&child) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Stores and answers a position won within `plies` (a table claim: an upper bound).
+    fn settle_upper(&mut self, key: Key, mut b: Bounds, d: u32, plies: u32) -> bool {
+        if b.hi == 0 || plies < b.hi as u32 {
+            b.hi = plies as u8;
+        }
+        self.tt.put(key, b, 1);
+        plies <= d
+    }
+
+    /// Stores and answers a position whose exact distance is known without search: `dist`
+    /// plies (0 = the winner never wins here).
+    fn settle(&mut self, key: Key, mut b: Bounds, d: u32, dist: u32) -> bool {
+        if dist == 0 {
+            b.lo = NEVER - 1;
+        } else {
+            b.hi = dist as u8;
+            b.lo = b.lo.max(dist as u8 - 1);
+        }
+        self.tt.put(key, b, 1);
+        dist != 0 && dist <= d
+    }
+
+    /// The principal line from `root`, whose exact distance is `dist`: the winner's
+    /// fastest move and the loser's slowest, until the game ends.
+    pub fn principal_line(&mut self, root: &Position, mut dist: u32) -> Vec<Move> {
+        let mut line = Vec::new();
+        let mut pos = *root;
+        let mut moves = Vec::new();
+        while pos.result().is_none() && dist > 0 {
+            pos.generate_moves(&mut moves);
+            let winner_moves = pos.side() == self.winner;
+            let mut chosen = None;
+            for &mv in &moves {
+                let mut child = pos;
+                child.make_move(mv);
+                let ok = if winner_moves {
+                    child.result().is_some() || self.within(&child, dist - 1, 0)
+                } else {
+                    // A child of exact distance dist - 1: not won within dist - 3.
+                    child.result().is_none() && (dist < 3 || !self.within(&child, dist - 3, 0))
+                };
+                if ok {
+                    chosen = Some(mv);
+                    break;
+                }
+            }
+            let Some(mv) = chosen else { break };
+            line.push(mv);
+            pos.make_move(mv);
+            dist -= 1;
+        }
+        line
+    }
+
+    /// Adds to `records` a proof that the winner wins from `pos` (the winner to move)
+    /// within `d` plies: one move here, every reply below.
+    pub fn emit_winner(
+        &mut self,
+        pos: &Position,
+        d: u32,
+        records: &mut HashMap<Key, Record>,
+    ) -> Result<(), SolveError> {
+        let key = Key {
+            white: pos.white(),
+            black: pos.black(),
+            side: pos.side() as u8,
+        };
+        if records.get(&key).is_some_and(|r| r.bound as u32 <= d) {
+            return Ok(());
+        }
+        let mut moves = Vec::new();
+        let quick = self.geo.quick(pos);
+        if quick != Quick::WinInOne {
+            // A position the table proves won ends the proof here when the checker's plain
+            // search can re-derive the length it must be won within.
+            if d <= MAX_CLAIM_PLIES as u32 {
+                if let Some((_, mv)) = self.geo.claim(self.tb, pos) {
+                    records.insert(key, Record::new(pos, RecordKind::Claim, mv, d));
+                    return Ok(());
+                }
+            }
+        }
+        self.geo.moves(pos, quick, &mut moves);
+        if quick == Quick::WinInOne {
+            // The step onto the goal row first: a proof needs nothing below it.
+            moves.sort_by_key(|&m| {
+                let mut child = *pos;
+                child.make_move(m);
+                child.result().is_none()
+            });
+        }
+        for &mv in &moves {
+            let mut child = *pos;
+            child.make_move(mv);
+            let finished = child.result().is_some();
+            if finished || self.within(&child, d - 1, 0) {
+                let bound = if finished { 1 } else { d };
+                records.insert(key, Record::new(pos, RecordKind::Move, mv, bound));
+                if !finished {
+                    self.emit_loser(&child, d - 1, records)?;
+                }
+                return Ok(());
+            }
+        }
+        Err(SolveError::Internal(format!(
+            "no move of {} wins within {d} plies, though the search said so",
+            pos.to_fen()
+        )))
+    }
+
+    /// Adds proofs for every reply of the loser (to move in `pos`) within `d` plies.
+    pub fn emit_loser(
+        &mut self,
+        pos: &Position,
+        d: u32,
+        records: &mut HashMap<Key, Record>,
+    ) -> Result<(), SolveError> {
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        for mv in moves {
+            let mut child = *pos;
+            child.make_move(mv);
+            if child.result().is_some() || d < 2 {
+                return Err(SolveError::Internal(format!(
+                    "the loser's move {} from {} is not refuted within {d} plies",
+                    pos.format_move(mv),
+                    pos.to_fen()
+                )));
+            }
+            self.emit_winner(&child, d - 1, records)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,207 @@
+//! Exact solving of small Breakthrough boards: df-pn finds the winner, a bounded search
+//! then proves the exact length under perfect play, with finished games, the last rows'
+//! forced wins and a tablebase's sound claims as proven leaves, and a proof file that
+//! [`check::check`] verifies independently.
+//!
+//! ```
+//! use breakthrough::solve::{solve, Options, Quiet};
+//! use breakthrough::{Board, Position};
+//!
+//! let root = Position::start(Board::new(4, 4).unwrap());
+//! let s = solve(&root, &Options::default(), &Quiet).unwrap();
+//! assert_eq!((s.winner, s.plies), (quasar_core::Side::Second, 14));
+//! ```
+
+pub mod check;
+pub mod dfpn;
+pub mod leaves;
+pub mod length;
+pub mod proof;
+pub mod tt;
+
+pub use check::{check, CheckReport};
+pub use proof::{Proof, ProofError, Record, RecordKind};
+
+use crate::tablebase::{generate, Limits, Region, RegionError, Silent, Tablebase};
+use crate::{Board, Move, Position};
+use quasar_core::Side;
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// Where a solve stands, for a progress line.
+#[derive(Clone, Copy, Debug)]
+pub struct Status {
+    /// `winner` (df-pn) or `length` (the bounded search).
+    pub phase: &'static str,
+    /// Nodes of this phase so far.
+    pub nodes: u64,
+    /// Nodes proven (a win for their side to move) so far.
+    pub proven: u64,
+    /// Nodes disproven so far.
+    pub disproven: u64,
+    /// Bytes of the phase's transposition table.
+    pub table_bytes: u64,
+    /// The length being tested, in the length phase.
+    pub bound: Option<u32>,
+}
+
+/// Receives progress reports from the search thread; the library never prints.
+pub trait SolveProgress: Sync {
+    /// Called every 65,536 nodes or so.
+    fn report(&self, status: &Status) {
+        let _ = status;
+    }
+}
+
+/// Progress that goes nowhere.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Quiet;
+
+impl SolveProgress for Quiet {}
+
+/// How to solve.
+#[derive(Clone, Copy)]
+pub struct Options<'a> {
+    /// A table whose sound claims end the search early (none: search to the end).
+    pub tablebase: Option<&'a Tablebase>,
+    /// Bytes for each phase's transposition table (the phases run one after the other).
+    pub table_bytes: usize,
+    /// Build the proof records.
+    pub proof: bool,
+}
+
+impl Default for Options<'_> {
+    fn default() -> Self {
+        Options {
+            tablebase: None,
+            table_bytes: 256 << 20,
+            proof: false,
+        }
+    }
+}
+
+/// A solved position.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// The position solved.
+    pub root: Position,
+    /// Who wins with perfect play.
+    pub winner: Side,
+    /// Plies until the end with perfect play (the winner hurries, the loser delays).
+    pub plies: u32,
+    /// The principal line: moves of both sides to the end.
+    pub line: Vec<Move>,
+    /// Nodes df-pn expanded to find the winner.
+    pub winner_nodes: u64,
+    /// Nodes the bounded search visited for the length, its line and the proof.
+    pub length_nodes: u64,
+    /// Seconds to find the winner.
+    pub winner_seconds: f64,
+    /// Seconds for the length (with the line and the proof).
+    pub length_seconds: f64,
+    /// The proof, when asked for.
+    pub proof: Option<Proof>,
+}
+
+/// Why a position could not be solved.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    /// Nothing to solve.
+    #[error("the game is already over in this position")]
+    GameOver,
+    /// The table does not fit the position.
+    #[error("the table is for {table}, but the position is on {board}; build one for {board} or drop --tb")]
+    OtherBoard {
+        /// The table's board.
+        table: Board,
+        /// The position's board.
+        board: Board,
+    },
+    /// The length search found no win for the side df-pn named (a bug, never expected).
+    #[error("no win for the {winner:?} side within 254 plies, though df-pn proved one")]
+    NoWin {
+        /// The side df-pn named.
+        winner: Side,
+    },
+    /// An inconsistency between the solver's phases (a bug, never expected).
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// Solves the unfinished `root`: the winner, the exact length, the principal line and,
+/// when asked, the proof.
+pub fn solve(
+    root: &Position,
+    options: &Options,
+    progress: &dyn SolveProgress,
+) -> Result<Solution, SolveError> {
+    if root.result().is_some() {
+        return Err(SolveError::GameOver);
+    }
+    if let Some(tb) = options.tablebase {
+        let table = tb.region().board();
+        if table != root.board() {
+            return Err(SolveError::OtherBoard {
+                table,
+                board: root.board(),
+            });
+        }
+    }
+    let geo = leaves::Geometry::new(root.board());
+    let tb = options.tablebase;
+    let t0 = Instant::now();
+    let (winner, winner_nodes) = {
+        let mut d = dfpn::Dfpn::new(&geo, tb, options.table_bytes, progress);
+        (d.winner(root), d.nodes())
+    };
+    let winner_seconds = t0.elapsed().as_secs_f64();
+    let t1 = Instant::now();
+    let mut len = length::Length::new(&geo, tb, winner, options.table_bytes, progress);
+    let plies = len.distance(root)?;
+    let line = len.principal_line(root, plies);
+    let proof = if options.proof {
+        let mut records = HashMap::new();
+        if root.side() == winner {
+            len.emit_winner(root, plies, &mut records)?;
+        } else {
+            len.emit_loser(root, plies, &mut records)?;
+        }
+        let mut records: Vec<Record> = records.into_values().collect();
+        // A stable order makes the file the same from run to run.
+        records.sort_by_key(|r| (r.white, r.black, r.side as u8));
+        Some(Proof {
+            root: *root,
+            winner,
+            plies,
+            records,
+        })
+    } else {
+        None
+    };
+    Ok(Solution {
+        root: *root,
+        winner,
+        plies,
+        line,
+        winner_nodes,
+        length_nodes: len.nodes(),
+        winner_seconds,
+        length_seconds: t1.elapsed().as_secs_f64(),
+        proof,
+    })
+}
+
+/// The row count of the default in-memory table for `board`: three. The sound rule
+/// accepts depths up to `R = H - n + 1`, so the fewest rows allow the deepest claims; on
+/// 5x5 four rows proved exactly the same nodes as three and cost 4 s to build.
+pub fn default_rows(board: Board) -> Option<u32> {
+    (board.height() >= 4 && 3 * board.width() <= crate::tablebase::region::MAX_KEY_CELLS)
+        .then_some(3)
+}
+
+/// Builds a table of the top `rows` rows of `board` in memory, on all cores.
+pub fn table_in_memory(board: Board, rows: u32) -> Result<Tablebase, RegionError> {
+    let region = Region::new(board, rows)?;
+    let g = generate(&region, Limits::NONE, &Silent)?;
+    Ok(Tablebase::from_generated(&g))
+}

@@ -1,0 +1,233 @@
+//! The exact solver: published results, agreement with an independent plain search on
+//! small boards with and without a table, and the proof file (round trip, damage, holes).
+
+use breakthrough::solve::{
+    check, solve, table_in_memory, Options, Proof, ProofError, Quiet, RecordKind,
+};
+use breakthrough::{Board, Position};
+use quasar_core::exact::ExactSolver;
+use quasar_core::{GameResult, Side};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+fn board(w: u32, h: u32) -> Board {
+    Board::new(w, h).unwrap()
+}
+
+#[test]
+fn four_by_four_is_a_second_player_win_in_14_plies() {
+    let root = Position::start(board(4, 4));
+    let tb = table_in_memory(board(4, 4), 3).unwrap();
+    for tablebase in [None, Some(&tb)] {
+        let opts = Options {
+            tablebase,
+            ..Options::default()
+        };
+        let s = solve(&root, &opts, &Quiet).unwrap();
+        assert_eq!(s.winner, Side::Second);
+        assert_eq!(s.plies, 14);
+        assert_eq!(s.line.len(), 14);
+        // The line is legal and ends with Black's win.
+        let mut pos = root;
+        for &mv in &s.line {
+            let mut legal = Vec::new();
+            pos.generate_moves(&mut legal);
+            assert!(legal.contains(&mv));
+            pos.make_move(mv);
+        }
+        assert_eq!(pos.result(), Some(quasar_core::Outcome::Win(Side::Second)));
+    }
+}
+
+/// Positions `plies` random moves from the start of `b`, unfinished.
+fn random_positions(b: Board, plies: u32, count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut pos = Position::start(b);
+        for _ in 0..plies {
+            if pos.result().is_some() {
+                break;
+            }
+            let mv = pos.random_move(&mut rng).unwrap();
+            pos.make_move(mv);
+        }
+        if pos.result().is_none() && rng.random_bool(0.5) {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+/// Winner and length from the core's exact solver, an independent plain search.
+fn plain(pos: &Position) -> (Side, u32) {
+    let mut ex = ExactSolver::<Position>::default();
+    let s = ex
+        .solve(pos, 60)
+        .expect("small boards are solved within 60 plies");
+    let winner = match s.result {
+        GameResult::Win => pos.side(),
+        _ => pos.side().opponent(),
+    };
+    (winner, s.plies)
+}
+
+#[test]
+fn agrees_with_plain_search_on_small_boards() {
+    for (w, h, plies, rows) in [
+        (4, 4, 2, 3),
+        (4, 5, 4, 3),
+        (5, 4, 3, 3),
+        (4, 5, 4, 4),
+        (5, 5, 10, 3),
+        (5, 5, 10, 4),
+    ] {
+        let b = board(w, h);
+        let tb = table_in_memory(b, rows).unwrap();
+        for pos in random_positions(b, plies, 12, w as u64 * 100 + h as u64 + rows as u64) {
+            let expected = plain(&pos);
+            for tablebase in [None, Some(&tb)] {
+                let opts = Options {
+                    tablebase,
+                    table_bytes: 8 << 20,
+                    ..Options::default()
+                };
+                let s = solve(&pos, &opts, &Quiet).unwrap();
+                assert_eq!(
+                    (s.winner, s.plies),
+                    expected,
+                    "{} with table: {}",
+                    pos.to_fen(),
+                    tablebase.is_some()
+                );
+            }
+        }
+    }
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("quasar-solve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// A solved 5x5 middle game with its proof, the first of a fixed random sample whose proof
+/// uses a table claim as a leaf.
+fn proved() -> Proof {
+    let b = board(5, 5);
+    let tb = table_in_memory(b, 3).unwrap();
+    for root in random_positions(b, 12, 40, 99) {
+        let opts = Options {
+            tablebase: Some(&tb),
+            table_bytes: 8 << 20,
+            proof: true,
+        };
+        let s = solve(&root, &opts, &Quiet).unwrap();
+        let proof = s.proof.unwrap();
+        if proof
+            .records
+            .iter()
+            .any(|r| r.kind == RecordKind::Claim && r.bound > 1)
+        {
+            assert_eq!((s.winner, s.plies), plain(&root));
+            return proof;
+        }
+    }
+    panic!("no proof in the sample uses a table claim");
+}
+
+#[test]
+fn proof_round_trips_and_checks() {
+    let proof = proved();
+    assert!(proof.records.iter().any(|r| r.kind == RecordKind::Claim));
+    let path = temp("round.proof");
+    proof.write(&path).unwrap();
+    let back = Proof::read(&path).unwrap();
+    assert_eq!(back, proof);
+    let report = check(&back).unwrap();
+    assert_eq!(report.records, proof.records.len() as u64);
+    assert!(report.claims > 0);
+}
+
+#[test]
+fn damaged_proof_files_are_errors() {
+    let bytes = proved().to_bytes();
+    let path = temp("damaged.proof");
+    // Every single flipped byte and every cut is caught by the checksum or the header.
+    for i in (0..bytes.len()).step_by(7) {
+        let mut b = bytes.clone();
+        b[i] ^= 0x5A;
+        assert!(matches!(
+            Proof::from_bytes(&b, &path),
+            Err(ProofError::Damaged { .. })
+        ));
+    }
+    for cut in [0, 5, 40, bytes.len() - 1] {
+        assert!(matches!(
+            Proof::from_bytes(&bytes[..cut], &path),
+            Err(ProofError::Damaged { .. })
+        ));
+    }
+    assert!(matches!(
+        Proof::read(&temp("missing.proof")),
+        Err(ProofError::Io { .. })
+    ));
+}
+
+#[test]
+fn holes_in_a_proof_are_found() {
+    let proof = proved();
+    // A record missing.
+    let mut p = proof.clone();
+    p.records.remove(p.records.len() / 2);
+    assert!(matches!(check(&p), Err(ProofError::Invalid(_))));
+    // A claimed length one winner move too short.
+    let mut p = proof.clone();
+    p.plies -= 2;
+    assert!(matches!(check(&p), Err(ProofError::Invalid(_))));
+    // The other side named as the winner.
+    let mut p = proof.clone();
+    p.winner = p.winner.opponent();
+    assert!(matches!(check(&p), Err(ProofError::Invalid(_))));
+    // A winning move replaced by another legal move.
+    let mut p = proof.clone();
+    let i = p
+        .records
+        .iter()
+        .position(|r| r.kind == RecordKind::Move && r.bound > 3)
+        .unwrap();
+    let r = p.records[i];
+    let pos = Position::from_parts(board(5, 5), r.white, r.black, r.side).unwrap();
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    let mut caught = 0;
+    for mv in moves.into_iter().filter(|&m| m != r.mv) {
+        p.records[i].mv = mv;
+        caught += check(&p).is_err() as u32;
+    }
+    // Not every other move loses, but some must be caught.
+    assert!(caught > 0);
+    // A table claim whose position is not won that fast.
+    let mut p = proof;
+    let i = p
+        .records
+        .iter()
+        .position(|r| r.kind == RecordKind::Claim)
+        .unwrap();
+    p.records[i].bound = 1;
+    assert!(matches!(check(&p), Err(ProofError::Invalid(_))));
+}
+
+#[test]
+#[ignore = "about a minute on a loaded 2-core machine; run with --ignored"]
+fn five_by_five_is_a_second_player_win_in_26_plies() {
+    let b = board(5, 5);
+    let tb = table_in_memory(b, 3).unwrap();
+    let root = Position::start(b);
+    let opts = Options {
+        tablebase: Some(&tb),
+        ..Options::default()
+    };
+    let s = solve(&root, &opts, &Quiet).unwrap();
+    assert_eq!((s.winner, s.plies), (Side::Second, 26));
+}

@@ -1,0 +1,75 @@
+//! End-to-end: `quasar solve` on 4x4 (the published result), the proof file and its check,
+//! a damaged proof, and bad input.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn quasar(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_quasar"))
+        .args(args)
+        .output()
+        .expect("run quasar");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("quasar-e2e-solve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn four_by_four_solves_proves_and_checks() {
+    let file = temp("4x4.proof");
+    let f = file.to_str().unwrap();
+    for extra in [&[][..], &["--no-tb"][..]] {
+        let mut args = vec!["solve", "--board", "4x4", "--memory", "16", "--proof", f];
+        args.extend_from_slice(extra);
+        let (ok, out, err) = quasar(&args);
+        assert!(ok, "{err}");
+        assert!(
+            out.contains("winner: Black (the side not to move); perfect play lasts 14 plies"),
+            "{out}"
+        );
+        assert!(out.contains("principal line: "), "{out}");
+        assert!(out.contains("proof: "), "{out}");
+        let (ok, out, err) = quasar(&["solve", "--check", f]);
+        assert!(ok, "{err}");
+        assert!(
+            out.contains("proof checked: Black wins from BBBB/BBBB/WWWW/WWWW w within 14 plies"),
+            "{out}"
+        );
+    }
+    // One flipped byte: an error naming the file, never a panic.
+    let mut bytes = std::fs::read(&file).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 1;
+    let bad = temp("bad.proof");
+    std::fs::write(&bad, &bytes).unwrap();
+    let (ok, _, err) = quasar(&["solve", "--check", bad.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(
+        err.starts_with("error: ") && err.contains("not an intact"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn bad_input_is_one_error_line() {
+    for args in [
+        &["solve", "--board", "5x"][..],
+        &["solve", "--board", "4x4", "--position", "BBBB/BBBB/4 w"],
+        &["solve", "--board", "4x4", "--tb", "/nonexistent.qtb"],
+        &["solve", "--check", "/nonexistent.proof"],
+        &["solve", "--board", "4x4", "--tb-rows", "9"],
+    ] {
+        let (ok, _, err) = quasar(args);
+        assert!(!ok, "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+}
