@@ -3,7 +3,8 @@
 
 use breakthrough::tablebase::{generate, Limits, Region, Tablebase};
 use breakthrough::{Board, Move, Position};
-use quasar_core::{Game, GameResult, Oracle, Outcome, ProvenOutcome};
+use quasar_core::exact::ExactSolver;
+use quasar_core::{Game, GameResult, Oracle, Outcome};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::HashSet;
@@ -74,13 +75,13 @@ impl Prover<'_> {
                     None => {}
                 }
                 match self.tb.probe(&g) {
-                    Some(next) if winner_moves(&next) <= winner_moves(&claim) => {
+                    Some(_) if depth(self.tb, &g) <= depth(self.tb, pos) => {
                         self.prove(&g, budget)?
                     }
                     other => {
                         return Err(Stop::Refuted(format!(
                             "{pos:?} (depth {}): after {mv:?} {r:?} the claim became {other:?}",
-                            winner_moves(&claim)
+                            depth(self.tb, pos)
                         )))
                     }
                 }
@@ -135,11 +136,21 @@ fn check_random_games(w: u32, h: u32, n: u32, limits: Limits, games: u32) -> (u3
         let mut pos = Position::start(board);
         while pos.outcome().is_none() {
             if let Some(p) = tb.probe(&pos) {
-                if winner_moves(&p) <= 2 {
+                // The claimed plies bound the real game: the exact solver never needs more.
+                let bound = p.plies.expect("the table knows its distances");
+                if let Some(s) = ExactSolver::<Position>::new(20_000).solve(&pos, bound + 8) {
+                    assert_eq!(s.result, GameResult::Win, "{pos:?}");
+                    assert!(
+                        s.plies <= bound,
+                        "{pos:?}: {} plies, claimed {bound}",
+                        s.plies
+                    );
+                }
+                if depth(&tb, &pos) <= 2 {
                     // Effective depth 1 or 2 with no defence in between is a real-move
                     // horizon for depth 1; check it by plain search too.
                     assert!(
-                        winner_moves(&p) != 1 || wins_within(&pos, 1),
+                        depth(&tb, &pos) != 1 || wins_within(&pos, 1),
                         "{pos:?}: win in 1 fails"
                     );
                 }
@@ -151,13 +162,13 @@ fn check_random_games(w: u32, h: u32, n: u32, limits: Limits, games: u32) -> (u3
                 match prover.prove(&pos, 200_000) {
                     Ok(()) => {
                         claims += 1;
-                        if winner_moves(&p) >= 2 {
+                        if depth(&tb, &pos) >= 2 {
                             deep += 1;
                         }
                     }
                     Err(Stop::Budget) => {}
                     Err(Stop::Refuted(why)) => {
-                        panic!("claimed win in {} fails: {why}", winner_moves(&p))
+                        panic!("claimed win in {} fails: {why}", depth(&tb, &pos))
                     }
                 }
             }
@@ -210,7 +221,7 @@ fn claims_on_6x6_with_4_rows_and_3_white_survive_exact_search() {
     );
 }
 
-/// The table's depth `D` (the winner's moves) behind a probe's plies (`2D - 1`).
-fn winner_moves(p: &ProvenOutcome<Move>) -> u32 {
-    p.plies.expect("the table knows its distances").div_ceil(2)
+/// The table's depth `D` (the winner's moves) for a position it claims.
+fn depth(tb: &Tablebase, pos: &Position) -> u32 {
+    tb.explain(pos).expect("a claimed position").depth
 }

@@ -194,27 +194,11 @@ impl Geometry {
     }
 
     /// A sound table claim for the side to move: a bound on the plies it needs to win
-    /// and the table's move. A damaged block is no claim.
-    ///
-    /// The table's depth `D` bounds the opponent's tempo moves (at most `D - 1`), not the
-    /// mover's moves: every opponent move inside the region is free. Each such move lowers
-    /// the sum `S` of the opponent's region pieces' heights above row `R` by one at least,
-    /// so the mover wins with at most `D + S` moves, within `2 (D + S) - 1` plies.
+    /// ([`Tablebase::win_plies`]) and the table's move. A damaged block is no claim.
     #[inline]
     pub fn claim(&self, tb: Option<&Tablebase>, pos: &Position) -> Option<(u32, Move)> {
         let tb = tb?;
         let win = tb.explain(pos).ok()?;
-        let white_view = if pos.side() == Side::First {
-            *pos
-        } else {
-            pos.flip_colours()
-        };
-        let lowest = tb.region().lowest_row();
-        let mut heights = 0;
-        for row in lowest + 1..=self.board.height() {
-            let on_row = white_view.black() & self.board.row_mask(row - 1);
-            heights += on_row.count_ones() * (row - lowest);
-        }
-        Some((2 * (win.depth + heights) - 1, win.best_move))
+        Some((tb.win_plies(pos, win.depth), win.best_move))
     }
 }

@@ -8,7 +8,7 @@ use crate::tablebase::progress::Progress;
 use crate::tablebase::region::{Config, Region};
 use crate::tablebase::store::{Corrupt, Header, Lookup, TableFile, TableFileError};
 use crate::{Board, Move, Position, BLACK};
-use quasar_core::{GameResult, Oracle, ProvenOutcome};
+use quasar_core::{GameResult, Oracle, ProvenOutcome, Side};
 use std::fmt;
 use std::path::Path;
 
@@ -318,13 +318,38 @@ fn winning_step(pos: &Position, mut pieces: u64) -> Option<Move> {
     None
 }
 
+impl Tablebase {
+    /// A sound bound on the plies the side to move needs to win `pos`, given the table's
+    /// depth `depth` for it.
+    ///
+    /// `D` bounds the opponent's tempo moves (at most `D - 1`), not the mover's moves:
+    /// every opponent move inside the region is free. Each such move lowers the sum `S` of
+    /// the opponent's region pieces' heights above the region's lowest row by one at least,
+    /// so the mover wins with at most `D + S` moves, within `2 (D + S) - 1` plies (`2D - 1`
+    /// alone can be too short: `4/BBBB/3W/WWW1 b` has `D = 2` and takes 5 plies).
+    pub fn win_plies(&self, pos: &Position, depth: u32) -> u32 {
+        let white_view = if pos.side() == Side::First {
+            *pos
+        } else {
+            pos.flip_colours()
+        };
+        let board = pos.board();
+        let lowest = self.region().lowest_row();
+        let mut heights = 0;
+        for row in lowest + 1..=board.height() {
+            let on_row = white_view.black() & board.row_mask(row - 1);
+            heights += on_row.count_ones() * (row - lowest);
+        }
+        (2 * (depth + heights)).saturating_sub(1)
+    }
+}
+
 impl Oracle<Position> for Tablebase {
     #[inline]
     fn probe(&self, pos: &Position) -> Option<ProvenOutcome<Move>> {
-        // The table counts the winner's moves: `D` of them end the game after `2D - 1` plies.
         self.explain(pos).ok().map(|w| ProvenOutcome {
             result: GameResult::Win,
-            plies: Some((2 * w.depth).saturating_sub(1)),
+            plies: Some(self.win_plies(pos, w.depth)),
             best_move: Some(w.best_move),
         })
     }
