@@ -1,7 +1,9 @@
 //! `quasar solve`: solve a small board exactly (winner and length under perfect play),
 //! write the proof, or check a proof file.
 
-use super::{position_from, CliResult};
+use super::{position_from, CliResult, SizeRule};
+use crate::games::breakthrough::BreakthroughSetup;
+use crate::games::DefaultSize;
 use breakthrough::solve::{self, Options, Proof, SolveProgress, Status};
 use breakthrough::tablebase::generate::peak_memory_kib;
 use breakthrough::tablebase::Tablebase;
@@ -92,7 +94,13 @@ pub fn run(args: Args) -> CliResult {
     if let Some(file) = &args.check {
         return check(file);
     }
-    let root = position_from(Some(args.board), args.position.as_deref())?;
+    let given = BreakthroughSetup { board: args.board };
+    let (_, root) = position_from(
+        Some(given),
+        args.position.as_deref(),
+        DefaultSize::Standard,
+        SizeRule::MustAgree,
+    )?;
     let built = Instant::now();
     let (tb, table_text) = if args.no_tb {
         (None, "none".to_string())
