@@ -28,7 +28,7 @@ pub mod tablebase;
 mod transform;
 
 pub use board::{Board, Move, Position, BLACK, WHITE};
-pub use movegen::{select_bit_mask, Targets};
+pub use movegen::Targets;
 pub use policy::{evaluate, BreakthroughPolicy};
 
 use quasar_core::{Game, Outcome, ParseError, Side};
