@@ -544,7 +544,7 @@ impl PlayerFactory for RandomFactory {
     fn make(&self, seed: u64) -> Result<Box<dyn Player>, PlayerError> {
         let own = self
             .seed
-            .map_or(0, |s| s.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+            .map_or(0, |s| s.wrapping_mul(quasar_core::rng::GOLDEN_GAMMA) | 1);
         Ok(Box::new(RandomPlayer::new(seed ^ own)))
     }
 }

@@ -30,11 +30,11 @@ impl SplitMix64 {
         SplitMix64 { state: seed }
     }
 
-    /// A number in `0..n` by modulo (`n > 0`); its bias, below `n / 2^64`, is irrelevant to
+    /// An index in `0..n` by modulo (`n > 0`); its bias, below `n / 2^64`, is irrelevant to
     /// sampling and tests.
     #[inline]
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
     }
 }
 

@@ -283,7 +283,7 @@ impl<G: Game> Worker<G> {
             tree: Tree::new(quasar_core::Side::First, 1),
             root: None,
             rng: Xoshiro256PlusPlus::seed_from_u64(
-                seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                seed ^ index.wrapping_mul(quasar_core::rng::GOLDEN_GAMMA),
             ),
             moves: Vec::with_capacity(64),
             path: Vec::with_capacity(128),

@@ -330,7 +330,7 @@ mod tests {
                 let rb = b.playout_with(Portable, &mut Xoshiro256PlusPlus::seed_from_u64(seed));
                 assert_eq!((ra, a), (rb, b), "{w}x{h} seed {seed}");
                 let t = start.targets();
-                let k = placements.below(t.count() as u64) as u32;
+                let k = placements.below(t.count() as usize) as u32;
                 assert_eq!(
                     start.nth_move_with(fast, &t, k),
                     start.nth_move_with(Portable, &t, k)

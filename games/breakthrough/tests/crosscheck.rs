@@ -6,10 +6,12 @@ mod reference;
 
 use breakthrough::{Board, Move, Position, BLACK, WHITE};
 use quasar_core::perft;
+use quasar_core::SplitMix64;
 use quasar_core::{Game, Outcome};
+use rand::RngCore;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use reference::{Cell, RefPos, SplitMix, Winner};
+use reference::{Cell, RefPos, Winner};
 
 fn ref_winner(o: Option<Outcome>) -> Option<Winner> {
     match o {
@@ -109,7 +111,7 @@ const BOARDS: &[(u32, u32)] = &[
 
 #[test]
 fn random_games_agree_with_reference() {
-    let mut rng = SplitMix(0x1234_5678);
+    let mut rng = SplitMix64::new(0x1234_5678);
     let mut positions = 0;
     for &(w, h) in BOARDS {
         if h < 4 {
@@ -136,14 +138,14 @@ fn random_games_agree_with_reference() {
 }
 
 /// A random placement of pieces on a `w x h` board, `fill` percent of cells occupied.
-fn random_placement(w: usize, h: usize, fill: u64, rng: &mut SplitMix) -> RefPos {
+fn random_placement(w: usize, h: usize, fill: u64, rng: &mut SplitMix64) -> RefPos {
     let mut pos = RefPos::start(w, h.max(4));
     pos.height = h;
     pos.cells = vec![vec![Cell::Empty; w]; h];
     for row in pos.cells.iter_mut() {
         for cell in row.iter_mut() {
-            if rng.next() % 100 < fill {
-                *cell = if rng.next() % 2 == 0 {
+            if rng.next_u64() % 100 < fill {
+                *cell = if rng.next_u64() % 2 == 0 {
                     Cell::White
                 } else {
                     Cell::Black
@@ -151,13 +153,13 @@ fn random_placement(w: usize, h: usize, fill: u64, rng: &mut SplitMix) -> RefPos
             }
         }
     }
-    pos.white_to_move = rng.next() % 2 == 0;
+    pos.white_to_move = rng.next_u64() % 2 == 0;
     pos
 }
 
 #[test]
 fn random_placements_agree_with_reference() {
-    let mut rng = SplitMix(0xfeed);
+    let mut rng = SplitMix64::new(0xfeed);
     let mut compared = 0;
     for &(w, h) in BOARDS {
         for fill in [5, 15, 30, 60, 90] {
@@ -188,7 +190,7 @@ fn every_position(w: usize, h: usize) {
     let board = Board::new(w as u32, h as u32).unwrap();
     let mut no_move_losses = 0;
     for code in 0..3usize.pow(n as u32) {
-        let mut refpos = random_placement(w, h, 0, &mut SplitMix(0));
+        let mut refpos = random_placement(w, h, 0, &mut SplitMix64::new(0));
         let (mut white, mut black) = (0u64, 0u64);
         let mut c = code;
         for i in 0..n {
@@ -240,7 +242,7 @@ fn every_position_of_the_smallest_boards() {
 
 #[test]
 fn transforms_keep_perft() {
-    let mut rng = SplitMix(99);
+    let mut rng = SplitMix64::new(99);
     for &(w, h) in &[(8, 8), (6, 6), (5, 5), (7, 4), (3, 21), (4, 16), (5, 3)] {
         for _ in 0..6 {
             let refpos = random_placement(w, h, 35, &mut rng);
@@ -293,7 +295,7 @@ fn random_playout_plays_random_moves_to_the_end() {
     // The fast playout must be the plain loop (random move, play, check the end), draw for
     // draw: same random numbers, same game, same final position.
     for &(w, h) in &[(8usize, 8usize), (6, 6), (5, 5), (3, 21), (16, 4), (7, 9)] {
-        let mut placements = SplitMix(w as u64 * 100 + h as u64);
+        let mut placements = SplitMix64::new(w as u64 * 100 + h as u64);
         for seed in 0..300 {
             // From the start, from Black to move after one move, and from random placements.
             let mut refpos = RefPos::start(w, h);
@@ -399,7 +401,7 @@ fn position_text_errors() {
         assert!(Position::from_fen(bad).is_err(), "engine accepted '{bad}'");
     }
     // Mutated texts never panic; what the engine accepts, the reference reads the same.
-    let mut rng = SplitMix(4242);
+    let mut rng = SplitMix64::new(4242);
     let alphabet = b"WB0123456789/ wbx";
     for _ in 0..20_000 {
         let (w, h) = BOARDS[rng.below(BOARDS.len())];

@@ -6,7 +6,8 @@ mod reference;
 
 use breakthrough::{Board, Position};
 use quasar_core::perft;
-use reference::{RefPos, SplitMix};
+use quasar_core::SplitMix64;
+use reference::RefPos;
 
 /// Engine and reference perft from `fen` at every depth up to `max_depth`.
 fn check_fen(fen: &str, max_depth: u32) {
@@ -104,7 +105,7 @@ fn games_that_end_early() {
 }
 
 /// A position `plies` random moves into a game on `w x h`, played by the reference.
-fn random_game_position(w: usize, h: usize, plies: usize, rng: &mut SplitMix) -> RefPos {
+fn random_game_position(w: usize, h: usize, plies: usize, rng: &mut SplitMix64) -> RefPos {
     let mut pos = RefPos::start(w, h);
     for _ in 0..plies {
         let moves = pos.legal_moves();
@@ -118,7 +119,7 @@ fn random_game_position(w: usize, h: usize, plies: usize, rng: &mut SplitMix) ->
 
 #[test]
 fn positions_from_random_games() {
-    let mut rng = SplitMix(0x5eed_0002);
+    let mut rng = SplitMix64::new(0x5eed_0002);
     for i in 0..12 {
         let plies = 10 + 4 * i;
         let fen = random_game_position(8, 8, plies, &mut rng).to_fen();
