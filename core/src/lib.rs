@@ -6,9 +6,11 @@
 pub mod bits;
 pub mod exact;
 pub mod game;
+pub mod measure;
 pub mod oracle;
 pub mod rng;
 
 pub use game::{perft, Game, GameResult, Outcome, ParseError, Side};
+pub use measure::cpu_seconds;
 pub use oracle::{NoOracle, Oracle, ProvenOutcome};
 pub use rng::{splitmix64, SplitMix64};
