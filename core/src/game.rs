@@ -148,24 +148,32 @@ pub trait Game: Clone + Eq + Send + Sync + fmt::Debug + 'static {
 
 /// Counts the leaves of the game tree `depth` plies deep; a finished game is one leaf.
 pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
-    let mut buffers: Vec<Vec<G::Move>> = (0..depth).map(|_| Vec::new()).collect();
-    perft_inner(pos, depth, &mut buffers)
+    // One move buffer per ply actually reached, not per ply asked for: a depth far beyond
+    // the end of every game (`u32::MAX`) must not allocate for plies never played.
+    let mut buffers: Vec<Vec<G::Move>> = Vec::new();
+    perft_inner(pos, depth, 0, &mut buffers)
 }
 
-fn perft_inner<G: Game>(pos: &G, depth: u32, buffers: &mut [Vec<G::Move>]) -> u64 {
+fn perft_inner<G: Game>(pos: &G, depth: u32, ply: usize, buffers: &mut Vec<Vec<G::Move>>) -> u64 {
     if depth == 0 || pos.outcome().is_some() {
         return 1;
     }
-    let (mine, rest) = buffers.split_first_mut().expect("one buffer per ply");
-    pos.legal_moves(mine);
-    if depth == 1 {
-        return mine.len() as u64;
+    if buffers.len() <= ply {
+        buffers.push(Vec::new());
     }
-    let mut total = 0;
-    for &mv in mine.iter() {
-        let mut child = pos.clone();
-        child.play(mv);
-        total += perft_inner(&child, depth - 1, rest);
-    }
+    let mut moves = std::mem::take(&mut buffers[ply]);
+    pos.legal_moves(&mut moves);
+    let total = if depth == 1 {
+        moves.len() as u64
+    } else {
+        let mut total = 0;
+        for &mv in &moves {
+            let mut child = pos.clone();
+            child.play(mv);
+            total += perft_inner(&child, depth - 1, ply + 1, buffers);
+        }
+        total
+    };
+    buffers[ply] = moves;
     total
 }
