@@ -9,6 +9,8 @@ pub mod game;
 pub mod measure;
 pub mod oracle;
 pub mod rng;
+#[cfg(test)]
+mod toy;
 
 pub use game::{perft, Game, GameResult, Outcome, ParseError, Side};
 pub use measure::cpu_seconds;
