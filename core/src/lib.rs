@@ -4,6 +4,7 @@
 //! run time, SplitMix64).
 
 pub mod bits;
+pub mod conformance;
 pub mod exact;
 pub mod game;
 pub mod measure;
