@@ -301,7 +301,11 @@ mod tests {
                 }
                 let s = solver.solve(&Piles::<BUG>::new(a, b), 20).expect("solved");
                 let wins = a % 3 != b % 3;
-                let want = if wins { GameResult::Win } else { GameResult::Loss };
+                let want = if wins {
+                    GameResult::Win
+                } else {
+                    GameResult::Loss
+                };
                 assert_eq!(s.result, want, "piles {a} and {b}");
             }
         }

@@ -6,6 +6,9 @@
 // Index loops are the point of this plain implementation: they read like the rules.
 #![allow(clippy::needless_range_loop)]
 
+use quasar_core::SplitMix64;
+use rand::RngCore;
+
 /// What stands on a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cell {
@@ -67,6 +70,29 @@ impl RefPos {
             height,
             cells,
             white_to_move: true,
+        }
+    }
+
+    /// A random placement of pieces on a `w x h` board, `fill` percent of cells occupied,
+    /// either side to move; it may be finished, or have both sides on their goal rows.
+    pub fn random_placement(w: usize, h: usize, fill: u64, rng: &mut SplitMix64) -> RefPos {
+        let mut cells = vec![vec![Cell::Empty; w]; h];
+        for row in cells.iter_mut() {
+            for cell in row.iter_mut() {
+                if rng.next_u64() % 100 < fill {
+                    *cell = if rng.next_u64() % 2 == 0 {
+                        Cell::White
+                    } else {
+                        Cell::Black
+                    };
+                }
+            }
+        }
+        RefPos {
+            width: w,
+            height: h,
+            cells,
+            white_to_move: rng.next_u64() % 2 == 0,
         }
     }
 
