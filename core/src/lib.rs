@@ -13,7 +13,7 @@ pub mod rng;
 #[cfg(test)]
 mod toy;
 
-pub use game::{perft, Game, GameResult, Outcome, ParseError, Side};
+pub use game::{perft, Detail, Game, GameResult, Outcome, ParseError, Side};
 pub use measure::cpu_seconds;
 pub use oracle::{NoOracle, Oracle, ProvenOutcome};
 pub use rng::{splitmix64, SplitMix64};

@@ -1,7 +1,7 @@
 //! A toy game for the core's own tests: two piles, each move takes one or two stones from
 //! one pile, and who takes the last stone wins. Its const parameter injects a bug.
 
-use crate::game::{Game, Outcome, ParseError, Side};
+use crate::game::{Detail, Game, Outcome, ParseError, Side};
 
 // Bugs the toy can carry, chosen by its const parameter.
 pub const NONE: u8 = 0;
@@ -104,7 +104,7 @@ impl<const BUG: u8> Game for Piles<BUG> {
         legal
             .into_iter()
             .find(|&m| self.move_text(m) == text)
-            .ok_or_else(|| ParseError::new(format!("no move '{text}'")))
+            .ok_or_else(|| ParseError::Move(Detail::message(format!("no move '{text}'"))))
     }
 
     fn move_text(&self, (pile, n): (u8, u8)) -> String {
@@ -118,7 +118,7 @@ impl<const BUG: u8> Game for Piles<BUG> {
     }
 
     fn parse_position(text: &str) -> Result<Self, ParseError> {
-        let bad = || ParseError::new(format!("bad position '{text}'"));
+        let bad = || ParseError::Position(Detail::message(format!("bad position '{text}'")));
         let f: Vec<&str> = text.split(' ').collect();
         let [a, b, side] = f[..] else {
             return Err(bad());

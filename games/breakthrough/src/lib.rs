@@ -21,6 +21,7 @@
 
 pub mod bench;
 mod board;
+mod error;
 mod movegen;
 mod notation;
 pub mod policy;
@@ -28,6 +29,7 @@ pub mod tablebase;
 mod transform;
 
 pub use board::{Board, Move, Position, BLACK, WHITE};
+pub use error::{BoardError, CellError, Illegal, MoveError, PositionError};
 pub use movegen::Targets;
 pub use policy::{evaluate, BreakthroughPolicy};
 
@@ -72,7 +74,7 @@ impl Game for Position {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
-        self.parse_move_text(text)
+        Ok(self.parse_move_text(text)?)
     }
 
     fn move_text(&self, mv: Move) -> String {
@@ -84,6 +86,6 @@ impl Game for Position {
     }
 
     fn parse_position(text: &str) -> Result<Self, ParseError> {
-        Position::from_fen(text)
+        Ok(Position::from_fen(text)?)
     }
 }

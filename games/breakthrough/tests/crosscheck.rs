@@ -211,7 +211,7 @@ fn move_text_errors() {
         "b2+b3",
         "b2--b3",
         "b2-b4", // two rows
-        "b1-b2", // blocked by its own piece
+        "b2-b1", // blocked by its own piece
         "b7-b6", // Black's piece, White to move
         "c3-c4", // empty cell
         "i2-i3",
@@ -295,4 +295,95 @@ fn position_text_errors() {
             assert_eq!(pos.to_fen(), refpos.to_fen(), "reading '{text}'");
         }
     }
+}
+
+#[test]
+fn errors_tell_their_kind() {
+    use breakthrough::{BoardError, CellError, Illegal, MoveError, PositionError};
+    use quasar_core::ParseError;
+
+    // Breakthrough's own errors, for callers that know the game.
+    assert_eq!(
+        "9x8".parse::<Board>(),
+        Err(BoardError::TooManyCells {
+            width: 9,
+            height: 8,
+            cells: 72
+        })
+    );
+    assert!(matches!(
+        Position::from_fen("BBB/BBB/3/W1W1/WWW w"),
+        Err(PositionError::UnequalRows { rank: 2, .. })
+    ));
+    let start = Position::start(Board::new(8, 8).unwrap());
+    assert!(matches!(
+        start.parse_move_text("zz"),
+        Err(MoveError::BadCell {
+            cell: CellError::ColumnOff { letter: 'z', .. },
+            ..
+        })
+    ));
+
+    // Through the Game trait: the core's kinds, with the game's error inside.
+    let kind = |r: Result<Position, ParseError>| r.expect_err("bad text");
+    let e = kind(Position::parse_position(
+        "BBBBBBBBB/9/9/9/9/9/9/WWWWWWWWW w",
+    ));
+    assert!(matches!(e, ParseError::Board(_)), "{e:?}");
+    assert_eq!(
+        e.downcast_ref::<BoardError>(),
+        Some(&BoardError::TooManyCells {
+            width: 9,
+            height: 8,
+            cells: 72
+        })
+    );
+    let e = kind(Position::parse_position("BBB/BBB/3/WWQ/WWW w"));
+    assert!(matches!(e, ParseError::Position(_)), "{e:?}");
+    assert!(matches!(
+        e.downcast_ref::<PositionError>(),
+        Some(PositionError::BadChar { found: 'Q', .. })
+    ));
+    for (text, illegal) in [
+        ("a2-a4", true),
+        ("b3-b4", true),
+        ("a2xa3", false),
+        ("a9-a8", false),
+    ] {
+        let e = start.parse_move(text).expect_err(text);
+        assert_eq!(
+            matches!(e, ParseError::IllegalMove(_)),
+            illegal,
+            "{text}: {e:?}"
+        );
+        assert_eq!(matches!(e, ParseError::Move(_)), !illegal, "{text}: {e:?}");
+    }
+    let over = Position::from_fen("W3/4/1B2/4 b").unwrap();
+    let e = over.parse_move("b2-b1").expect_err("the game is over");
+    assert_eq!(
+        e.downcast_ref::<MoveError>(),
+        Some(&MoveError::Illegal {
+            text: "b2-b1".into(),
+            why: Illegal::GameOver { winner: "White" }
+        })
+    );
+
+    // The messages a user reads (the end-to-end tests expect these words).
+    assert!(start
+        .parse_move("a2-a4")
+        .unwrap_err()
+        .to_string()
+        .starts_with("illegal move 'a2-a4': legal moves are a2-a3 a2-b3 b2-a3 b2-b3 b2-c3 "));
+    assert_eq!(
+        start.parse_move("zz").unwrap_err().to_string(),
+        "bad move 'zz': column 'z' is off the 8x8 board (columns a-h)"
+    );
+    assert_eq!(
+        over.parse_move("b2-b1").unwrap_err().to_string(),
+        "illegal move 'b2-b1': the game is over (White has won)"
+    );
+    assert_eq!(
+        "2x5".parse::<Board>().unwrap_err().to_string(),
+        "board 2x5 is too small: Breakthrough needs at least 3 columns and 3 rows"
+    );
 }
