@@ -250,6 +250,16 @@ mod tests {
     }
 
     #[test]
+    fn the_variable_forces_the_portable_path() {
+        // CI runs the tests once more with the variable set; this makes sure it took.
+        let forced =
+            std::env::var_os(FORCE_PORTABLE_ENV).is_some_and(|v| !v.is_empty() && v != "0");
+        if forced {
+            assert_eq!(Bmi2::detect(), None);
+        }
+    }
+
+    #[test]
     fn bmi2_bits_follow_the_definitions_where_present() {
         if let Some(b) = Bmi2::detect() {
             check(b);
