@@ -160,13 +160,19 @@ pub trait WithBits {
 }
 
 /// Runs `job` with BMI2 where the processor has it, else with [`Portable`].
-#[inline]
+#[inline(always)]
 pub fn dispatch<J: WithBits>(job: J) -> J::Output {
+    // Only the flag test is inlined into the caller, and each copy of the job is one call
+    // away: a short playout (6x6, 28 plies) feels a second call level.
     #[cfg(target_arch = "x86_64")]
     if let Some(bits) = Bmi2::detect() {
         // SAFETY: `detect` found every feature `run_bmi2` enables.
         return unsafe { run_bmi2(job, bits) };
     }
+    run_portable(job)
+}
+
+fn run_portable<J: WithBits>(job: J) -> J::Output {
     job.run(Portable)
 }
 
