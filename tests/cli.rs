@@ -161,6 +161,21 @@ fn help_teaches_with_examples() {
 }
 
 #[test]
+fn perft_to_the_largest_depth_ends_with_the_games() {
+    // Every game on these boards ends within a few plies, so a depth of u32::MAX counts the
+    // whole game tree at once instead of reserving memory for four billion plies.
+    let depth = u32::MAX.to_string();
+    let over = "W2/3/3/3/3 b";
+    let text = ok(&["perft", "--position", over, "--depth", &depth]);
+    assert_eq!(perft_total(&text, "3x5", u32::MAX), 1);
+    let tiny = "1B1/3/1W1 w";
+    let text = ok(&["perft", "--position", tiny, "--depth", &depth]);
+    let whole_tree = RefPos::from_fen(tiny).unwrap().perft(64);
+    assert_eq!(perft_total(&text, "3x3", u32::MAX), whole_tree);
+    assert!(whole_tree > 1);
+}
+
+#[test]
 fn bad_input_is_a_one_line_error() {
     let cases: &[&[&str]] = &[
         &["perft", "--board", "9x9"],

@@ -10,6 +10,7 @@ use crate::settings::limit_text;
 use crate::setup::{GameSetup, SetupError};
 use crate::stats::{Sprt, SprtDecision, Tally};
 use mcts::Limits;
+use quasar_core::splitmix64 as mix;
 use quasar_core::{Game, Outcome, Side};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -181,14 +182,6 @@ pub fn pairings(n: usize) -> Vec<(usize, usize)> {
     (0..n)
         .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
         .collect()
-}
-
-/// The SplitMix64 finaliser: spreads nearby seeds over all 64 bits.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// Opening `index`: `plies` uniformly random moves from the start, drawn from `seed`, that

@@ -77,7 +77,7 @@ impl<G: Game> PlayerFactory<G> for RandomFactory<G> {
         // An odd multiple of the golden ratio: distinct own seeds give distinct streams.
         let own = self
             .seed
-            .map_or(0, |s| s.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+            .map_or(0, |s| s.wrapping_mul(quasar_core::rng::GOLDEN_GAMMA) | 1);
         Ok(Box::new(RandomPlayer::<G>::new(seed ^ own)))
     }
 }

@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::hash::Hash;
+use std::sync::Arc;
 
 /// One of the two players. `First` moves first (White in Breakthrough, Black in checkers);
 /// each game names its sides for display with [`Game::side_name`].
@@ -84,17 +85,82 @@ impl GameResult {
     }
 }
 
-/// Bad text for a position, a move or a board size; the message says what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct ParseError(pub String);
+/// Bad input to a game, by kind, so that a caller can tell a bad board from a bad position
+/// or a bad move; the message (the game's own typed error, see [`ParseError::detail`]) says
+/// what is wrong and what to write instead. Errors compare equal by kind and message.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum ParseError {
+    /// A board size (or other game parameter) the game cannot read or does not support.
+    #[error("{0}")]
+    Board(Detail),
+    /// Text that does not describe a position of the game.
+    #[error("{0}")]
+    Position(Detail),
+    /// Text that does not name a move.
+    #[error("{0}")]
+    Move(Detail),
+    /// A well-formed move the position does not allow (any move, once the game is over).
+    #[error("{0}")]
+    IllegalMove(Detail),
+}
 
 impl ParseError {
-    /// An error with the given message.
-    pub fn new(msg: impl Into<String>) -> Self {
-        ParseError(msg.into())
+    /// The game's own error, whatever the kind.
+    pub fn detail(&self) -> &Detail {
+        match self {
+            ParseError::Board(d)
+            | ParseError::Position(d)
+            | ParseError::Move(d)
+            | ParseError::IllegalMove(d) => d,
+        }
+    }
+
+    /// The game's own error as its type `E`, when it is one.
+    pub fn downcast_ref<E: std::error::Error + 'static>(&self) -> Option<&E> {
+        self.detail().downcast_ref()
     }
 }
+
+impl PartialEq for ParseError {
+    fn eq(&self, other: &Self) -> bool {
+        std::mem::discriminant(self) == std::mem::discriminant(other)
+            && self.to_string() == other.to_string()
+    }
+}
+
+impl Eq for ParseError {}
+
+/// A game's own description of bad input, kept as its typed error.
+#[derive(Clone, Debug)]
+pub struct Detail(Arc<dyn std::error::Error + Send + Sync + 'static>);
+
+impl Detail {
+    /// Wraps the game's error.
+    pub fn new(error: impl std::error::Error + Send + Sync + 'static) -> Detail {
+        Detail(Arc::new(error))
+    }
+
+    /// A plain message, for a game without error types of its own.
+    pub fn message(text: impl Into<String>) -> Detail {
+        Detail::new(Message(text.into()))
+    }
+
+    /// The error as its type `E`, when it is one.
+    pub fn downcast_ref<E: std::error::Error + 'static>(&self) -> Option<&E> {
+        self.0.downcast_ref()
+    }
+}
+
+impl fmt::Display for Detail {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// The error behind [`Detail::message`].
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct Message(String);
 
 /// A two-player game with perfect information, as MCTS, the oracles and the arena see it.
 ///
@@ -148,24 +214,32 @@ pub trait Game: Clone + Eq + Send + Sync + fmt::Debug + 'static {
 
 /// Counts the leaves of the game tree `depth` plies deep; a finished game is one leaf.
 pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
-    let mut buffers: Vec<Vec<G::Move>> = (0..depth).map(|_| Vec::new()).collect();
-    perft_inner(pos, depth, &mut buffers)
+    // One move buffer per ply actually reached, not per ply asked for: a depth far beyond
+    // the end of every game (`u32::MAX`) must not allocate for plies never played.
+    let mut buffers: Vec<Vec<G::Move>> = Vec::new();
+    perft_inner(pos, depth, 0, &mut buffers)
 }
 
-fn perft_inner<G: Game>(pos: &G, depth: u32, buffers: &mut [Vec<G::Move>]) -> u64 {
+fn perft_inner<G: Game>(pos: &G, depth: u32, ply: usize, buffers: &mut Vec<Vec<G::Move>>) -> u64 {
     if depth == 0 || pos.outcome().is_some() {
         return 1;
     }
-    let (mine, rest) = buffers.split_first_mut().expect("one buffer per ply");
-    pos.legal_moves(mine);
-    if depth == 1 {
-        return mine.len() as u64;
+    if buffers.len() <= ply {
+        buffers.push(Vec::new());
     }
-    let mut total = 0;
-    for &mv in mine.iter() {
-        let mut child = pos.clone();
-        child.play(mv);
-        total += perft_inner(&child, depth - 1, rest);
-    }
+    let mut moves = std::mem::take(&mut buffers[ply]);
+    pos.legal_moves(&mut moves);
+    let total = if depth == 1 {
+        moves.len() as u64
+    } else {
+        let mut total = 0;
+        for &mv in &moves {
+            let mut child = pos.clone();
+            child.play(mv);
+            total += perft_inner(&child, depth - 1, ply + 1, buffers);
+        }
+        total
+    };
+    buffers[ply] = moves;
     total
 }

@@ -1,9 +1,19 @@
 //! The game-neutral core of quasar: the [`Game`] trait, sides and outcomes, the [`Oracle`]
-//! trait that endgame knowledge implements, perft and an exact solver for tiny games.
+//! trait that endgame knowledge implements, perft, an exact solver for tiny games, the
+//! conformance suite every game runs, and the small shared tools (bit operations chosen at
+//! run time, SplitMix64).
 
+pub mod bits;
+pub mod conformance;
 pub mod exact;
 pub mod game;
+pub mod measure;
 pub mod oracle;
+pub mod rng;
+#[cfg(test)]
+mod toy;
 
-pub use game::{perft, Game, GameResult, Outcome, ParseError, Side};
+pub use game::{perft, Detail, Game, GameResult, Outcome, ParseError, Side};
+pub use measure::cpu_seconds;
 pub use oracle::{NoOracle, Oracle, ProvenOutcome};
+pub use rng::{splitmix64, SplitMix64};

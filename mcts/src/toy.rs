@@ -1,7 +1,7 @@
 //! A toy game for the crate's own tests, with its brute-force solution: two-pile take-away
 //! with a ply cap, small enough to solve exactly and with wins, losses and draws.
 
-use quasar_core::{Game, GameResult, Outcome, ParseError, Side};
+use quasar_core::{Detail, Game, GameResult, Outcome, ParseError, Side};
 use std::collections::HashMap;
 
 /// Two piles of stones; a move takes 1 to 3 stones from one pile, and whoever takes the
@@ -93,11 +93,13 @@ impl Game for Nim {
     }
 
     fn parse_move(&self, text: &str) -> Result<u8, ParseError> {
-        let mv: u8 = text.parse().map_err(|_| ParseError::new("not a number"))?;
+        let mv: u8 = text
+            .parse()
+            .map_err(|_| ParseError::Move(Detail::message("not a number")))?;
         if self.moves().contains(&mv) {
             Ok(mv)
         } else {
-            Err(ParseError::new("illegal move"))
+            Err(ParseError::IllegalMove(Detail::message("illegal move")))
         }
     }
 
@@ -115,14 +117,17 @@ impl Game for Nim {
     fn parse_position(text: &str) -> Result<Self, ParseError> {
         let n: Vec<u8> = text
             .split_whitespace()
-            .map(|w| w.parse().map_err(|_| ParseError::new("not a number")))
+            .map(|w| {
+                w.parse()
+                    .map_err(|_| ParseError::Position(Detail::message("not a number")))
+            })
             .collect::<Result<_, _>>()?;
         match n[..] {
             [a, b, ply, cap] => Ok(Nim {
                 ply,
                 ..Nim::new([a, b], cap)
             }),
-            _ => Err(ParseError::new("four numbers")),
+            _ => Err(ParseError::Position(Detail::message("four numbers"))),
         }
     }
 }

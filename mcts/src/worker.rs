@@ -54,7 +54,7 @@ impl<G: Game> Scratch<G> {
     pub fn new(seed: u64, index: u64) -> Self {
         Scratch {
             rng: Xoshiro256PlusPlus::seed_from_u64(
-                seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                seed ^ index.wrapping_mul(quasar_core::rng::GOLDEN_GAMMA),
             ),
             moves: Vec::with_capacity(64),
         }

@@ -6,6 +6,7 @@ use crate::games::breakthrough::BreakthroughSetup;
 use crate::games::{CliGame, DefaultSize, GameArgs, GameName};
 use breakthrough::bench::{movegen_rate, plain_playout_rate, playout_rate, PlayoutRate};
 use breakthrough::Position;
+use quasar_core::cpu_seconds;
 use std::time::Instant;
 
 /// Measure move generation and uniformly random playouts from the start position, on one
@@ -110,20 +111,6 @@ fn print_playouts(label: &str, r: &PlayoutRate, on_cpu: String) {
         r.playouts,
         r.seconds
     );
-}
-
-/// CPU seconds this process has used so far, where the system says.
-fn cpu_seconds() -> Option<f64> {
-    #[cfg(unix)]
-    {
-        // SAFETY: getrusage only writes the struct it is given.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0 {
-            let t = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 * 1e-6;
-            return Some(t(usage.ru_utime) + t(usage.ru_stime));
-        }
-    }
-    None
 }
 
 /// ", on CPU 97%": the share of the wall-clock time the measurement ran, so a figure taken

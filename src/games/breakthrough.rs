@@ -69,7 +69,7 @@ impl GameSetup for BreakthroughSetup {
         };
         let board: Board = text
             .parse()
-            .map_err(|e: quasar_core::ParseError| SetupError::Size(e.into()))?;
+            .map_err(|e: breakthrough::BoardError| SetupError::Size(e.into()))?;
         let setup = BreakthroughSetup { board };
         setup.start()?;
         Ok(setup)

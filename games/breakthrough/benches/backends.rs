@@ -6,6 +6,8 @@
 
 use breakthrough::tablebase::store::backends::{EytzingerBackend, HashBackend, SlabBTreeBackend};
 use breakthrough::tablebase::store::{Lookup, StaticBTree};
+use quasar_core::SplitMix64;
+use rand::RngCore;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -18,17 +20,6 @@ fn rss_kib() -> u64 {
                 .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
         })
         .unwrap_or(0)
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
 }
 
 /// 8x8 with 4 rows has keys below 3^32.
@@ -94,20 +85,20 @@ fn main() {
         sizes = vec![10_000_000, 100_000_000];
     }
     for &n in &sizes {
-        let mut rng = Rng(n as u64);
+        let mut rng = SplitMix64::new(n as u64);
         let mut entries: Vec<(u64, u32)> = (0..n)
-            .map(|_| (rng.next() % KEY_RANGE, (rng.next() % 60_000) as u32))
+            .map(|_| (rng.next_u64() % KEY_RANGE, (rng.next_u64() % 60_000) as u32))
             .collect();
         entries.sort_unstable_by_key(|e| e.0);
         entries.dedup_by_key(|e| e.0);
         let n = entries.len();
         let probes = 2_000_000.min(n);
         let hits: Vec<u64> = (0..probes)
-            .map(|_| entries[rng.next() as usize % n].0)
+            .map(|_| entries[rng.next_u64() as usize % n].0)
             .collect();
         let misses: Vec<u64> = (0..probes)
             .map(|_| loop {
-                let k = rng.next() % KEY_RANGE;
+                let k = rng.next_u64() % KEY_RANGE;
                 if entries.binary_search_by_key(&k, |e| e.0).is_err() {
                     break k;
                 }

@@ -22,7 +22,7 @@
 use breakthrough::BreakthroughPolicy;
 use breakthrough::{Board, Position};
 use mcts::{Config, Limits, Parallelism, Searcher};
-use quasar_core::Game;
+use quasar_core::{cpu_seconds, Game};
 use std::time::{Duration, Instant};
 
 /// Raw uniform playouts from the start, no tree: the reference the search rate is read against.
@@ -40,17 +40,6 @@ fn playout_rate(w: u32, h: u32, secs: f64) -> f64 {
         n += 1000;
     }
     n as f64 / t.elapsed().as_secs_f64()
-}
-
-/// CPU seconds this process has used (all threads), from `/proc/self/stat`; the machine
-/// is shared, so rates per CPU-second are the fair "per core" figure.
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // Fields after the ")" that ends the command name: utime and stime are the 12th and 13th.
-    let rest = stat.rsplit_once(')')?.1;
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / 100.0)
 }
 
 /// Searches the start of `board` for `secs` seconds and prints one line of the rate table.

@@ -1,6 +1,7 @@
 //! The board geometry (sizes and edge masks), the [`Position`] and the [`Move`].
 
-use quasar_core::{ParseError, Side};
+use crate::error::{BoardError, PositionError};
+use quasar_core::Side;
 use std::fmt;
 use std::str::FromStr;
 
@@ -26,18 +27,18 @@ impl Board {
     pub const MAX_SIDE: u8 = 21;
 
     /// A `width x height` board; both at least 3 and at most 64 cells.
-    pub fn new(width: u32, height: u32) -> Result<Board, ParseError> {
+    pub fn new(width: u32, height: u32) -> Result<Board, BoardError> {
         if width < 3 || height < 3 {
-            return Err(ParseError::new(format!(
-                "board {width}x{height} is too small: Breakthrough needs at least 3 columns and 3 rows"
-            )));
+            return Err(BoardError::TooSmall { width, height });
         }
         // Multiplied in u64: `--board 3x1431655766` must not wrap around to a small board.
         let num_cells = width as u64 * height as u64;
         if num_cells > 64 {
-            return Err(ParseError::new(format!(
-                "board {width}x{height} has {num_cells} cells; at most 64 fit a bitboard"
-            )));
+            return Err(BoardError::TooManyCells {
+                width,
+                height,
+                cells: num_cells,
+            });
         }
         let cells = if width * height == 64 {
             u64::MAX
@@ -142,15 +143,11 @@ impl fmt::Display for Board {
 }
 
 impl FromStr for Board {
-    type Err = ParseError;
+    type Err = BoardError;
 
     /// Reads `WxH`: `W` columns, `H` rows.
-    fn from_str(s: &str) -> Result<Board, ParseError> {
-        let bad = || {
-            ParseError::new(format!(
-                "bad board size '{s}': expected WxH, for example 6x6 or 8x8"
-            ))
-        };
+    fn from_str(s: &str) -> Result<Board, BoardError> {
+        let bad = || BoardError::Malformed(s.to_string());
         let (w, h) = s.trim().split_once(['x', 'X']).ok_or_else(bad)?;
         let w: u32 = w.parse().map_err(|_| bad())?;
         let h: u32 = h.parse().map_err(|_| bad())?;
@@ -190,11 +187,9 @@ impl Position {
 
     /// The start position, or an error on a board with fewer than 4 rows (3-row boards
     /// hold positions, for example tablebase regions, but have no start position).
-    pub fn try_start(board: Board) -> Result<Position, ParseError> {
+    pub fn try_start(board: Board) -> Result<Position, BoardError> {
         if board.height() < 4 {
-            return Err(ParseError::new(format!(
-                "board {board} has no start position: two home rows per side need at least 4 rows"
-            )));
+            return Err(BoardError::NoStart(board));
         }
         let w = board.width();
         let white = board.first_row | (board.first_row << w);
@@ -214,23 +209,17 @@ impl Position {
         white: u64,
         black: u64,
         side: Side,
-    ) -> Result<Position, ParseError> {
+    ) -> Result<Position, PositionError> {
         if white & black != 0 {
-            return Err(ParseError::new(
-                "a cell holds both a White and a Black piece",
-            ));
+            return Err(PositionError::Overlap);
         }
         if (white | black) & !board.cells != 0 {
-            return Err(ParseError::new(format!(
-                "pieces lie outside the {board} board"
-            )));
+            return Err(PositionError::OffBoard(board));
         }
         let white_won = white & board.last_row != 0 || black == 0;
         let black_won = black & board.first_row != 0 || white == 0;
         if white_won && black_won {
-            return Err(ParseError::new(
-                "both sides have already won (a piece on each goal row, or no pieces at all)",
-            ));
+            return Err(PositionError::BothWon);
         }
         Ok(Position {
             board,
@@ -308,9 +297,9 @@ impl fmt::Display for Position {
 }
 
 impl FromStr for Position {
-    type Err = ParseError;
+    type Err = PositionError;
 
-    fn from_str(s: &str) -> Result<Position, ParseError> {
+    fn from_str(s: &str) -> Result<Position, PositionError> {
         Position::from_fen(s)
     }
 }

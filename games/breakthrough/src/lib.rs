@@ -21,6 +21,7 @@
 
 pub mod bench;
 mod board;
+mod error;
 mod movegen;
 mod notation;
 pub mod policy;
@@ -29,7 +30,8 @@ pub mod tablebase;
 mod transform;
 
 pub use board::{Board, Move, Position, BLACK, WHITE};
-pub use movegen::{select_bit_mask, Targets};
+pub use error::{BoardError, CellError, Illegal, MoveError, PositionError};
+pub use movegen::Targets;
 pub use policy::{evaluate, BreakthroughPolicy};
 
 use quasar_core::{Game, Outcome, ParseError, Side};
@@ -73,7 +75,7 @@ impl Game for Position {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
-        self.parse_move_text(text)
+        Ok(self.parse_move_text(text)?)
     }
 
     fn move_text(&self, mv: Move) -> String {
@@ -85,6 +87,6 @@ impl Game for Position {
     }
 
     fn parse_position(text: &str) -> Result<Self, ParseError> {
-        Position::from_fen(text)
+        Ok(Position::from_fen(text)?)
     }
 }

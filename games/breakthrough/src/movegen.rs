@@ -1,6 +1,7 @@
 //! Move generation, making moves, the end of the game, and the fast uniform playout.
 
 use super::board::{Move, Position, BLACK, WHITE};
+use quasar_core::bits::{self, Bits, Bmi2, Portable, WithBits};
 use quasar_core::{Outcome, Side};
 use rand::RngCore;
 
@@ -37,24 +38,6 @@ impl Targets {
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.left | self.straight | self.right == 0
-    }
-}
-
-/// The `n`-th set bit (0-based) of `bb` as a one-bit mask; `bb` has more than `n` set bits.
-#[inline]
-pub fn select_bit_mask(bb: u64, n: u32) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: the cfg guarantees the instruction exists on the compile target.
-        unsafe { core::arch::x86_64::_pdep_u64(1u64 << n, bb) }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let mut b = bb;
-        for _ in 0..n {
-            b &= b - 1;
-        }
-        b & b.wrapping_neg()
     }
 }
 
@@ -180,7 +163,17 @@ impl Position {
     /// The `k`-th move of `t` (left destinations first, then straight, then right).
     #[inline]
     pub fn nth_move(&self, t: &Targets, k: u32) -> Move {
-        let (to_bit, dir) = locate(t.left, t.straight, t.right, k);
+        match Bmi2::detect() {
+            Some(b) => self.nth_move_with(b, t, k),
+            None => self.nth_move_with(Portable, t, k),
+        }
+    }
+
+    /// [`Position::nth_move`] with the given bit operations, for loops run through
+    /// [`bits::dispatch`].
+    #[inline(always)]
+    pub fn nth_move_with<B: Bits>(&self, bits: B, t: &Targets, k: u32) -> Move {
+        let (to_bit, dir) = locate(bits, t.left, t.straight, t.right, k);
         let to = to_bit.trailing_zeros();
         Move {
             from: self.origin(to, dir) as u8,
@@ -199,6 +192,11 @@ impl Position {
     /// [`Position::random_move`] and [`Position::make_move`] until [`Position::result`]
     /// says the game is over, only faster.
     pub fn random_playout_plies<R: RngCore>(&mut self, rng: &mut R) -> (Outcome, u32) {
+        bits::dispatch(Playout { pos: self, rng })
+    }
+
+    #[inline(always)]
+    fn playout_with<B: Bits, R: RngCore>(&mut self, bits: B, rng: &mut R) -> (Outcome, u32) {
         if let Some(o) = self.result() {
             return (o, 0);
         }
@@ -218,7 +216,7 @@ impl Position {
                 let left = ((white & nfc) << (w - 1)) & not_own;
                 let straight = (white << w) & !(white | black) & cells;
                 let right = ((white & nlc) << (w + 1)) & not_own;
-                let Some((to_bit, dir)) = pick(rng, left, straight, right) else {
+                let Some((to_bit, dir)) = pick(bits, rng, left, straight, right) else {
                     self.side = WHITE;
                     break Outcome::Win(BLACK);
                 };
@@ -236,7 +234,7 @@ impl Position {
             let left = ((black & nfc) >> (w + 1)) & not_own;
             let straight = (black >> w) & !(white | black);
             let right = ((black & nlc) >> (w - 1)) & not_own;
-            let Some((to_bit, dir)) = pick(rng, left, straight, right) else {
+            let Some((to_bit, dir)) = pick(bits, rng, left, straight, right) else {
                 self.side = BLACK;
                 break Outcome::Win(WHITE);
             };
@@ -255,23 +253,45 @@ impl Position {
     }
 }
 
+/// The fused playout as a job for [`bits::dispatch`], so the whole loop is compiled with
+/// the bit instructions it picks.
+struct Playout<'a, R> {
+    pos: &'a mut Position,
+    rng: &'a mut R,
+}
+
+impl<R: RngCore> WithBits for Playout<'_, R> {
+    type Output = (Outcome, u32);
+
+    #[inline(always)]
+    fn run<B: Bits>(self, bits: B) -> (Outcome, u32) {
+        self.pos.playout_with(bits, self.rng)
+    }
+}
+
 /// A uniformly random destination among three direction masks, drawn exactly as
 /// [`Position::random_move`] draws it, as a one-bit mask with its direction (0 left,
 /// 1 straight, 2 right).
 #[inline(always)]
-fn pick<R: RngCore>(rng: &mut R, left: u64, straight: u64, right: u64) -> Option<(u64, u32)> {
+fn pick<B: Bits, R: RngCore>(
+    bits: B,
+    rng: &mut R,
+    left: u64,
+    straight: u64,
+    right: u64,
+) -> Option<(u64, u32)> {
     let n = left.count_ones() + straight.count_ones() + right.count_ones();
     if n == 0 {
         return None;
     }
     let k = (((rng.next_u64() >> 32) * n as u64) >> 32) as u32;
-    Some(locate(left, straight, right, k))
+    Some(locate(bits, left, straight, right, k))
 }
 
 /// The `k`-th destination of the three masks taken in order, as a one-bit mask, and which
 /// mask holds it.
 #[inline(always)]
-fn locate(left: u64, straight: u64, right: u64, k: u32) -> (u64, u32) {
+fn locate<B: Bits>(bits: B, left: u64, straight: u64, right: u64, k: u32) -> (u64, u32) {
     let cl = left.count_ones();
     let cs = straight.count_ones();
     // Which mask holds the k-th move is a coin toss for the branch predictor, so the
@@ -285,5 +305,37 @@ fn locate(left: u64, straight: u64, right: u64, k: u32) -> (u64, u32) {
         (left & wide(is_left)) | (straight & wide(is_straight)) | (right & wide(past_straight));
     let index = k - (cl & past_left) - (cs & past_straight);
     let dir = (past_left & 1) + (past_straight & 1);
-    (select_bit_mask(mask, index), dir)
+    (bits.select(mask, index), dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Board;
+    use quasar_core::SplitMix64;
+    use rand::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    #[test]
+    fn both_instruction_sets_play_the_same_games() {
+        let Some(fast) = Bmi2::detect() else {
+            return;
+        };
+        let mut placements = SplitMix64::new(11);
+        for (w, h) in [(8, 8), (6, 6), (3, 21), (16, 4)] {
+            let start = Position::start(Board::new(w, h).unwrap());
+            for seed in 0..200 {
+                let (mut a, mut b) = (start, start);
+                let ra = a.playout_with(fast, &mut Xoshiro256PlusPlus::seed_from_u64(seed));
+                let rb = b.playout_with(Portable, &mut Xoshiro256PlusPlus::seed_from_u64(seed));
+                assert_eq!((ra, a), (rb, b), "{w}x{h} seed {seed}");
+                let t = start.targets();
+                let k = placements.below(t.count() as usize) as u32;
+                assert_eq!(
+                    start.nth_move_with(fast, &t, k),
+                    start.nth_move_with(Portable, &t, k)
+                );
+            }
+        }
+    }
 }

@@ -1,7 +1,8 @@
 //! Text in and out: the FEN-like position text, cell names, move text and the diagram.
 
 use super::board::{Board, Move, Position, BLACK, WHITE};
-use quasar_core::{ParseError, Side};
+use crate::error::{CellError, Illegal, MoveError, PositionError};
+use quasar_core::{Game, Outcome, Side};
 use std::fmt::Write;
 
 impl Board {
@@ -12,53 +13,50 @@ impl Board {
     }
 
     /// Reads a cell name such as `c3`; returns the cell and how many bytes it used.
-    fn parse_square_prefix(&self, text: &str) -> Result<(u8, usize), ParseError> {
+    fn parse_square_prefix(&self, text: &str) -> Result<(u8, usize), CellError> {
         let bytes = text.as_bytes();
-        let letter = *bytes
-            .first()
-            .ok_or_else(|| ParseError::new("expected a cell such as c3, found nothing"))?;
+        let letter = *bytes.first().ok_or(CellError::Missing)?;
         if !letter.is_ascii_lowercase() {
-            return Err(ParseError::new(format!(
-                "expected a column letter a-{} at '{text}'",
-                self.last_col_letter()
-            )));
+            return Err(CellError::NoLetter {
+                text: text.to_string(),
+                last: self.last_col_letter(),
+            });
         }
         let col = (letter - b'a') as u32;
         if col >= self.width() {
-            return Err(ParseError::new(format!(
-                "column '{}' is off the {self} board (columns a-{})",
-                letter as char,
-                self.last_col_letter()
-            )));
+            return Err(CellError::ColumnOff {
+                letter: letter as char,
+                board: *self,
+                last: self.last_col_letter(),
+            });
         }
         let digits = bytes[1..].iter().take_while(|b| b.is_ascii_digit()).count();
         if digits == 0 {
-            return Err(ParseError::new(format!(
-                "expected a row number after '{}' in '{text}'",
-                letter as char
-            )));
+            return Err(CellError::NoRow {
+                letter: letter as char,
+                text: text.to_string(),
+            });
         }
         let row: u32 = text[1..1 + digits]
             .parse()
-            .map_err(|_| ParseError::new(format!("bad row number in '{text}'")))?;
-        if col >= self.width() || row == 0 || row > self.height() {
-            return Err(ParseError::new(format!(
-                "cell {}{row} is off the {self} board (columns a-{}, rows 1-{})",
-                letter as char,
-                self.last_col_letter(),
-                self.height()
-            )));
+            .map_err(|_| CellError::BadRow(text.to_string()))?;
+        if row == 0 || row > self.height() {
+            return Err(CellError::RowOff {
+                letter: letter as char,
+                row,
+                board: *self,
+                last: self.last_col_letter(),
+                height: self.height(),
+            });
         }
         Ok((self.square(col, row - 1), 1 + digits))
     }
 
     /// Reads a cell name such as `c3`.
-    pub fn parse_square(&self, text: &str) -> Result<u8, ParseError> {
+    pub fn parse_square(&self, text: &str) -> Result<u8, CellError> {
         let (sq, used) = self.parse_square_prefix(text)?;
         if used != text.len() {
-            return Err(ParseError::new(format!(
-                "unexpected text after the cell in '{text}'"
-            )));
+            return Err(CellError::Trailing(text.to_string()));
         }
         Ok(sq)
     }
@@ -71,31 +69,17 @@ impl Board {
 impl Position {
     /// Reads the position text of the spec, for example `BBBBBB/BBBBBB/6/6/WWWWWW/WWWWWW w`;
     /// the board size comes from the text.
-    pub fn from_fen(text: &str) -> Result<Position, ParseError> {
+    pub fn from_fen(text: &str) -> Result<Position, PositionError> {
         let mut fields = text.split_whitespace();
-        let placement = fields.next().ok_or_else(|| {
-            ParseError::new(
-                "empty position: expected rows like 'BBBBBB/BBBBBB/6/6/WWWWWW/WWWWWW w'",
-            )
-        })?;
+        let placement = fields.next().ok_or(PositionError::Empty)?;
         let side = match fields.next() {
             Some("w") | Some("W") => WHITE,
             Some("b") | Some("B") => BLACK,
-            Some(other) => {
-                return Err(ParseError::new(format!(
-                    "bad side to move '{other}': expected 'w' or 'b'"
-                )));
-            }
-            None => {
-                return Err(ParseError::new(
-                    "missing side to move: add ' w' or ' b' after the rows",
-                ))
-            }
+            Some(other) => return Err(PositionError::BadSide(other.to_string())),
+            None => return Err(PositionError::MissingSide),
         };
         if let Some(extra) = fields.next() {
-            return Err(ParseError::new(format!(
-                "unexpected text '{extra}' after the side to move"
-            )));
+            return Err(PositionError::TrailingText(extra.to_string()));
         }
         let rows: Vec<&str> = placement.split('/').collect();
         let mut parsed: Vec<Vec<Option<Side>>> = Vec::with_capacity(rows.len());
@@ -116,20 +100,28 @@ impl Position {
                             end = p + 1;
                             chars.next();
                         }
-                        let run: usize = row[pos..end].parse().map_err(|_| {
-                            ParseError::new(format!("bad number in row {rank}: '{row}'"))
-                        })?;
+                        let run: usize =
+                            row[pos..end]
+                                .parse()
+                                .map_err(|_| PositionError::BadNumber {
+                                    rank,
+                                    row: row.to_string(),
+                                })?;
                         if run == 0 || run > Board::MAX_SIDE as usize {
-                            return Err(ParseError::new(format!(
-                                "bad run of {run} empty cells in row {rank}: '{row}'"
-                            )));
+                            return Err(PositionError::BadRun {
+                                run,
+                                rank,
+                                row: row.to_string(),
+                            });
                         }
                         cells.extend(std::iter::repeat_n(None, run));
                     }
                     other => {
-                        return Err(ParseError::new(format!(
-                            "unexpected '{other}' in row {rank} ('{row}'): use W, B and digits"
-                        )));
+                        return Err(PositionError::BadChar {
+                            found: other,
+                            rank,
+                            row: row.to_string(),
+                        });
                     }
                 }
             }
@@ -139,11 +131,12 @@ impl Position {
         let width = parsed[0].len() as u32;
         for (i, cells) in parsed.iter().enumerate() {
             if cells.len() as u32 != width {
-                return Err(ParseError::new(format!(
-                    "row {} has {} cells but row {height} has {width}: every row needs the same width",
-                    height as usize - i,
-                    cells.len()
-                )));
+                return Err(PositionError::UnequalRows {
+                    rank: height as usize - i,
+                    cells: cells.len(),
+                    height,
+                    width,
+                });
             }
         }
         let board = Board::new(width, height)?;
@@ -207,49 +200,51 @@ impl Position {
 
     /// Reads a move (`b2-b3`, `b2xc3`, `b2b3`, with an optional trailing `*`) and checks
     /// that it is legal here.
-    pub fn parse_move_text(&self, text: &str) -> Result<Move, ParseError> {
+    pub fn parse_move_text(&self, text: &str) -> Result<Move, MoveError> {
         let t = text.trim();
         let t = t.strip_suffix('*').unwrap_or(t).to_ascii_lowercase();
-        let (from, used) = self
-            .board
-            .parse_square_prefix(&t)
-            .map_err(|e| ParseError::new(format!("bad move '{text}': {e}")))?;
+        let bad_cell = |cell| MoveError::BadCell {
+            text: text.to_string(),
+            cell,
+        };
+        let (from, used) = self.board.parse_square_prefix(&t).map_err(bad_cell)?;
         let rest = &t[used..];
         let (sep, rest) = match rest.as_bytes().first() {
             Some(b'-') => (Some('-'), &rest[1..]),
             Some(b'x') => (Some('x'), &rest[1..]),
             _ => (None, rest),
         };
-        let to = self
-            .board
-            .parse_square(rest)
-            .map_err(|e| ParseError::new(format!("bad move '{text}': {e}")))?;
+        let to = self.board.parse_square(rest).map_err(bad_cell)?;
         let mv = Move { from, to };
         let mut legal = Vec::new();
         self.generate_moves(&mut legal);
         if !legal.contains(&mv) {
             let why = if let Some(o) = self.result() {
-                format!("the game is over ({o:?})")
+                Illegal::GameOver {
+                    winner: match o {
+                        Outcome::Win(side) => side_name(side),
+                        Outcome::Draw => "nobody",
+                    },
+                }
             } else if self.pieces(self.side) & (1u64 << from) == 0 {
-                format!(
-                    "no {} piece stands on {}",
-                    side_name(self.side),
-                    self.board.square_name(from)
-                )
+                Illegal::NoPiece {
+                    side: side_name(self.side),
+                    cell: self.board.square_name(from),
+                }
             } else {
-                let list: Vec<String> = legal.iter().map(|&m| self.format_move(m)).collect();
-                format!("legal moves are {}", list.join(" "))
+                Illegal::NotAMove {
+                    legal: legal.iter().map(|&m| self.format_move(m)).collect(),
+                }
             };
-            return Err(ParseError::new(format!("illegal move '{text}': {why}")));
+            return Err(MoveError::Illegal {
+                text: text.to_string(),
+                why,
+            });
         }
         let capture = self.is_capture(mv);
         match sep {
-            Some('x') if !capture => Err(ParseError::new(format!(
-                "'{text}' is marked as a capture but captures nothing"
-            ))),
-            Some('-') if capture => Err(ParseError::new(format!(
-                "'{text}' captures a piece: write it with 'x'"
-            ))),
+            Some('x') if !capture => Err(MoveError::NotACapture(text.to_string())),
+            Some('-') if capture => Err(MoveError::UnmarkedCapture(text.to_string())),
             _ => Ok(mv),
         }
     }
@@ -293,9 +288,6 @@ impl Position {
 }
 
 /// "White" or "Black".
-pub fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::First => "White",
-        Side::Second => "Black",
-    }
+fn side_name(side: Side) -> &'static str {
+    <Position as Game>::side_name(side)
 }

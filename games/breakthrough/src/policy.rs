@@ -4,6 +4,7 @@
 
 use crate::{Move, Position, Targets};
 use mcts::{PlayoutContext, PlayoutPolicy};
+use quasar_core::bits::{self, Bits, WithBits};
 use quasar_core::{Outcome, Side};
 
 /// The Breakthrough playout policy; each enhancement can be switched off for experiments.
@@ -152,6 +153,40 @@ impl PlayoutPolicy<Position> for BreakthroughPolicy {
             // always ends, so the ply cap cannot matter).
             return pos.random_playout(ctx.rng);
         }
+        bits::dispatch(PolicyPlayout {
+            policy: self,
+            pos,
+            ctx,
+        })
+    }
+}
+
+/// The policy's playout as a job for [`bits::dispatch`]: each ply's move choice uses
+/// `pdep`, so the loop is compiled once per instruction set.
+struct PolicyPlayout<'a, 'c> {
+    policy: &'a BreakthroughPolicy,
+    pos: &'a mut Position,
+    ctx: &'a mut PlayoutContext<'c, Position>,
+}
+
+impl WithBits for PolicyPlayout<'_, '_> {
+    type Output = Outcome;
+
+    #[inline(always)]
+    fn run<B: Bits>(self, bits: B) -> Outcome {
+        self.policy.playout_with(bits, self.pos, self.ctx)
+    }
+}
+
+impl BreakthroughPolicy {
+    /// The playout of [`PlayoutPolicy::run`] past the uniform shortcut.
+    #[inline(always)]
+    fn playout_with<B: Bits>(
+        &self,
+        bits: B,
+        pos: &mut Position,
+        ctx: &mut PlayoutContext<'_, Position>,
+    ) -> Outcome {
         if let Some(o) = pos.result() {
             return o;
         }
@@ -191,7 +226,7 @@ impl PlayoutPolicy<Position> for BreakthroughPolicy {
                     let k = stop.count();
                     if k > 0 {
                         let pick = ctx.below(k);
-                        chosen = Some(pos.nth_move(&stop, pick));
+                        chosen = Some(pos.nth_move_with(bits, &stop, pick));
                     } else if self.win_in_one {
                         // No win now and the threat cannot be captured: it wins next move.
                         return Outcome::Win(me.opponent());
@@ -200,7 +235,7 @@ impl PlayoutPolicy<Position> for BreakthroughPolicy {
             }
             let mv = match chosen {
                 Some(mv) => mv,
-                None => self.pick(pos, &t, n, opp_pieces, ctx),
+                None => self.pick(bits, pos, &t, n, opp_pieces, ctx),
             };
             pos.make_move(mv);
             ply += 1;
@@ -210,13 +245,12 @@ impl PlayoutPolicy<Position> for BreakthroughPolicy {
             }
         }
     }
-}
 
-impl BreakthroughPolicy {
     /// A move by the capture weighting (uniform when the weight is 1).
-    #[inline]
-    fn pick(
+    #[inline(always)]
+    fn pick<B: Bits>(
         &self,
+        bits: B,
         pos: &Position,
         t: &Targets,
         n: u32,
@@ -231,18 +265,18 @@ impl BreakthroughPolicy {
                 let heavy = g * self.capture_weight;
                 let r = ctx.below(heavy + n - g);
                 if r < heavy {
-                    return pos.nth_move(&good, r / self.capture_weight);
+                    return pos.nth_move_with(bits, &good, r / self.capture_weight);
                 }
                 let rest = Targets {
                     left: t.left & !undefended,
                     straight: t.straight,
                     right: t.right & !undefended,
                 };
-                return pos.nth_move(&rest, r - heavy);
+                return pos.nth_move_with(bits, &rest, r - heavy);
             }
         }
         let k = ctx.below(n);
-        pos.nth_move(t, k)
+        pos.nth_move_with(bits, t, k)
     }
 }
 
@@ -329,7 +363,16 @@ mod tests {
         let target = Move { from: 14, to: 19 };
         let draws = 20_000;
         let hits = (0..draws)
-            .filter(|_| policy.pick(&pos, &t, n, pos.black(), &mut ctx) == target)
+            .filter(|_| {
+                policy.pick(
+                    quasar_core::bits::Portable,
+                    &pos,
+                    &t,
+                    n,
+                    pos.black(),
+                    &mut ctx,
+                ) == target
+            })
             .count() as f64;
         // One heavy move of weight 4 among n - 1 moves of weight 1.
         let p = 4.0 / (4.0 + (n - 1) as f64);

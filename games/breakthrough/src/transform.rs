@@ -2,16 +2,32 @@
 
 use super::board::{Board, Move, Position};
 
+impl Board {
+    /// The cell in the same row and the mirrored column. Depends only on the width, so it
+    /// also serves cell numberings of part of the board (a tablebase region's rows).
+    #[inline]
+    pub fn mirror_square(&self, sq: u8) -> u8 {
+        self.square(self.width() - 1 - self.col(sq), self.row(sq))
+    }
+
+    /// A move seen in the left-right mirror.
+    #[inline]
+    pub fn mirror_move(&self, mv: Move) -> Move {
+        Move {
+            from: self.mirror_square(mv.from),
+            to: self.mirror_square(mv.to),
+        }
+    }
+}
+
 /// Reverses the columns of every row of a bitboard.
 pub fn mirror_bits(board: &Board, bb: u64) -> u64 {
-    let w = board.width();
     let mut out = 0;
     let mut rest = bb;
     while rest != 0 {
-        let sq = rest.trailing_zeros();
+        let sq = rest.trailing_zeros() as u8;
         rest &= rest - 1;
-        let (col, row) = (sq % w, sq / w);
-        out |= 1u64 << (row * w + (w - 1 - col));
+        out |= 1u64 << board.mirror_square(sq);
     }
     out
 }
@@ -51,11 +67,7 @@ impl Position {
 
     /// A move of this position seen in the mirror image.
     pub fn mirror_move(&self, mv: Move) -> Move {
-        let m = |sq: u8| mirror_bits(&self.board, 1u64 << sq).trailing_zeros() as u8;
-        Move {
-            from: m(mv.from),
-            to: m(mv.to),
-        }
+        self.board.mirror_move(mv)
     }
 
     /// A move of this position seen after [`Position::flip_colours`].

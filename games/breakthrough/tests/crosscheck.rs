@@ -1,15 +1,14 @@
-//! The bitboard engine against the plain array-board reference in `reference/`, position
-//! by position: legal moves, outcomes, position text, move text, the two transforms, and
-//! the random move and playout; plus every position of the smallest boards, and bad text.
+//! The bitboard engine against the plain array-board reference in `reference/` where the
+//! core's conformance suite (`conformance.rs`) does not reach: every position of the
+//! smallest boards, the random move and the fused playout, and the errors on bad text.
 
 mod reference;
 
 use breakthrough::{Board, Move, Position, BLACK, WHITE};
-use quasar_core::perft;
-use quasar_core::{Game, Outcome};
+use quasar_core::{Game, Outcome, SplitMix64};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use reference::{Cell, RefPos, SplitMix, Winner};
+use reference::{Cell, RefPos, Winner};
 
 fn ref_winner(o: Option<Outcome>) -> Option<Winner> {
     match o {
@@ -40,56 +39,7 @@ fn reference_moves(pos: &RefPos) -> Vec<Move> {
     moves
 }
 
-/// Everything the engine says about one position agrees with the reference.
-fn compare(pos: &Position, refpos: &RefPos) {
-    let fen = refpos.to_fen();
-    assert_eq!(pos.to_fen(), fen, "position text");
-    assert_eq!(
-        ref_winner(pos.outcome()),
-        refpos.winner(),
-        "outcome of {fen}"
-    );
-    assert_eq!(engine_moves(pos), reference_moves(refpos), "moves of {fen}");
-
-    // The text reads back to the same position, and equal positions hash equally.
-    let back = Position::from_fen(&fen).expect("engine reads its own text");
-    assert_eq!(back, *pos, "round trip of {fen}");
-    assert_eq!(back.hash(), pos.hash(), "hash of {fen}");
-
-    // Move text: the same as the reference's, and it parses back to the move.
-    for m in refpos.legal_moves() {
-        let (from, to) = m.indices(refpos.width);
-        let mv = Move { from, to };
-        let text = refpos.move_text(m);
-        assert_eq!(pos.move_text(mv), text, "text of a move in {fen}");
-        assert_eq!(pos.parse_move(&text), Ok(mv), "parsing {text} in {fen}");
-    }
-
-    // The transforms agree with the reference's and map legal moves onto legal moves.
-    let mirrored = pos.mirror();
-    assert_eq!(
-        mirrored.to_fen(),
-        refpos.mirror().to_fen(),
-        "mirror of {fen}"
-    );
-    assert_eq!(mirrored.mirror(), *pos, "mirror twice of {fen}");
-    let flipped = pos.flip_colours();
-    assert_eq!(
-        flipped.to_fen(),
-        refpos.flip_colours().to_fen(),
-        "flip of {fen}"
-    );
-    assert_eq!(flipped.flip_colours(), *pos, "flip twice of {fen}");
-    let moves = engine_moves(pos);
-    let mut m: Vec<Move> = moves.iter().map(|&mv| pos.mirror_move(mv)).collect();
-    m.sort();
-    assert_eq!(m, engine_moves(&mirrored), "mirrored moves of {fen}");
-    let mut f: Vec<Move> = moves.iter().map(|&mv| pos.flip_move(mv)).collect();
-    f.sort();
-    assert_eq!(f, engine_moves(&flipped), "flipped moves of {fen}");
-}
-
-/// Boards of many shapes, from the smallest to the longest.
+/// Boards of many shapes, from the smallest to the longest, for the text mutations.
 const BOARDS: &[(u32, u32)] = &[
     (3, 4),
     (4, 3),
@@ -107,88 +57,13 @@ const BOARDS: &[(u32, u32)] = &[
     (9, 7),
 ];
 
-#[test]
-fn random_games_agree_with_reference() {
-    let mut rng = SplitMix(0x1234_5678);
-    let mut positions = 0;
-    for &(w, h) in BOARDS {
-        if h < 4 {
-            continue;
-        }
-        for _ in 0..60 {
-            let mut pos = Position::start(Board::new(w, h).unwrap());
-            let mut refpos = RefPos::start(w as usize, h as usize);
-            loop {
-                compare(&pos, &refpos);
-                positions += 1;
-                let moves = refpos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                let m = moves[rng.below(moves.len())];
-                let (from, to) = m.indices(refpos.width);
-                pos.play(Move { from, to });
-                refpos.play(m);
-            }
-        }
-    }
-    assert!(positions > 10_000, "only {positions} positions compared");
-}
-
-/// A random placement of pieces on a `w x h` board, `fill` percent of cells occupied.
-fn random_placement(w: usize, h: usize, fill: u64, rng: &mut SplitMix) -> RefPos {
-    let mut pos = RefPos::start(w, h.max(4));
-    pos.height = h;
-    pos.cells = vec![vec![Cell::Empty; w]; h];
-    for row in pos.cells.iter_mut() {
-        for cell in row.iter_mut() {
-            if rng.next() % 100 < fill {
-                *cell = if rng.next() % 2 == 0 {
-                    Cell::White
-                } else {
-                    Cell::Black
-                };
-            }
-        }
-    }
-    pos.white_to_move = rng.next() % 2 == 0;
-    pos
-}
-
-#[test]
-fn random_placements_agree_with_reference() {
-    let mut rng = SplitMix(0xfeed);
-    let mut compared = 0;
-    for &(w, h) in BOARDS {
-        for fill in [5, 15, 30, 60, 90] {
-            for _ in 0..150 {
-                let refpos = random_placement(w as usize, h as usize, fill, &mut rng);
-                let fen = refpos.to_fen();
-                let white_won = refpos.cells[h as usize - 1].contains(&Cell::White)
-                    || !refpos.cells.iter().flatten().any(|&c| c == Cell::Black);
-                let black_won = refpos.cells[0].contains(&Cell::Black)
-                    || !refpos.cells.iter().flatten().any(|&c| c == Cell::White);
-                match Position::from_fen(&fen) {
-                    Ok(pos) => {
-                        compare(&pos, &refpos);
-                        compared += 1;
-                    }
-                    // The engine refuses only positions in which both sides have won.
-                    Err(_) => assert!(white_won && black_won, "engine rejects {fen}"),
-                }
-            }
-        }
-    }
-    assert!(compared > 5_000, "only {compared} positions compared");
-}
-
 /// Every placement of pieces on a board of `w * h <= 12` cells, both sides to move.
 fn every_position(w: usize, h: usize) {
     let n = w * h;
     let board = Board::new(w as u32, h as u32).unwrap();
     let mut no_move_losses = 0;
     for code in 0..3usize.pow(n as u32) {
-        let mut refpos = random_placement(w, h, 0, &mut SplitMix(0));
+        let mut refpos = RefPos::random_placement(w, h, 0, &mut SplitMix64::new(0));
         let (mut white, mut black) = (0u64, 0u64);
         let mut c = code;
         for i in 0..n {
@@ -239,22 +114,7 @@ fn every_position_of_the_smallest_boards() {
 }
 
 #[test]
-fn transforms_keep_perft() {
-    let mut rng = SplitMix(99);
-    for &(w, h) in &[(8, 8), (6, 6), (5, 5), (7, 4), (3, 21), (4, 16), (5, 3)] {
-        for _ in 0..6 {
-            let refpos = random_placement(w, h, 35, &mut rng);
-            let Ok(pos) = Position::from_fen(&refpos.to_fen()) else {
-                continue;
-            };
-            for depth in 0..=4 {
-                let n = perft(&pos, depth);
-                assert_eq!(perft(&pos.mirror(), depth), n, "mirror of {pos:?}");
-                // Breakthrough is symmetric: the colour flip swaps the players' roles.
-                assert_eq!(perft(&pos.flip_colours(), depth), n, "flip of {pos:?}");
-            }
-        }
-    }
+fn the_start_under_the_symmetries() {
     let start = Position::start(Board::new(8, 8).unwrap());
     assert_eq!(start.mirror(), start);
     assert_eq!(start.flip_colours().flip_colours(), start);
@@ -293,7 +153,7 @@ fn random_playout_plays_random_moves_to_the_end() {
     // The fast playout must be the plain loop (random move, play, check the end), draw for
     // draw: same random numbers, same game, same final position.
     for &(w, h) in &[(8usize, 8usize), (6, 6), (5, 5), (3, 21), (16, 4), (7, 9)] {
-        let mut placements = SplitMix(w as u64 * 100 + h as u64);
+        let mut placements = SplitMix64::new(w as u64 * 100 + h as u64);
         for seed in 0..300 {
             // From the start, from Black to move after one move, and from random placements.
             let mut refpos = RefPos::start(w, h);
@@ -301,7 +161,7 @@ fn random_playout_plays_random_moves_to_the_end() {
                 let moves = refpos.legal_moves();
                 refpos.play(moves[placements.below(moves.len())]);
             } else if seed % 3 == 2 {
-                refpos = random_placement(w, h, 30, &mut placements);
+                refpos = RefPos::random_placement(w, h, 30, &mut placements);
             }
             let Ok(first) = Position::from_fen(&refpos.to_fen()) else {
                 continue;
@@ -351,7 +211,7 @@ fn move_text_errors() {
         "b2+b3",
         "b2--b3",
         "b2-b4", // two rows
-        "b1-b2", // blocked by its own piece
+        "b2-b1", // blocked by its own piece
         "b7-b6", // Black's piece, White to move
         "c3-c4", // empty cell
         "i2-i3",
@@ -399,11 +259,11 @@ fn position_text_errors() {
         assert!(Position::from_fen(bad).is_err(), "engine accepted '{bad}'");
     }
     // Mutated texts never panic; what the engine accepts, the reference reads the same.
-    let mut rng = SplitMix(4242);
+    let mut rng = SplitMix64::new(4242);
     let alphabet = b"WB0123456789/ wbx";
     for _ in 0..20_000 {
         let (w, h) = BOARDS[rng.below(BOARDS.len())];
-        let mut text = random_placement(w as usize, h as usize, 40, &mut rng)
+        let mut text = RefPos::random_placement(w as usize, h as usize, 40, &mut rng)
             .to_fen()
             .into_bytes();
         for _ in 0..1 + rng.below(3) {
@@ -435,4 +295,95 @@ fn position_text_errors() {
             assert_eq!(pos.to_fen(), refpos.to_fen(), "reading '{text}'");
         }
     }
+}
+
+#[test]
+fn errors_tell_their_kind() {
+    use breakthrough::{BoardError, CellError, Illegal, MoveError, PositionError};
+    use quasar_core::ParseError;
+
+    // Breakthrough's own errors, for callers that know the game.
+    assert_eq!(
+        "9x8".parse::<Board>(),
+        Err(BoardError::TooManyCells {
+            width: 9,
+            height: 8,
+            cells: 72
+        })
+    );
+    assert!(matches!(
+        Position::from_fen("BBB/BBB/3/W1W1/WWW w"),
+        Err(PositionError::UnequalRows { rank: 2, .. })
+    ));
+    let start = Position::start(Board::new(8, 8).unwrap());
+    assert!(matches!(
+        start.parse_move_text("zz"),
+        Err(MoveError::BadCell {
+            cell: CellError::ColumnOff { letter: 'z', .. },
+            ..
+        })
+    ));
+
+    // Through the Game trait: the core's kinds, with the game's error inside.
+    let kind = |r: Result<Position, ParseError>| r.expect_err("bad text");
+    let e = kind(Position::parse_position(
+        "BBBBBBBBB/9/9/9/9/9/9/WWWWWWWWW w",
+    ));
+    assert!(matches!(e, ParseError::Board(_)), "{e:?}");
+    assert_eq!(
+        e.downcast_ref::<BoardError>(),
+        Some(&BoardError::TooManyCells {
+            width: 9,
+            height: 8,
+            cells: 72
+        })
+    );
+    let e = kind(Position::parse_position("BBB/BBB/3/WWQ/WWW w"));
+    assert!(matches!(e, ParseError::Position(_)), "{e:?}");
+    assert!(matches!(
+        e.downcast_ref::<PositionError>(),
+        Some(PositionError::BadChar { found: 'Q', .. })
+    ));
+    for (text, illegal) in [
+        ("a2-a4", true),
+        ("b3-b4", true),
+        ("a2xa3", false),
+        ("a9-a8", false),
+    ] {
+        let e = start.parse_move(text).expect_err(text);
+        assert_eq!(
+            matches!(e, ParseError::IllegalMove(_)),
+            illegal,
+            "{text}: {e:?}"
+        );
+        assert_eq!(matches!(e, ParseError::Move(_)), !illegal, "{text}: {e:?}");
+    }
+    let over = Position::from_fen("W3/4/1B2/4 b").unwrap();
+    let e = over.parse_move("b2-b1").expect_err("the game is over");
+    assert_eq!(
+        e.downcast_ref::<MoveError>(),
+        Some(&MoveError::Illegal {
+            text: "b2-b1".into(),
+            why: Illegal::GameOver { winner: "White" }
+        })
+    );
+
+    // The messages a user reads (the end-to-end tests expect these words).
+    assert!(start
+        .parse_move("a2-a4")
+        .unwrap_err()
+        .to_string()
+        .starts_with("illegal move 'a2-a4': legal moves are a2-a3 a2-b3 b2-a3 b2-b3 b2-c3 "));
+    assert_eq!(
+        start.parse_move("zz").unwrap_err().to_string(),
+        "bad move 'zz': column 'z' is off the 8x8 board (columns a-h)"
+    );
+    assert_eq!(
+        over.parse_move("b2-b1").unwrap_err().to_string(),
+        "illegal move 'b2-b1': the game is over (White has won)"
+    );
+    assert_eq!(
+        "2x5".parse::<Board>().unwrap_err().to_string(),
+        "board 2x5 is too small: Breakthrough needs at least 3 columns and 3 rows"
+    );
 }

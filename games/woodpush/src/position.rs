@@ -3,6 +3,7 @@
 
 use crate::board::{bits, Board, Kind, MAX_WIDTH};
 use crate::notation;
+use quasar_core::Detail;
 use quasar_core::{Game, Outcome, ParseError, Side};
 
 /// One move: the piece on a cell (bit index, cell `cell + 1`) moves forward or pushes.
@@ -188,14 +189,14 @@ impl Game for Position {
 
     fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
         let mv =
-            notation::parse_move(text, self.side).map_err(|e| ParseError::new(e.to_string()))?;
+            notation::parse_move(text, self.side).map_err(|e| ParseError::Move(Detail::new(e)))?;
         if self.is_legal(mv) {
             Ok(mv)
         } else {
-            Err(ParseError::new(format!(
+            Err(ParseError::IllegalMove(Detail::message(format!(
                 "{text} is not legal in {}",
                 self.position_text()
-            )))
+            ))))
         }
     }
 
@@ -208,7 +209,7 @@ impl Game for Position {
     }
 
     fn parse_position(text: &str) -> Result<Self, ParseError> {
-        notation::parse_position(text).map_err(|e| ParseError::new(e.to_string()))
+        notation::parse_position(text).map_err(|e| ParseError::Position(Detail::new(e)))
     }
 }
 

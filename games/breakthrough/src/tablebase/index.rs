@@ -3,55 +3,10 @@
 //! colour's piece set under limits.
 
 use crate::tablebase::region::{Config, Limits, Region, RegionError};
+use quasar_core::bits::{pdep, pext};
 
 /// The largest rank space the generator accepts (one byte per configuration).
 pub const MAX_INDEX: u64 = 1 << 36;
-
-/// Scatters the low bits of `x` onto the set bits of `mask`.
-#[inline]
-fn pdep(x: u64, mask: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: the cfg guarantees the instruction exists on the compile target.
-        unsafe { core::arch::x86_64::_pdep_u64(x, mask) }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let (mut out, mut m, mut bit) = (0u64, mask, 1u64);
-        while m != 0 {
-            let low = m & m.wrapping_neg();
-            if x & bit != 0 {
-                out |= low;
-            }
-            m &= m - 1;
-            bit <<= 1;
-        }
-        out
-    }
-}
-
-/// Gathers the bits of `x` at the set bits of `mask` into the low bits.
-#[inline]
-fn pext(x: u64, mask: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: the cfg guarantees the instruction exists on the compile target.
-        unsafe { core::arch::x86_64::_pext_u64(x, mask) }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let (mut out, mut m, mut bit) = (0u64, mask, 1u64);
-        while m != 0 {
-            let low = m & m.wrapping_neg();
-            if x & low != 0 {
-                out |= bit;
-            }
-            m &= m - 1;
-            bit <<= 1;
-        }
-        out
-    }
-}
 
 /// Ranks of subsets of `cells` with at most `max` members: by size, then colex order.
 #[derive(Clone, Debug)]

@@ -172,12 +172,7 @@ impl Tablebase {
         };
         let mut e = self.table.codec.decode(value);
         if mirrored < key {
-            let b = self.region.board();
-            let m = |sq: u8| b.square(b.width() - 1 - b.col(sq), b.row(sq));
-            e.best_move = Move {
-                from: m(e.best_move.from),
-                to: m(e.best_move.to),
-            };
+            e.best_move = self.region.board().mirror_move(e.best_move);
         }
         Ok(Some(e))
     }

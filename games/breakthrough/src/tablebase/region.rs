@@ -229,8 +229,7 @@ impl Region {
     /// A local cell seen in the mirror.
     #[inline]
     pub fn mirror_cell(&self, cell: u32) -> u32 {
-        let (j, c) = (cell / self.width, cell % self.width);
-        j * self.width + self.width - 1 - c
+        self.board.mirror_square(cell as u8) as u32
     }
 
     /// The Gödel key of thesis eq. 4.1: cells from the region's top-left, left to right,

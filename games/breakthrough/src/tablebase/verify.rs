@@ -5,6 +5,8 @@ use crate::tablebase::probe::Tablebase;
 use crate::tablebase::region::{Config, Region};
 use crate::tablebase::store::Lookup;
 use hashbrown::HashMap;
+use quasar_core::rng::{SplitMix64, GOLDEN_GAMMA};
+use rand::RngCore;
 
 /// Plain memoised recursion on the spec's `D`/`E`.
 pub struct Rederive<'a> {
@@ -85,15 +87,8 @@ pub fn verify_sample(tb: &Tablebase, samples: u64, seed: u64) -> VerifyReport {
     let table = tb.table();
     let mut rd = Rederive::new(region);
     let mut report = VerifyReport::default();
-    let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
-    let mut next = move || {
-        // splitmix64: enough for sampling, no dependency.
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    let mut rng = SplitMix64::new(seed ^ GOLDEN_GAMMA);
+    let mut next = move || rng.next_u64();
     let n = table.tree.len() as u64;
     for _ in 0..samples.min(n) {
         let i = (next() % n) as usize;

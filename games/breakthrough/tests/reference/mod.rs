@@ -6,6 +6,9 @@
 // Index loops are the point of this plain implementation: they read like the rules.
 #![allow(clippy::needless_range_loop)]
 
+use quasar_core::SplitMix64;
+use rand::RngCore;
+
 /// What stands on a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cell {
@@ -67,6 +70,29 @@ impl RefPos {
             height,
             cells,
             white_to_move: true,
+        }
+    }
+
+    /// A random placement of pieces on a `w x h` board, `fill` percent of cells occupied,
+    /// either side to move; it may be finished, or have both sides on their goal rows.
+    pub fn random_placement(w: usize, h: usize, fill: u64, rng: &mut SplitMix64) -> RefPos {
+        let mut cells = vec![vec![Cell::Empty; w]; h];
+        for row in cells.iter_mut() {
+            for cell in row.iter_mut() {
+                if rng.next_u64() % 100 < fill {
+                    *cell = if rng.next_u64() % 2 == 0 {
+                        Cell::White
+                    } else {
+                        Cell::Black
+                    };
+                }
+            }
+        }
+        RefPos {
+            width: w,
+            height: h,
+            cells,
+            white_to_move: rng.next_u64() % 2 == 0,
         }
     }
 
@@ -318,24 +344,5 @@ impl RefPos {
         }
         out.white_to_move = !self.white_to_move;
         out
-    }
-}
-
-/// A small seeded generator (splitmix64) so the reference needs no crate either.
-pub struct SplitMix(pub u64);
-
-impl SplitMix {
-    /// The next 64 random bits.
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n`.
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
     }
 }
