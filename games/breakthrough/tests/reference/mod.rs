@@ -80,7 +80,7 @@ impl RefPos {
         for row in cells.iter_mut() {
             for cell in row.iter_mut() {
                 if rng.next_u64() % 100 < fill {
-                    *cell = if rng.next_u64() % 2 == 0 {
+                    *cell = if rng.next_u64() & 1 == 0 {
                         Cell::White
                     } else {
                         Cell::Black
@@ -92,7 +92,7 @@ impl RefPos {
             width: w,
             height: h,
             cells,
-            white_to_move: rng.next_u64() % 2 == 0,
+            white_to_move: rng.next_u64() & 1 == 0,
         }
     }
 
