@@ -3,7 +3,7 @@
 
 use super::{position_from, CliResult, SizeRule};
 use crate::games::breakthrough::BreakthroughSetup;
-use crate::games::DefaultSize;
+use crate::games::{DefaultSize, GameName};
 use breakthrough::solve::{self, Options, Proof, SolveProgress, Status};
 use breakthrough::tablebase::generate::peak_memory_kib;
 use breakthrough::tablebase::Tablebase;
@@ -18,6 +18,9 @@ use std::time::Instant;
 #[derive(clap::Args)]
 #[command(after_help = SOLVE_HELP)]
 pub struct Args {
+    /// The game (the exact solver knows Breakthrough)
+    #[arg(long, value_enum, default_value_t = GameName::Breakthrough)]
+    game: GameName,
     /// Board size WxH (the start position is solved unless --position is given)
     #[arg(long, default_value = "5x5")]
     board: Board,
@@ -91,6 +94,9 @@ impl SolveProgress for Line {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {
+    if args.game != GameName::Breakthrough {
+        return Err(format!("quasar solve knows Breakthrough only, not {:?}", args.game).into());
+    }
     if let Some(file) = &args.check {
         return check(file);
     }
