@@ -2,7 +2,7 @@
 
 use crate::player::{Budget, Player, PlayerError, PlayerFactory};
 use quasar_core::Game;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::marker::PhantomData;
 
@@ -25,7 +25,7 @@ impl<G: Game> RandomPlayer<G> {
 /// A uniformly random legal move of `pos`, `None` when it has none.
 pub fn random_move<G: Game>(
     pos: &G,
-    rng: &mut impl Rng,
+    rng: &mut impl RngExt,
     buffer: &mut Vec<G::Move>,
 ) -> Option<G::Move> {
     pos.legal_moves(buffer);

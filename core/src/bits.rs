@@ -213,7 +213,7 @@ pub fn select_bit(bb: u64, n: u32) -> u64 {
 mod tests {
     use super::*;
     use crate::rng::SplitMix64;
-    use rand::RngCore;
+    use rand::Rng;
 
     /// pdep, pext and select by their definitions, one bit at a time.
     fn by_definition(x: u64, mask: u64, n: u32) -> (u64, u64, u64) {

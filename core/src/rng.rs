@@ -4,7 +4,9 @@
 //! into well-spread bits (openings, samples, thread seeds) or a dependency-free stream
 //! (tests, benchmarks).
 
-use rand::{RngCore, SeedableRng};
+use rand::rand_core::utils::fill_bytes_via_next_word;
+use rand::{Rng, SeedableRng, TryRng};
+use std::convert::Infallible;
 
 /// The golden-ratio increment of SplitMix64 (2^64 / phi, odd).
 pub const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -38,21 +40,23 @@ impl SplitMix64 {
     }
 }
 
-impl RngCore for SplitMix64 {
+impl TryRng for SplitMix64 {
+    type Error = Infallible;
+
     #[inline]
-    fn next_u32(&mut self) -> u32 {
-        (self.next_u64() >> 32) as u32
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        Ok((self.next_u64() >> 32) as u32)
     }
 
     #[inline]
-    fn next_u64(&mut self) -> u64 {
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
         let out = splitmix64(self.state);
         self.state = self.state.wrapping_add(GOLDEN_GAMMA);
-        out
+        Ok(out)
     }
 
-    fn fill_bytes(&mut self, dst: &mut [u8]) {
-        rand::rand_core::impls::fill_bytes_via_next(self, dst)
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
+        fill_bytes_via_next_word(dst, || self.try_next_u64())
     }
 }
 

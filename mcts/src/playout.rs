@@ -2,7 +2,7 @@
 //! serves any game.
 
 use quasar_core::{Game, GameResult, Oracle, Outcome};
-use rand::RngCore;
+use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt;
 

@@ -6,7 +6,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use quasar_core::{GameResult, Side};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use retro::scored::{solve_exact, solve_interleaved};
 use retro::wdl::{solve_wdl, Method, WdlOptions};

@@ -7,7 +7,7 @@
 use breakthrough::tablebase::store::backends::{EytzingerBackend, HashBackend, SlabBTreeBackend};
 use breakthrough::tablebase::store::{Lookup, StaticBTree};
 use quasar_core::SplitMix64;
-use rand::RngCore;
+use rand::Rng;
 use std::hint::black_box;
 use std::time::Instant;
 

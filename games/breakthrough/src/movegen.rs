@@ -3,7 +3,7 @@
 use super::board::{Move, Position, BLACK, WHITE};
 use quasar_core::bits::{self, Bits, Bmi2, Portable, WithBits};
 use quasar_core::{Outcome, Side};
-use rand::RngCore;
+use rand::Rng;
 
 /// The destination cells of every legal move of the side to move, one mask per direction;
 /// each destination belongs to exactly one move, so the three masks list the moves.
@@ -150,7 +150,7 @@ impl Position {
     /// A uniformly random legal move, chosen without building a move list; `None` when
     /// the side to move has no move. Does not check whether the game is already over.
     #[inline]
-    pub fn random_move<R: RngCore>(&self, rng: &mut R) -> Option<Move> {
+    pub fn random_move<R: Rng>(&self, rng: &mut R) -> Option<Move> {
         let t = self.targets();
         let n = t.count();
         if n == 0 {
@@ -183,7 +183,7 @@ impl Position {
 
     /// Plays uniformly random moves until the game ends and returns the winner.
     #[inline]
-    pub fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
+    pub fn random_playout<R: Rng>(&mut self, rng: &mut R) -> Outcome {
         self.random_playout_plies(rng).0
     }
 
@@ -191,12 +191,12 @@ impl Position {
     /// of plies played. Draws the same random numbers and picks the same moves as calling
     /// [`Position::random_move`] and [`Position::make_move`] until [`Position::result`]
     /// says the game is over, only faster.
-    pub fn random_playout_plies<R: RngCore>(&mut self, rng: &mut R) -> (Outcome, u32) {
+    pub fn random_playout_plies<R: Rng>(&mut self, rng: &mut R) -> (Outcome, u32) {
         bits::dispatch(Playout { pos: self, rng })
     }
 
     #[inline(always)]
-    fn playout_with<B: Bits, R: RngCore>(&mut self, bits: B, rng: &mut R) -> (Outcome, u32) {
+    fn playout_with<B: Bits, R: Rng>(&mut self, bits: B, rng: &mut R) -> (Outcome, u32) {
         if let Some(o) = self.result() {
             return (o, 0);
         }
@@ -260,7 +260,7 @@ struct Playout<'a, R> {
     rng: &'a mut R,
 }
 
-impl<R: RngCore> WithBits for Playout<'_, R> {
+impl<R: Rng> WithBits for Playout<'_, R> {
     type Output = (Outcome, u32);
 
     #[inline(always)]
@@ -273,7 +273,7 @@ impl<R: RngCore> WithBits for Playout<'_, R> {
 /// [`Position::random_move`] draws it, as a one-bit mask with its direction (0 left,
 /// 1 straight, 2 right).
 #[inline(always)]
-fn pick<B: Bits, R: RngCore>(
+fn pick<B: Bits, R: Rng>(
     bits: B,
     rng: &mut R,
     left: u64,

@@ -6,7 +6,7 @@ mod common;
 use breakthrough::tablebase::{generate, Generated, Limits, Region};
 use breakthrough::Board;
 use common::{Brute, EMPTY, INF, WHITE};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 fn build(w: u32, h: u32, n: u32, limits: Limits) -> Generated {

@@ -47,7 +47,7 @@ fn minimax(pos: &Position, depth: u32) -> Option<(i32, u32)> {
 
 #[test]
 fn agrees_with_plain_minimax_on_small_boards() {
-    use rand::{Rng, SeedableRng};
+    use rand::{RngExt, SeedableRng};
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
     let mut checked = 0;
     for (w, h) in [(3u32, 4u32), (4, 4), (3, 5)] {

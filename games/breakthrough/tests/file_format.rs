@@ -317,7 +317,7 @@ fn a_stale_temporary_file_is_reused_or_cleaned_and_a_busy_one_refused() {
 #[test]
 fn static_btree_agrees_with_a_sorted_set_on_random_and_clustered_keys() {
     use breakthrough::tablebase::store::StaticBTree;
-    use rand::{Rng, SeedableRng};
+    use rand::{RngExt, SeedableRng};
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
     for &n in &[0usize, 1, 31, 32, 33, 1000, 100_000] {
         for clustered in [false, true] {

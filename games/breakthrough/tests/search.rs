@@ -6,7 +6,7 @@ use mcts::*;
 use quasar_core::exact::{ExactOracle, ExactSolver};
 use quasar_core::{Game, GameResult, Outcome, Side};
 use quasar_core::{Oracle, ProvenOutcome};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;

@@ -7,7 +7,7 @@ use breakthrough::solve::{
 use breakthrough::{Board, Position};
 use quasar_core::exact::ExactSolver;
 use quasar_core::{GameResult, Side};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 fn board(w: u32, h: u32) -> Board {

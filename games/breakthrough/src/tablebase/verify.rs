@@ -6,7 +6,7 @@ use crate::tablebase::region::{Config, Region};
 use crate::tablebase::store::Lookup;
 use hashbrown::HashMap;
 use quasar_core::rng::{SplitMix64, GOLDEN_GAMMA};
-use rand::RngCore;
+use rand::Rng;
 
 /// Plain memoised recursion on the spec's `D`/`E`.
 pub struct Rederive<'a> {

@@ -7,7 +7,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use quasar_core::SplitMix64;
-use rand::RngCore;
+use rand::Rng;
 
 /// What stands on a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
