@@ -34,6 +34,14 @@ pub enum WidthError {
     /// Outside 6 to [`MAX_WIDTH`] (the start needs 6 cells).
     #[error("width {0} is not supported: the start position needs 6 to {MAX_WIDTH} cells")]
     OutOfRange(u32),
+    /// A start with `pieces` a side that does not fit on `width` cells (or no pieces).
+    #[error("a start with {pieces} pieces a side needs 1 to 8 pieces and {} to {MAX_WIDTH} cells, not {width}", 4 * pieces.max(&1) - 2)]
+    Pieces {
+        /// The strip width asked for.
+        width: u32,
+        /// The pieces a side asked for.
+        pieces: u32,
+    },
 }
 
 impl Position {
@@ -53,6 +61,29 @@ impl Position {
             side: Side::First,
             ko: None,
         })
+    }
+
+    /// The start with `pieces` a side on every other cell from each end: Left on cells 1, 3,
+    /// ..., `2 * pieces - 1`, Right on the mirror cells, Left to move (`start` is 2 a side).
+    pub fn start_with(width: u32, pieces: u32) -> Result<Position, WidthError> {
+        if !(1..=8).contains(&pieces) || !(4 * pieces - 2..=MAX_WIDTH).contains(&width) {
+            return Err(WidthError::Pieces { width, pieces });
+        }
+        let left = (0..pieces).fold(0u32, |m, k| m | 1 << (2 * k));
+        let board = Board {
+            left,
+            right: 0,
+            width,
+        }
+        .mirror();
+        Ok(Position::new(
+            Board {
+                left,
+                right: board.right,
+                width,
+            },
+            Side::First,
+        ))
     }
 
     /// A position with no ko from a strip and a side to move.
