@@ -9,6 +9,7 @@ pub mod perft;
 pub mod play;
 pub mod show;
 pub mod tablebase;
+pub mod woodpush_table;
 
 use crate::games::{CliGame, DefaultSize};
 use quasar_core::Game;

@@ -34,9 +34,12 @@ pub enum WidthError {
     /// Outside 6 to [`MAX_WIDTH`] (the start needs 6 cells).
     #[error("width {0} is not supported: the start position needs 6 to {MAX_WIDTH} cells")]
     OutOfRange(u32),
-    /// A start with `pieces` a side that does not fit on `width` cells (or no pieces).
-    #[error("a start with {pieces} pieces a side needs 1 to 8 pieces and {} to {MAX_WIDTH} cells, not {width}", 4 * pieces.max(&1) - 2)]
-    Pieces {
+    /// A start with no pieces or more than 8 a side.
+    #[error("{0} pieces a side: give 1 to 8")]
+    Pieces(u32),
+    /// A start with `pieces` a side that does not fit on `width` cells.
+    #[error("a start with {pieces} pieces a side needs a strip of {} to {MAX_WIDTH} cells, not {width}", 4 * pieces - 2)]
+    TooNarrow {
         /// The strip width asked for.
         width: u32,
         /// The pieces a side asked for.
@@ -66,8 +69,11 @@ impl Position {
     /// The start with `pieces` a side on every other cell from each end: Left on cells 1, 3,
     /// ..., `2 * pieces - 1`, Right on the mirror cells, Left to move (`start` is 2 a side).
     pub fn start_with(width: u32, pieces: u32) -> Result<Position, WidthError> {
-        if !(1..=8).contains(&pieces) || !(4 * pieces - 2..=MAX_WIDTH).contains(&width) {
-            return Err(WidthError::Pieces { width, pieces });
+        if !(1..=8).contains(&pieces) {
+            return Err(WidthError::Pieces(pieces));
+        }
+        if !(4 * pieces - 2..=MAX_WIDTH).contains(&width) {
+            return Err(WidthError::TooNarrow { width, pieces });
         }
         let left = (0..pieces).fold(0u32, |m, k| m | 1 << (2 * k));
         let board = Board {

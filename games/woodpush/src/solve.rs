@@ -125,27 +125,63 @@ pub fn solve(
             start: start_index.map(|s| t.score(s)),
         }
     });
-    let mut draws_per_side = [0; 2];
-    for p in 0..PerfectIndex::size(&space) {
-        if scores.score(p) == 0 && !space.unrank(p).board.is_over() {
-            draws_per_side[retro::RetroGame::mover(&space, p).index()] += 1;
-        }
-    }
+    let table = WoodpushTable { space, scores, wdl };
+    let counts = table.counts();
     let report = SolveReport {
         width,
-        positions_per_side: [space.side_size(Side::First), space.side_size(Side::Second)],
-        start_score: start_index.map(|s| scores.score(s)),
+        positions_per_side: counts.positions_per_side,
+        start_score: start_index.map(|s| table.scores.score(s)),
         start_plies: start_index
-            .filter(|&s| wdl.winner(s).is_some())
-            .map(|s| wdl.plies.get(s)),
-        draws_per_side,
+            .filter(|&s| table.wdl.winner(s).is_some())
+            .map(|s| table.wdl.plies.get(s)),
+        draws_per_side: counts.draws_per_side,
         wins: [exact.first_wins, exact.second_wins],
         exact,
         wdl: wdl_report,
         paper,
         seconds: start.elapsed().as_secs_f64(),
     };
-    Ok((WoodpushTable { space, scores, wdl }, report))
+    Ok((table, report))
+}
+
+/// What a table holds, counted over its positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableCounts {
+    /// Positions with Left to move and with Right to move.
+    pub positions_per_side: [u64; 2],
+    /// Unfinished positions that are draws (endless play), per side to move.
+    pub draws_per_side: [u64; 2],
+    /// Positions Left wins and positions Right wins.
+    pub wins: [u64; 2],
+}
+
+impl WoodpushTable {
+    /// Counts the table's positions, draws and wins (a pass over every position).
+    pub fn counts(&self) -> TableCounts {
+        let space = &self.space;
+        let mut c = TableCounts {
+            positions_per_side: [space.side_size(Side::First), space.side_size(Side::Second)],
+            draws_per_side: [0; 2],
+            wins: [0; 2],
+        };
+        for p in 0..PerfectIndex::size(space) {
+            match self.scores.score(p) {
+                0 if !space.unrank(p).board.is_over() => {
+                    c.draws_per_side[retro::RetroGame::mover(space, p).index()] += 1;
+                }
+                0 => {}
+                s => c.wins[usize::from(s < 0)] += 1,
+            }
+        }
+        c
+    }
+
+    /// The score of the paper's start on this width, when the table holds it.
+    pub fn start_score(&self) -> Option<i32> {
+        Position::start(self.width())
+            .ok()
+            .and_then(|p| self.score(&p))
+    }
 }
 
 impl WoodpushTable {

@@ -108,8 +108,26 @@ fn starts_with_more_pieces_a_side() {
     );
     assert_eq!(p.side, Side::First);
     assert!(Position::start_with(10, 3).is_ok());
-    for (w, n) in [(9, 3), (20, 0), (40, 3), (40, 9)] {
+    for (w, n) in [(9, 3), (40, 3)] {
         let e = Position::start_with(w, n).unwrap_err();
-        assert!(e.to_string().contains("pieces a side"), "{e}");
+        assert!(
+            e.to_string().contains("needs a strip of 10 to 31 cells"),
+            "{e}"
+        );
     }
+    for n in [0, 9] {
+        let e = Position::start_with(20, n).unwrap_err();
+        assert_eq!(e.to_string(), format!("{n} pieces a side: give 1 to 8"));
+    }
+}
+
+#[test]
+fn a_tables_counts_are_the_solves() {
+    let (table, report) = solve(9, SolveOptions::default(), &|_| {}).unwrap();
+    let c = table.counts();
+    assert_eq!(c.draws_per_side, [933, 933]);
+    assert_eq!(c.draws_per_side, report.draws_per_side);
+    assert_eq!(c.positions_per_side, report.positions_per_side);
+    assert_eq!(c.wins, report.wins);
+    assert_eq!(table.start_score(), Some(0));
 }
