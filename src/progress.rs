@@ -50,6 +50,42 @@ impl MatchBar {
     }
 }
 
+/// One bar for a retrograde solve (`retro`'s progress callback): positions decided of all,
+/// with the phase and its pass.
+pub struct SolveBars {
+    bar: ProgressBar,
+}
+
+impl SolveBars {
+    /// A bar, hidden unless `visible` (it also stays hidden when stderr is not a terminal).
+    pub fn new(visible: bool) -> SolveBars {
+        let bar = if visible {
+            ProgressBar::new(0)
+        } else {
+            ProgressBar::hidden()
+        };
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{msg:>18} [{elapsed_precise}] {wide_bar} {pos}/{len} positions decided",
+            )
+            .expect("the template is valid"),
+        );
+        SolveBars { bar }
+    }
+
+    /// Shows what the solve reported.
+    pub fn update(&self, p: retro::Progress) {
+        self.bar.set_length(p.total);
+        self.bar.set_position(p.decided);
+        self.bar.set_message(format!("{} {}", p.phase, p.step));
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
 /// Draws each phase the library reports as a bar on standard error (nothing when it is
 /// not a terminal).
 #[derive(Default)]

@@ -52,8 +52,13 @@ fn positive_seconds(text: &str) -> Result<f64, String> {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {
+    args.game.check_sizes()?;
     match args.game.game {
         GameName::Breakthrough => breakthrough(&args),
+        GameName::Woodpush => Err("bench times Breakthrough's bitboard fast paths only; for \
+             Woodpush time `quasar perft --game woodpush --width N --depth D` (it prints leaves \
+             per second) or run `cargo bench -p woodpush --bench solve`"
+            .into()),
     }
 }
 

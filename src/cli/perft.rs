@@ -31,7 +31,8 @@ side to move, w or b. The 6x6 start is BBBBBB/BBBBBB/6/6/WWWWWW/WWWWWW w.
 Examples:
   quasar perft --board 8x8 --depth 5            prints perft 8x8 depth 5: 6182818
   quasar perft --board 6x5 --depth 4 --divide   6 columns, 5 rows; count per first move
-  quasar perft --position '5/1B3/5/W4/5 w' --depth 6";
+  quasar perft --position '5/1B3/5/W4/5 w' --depth 6
+  quasar perft --game woodpush --width 9 --depth 8    Woodpush from L.L...R.R L";
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {

@@ -12,7 +12,8 @@ pub struct Args {
     /// The game
     #[arg(long, value_enum, default_value_t = GameName::Breakthrough)]
     game: GameName,
-    /// The position, for example "BBBBBB/BBBBBB/6/6/WWWWWW/WWWWWW w" (quote it: it has a space)
+    /// The position, for example "BBBBBB/BBBBBB/6/6/WWWWWW/WWWWWW w" or, for Woodpush,
+    /// "L.L...R.R L" (quote it: it has a space)
     fen: String,
 }
 
@@ -24,7 +25,9 @@ board size comes from the text: W columns (3 or more) by H rows (3 or more), at 
 Examples:
   quasar show 'BBBBBB/BBBBBB/6/6/WWWWWW/WWWWWW w'    the 6x6 start
   quasar show '2B2/5/1W3/5/5 b'                      5x5, Black to move
-  quasar show 'BBB/BBB/3/3/3/3/WWW/WWW w'            3 columns, 8 rows";
+  quasar show 'BBB/BBB/3/3/3/3/WWW/WWW w'            3 columns, 8 rows
+  quasar show --game woodpush 'L.RL....R R L..RL...R'
+      Woodpush: cells from 1, the side to move (L or R), and the strip the ko forbids";
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {

@@ -1,6 +1,8 @@
-//! `quasar tablebase`: build, inspect, probe and verify row-limited tables, drawing the
-//! library's progress as bars.
+//! `quasar tablebase`: build, inspect, probe and verify Breakthrough's row-limited tables and
+//! Woodpush's solved tables (a file's kind is read from its magic), drawing the library's
+//! progress as bars.
 
+use super::woodpush_table;
 use super::CliResult;
 use crate::games::GameName;
 use crate::progress::Bars;
@@ -10,12 +12,15 @@ use breakthrough::tablebase::{
 };
 use breakthrough::{Board, Position};
 use quasar_core::Game;
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use woodpush::WoodpushTable;
 
 /// Tablebase subcommands.
 #[derive(clap::Subcommand)]
 pub enum Command {
-    /// Compute D for every region configuration and write the table file
+    /// Breakthrough: compute D for every region configuration; Woodpush: solve every position
+    /// of a width (or those of at most --max-pieces pieces); write the table file
     Build(BuildArgs),
     /// Print a table's header, counts and depth histogram
     Info(InfoArgs),
@@ -31,22 +36,26 @@ pub struct BuildArgs {
     /// Game of the table
     #[arg(long, value_enum, default_value_t = GameName::Breakthrough)]
     game: GameName,
-    /// Board size WxH
-    #[arg(long, default_value = "6x6")]
-    board: Board,
-    /// Rows of the region (3 ..= H-1)
-    #[arg(long, default_value_t = 3)]
-    rows: u32,
+    /// Breakthrough board size WxH [default: 6x6]
+    #[arg(long)]
+    board: Option<Board>,
+    /// Breakthrough rows of the region (3 ..= H-1) [default: 3]
+    #[arg(long)]
+    rows: Option<u32>,
+    /// Woodpush strip width (1 to 16 whole; up to 31 with --max-pieces)
+    #[arg(long, value_name = "N")]
+    width: Option<u32>,
     /// At most this many White pieces in the region
     #[arg(long)]
     max_white: Option<u32>,
     /// At most this many Black pieces in the region
     #[arg(long)]
     max_black: Option<u32>,
-    /// At most this many pieces in the region
+    /// At most this many pieces in the region (Woodpush: on the strip, an endgame table)
     #[arg(long)]
     max_pieces: Option<u32>,
-    /// Output file (default: tb-<board>-r<rows>[-w<P>][-b<Q>][-t<T>].qtb)
+    /// Output file (default: tb-<board>-r<rows>[-w<P>][-b<Q>][-t<T>].qtb; Woodpush:
+    /// woodpush-w<N>[-p<K>].qrt)
     #[arg(short, long)]
     output: Option<PathBuf>,
     /// No progress bar
@@ -57,9 +66,9 @@ pub struct BuildArgs {
 /// Options of `tablebase info`.
 #[derive(clap::Args)]
 pub struct InfoArgs {
-    /// Game of the table
-    #[arg(long, value_enum, default_value_t = GameName::Breakthrough)]
-    game: GameName,
+    /// Game of the table [default: the file's own, read from its header]
+    #[arg(long, value_enum)]
+    game: Option<GameName>,
     /// Table file
     file: PathBuf,
 }
@@ -67,12 +76,12 @@ pub struct InfoArgs {
 /// Options of `tablebase probe`.
 #[derive(clap::Args)]
 pub struct ProbeArgs {
-    /// Game of the table
-    #[arg(long, value_enum, default_value_t = GameName::Breakthrough)]
-    game: GameName,
+    /// Game of the table [default: the file's own, read from its header]
+    #[arg(long, value_enum)]
+    game: Option<GameName>,
     /// Table file
     file: PathBuf,
-    /// Position text, e.g. "6/6/2W3/6/6/6 w"
+    /// Position text, e.g. "6/6/2W3/6/6/6 w" (Breakthrough) or "L.L...R.R L" (Woodpush)
     #[arg(long)]
     position: String,
 }
@@ -80,13 +89,14 @@ pub struct ProbeArgs {
 /// Options of `tablebase verify`.
 #[derive(clap::Args)]
 pub struct VerifyArgs {
-    /// Game of the table
-    #[arg(long, value_enum, default_value_t = GameName::Breakthrough)]
-    game: GameName,
+    /// Game of the table [default: the file's own, read from its header]
+    #[arg(long, value_enum)]
+    game: Option<GameName>,
     /// Table file
     file: PathBuf,
-    /// Entries (and random configurations) to re-derive; each re-derivation searches
-    /// the configuration's whole region game, so large tables take seconds per sample
+    /// Breakthrough: entries (and random configurations) to re-derive; each re-derivation
+    /// searches the configuration's whole region game, so large tables take seconds per
+    /// sample (a Woodpush table is checked whole against its moves)
     #[arg(long, default_value_t = 100)]
     samples: u64,
     /// Seed of the sample
@@ -99,17 +109,126 @@ pub fn run(cmd: Command) -> CliResult {
     match cmd {
         Command::Build(a) => match a.game {
             GameName::Breakthrough => build(a),
+            GameName::Woodpush => build_woodpush(a),
         },
-        Command::Info(a) => match a.game {
-            GameName::Breakthrough => info(a),
+        Command::Info(a) => match open(&a.file, a.game)? {
+            Opened::Breakthrough => info(a),
+            Opened::Woodpush(t) => woodpush_table::info(&t, &a.file),
         },
-        Command::Probe(a) => match a.game {
-            GameName::Breakthrough => probe(a),
+        Command::Probe(a) => match open(&a.file, a.game)? {
+            Opened::Breakthrough => probe(a),
+            Opened::Woodpush(t) => woodpush_table::probe(&t, &a.position),
         },
-        Command::Verify(a) => match a.game {
-            GameName::Breakthrough => verify(a),
+        Command::Verify(a) => match open(&a.file, a.game)? {
+            Opened::Breakthrough => verify(a),
+            Opened::Woodpush(t) => woodpush_table::verify(&t),
         },
     }
+}
+
+/// A table file by its game: Breakthrough's is opened by its own commands, Woodpush's is
+/// loaded (checksum checked) here.
+enum Opened {
+    Breakthrough,
+    Woodpush(Box<WoodpushTable>),
+}
+
+/// The game of a table file, by its magic (and for `retro` files the game in the header);
+/// an error when it is not the `expected` game's, or not a table.
+fn open(path: &Path, expected: Option<GameName>) -> Result<Opened, Box<dyn std::error::Error>> {
+    // Only a regular file is read here: a FIFO would block the read.
+    let regular = std::fs::metadata(path).map(|m| m.is_file());
+    if matches!(regular, Ok(false)) && expected == Some(GameName::Woodpush) {
+        return Err(format!(
+            "{}: not a regular file (a directory, a FIFO or a device); give a table file",
+            path.display()
+        )
+        .into());
+    }
+    let mut magic = [0u8; 8];
+    let read = matches!(regular, Ok(true))
+        && std::fs::File::open(path)
+            .and_then(|mut f| f.read_exact(&mut magic))
+            .is_ok();
+    let found = match read {
+        true if magic == retro::file::MAGIC => {
+            let file = retro::TableFile::load(path)?;
+            match file.game.as_str() {
+                "woodpush" => Some(GameName::Woodpush),
+                other => {
+                    return Err(format!(
+                        "{}: a table of the game {other:?}, which quasar does not play",
+                        path.display()
+                    )
+                    .into())
+                }
+            }
+            .map(|g| (g, Some(file)))
+        }
+        true if magic == *b"QUASARTB" => Some((GameName::Breakthrough, None)),
+        // Unreadable, short or of no known kind: the expected game's loader says why.
+        _ => None,
+    };
+    let name = |g: GameName| match g {
+        GameName::Breakthrough => "Breakthrough",
+        GameName::Woodpush => "Woodpush",
+    };
+    match (found, expected) {
+        (Some((g, _)), Some(e)) if g != e => Err(format!(
+            "{} is a {} table, not a {} one: leave out --game, or give --game {}",
+            path.display(),
+            name(g),
+            name(e),
+            name(g).to_lowercase()
+        )
+        .into()),
+        (Some((GameName::Woodpush, Some(file))), _) => Ok(Opened::Woodpush(Box::new(
+            WoodpushTable::from_file(file).map_err(|e| format!("{}: {e}", path.display()))?,
+        ))),
+        (Some((GameName::Breakthrough, _)), _) => Ok(Opened::Breakthrough),
+        (_, Some(GameName::Woodpush)) => Ok(Opened::Woodpush(Box::new(WoodpushTable::load(path)?))),
+        _ => Ok(Opened::Breakthrough),
+    }
+}
+
+fn build_woodpush(a: BuildArgs) -> CliResult {
+    let foreign = [
+        (a.board.is_some(), "--board"),
+        (a.rows.is_some(), "--rows"),
+        (a.max_white.is_some(), "--max-white"),
+        (a.max_black.is_some(), "--max-black"),
+    ];
+    if let Some((_, flag)) = foreign.iter().find(|(given, _)| *given) {
+        return Err(format!(
+            "{flag} is a Breakthrough option: a Woodpush table takes --width N (and \
+             --max-pieces K for an endgame table)"
+        )
+        .into());
+    }
+    let Some(width) = a.width else {
+        return Err("a Woodpush table needs --width N".into());
+    };
+    let output = a.output.unwrap_or_else(|| {
+        let pieces = a.max_pieces.map_or(String::new(), |k| format!("-p{k}"));
+        PathBuf::from(format!("woodpush-w{width}{pieces}.qrt"))
+    });
+    // Before the solve, not after it: a bad output path should cost nothing.
+    let dir = match output.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(format!(
+            "{}: the directory {} does not exist",
+            output.display(),
+            dir.display()
+        )
+        .into());
+    }
+    if output.is_dir() {
+        return Err(format!("{} is a directory: give a file name", output.display()).into());
+    }
+    woodpush_table::build(width, a.max_pieces, &output, a.quiet)
 }
 
 fn print_histogram(histogram: &[u64]) {
@@ -121,14 +240,25 @@ fn print_histogram(histogram: &[u64]) {
 }
 
 fn build(a: BuildArgs) -> CliResult {
+    if a.width.is_some() {
+        return Err(
+            "--width is a Woodpush option: add --game woodpush, or give Breakthrough's \
+             --board WxH and --rows R"
+                .into(),
+        );
+    }
+    let board = a
+        .board
+        .unwrap_or_else(|| Board::new(6, 6).expect("6x6 is a board"));
+    let rows = a.rows.unwrap_or(3);
     let limits = Limits {
         max_white: a.max_white,
         max_black: a.max_black,
         max_pieces: a.max_pieces,
     };
-    let region = Region::new(a.board, a.rows)?;
+    let region = Region::new(board, rows)?;
     let output = a.output.unwrap_or_else(|| {
-        let mut name = format!("tb-{}-r{}", a.board, a.rows);
+        let mut name = format!("tb-{}-r{}", board, rows);
         for (tag, v) in [("w", a.max_white), ("b", a.max_black), ("t", a.max_pieces)] {
             if let Some(v) = v {
                 name.push_str(&format!("-{tag}{v}"));
@@ -140,8 +270,8 @@ fn build(a: BuildArgs) -> CliResult {
     TableFile::check_output(&output)?;
     eprintln!(
         "building {} with {} rows ({limits}) on {} threads",
-        a.board,
-        a.rows,
+        board,
+        rows,
         rayon::current_num_threads()
     );
     let bars = Bars::default();
@@ -153,8 +283,8 @@ fn build(a: BuildArgs) -> CliResult {
     println!(
         "table {}: {} {} rows, {limits}",
         output.display(),
-        a.board,
-        a.rows
+        board,
+        rows
     );
     println!("configurations examined: {}", r.configurations);
     println!("generator array: {} bytes", r.index_len);

@@ -3,15 +3,18 @@
 
 pub mod breakthrough;
 pub mod registration;
+pub mod woodpush;
 
 pub use registration::{CliGame, DefaultSize};
 
-/// The games quasar plays (Woodpush, Chinese Checkers and checkers register here later).
+/// The games quasar plays (Chinese Checkers and checkers register here later).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum GameName {
     /// Breakthrough on any board of up to 64 cells
     #[default]
     Breakthrough,
+    /// Woodpush on a strip of 6 to 31 cells
+    Woodpush,
 }
 
 /// `--game` and every game's size options, flattened into each subcommand that plays.
@@ -22,6 +25,27 @@ pub struct GameArgs {
     pub game: GameName,
     #[command(flatten)]
     pub breakthrough: breakthrough::SizeArgs,
+    #[command(flatten)]
+    pub woodpush: woodpush::WoodpushSize,
+}
+
+impl GameArgs {
+    /// An error when a size option of another game than `--game` is given.
+    pub fn check_sizes(&self) -> Result<(), String> {
+        match self.game {
+            GameName::Breakthrough if self.woodpush.given() => Err(
+                "--width and --pieces are Woodpush options: add --game woodpush, or give \
+                 Breakthrough's size as --board WxH"
+                    .into(),
+            ),
+            GameName::Woodpush if self.breakthrough.board.is_some() => Err(
+                "--board is a Breakthrough option: give Woodpush's size as --width N (and \
+                 --pieces K)"
+                    .into(),
+            ),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// Runs `$body` with the type `$S` bound to the [`CliGame`] that a [`GameName`] picks; given
@@ -29,7 +53,8 @@ pub struct GameArgs {
 /// (`None` when none is given; `?` returns a bad size). The one place, with [`GameName`]
 /// and [`GameArgs`], that lists the games.
 macro_rules! with_game {
-    ($args:expr, $S:ident, $given:ident => $body:expr) => {
+    ($args:expr, $S:ident, $given:ident => $body:expr) => {{
+        $args.check_sizes()?;
         match $args.game {
             $crate::games::GameName::Breakthrough => {
                 type $S = $crate::games::breakthrough::BreakthroughSetup;
@@ -37,12 +62,22 @@ macro_rules! with_game {
                     <$S as $crate::games::CliGame>::from_size(&$args.breakthrough)?;
                 $body
             }
+            $crate::games::GameName::Woodpush => {
+                type $S = $crate::games::woodpush::WoodpushSetup;
+                let $given: Option<$S> =
+                    <$S as $crate::games::CliGame>::from_size(&$args.woodpush)?;
+                $body
+            }
         }
-    };
+    }};
     ($name:expr, $S:ident => $body:expr) => {
         match $name {
             $crate::games::GameName::Breakthrough => {
                 type $S = $crate::games::breakthrough::BreakthroughSetup;
+                $body
+            }
+            $crate::games::GameName::Woodpush => {
+                type $S = $crate::games::woodpush::WoodpushSetup;
                 $body
             }
         }

@@ -1,5 +1,6 @@
 //! Woodpush solve speed: the whole solve per width (goal: width 11 under 1 s), and positions
-//! per second of each solver on width 11. Run: `cargo bench -p woodpush --bench solve`.
+//! per second of each solver on width 11. Run: `cargo bench -p woodpush --bench solve`
+//! (`-- --max-width 14` for wider strips; `-- --quick` for widths to 11 only).
 
 use retro::scored::{solve_exact, solve_interleaved};
 use retro::wdl::{solve_wdl, Method, WdlOptions};
@@ -8,10 +9,16 @@ use std::time::Instant;
 use woodpush::{solve, KoStates, SolveOptions, WoodpushSpace};
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let max_width = args
+        .iter()
+        .position(|a| a == "--max-width")
+        .and_then(|i| args.get(i + 1)?.parse::<u32>().ok())
+        .unwrap_or(if quick { 11 } else { 13 });
     println!("threads: {}", rayon::current_num_threads());
     println!("width  positions  start  draws/side  seconds  positions/s");
-    for width in 5..=if quick { 11 } else { 13 } {
+    for width in 5..=max_width {
         let (_, r) = solve(width, SolveOptions::default(), &|_| {}).unwrap();
         let n = r.positions_per_side[0] + r.positions_per_side[1];
         println!(

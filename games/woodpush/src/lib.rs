@@ -14,6 +14,6 @@ pub use board::{Board, Kind, MAX_WIDTH};
 pub use notation::NotationError;
 pub use policy::WoodpushPolicy;
 pub use position::{Move, Position, WidthError};
-pub use solve::{solve, SolveError, SolveOptions, SolveReport, WoodpushTable};
+pub use solve::{solve, SolveError, SolveOptions, SolveReport, TableCounts, WoodpushTable};
 pub use space::{KoStates, WoodpushSpace};
 pub use store::{LoadError, VerifyReport};

@@ -35,6 +35,17 @@ pub enum WidthError {
     /// Outside 6 to [`MAX_WIDTH`] (the start needs 6 cells).
     #[error("width {0} is not supported: the start position needs 6 to {MAX_WIDTH} cells")]
     OutOfRange(u32),
+    /// A start with no pieces or more than 8 a side.
+    #[error("{0} pieces a side: give 1 to 8")]
+    Pieces(u32),
+    /// A start with `pieces` a side that does not fit on `width` cells.
+    #[error("a start with {pieces} pieces a side needs a strip of {} to {MAX_WIDTH} cells, not {width}", 4 * pieces - 2)]
+    TooNarrow {
+        /// The strip width asked for.
+        width: u32,
+        /// The pieces a side asked for.
+        pieces: u32,
+    },
 }
 
 impl Position {
@@ -54,6 +65,32 @@ impl Position {
             side: Side::First,
             ko: None,
         })
+    }
+
+    /// The start with `pieces` a side on every other cell from each end: Left on cells 1, 3,
+    /// ..., `2 * pieces - 1`, Right on the mirror cells, Left to move (`start` is 2 a side).
+    pub fn start_with(width: u32, pieces: u32) -> Result<Position, WidthError> {
+        if !(1..=8).contains(&pieces) {
+            return Err(WidthError::Pieces(pieces));
+        }
+        if !(4 * pieces - 2..=MAX_WIDTH).contains(&width) {
+            return Err(WidthError::TooNarrow { width, pieces });
+        }
+        let left = (0..pieces).fold(0u32, |m, k| m | 1 << (2 * k));
+        let board = Board {
+            left,
+            right: 0,
+            width,
+        }
+        .mirror();
+        Ok(Position::new(
+            Board {
+                left,
+                right: board.right,
+                width,
+            },
+            Side::First,
+        ))
     }
 
     /// A position with no ko from a strip and a side to move.

@@ -20,6 +20,9 @@ pub struct SolveOptions {
     pub paper: bool,
     /// Use every core.
     pub parallel: bool,
+    /// Solve only the positions with at most this many pieces (an endgame table; wider
+    /// strips than a whole solve takes); `None`: every position.
+    pub max_pieces: Option<u32>,
 }
 
 impl Default for SolveOptions {
@@ -28,6 +31,7 @@ impl Default for SolveOptions {
             ko_states: KoStates::Reachable,
             paper: false,
             parallel: true,
+            max_pieces: None,
         }
     }
 }
@@ -61,7 +65,8 @@ pub struct SolveReport {
     pub width: u32,
     /// Positions with Left to move and with Right to move.
     pub positions_per_side: [u64; 2],
-    /// The start position's score (positive: Left wins by that much), when the width has one.
+    /// The start position's score (positive: Left wins by that much), when the width has one
+    /// and the table holds it.
     pub start_score: Option<i32>,
     /// Plies to the end from the start with the fastest win / slowest loss, when decided.
     pub start_plies: Option<u32>,
@@ -94,7 +99,10 @@ pub fn solve(
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<(WoodpushTable, SolveReport), SolveError> {
     let start = Instant::now();
-    let space = WoodpushSpace::new(width, options.ko_states)?;
+    let space = match options.max_pieces {
+        None => WoodpushSpace::new(width, options.ko_states)?,
+        Some(max) => WoodpushSpace::few_pieces(width, max, options.ko_states)?,
+    };
     let rev = Reversed::new(&space)?;
     let (scores, exact) = solve_exact(&rev, progress)?;
     let wdl_options = WdlOptions {
@@ -102,7 +110,10 @@ pub fn solve(
         ..WdlOptions::default()
     };
     let (wdl, wdl_report) = solve_wdl(&rev, Method::Counters, wdl_options, progress)?;
-    let start_index = Position::start(width).ok().map(|p| space.rank(&p));
+    let start_index = Position::start(width)
+        .ok()
+        .filter(|p| space.contains(p))
+        .map(|p| space.rank(&p));
     let paper = options.paper.then(|| {
         let (t, report) = solve_interleaved(&rev, options.parallel, progress);
         let disagreements = (0..PerfectIndex::size(&space))
@@ -114,27 +125,63 @@ pub fn solve(
             start: start_index.map(|s| t.score(s)),
         }
     });
-    let mut draws_per_side = [0; 2];
-    for p in 0..PerfectIndex::size(&space) {
-        if scores.score(p) == 0 && !space.unrank(p).board.is_over() {
-            draws_per_side[retro::RetroGame::mover(&space, p).index()] += 1;
-        }
-    }
+    let table = WoodpushTable { space, scores, wdl };
+    let counts = table.counts();
     let report = SolveReport {
         width,
-        positions_per_side: [space.side_size(Side::First), space.side_size(Side::Second)],
-        start_score: start_index.map(|s| scores.score(s)),
+        positions_per_side: counts.positions_per_side,
+        start_score: start_index.map(|s| table.scores.score(s)),
         start_plies: start_index
-            .filter(|&s| wdl.winner(s).is_some())
-            .map(|s| wdl.plies.get(s)),
-        draws_per_side,
+            .filter(|&s| table.wdl.winner(s).is_some())
+            .map(|s| table.wdl.plies.get(s)),
+        draws_per_side: counts.draws_per_side,
         wins: [exact.first_wins, exact.second_wins],
         exact,
         wdl: wdl_report,
         paper,
         seconds: start.elapsed().as_secs_f64(),
     };
-    Ok((WoodpushTable { space, scores, wdl }, report))
+    Ok((table, report))
+}
+
+/// What a table holds, counted over its positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableCounts {
+    /// Positions with Left to move and with Right to move.
+    pub positions_per_side: [u64; 2],
+    /// Unfinished positions that are draws (endless play), per side to move.
+    pub draws_per_side: [u64; 2],
+    /// Positions Left wins and positions Right wins.
+    pub wins: [u64; 2],
+}
+
+impl WoodpushTable {
+    /// Counts the table's positions, draws and wins (a pass over every position).
+    pub fn counts(&self) -> TableCounts {
+        let space = &self.space;
+        let mut c = TableCounts {
+            positions_per_side: [space.side_size(Side::First), space.side_size(Side::Second)],
+            draws_per_side: [0; 2],
+            wins: [0; 2],
+        };
+        for p in 0..PerfectIndex::size(space) {
+            match self.scores.score(p) {
+                0 if !space.unrank(p).board.is_over() => {
+                    c.draws_per_side[retro::RetroGame::mover(space, p).index()] += 1;
+                }
+                0 => {}
+                s => c.wins[usize::from(s < 0)] += 1,
+            }
+        }
+        c
+    }
+
+    /// The score of the paper's start on this width, when the table holds it.
+    pub fn start_score(&self) -> Option<i32> {
+        Position::start(self.width())
+            .ok()
+            .and_then(|p| self.score(&p))
+    }
 }
 
 impl WoodpushTable {
@@ -231,5 +278,16 @@ impl Oracle<Position> for WoodpushTable {
             plies: (v.result != GameResult::Draw).then_some(v.plies),
             best_move: self.best_move(pos),
         })
+    }
+
+    /// The result alone, without the search for a move that keeps it (playouts ask often).
+    fn guess(&self, pos: &Position) -> Option<GameResult> {
+        if !self.space.contains(pos) {
+            return None;
+        }
+        if let Some(o) = pos.outcome() {
+            return Some(o.result_for(pos.side_to_move()));
+        }
+        Some(self.wdl.value(self.space.rank(pos), pos.side).result)
     }
 }

@@ -1,14 +1,18 @@
 //! Every Woodpush position of one width as a perfect index for the `retro` solvers: both sides
-//! to move, every placement of pieces on the strip, and each ko state a position of its own.
+//! to move, every placement of pieces on the strip (or every placement of at most a few
+//! pieces, an endgame that play falls into), and each ko state a position of its own.
 
-use crate::board::{bits, Board, Kind};
+use crate::board::{bits, Board, Kind, MAX_WIDTH};
 use crate::position::{ko_possible, Position};
 use quasar_core::Side;
 use rayon::prelude::*;
 use retro::{Child, PerfectIndex, RetroGame};
 
-/// The widest strip the index covers (3^16 placements).
+/// The widest strip the index of every placement covers (3^16 placements).
 pub const MAX_INDEX_WIDTH: u32 = 16;
+
+/// The most placements an index of few pieces may number (its offsets are 32-bit).
+pub const MAX_PLACEMENTS: u64 = 1 << 26;
 
 /// Which ko states count as positions of their own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -24,9 +28,38 @@ pub enum KoStates {
 /// Why an index cannot be built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SpaceError {
-    /// Width outside 1 to [`MAX_INDEX_WIDTH`].
-    #[error("width {0} cannot be indexed: use 1 to {MAX_INDEX_WIDTH}")]
+    /// Width outside 1 to [`MAX_INDEX_WIDTH`] (1 to [`MAX_WIDTH`] with a piece limit).
+    #[error("width {0} cannot be indexed whole: use 1 to {MAX_INDEX_WIDTH}, or limit the pieces (widths up to {MAX_WIDTH})")]
     Width(u32),
+    /// A piece limit below 2 (a game needs a piece of each side).
+    #[error("a limit of {0} pieces holds no game: give 2 or more")]
+    Pieces(u32),
+    /// Too many placements of at most this many pieces on this width.
+    #[error("{placements} placements of at most {pieces} pieces on {width} cells are too many to index (at most {MAX_PLACEMENTS}): use fewer pieces or a narrower strip")]
+    TooLarge {
+        /// The strip width.
+        width: u32,
+        /// The piece limit.
+        pieces: u32,
+        /// The placements it would number.
+        placements: u64,
+    },
+}
+
+/// How the placements of pieces on the strip are numbered.
+#[derive(Clone, Debug)]
+enum Numbering {
+    /// Every placement: base-3 digits from cell 1 (0 empty, 1 Left, 2 Right).
+    Ternary,
+    /// Placements of at most `max` pieces, in groups by pieces `n` and Left pieces `l`
+    /// (`n` from 0, then `l` from 0); within a group by the colex rank of the occupied
+    /// cells, then by the colex rank of which of them hold Left pieces.
+    Few {
+        /// The most pieces on the strip.
+        max: u32,
+        /// The first number of group `(n, l)`, at `n * (n + 1) / 2 + l`, and one past the end.
+        first: Vec<u32>,
+    },
 }
 
 /// The index: per side, the first number of each placement's positions (no ko first, then
@@ -35,13 +68,16 @@ pub enum SpaceError {
 pub struct WoodpushSpace {
     width: u32,
     ko_states: KoStates,
+    numbering: Numbering,
     /// `offsets[side][placement]`, with one extra entry: the side's position count.
     offsets: [Vec<u32>; 2],
-    /// Placements in all, `3^width`.
+    /// Placements in all (`3^width` without a piece limit).
     placements: u32,
-    /// Every position decoded (Left mask, Right mask << 16, ko + 1 << 32), so the solvers'
-    /// hot loops never search `offsets`.
+    /// Every position's strip decoded (Left mask, Right mask << 32), so the solvers' hot
+    /// loops never search `offsets`.
     decoded: Vec<u64>,
+    /// Every position's ko (the forbidden piece's bit index + 1; 0: none).
+    kos: Vec<u8>,
 }
 
 impl WoodpushSpace {
@@ -50,12 +86,59 @@ impl WoodpushSpace {
         if !(1..=MAX_INDEX_WIDTH).contains(&width) {
             return Err(SpaceError::Width(width));
         }
-        let placements = 3u32.pow(width);
+        Ok(WoodpushSpace::build(width, ko_states, Numbering::Ternary))
+    }
+
+    /// The index of every position with at most `max_pieces` pieces (of both sides together)
+    /// on a strip of `width` cells: closed under moves, since pieces only leave the strip.
+    pub fn few_pieces(
+        width: u32,
+        max_pieces: u32,
+        ko_states: KoStates,
+    ) -> Result<WoodpushSpace, SpaceError> {
+        if !(1..=MAX_WIDTH).contains(&width) {
+            return Err(SpaceError::Width(width));
+        }
+        if max_pieces < 2 {
+            return Err(SpaceError::Pieces(max_pieces));
+        }
+        let max = max_pieces.min(width);
+        let mut first = Vec::new();
+        let mut total = 0u64;
+        for n in 0..=max {
+            for l in 0..=n {
+                first.push(total as u32);
+                total += binomial(width, n) as u64 * binomial(n, l) as u64;
+                if total > MAX_PLACEMENTS {
+                    return Err(SpaceError::TooLarge {
+                        width,
+                        pieces: max_pieces,
+                        placements: (0..=max)
+                            .map(|n| binomial(width, n) as u64 * (1u64 << n))
+                            .sum(),
+                    });
+                }
+            }
+        }
+        first.push(total as u32);
+        Ok(WoodpushSpace::build(
+            width,
+            ko_states,
+            Numbering::Few { max, first },
+        ))
+    }
+
+    fn build(width: u32, ko_states: KoStates, numbering: Numbering) -> WoodpushSpace {
+        let placements = match &numbering {
+            Numbering::Ternary => 3u32.pow(width),
+            Numbering::Few { first, .. } => *first.last().expect("groups"),
+        };
+        let board_of = |b: u32| placement_board(&numbering, b, width);
         // The eligible pieces of every placement and side, found once and in parallel.
         let masks: [Vec<u32>; 2] = [Side::First, Side::Second].map(|side| {
             (0..placements)
                 .into_par_iter()
-                .map(|b| eligible(placement_board(b, width), side, ko_states))
+                .map(|b| eligible(board_of(b), side, ko_states))
                 .collect()
         });
         let offsets = [0, 1].map(|s| {
@@ -68,26 +151,38 @@ impl WoodpushSpace {
             o.push(total);
             o
         });
-        let mut decoded = Vec::with_capacity(
-            (offsets[0][placements as usize] + offsets[1][placements as usize]) as usize,
-        );
+        let size = (offsets[0][placements as usize] + offsets[1][placements as usize]) as usize;
+        let mut decoded = Vec::with_capacity(size);
+        let mut kos = Vec::with_capacity(size);
         for m in &masks {
             for (b, &mask) in m.iter().enumerate() {
-                let board = placement_board(b as u32, width);
-                let cells = board.left as u64 | (board.right as u64) << 16;
+                let board = board_of(b as u32);
+                let cells = board.left as u64 | (board.right as u64) << 32;
                 decoded.push(cells);
+                kos.push(0);
                 for q in bits(mask) {
-                    decoded.push(cells | (q as u64 + 1) << 32);
+                    decoded.push(cells);
+                    kos.push(q as u8 + 1);
                 }
             }
         }
-        Ok(WoodpushSpace {
+        WoodpushSpace {
             width,
             ko_states,
+            numbering,
             offsets,
             placements,
             decoded,
-        })
+            kos,
+        }
+    }
+
+    /// The most pieces a position of the index holds (`None`: every placement).
+    pub fn max_pieces(&self) -> Option<u32> {
+        match self.numbering {
+            Numbering::Ternary => None,
+            Numbering::Few { max, .. } => Some(max),
+        }
     }
 
     /// The strip width.
@@ -108,6 +203,9 @@ impl WoodpushSpace {
     /// Whether the index holds `pos` (its width, and a ko state it counts).
     pub fn contains(&self, pos: &Position) -> bool {
         pos.board.width == self.width
+            && self
+                .max_pieces()
+                .is_none_or(|max| pos.board.occupied().count_ones() <= max)
             && pos
                 .ko
                 .is_none_or(|q| eligible(pos.board, pos.side, self.ko_states) & (1 << q) != 0)
@@ -125,9 +223,111 @@ fn eligible(b: Board, side: Side, ko: KoStates) -> u32 {
         .fold(0, |m, q| m | 1 << q)
 }
 
-/// The strip of placement number `b`: base-3 digits from cell 1 (0 empty, 1 Left, 2 Right).
+/// The strip of placement number `b` (below the number of placements).
+fn placement_board(numbering: &Numbering, b: u32, width: u32) -> Board {
+    match numbering {
+        Numbering::Ternary => ternary_board(b, width),
+        Numbering::Few { max, first } => {
+            let g = first.partition_point(|&f| f <= b) - 1;
+            let (n, l) = group_of(g as u32);
+            debug_assert!(n <= *max);
+            let within = b - first[g];
+            let patterns = binomial(n, l);
+            let occ = colex_unrank(within / patterns, n, width);
+            let left = deposit(colex_unrank(within % patterns, l, n), occ);
+            Board {
+                left,
+                right: occ & !left,
+                width,
+            }
+        }
+    }
+}
+
+/// The pieces `n` and Left pieces `l` of group number `g` (`g = n * (n + 1) / 2 + l`).
+fn group_of(g: u32) -> (u32, u32) {
+    let mut n = 0;
+    while (n + 1) * (n + 2) / 2 <= g {
+        n += 1;
+    }
+    (n, g - n * (n + 1) / 2)
+}
+
+/// `BINOMIAL[n][k]`: n choose k, for n up to 32.
+const BINOMIAL: [[u32; 33]; 33] = {
+    let mut t = [[0u32; 33]; 33];
+    let mut n = 0;
+    while n < 33 {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// n choose k (0 when k > n).
 #[inline]
-fn placement_board(mut b: u32, width: u32) -> Board {
+fn binomial(n: u32, k: u32) -> u32 {
+    if k > n {
+        0
+    } else {
+        BINOMIAL[n as usize][k as usize]
+    }
+}
+
+/// The colex rank of a mask among masks with as many bits: the sum of `C(b, j)` over its
+/// `j`-th lowest set bit `b` (`j` from 1).
+#[inline]
+fn colex_rank(m: u32) -> u32 {
+    bits(m)
+        .enumerate()
+        .map(|(j, b)| binomial(b, j as u32 + 1))
+        .sum()
+}
+
+/// The mask of `k` bits below bit `width` whose colex rank is `r`.
+fn colex_unrank(mut r: u32, k: u32, width: u32) -> u32 {
+    let mut m = 0;
+    let mut top = width;
+    for j in (1..=k).rev() {
+        // The highest bit c with C(c, j) <= r.
+        let mut c = top - 1;
+        while binomial(c, j) > r {
+            c -= 1;
+        }
+        m |= 1 << c;
+        r -= binomial(c, j);
+        top = c;
+    }
+    m
+}
+
+/// The bits of `m` at the set bits of `mask`, packed to the bottom (a software `pext`).
+#[inline]
+fn extract(m: u32, mask: u32) -> u32 {
+    bits(mask)
+        .enumerate()
+        .filter(|&(_, b)| m & (1 << b) != 0)
+        .fold(0, |acc, (t, _)| acc | 1 << t)
+}
+
+/// The low bits of `p` spread to the set bits of `mask` (a software `pdep`).
+#[inline]
+fn deposit(p: u32, mask: u32) -> u32 {
+    bits(mask)
+        .enumerate()
+        .filter(|&(t, _)| p & (1 << t) != 0)
+        .fold(0, |acc, (_, b)| acc | 1 << b)
+}
+
+/// The strip of ternary placement number `b`: base-3 digits from cell 1 (0 empty, 1 Left,
+/// 2 Right).
+#[inline]
+fn ternary_board(mut b: u32, width: u32) -> Board {
     let mut board = Board::empty(width);
     for i in 0..width {
         match b % 3 {
@@ -165,10 +365,22 @@ fn ternary(m: u32) -> u32 {
     TERNARY[(m & 0xff) as usize] + TERNARY[(m >> 8 & 0xff) as usize] * 6561
 }
 
-/// The placement number of a strip.
+/// The placement number of a strip (an unrelated number for a strip outside the index).
 #[inline]
-fn placement_number(board: Board) -> u32 {
-    ternary(board.left) + 2 * ternary(board.right)
+fn placement_number(numbering: &Numbering, board: Board) -> u32 {
+    match numbering {
+        Numbering::Ternary => ternary(board.left) + 2 * ternary(board.right),
+        Numbering::Few { max, first } => {
+            let occ = board.occupied();
+            let (n, l) = (occ.count_ones(), board.left.count_ones());
+            if n > *max {
+                return 0;
+            }
+            first[(n * (n + 1) / 2 + l) as usize]
+                + colex_rank(occ) * binomial(n, l)
+                + colex_rank(extract(board.left, occ))
+        }
+    }
 }
 
 impl PerfectIndex for WoodpushSpace {
@@ -185,7 +397,8 @@ impl PerfectIndex for WoodpushSpace {
             Side::First => 0,
             Side::Second => self.side_size(Side::First),
         };
-        let start = self.offsets[p.side.index()][placement_number(p.board) as usize] as u64;
+        let placement = placement_number(&self.numbering, p.board);
+        let start = self.offsets[p.side.index()][placement as usize] as u64;
         let k = p.ko.map_or(0, |q| {
             let below = eligible(p.board, p.side, self.ko_states) & ((1u32 << q) - 1);
             1 + below.count_ones() as u64
@@ -198,15 +411,12 @@ impl PerfectIndex for WoodpushSpace {
         let d = self.decoded[index as usize];
         Position {
             board: Board {
-                left: d as u32 & 0xffff,
-                right: (d >> 16) as u32 & 0xffff,
+                left: d as u32,
+                right: (d >> 32) as u32,
                 width: self.width,
             },
             side: RetroGame::mover(self, index),
-            ko: match (d >> 32) as u8 {
-                0 => None,
-                k => Some(k - 1),
-            },
+            ko: self.kos[index as usize].checked_sub(1),
         }
     }
 }

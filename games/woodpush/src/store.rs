@@ -51,7 +51,16 @@ impl WoodpushTable {
         };
         TableFile {
             game: GAME.into(),
-            params: [self.width(), ko, 0, 0, 0, 0, 0, 0],
+            params: [
+                self.width(),
+                ko,
+                self.space().max_pieces().unwrap_or(0),
+                0,
+                0,
+                0,
+                0,
+                0,
+            ],
             positions: PerfectIndex::size(self.space()),
             sections: vec![
                 Section {
@@ -96,7 +105,10 @@ impl WoodpushTable {
             1 => KoStates::AnyPush,
             k => return Err(LoadError::NotWoodpush(format!("unknown ko mode {k}"))),
         };
-        let space = WoodpushSpace::new(f.params[0], ko)?;
+        let space = match f.params[2] {
+            0 => WoodpushSpace::new(f.params[0], ko)?,
+            max => WoodpushSpace::few_pieces(f.params[0], max, ko)?,
+        };
         let get = |tag: u32, what: &str| {
             f.section(tag)
                 .cloned()

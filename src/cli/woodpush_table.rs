@@ -1,0 +1,185 @@
+//! `quasar tablebase` for Woodpush: solve a width (or its positions of few pieces) into a
+//! table file, and print a table's contents, a probe and a verification.
+
+use super::CliResult;
+use crate::progress::SolveBars;
+use quasar_core::{Game, GameResult};
+use std::path::Path;
+use woodpush::space::KoStates;
+use woodpush::{solve, Position, SolveOptions, SolveReport, WoodpushTable};
+
+/// A score as words: who wins by how much, or a draw.
+fn score_text(score: i32) -> String {
+    match score {
+        0 => "a draw (score 0)".into(),
+        s if s > 0 => format!("Left wins by {s}"),
+        s => format!("Right wins by {}", -s),
+    }
+}
+
+/// What a table holds, in words: the width and, for an endgame table, its piece limit.
+fn kind_text(t: &WoodpushTable) -> String {
+    match t.space().max_pieces() {
+        None => format!("woodpush width {}, every position", t.width()),
+        Some(k) => format!(
+            "woodpush width {}, the positions of at most {k} pieces",
+            t.width()
+        ),
+    }
+}
+
+/// Solves `width` (only positions of at most `max_pieces` pieces when given) and writes the
+/// table to `output`, printing the start's value, the draws, the work and the time.
+pub fn build(width: u32, max_pieces: Option<u32>, output: &Path, quiet: bool) -> CliResult {
+    let options = SolveOptions {
+        max_pieces,
+        ..SolveOptions::default()
+    };
+    let bars = SolveBars::new(!quiet);
+    let solved = solve(width, options, &|p| bars.update(p));
+    bars.finish();
+    let (table, r) = solved?;
+    table.save(output)?;
+    let size = std::fs::metadata(output)?.len();
+    println!("table {}: {}", output.display(), kind_text(&table));
+    print_report(&r);
+    println!("file: {size} bytes");
+    println!(
+        "time: {:.3} s on {} threads",
+        r.seconds,
+        rayon::current_num_threads()
+    );
+    Ok(())
+}
+
+fn print_report(r: &SolveReport) {
+    let [l, rr] = r.positions_per_side;
+    println!(
+        "positions: {} ({l} with Left to move, {rr} with Right to move)",
+        l + rr
+    );
+    match (r.start_score, Position::start(r.width)) {
+        (Some(s), Ok(p)) => println!(
+            "start {}: {}{}",
+            p.position_text(),
+            score_text(s),
+            r.start_plies
+                .map_or(String::new(), |n| format!(", the game ends in {n} plies"))
+        ),
+        _ => println!("start: not in the table"),
+    }
+    println!(
+        "draws (no side can force an end): {} with Left to move, {} with Right to move",
+        r.draws_per_side[0], r.draws_per_side[1]
+    );
+    println!(
+        "wins: Left {} positions, Right {} positions",
+        r.wins[0], r.wins[1]
+    );
+    println!(
+        "work: exact scores {} thresholds, {} forward and {} backward expansions ({:.3} s); \
+         distances {} layers, {} backward expansions ({:.3} s)",
+        r.exact.thresholds,
+        r.exact.forward_expansions,
+        r.exact.backward_expansions,
+        r.exact.seconds,
+        r.wdl.iterations,
+        r.wdl.backward_expansions,
+        r.wdl.seconds
+    );
+}
+
+/// Prints a table's header facts and counts (loading checks its checksum).
+pub fn info(table: &WoodpushTable, path: &Path) -> CliResult {
+    let size = std::fs::metadata(path)?.len();
+    let c = table.counts();
+    println!("file: {} ({size} bytes, checksum verified)", path.display());
+    println!("table: {}", kind_text(table));
+    let ko = match table.space().ko_states() {
+        KoStates::Reachable => "the ko states play can produce",
+        KoStates::AnyPush => "a ko state for every push",
+    };
+    println!("ko states: {ko}");
+    let [l, r] = c.positions_per_side;
+    println!(
+        "positions: {} ({l} with Left to move, {r} with Right to move)",
+        l + r
+    );
+    match table.start_score() {
+        Some(s) => println!("start: {}", score_text(s)),
+        None => println!("start: not in the table"),
+    }
+    println!(
+        "draws (no side can force an end): {} with Left to move, {} with Right to move",
+        c.draws_per_side[0], c.draws_per_side[1]
+    );
+    println!(
+        "wins: Left {} positions, Right {} positions",
+        c.wins[0], c.wins[1]
+    );
+    Ok(())
+}
+
+/// Prints the value of one position: its score, its result with plies, and a move that keeps it.
+pub fn probe(table: &WoodpushTable, text: &str) -> CliResult {
+    let pos = Position::parse_position(text)?;
+    if pos.board.width != table.width() {
+        return Err(format!(
+            "the position is on width {} but the table is for width {}",
+            pos.board.width,
+            table.width()
+        )
+        .into());
+    }
+    let Some(score) = table.score(&pos) else {
+        let n = pos.board.occupied().count_ones();
+        return Err(match table.space().max_pieces() {
+            Some(k) if n > k => {
+                format!("the table holds positions of at most {k} pieces; this one has {n}")
+            }
+            _ => "the table does not hold this ko state".into(),
+        }
+        .into());
+    };
+    println!("{}", pos.position_text());
+    println!("score: {}", score_text(score));
+    let p = quasar_core::Oracle::probe(table, &pos).expect("the table holds the position");
+    let me = Position::side_name(pos.side);
+    let word = match p.result {
+        GameResult::Win => "win",
+        GameResult::Loss => "loss",
+        GameResult::Draw => "draw",
+    };
+    match (p.result, p.plies) {
+        (GameResult::Draw, _) => println!("{me} to move: a draw, play never ends"),
+        (_, Some(0)) => println!("{me} to move: the game is over, a {word} for {me}"),
+        (_, Some(n)) => println!("{me} to move: a {word} in {n} plies"),
+        (_, None) => println!("{me} to move: a {word}"),
+    }
+    if let Some(mv) = p.best_move {
+        println!("best move: {}", pos.move_text(mv));
+    }
+    Ok(())
+}
+
+/// Checks every position against the rules; an error when any disagrees.
+pub fn verify(table: &WoodpushTable) -> CliResult {
+    let r = table.verify();
+    println!("checksum ok: {}", kind_text(table));
+    println!(
+        "checked {} positions against their moves: {} inconsistent",
+        r.positions, r.inconsistent
+    );
+    match r.first_inconsistent {
+        None => {
+            println!("all agree");
+            Ok(())
+        }
+        Some(p) => Err(format!(
+            "{} positions disagree with their moves, the first {}",
+            r.inconsistent,
+            retro::PerfectIndex::unrank(table.space(), p).position_text()
+        )
+        .into()),
+    }
+}

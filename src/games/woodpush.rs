@@ -1,0 +1,309 @@
+//! Woodpush's registration: the `--width N` and `--pieces K` options and default sizes, its
+//! setup for the arena and GTP (start, `boardsize`, playout policy, solved tables as oracles),
+//! and the main job: an endgame table of few pieces against none, from three pieces a side.
+
+use super::registration::{CliGame, DefaultSize, MainJob};
+use arena::settings::{EngineSettings, PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
+use arena::setup::{GameSetup, SetupError};
+use arena::spec::PlayerSpec;
+use quasar_core::{Game, Oracle, Outcome};
+use std::error::Error;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use woodpush::notation::board_text;
+use woodpush::{solve, Position, SolveOptions, WoodpushPolicy, WoodpushTable};
+
+/// Woodpush's size options (named apart from other games' for clap's argument groups).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct WoodpushSize {
+    /// Woodpush strip width, 6 to 31 cells [default: 9; 7 for play and arena; the width of
+    /// --position when one is given]
+    #[arg(long, value_name = "N")]
+    pub width: Option<u32>,
+    /// Woodpush pieces a side at the start, on every other cell from each end (1 to 8; the
+    /// width must be at least 4K-2) [default: 2, the paper's start]
+    #[arg(long, value_name = "K")]
+    pub pieces: Option<u32>,
+}
+
+impl WoodpushSize {
+    /// Whether any Woodpush size option was given.
+    pub fn given(&self) -> bool {
+        self.width.is_some() || self.pieces.is_some()
+    }
+}
+
+/// Woodpush on one strip width, from a start with some pieces a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WoodpushSetup {
+    /// Cells of the strip.
+    pub width: u32,
+    /// Pieces a side at the start (2 in the paper).
+    pub pieces: u32,
+}
+
+/// The paper's start: two pieces a side.
+const PAPER_PIECES: u32 = 2;
+
+impl WoodpushSetup {
+    /// The paper's start on `width` cells (a width known to be legal).
+    fn paper(width: u32) -> WoodpushSetup {
+        WoodpushSetup {
+            width,
+            pieces: PAPER_PIECES,
+        }
+    }
+
+    /// A setup whose start exists, or why not.
+    fn checked(width: u32, pieces: u32) -> Result<WoodpushSetup, SetupError> {
+        let setup = WoodpushSetup { width, pieces };
+        setup.start()?;
+        Ok(setup)
+    }
+}
+
+impl GameSetup for WoodpushSetup {
+    type Game = Position;
+    type Policy = WoodpushPolicy;
+
+    const NAME: &'static str = "woodpush";
+
+    fn params(&self) -> String {
+        if self.pieces == PAPER_PIECES {
+            format!("width {}", self.width)
+        } else {
+            format!("width {}, {} pieces a side", self.width, self.pieces)
+        }
+    }
+
+    fn of_position(pos: &Position) -> Self {
+        // A position with more pieces a side than the paper's comes from such a start.
+        let most = pos
+            .board
+            .left
+            .count_ones()
+            .max(pos.board.right.count_ones());
+        WoodpushSetup {
+            width: pos.board.width,
+            pieces: most.max(PAPER_PIECES),
+        }
+    }
+
+    fn start(&self) -> Result<Position, SetupError> {
+        Position::start_with(self.width, self.pieces).map_err(|e| SetupError::Size(e.into()))
+    }
+
+    fn boardsize(&self, args: &[&str]) -> Result<Self, SetupError> {
+        let [n] = args else {
+            return Err(SetupError::Boardsize(
+                "boardsize takes the strip width N".into(),
+            ));
+        };
+        let width = n.parse::<u32>().map_err(|_| {
+            SetupError::Boardsize(format!("boardsize {n}: the width is a whole number"))
+        })?;
+        WoodpushSetup::checked(width, self.pieces)
+    }
+
+    fn boardsize_command(&self) -> String {
+        format!("boardsize {}", self.width)
+    }
+
+    fn policy(&self, p: &PlayoutSettings) -> Result<WoodpushPolicy, SetupError> {
+        let switches = [
+            (p.kind == Some(PlayoutKind::Uniform), "playout=uniform"),
+            (p.win_in_one.is_some(), "win-in-one"),
+            (p.stop_threats.is_some(), "stop-threats"),
+            (p.capture_weight.is_some(), "capture-weight"),
+            (p.eval_after.is_some(), "eval-after"),
+        ];
+        match switches.iter().find(|(given, _)| *given) {
+            Some((_, name)) => Err(SetupError::Policy(format!(
+                "Woodpush's playouts have no {name} switch: they take a move that removes the \
+                 opponent's last piece, else a uniform move"
+            ))),
+            None => Ok(WoodpushPolicy),
+        }
+    }
+
+    fn load_oracle(&self, table: &TableSpec) -> Result<Arc<dyn Oracle<Position>>, SetupError> {
+        if table.rule == ProbeRule::Race {
+            return Err(SetupError::Policy(
+                "rule=race is Breakthrough's; a Woodpush table is exact (rule=sound)".into(),
+            ));
+        }
+        let t = WoodpushTable::load(&table.path).map_err(|e| SetupError::Table(e.into()))?;
+        if t.width() != self.width {
+            return Err(SetupError::Table(
+                format!(
+                    "{} is for width {}, but the game is on width {}",
+                    table.path.display(),
+                    t.width(),
+                    self.width
+                )
+                .into(),
+            ));
+        }
+        Ok(Arc::new(t))
+    }
+
+    fn diagram(&self, pos: &Position) -> String {
+        let cells: Vec<String> = board_text(pos.board)
+            .chars()
+            .map(|c| c.to_string())
+            .collect();
+        let ruler: Vec<String> = (1..=pos.board.width)
+            .map(|i| (i % 10).to_string())
+            .collect();
+        let mut s = format!(
+            "{}\n{}\n{} to move",
+            cells.join(" "),
+            ruler.join(" "),
+            Position::side_name(pos.side)
+        );
+        if let Some(f) = pos.forbidden() {
+            s.push_str(&format!(
+                " (the ko forbids pushing back to {})",
+                board_text(f)
+            ));
+        }
+        s.push('\n');
+        s
+    }
+
+    fn end_detail(&self, pos: &Position) -> Option<String> {
+        Some(match pos.outcome()? {
+            Outcome::Win(w) => format!(
+                "{} has no piece left; {} scores {}",
+                Position::side_name(w.opponent()),
+                Position::side_name(w),
+                pos.board.score().abs()
+            ),
+            Outcome::Draw => "no piece is left on the strip".into(),
+        })
+    }
+}
+
+/// The main job: three pieces a side on 20 cells (3^20 placements: too many to solve
+/// whole), an endgame table of at most 5 pieces (a game falls into it when the first piece
+/// leaves), 200 games.
+const MAIN_WIDTH: u32 = 20;
+const MAIN_PIECES: u32 = 3;
+const MAIN_TABLE_PIECES: u32 = 5;
+const MAIN_GAMES: u32 = 200;
+
+impl CliGame for WoodpushSetup {
+    type SizeArgs = WoodpushSize;
+
+    fn from_size(args: &WoodpushSize) -> Result<Option<Self>, Box<dyn Error>> {
+        if !args.given() {
+            return Ok(None);
+        }
+        let width = args
+            .width
+            .unwrap_or_else(|| WoodpushSetup::default_size(DefaultSize::Standard).width);
+        Ok(Some(WoodpushSetup::checked(
+            width,
+            args.pieces.unwrap_or(PAPER_PIECES),
+        )?))
+    }
+
+    fn default_size(which: DefaultSize) -> Self {
+        match which {
+            DefaultSize::Standard => WoodpushSetup::paper(9),
+            DefaultSize::Quick => WoodpushSetup::paper(7),
+        }
+    }
+
+    fn main_job(cache: &Path, progress: bool) -> Result<Option<MainJob<Self>>, Box<dyn Error>> {
+        let setup = WoodpushSetup::checked(MAIN_WIDTH, MAIN_PIECES)?;
+        let table = ensure_table(cache, MAIN_WIDTH, MAIN_TABLE_PIECES, progress)?;
+        let with_table = EngineSettings {
+            table: Some(table),
+            ..EngineSettings::default()
+        };
+        Ok(Some(MainJob {
+            setup,
+            players: vec![
+                PlayerSpec::Mcts(with_table),
+                PlayerSpec::Mcts(EngineSettings::default()),
+            ],
+            games: MAIN_GAMES,
+        }))
+    }
+}
+
+/// The endgame table of `width` and `pieces` in `cache` (`<cache>/woodpush-w<W>-p<P>.qrt`):
+/// reused when it loads, built otherwise (the file appears only once complete).
+fn ensure_table(
+    cache: &Path,
+    width: u32,
+    pieces: u32,
+    progress: bool,
+) -> Result<PathBuf, Box<dyn Error>> {
+    let path = cache.join(format!("woodpush-w{width}-p{pieces}.qrt"));
+    if path.is_file() && WoodpushTable::load(&path).is_ok() {
+        eprintln!("reusing the endgame table {}", path.display());
+        return Ok(path);
+    }
+    let fail = |e: &dyn std::fmt::Display| format!("building {}: {e}", path.display());
+    std::fs::create_dir_all(cache).map_err(|e| fail(&e))?;
+    eprintln!(
+        "building the width-{width} table of at most {pieces} pieces into {} (once; later runs reuse it)",
+        path.display()
+    );
+    let bars = crate::progress::SolveBars::new(progress);
+    let options = SolveOptions {
+        max_pieces: Some(pieces),
+        ..SolveOptions::default()
+    };
+    let (table, _) = solve(width, options, &|p| bars.update(p)).map_err(|e| fail(&e))?;
+    bars.finish();
+    table.save(&path).map_err(|e| fail(&e))?;
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boardsize_takes_a_width_with_a_start() {
+        let s = WoodpushSetup::paper(9);
+        assert_eq!(s.boardsize(&["7"]).unwrap(), WoodpushSetup::paper(7));
+        for bad in [&["5"][..], &["x"], &[], &["7", "7"], &["40"]] {
+            assert!(s.boardsize(bad).is_err(), "{bad:?}");
+        }
+        let three = WoodpushSetup::checked(12, 3).unwrap();
+        assert!(three.boardsize(&["9"]).is_err(), "3 a side need 10 cells");
+        assert_eq!(s.boardsize_command(), "boardsize 9");
+    }
+
+    #[test]
+    fn the_policy_refuses_switches_it_does_not_have() {
+        let s = WoodpushSetup::paper(7);
+        assert!(s.policy(&PlayoutSettings::default()).is_ok());
+        let e = s
+            .policy(&PlayoutSettings {
+                eval_after: Some(5),
+                ..PlayoutSettings::default()
+            })
+            .unwrap_err();
+        assert!(e.to_string().contains("eval-after"), "{e}");
+    }
+
+    #[test]
+    fn sizes_text_and_the_end_in_the_games_words() {
+        assert_eq!(WoodpushSetup::paper(7).params(), "width 7");
+        let pos = Position::parse_position("L.L.L..........R.R.R L").unwrap();
+        let s = WoodpushSetup::of_position(&pos);
+        assert_eq!(s.params(), "width 20, 3 pieces a side");
+        assert_eq!(s.start().unwrap(), pos);
+        let end = Position::parse_position("..L.... R").unwrap();
+        assert_eq!(
+            s.end_detail(&end).unwrap(),
+            "Right has no piece left; Left scores 5"
+        );
+        assert!(s.diagram(&pos).starts_with("L . L . L"));
+    }
+}
