@@ -3,9 +3,8 @@
 //! and the main job's table, built once into a cache directory.
 
 use super::registration::{CliGame, DefaultSize, MainJob};
-use arena::settings::{EngineSettings, PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
+use arena::settings::{PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
 use arena::setup::{GameSetup, SetupError};
-use arena::spec::PlayerSpec;
 use breakthrough::tablebase::{generate, Limits, Progress, Region, Silent, TableFile, Tablebase};
 use breakthrough::{Board, BreakthroughPolicy, Position};
 use quasar_core::{Game, Oracle, Outcome, Side};
@@ -156,18 +155,7 @@ impl CliGame for BreakthroughSetup {
     fn main_job(cache: &Path, progress: bool) -> Result<Option<MainJob<Self>>, Box<dyn Error>> {
         let setup = BreakthroughSetup::sized(MAIN_BOARD.0, MAIN_BOARD.1);
         let table = ensure_table(cache, setup.board, MAIN_ROWS, progress)?;
-        let with_table = EngineSettings {
-            table: Some(table),
-            ..EngineSettings::default()
-        };
-        Ok(Some(MainJob {
-            setup,
-            players: vec![
-                PlayerSpec::Mcts(with_table),
-                PlayerSpec::Mcts(EngineSettings::default()),
-            ],
-            games: MAIN_GAMES,
-        }))
+        Ok(Some(MainJob::table_against_plain(setup, table, MAIN_GAMES)))
     }
 }
 

@@ -1,6 +1,7 @@
 //! What a game registers for the command line beyond [`GameSetup`]: its size options,
 //! the sizes commands start from, and the main job of `quasar arena`.
 
+use arena::settings::EngineSettings;
 use arena::setup::GameSetup;
 use arena::spec::PlayerSpec;
 use std::error::Error;
@@ -23,6 +24,24 @@ pub struct MainJob<S> {
     pub players: Vec<PlayerSpec>,
     /// Games of the match.
     pub games: u32,
+}
+
+impl<S> MainJob<S> {
+    /// The usual main job: the engine with the table at `table` against the engine without.
+    pub fn table_against_plain(setup: S, table: std::path::PathBuf, games: u32) -> MainJob<S> {
+        let with_table = EngineSettings {
+            table: Some(table),
+            ..EngineSettings::default()
+        };
+        MainJob {
+            setup,
+            players: vec![
+                PlayerSpec::Mcts(with_table),
+                PlayerSpec::Mcts(EngineSettings::default()),
+            ],
+            games,
+        }
+    }
 }
 
 /// What a game registers for the command line beyond [`GameSetup`].

@@ -3,9 +3,8 @@
 //! and the main job: an endgame table of few pieces against none, from three pieces a side.
 
 use super::registration::{CliGame, DefaultSize, MainJob};
-use arena::settings::{EngineSettings, PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
+use arena::settings::{PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
 use arena::setup::{GameSetup, SetupError};
-use arena::spec::PlayerSpec;
 use quasar_core::{Game, Oracle, Outcome};
 use std::error::Error;
 use std::path::{Path, PathBuf};
@@ -218,18 +217,7 @@ impl CliGame for WoodpushSetup {
     fn main_job(cache: &Path, progress: bool) -> Result<Option<MainJob<Self>>, Box<dyn Error>> {
         let setup = WoodpushSetup::checked(MAIN_WIDTH, MAIN_PIECES)?;
         let table = ensure_table(cache, MAIN_WIDTH, MAIN_TABLE_PIECES, progress)?;
-        let with_table = EngineSettings {
-            table: Some(table),
-            ..EngineSettings::default()
-        };
-        Ok(Some(MainJob {
-            setup,
-            players: vec![
-                PlayerSpec::Mcts(with_table),
-                PlayerSpec::Mcts(EngineSettings::default()),
-            ],
-            games: MAIN_GAMES,
-        }))
+        Ok(Some(MainJob::table_against_plain(setup, table, MAIN_GAMES)))
     }
 }
 
