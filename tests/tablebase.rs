@@ -3,22 +3,13 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-fn quasar(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_quasar"))
-        .args(args)
-        .output()
-        .expect("run quasar");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
 
+use common::quasar;
+
+/// A scratch path for this file's tests.
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("quasar-e2e-tb-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    common::temp("tb", name)
 }
 
 #[test]
