@@ -9,6 +9,7 @@ pub mod exact;
 pub mod game;
 pub mod measure;
 pub mod oracle;
+pub mod plan;
 pub mod rng;
 #[cfg(test)]
 mod toy;
@@ -16,4 +17,5 @@ mod toy;
 pub use game::{perft, Detail, Game, GameResult, Outcome, ParseError, Side};
 pub use measure::cpu_seconds;
 pub use oracle::{NoOracle, Oracle, ProvenOutcome};
+pub use plan::{Plan, Selection, Shard};
 pub use rng::{splitmix64, SplitMix64};

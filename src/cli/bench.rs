@@ -64,7 +64,7 @@ pub fn run(args: Args) -> CliResult {
 
 /// Breakthrough's rates: perft, and its bitboard random playouts.
 fn breakthrough(args: &Args) -> CliResult {
-    let setups = match BreakthroughSetup::from_size(&args.game.breakthrough)? {
+    let setups = match BreakthroughSetup::from_size(&args.game.breakthrough, args.game.pieces)? {
         Some(s) => vec![s],
         None => vec![
             BreakthroughSetup::default_size(DefaultSize::Quick),

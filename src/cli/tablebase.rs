@@ -11,7 +11,7 @@ use breakthrough::tablebase::{
     generate, Limits, Progress, Region, Silent, TableFile, Tablebase, Unknown,
 };
 use breakthrough::{Board, Position};
-use quasar_core::Game;
+use quasar_core::{Game, Selection, Shard};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use woodpush::WoodpushTable;
@@ -22,6 +22,10 @@ pub enum Command {
     /// Breakthrough: compute D for every region configuration; Woodpush: solve every position
     /// of a width (or those of at most --max-pieces pieces); write the table file
     Build(BuildArgs),
+    /// Print a sliced build's slices in dependency waves, one a line: the wave (from 0), a
+    /// tab, the slice's name. A slice's inputs all lie in earlier waves, so one wave's
+    /// slices can be built at once on many machines (`build --wave W --shard i/N`)
+    Plan(BuildArgs),
     /// Print a table's header, counts and depth histogram
     Info(InfoArgs),
     /// Probe a position: a certain win with its depth and best move, or why unknown
@@ -54,6 +58,21 @@ pub struct BuildArgs {
     /// At most this many pieces in the region (Woodpush: on the strip, an endgame table)
     #[arg(long)]
     max_pieces: Option<u32>,
+    /// Chinese Checkers: pieces a side; checkers: pieces on the board in all
+    #[arg(long, value_name = "K")]
+    pieces: Option<u32>,
+    /// Build only the slice of this name (`tablebase plan` lists them); its inputs must be
+    /// built already. A finished slice is found and skipped
+    #[arg(long, value_name = "NAME", conflicts_with = "wave")]
+    slice: Option<String>,
+    /// Build only the slices of this wave (from 0; `tablebase plan` lists them); the waves
+    /// before it must be built already
+    #[arg(long, value_name = "W")]
+    wave: Option<usize>,
+    /// With --wave: build only this job's share of the wave, every N-th slice from the i-th
+    /// (i from 1, as Slurm's --array=1-N and GNU parallel's {#} number jobs)
+    #[arg(long, value_name = "i/N", requires = "wave")]
+    shard: Option<Shard>,
     /// Output file (default: tb-<board>-r<rows>[-w<P>][-b<Q>][-t<T>].qtb; Woodpush:
     /// woodpush-w<N>[-p<K>].qrt)
     #[arg(short, long)]
@@ -107,9 +126,28 @@ pub struct VerifyArgs {
 /// Runs the subcommand.
 pub fn run(cmd: Command) -> CliResult {
     match cmd {
+        Command::Build(a)
+            if a.sliced() && matches!(a.game, GameName::Breakthrough | GameName::Woodpush) =>
+        {
+            Err(not_sliced(a.game))
+        }
+        Command::Build(a)
+            if a.pieces.is_some()
+                && matches!(a.game, GameName::Breakthrough | GameName::Woodpush) =>
+        {
+            Err(
+                "--pieces sizes Chinese Checkers and checkers tables: a Breakthrough table \
+                 limits its pieces with --max-white, --max-black and --max-pieces, a Woodpush \
+                 endgame table with --max-pieces"
+                    .into(),
+            )
+        }
         Command::Build(a) => match a.game {
             GameName::Breakthrough => build(a),
             GameName::Woodpush => build_woodpush(a),
+        },
+        Command::Plan(a) => match a.game {
+            GameName::Breakthrough | GameName::Woodpush => Err(not_sliced(a.game)),
         },
         Command::Info(a) => match open(&a.file, a.game)? {
             Opened::Breakthrough => info(a),
@@ -124,6 +162,32 @@ pub fn run(cmd: Command) -> CliResult {
             Opened::Woodpush(t) => woodpush_table::verify(&t),
         },
     }
+}
+
+impl BuildArgs {
+    /// The slices `--slice`, `--wave` and `--shard` ask this job to build.
+    #[allow(dead_code)] // Read by the sliced builds (checkers, 8x8 Breakthrough).
+    fn selection(&self) -> Selection {
+        match (&self.slice, self.wave) {
+            (Some(name), _) => Selection::Slice(name.clone()),
+            (None, Some(wave)) => Selection::Wave {
+                wave,
+                shard: self.shard.unwrap_or(Shard::WHOLE),
+            },
+            (None, None) => Selection::All,
+        }
+    }
+
+    /// Whether any slicing option was given (refused by a build that has no slices).
+    fn sliced(&self) -> bool {
+        self.slice.is_some() || self.wave.is_some()
+    }
+}
+
+/// The error of `plan`, `--slice` or `--wave` for a game whose build has no slices.
+fn not_sliced(game: GameName) -> Box<dyn std::error::Error> {
+    format!("a {game:?} table is built whole: it has no slices, so no plan, --slice or --wave")
+        .into()
 }
 
 /// A table file by its game: Breakthrough's is opened by its own commands, Woodpush's is

@@ -141,7 +141,10 @@ const MAIN_GAMES: u32 = 20;
 impl CliGame for BreakthroughSetup {
     type SizeArgs = SizeArgs;
 
-    fn from_size(args: &SizeArgs) -> Result<Option<Self>, Box<dyn Error>> {
+    fn from_size(args: &SizeArgs, pieces: Option<u32>) -> Result<Option<Self>, Box<dyn Error>> {
+        if pieces.is_some() {
+            return Err("--pieces is not a Breakthrough option: its start fills two rows".into());
+        }
         Ok(args.board.map(|board| BreakthroughSetup { board }))
     }
 

@@ -23,6 +23,10 @@ pub struct GameArgs {
     /// The game
     #[arg(long, value_enum, default_value_t = GameName::Breakthrough)]
     pub game: GameName,
+    /// Pieces a side at the start (Woodpush: 1 to 8, on every other cell from each end, the
+    /// width at least 4K-2 [default: 2, the paper's start])
+    #[arg(long, value_name = "K")]
+    pub pieces: Option<u32>,
     #[command(flatten)]
     pub breakthrough: breakthrough::SizeArgs,
     #[command(flatten)]
@@ -33,7 +37,7 @@ impl GameArgs {
     /// An error when a size option of another game than `--game` is given.
     pub fn check_sizes(&self) -> Result<(), String> {
         match self.game {
-            GameName::Breakthrough if self.woodpush.given() => Err(
+            GameName::Breakthrough if self.woodpush.given() || self.pieces.is_some() => Err(
                 "--width and --pieces are Woodpush options: add --game woodpush, or give \
                  Breakthrough's size as --board WxH"
                     .into(),
@@ -59,13 +63,13 @@ macro_rules! with_game {
             $crate::games::GameName::Breakthrough => {
                 type $S = $crate::games::breakthrough::BreakthroughSetup;
                 let $given: Option<$S> =
-                    <$S as $crate::games::CliGame>::from_size(&$args.breakthrough)?;
+                    <$S as $crate::games::CliGame>::from_size(&$args.breakthrough, $args.pieces)?;
                 $body
             }
             $crate::games::GameName::Woodpush => {
                 type $S = $crate::games::woodpush::WoodpushSetup;
                 let $given: Option<$S> =
-                    <$S as $crate::games::CliGame>::from_size(&$args.woodpush)?;
+                    <$S as $crate::games::CliGame>::from_size(&$args.woodpush, $args.pieces)?;
                 $body
             }
         }

@@ -49,8 +49,12 @@ pub trait CliGame: GameSetup {
     /// The game's size options (flattened into every subcommand that plays).
     type SizeArgs: clap::Args;
 
-    /// The setup these size options ask for; `None` when none was given.
-    fn from_size(args: &Self::SizeArgs) -> Result<Option<Self>, Box<dyn Error>>;
+    /// The setup these size options and the shared `--pieces` ask for; `None` when none
+    /// was given (a game without pieces in its size refuses `pieces`).
+    fn from_size(
+        args: &Self::SizeArgs,
+        pieces: Option<u32>,
+    ) -> Result<Option<Self>, Box<dyn Error>>;
 
     /// The setup a command starts from when no size is given.
     fn default_size(which: DefaultSize) -> Self;

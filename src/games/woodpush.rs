@@ -19,16 +19,12 @@ pub struct WoodpushSize {
     /// --position when one is given]
     #[arg(long, value_name = "N")]
     pub width: Option<u32>,
-    /// Woodpush pieces a side at the start, on every other cell from each end (1 to 8; the
-    /// width must be at least 4K-2) [default: 2, the paper's start]
-    #[arg(long, value_name = "K")]
-    pub pieces: Option<u32>,
 }
 
 impl WoodpushSize {
-    /// Whether any Woodpush size option was given.
+    /// Whether any Woodpush-only size option was given.
     pub fn given(&self) -> bool {
-        self.width.is_some() || self.pieces.is_some()
+        self.width.is_some()
     }
 }
 
@@ -194,8 +190,8 @@ const MAIN_GAMES: u32 = 200;
 impl CliGame for WoodpushSetup {
     type SizeArgs = WoodpushSize;
 
-    fn from_size(args: &WoodpushSize) -> Result<Option<Self>, Box<dyn Error>> {
-        if !args.given() {
+    fn from_size(args: &WoodpushSize, pieces: Option<u32>) -> Result<Option<Self>, Box<dyn Error>> {
+        if !args.given() && pieces.is_none() {
             return Ok(None);
         }
         let width = args
@@ -203,7 +199,7 @@ impl CliGame for WoodpushSetup {
             .unwrap_or_else(|| WoodpushSetup::default_size(DefaultSize::Standard).width);
         Ok(Some(WoodpushSetup::checked(
             width,
-            args.pieces.unwrap_or(PAPER_PIECES),
+            pieces.unwrap_or(PAPER_PIECES),
         )?))
     }
 
