@@ -694,3 +694,335 @@ fn a_time_in_microseconds_is_accepted_as_everywhere() {
     let (stdout, _) = run_ok(&strs(&random_args(&dir, "2", &["--time", "900us"])));
     assert!(stdout.starts_with("6x6, 900us per move"), "{stdout}");
 }
+
+/// The options of a small deterministic round robin (random players with fixed seeds and
+/// MCTS with a fixed number of simulations), sharded when `shard` is given.
+fn robin_args(out: &Path, shard: Option<&str>) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "arena",
+        "--player",
+        "random",
+        "--player",
+        "random:seed=2",
+        "--player",
+        "mcts:sims=20",
+        "--games",
+        "4",
+        "--seed",
+        "5",
+        "--jobs",
+        "1",
+        "--no-progress",
+        "--out",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.push(out.display().to_string());
+    if let Some(s) = shard {
+        args.extend(["--shard".to_string(), s.to_string()]);
+    }
+    args
+}
+
+/// A record's games without their move times (the only thing a replay changes), in the
+/// order of pairing and number.
+fn timeless(mut recs: Vec<Value>) -> Vec<Value> {
+    for r in &mut recs {
+        r.as_object_mut().unwrap().remove("times_ms");
+    }
+    recs.sort_by_key(|r| {
+        (
+            r["player_a"].as_str().unwrap().to_string(),
+            r["player_b"].as_str().unwrap().to_string(),
+            r["number"].as_u64().unwrap(),
+        )
+    });
+    recs
+}
+
+/// The report's lines after the first (which says the budgets).
+fn table(stdout: &str) -> String {
+    stdout.lines().skip(1).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn two_shards_merged_equal_one_whole_run() {
+    let dir = scratch("shards");
+    let (whole_out, _) = run_ok(&strs(&robin_args(&dir.join("whole"), None)));
+    let shards = dir.join("shards");
+    let mut share_sizes = Vec::new();
+    for s in ["1/2", "2/2"] {
+        let (_, e) = run_ok(&strs(&robin_args(&shards, Some(s))));
+        assert!(e.contains(&format!("shard {s}: this job's share")), "{e}");
+        share_sizes.push(games(&shards.join(format!("games-shard-{}-of-2.jsonl", &s[..1]))).len());
+    }
+    // Three pairings of two openings: units 0, 2, 4 and 1, 3, 5, two games each.
+    assert_eq!(share_sizes, [6, 6]);
+    assert!(
+        !shards.join("pairings.csv").exists(),
+        "a shard writes no report"
+    );
+    // A rerun of a finished shard plays nothing.
+    let (_, e) = run_ok(&strs(&robin_args(&shards, Some("2/2"))));
+    assert!(e.contains("new games played: 0;"), "{e}");
+
+    let mut merged = games(&shards.join("games-shard-1-of-2.jsonl"));
+    merged.extend(games(&shards.join("games-shard-2-of-2.jsonl")));
+    let whole = games(&dir.join("whole/games.jsonl"));
+    assert_eq!(whole.len(), 12);
+    assert_eq!(timeless(merged), timeless(whole));
+
+    let rep = dir.join("report");
+    let (report_out, e) = run_ok(&[
+        "arena",
+        "report",
+        shards.join("games-shard-2-of-2.jsonl").to_str().unwrap(),
+        shards.join("games-shard-1-of-2.jsonl").to_str().unwrap(),
+        "--out",
+        rep.to_str().unwrap(),
+    ]);
+    assert!(e.contains("merged 12 games from 2 records"), "{e}");
+    assert!(!e.contains("warning"), "{e}");
+    assert_eq!(table(&report_out), table(&whole_out));
+    assert!(
+        report_out.starts_with("6x6, per move: random 100ms, random:seed=2 100ms, mcts:sims=20 20 sims, 4 games per pairing, openings of 2 random plies (seed 5)"),
+        "{report_out}"
+    );
+    for f in [
+        "pairings.csv",
+        "crosstable.csv",
+        "winrates.svg",
+        "report.json",
+    ] {
+        assert_eq!(
+            std::fs::read_to_string(rep.join(f)).is_ok(),
+            true,
+            "{f} written"
+        );
+    }
+    let csv = |d: &Path| {
+        // The columns before the move times.
+        std::fs::read_to_string(d.join("pairings.csv"))
+            .unwrap()
+            .lines()
+            .map(|l| l.split(',').take(19).collect::<Vec<_>>().join(","))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(csv(&rep), csv(&dir.join("whole")));
+
+    // One shard alone: the report says which games are missing.
+    let (_, e) = run_ok(&[
+        "arena",
+        "report",
+        shards.join("games-shard-1-of-2.jsonl").to_str().unwrap(),
+        "--out",
+        rep.to_str().unwrap(),
+    ]);
+    assert!(
+        e.contains(
+            "warning: 6 of the match's 12 games are in no record (random vs random:seed=2: 2, 3;"
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn reports_refuse_records_of_other_matches_and_games_twice() {
+    let dir = scratch("report-refuse");
+    let a = dir.join("a");
+    run_ok(&strs(&robin_args(&a, Some("1/2"))));
+    let first = a.join("games-shard-1-of-2.jsonl");
+    let first = first.to_str().unwrap();
+    let out = dir.join("rep");
+    let out = out.to_str().unwrap();
+
+    let e = one_error_line(&["arena", "report", first, first, "--out", out]);
+    assert!(
+        e.contains("game 0 of random vs random:seed=2 is in ")
+            && e.contains("was one record given twice"),
+        "{e}"
+    );
+
+    // Shard 2 of the same players under another seed.
+    let b = dir.join("b");
+    let mut args = robin_args(&b, Some("2/2"));
+    let seed = args.iter().position(|s| s == "--seed").unwrap();
+    args[seed + 1] = "6".into();
+    run_ok(&strs(&args));
+    let second = b.join("games-shard-2-of-2.jsonl");
+    let e = one_error_line(&[
+        "arena",
+        "report",
+        first,
+        second.to_str().unwrap(),
+        "--out",
+        out,
+    ]);
+    assert!(
+        e.contains("(game 2 of random vs random:seed=2) has seed 6, but ")
+            && e.contains("has 5: the records are of different matches"),
+        "{e}"
+    );
+
+    let e = one_error_line(&["arena", "report", "/nonexistent/games.jsonl"]);
+    assert!(e.contains("does not exist"), "{e}");
+
+    // A shard's record given to another shard is refused, and nothing is played.
+    let mut other = robin_args(&a, Some("2/2"));
+    other.extend(["--record".into(), first.into()]);
+    let e = one_error_line(&strs(&other));
+    assert!(
+        e.contains("which is not in shard 2/2's share; give each shard its own --record"),
+        "{e}"
+    );
+    assert_eq!(games(Path::new(first)).len(), 6);
+
+    let mut sprt = robin_args(&a, Some("1/2"));
+    sprt.extend(["--sprt".into(), "elo0=0,elo1=50".into()]);
+    let out = quasar(&strs(&sprt));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("--shard"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// The repository's `scripts/` folder.
+fn scripts() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts")
+}
+
+/// The whole-match record of a 2-player random match of 8 games, without times, for the
+/// drivers' tests to compare with.
+fn driver_whole(dir: &Path) -> Vec<Value> {
+    let mut args = random_args(dir, "8", &[]);
+    args.extend(["--jobs".into(), "1".into()]);
+    run_ok(&strs(&args));
+    timeless(games(&dir.join("games.jsonl")))
+}
+
+/// Runs a driver script under bash with QUASAR set to the test's binary.
+fn bash(script: &Path, args: &[&str], path: Option<&Path>) -> (String, String) {
+    let mut cmd = Command::new("bash");
+    cmd.arg(script)
+        .args(args)
+        .env("QUASAR", env!("CARGO_BIN_EXE_quasar"));
+    if let Some(p) = path {
+        let old = std::env::var("PATH").unwrap_or_default();
+        cmd.env("PATH", format!("{}:{old}", p.display()));
+    }
+    let out = cmd.output().expect("bash runs");
+    let (so, se) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{script:?} {args:?}:\n{se}\n{so}");
+    (so, se)
+}
+
+/// The match options the drivers' tests pass through (those of `random_args`).
+const DRIVER_MATCH: [&str; 12] = [
+    "--player",
+    "random",
+    "--player",
+    "random:seed=2",
+    "--games",
+    "8",
+    "--openings-plies",
+    "3",
+    "--seed",
+    "5",
+    "--jobs",
+    "1",
+];
+
+#[test]
+fn the_gnu_parallel_driver_plays_two_shards_and_reports_the_whole_match() {
+    let dir = scratch("parallel");
+    let whole = driver_whole(&dir.join("whole"));
+    let out = dir.join("out");
+    let mut args = vec!["2", out.to_str().unwrap()];
+    args.extend(DRIVER_MATCH);
+    let have_parallel = Command::new("parallel")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let stdout = if have_parallel {
+        bash(&scripts().join("arena-parallel.sh"), &args, None).0
+    } else {
+        // Without GNU parallel: the same two jobs as background shell jobs.
+        eprintln!("GNU parallel is not installed: two background shell jobs instead");
+        let q = env!("CARGO_BIN_EXE_quasar");
+        let o = out.display();
+        let opts = DRIVER_MATCH.join(" ");
+        let line = format!(
+            "set -e; for i in 1 2; do {q} arena {opts} --no-progress --out {o} --shard $i/2 & done; wait; \
+             {q} arena report {o}/games-shard-1-of-2.jsonl {o}/games-shard-2-of-2.jsonl --out {o}"
+        );
+        let r = Command::new("bash").arg("-c").arg(line).output().unwrap();
+        assert!(r.status.success(), "{}", text(&r.stderr));
+        text(&r.stdout)
+    };
+    assert!(
+        stdout.contains("| 1 | `random` | `random:seed=2` |"),
+        "{stdout}"
+    );
+    let mut merged = games(&out.join("games-shard-1-of-2.jsonl"));
+    assert_eq!(merged.len(), 4);
+    merged.extend(games(&out.join("games-shard-2-of-2.jsonl")));
+    assert_eq!(timeless(merged), whole);
+    assert!(out.join("pairings.csv").is_file());
+}
+
+#[test]
+fn the_slurm_driver_submits_an_array_and_a_dependent_report() {
+    let dir = scratch("slurm");
+    let whole = driver_whole(&dir.join("whole"));
+    // A stand-in sbatch: logs its options and runs the job at once (each array task with
+    // its SLURM_ARRAY_TASK_ID), printing a job id as --parsable does.
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let log = dir.join("sbatch.log");
+    std::fs::write(
+        bin.join("sbatch"),
+        format!(
+            "#!/usr/bin/env bash\nlog={log}\narray=\necho \"$*\" >> $log\n\
+             while [ $# -gt 0 ]; do case $1 in --array=*) array=${{1#--array=1-}};; -*) ;; *) break;; esac; shift; done\n\
+             if [ -n \"$array\" ]; then for i in $(seq 1 $array); do SLURM_ARRAY_TASK_ID=$i bash \"$@\" >> $log.out 2>&1 || exit 1; done\n\
+             else bash \"$@\" >> $log.out 2>&1 || exit 1; fi\necho 4242\n",
+            log = log.display()
+        ),
+    )
+    .unwrap();
+    std::process::Command::new("chmod")
+        .args(["+x", bin.join("sbatch").to_str().unwrap()])
+        .status()
+        .unwrap();
+    let out = dir.join("out");
+    let mut args = vec!["2", out.to_str().unwrap()];
+    args.extend(DRIVER_MATCH);
+    let (stdout, _) = bash(&scripts().join("arena-slurm.sh"), &args, Some(&bin));
+    assert!(
+        stdout.contains("submitted array 4242 (tasks 1-2) and report 4242"),
+        "{stdout}"
+    );
+    let calls = std::fs::read_to_string(&log).unwrap();
+    let calls: Vec<&str> = calls.lines().collect();
+    assert_eq!(calls.len(), 2, "{calls:?}");
+    assert!(
+        calls[0].contains("--array=1-2") && calls[0].contains("--task 2"),
+        "{calls:?}"
+    );
+    assert!(
+        calls[1].contains("--dependency=afterok:4242") && calls[1].contains("--report 2"),
+        "{calls:?}"
+    );
+    let mut merged = games(&out.join("games-shard-1-of-2.jsonl"));
+    merged.extend(games(&out.join("games-shard-2-of-2.jsonl")));
+    assert_eq!(timeless(merged), whole);
+    let job_out = std::fs::read_to_string(dir.join("sbatch.log.out")).unwrap();
+    assert!(
+        job_out.contains("merged 8 games from 2 records"),
+        "{job_out}"
+    );
+    assert!(out.join("report.json").is_file());
+}

@@ -10,6 +10,7 @@ pub mod game;
 pub mod gtp_client;
 pub mod matchup;
 pub mod mcts_player;
+pub mod merge;
 pub mod player;
 pub mod random_player;
 pub mod record;

@@ -1,6 +1,8 @@
 //! Matches of any game: every pairing of the players plays each opening twice with the
 //! sides swapped, games run in parallel, each finished game goes to the record at once, and
-//! a match resumes from its record without replaying a finished game.
+//! a match resumes from its record without replaying a finished game. A match can be split
+//! into shards (`--shard i/N`), one job of a cluster each, whose records merge into the
+//! whole match (`crate::merge`).
 
 use crate::game::{play_game, EndReason, PlayedGame};
 use crate::player::{Budget, PlayerError, PlayerFactory};
@@ -11,7 +13,7 @@ use crate::setup::{GameSetup, SetupError};
 use crate::stats::{Sprt, SprtDecision, Tally};
 use mcts::Limits;
 use quasar_core::splitmix64 as mix;
-use quasar_core::{Game, Outcome, Side};
+use quasar_core::{Game, Outcome, Shard, Side};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::HashSet;
@@ -42,8 +44,10 @@ pub struct MatchConfig<S> {
     pub jobs: usize,
     /// Plies after which a game is stopped as a draw.
     pub ply_cap: u32,
-    /// Stop early when this test decides (matches of two players only).
+    /// Stop early when this test decides (matches of two players only, unsharded).
     pub sprt: Option<Sprt>,
+    /// This job's share of the match ([`in_share`]); [`Shard::WHOLE`] plays it all.
+    pub shard: Shard,
 }
 
 /// A player of the match: the spec text that names it in records, and its factory.
@@ -88,6 +92,9 @@ pub enum SettingsError {
     /// An SPRT with other than two players.
     #[error("--sprt decides between two players; give exactly two")]
     SprtNeedsTwo,
+    /// An SPRT in one shard of a match.
+    #[error("--sprt decides as games finish, which one shard of a match cannot do for the whole; drop --sprt or --shard")]
+    SprtInShard,
     /// No random opening of that length leaves the game open.
     #[error("no {plies}-ply random opening on {params} leaves the game open in 1000 tries; use fewer --openings-plies")]
     NoOpening {
@@ -144,6 +151,20 @@ pub enum Mismatch {
         /// Its value in this match.
         now: String,
     },
+    /// The record holds a game of another shard's share.
+    #[error("record {} holds game {number} of {player_a} vs {player_b}, which is not in shard {shard}'s share; give each shard its own --record (the default under --out is)", path.display())]
+    OtherShare {
+        /// The record's path.
+        path: PathBuf,
+        /// The game's number.
+        number: u32,
+        /// Player A's spec.
+        player_a: String,
+        /// Player B's spec.
+        player_b: String,
+        /// This job's shard.
+        shard: Shard,
+    },
     /// The record's opening differs from the one the seed makes now.
     #[error("record {} holds game {number} of {player_a} vs {player_b} with opening {recorded:?}, but this version of quasar makes {made:?} from the same seed; use another --record", path.display())]
     Opening {
@@ -182,6 +203,16 @@ pub fn pairings(n: usize) -> Vec<(usize, usize)> {
     (0..n)
         .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
         .collect()
+}
+
+/// Whether game `g` of pairing `pi` lies in `shard`'s share of a match of `games` games per
+/// pairing. The match is split by opening: unit `pi * openings + g / 2` (both colours of one
+/// opening of one pairing) goes to every N-th job, so both colours of an opening are played
+/// by one job on one machine (a fair pair under a time limit on mixed hardware) and each
+/// job's own table is balanced in colours.
+pub fn in_share(shard: Shard, games: u32, pi: usize, g: u32) -> bool {
+    let openings = games.div_ceil(2) as usize;
+    shard.takes(pi * openings + (g / 2) as usize)
 }
 
 /// Opening `index`: `plies` uniformly random moves from the start, drawn from `seed`, that
@@ -259,12 +290,15 @@ fn check<S: GameSetup>(
     if cfg.sprt.is_some() && players.len() != 2 {
         return Err(SettingsError::SprtNeedsTwo);
     }
+    if cfg.sprt.is_some() && cfg.shard != Shard::WHOLE {
+        return Err(SettingsError::SprtInShard);
+    }
     Ok(())
 }
 
-/// Plays every pairing of `players` for `cfg.games` games, skipping games already in the
-/// record at `record_path` and appending each new one as it finishes; `progress` hears of
-/// the start and of every finished game.
+/// Plays every pairing of `players` for `cfg.games` games (those of `cfg.shard`'s share),
+/// skipping games already in the record at `record_path` and appending each new one as it
+/// finishes; `progress` hears of the start and of every finished game.
 pub fn run_match<S: GameSetup>(
     cfg: &MatchConfig<S>,
     players: &[Contestant<S::Game>],
@@ -278,6 +312,7 @@ pub fn run_match<S: GameSetup>(
         .map(|i| opening(&cfg.setup, cfg.opening_plies, cfg.seed, i))
         .collect::<Result<_, _>>()?;
     let (writer, loaded) = RecordWriter::open(record_path)?;
+    let names: Vec<String> = players.iter().map(|p| p.spec.clone()).collect();
 
     // Keep the record's games of this match's pairings; check they were played alike.
     let mut done: Vec<Vec<Option<GameRecord>>> = vec![vec![None; cfg.games as usize]; pairs.len()];
@@ -295,7 +330,14 @@ pub fn run_match<S: GameSetup>(
         } else {
             (&players[b], &players[a])
         };
+        // Records written before the players' list was kept have none to compare.
+        let players_then = if g.players.is_empty() {
+            names.join(", ")
+        } else {
+            g.players.join(", ")
+        };
         let expected = [
+            ("players", names.join(", "), players_then),
             ("game", S::NAME.to_string(), g.game.clone()),
             ("parameters", cfg.setup.params(), g.params.clone()),
             ("seed", cfg.seed.to_string(), g.seed.to_string()),
@@ -343,6 +385,15 @@ pub fn run_match<S: GameSetup>(
                 })));
             }
         }
+        if g.number < cfg.games && !in_share(cfg.shard, cfg.games, pi, g.number) {
+            return Err(MatchError::Mismatch(Box::new(Mismatch::OtherShare {
+                path: record_path.to_path_buf(),
+                number: g.number,
+                player_a: g.player_a,
+                player_b: g.player_b,
+                shard: cfg.shard,
+            })));
+        }
         if let Some(slot @ None) = done[pi].get_mut(g.number as usize) {
             *slot = Some(g);
             resumed += 1;
@@ -352,7 +403,7 @@ pub fn run_match<S: GameSetup>(
     let mut pending: Vec<(usize, u32)> = Vec::new();
     for (pi, slots) in done.iter().enumerate() {
         for (g, slot) in slots.iter().enumerate() {
-            if slot.is_none() {
+            if slot.is_none() && in_share(cfg.shard, cfg.games, pi, g as u32) {
                 pending.push((pi, g as u32));
             }
         }
@@ -370,7 +421,10 @@ pub fn run_match<S: GameSetup>(
         }
     }
 
-    let total = pairs.len() as u64 * cfg.games as u64;
+    let total = (0..pairs.len())
+        .flat_map(|pi| (0..cfg.games).map(move |g| (pi, g)))
+        .filter(|&(pi, g)| in_share(cfg.shard, cfg.games, pi, g))
+        .count() as u64;
     let finished = AtomicUsize::new(resumed);
     progress(MatchProgress::Started {
         total,
@@ -401,8 +455,8 @@ pub fn run_match<S: GameSetup>(
                     cfg,
                     pi,
                     g,
-                    &players[a],
-                    &players[b],
+                    [&players[a], &players[b]],
+                    &names,
                     &start,
                     &openings[(g / 2) as usize],
                 ) {
@@ -460,13 +514,15 @@ pub fn run_match<S: GameSetup>(
     })
 }
 
-/// Plays game `g` of pairing `pi` (A = `a`, B = `b`) and makes its record.
+/// Plays game `g` of pairing `pi` (A = `a`, B = `b`) of the match among `names` and makes
+/// its record.
+#[allow(clippy::too_many_arguments)]
 fn play_one<S: GameSetup>(
     cfg: &MatchConfig<S>,
     pi: usize,
     g: u32,
-    a: &Contestant<S::Game>,
-    b: &Contestant<S::Game>,
+    [a, b]: [&Contestant<S::Game>; 2],
+    names: &[String],
     start: &S::Game,
     opening: &[<S::Game as Game>::Move],
 ) -> Result<GameRecord, MatchError> {
@@ -492,13 +548,24 @@ fn play_one<S: GameSetup>(
     );
     // The players (and any engine processes) end before the record is written.
     drop((fp, sp));
-    Ok(make_record(cfg, [a, b], g, limits, start, opening, played))
+    Ok(make_record(
+        cfg,
+        [a, b],
+        names,
+        g,
+        limits,
+        start,
+        opening,
+        played,
+    ))
 }
 
-/// The record of game `g` of pairing `(a, b)`.
+/// The record of game `g` of pairing `(a, b)` of the match among `names`.
+#[allow(clippy::too_many_arguments)]
 fn make_record<S: GameSetup>(
     cfg: &MatchConfig<S>,
     [a, b]: [&Contestant<S::Game>; 2],
+    names: &[String],
     g: u32,
     limits: [Limits; 2],
     start: &S::Game,
@@ -544,6 +611,8 @@ fn make_record<S: GameSetup>(
         },
         reason: played.reason,
         detail,
+        players: names.to_vec(),
+        games_per_pairing: Some(cfg.games),
     }
 }
 

@@ -66,6 +66,14 @@ pub struct GameRecord {
     /// engine error).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// Every player of the match, in the order given (which orders the pairings); empty in
+    /// records written before it was kept. `arena report` checks that merged records agree.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub players: Vec<String>,
+    /// The match's games per pairing when this game was played (a resumed match may ask
+    /// for more); `None` in older records. `arena report` counts missing games by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games_per_pairing: Option<u32>,
 }
 
 impl GameRecord {
@@ -305,6 +313,8 @@ mod tests {
             winner: Winner::Second,
             reason: EndReason::Illegal,
             detail: Some("chose a1-a4".into()),
+            players: vec!["random".into(), "gtp:./x".into()],
+            games_per_pairing: Some(20),
         }
     }
 
@@ -402,5 +412,23 @@ mod tests {
             "{line}"
         );
         assert!(line.contains(r#""ply_cap":1000"#), "{line}");
+        assert!(
+            line.ends_with(r#""players":["random","gtp:./x"],"games_per_pairing":20}"#),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn a_record_without_the_players_list_still_reads() {
+        let mut old = serde_json::to_value(sample(0)).unwrap();
+        old.as_object_mut().unwrap().remove("players");
+        old.as_object_mut().unwrap().remove("games_per_pairing");
+        let g: GameRecord = serde_json::from_value(old).unwrap();
+        assert!(g.players.is_empty() && g.games_per_pairing.is_none());
+        let mut no_list = sample(0);
+        no_list.players.clear();
+        no_list.games_per_pairing = None;
+        let line = serde_json::to_string(&no_list).unwrap();
+        assert!(line.ends_with(r#""detail":"chose a1-a4"}"#), "{line}");
     }
 }

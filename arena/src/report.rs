@@ -470,6 +470,8 @@ mod tests {
                 EndReason::Win
             },
             detail: None,
+            players: vec![],
+            games_per_pairing: None,
         }
     }
 

@@ -1,18 +1,23 @@
 //! `quasar arena`: a match between two players, or a round robin among more, with a record
-//! that resumes, the thesis' table on the terminal and CSV, JSON and SVG files.
+//! that resumes, the thesis' table on the terminal and CSV, JSON and SVG files; one job's
+//! share of a match (`--shard i/N`), and `arena report`, which merges the records of one
+//! match into its report.
 
 use super::CliResult;
-use crate::games::{with_game, CliGame, DefaultSize, GameArgs};
+use crate::games::{with_game, CliGame, DefaultSize, GameArgs, GameName};
 use crate::progress::MatchBar;
 use arena::duration::parse_duration;
 use arena::factory::build_factory;
 use arena::matchup::{run_match, Contestant, MatchConfig};
+use arena::merge::{merge, Merged};
+use arena::record;
 use arena::report;
 use arena::settings::limit_text;
+use arena::setup::GameSetup;
 use arena::spec::PlayerSpec;
 use arena::stats::{Sprt, SprtDecision};
 use mcts::Limits;
-use quasar_core::{Game, Side};
+use quasar_core::{Game, Shard, Side};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -22,7 +27,37 @@ use std::time::Duration;
 /// Without --player it runs the main job: the engine with a small cached 6x6 tablebase
 /// against the engine without it.
 #[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    play: MatchArgs,
+}
+
+/// What `arena` does besides playing a match.
+#[derive(clap::Subcommand)]
+pub enum Command {
+    /// Merge the records of one match (its shards' records, or runs of it) into one report:
+    /// every game counted once, all played alike (same game, size, players, seed, openings,
+    /// ply cap and budgets), else an error naming the difference
+    Report(ReportArgs),
+}
+
+/// Options of `arena report`.
+#[derive(clap::Args)]
+pub struct ReportArgs {
+    /// Records of one match, e.g. arena-results/games-shard-*-of-8.jsonl
+    #[arg(required = true, value_name = "RECORD")]
+    records: Vec<PathBuf>,
+    /// Directory for pairings.csv, crosstable.csv, report.json and winrates.svg
+    #[arg(long, default_value = "arena-results")]
+    out: PathBuf,
+}
+
+/// Options of a match.
+#[derive(clap::Args)]
+pub struct MatchArgs {
     #[command(flatten)]
     game: GameArgs,
     /// A player: mcts[:KEY=VALUE,...] with keys tb=FILE, rule=sound|race, every=K, c=0.4,
@@ -53,9 +88,16 @@ pub struct Args {
     /// Seed of the openings and of the players
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// JSON Lines record of finished games; a match resumes from it [default: OUT/games.jsonl]
+    /// JSON Lines record of finished games; a match resumes from it [default:
+    /// OUT/games.jsonl; with --shard i/N, OUT/games-shard-i-of-N.jsonl]
     #[arg(long)]
     record: Option<PathBuf>,
+    /// Play only this job's share of the match, for a cluster: every N-th opening of every
+    /// pairing, both colours, from the i-th (i from 1, as Slurm's --array=1-N and GNU
+    /// parallel's {#} number jobs). Games keep their numbers and seeds, so `arena report`
+    /// merges the shards' records into the whole match; a shard writes its record only
+    #[arg(long, value_name = "i/N", conflicts_with = "sprt")]
+    shard: Option<Shard>,
     /// Directory for pairings.csv, crosstable.csv, report.json and winrates.svg
     #[arg(long, default_value = "arena-results")]
     out: PathBuf,
@@ -78,10 +120,16 @@ const SIMS_SAFEGUARD: Duration = Duration::from_secs(60);
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {
-    with_game!(args.game, S, given => run_game::<S>(args, given))
+    match args.command {
+        Some(Command::Report(r)) => run_report(r),
+        None => {
+            let args = args.play;
+            with_game!(args.game, S, given => run_game::<S>(args, given))
+        }
+    }
 }
 
-fn run_game<S: CliGame>(args: Args, given: Option<S>) -> CliResult {
+fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
     let (specs, setup, games) = if args.players.is_empty() {
         let Some(job) = S::main_job(&args.cache, !args.no_progress)? else {
             return Err(format!(
@@ -135,11 +183,14 @@ fn run_game<S: CliGame>(args: Args, given: Option<S>) -> CliResult {
         jobs,
         ply_cap: args.ply_cap,
         sprt: args.sprt,
+        shard: args.shard.unwrap_or(Shard::WHOLE),
     };
-    let record = args
-        .record
-        .clone()
-        .unwrap_or_else(|| args.out.join("games.jsonl"));
+    let record = args.record.clone().unwrap_or_else(|| match args.shard {
+        Some(s) => args
+            .out
+            .join(format!("games-shard-{}-of-{}.jsonl", s.index(), s.count())),
+        None => args.out.join("games.jsonl"),
+    });
     let bar = MatchBar::new(!args.no_progress);
     let outcome = run_match(&cfg, &players, &record, &|p| bar.update(p));
     bar.finish();
@@ -192,9 +243,119 @@ fn run_game<S: CliGame>(args: Args, given: Option<S>) -> CliResult {
         report::markdown(&rep)
     )?;
     out.flush()?;
-    let written = report::write_files(&rep, &args.out)
-        .map_err(|e| format!("cannot write the report into {}: {e}", args.out.display()))?;
+    if let Some(shard) = args.shard {
+        // Report files of a share would be overwritten by the other shards in a shared --out.
+        eprintln!(
+            "shard {shard}: this job's share of the match is {} games, in {}; `quasar arena \
+             report` merges the shards' records into the match's report",
+            outcome.games.len(),
+            record.display()
+        );
+        return Ok(());
+    }
+    write_report(&rep, &args.out)
+}
+
+/// Writes the report's files into `dir` and says which.
+fn write_report(rep: &report::Report, dir: &std::path::Path) -> CliResult {
+    let written = report::write_files(rep, dir)
+        .map_err(|e| format!("cannot write the report into {}: {e}", dir.display()))?;
     let list: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
     eprintln!("wrote {}", list.join(", "));
     Ok(())
+}
+
+/// `arena report`: merges the records and prints and writes the match's report.
+fn run_report(args: ReportArgs) -> CliResult {
+    let mut records = Vec::new();
+    for path in &args.records {
+        // A missing record is a shard not run (or a mistyped path), not an empty one.
+        if !path.is_file() {
+            return Err(format!(
+                "record {} does not exist or is not a file: did its shard run?",
+                path.display()
+            )
+            .into());
+        }
+        let loaded = record::load(path)?;
+        if loaded.dropped_partial_line {
+            eprintln!(
+                "record {}: left out an unfinished last line (a job still writing, or killed)",
+                path.display()
+            );
+        }
+        records.push((path.clone(), loaded.games));
+    }
+    let m = merge(&records)?;
+    let Ok(name) = <GameName as clap::ValueEnum>::from_str(&m.game, true) else {
+        return Err(format!(
+            "the records are of the game '{}', which this quasar does not play",
+            m.game
+        )
+        .into());
+    };
+    let first_side =
+        with_game!(name, S => <<S as GameSetup>::Game as Game>::side_name(Side::First));
+    eprintln!(
+        "merged {} games from {} records",
+        m.games.len(),
+        records.len()
+    );
+    if let Some(warning) = missing_text(&m) {
+        eprintln!("{warning}");
+    }
+    let rep = report::summarize(&m.players, &m.games, first_side);
+    let mut out = std::io::stdout().lock();
+    write!(
+        out,
+        "{}, {}, {} games per pairing, openings of {} random plies (seed {})\n\n{}",
+        m.params,
+        budgets_text(&m),
+        m.games_per_pairing,
+        m.opening_plies,
+        m.seed,
+        report::markdown(&rep)
+    )?;
+    out.flush()?;
+    write_report(&rep, &args.out)
+}
+
+/// The budgets per move as the match prints them (`100ms per move`) when all players share
+/// one, else each player's.
+fn budgets_text(m: &Merged) -> String {
+    if let Some(Some(b)) = m.budgets.first() {
+        if m.budgets.iter().all(|x| x.as_deref() == Some(b)) {
+            return format!("{b} per move");
+        }
+    }
+    let each: Vec<String> = m
+        .players
+        .iter()
+        .zip(&m.budgets)
+        .map(|(p, b)| format!("{p} {}", b.as_deref().unwrap_or("(no games)")))
+        .collect();
+    format!("per move: {}", each.join(", "))
+}
+
+/// A warning naming the games below the match's count that no record holds, if any.
+fn missing_text(m: &Merged) -> Option<String> {
+    if m.missing.is_empty() {
+        return None;
+    }
+    let count: usize = m.missing.iter().map(|(_, _, n)| n.len()).sum();
+    let total = m.games_per_pairing as usize * m.players.len() * (m.players.len() - 1) / 2;
+    let each: Vec<String> = m
+        .missing
+        .iter()
+        .map(|(a, b, numbers)| {
+            let shown: Vec<String> = numbers.iter().take(8).map(u32::to_string).collect();
+            let more = if numbers.len() > 8 { ", ..." } else { "" };
+            format!("{a} vs {b}: {}{more}", shown.join(", "))
+        })
+        .collect();
+    Some(format!(
+        "warning: {count} of the match's {total} games are in no record ({}): a shard is \
+         unfinished, failed or not given; the report covers the games found",
+        each.join("; ")
+    ))
 }
