@@ -42,7 +42,9 @@ impl DepthCache {
             return None;
         }
         Some(DepthCache {
-            slots: (0..1usize << slots_log2).map(|_| AtomicU64::new(0)).collect(),
+            slots: (0..1usize << slots_log2)
+                .map(|_| AtomicU64::new(0))
+                .collect(),
             shift: 64 - slots_log2,
             width: w,
             white_bits: (n - 2) * w,
@@ -99,7 +101,8 @@ impl DepthCache {
             None => NOT_STORED,
         };
         let packed = self.pack(c);
-        self.slot(packed).store((packed << 8) | tag, Ordering::Relaxed);
+        self.slot(packed)
+            .store((packed << 8) | tag, Ordering::Relaxed);
     }
 }
 
