@@ -23,6 +23,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod cache;
 pub mod generate;
 pub mod index;
 pub mod key;

@@ -2,6 +2,7 @@
 //! to move through the colour flip), says why when it cannot, and implements the
 //! engine's [`Oracle`].
 
+use crate::tablebase::cache::{DepthCache, DEFAULT_SLOTS_LOG2};
 use crate::tablebase::generate::Generated;
 use crate::tablebase::key::Entry;
 use crate::tablebase::progress::Progress;
@@ -91,6 +92,11 @@ pub struct Tablebase {
     table: TableFile,
     region: Region,
     race_guess: bool,
+    /// Answers already read, in front of the table (`None`: every probe reads the table).
+    cache: Option<DepthCache>,
+    /// Probes go through [`Tablebase::explain`] with its colour flip (the slow path kept
+    /// for comparison; off by default).
+    slow: bool,
 }
 
 impl Tablebase {
@@ -114,10 +120,31 @@ impl Tablebase {
     /// A tablebase over a table already loaded.
     pub fn from_table(table: TableFile) -> Tablebase {
         Tablebase {
+            cache: DepthCache::new(&table.region, DEFAULT_SLOTS_LOG2),
             region: table.region.clone(),
             table,
             race_guess: false,
+            slow: false,
         }
+    }
+
+    /// Sets the answer cache to `2^slots_log2` slots (0: no cache; also none when the
+    /// region's configurations do not fit its slots).
+    pub fn with_cache_slots(mut self, slots_log2: u32) -> Tablebase {
+        self.cache = DepthCache::new(&self.region, slots_log2);
+        self
+    }
+
+    /// Slots of the answer cache (0 when there is none).
+    pub fn cache_slots(&self) -> usize {
+        self.cache.as_ref().map_or(0, |c| c.len())
+    }
+
+    /// Makes the engine's probes take the general path of [`Tablebase::explain`] (colour
+    /// flip, every step checked, no cache): the speed before the fast path, for benches.
+    pub fn with_slow_probes(mut self, on: bool) -> Tablebase {
+        self.slow = on;
+        self
     }
 
     /// A tablebase held in memory, straight from the generator.
@@ -247,9 +274,123 @@ impl Tablebase {
         }
     }
 
+    /// The side to move's region configuration as White to move (what
+    /// [`Region::config_of`] gives after the colour flip), read straight from the
+    /// bitboards: no flip of the whole board.
+    #[inline]
+    fn view(&self, pos: &Position, mover: Side) -> Config {
+        let r = &self.region;
+        let w = r.width();
+        let (white, black) = match mover {
+            Side::First => {
+                let shift = (r.lowest_row() - 1) * w;
+                (pos.white() >> shift, pos.black() >> shift)
+            }
+            Side::Second => {
+                // Black's region is board rows 1..n; board row n - j (from 1) is its local
+                // row j after the flip, columns unchanged.
+                let n = r.rows();
+                let (mut own, mut other) = (0, 0);
+                for j in 0..n {
+                    let s = (n - 1 - j) * w;
+                    own |= r.row_bits(pos.black() >> s, 0) << (j * w);
+                    other |= r.row_bits(pos.white() >> s, 0) << (j * w);
+                }
+                (own, other)
+            }
+        };
+        Config {
+            white: white & (r.white_cells() | r.goal_minus_one()),
+            black: black & r.black_cells(),
+        }
+    }
+
+    /// The stored depth of `c` (no White piece on row `H-1`, at least one White piece),
+    /// through the answer cache.
+    #[inline]
+    fn stored_depth(&self, c: Config) -> Result<Option<u32>, Corrupt> {
+        let Some(cache) = &self.cache else {
+            return Ok(self.lookup(c)?.map(|e| e.depth));
+        };
+        if let Some(d) = cache.get(c) {
+            return Ok(d);
+        }
+        let d = self.lookup(c)?.map(|e| e.depth);
+        cache.put(c, d);
+        Ok(d)
+    }
+
+    /// The depth of the win the sound rule claims for the side to move, or `None`: the
+    /// answer of [`Tablebase::explain`] (the tests compare them on random positions) read
+    /// without the colour flip and through the answer cache; a damaged block claims
+    /// nothing. This is what the engine asks at every playout ply.
+    #[inline]
+    pub fn claim_depth(&self, pos: &Position) -> Option<u32> {
+        let b = pos.board();
+        if b != self.region.board() {
+            return None;
+        }
+        let (white, black) = (pos.white(), pos.black());
+        if white & b.last_row() != 0 || black & b.first_row() != 0 || white == 0 || black == 0 {
+            return None;
+        }
+        let mover = pos.side();
+        let w = b.width();
+        let (pre_goal, opponent_row) = match mover {
+            Side::First => (b.row_mask(b.height() - 2), black.trailing_zeros() / w + 1),
+            Side::Second => (b.row_mask(1), b.height() - (63 - white.leading_zeros()) / w),
+        };
+        if pos.pieces(mover) & pre_goal != 0 {
+            return Some(1);
+        }
+        let lowest = self.region.lowest_row();
+        let allowed = if opponent_row <= lowest {
+            lowest.min(opponent_row - 1)
+        } else {
+            lowest
+        };
+        if allowed < 2 {
+            return None;
+        }
+        let c = self.view(pos, mover);
+        if c.white == 0
+            || !self
+                .table
+                .header
+                .limits
+                .allows(c.white.count_ones(), c.black.count_ones())
+        {
+            return None;
+        }
+        let depth = self.stored_depth(c).ok()??;
+        (depth <= allowed).then_some(depth)
+    }
+
     /// The thesis' race rule: the mover's stored depth (sound rule or not) against the
     /// opponent's, a heuristic only; nothing when a damaged block would decide it.
     fn race(&self, pos: &Position) -> Option<GameResult> {
+        if pos.board() != self.region.board() {
+            return None;
+        }
+        let depth_of = |side: Side| -> Result<Option<u32>, Corrupt> {
+            let c = self.view(pos, side);
+            if c.white & self.region.goal_minus_one() != 0 {
+                return Ok(Some(1));
+            }
+            if c.white == 0 {
+                return Ok(None);
+            }
+            self.stored_depth(c)
+        };
+        let mine = depth_of(pos.side()).ok()??;
+        match depth_of(pos.side().opponent()).ok()? {
+            Some(theirs) if theirs < mine => Some(GameResult::Loss),
+            _ => Some(GameResult::Win),
+        }
+    }
+
+    /// [`Tablebase::race`] through the colour flip and without the cache (the slow path).
+    fn race_slow(&self, pos: &Position) -> Option<GameResult> {
         let depth_of = |p: &Position| -> Result<Option<u32>, Corrupt> {
             let white_pos = if p.side() == BLACK {
                 p.flip_colours()
@@ -342,6 +483,11 @@ impl Tablebase {
 impl Oracle<Position> for Tablebase {
     #[inline]
     fn probe(&self, pos: &Position) -> Option<ProvenOutcome<Move>> {
+        // Most probes claim nothing: answer those from the fast path, and take the best
+        // move (which the cache does not hold) from the full probe only for a win.
+        if !self.slow && self.claim_depth(pos).is_none() {
+            return None;
+        }
         self.explain(pos).ok().map(|w| ProvenOutcome {
             result: GameResult::Win,
             plies: Some(self.win_plies(pos, w.depth)),
@@ -351,10 +497,19 @@ impl Oracle<Position> for Tablebase {
 
     #[inline]
     fn guess(&self, pos: &Position) -> Option<GameResult> {
-        match self.explain(pos) {
-            Ok(_) => Some(GameResult::Win),
-            Err(_) if self.race_guess => self.race(pos),
-            Err(_) => None,
+        if self.slow {
+            return match self.explain(pos) {
+                Ok(_) => Some(GameResult::Win),
+                Err(_) if self.race_guess => self.race_slow(pos),
+                Err(_) => None,
+            };
+        }
+        if self.claim_depth(pos).is_some() {
+            Some(GameResult::Win)
+        } else if self.race_guess {
+            self.race(pos)
+        } else {
+            None
         }
     }
 }

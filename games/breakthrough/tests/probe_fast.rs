@@ -1,0 +1,94 @@
+//! The engine's fast probe (no colour flip, an answer cache in front of the table) answers
+//! exactly what the general probe answers: the sound claim and its depth, the race rule's
+//! guess and the proof at expansion, on every position of random games, for both sides to
+//! move, with a cache large, tiny (constant collisions) and absent.
+
+use breakthrough::tablebase::{generate, Limits, Region, Silent, Tablebase};
+use breakthrough::{Board, Position};
+use quasar_core::{Game, Oracle};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Checks `games` random games on `w x h` against the table of `n` rows; returns the
+/// positions checked and the sound claims seen (so the caller can see both paths fired).
+fn agree(w: u32, h: u32, n: u32, limits: Limits, games: u32) -> (u32, u32) {
+    let board = Board::new(w, h).unwrap();
+    let g = generate(&Region::new(board, n).unwrap(), limits, &Silent).unwrap();
+    let slow = Tablebase::from_generated(&g).with_slow_probes(true);
+    let slow_race = Tablebase::from_generated(&g)
+        .with_slow_probes(true)
+        .with_race_guess(true);
+    let fast = [16, 1, 0].map(|log2| {
+        (
+            Tablebase::from_generated(&g).with_cache_slots(log2),
+            Tablebase::from_generated(&g)
+                .with_cache_slots(log2)
+                .with_race_guess(true),
+        )
+    });
+    assert!(fast[0].0.cache_slots() == 1 << 16 && fast[2].0.cache_slots() == 0);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    let (mut positions, mut claims) = (0, 0);
+    for _ in 0..games {
+        let mut pos = Position::start(board);
+        while pos.outcome().is_none() {
+            // Both sides to move on the same pieces (the race rule reads both).
+            for side in [pos.side(), pos.side().opponent()] {
+                let Ok(p) = Position::from_parts(board, pos.white(), pos.black(), side) else {
+                    continue;
+                };
+                if p.outcome().is_some() {
+                    continue;
+                }
+                positions += 1;
+                let want = slow.explain(&p).ok().map(|w| w.depth);
+                claims += want.is_some() as u32;
+                let proof = slow.probe(&p);
+                for (sound, race) in &fast {
+                    // Twice: the second answer may come from the cache.
+                    for _ in 0..2 {
+                        assert_eq!(sound.claim_depth(&p), want, "{p:?}");
+                        assert_eq!(sound.guess(&p), slow.guess(&p), "{p:?}");
+                        assert_eq!(race.guess(&p), slow_race.guess(&p), "race {p:?}");
+                        assert_eq!(sound.probe(&p), proof, "probe {p:?}");
+                    }
+                }
+            }
+            let mv = pos.random_move(&mut rng).expect("game not over");
+            pos.play(mv);
+        }
+    }
+    (positions, claims)
+}
+
+#[test]
+fn fast_probes_agree_on_5x5_with_3_rows() {
+    let (positions, claims) = agree(5, 5, 3, Limits::NONE, 300);
+    assert!(positions > 3000 && claims > 300, "{positions} {claims}");
+}
+
+#[test]
+fn fast_probes_agree_on_6x6_with_4_rows_and_limits() {
+    // Odd piece limits make the limit check decide some probes.
+    let limits = Limits {
+        max_white: Some(3),
+        max_black: Some(4),
+        max_pieces: None,
+    };
+    let (positions, claims) = agree(6, 6, 4, limits, 100);
+    assert!(positions > 2000 && claims > 200, "{positions} {claims}");
+}
+
+#[test]
+fn fast_probes_agree_on_narrow_and_wide_boards() {
+    // 4 columns (the row shifts of a narrow region) and 7 columns with 3 rows.
+    let (positions, claims) = agree(4, 7, 4, Limits::NONE, 200);
+    assert!(positions > 2000 && claims > 200, "{positions} {claims}");
+    let limits = Limits {
+        max_white: None,
+        max_black: None,
+        max_pieces: Some(6),
+    };
+    let (positions, claims) = agree(7, 5, 3, limits, 100);
+    assert!(positions > 1000 && claims > 100, "{positions} {claims}");
+}
