@@ -10,6 +10,7 @@ pub mod play;
 pub mod show;
 pub mod solve;
 pub mod tablebase;
+pub mod cc_table;
 pub mod woodpush_table;
 
 use crate::games::{CliGame, DefaultSize};
