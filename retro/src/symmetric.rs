@@ -264,9 +264,11 @@ fn save_checkpoint(
 ) -> Result<(), MirrorError> {
     let tmp = path.with_extension("tmp");
     let e = io_err(path);
-    let mut f = std::io::BufWriter::with_capacity(1 << 22, std::fs::File::create(&tmp).map_err(&e)?);
+    let mut f =
+        std::io::BufWriter::with_capacity(1 << 22, std::fs::File::create(&tmp).map_err(&e)?);
     f.write_all(MAGIC).map_err(&e)?;
-    f.write_all(&(values.len() as u64).to_le_bytes()).map_err(&e)?;
+    f.write_all(&(values.len() as u64).to_le_bytes())
+        .map_err(&e)?;
     f.write_all(&layer.to_le_bytes()).map_err(&e)?;
     let mut buf = Vec::with_capacity(1 << 20);
     for chunk in values.chunks(1 << 19) {
@@ -404,7 +406,11 @@ mod tests {
         let values: Vec<AtomicU16> = (0..=30u64)
             .map(|k| {
                 let pl = whole.plies.get(k);
-                AtomicU16::new(if pl <= 4 { code(whole.results.get(k) == 1, pl) } else { 0 })
+                AtomicU16::new(if pl <= 4 {
+                    code(whole.results.get(k) == 1, pl)
+                } else {
+                    0
+                })
             })
             .collect();
         let counts: Vec<AtomicU8> = (0..=30u64)
@@ -416,7 +422,11 @@ mod tests {
                     .filter(|&&c| c <= 30 && k >= 1 && c < k)
                     .filter(|&&c| !(whole.plies.get(c) <= 3 && whole.results.get(c) == 1))
                     .count();
-                AtomicU8::new(if values[k as usize].load(Relaxed) != 0 { 0 } else { left as u8 })
+                AtomicU8::new(if values[k as usize].load(Relaxed) != 0 {
+                    0
+                } else {
+                    left as u8
+                })
             })
             .collect();
         save_checkpoint(&path, &values, &counts, 3).unwrap();

@@ -50,9 +50,11 @@ pub fn build(k: u32, a: &CcBuildArgs, output: &Path, quiet: bool) -> CliResult {
     };
     let (table, work) = if solver == "half" {
         if a.win_only || a.layered || a.direct || a.no_dup {
-            return Err("--win-only, --layered, --direct and --no-dup are the paper's variants: \
+            return Err(
+                "--win-only, --layered, --direct and --no-dup are the paper's variants: \
                         give --solver backward or forward"
-                .into());
+                    .into(),
+            );
         }
         let options = MirrorOptions {
             checkpoint: Some(
@@ -82,10 +84,9 @@ pub fn build(k: u32, a: &CcBuildArgs, output: &Path, quiet: bool) -> CliResult {
         (t, work)
     } else {
         let Some(method) = method_of(solver) else {
-            return Err(format!(
-                "--solver {solver}: give half, counters, backward or forward"
-            )
-            .into());
+            return Err(
+                format!("--solver {solver}: give half, counters, backward or forward").into(),
+            );
         };
         let o = WdlOptions {
             win_only: a.win_only,
@@ -115,7 +116,11 @@ pub fn build(k: u32, a: &CcBuildArgs, output: &Path, quiet: bool) -> CliResult {
                 1
             },
             r.positions as f64 / r.seconds / 1e6,
-            if r.plies_exact { "exact" } else { "an upper bound on wins (not layered)" }
+            if r.plies_exact {
+                "exact"
+            } else {
+                "an upper bound on wins (not layered)"
+            }
         );
         (t, work)
     };
@@ -123,7 +128,10 @@ pub fn build(k: u32, a: &CcBuildArgs, output: &Path, quiet: bool) -> CliResult {
         eprintln!();
     }
     table.save(output)?;
-    println!("table {}: chinese-checkers 7x7, {k} pieces a side", output.display());
+    println!(
+        "table {}: chinese-checkers 7x7, {k} pieces a side",
+        output.display()
+    );
     print_counts(&table);
     println!("{work}");
     println!("file: {} bytes", std::fs::metadata(output)?.len());
@@ -203,7 +211,11 @@ pub fn verify(t: &CcTable, samples: u64, seed: u64) -> CliResult {
     let n = retro::PerfectIndex::size(t.space());
     let all = n <= 10_000_000;
     let r = t.verify((!all).then_some(samples), seed);
-    let which = if all { "every position" } else { "a random sample" };
+    let which = if all {
+        "every position"
+    } else {
+        "a random sample"
+    };
     println!(
         "checksum ok; checked {} positions ({which}) against their moves: {} inconsistent",
         r.positions, r.inconsistent
@@ -226,4 +238,3 @@ pub fn verify(t: &CcTable, samples: u64, seed: u64) -> CliResult {
 pub fn default_output(k: u32) -> PathBuf {
     PathBuf::from(format!("cc-k{k}.qrt"))
 }
-

@@ -3,6 +3,7 @@
 pub mod arena;
 pub mod bench;
 pub mod bestmove;
+pub mod cc_table;
 pub mod engine_opts;
 pub mod gtp;
 pub mod perft;
@@ -10,7 +11,6 @@ pub mod play;
 pub mod show;
 pub mod solve;
 pub mod tablebase;
-pub mod cc_table;
 pub mod woodpush_table;
 
 use crate::games::{CliGame, DefaultSize};

@@ -277,9 +277,9 @@ fn open(path: &Path, expected: Option<GameName>) -> Result<Opened, Box<dyn std::
             chinese_checkers::CcTable::from_file(file)
                 .map_err(|e| format!("{}: {e}", path.display()))?,
         ))),
-        (_, Some(GameName::ChineseCheckers)) => Ok(Opened::Cc(Box::new(
-            chinese_checkers::CcTable::load(path)?,
-        ))),
+        (_, Some(GameName::ChineseCheckers)) => {
+            Ok(Opened::Cc(Box::new(chinese_checkers::CcTable::load(path)?)))
+        }
         (Some((GameName::Breakthrough, _)), _) => Ok(Opened::Breakthrough),
         (_, Some(GameName::Woodpush)) => Ok(Opened::Woodpush(Box::new(WoodpushTable::load(path)?))),
         _ => Ok(Opened::Breakthrough),
@@ -345,7 +345,10 @@ fn build_cc(a: BuildArgs) -> CliResult {
         return Err("a Chinese Checkers table needs --pieces K (2 and 3 are the paper's)".into());
     };
     chinese_checkers::CcSpace::new(k)?;
-    let output = a.output.clone().unwrap_or_else(|| cc_table::default_output(k));
+    let output = a
+        .output
+        .clone()
+        .unwrap_or_else(|| cc_table::default_output(k));
     if output.is_dir() {
         return Err(format!("{} is a directory: give a file name", output.display()).into());
     }

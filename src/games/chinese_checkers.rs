@@ -114,10 +114,7 @@ impl GameSetup for CcSetup {
             Outcome::Win(w) if pos.has_won(w) => {
                 format!("{} filled its goal", Position::side_name(w))
             }
-            Outcome::Win(w) => format!(
-                "{} has no move left",
-                Position::side_name(w.opponent())
-            ),
+            Outcome::Win(w) => format!("{} has no move left", Position::side_name(w.opponent())),
             Outcome::Draw => "a draw".into(),
         })
     }
@@ -163,8 +160,8 @@ fn ensure_table(cache: &Path, k: u32) -> Result<PathBuf, Box<dyn Error>> {
     let fail = |e: &dyn std::fmt::Display| format!("building {}: {e}", path.display());
     std::fs::create_dir_all(cache).map_err(|e| fail(&e))?;
     eprintln!("solving {k} pieces a side into {} (once)", path.display());
-    let (table, _) =
-        chinese_checkers::solve::solve_half(k, &Default::default(), &|_| {}).map_err(|e| fail(&e))?;
+    let (table, _) = chinese_checkers::solve::solve_half(k, &Default::default(), &|_| {})
+        .map_err(|e| fail(&e))?;
     table.save(&path).map_err(|e| fail(&e))?;
     Ok(path)
 }

@@ -55,9 +55,11 @@ impl GameArgs {
             GameName::ChineseCheckers
                 if self.breakthrough.board.is_some() || self.woodpush.given() =>
             {
-                Err("Chinese Checkers is played on 7x7 only: size it with --pieces K (1 to 6 \
+                Err(
+                    "Chinese Checkers is played on 7x7 only: size it with --pieces K (1 to 6 \
                      a side), not --board or --width"
-                    .into())
+                        .into(),
+                )
             }
             _ => Ok(()),
         }

@@ -17,7 +17,12 @@ pub const MAX_PIECES: u32 = 6;
 /// The cell number of axial `(p, q)` (both in `0..7`).
 pub const fn index(p: i32, q: i32) -> usize {
     let r = (p + q) as usize;
-    ROW_START[r] + if p + q <= 6 { q as usize } else { (6 - p) as usize }
+    ROW_START[r]
+        + if p + q <= 6 {
+            q as usize
+        } else {
+            (6 - p) as usize
+        }
 }
 
 /// The axial coordinates `(p, q)` of a cell.

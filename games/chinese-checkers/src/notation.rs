@@ -144,7 +144,11 @@ pub fn diagram(pos: &Position) -> String {
             });
             s.push(' ');
         }
-        s.push_str(&format!("{}  {}\n", " ".repeat(7 - len), board::cell_name(ROW_START[r])));
+        s.push_str(&format!(
+            "{}  {}\n",
+            " ".repeat(7 - len),
+            board::cell_name(ROW_START[r])
+        ));
     }
     s
 }

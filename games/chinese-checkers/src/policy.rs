@@ -55,7 +55,10 @@ impl PlayoutPolicy<Position> for CcPolicy {
             let win = if self.uniform {
                 None
             } else {
-                ctx.moves.iter().copied().find(|&m| pos.after(m).has_won(me))
+                ctx.moves
+                    .iter()
+                    .copied()
+                    .find(|&m| pos.after(m).has_won(me))
             };
             let mv = match win {
                 Some(m) => m,

@@ -2,7 +2,9 @@
 //! destination: a step, or the end of a hop chain), the win test, and the [`Game`]
 //! implementation.
 
-use crate::board::{self, cells, far_area, rotate, start_area, HOP, MAX_PIECES, NEIGHBOURS, NONE, STEP};
+use crate::board::{
+    self, cells, far_area, rotate, start_area, HOP, MAX_PIECES, NEIGHBOURS, NONE, STEP,
+};
 use crate::notation::{self, NotationError};
 use quasar_core::{splitmix64, Detail, Game, Outcome, ParseError, Side};
 
@@ -239,9 +241,9 @@ impl Game for Position {
         if self.is_legal(mv) {
             Ok(mv)
         } else {
-            Err(ParseError::IllegalMove(Detail::new(NotationError::Illegal(
-                text.trim().to_string(),
-            ))))
+            Err(ParseError::IllegalMove(Detail::new(
+                NotationError::Illegal(text.trim().to_string()),
+            )))
         }
     }
 

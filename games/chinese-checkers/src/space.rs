@@ -8,7 +8,7 @@
 //! order (`sum C(c_i, i + 1)` over its cells `c_0 < c_1 < ...`).
 
 use crate::board::{cells, CELLS, MAX_PIECES};
-use crate::position::{destinations, Position, PiecesError};
+use crate::position::{destinations, PiecesError, Position};
 use quasar_core::Side;
 use retro::{Child, PerfectIndex, RetroGame};
 
@@ -19,7 +19,11 @@ const fn binomials() -> [[u64; 8]; CELLS + 1] {
         t[n][0] = 1;
         let mut k = 1;
         while k < 8 {
-            t[n][k] = if n == 0 { 0 } else { t[n - 1][k - 1] + t[n - 1][k] };
+            t[n][k] = if n == 0 {
+                0
+            } else {
+                t[n - 1][k - 1] + t[n - 1][k]
+            };
             k += 1;
         }
         n += 1;

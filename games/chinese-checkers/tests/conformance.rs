@@ -22,7 +22,12 @@ struct RPos {
 fn cell_number(p: i32, q: i32) -> usize {
     const ROW_START: [usize; 13] = [0, 1, 3, 6, 10, 15, 21, 28, 34, 39, 43, 46, 48];
     let r = (p + q) as usize;
-    ROW_START[r] + if p + q <= 6 { q as usize } else { (6 - p) as usize }
+    ROW_START[r]
+        + if p + q <= 6 {
+            q as usize
+        } else {
+            (6 - p) as usize
+        }
 }
 
 fn all_cells() -> Vec<(i32, i32)> {
@@ -309,8 +314,16 @@ fn two_pieces_reproduce_the_paper() {
     assert_eq!(r.first_wins, 1_271_256);
     // 37 iterations that solve something, and the last that finds nothing.
     assert_eq!(r.iterations, 38);
-    let (_, r) = solve_full(2, Method::Backward, WdlOptions { win_only: false, ..o }, &|_| {})
-        .unwrap();
+    let (_, r) = solve_full(
+        2,
+        Method::Backward,
+        WdlOptions {
+            win_only: false,
+            ..o
+        },
+        &|_| {},
+    )
+    .unwrap();
     assert_eq!(r.backward_expansions, 2_542_512);
     assert_eq!(r.forward_expansions, 4_348_806);
     assert_eq!(r.undecided, 0);
