@@ -27,7 +27,7 @@ pub struct GameArgs {
     #[arg(long, value_enum, default_value_t = GameName::Breakthrough)]
     pub game: GameName,
     /// Pieces a side at the start (Woodpush: 1 to 8, on every other cell from each end, the
-    /// width at least 4K-2 [default: 2, the paper's start])
+    /// width at least 4K-2; Chinese Checkers: 1 to 6 [default: 2, the papers' starts])
     #[arg(long, value_name = "K")]
     pub pieces: Option<u32>,
     #[command(flatten)]
