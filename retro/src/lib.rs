@@ -8,6 +8,8 @@
 //!   minimises it; endless play scores 0): the interleaved passes of Cazenave and Nowakowski
 //!   (seed 002), and an exact backward solver by score thresholds.
 //! - Positions no side can force out of a cycle are draws in both.
+//! - [`symmetric::solve_mirror`]: games whose sides are colour-swapped images of each other,
+//!   solved over one side to move with counters and unmoves, checkpointed between layers.
 //! - [`ReverseGraph`] gives backward solvers the predecessors of games without unmoves.
 //! - [`PackedArray`] stores values in the fewest bits; [`TableFile`] writes them as a
 //!   checksummed file.
@@ -53,6 +55,7 @@ pub mod progress;
 pub mod reverse;
 pub mod scored;
 pub mod space;
+pub mod symmetric;
 pub mod wdl;
 
 pub use file::{Section, TableFile, TableFileError};

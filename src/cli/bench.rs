@@ -59,6 +59,12 @@ pub fn run(args: Args) -> CliResult {
              Woodpush time `quasar perft --game woodpush --width N --depth D` (it prints leaves \
              per second) or run `cargo bench -p woodpush --bench solve`"
             .into()),
+        GameName::ChineseCheckers => {
+            Err("bench times Breakthrough's bitboard fast paths only; for \
+             Chinese Checkers run `cargo bench -p chinese-checkers --bench cc -- --movegen \
+             --variants` (move generation, perft and every solver variant)"
+                .into())
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 //! Woodpush's solved tables (a file's kind is read from its magic), drawing the library's
 //! progress as bars.
 
+use super::cc_table;
 use super::woodpush_table;
 use super::CliResult;
 use crate::games::GameName;
@@ -80,6 +81,8 @@ pub struct BuildArgs {
     /// No progress bar
     #[arg(long)]
     quiet: bool,
+    #[command(flatten)]
+    cc: cc_table::CcBuildArgs,
 }
 
 /// Options of `tablebase info`.
@@ -127,7 +130,11 @@ pub struct VerifyArgs {
 pub fn run(cmd: Command) -> CliResult {
     match cmd {
         Command::Build(a)
-            if a.sliced() && matches!(a.game, GameName::Breakthrough | GameName::Woodpush) =>
+            if a.sliced()
+                && matches!(
+                    a.game,
+                    GameName::Breakthrough | GameName::Woodpush | GameName::ChineseCheckers
+                ) =>
         {
             Err(not_sliced(a.game))
         }
@@ -145,21 +152,27 @@ pub fn run(cmd: Command) -> CliResult {
         Command::Build(a) => match a.game {
             GameName::Breakthrough => build(a),
             GameName::Woodpush => build_woodpush(a),
+            GameName::ChineseCheckers => build_cc(a),
         },
         Command::Plan(a) => match a.game {
-            GameName::Breakthrough | GameName::Woodpush => Err(not_sliced(a.game)),
+            GameName::Breakthrough | GameName::Woodpush | GameName::ChineseCheckers => {
+                Err(not_sliced(a.game))
+            }
         },
         Command::Info(a) => match open(&a.file, a.game)? {
             Opened::Breakthrough => info(a),
             Opened::Woodpush(t) => woodpush_table::info(&t, &a.file),
+            Opened::Cc(t) => cc_table::info(&t, &a.file),
         },
         Command::Probe(a) => match open(&a.file, a.game)? {
             Opened::Breakthrough => probe(a),
             Opened::Woodpush(t) => woodpush_table::probe(&t, &a.position),
+            Opened::Cc(t) => cc_table::probe(&t, &a.position),
         },
         Command::Verify(a) => match open(&a.file, a.game)? {
             Opened::Breakthrough => verify(a),
             Opened::Woodpush(t) => woodpush_table::verify(&t),
+            Opened::Cc(t) => cc_table::verify(&t, a.samples, a.seed),
         },
     }
 }
@@ -195,6 +208,7 @@ fn not_sliced(game: GameName) -> Box<dyn std::error::Error> {
 enum Opened {
     Breakthrough,
     Woodpush(Box<WoodpushTable>),
+    Cc(Box<chinese_checkers::CcTable>),
 }
 
 /// The game of a table file, by its magic (and for `retro` files the game in the header);
@@ -202,7 +216,12 @@ enum Opened {
 fn open(path: &Path, expected: Option<GameName>) -> Result<Opened, Box<dyn std::error::Error>> {
     // Only a regular file is read here: a FIFO would block the read.
     let regular = std::fs::metadata(path).map(|m| m.is_file());
-    if matches!(regular, Ok(false)) && expected == Some(GameName::Woodpush) {
+    if matches!(regular, Ok(false))
+        && matches!(
+            expected,
+            Some(GameName::Woodpush | GameName::ChineseCheckers)
+        )
+    {
         return Err(format!(
             "{}: not a regular file (a directory, a FIFO or a device); give a table file",
             path.display()
@@ -219,6 +238,7 @@ fn open(path: &Path, expected: Option<GameName>) -> Result<Opened, Box<dyn std::
             let file = retro::TableFile::load(path)?;
             match file.game.as_str() {
                 "woodpush" => Some(GameName::Woodpush),
+                chinese_checkers::solve::GAME => Some(GameName::ChineseCheckers),
                 other => {
                     return Err(format!(
                         "{}: a table of the game {other:?}, which quasar does not play",
@@ -236,6 +256,7 @@ fn open(path: &Path, expected: Option<GameName>) -> Result<Opened, Box<dyn std::
     let name = |g: GameName| match g {
         GameName::Breakthrough => "Breakthrough",
         GameName::Woodpush => "Woodpush",
+        GameName::ChineseCheckers => "Chinese Checkers",
     };
     match (found, expected) {
         (Some((g, _)), Some(e)) if g != e => Err(format!(
@@ -243,12 +264,22 @@ fn open(path: &Path, expected: Option<GameName>) -> Result<Opened, Box<dyn std::
             path.display(),
             name(g),
             name(e),
-            name(g).to_lowercase()
+            match g {
+                GameName::ChineseCheckers => "chinese-checkers".to_string(),
+                _ => name(g).to_lowercase(),
+            }
         )
         .into()),
         (Some((GameName::Woodpush, Some(file))), _) => Ok(Opened::Woodpush(Box::new(
             WoodpushTable::from_file(file).map_err(|e| format!("{}: {e}", path.display()))?,
         ))),
+        (Some((GameName::ChineseCheckers, Some(file))), _) => Ok(Opened::Cc(Box::new(
+            chinese_checkers::CcTable::from_file(file)
+                .map_err(|e| format!("{}: {e}", path.display()))?,
+        ))),
+        (_, Some(GameName::ChineseCheckers)) => {
+            Ok(Opened::Cc(Box::new(chinese_checkers::CcTable::load(path)?)))
+        }
         (Some((GameName::Breakthrough, _)), _) => Ok(Opened::Breakthrough),
         (_, Some(GameName::Woodpush)) => Ok(Opened::Woodpush(Box::new(WoodpushTable::load(path)?))),
         _ => Ok(Opened::Breakthrough),
@@ -293,6 +324,35 @@ fn build_woodpush(a: BuildArgs) -> CliResult {
         return Err(format!("{} is a directory: give a file name", output.display()).into());
     }
     woodpush_table::build(width, a.max_pieces, &output, a.quiet)
+}
+
+fn build_cc(a: BuildArgs) -> CliResult {
+    let foreign = [
+        (a.board.is_some(), "--board"),
+        (a.rows.is_some(), "--rows"),
+        (a.width.is_some(), "--width"),
+        (a.max_white.is_some(), "--max-white"),
+        (a.max_black.is_some(), "--max-black"),
+        (a.max_pieces.is_some(), "--max-pieces"),
+    ];
+    if let Some((_, flag)) = foreign.iter().find(|(given, _)| *given) {
+        return Err(format!(
+            "{flag} is not a Chinese Checkers option: its table takes --pieces K (1 to 6 a side)"
+        )
+        .into());
+    }
+    let Some(k) = a.pieces else {
+        return Err("a Chinese Checkers table needs --pieces K (2 and 3 are the paper's)".into());
+    };
+    chinese_checkers::CcSpace::new(k)?;
+    let output = a
+        .output
+        .clone()
+        .unwrap_or_else(|| cc_table::default_output(k));
+    if output.is_dir() {
+        return Err(format!("{} is a directory: give a file name", output.display()).into());
+    }
+    cc_table::build(k, &a.cc, &output, a.quiet)
 }
 
 fn print_histogram(histogram: &[u64]) {

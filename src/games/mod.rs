@@ -2,6 +2,7 @@
 //! subcommand, and the dispatch from a name to the game's [`CliGame`] registration.
 
 pub mod breakthrough;
+pub mod chinese_checkers;
 pub mod registration;
 pub mod woodpush;
 
@@ -15,6 +16,8 @@ pub enum GameName {
     Breakthrough,
     /// Woodpush on a strip of 6 to 31 cells
     Woodpush,
+    /// Two-player Chinese Checkers on the 7x7 hex rhombus, --pieces 1 to 6 a side
+    ChineseCheckers,
 }
 
 /// `--game` and every game's size options, flattened into each subcommand that plays.
@@ -24,13 +27,15 @@ pub struct GameArgs {
     #[arg(long, value_enum, default_value_t = GameName::Breakthrough)]
     pub game: GameName,
     /// Pieces a side at the start (Woodpush: 1 to 8, on every other cell from each end, the
-    /// width at least 4K-2 [default: 2, the paper's start])
+    /// width at least 4K-2; Chinese Checkers: 1 to 6 [default: 2, the papers' starts])
     #[arg(long, value_name = "K")]
     pub pieces: Option<u32>,
     #[command(flatten)]
     pub breakthrough: breakthrough::SizeArgs,
     #[command(flatten)]
     pub woodpush: woodpush::WoodpushSize,
+    #[command(flatten)]
+    pub chinese_checkers: chinese_checkers::CcSize,
 }
 
 impl GameArgs {
@@ -47,6 +52,15 @@ impl GameArgs {
                  --pieces K)"
                     .into(),
             ),
+            GameName::ChineseCheckers
+                if self.breakthrough.board.is_some() || self.woodpush.given() =>
+            {
+                Err(
+                    "Chinese Checkers is played on 7x7 only: size it with --pieces K (1 to 6 \
+                     a side), not --board or --width"
+                        .into(),
+                )
+            }
             _ => Ok(()),
         }
     }
@@ -72,6 +86,14 @@ macro_rules! with_game {
                     <$S as $crate::games::CliGame>::from_size(&$args.woodpush, $args.pieces)?;
                 $body
             }
+            $crate::games::GameName::ChineseCheckers => {
+                type $S = $crate::games::chinese_checkers::CcSetup;
+                let $given: Option<$S> = <$S as $crate::games::CliGame>::from_size(
+                    &$args.chinese_checkers,
+                    $args.pieces,
+                )?;
+                $body
+            }
         }
     }};
     ($name:expr, $S:ident => $body:expr) => {
@@ -82,6 +104,10 @@ macro_rules! with_game {
             }
             $crate::games::GameName::Woodpush => {
                 type $S = $crate::games::woodpush::WoodpushSetup;
+                $body
+            }
+            $crate::games::GameName::ChineseCheckers => {
+                type $S = $crate::games::chinese_checkers::CcSetup;
                 $body
             }
         }

@@ -1,0 +1,17 @@
+//! Two-player Chinese Checkers on the 7x7 hex rhombus, as Sturtevant and Saffidine's solver
+//! paper plays it (rules of `shared/spec/chinese-checkers.md`): the board, positions and
+//! their moves, text, a playout policy, the perfect index of every placement for the
+//! `retro` solvers, and the solved table as an MCTS oracle.
+
+pub mod board;
+pub mod notation;
+pub mod policy;
+pub mod position;
+pub mod solve;
+pub mod space;
+
+pub use notation::NotationError;
+pub use policy::CcPolicy;
+pub use position::{Move, PiecesError, Position};
+pub use solve::{CcTable, LoadError};
+pub use space::CcSpace;

@@ -1,0 +1,269 @@
+//! The spec's state space as a perfect index: every placement of `K` pieces a side on
+//! distinct cells, for each side to move, `2 * C(49, K) * C(49 - K, K)` positions, ranked by
+//! the combinatorial number system (no table of positions), with moves and unmoves for the
+//! `retro` solvers.
+//!
+//! Number = side * half + rank(first player's cells among 49) * C(49 - K, K) + rank(second
+//! player's cells among the 49 - K cells the first leaves free), each set ranked in colex
+//! order (`sum C(c_i, i + 1)` over its cells `c_0 < c_1 < ...`).
+
+use crate::board::{cells, CELLS, MAX_PIECES};
+use crate::position::{destinations, PiecesError, Position};
+use quasar_core::Side;
+use retro::{Child, PerfectIndex, RetroGame};
+
+const fn binomials() -> [[u64; 8]; CELLS + 1] {
+    let mut t = [[0u64; 8]; CELLS + 1];
+    let mut n = 0;
+    while n <= CELLS {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k < 8 {
+            t[n][k] = if n == 0 {
+                0
+            } else {
+                t[n - 1][k - 1] + t[n - 1][k]
+            };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+}
+
+/// `BINOM[n][k]` = C(n, k) for n up to 49 and k up to 7.
+pub static BINOM: [[u64; 8]; CELLS + 1] = binomials();
+
+/// The index of every position with `K` pieces a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CcSpace {
+    k: u32,
+    /// C(49 - K, K): placements of the second player given the first's.
+    second: u64,
+    /// Positions with one side to move.
+    half: u64,
+}
+
+impl CcSpace {
+    /// The space of `k` pieces a side (1 to 6).
+    pub fn new(k: u32) -> Result<CcSpace, PiecesError> {
+        if !(1..=MAX_PIECES).contains(&k) {
+            return Err(PiecesError::OutOfRange(k));
+        }
+        let (n, k_) = (CELLS, k as usize);
+        let first = BINOM[n][k_];
+        let second = BINOM[n - k_][k_];
+        Ok(CcSpace {
+            k,
+            second,
+            half: first * second,
+        })
+    }
+
+    /// Pieces a side.
+    pub fn k(&self) -> u32 {
+        self.k
+    }
+
+    /// Positions with one side to move (the first player's are numbered first).
+    pub fn half(&self) -> u64 {
+        self.half
+    }
+
+    /// The side to move of position `index`.
+    #[inline]
+    pub fn side_of(&self, index: u64) -> Side {
+        if index < self.half {
+            Side::First
+        } else {
+            Side::Second
+        }
+    }
+
+    /// The number of a position with `K` pieces a side.
+    #[inline]
+    pub fn rank_pos(&self, p: &Position) -> u64 {
+        let r0 = colex_rank(p.pieces[0]);
+        let r1 = colex_rank(squeeze(p.pieces[1], p.pieces[0]));
+        let base = if p.side == Side::First { 0 } else { self.half };
+        base + r0 * self.second + r1
+    }
+
+    /// The position numbered `index`.
+    #[inline]
+    pub fn unrank_pos(&self, index: u64) -> Position {
+        let side = self.side_of(index);
+        let r = index - if side == Side::First { 0 } else { self.half };
+        let (r0, r1) = (r / self.second, r % self.second);
+        let a = colex_unrank(r0, self.k, CELLS as u32);
+        let b = expand(colex_unrank(r1, self.k, CELLS as u32 - self.k), a);
+        Position {
+            pieces: [a, b],
+            side,
+        }
+    }
+
+    /// Whether a position belongs to this space (its pieces a side).
+    pub fn contains(&self, p: &Position) -> bool {
+        p.pieces[0].count_ones() == self.k && p.pieces[1].count_ones() == self.k
+    }
+}
+
+/// The colex rank of a set of cells.
+#[inline]
+fn colex_rank(set: u64) -> u64 {
+    let mut r = 0;
+    for (i, c) in cells(set).enumerate() {
+        r += BINOM[c][i + 1];
+    }
+    r
+}
+
+/// The set of `k` cells below `n` with colex rank `r`.
+#[inline]
+fn colex_unrank(mut r: u64, k: u32, n: u32) -> u64 {
+    let mut set = 0u64;
+    let mut c = n as usize;
+    for i in (1..=k as usize).rev() {
+        // The largest c with C(c, i) <= r.
+        c -= 1;
+        while BINOM[c][i] > r {
+            c -= 1;
+        }
+        r -= BINOM[c][i];
+        set |= 1 << c;
+    }
+    set
+}
+
+/// `set`'s cells renumbered among the cells not in `taken` (a cell drops by the number of
+/// taken cells below it).
+#[inline]
+fn squeeze(set: u64, taken: u64) -> u64 {
+    let mut out = 0;
+    for c in cells(set) {
+        out |= 1 << (c - (taken & ((1u64 << c) - 1)).count_ones() as usize);
+    }
+    out
+}
+
+/// The inverse of [`squeeze`]: the `j`-th cell not in `taken` for each `j` in `set`.
+#[inline]
+fn expand(set: u64, taken: u64) -> u64 {
+    let mut out = 0;
+    for j in cells(set) {
+        let mut c = j;
+        for t in cells(taken) {
+            if t <= c {
+                c += 1;
+            }
+        }
+        out |= 1 << c;
+    }
+    out
+}
+
+impl PerfectIndex for CcSpace {
+    type State = Position;
+    fn size(&self) -> u64 {
+        2 * self.half
+    }
+    fn rank(&self, state: &Position) -> u64 {
+        self.rank_pos(state)
+    }
+    fn unrank(&self, index: u64) -> Position {
+        self.unrank_pos(index)
+    }
+}
+
+impl RetroGame for CcSpace {
+    fn size(&self) -> u64 {
+        2 * self.half
+    }
+
+    #[inline]
+    fn mover(&self, pos: u64) -> Side {
+        self.side_of(pos)
+    }
+
+    fn terminal(&self, pos: u64) -> Option<i32> {
+        let p = self.unrank_pos(pos);
+        quasar_core::Game::outcome(&p).map(|o| match o {
+            quasar_core::Outcome::Win(Side::First) => 1,
+            _ => -1,
+        })
+    }
+
+    fn successors(&self, pos: u64, out: &mut Vec<Child>) {
+        out.clear();
+        let p = self.unrank_pos(pos);
+        let me = p.side.index();
+        let occ = p.occupied();
+        for from in cells(p.pieces[me]) {
+            for to in cells(destinations(occ & !(1 << from), from)) {
+                let mut c = p;
+                c.pieces[me] ^= (1 << from) | (1 << to);
+                c.side = p.side.opponent();
+                out.push(Child::Pos(self.rank_pos(&c)));
+            }
+        }
+    }
+
+    fn has_predecessors(&self) -> bool {
+        true
+    }
+
+    /// Moves are reversible (a step or a hop chain run backwards, over the same pieces), so
+    /// the parents are the last mover's moves from here, leaving out parents that were
+    /// already won (finished positions have no moves).
+    fn predecessors(&self, pos: u64, out: &mut Vec<u64>) {
+        out.clear();
+        let p = self.unrank_pos(pos);
+        let last = p.side.opponent();
+        let j = last.index();
+        let occ = p.occupied();
+        for at in cells(p.pieces[j]) {
+            for from in cells(destinations(occ & !(1 << at), at)) {
+                let mut parent = p;
+                parent.pieces[j] ^= (1 << from) | (1 << at);
+                parent.side = last;
+                if !parent.has_won(p.side) {
+                    out.push(self.rank_pos(&parent));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_the_specs() {
+        assert_eq!(PerfectIndex::size(&CcSpace::new(2).unwrap()), 2_542_512);
+        assert_eq!(PerfectIndex::size(&CcSpace::new(3).unwrap()), 559_352_640);
+        assert!(CcSpace::new(7).is_err());
+    }
+
+    #[test]
+    fn rank_and_unrank_are_inverse() {
+        let s = CcSpace::new(1).unwrap();
+        assert_eq!(retro::space::first_index_mismatch(&s), None);
+        let s = CcSpace::new(2).unwrap();
+        assert_eq!(retro::space::first_index_mismatch(&s), None);
+        // K = 3 and 6: a stride through the whole index.
+        for k in [3, 6] {
+            let s = CcSpace::new(k).unwrap();
+            let n = PerfectIndex::size(&s);
+            let mut i = 0;
+            while i < n {
+                let p = s.unrank_pos(i);
+                assert!(s.contains(&p) && p.pieces[0] & p.pieces[1] == 0);
+                assert_eq!(s.rank_pos(&p), i);
+                i += n / 10_007 + 1;
+            }
+            assert_eq!(s.rank_pos(&s.unrank_pos(n - 1)), n - 1);
+        }
+    }
+}

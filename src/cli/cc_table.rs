@@ -1,0 +1,240 @@
+//! `quasar tablebase` for Chinese Checkers: solve `K` pieces a side with one of the paper's
+//! solvers (or over half the space with counters, resumable), and print a table's contents,
+//! a probe and a verification.
+
+use super::CliResult;
+use chinese_checkers::solve::{method_of, solve_full, solve_half, CcTable};
+use chinese_checkers::Position;
+use quasar_core::{Game, GameResult};
+use retro::symmetric::MirrorOptions;
+use retro::wdl::WdlOptions;
+use retro::Progress;
+use std::path::{Path, PathBuf};
+
+/// Chinese Checkers' build options (flattened into `tablebase build`).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct CcBuildArgs {
+    /// Chinese Checkers solver: half (counters over the first player's positions, exact
+    /// plies, resumable; the default), counters, backward or forward (the paper's, over both
+    /// sides to move, with --win-only --layered --direct --no-dup)
+    #[arg(long, value_name = "NAME")]
+    pub solver: Option<String>,
+    /// Paper variant: prove first-player wins only
+    #[arg(long)]
+    pub win_only: bool,
+    /// Paper variant: use only positions solved in earlier iterations (exact plies)
+    #[arg(long)]
+    pub layered: bool,
+    /// Paper variant: settle the parents a new position wins at once
+    #[arg(long)]
+    pub direct: bool,
+    /// Paper variant (backward): expand each solved position once
+    #[arg(long)]
+    pub no_dup: bool,
+    /// One thread, positions in index order (the paper's single-thread counts)
+    #[arg(long)]
+    pub sequential: bool,
+    /// Half solver: the checkpoint file, written every 60 s and resumed from when present
+    /// [default: <output>.ckpt]
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+}
+
+/// Solves and writes the table, printing counts, the start's value, the work and the time.
+pub fn build(k: u32, a: &CcBuildArgs, output: &Path, quiet: bool) -> CliResult {
+    let solver = a.solver.as_deref().unwrap_or("half");
+    let progress = |p: Progress| {
+        if !quiet {
+            eprint!("\r{} {}   ", p.phase, p.step);
+        }
+    };
+    let (table, work) = if solver == "half" {
+        if a.win_only || a.layered || a.direct || a.no_dup {
+            return Err(
+                "--win-only, --layered, --direct and --no-dup are the paper's variants: \
+                        give --solver backward or forward"
+                    .into(),
+            );
+        }
+        let options = MirrorOptions {
+            checkpoint: Some(
+                a.checkpoint
+                    .clone()
+                    .unwrap_or_else(|| output.with_extension("ckpt")),
+            ),
+            checkpoint_every: 60.0,
+        };
+        let (t, r) = solve_half(k, &options, &progress)?;
+        let resumed = r
+            .resumed_after
+            .map_or(String::new(), |l| format!(", resumed after layer {l}"));
+        let work = format!(
+            "solver: half (counters over the {} first-player positions; plies exact)\n\
+             expansions: {} forward (child counts), {} backward\n\
+             iterations: {} layers{resumed}\n\
+             time: {:.3} s on {} threads ({:.2} M positions/s of the whole space)",
+            r.positions,
+            r.forward_expansions,
+            r.backward_expansions,
+            r.layers,
+            r.seconds,
+            rayon::current_num_threads(),
+            2.0 * r.positions as f64 / r.seconds / 1e6
+        );
+        (t, work)
+    } else {
+        let Some(method) = method_of(solver) else {
+            return Err(
+                format!("--solver {solver}: give half, counters, backward or forward").into(),
+            );
+        };
+        let o = WdlOptions {
+            win_only: a.win_only,
+            layered: a.layered,
+            direct: a.direct,
+            no_dup: a.no_dup,
+            parallel: !a.sequential,
+        };
+        let (t, r) = solve_full(k, method, o, &progress)?;
+        let work = format!(
+            "solver: {solver}{}{}{}{}{}\n\
+             expansions: {} forward, {} backward\n\
+             iterations: {}\n\
+             time: {:.3} s on {} threads ({:.2} M positions/s); plies {}",
+            if o.layered { " layered" } else { "" },
+            if o.direct { " direct" } else { "" },
+            if o.win_only { " win-only" } else { "" },
+            if o.no_dup { " no-dup" } else { "" },
+            if o.parallel { "" } else { " sequential" },
+            r.forward_expansions,
+            r.backward_expansions,
+            r.iterations,
+            r.seconds,
+            if o.parallel {
+                rayon::current_num_threads()
+            } else {
+                1
+            },
+            r.positions as f64 / r.seconds / 1e6,
+            if r.plies_exact {
+                "exact"
+            } else {
+                "an upper bound on wins (not layered)"
+            }
+        );
+        (t, work)
+    };
+    if !quiet {
+        eprintln!();
+    }
+    table.save(output)?;
+    println!(
+        "table {}: chinese-checkers 7x7, {k} pieces a side",
+        output.display()
+    );
+    print_counts(&table);
+    println!("{work}");
+    println!("file: {} bytes", std::fs::metadata(output)?.len());
+    Ok(())
+}
+
+fn print_counts(t: &CcTable) {
+    let c = t.counts();
+    let win_only_note = if c.second_wins == 0 && c.draws > 0 {
+        " (a win-only solve: losses are not proven, so they count as undecided)"
+    } else {
+        ""
+    };
+    println!(
+        "positions: {} (both sides to move){}",
+        c.positions,
+        if t.is_mirror() {
+            ", half stored: the second player's are the first's turned round"
+        } else {
+            ""
+        }
+    );
+    println!(
+        "first-player wins: {}, losses: {}, draws: {}{win_only_note}",
+        c.first_wins, c.second_wins, c.draws
+    );
+    if let Ok(start) = Position::start(t.k()) {
+        println!("start: {}", value_text(t, &start));
+    }
+}
+
+fn value_text(t: &CcTable, pos: &Position) -> String {
+    match t.value(pos) {
+        None => "not in the table".into(),
+        Some((r, plies)) => {
+            let me = Position::side_name(pos.side);
+            match r {
+                GameResult::Draw => format!("{me} to move: a draw (or not proven)"),
+                _ if plies == 0 => format!("{me} to move: the game is over, {me} has lost"),
+                GameResult::Win => format!("{me} to move wins in {plies} plies"),
+                GameResult::Loss => format!("{me} to move loses in {plies} plies"),
+            }
+        }
+    }
+}
+
+/// Prints a table's facts and counts (loading checked its checksum).
+pub fn info(t: &CcTable, path: &Path) -> CliResult {
+    let size = std::fs::metadata(path)?.len();
+    println!("file: {} ({size} bytes, checksum verified)", path.display());
+    println!("table: chinese-checkers 7x7, {} pieces a side", t.k());
+    print_counts(t);
+    Ok(())
+}
+
+/// Prints the value of one position and a move that keeps it.
+pub fn probe(t: &CcTable, text: &str) -> CliResult {
+    let pos = Position::parse_position(text)?;
+    if pos.k() != t.k() {
+        return Err(format!(
+            "the position has {} pieces a side but the table holds {}",
+            pos.k(),
+            t.k()
+        )
+        .into());
+    }
+    println!("{}", pos.position_text());
+    println!("{}", value_text(t, &pos));
+    if let Some(mv) = t.best_move(&pos) {
+        println!("best move: {}", pos.move_text(mv));
+    }
+    Ok(())
+}
+
+/// Checks positions against their moves (all of them up to 10 M positions, else a sample).
+pub fn verify(t: &CcTable, samples: u64, seed: u64) -> CliResult {
+    let n = retro::PerfectIndex::size(t.space());
+    let all = n <= 10_000_000;
+    let r = t.verify((!all).then_some(samples), seed);
+    let which = if all {
+        "every position"
+    } else {
+        "a random sample"
+    };
+    println!(
+        "checksum ok; checked {} positions ({which}) against their moves: {} inconsistent",
+        r.positions, r.inconsistent
+    );
+    match r.first_inconsistent {
+        None => {
+            println!("all agree");
+            Ok(())
+        }
+        Some(p) => Err(format!(
+            "{} positions disagree with their moves, the first {}",
+            r.inconsistent,
+            p.position_text()
+        )
+        .into()),
+    }
+}
+
+/// The default file name: `cc-k<K>.qrt`.
+pub fn default_output(k: u32) -> PathBuf {
+    PathBuf::from(format!("cc-k{k}.qrt"))
+}

@@ -1,0 +1,185 @@
+//! Chinese Checkers' registration: `--pieces K` (1 to 6 a side on the 7x7 rhombus), its
+//! setup for the arena and GTP (start, `boardsize`, playout policy, solved tables as
+//! oracles), and the main job: the solved 2-piece table against no table.
+
+use super::registration::{CliGame, DefaultSize, MainJob};
+use arena::settings::{PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
+use arena::setup::{GameSetup, SetupError};
+use chinese_checkers::notation::diagram;
+use chinese_checkers::{CcPolicy, CcTable, Position};
+use quasar_core::{Game, Oracle, Outcome};
+use std::error::Error;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Chinese Checkers has no size option of its own (the board is 7x7); `--pieces K` sizes it.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct CcSize {}
+
+/// Chinese Checkers with `pieces` a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CcSetup {
+    /// Pieces a side (1 to 6).
+    pub pieces: u32,
+}
+
+impl CcSetup {
+    fn checked(pieces: u32) -> Result<CcSetup, SetupError> {
+        Position::start(pieces).map_err(|e| SetupError::Size(e.into()))?;
+        Ok(CcSetup { pieces })
+    }
+}
+
+impl GameSetup for CcSetup {
+    type Game = Position;
+    type Policy = CcPolicy;
+
+    const NAME: &'static str = "chinese-checkers";
+
+    fn params(&self) -> String {
+        format!("7x7, {} pieces a side", self.pieces)
+    }
+
+    fn of_position(pos: &Position) -> Self {
+        CcSetup { pieces: pos.k() }
+    }
+
+    fn start(&self) -> Result<Position, SetupError> {
+        Position::start(self.pieces).map_err(|e| SetupError::Size(e.into()))
+    }
+
+    fn boardsize(&self, args: &[&str]) -> Result<Self, SetupError> {
+        match args {
+            ["7"] => Ok(*self),
+            _ => Err(SetupError::Boardsize(
+                "Chinese Checkers is played on 7x7 only: boardsize 7".into(),
+            )),
+        }
+    }
+
+    fn boardsize_command(&self) -> String {
+        "boardsize 7".into()
+    }
+
+    fn policy(&self, p: &PlayoutSettings) -> Result<CcPolicy, SetupError> {
+        let switches = [
+            (p.win_in_one.is_some(), "win-in-one"),
+            (p.stop_threats.is_some(), "stop-threats"),
+            (p.capture_weight.is_some(), "capture-weight"),
+            (p.eval_after.is_some(), "eval-after"),
+        ];
+        match switches.iter().find(|(given, _)| *given) {
+            Some((_, name)) => Err(SetupError::Policy(format!(
+                "Chinese Checkers' playouts have no {name} switch: they take a winning move, \
+                 else the more forward of two random moves (playout=uniform: uniform moves)"
+            ))),
+            None => Ok(CcPolicy {
+                uniform: p.kind == Some(PlayoutKind::Uniform),
+            }),
+        }
+    }
+
+    fn load_oracle(&self, table: &TableSpec) -> Result<Arc<dyn Oracle<Position>>, SetupError> {
+        if table.rule == ProbeRule::Race {
+            return Err(SetupError::Policy(
+                "rule=race is Breakthrough's; a Chinese Checkers table is exact (rule=sound)"
+                    .into(),
+            ));
+        }
+        let t = CcTable::load(&table.path).map_err(|e| SetupError::Table(e.into()))?;
+        if t.k() != self.pieces {
+            return Err(SetupError::Table(
+                format!(
+                    "{} holds {} pieces a side, but the game has {}",
+                    table.path.display(),
+                    t.k(),
+                    self.pieces
+                )
+                .into(),
+            ));
+        }
+        Ok(Arc::new(t))
+    }
+
+    fn diagram(&self, pos: &Position) -> String {
+        format!(
+            "{}{} to move\n",
+            diagram(pos),
+            Position::side_name(pos.side)
+        )
+    }
+
+    fn end_detail(&self, pos: &Position) -> Option<String> {
+        Some(match pos.outcome()? {
+            Outcome::Win(w) if pos.has_won(w) => {
+                format!("{} filled its goal", Position::side_name(w))
+            }
+            Outcome::Win(w) => format!("{} has no move left", Position::side_name(w.opponent())),
+            Outcome::Draw => "a draw".into(),
+        })
+    }
+}
+
+/// The main job: the 2-piece table (solved in seconds into the cache) against no table.
+const MAIN_PIECES: u32 = 2;
+const MAIN_GAMES: u32 = 200;
+
+impl CliGame for CcSetup {
+    type SizeArgs = CcSize;
+
+    fn from_size(_: &CcSize, pieces: Option<u32>) -> Result<Option<Self>, Box<dyn Error>> {
+        Ok(match pieces {
+            Some(k) => Some(CcSetup::checked(k)?),
+            None => None,
+        })
+    }
+
+    fn default_size(_: DefaultSize) -> Self {
+        CcSetup { pieces: 2 }
+    }
+
+    fn main_job(cache: &Path, progress: bool) -> Result<Option<MainJob<Self>>, Box<dyn Error>> {
+        let _ = progress;
+        let table = ensure_table(cache, MAIN_PIECES)?;
+        Ok(Some(MainJob::table_against_plain(
+            CcSetup::checked(MAIN_PIECES)?,
+            table,
+            MAIN_GAMES,
+        )))
+    }
+}
+
+/// The solved table of `k` pieces in `cache` (`<cache>/cc-k<K>.qrt`): reused when it loads,
+/// solved otherwise (the file appears only once complete).
+fn ensure_table(cache: &Path, k: u32) -> Result<PathBuf, Box<dyn Error>> {
+    let path = cache.join(format!("cc-k{k}.qrt"));
+    if path.is_file() && CcTable::load(&path).is_ok() {
+        eprintln!("reusing the table {}", path.display());
+        return Ok(path);
+    }
+    let fail = |e: &dyn std::fmt::Display| format!("building {}: {e}", path.display());
+    std::fs::create_dir_all(cache).map_err(|e| fail(&e))?;
+    eprintln!("solving {k} pieces a side into {} (once)", path.display());
+    let (table, _) = chinese_checkers::solve::solve_half(k, &Default::default(), &|_| {})
+        .map_err(|e| fail(&e))?;
+    table.save(&path).map_err(|e| fail(&e))?;
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setup_words_and_sizes() {
+        let s = CcSetup::checked(3).unwrap();
+        assert_eq!(s.params(), "7x7, 3 pieces a side");
+        assert!(CcSetup::checked(7).is_err());
+        assert_eq!(s.boardsize(&["7"]).unwrap(), s);
+        assert!(s.boardsize(&["8"]).is_err());
+        assert!(s.policy(&PlayoutSettings::default()).is_ok());
+        let start = s.start().unwrap();
+        assert_eq!(CcSetup::of_position(&start), s);
+        assert!(s.diagram(&start).ends_with("X to move\n"));
+    }
+}

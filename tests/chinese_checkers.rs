@@ -1,0 +1,179 @@
+//! End-to-end Chinese Checkers on the command line: perft, `tablebase build | info | probe |
+//! verify` for 2 pieces a side (the paper's counts), the paper's solvers by name, bad
+//! options as one-line errors, and the table as the engine's oracle in `bestmove` and the
+//! arena.
+
+mod common;
+
+use common::quasar;
+
+const START2: &str = "X/X./.../..../...../....../......./....../...../..../.../.O/O X";
+
+#[test]
+fn perft_from_the_start() {
+    let (ok, out, err) = quasar(&[
+        "perft",
+        "--game",
+        "chinese-checkers",
+        "--pieces",
+        "2",
+        "--depth",
+        "4",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains(": 1089"), "{out}");
+}
+
+#[test]
+fn the_two_piece_table_builds_probes_and_verifies() {
+    let file = common::temp("cc", "k2.qrt");
+    let f = file.to_str().unwrap();
+    let (ok, out, err) = quasar(&[
+        "tablebase",
+        "build",
+        "--game",
+        "chinese-checkers",
+        "--pieces",
+        "2",
+        "--quiet",
+        "-o",
+        f,
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("positions: 2542512"), "{out}");
+    assert!(
+        out.contains("first-player wins: 1271256, losses: 1271256, draws: 0"),
+        "{out}"
+    );
+    assert!(out.contains("start: X to move wins in 33 plies"), "{out}");
+    let (ok, out, err) = quasar(&["tablebase", "info", f]);
+    assert!(ok && out.contains("2 pieces a side"), "{out}{err}");
+    let (ok, out, err) = quasar(&["tablebase", "probe", f, "--position", START2]);
+    assert!(
+        ok && out.contains("wins in 33 plies") && out.contains("best move"),
+        "{out}{err}"
+    );
+    let (ok, out, err) = quasar(&["tablebase", "verify", f]);
+    assert!(ok && out.contains("0 inconsistent"), "{out}{err}");
+    // The table as an oracle: the engine plays a winning move at once.
+    let (ok, out, err) = quasar(&[
+        "bestmove",
+        "--game",
+        "chinese-checkers",
+        "--pieces",
+        "2",
+        "--tb",
+        f,
+        "--sims",
+        "100",
+    ]);
+    assert!(ok && out.contains("bestmove"), "{out}{err}");
+    let (ok, out, err) = quasar(&[
+        "arena",
+        "--game",
+        "chinese-checkers",
+        "--pieces",
+        "2",
+        "--player",
+        &format!("mcts:tb={f}"),
+        "--player",
+        "mcts",
+        "--games",
+        "2",
+        "--sims",
+        "50",
+        "--ply-cap",
+        "200",
+        "--no-progress",
+        "--out",
+        common::temp("cc", "arena").to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("2 - 0"), "the table wins both games: {out}");
+}
+
+#[test]
+fn the_papers_backward_solver_counts() {
+    let file = common::temp("cc", "k2-backward.qrt");
+    let (ok, out, err) = quasar(&[
+        "tablebase",
+        "build",
+        "--game",
+        "chinese-checkers",
+        "--pieces",
+        "2",
+        "--solver",
+        "backward",
+        "--layered",
+        "--no-dup",
+        "--win-only",
+        "--sequential",
+        "--quiet",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("expansions: 3374445 forward, 1271256 backward"),
+        "{out}"
+    );
+    assert!(out.contains("iterations: 38"), "{out}");
+}
+
+#[test]
+fn bad_options_are_one_line_errors() {
+    for args in [
+        &[
+            "tablebase",
+            "build",
+            "--game",
+            "chinese-checkers",
+            "--quiet",
+        ][..],
+        &[
+            "tablebase",
+            "build",
+            "--game",
+            "chinese-checkers",
+            "--pieces",
+            "9",
+            "--quiet",
+        ],
+        &[
+            "tablebase",
+            "build",
+            "--game",
+            "chinese-checkers",
+            "--pieces",
+            "2",
+            "--solver",
+            "sideways",
+        ],
+        &[
+            "tablebase",
+            "build",
+            "--game",
+            "chinese-checkers",
+            "--pieces",
+            "2",
+            "--win-only",
+        ],
+        &["perft", "--game", "chinese-checkers", "--board", "6x6"],
+        &[
+            "perft",
+            "--game",
+            "chinese-checkers",
+            "--pieces",
+            "2",
+            "--position",
+            "X/X X",
+        ],
+    ] {
+        let (ok, _, err) = quasar(args);
+        assert!(!ok, "{args:?}");
+        assert!(
+            err.starts_with("error: ") && err.trim().lines().count() == 1,
+            "{args:?}: {err}"
+        );
+    }
+}
