@@ -298,7 +298,15 @@ fn sliced_build(dir: &std::path::Path, extra: &[&str]) -> String {
     std::fs::create_dir_all(dir).unwrap();
     let d = dir.to_str().unwrap();
     let mut args = vec![
-        "tablebase", "build", "--board", "4x6", "--rows", "4", "-o", d, "--quiet",
+        "tablebase",
+        "build",
+        "--board",
+        "4x6",
+        "--rows",
+        "4",
+        "-o",
+        d,
+        "--quiet",
     ];
     args.extend_from_slice(extra);
     let (ok, out, err) = quasar(&args);
@@ -317,7 +325,10 @@ fn sliced_builds_by_shards_equal_one_build_byte_for_byte() {
 
     let whole = temp("sliced-whole");
     let out = sliced_build(&whole, &[]);
-    assert!(out.contains("slices built: 136, skipped (finished): 0"), "{out}");
+    assert!(
+        out.contains("slices built: 136, skipped (finished): 0"),
+        "{out}"
+    );
     let shards = temp("sliced-shards");
     for wave in 0..=8 {
         for shard in ["1/2", "2/2"] {
@@ -333,7 +344,16 @@ fn sliced_builds_by_shards_equal_one_build_byte_for_byte() {
     std::fs::create_dir_all(&early).unwrap();
     let e = early.to_str().unwrap();
     let (ok, _, err) = quasar(&[
-        "tablebase", "build", "--board", "4x6", "--rows", "4", "-o", e, "--wave", "2",
+        "tablebase",
+        "build",
+        "--board",
+        "4x6",
+        "--rows",
+        "4",
+        "-o",
+        e,
+        "--wave",
+        "2",
     ]);
     assert!(!ok);
     assert!(err.contains("is not built yet"), "{err}");
@@ -386,7 +406,10 @@ fn a_killed_sliced_build_resumes_skipping_finished_slices() {
         out.contains("slices built: 89, skipped (finished): 47, damaged and rebuilt: 2"),
         "{out}"
     );
-    assert!(slice_files(&whole) == slice_files(&dir), "a resumed build differs");
+    assert!(
+        slice_files(&whole) == slice_files(&dir),
+        "a resumed build differs"
+    );
     assert!(!dir.join("w3-b3.qts.tmp").exists());
     for d in [whole, dir] {
         std::fs::remove_dir_all(d).unwrap();
