@@ -276,3 +276,142 @@ fn bestmove_with_a_table_proves_the_root_at_once() {
     assert!(!ok);
     assert!(err.contains("6x6") && err.contains("8x8"), "{err}");
 }
+
+/// The slice files (`*.qts`) of a sliced table's directory, by name, with their bytes.
+fn slice_files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "qts"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// A sliced build of 4x6 with 4 rows into `dir` (created first, so the build is sliced),
+/// with extra arguments; its standard output.
+fn sliced_build(dir: &std::path::Path, extra: &[&str]) -> String {
+    std::fs::create_dir_all(dir).unwrap();
+    let d = dir.to_str().unwrap();
+    let mut args = vec![
+        "tablebase",
+        "build",
+        "--board",
+        "4x6",
+        "--rows",
+        "4",
+        "-o",
+        d,
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    let (ok, out, err) = quasar(&args);
+    assert!(ok, "{err}");
+    out
+}
+
+#[test]
+fn sliced_builds_by_shards_equal_one_build_byte_for_byte() {
+    let (ok, plan, err) = quasar(&["tablebase", "plan", "--board", "4x6", "--rows", "4"]);
+    assert!(ok, "{err}");
+    // (2^8 + 2^4) / 2 slices up to mirror images, in 9 waves (0 to 8 pieces on rows R, H).
+    assert_eq!(plan.lines().count(), 136, "{plan}");
+    assert!(plan.starts_with("0\tw0-b0\n"), "{plan}");
+    assert!(plan.ends_with("8\twf-bf\n"), "{plan}");
+
+    let whole = temp("sliced-whole");
+    let out = sliced_build(&whole, &[]);
+    assert!(
+        out.contains("slices built: 136, skipped (finished): 0"),
+        "{out}"
+    );
+    let shards = temp("sliced-shards");
+    for wave in 0..=8 {
+        for shard in ["1/2", "2/2"] {
+            sliced_build(&shards, &["--wave", &wave.to_string(), "--shard", shard]);
+        }
+    }
+    let (a, b) = (slice_files(&whole), slice_files(&shards));
+    assert_eq!(a.len(), 136);
+    assert!(a == b, "two shards a wave differ from one whole build");
+
+    // A wave whose inputs are missing is refused, naming the slice to build first.
+    let early = temp("sliced-early");
+    std::fs::create_dir_all(&early).unwrap();
+    let e = early.to_str().unwrap();
+    let (ok, _, err) = quasar(&[
+        "tablebase",
+        "build",
+        "--board",
+        "4x6",
+        "--rows",
+        "4",
+        "-o",
+        e,
+        "--wave",
+        "2",
+    ]);
+    assert!(!ok);
+    assert!(err.contains("is not built yet"), "{err}");
+
+    // The directory answers probes, info and verify like a table file.
+    let w = whole.to_str().unwrap();
+    let (ok, out, err) = quasar(&["tablebase", "info", w]);
+    assert!(ok, "{err}");
+    assert!(out.contains("slices finished: 136 of 136"), "{out}");
+    // A lone White piece on row H-2 = 4 that nothing can capture: D = 2.
+    let (ok, out, err) = quasar(&["tablebase", "probe", w, "--position", "B3/4/2W1/4/4/4 w"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("win in 2"), "{out}");
+    let (ok, out, err) = quasar(&["tablebase", "verify", w, "--samples", "200"]);
+    assert!(ok, "{err}{out}");
+    assert!(out.contains("all agree"), "{out}");
+    for d in [whole, shards, early] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}
+
+#[test]
+fn a_killed_sliced_build_resumes_skipping_finished_slices() {
+    let whole = temp("resume-whole");
+    sliced_build(&whole, &[]);
+    let dir = temp("resume");
+    for wave in 0..=3 {
+        sliced_build(&dir, &["--wave", &wave.to_string()]);
+    }
+    let done = slice_files(&dir);
+    // Waves 0-3 of the plan: 1 + 4 + 16 + 28 slices up to mirror images.
+    assert_eq!(done.len(), 49);
+    // What a kill leaves: a temporary file of the slice being written (never a file under
+    // its final name); plus a damaged finished slice and a truncated one.
+    std::fs::write(dir.join("w3-b3.qts.tmp"), b"half a slice").unwrap();
+    let damaged = dir.join(&done[10].0);
+    let mut bytes = std::fs::read(&damaged).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&damaged, bytes).unwrap();
+    let truncated = dir.join(&done[20].0);
+    let bytes = std::fs::read(&truncated).unwrap();
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    let (ok, _, err) = quasar(&["tablebase", "verify", dir.to_str().unwrap()]);
+    assert!(!ok, "verify must find the damaged slice");
+    assert!(err.contains("fails its checksum"), "{err}");
+
+    let out = sliced_build(&dir, &[]);
+    assert!(
+        out.contains("slices built: 89, skipped (finished): 47, damaged and rebuilt: 2"),
+        "{out}"
+    );
+    assert!(
+        slice_files(&whole) == slice_files(&dir),
+        "a resumed build differs"
+    );
+    assert!(!dir.join("w3-b3.qts.tmp").exists());
+    for d in [whole, dir] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}

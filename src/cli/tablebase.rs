@@ -7,13 +7,16 @@ use super::woodpush_table;
 use super::CliResult;
 use crate::games::GameName;
 use crate::progress::Bars;
-use breakthrough::tablebase::store::Lookup;
+use breakthrough::tablebase::index::Indexer;
+use breakthrough::tablebase::slices::Slicing;
+use breakthrough::tablebase::store::{Lookup, Tree};
 use breakthrough::tablebase::{
-    generate, Limits, Progress, Region, Silent, TableFile, Tablebase, Unknown,
+    build_slices, generate, Limits, Progress, Region, Silent, SliceOutcome, SlicedTable, TableFile,
+    Tablebase, Unknown,
 };
 use breakthrough::{Board, Position};
 use quasar_core::{Game, Selection, Shard};
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use woodpush::WoodpushTable;
 
@@ -130,11 +133,7 @@ pub struct VerifyArgs {
 pub fn run(cmd: Command) -> CliResult {
     match cmd {
         Command::Build(a)
-            if a.sliced()
-                && matches!(
-                    a.game,
-                    GameName::Breakthrough | GameName::Woodpush | GameName::ChineseCheckers
-                ) =>
+            if a.sliced() && matches!(a.game, GameName::Woodpush | GameName::ChineseCheckers) =>
         {
             Err(not_sliced(a.game))
         }
@@ -155,9 +154,8 @@ pub fn run(cmd: Command) -> CliResult {
             GameName::ChineseCheckers => build_cc(a),
         },
         Command::Plan(a) => match a.game {
-            GameName::Breakthrough | GameName::Woodpush | GameName::ChineseCheckers => {
-                Err(not_sliced(a.game))
-            }
+            GameName::Breakthrough => plan(a),
+            GameName::Woodpush | GameName::ChineseCheckers => Err(not_sliced(a.game)),
         },
         Command::Info(a) => match open(&a.file, a.game)? {
             Opened::Breakthrough => info(a),
@@ -179,7 +177,6 @@ pub fn run(cmd: Command) -> CliResult {
 
 impl BuildArgs {
     /// The slices `--slice`, `--wave` and `--shard` ask this job to build.
-    #[allow(dead_code)] // Read by the sliced builds (checkers, 8x8 Breakthrough).
     fn selection(&self) -> Selection {
         match (&self.slice, self.wave) {
             (Some(name), _) => Selection::Slice(name.clone()),
@@ -363,7 +360,8 @@ fn print_histogram(histogram: &[u64]) {
     }
 }
 
-fn build(a: BuildArgs) -> CliResult {
+/// The board and rows of a Breakthrough build or plan (6x6 and 3 rows by default).
+fn board_rows(a: &BuildArgs) -> Result<(Board, u32), Box<dyn std::error::Error>> {
     if a.width.is_some() {
         return Err(
             "--width is a Woodpush option: add --game woodpush, or give Breakthrough's \
@@ -374,13 +372,106 @@ fn build(a: BuildArgs) -> CliResult {
     let board = a
         .board
         .unwrap_or_else(|| Board::new(6, 6).expect("6x6 is a board"));
-    let rows = a.rows.unwrap_or(3);
+    Ok((board, a.rows.unwrap_or(3)))
+}
+
+/// `tablebase plan`: a sliced table's slices, one a line after its wave.
+fn plan(a: BuildArgs) -> CliResult {
+    let (board, rows) = board_rows(&a)?;
+    let slicing = Slicing::new(&Region::new(board, rows)?)?;
+    let plan = slicing.plan();
+    let names = plan.select(&a.selection())?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for name in names {
+        let wave = plan.wave_of(name).expect("a selected slice is in the plan");
+        writeln!(out, "{wave}\t{name}")?;
+    }
+    Ok(())
+}
+
+/// Whether a Breakthrough build is sliced: asked for by --slice/--wave or an existing
+/// directory as output, or needed because the table is too large to build whole.
+fn wants_slices(a: &BuildArgs, region: &Region, limits: Limits) -> bool {
+    a.sliced()
+        || a.output.as_deref().is_some_and(Path::is_dir)
+        || (limits.is_none() && Indexer::new(region, limits).is_err())
+}
+
+/// Builds the selected slices of a sliced table into a directory.
+fn build_sliced(a: BuildArgs, region: Region, limits: Limits) -> CliResult {
+    if !limits.is_none() {
+        return Err(
+            "a sliced table holds every configuration of its rows: drop --max-white, \
+             --max-black and --max-pieces (a piece-limited table is built whole)"
+                .into(),
+        );
+    }
+    let (board, rows) = (region.board(), region.rows());
+    let dir = a
+        .output
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("tb-{board}-r{rows}.d")));
+    if dir.exists() && !dir.is_dir() {
+        return Err(format!(
+            "{} exists and is not a directory: a sliced table is written to a directory",
+            dir.display()
+        )
+        .into());
+    }
+    let table = SlicedTable::create(&dir, &region)?;
+    let s = table.slicing();
+    let plan = s.plan();
+    let names = plan.select(&a.selection())?;
+    let total: usize = plan.waves().iter().map(Vec::len).sum();
+    eprintln!(
+        "building {} of {total} slices of {board} with {rows} rows ({} configurations each) \
+         into {} on {} threads",
+        names.len(),
+        s.per_slice(),
+        dir.display(),
+        rayon::current_num_threads()
+    );
+    let bars = Bars::default();
+    let progress: &dyn Progress = if a.quiet { &Silent } else { &bars };
+    let quiet = a.quiet;
+    let report = build_slices(&table, &names, progress, |o| {
+        if let (false, SliceOutcome::Built { name, seconds, .. }) = (quiet, o) {
+            eprintln!(
+                "slice {name} built in {seconds:.2} s ({:.1} ns/configuration)",
+                seconds * 1e9 / s.per_slice() as f64
+            );
+        }
+    })?;
+    println!("sliced table {}: {board} {rows} rows", dir.display());
+    println!(
+        "slices built: {}, skipped (finished): {}, damaged and rebuilt: {}",
+        report.built, report.skipped, report.replaced
+    );
+    println!("configurations computed: {}", report.configurations);
+    println!("capped depth histogram of computed configurations (both mirror members):");
+    print_histogram(&report.histogram);
+    println!("time: {:.2} s", report.seconds);
+    if report.configurations > 0 {
+        println!(
+            "cost: {:.1} ns/configuration (wall, {} threads)",
+            report.seconds * 1e9 / report.configurations as f64,
+            rayon::current_num_threads()
+        );
+    }
+    Ok(())
+}
+
+fn build(a: BuildArgs) -> CliResult {
+    let (board, rows) = board_rows(&a)?;
     let limits = Limits {
         max_white: a.max_white,
         max_black: a.max_black,
         max_pieces: a.max_pieces,
     };
     let region = Region::new(board, rows)?;
+    if wants_slices(&a, &region, limits) {
+        return build_sliced(a, region, limits);
+    }
     let output = a.output.unwrap_or_else(|| {
         let mut name = format!("tb-{}-r{}", board, rows);
         for (tag, v) in [("w", a.max_white), ("b", a.max_black), ("t", a.max_pieces)] {
@@ -428,8 +519,62 @@ fn build(a: BuildArgs) -> CliResult {
     Ok(())
 }
 
+/// `info` of a sliced table's directory: its finished slices and their depths.
+fn info_sliced(t: &SlicedTable) -> CliResult {
+    let s = t.slicing();
+    let headers = t
+        .verify_all(&Bars::default())
+        .map_err(|c| format!("{}: {c}", t.dir().display()))?;
+    let plan = s.plan();
+    let total: usize = plan.waves().iter().map(Vec::len).sum();
+    let region = t.region();
+    println!("sliced table: {}", t.dir().display());
+    println!(
+        "board: {}, rows: {} (rows {}..{})",
+        region.board(),
+        region.rows(),
+        region.lowest_row(),
+        region.board().height()
+    );
+    println!(
+        "slices finished: {} of {total} (each {} configurations and its mirror image), \
+         {} bytes on disk",
+        headers.len(),
+        s.per_slice(),
+        t.bytes()
+    );
+    let mut waves = vec![(0usize, 0usize); plan.waves().len()];
+    for (k, wave) in plan.waves().iter().enumerate() {
+        waves[k].1 = wave.len();
+    }
+    let mut histogram = vec![0u64; s.cap() as usize + 1];
+    for h in &headers {
+        waves[s.wave(h.slice)].0 += 1;
+        for (d, n) in histogram.iter_mut().enumerate() {
+            *n += h.histogram[d];
+        }
+    }
+    let done: Vec<String> = waves
+        .iter()
+        .enumerate()
+        .map(|(k, (d, n))| format!("{k}:{d}/{n}"))
+        .collect();
+    println!("finished by wave: {}", done.join(" "));
+    println!(
+        "capped depth histogram of stored slices (D = {} means no win within {} moves):",
+        s.cap(),
+        region.lowest_row()
+    );
+    print_histogram(&histogram);
+    Ok(())
+}
+
 fn info(a: InfoArgs) -> CliResult {
     let t = TableFile::open(&a.file)?;
+    let tree = match &t.tree {
+        Tree::Static(tree) => tree,
+        Tree::Sliced(sliced) => return info_sliced(sliced),
+    };
     // The histogram reads every entry anyway: check every block first, on all cores.
     t.verify_all(&Bars::default())?;
     let h = &t.header;
@@ -453,7 +598,7 @@ fn info(a: InfoArgs) -> CliResult {
     );
     println!("checksum: {:08x} (verified)", h.checksum);
     let mut histogram = vec![0u64; h.max_depth as usize + 1];
-    for entry in t.tree.iter() {
+    for entry in tree.iter() {
         let (_, v) = entry.map_err(|c| t.damaged(c))?;
         let d = t.codec.decode(v).depth as usize;
         if d < histogram.len() {

@@ -39,10 +39,13 @@ fn round_trip_finds_every_entry_and_rejects_other_keys() {
     assert_eq!(t.tree.len(), entries.len());
     for w in entries.windows(2) {
         assert_eq!(t.tree.get(w[0].0), Ok(Some(w[0].1)));
-        assert_eq!(t.tree.position(w[0].0), t.tree.position_by_levels(w[0].0));
+        assert_eq!(
+            t.tree.as_static().unwrap().position(w[0].0),
+            t.tree.as_static().unwrap().position_by_levels(w[0].0)
+        );
         for k in w[0].0 + 1..w[1].0.min(w[0].0 + 4) {
             assert_eq!(t.tree.get(k), Ok(None));
-            assert_eq!(t.tree.position_by_levels(k), Ok(None));
+            assert_eq!(t.tree.as_static().unwrap().position_by_levels(k), Ok(None));
         }
     }
     assert_eq!(t.tree.get(0), Ok(None));
@@ -178,7 +181,14 @@ fn a_probe_on_a_damaged_block_is_an_error_and_the_oracle_claims_nothing() {
         let (k, m) = tb.region().key_pair(c);
         k.min(m)
     };
-    let i = tb.table().tree.position(key).unwrap().unwrap();
+    let i = tb
+        .table()
+        .tree
+        .as_static()
+        .unwrap()
+        .position(key)
+        .unwrap()
+        .unwrap();
     drop(tb);
     // Damage the key's 4 KiB block: a byte of the leaf it lies in.
     let mut bytes = std::fs::read(&path).unwrap();

@@ -30,12 +30,13 @@ pub mod key;
 pub mod probe;
 pub mod progress;
 pub mod region;
+pub mod slices;
 pub mod store;
 pub mod verify;
 
-pub use generate::{generate, BuildReport, Generated};
+pub use generate::{build_slices, generate, BuildReport, Generated, SliceOutcome, SlicedReport};
 pub use key::{Entry, ValueCodec};
 pub use probe::{Tablebase, Unknown, Win};
 pub use progress::{Progress, Silent};
 pub use region::{Config, Limits, Region, RegionError};
-pub use store::{Corrupt, Lookup, TableFile, TableFileError};
+pub use store::{Corrupt, Lookup, SlicedTable, TableFile, TableFileError};

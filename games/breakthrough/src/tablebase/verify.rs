@@ -1,5 +1,6 @@
 //! Re-derives stored entries by plain recursion (no pruning, no generator array), for
-//! `quasar tablebase verify`.
+//! `quasar tablebase verify`; a sliced table's sampled configurations by a bounded AND-OR
+//! search ("can White win within k?"), a formulation the generator does not share.
 
 use crate::tablebase::probe::Tablebase;
 use crate::tablebase::region::{Config, Region};
@@ -81,18 +82,22 @@ pub struct VerifyReport {
 }
 
 /// Checks `samples` random stored entries (depth and best move) and `samples` random
-/// configurations within the limits (present exactly when `D` is finite and at least 2).
+/// configurations within the limits (present exactly when `D` is finite and at least 2);
+/// on a sliced table, `2 * samples` configurations of finished slices.
 pub fn verify_sample(tb: &Tablebase, samples: u64, seed: u64) -> VerifyReport {
     let region = tb.region();
     let table = tb.table();
+    let Some(tree) = table.tree.as_static() else {
+        return verify_sliced(tb, 2 * samples, seed);
+    };
     let mut rd = Rederive::new(region);
     let mut report = VerifyReport::default();
     let mut rng = SplitMix64::new(seed ^ GOLDEN_GAMMA);
     let mut next = move || rng.next_u64();
-    let n = table.tree.len() as u64;
+    let n = tree.len() as u64;
     for _ in 0..samples.min(n) {
         let i = (next() % n) as usize;
-        let (key, value) = match (table.tree.key_at(i), table.tree.value_at(i)) {
+        let (key, value) = match (tree.key_at(i), tree.value_at(i)) {
             (Ok(k), Ok(v)) => (k, v),
             (Err(c), _) | (_, Err(c)) => {
                 report.failures.push(format!("entry {i}: {c}"));
@@ -154,6 +159,151 @@ pub fn verify_sample(tb: &Tablebase, samples: u64, seed: u64) -> VerifyReport {
                 "configuration key {}: stored {stored:?}, re-derived {expected:?}",
                 region.key(c)
             ));
+        }
+    }
+    report
+}
+
+/// "Can White win within `k` moves?" by plain AND-OR recursion on the spec's definition,
+/// memoised per question: independent of the generator's min/max and its slices.
+pub struct WithinK<'a> {
+    region: &'a Region,
+    memo: HashMap<(Config, u32), bool>,
+}
+
+impl<'a> WithinK<'a> {
+    /// A fresh search of `region`.
+    pub fn new(region: &'a Region) -> WithinK<'a> {
+        WithinK {
+            region,
+            memo: HashMap::new(),
+        }
+    }
+
+    /// Whether `D(c) <= k`, White to move.
+    pub fn d_within(&mut self, c: Config, k: u32) -> bool {
+        if c.white & self.region.goal_minus_one() != 0 {
+            return k >= 1;
+        }
+        if c.white == 0 || k < 2 {
+            return false;
+        }
+        if let Some(&v) = self.memo.get(&(c, k)) {
+            return v;
+        }
+        let mut moves = Vec::new();
+        self.region.for_each_white_move(c, |m| {
+            moves.push(m);
+            true
+        });
+        let v = moves
+            .into_iter()
+            .any(|m| self.e_within(self.region.after_white(c, m), k));
+        self.memo.insert((c, k), v);
+        v
+    }
+
+    /// Whether `E(t) <= k`, Black to move: every Black option (elsewhere, each region
+    /// move) leaves White a win within its remaining budget.
+    pub fn e_within(&mut self, t: Config, k: u32) -> bool {
+        if k == 0 || !self.d_within(t, k - 1) {
+            return false;
+        }
+        let mut replies = Vec::new();
+        self.region.for_each_black_move(t, |r| {
+            replies.push(r);
+            true
+        });
+        replies.into_iter().all(|r| {
+            let (after, leaves) = self.region.after_black(t, r);
+            self.d_within(after, if leaves { k - 1 } else { k })
+        })
+    }
+
+    /// `min(D(c), cap)`.
+    pub fn capped(&mut self, c: Config, cap: u32) -> u32 {
+        (1..cap).find(|&k| self.d_within(c, k)).unwrap_or(cap)
+    }
+}
+
+/// Checks `samples` random configurations of a sliced table's finished slices: the stored
+/// capped depth against [`WithinK`], and through the prober's lookup the entry (present
+/// exactly when `2 <= D <= R`) and its best move (legal, achieving `D`).
+pub fn verify_sliced(tb: &Tablebase, samples: u64, seed: u64) -> VerifyReport {
+    let mut report = VerifyReport::default();
+    let Some(table) = tb.table().tree.as_sliced() else {
+        report.failures.push("not a sliced table".into());
+        return report;
+    };
+    let s = table.slicing();
+    let region = tb.region();
+    let cap = s.cap() as u32;
+    let finished: Vec<u32> = (0..s.slices())
+        .filter(|&id| s.is_canonical(id) && table.has(id))
+        .collect();
+    if finished.is_empty() {
+        report.failures.push("no finished slice to check".into());
+        return report;
+    }
+    let mut rng = SplitMix64::new(seed ^ GOLDEN_GAMMA);
+    let b = region.board();
+    let base = (b.height() - region.rows()) * b.width();
+    for _ in 0..samples {
+        let id = finished[(rng.next_u64() % finished.len() as u64) as usize];
+        let mut c = s.config(id, rng.next_u64() % s.per_slice());
+        if rng.next_u64() % 2 == 1 {
+            c = region.mirror(c); // the stored member's mirror image is read through it
+        }
+        // A fresh memo a sample keeps memory flat on large tables.
+        let mut search = WithinK::new(region);
+        let want = search.capped(c, cap);
+        report.configs_checked += 1;
+        let stored = match table.depth(c) {
+            Ok(d) => d.map(u32::from),
+            Err(e) => {
+                report.failures.push(format!("slice {}: {e}", s.name(id)));
+                continue;
+            }
+        };
+        if stored != Some(want) {
+            report.failures.push(format!(
+                "configuration key {} (slice {}): stored depth {stored:?}, re-derived {want}",
+                region.key(c),
+                s.name(id)
+            ));
+            continue;
+        }
+        let entry = match tb.lookup(c) {
+            Ok(e) => e,
+            Err(e) => {
+                report.failures.push(format!("slice {}: {e}", s.name(id)));
+                continue;
+            }
+        };
+        report.entries_checked += entry.is_some() as u64;
+        match entry {
+            None if want >= cap || c.white == 0 => {}
+            Some(e) if e.depth == want && want < cap => {
+                let m = crate::tablebase::region::LocalMove {
+                    from: e.best_move.from as u32 - base,
+                    to: e.best_move.to as u32 - base,
+                };
+                let mut legal = false;
+                region.for_each_white_move(c, |x| {
+                    legal |= x == m;
+                    true
+                });
+                if !legal || !search.e_within(region.after_white(c, m), want) {
+                    report.failures.push(format!(
+                        "key {}: the best move does not achieve {want}",
+                        region.key(c)
+                    ));
+                }
+            }
+            other => report.failures.push(format!(
+                "key {}: lookup gives {other:?}, re-derived depth {want}",
+                region.key(c)
+            )),
         }
     }
     report

@@ -31,6 +31,20 @@ pub enum Corrupt {
     /// Index data that passed its checksum points outside the table: a malformed file.
     #[error("the table's index points outside the table: the file is malformed; rebuild it")]
     Index,
+    /// A slice file of a sliced table fails its checks (numbered as `tablebase plan`
+    /// orders White's row-R pattern plus Black's row-H pattern shifted by the width).
+    #[error("slice {slice} of the sliced table fails its checksum or header: delete its file and rebuild it (a rerun of the build rebuilds it)")]
+    Slice {
+        /// The slice's number.
+        slice: u32,
+    },
+    /// A slice a read needs is not built (the table was built in an order that skipped it,
+    /// or its file was removed).
+    #[error("slice {slice} of the sliced table is not built but a finished slice needs it: rebuild the waves in order")]
+    MissingSlice {
+        /// The slice's number.
+        slice: u32,
+    },
 }
 
 /// The CRC-32 of each block of the bytes written through it, for the file writer.

@@ -7,6 +7,8 @@
 
 use super::blocks::{block_count, crc_words, BlockCheck, BlockWriter, Corrupt, BLOCK_BYTES};
 use super::btree::{radix_root, Backing, Layout, StaticBTree, FANOUT, LEAF};
+use super::sliced::SlicedTable;
+use super::Tree;
 use crate::tablebase::key::ValueCodec;
 use crate::tablebase::progress::Progress;
 use crate::tablebase::region::{Limits, Region};
@@ -217,7 +219,8 @@ fn stream_body(
     Ok(())
 }
 
-/// A loaded table: its header, region and static B-tree.
+/// A loaded table: its header, region and stored entries (a static B-tree, or a sliced
+/// table's directory).
 #[derive(Debug)]
 pub struct TableFile {
     /// The file (empty for a table in memory), for messages.
@@ -229,7 +232,7 @@ pub struct TableFile {
     /// The value packing.
     pub codec: ValueCodec,
     /// The stored entries.
-    pub tree: StaticBTree,
+    pub tree: Tree,
 }
 
 impl Header {
@@ -333,6 +336,9 @@ impl TableFile {
         };
         // Before opening: opening a FIFO for reading would wait for a writer forever.
         let kind = std::fs::metadata(path).map_err(io)?.file_type();
+        if kind.is_dir() {
+            return TableFile::open_sliced(path);
+        }
         if !kind.is_file() {
             return Err(bad(format!("{}, not a table file", describe(&kind))));
         }
@@ -396,7 +402,35 @@ impl TableFile {
             header,
             region,
             codec,
-            tree,
+            tree: Tree::Static(tree),
+        })
+    }
+
+    /// Opens a sliced table's directory (see [`SlicedTable::open`]): the header describes
+    /// the region; its entry count is left 0 (a sliced table counts its entries on demand).
+    pub fn open_sliced(dir: &Path) -> Result<TableFile, TableFileError> {
+        let t = SlicedTable::open(dir)?;
+        let region = t.region().clone();
+        let codec = ValueCodec::new(region.board());
+        let header = Header {
+            version: VERSION,
+            board: region.board(),
+            rows: region.rows(),
+            field_bits: codec.field_bits,
+            limits: Limits::NONE,
+            value_bytes: 2,
+            entries: 0,
+            max_depth: region.lowest_row(),
+            body_words: 0,
+            block_bytes: BLOCK_BYTES as u32,
+            checksum: 0,
+        };
+        Ok(TableFile {
+            path: dir.to_path_buf(),
+            header,
+            region,
+            codec,
+            tree: Tree::Sliced(t),
         })
     }
 
@@ -429,7 +463,7 @@ impl TableFile {
             header,
             region: region.clone(),
             codec: *codec,
-            tree,
+            tree: Tree::Static(tree),
         }
     }
 }

@@ -1,0 +1,548 @@
+//! A sliced table on disk: a directory with a `manifest` (board and rows) and one file per
+//! finished slice (`<name>.qts`: a 192-byte header with the slice, its depth histogram and
+//! CRC-32s, then its packed capped depths), each written to a temporary file and renamed when
+//! complete, memory-mapped on first use after its checksum is checked. Probes go through
+//! the same [`Lookup`] as a whole table: the depth is read, the best move recomputed from
+//! the successors' depths (one slice read each), in the spec's tie-break order.
+
+use super::blocks::Corrupt;
+use super::file::TableFileError;
+use super::Lookup;
+use crate::tablebase::key::ValueCodec;
+use crate::tablebase::progress::Progress;
+use crate::tablebase::region::{Config, Region};
+use crate::tablebase::slices::{Capped, DepthSource, Slicing};
+use crate::{Board, Move};
+use rayon::prelude::*;
+use std::cell::Cell;
+use std::fmt;
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The first eight bytes of a slice file.
+pub const SLICE_MAGIC: [u8; 8] = *b"QUASARSL";
+/// The slice format this code reads and writes.
+pub const SLICE_VERSION: u32 = 1;
+/// Header bytes before a slice's packed depths.
+pub const SLICE_HEADER: usize = 192;
+/// The manifest's file name in a sliced table's directory.
+pub const MANIFEST: &str = "manifest";
+const MANIFEST_FIRST_LINE: &str = "quasar sliced breakthrough table v1";
+
+/// What a slice file's header says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SliceHeader {
+    /// The slice's number.
+    pub slice: u32,
+    /// Configurations in it.
+    pub configs: u64,
+    /// `histogram[d]`: configurations of capped depth `d`.
+    pub histogram: [u64; 17],
+    /// CRC-32 of the packed depths.
+    pub crc: u32,
+}
+
+impl SliceHeader {
+    fn encode(&self, board: Board, rows: u32, states: u32) -> [u8; SLICE_HEADER] {
+        let mut h = [0u8; SLICE_HEADER];
+        h[0..8].copy_from_slice(&SLICE_MAGIC);
+        h[8..12].copy_from_slice(&SLICE_VERSION.to_le_bytes());
+        h[12] = board.width() as u8;
+        h[13] = board.height() as u8;
+        h[14] = rows as u8;
+        h[15] = states as u8;
+        h[16..20].copy_from_slice(&self.slice.to_le_bytes());
+        h[20..24].copy_from_slice(&self.crc.to_le_bytes());
+        h[24..32].copy_from_slice(&self.configs.to_le_bytes());
+        for (i, n) in self.histogram.iter().enumerate() {
+            h[32 + 8 * i..40 + 8 * i].copy_from_slice(&n.to_le_bytes());
+        }
+        let crc = crc32fast::hash(&h[..SLICE_HEADER - 4]);
+        h[SLICE_HEADER - 4..].copy_from_slice(&crc.to_le_bytes());
+        h
+    }
+
+    fn decode(h: &[u8]) -> Option<(SliceHeader, Board, u32, u32)> {
+        if h.len() < SLICE_HEADER || h[0..8] != SLICE_MAGIC {
+            return None;
+        }
+        let u32_at = |o: usize| u32::from_le_bytes(h[o..o + 4].try_into().expect("4 bytes"));
+        let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));
+        if u32_at(8) != SLICE_VERSION
+            || crc32fast::hash(&h[..SLICE_HEADER - 4]) != u32_at(SLICE_HEADER - 4)
+        {
+            return None;
+        }
+        let board = Board::new(h[12] as u32, h[13] as u32).ok()?;
+        let mut histogram = [0u64; 17];
+        for (i, n) in histogram.iter_mut().enumerate() {
+            *n = u64_at(32 + 8 * i);
+        }
+        let header = SliceHeader {
+            slice: u32_at(16),
+            crc: u32_at(20),
+            configs: u64_at(24),
+            histogram,
+        };
+        Some((header, board, h[14] as u32, h[15] as u32))
+    }
+}
+
+/// The state of one slice as found on disk.
+#[derive(Debug)]
+pub enum SliceState {
+    /// Not built (no file).
+    Missing,
+    /// A file that fails its checks (a killed write leaves a `.tmp`, never this; a damaged
+    /// or foreign file does): rebuild it.
+    Damaged(String),
+    /// Built and intact.
+    Finished(SliceHeader),
+}
+
+/// A slice's bytes once opened.
+enum Slot {
+    Present(Payload),
+    Missing,
+    Damaged,
+}
+
+enum Payload {
+    Map(memmap2::Mmap),
+    Memory(Vec<u8>),
+}
+
+impl Payload {
+    #[inline]
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Payload::Map(m) => &m[SLICE_HEADER..],
+            Payload::Memory(v) => v,
+        }
+    }
+}
+
+/// A sliced table: the finished slices of a directory, opened and mapped as probes need them.
+pub struct SlicedTable {
+    dir: PathBuf,
+    slicing: Slicing,
+    codec: ValueCodec,
+    slots: Vec<OnceLock<Slot>>,
+    /// Stored entries (configurations with `2 <= D <= R`, both mirror members), summed
+    /// from the slice headers on first request.
+    entries: OnceLock<u64>,
+    first_bad: OnceLock<u32>,
+}
+
+impl fmt::Debug for SlicedTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "SlicedTable({}, {})",
+            self.dir.display(),
+            self.region().board()
+        )
+    }
+}
+
+/// Reads the capped depths of built slices for the solver, remembering the first slice it
+/// could not read.
+struct Reader<'a> {
+    table: &'a SlicedTable,
+    failed: Cell<Option<u32>>,
+}
+
+impl DepthSource for Reader<'_> {
+    #[inline]
+    fn depth(&self, c: Config) -> u8 {
+        let (id, idx) = self.table.slicing.locate(c);
+        match self.table.slot(id) {
+            Slot::Present(p) => self.table.slicing.depth_at(p.bytes(), idx),
+            _ => {
+                self.failed.set(Some(id));
+                self.table.slicing.cap()
+            }
+        }
+    }
+}
+
+impl SlicedTable {
+    /// Opens the sliced table in `dir` (its manifest must exist); slices are read lazily.
+    pub fn open(dir: &Path) -> Result<SlicedTable, TableFileError> {
+        let bad = |msg: String| TableFileError::Invalid {
+            path: dir.to_path_buf(),
+            msg,
+        };
+        let manifest = dir.join(MANIFEST);
+        let text = std::fs::read_to_string(&manifest).map_err(|e| {
+            bad(format!(
+                "a directory without a readable sliced-table manifest ({e}); build one with \
+                 `quasar tablebase build --board WxH --rows n -o DIR`"
+            ))
+        })?;
+        let mut lines = text.lines();
+        if lines.next() != Some(MANIFEST_FIRST_LINE) {
+            return Err(bad("the manifest is not a quasar sliced table's".into()));
+        }
+        let (mut board, mut rows) = (None, None);
+        for line in lines {
+            match line.split_once(' ') {
+                Some(("board", b)) => board = b.parse::<Board>().ok(),
+                Some(("rows", r)) => rows = r.parse::<u32>().ok(),
+                _ => {}
+            }
+        }
+        let (Some(board), Some(rows)) = (board, rows) else {
+            return Err(bad(
+                "the manifest lacks a valid `board` or `rows` line".into()
+            ));
+        };
+        let region = Region::new(board, rows).map_err(|e| bad(e.to_string()))?;
+        SlicedTable::with_region(dir, &region).map_err(|e| bad(e.to_string()))
+    }
+
+    /// Opens the sliced table of `region` in `dir`, creating the directory and its manifest
+    /// if needed; an existing manifest must name the same board and rows.
+    pub fn create(dir: &Path, region: &Region) -> Result<SlicedTable, TableFileError> {
+        let io = |source| TableFileError::Io {
+            path: dir.to_path_buf(),
+            source,
+        };
+        std::fs::create_dir_all(dir).map_err(io)?;
+        if dir.join(MANIFEST).exists() {
+            let t = SlicedTable::open(dir)?;
+            if t.region().board() != region.board() || t.region().rows() != region.rows() {
+                return Err(TableFileError::Invalid {
+                    path: dir.to_path_buf(),
+                    msg: format!(
+                        "holds a {} table of {} rows, not {} of {}: write elsewhere",
+                        t.region().board(),
+                        t.region().rows(),
+                        region.board(),
+                        region.rows()
+                    ),
+                });
+            }
+            return Ok(t);
+        }
+        let text = format!(
+            "{MANIFEST_FIRST_LINE}\nboard {}\nrows {}\n",
+            region.board(),
+            region.rows()
+        );
+        write_atomic(&dir.join(MANIFEST), &[text.as_bytes()])?;
+        SlicedTable::with_region(dir, region).map_err(|e| TableFileError::Invalid {
+            path: dir.to_path_buf(),
+            msg: e.to_string(),
+        })
+    }
+
+    fn with_region(
+        dir: &Path,
+        region: &Region,
+    ) -> Result<SlicedTable, crate::tablebase::RegionError> {
+        let slicing = Slicing::new(region)?;
+        Ok(SlicedTable {
+            dir: dir.to_path_buf(),
+            codec: ValueCodec::new(region.board()),
+            slots: (0..slicing.slices()).map(|_| OnceLock::new()).collect(),
+            slicing,
+            entries: OnceLock::new(),
+            first_bad: OnceLock::new(),
+        })
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The slicing.
+    pub fn slicing(&self) -> &Slicing {
+        &self.slicing
+    }
+
+    /// The region.
+    pub fn region(&self) -> &Region {
+        self.slicing.region()
+    }
+
+    /// The file of slice `id`.
+    pub fn slice_path(&self, id: u32) -> PathBuf {
+        self.dir.join(format!("{}.qts", self.slicing.name(id)))
+    }
+
+    /// Reads slice `id`'s file now, checking its header and checksum (nothing is cached).
+    pub fn state(&self, id: u32) -> SliceState {
+        match std::fs::read(self.slice_path(id)) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => SliceState::Missing,
+            Err(e) => SliceState::Damaged(e.to_string()),
+            Ok(bytes) => match self.check(id, &bytes) {
+                Ok(h) => SliceState::Finished(h),
+                Err(why) => SliceState::Damaged(why),
+            },
+        }
+    }
+
+    /// The header of a slice file's bytes, when they are intact and of this table.
+    fn check(&self, id: u32, bytes: &[u8]) -> Result<SliceHeader, String> {
+        let s = &self.slicing;
+        let (h, board, rows, states) = SliceHeader::decode(bytes)
+            .ok_or("not a slice file of this format, or its header is damaged")?;
+        if board != s.region().board()
+            || rows != s.region().rows()
+            || states != s.states()
+            || h.slice != id
+            || h.configs != s.per_slice()
+        {
+            return Err(format!(
+                "its header names another table or slice ({board}, {rows} rows, slice {})",
+                s.name(h.slice)
+            ));
+        }
+        if bytes.len() != SLICE_HEADER + s.bytes_per_slice() {
+            return Err(format!(
+                "{} bytes, expected {}: truncated",
+                bytes.len(),
+                SLICE_HEADER + s.bytes_per_slice()
+            ));
+        }
+        if crc32fast::hash(&bytes[SLICE_HEADER..]) != h.crc {
+            return Err("checksum mismatch: the file is damaged".into());
+        }
+        Ok(h)
+    }
+
+    /// Slice `id`, opened (mapped, checksum checked) on first use.
+    #[inline]
+    fn slot(&self, id: u32) -> &Slot {
+        self.slots[id as usize].get_or_init(|| self.open_slot(id))
+    }
+
+    #[cold]
+    fn open_slot(&self, id: u32) -> Slot {
+        let Ok(f) = File::open(self.slice_path(id)) else {
+            return Slot::Missing;
+        };
+        // SAFETY: read-only map of a finished slice; slices are written to a temporary
+        // file and renamed, never modified in place.
+        match unsafe { memmap2::Mmap::map(&f) } {
+            Ok(map) if self.check(id, &map).is_ok() => Slot::Present(Payload::Map(map)),
+            _ => {
+                let _ = self.first_bad.set(id);
+                Slot::Damaged
+            }
+        }
+    }
+
+    /// Puts a slice held in memory in place (for tests and in-memory builds).
+    pub fn insert(&self, id: u32, packed: Vec<u8>) {
+        let _ = self.slots[id as usize].set(Slot::Present(Payload::Memory(packed)));
+    }
+
+    /// Whether slice `id` can be read (finished and intact).
+    pub fn has(&self, id: u32) -> bool {
+        matches!(self.slot(id), Slot::Present(_))
+    }
+
+    /// `min(D(c), R+1)` of a stored configuration (White to move, no White piece on
+    /// `H-1`), or `None` when its slice is not built; damage is an error.
+    #[inline]
+    pub fn depth(&self, c: Config) -> Result<Option<u8>, Corrupt> {
+        let (id, idx) = self.slicing.locate(c);
+        match self.slot(id) {
+            Slot::Present(p) => Ok(Some(self.slicing.depth_at(p.bytes(), idx))),
+            Slot::Missing => Ok(None),
+            Slot::Damaged => Err(Corrupt::Slice { slice: id }),
+        }
+    }
+
+    /// Computes slice `id` from the slices it reads, which must be finished: its packed
+    /// bytes and depth histogram. An error names a needed slice that cannot be read.
+    pub fn solve_slice(&self, id: u32) -> Result<(Vec<u8>, [u64; 17]), Corrupt> {
+        let s = &self.slicing;
+        for input in s.inputs(id) {
+            match self.slot(input) {
+                Slot::Present(_) => {}
+                Slot::Missing => return Err(Corrupt::MissingSlice { slice: input }),
+                Slot::Damaged => return Err(Corrupt::Slice { slice: input }),
+            }
+        }
+        const BYTES: usize = 1 << 12;
+        let per_byte = s.per_byte() as u64;
+        let mut out = vec![0u8; s.bytes_per_slice()];
+        let histogram = out
+            .par_chunks_mut(BYTES)
+            .enumerate()
+            .map(|(chunk, bytes)| {
+                let reader = Reader {
+                    table: self,
+                    failed: Cell::new(None),
+                };
+                let solver = Capped::new(s, &reader);
+                let mut hist = [0u64; 17];
+                let mut depths = vec![0u8; bytes.len() * per_byte as usize];
+                let first = (chunk * BYTES) as u64 * per_byte;
+                let end = (first + depths.len() as u64).min(s.per_slice());
+                for idx in first..end {
+                    let d = solver.solve(s.config(id, idx));
+                    depths[(idx - first) as usize] = d;
+                    hist[d as usize] += 1;
+                }
+                // Padding digits past the slice's end are stored as the cap.
+                for d in depths[(end - first) as usize..].iter_mut() {
+                    *d = s.cap();
+                }
+                s.pack(&depths, bytes);
+                hist
+            })
+            .reduce(
+                || [0u64; 17],
+                |mut a, b| {
+                    for (x, y) in a.iter_mut().zip(b) {
+                        *x += y;
+                    }
+                    a
+                },
+            );
+        Ok((out, histogram))
+    }
+
+    /// Writes slice `id` (through a temporary file renamed when complete).
+    pub fn write_slice(
+        &self,
+        id: u32,
+        packed: &[u8],
+        histogram: [u64; 17],
+    ) -> Result<SliceHeader, TableFileError> {
+        let s = &self.slicing;
+        let header = SliceHeader {
+            slice: id,
+            configs: s.per_slice(),
+            histogram,
+            crc: crc32fast::hash(packed),
+        };
+        let bytes = header.encode(s.region().board(), s.region().rows(), s.states());
+        write_atomic(&self.slice_path(id), &[&bytes, packed])?;
+        Ok(header)
+    }
+
+    /// The headers of every finished slice, checking each file whole (on all cores),
+    /// reporting slices done to `progress`; the first damaged slice is the error.
+    pub fn verify_all(&self, progress: &dyn Progress) -> Result<Vec<SliceHeader>, Corrupt> {
+        let ids: Vec<u32> = (0..self.slicing.slices())
+            .filter(|&id| self.slicing.is_canonical(id))
+            .collect();
+        progress.begin("slices", ids.len() as u64);
+        let states: Vec<(u32, SliceState)> = ids
+            .par_iter()
+            .map(|&id| {
+                let st = self.state(id);
+                progress.advance(1);
+                (id, st)
+            })
+            .collect();
+        progress.end();
+        let mut headers = Vec::new();
+        for (id, st) in states {
+            match st {
+                SliceState::Finished(h) => headers.push(h),
+                SliceState::Missing => {}
+                SliceState::Damaged(_) => return Err(Corrupt::Slice { slice: id }),
+            }
+        }
+        Ok(headers)
+    }
+
+    /// The first damaged slice a read ran into, if any.
+    pub fn first_damage(&self) -> Option<Corrupt> {
+        self.first_bad.get().map(|&slice| Corrupt::Slice { slice })
+    }
+
+    /// The first White move (spec order) achieving `d < cap` in stored configuration `c`.
+    pub fn best_move(&self, c: Config, d: u8) -> Result<Option<Move>, Corrupt> {
+        let reader = Reader {
+            table: self,
+            failed: Cell::new(None),
+        };
+        let m = Capped::new(&self.slicing, &reader).best_move(c, d);
+        if let Some(slice) = reader.failed.get() {
+            return Err(match self.slot(slice) {
+                Slot::Damaged => Corrupt::Slice { slice },
+                _ => Corrupt::MissingSlice { slice },
+            });
+        }
+        let r = self.region();
+        Ok(m.map(|m| Move {
+            from: r.board_cell(m.from),
+            to: r.board_cell(m.to),
+        }))
+    }
+}
+
+impl Lookup for SlicedTable {
+    /// The packed value (eq. 4.2) of a key with `2 <= D <= R`; `None` for a deeper or
+    /// drawn-out configuration, and for one whose slice is not built.
+    #[inline]
+    fn get(&self, key: u64) -> Result<Option<u32>, Corrupt> {
+        let r = self.region();
+        let c = r.config_of_key(key);
+        if c.white & !r.white_cells() != 0 || c.black & !r.black_cells() != 0 || c.white == 0 {
+            return Ok(None);
+        }
+        let Some(d) = self.depth(c)? else {
+            return Ok(None);
+        };
+        if d >= self.slicing.cap() {
+            return Ok(None);
+        }
+        Ok(self
+            .best_move(c, d)?
+            .map(|m| self.codec.encode(d as u32, m)))
+    }
+
+    fn len(&self) -> usize {
+        *self.entries.get_or_init(|| {
+            let cap = self.slicing.cap() as usize;
+            (0..self.slicing.slices())
+                .filter(|&id| self.slicing.is_canonical(id))
+                .filter_map(|id| match self.state(id) {
+                    SliceState::Finished(h) => Some(h.histogram[2..cap].iter().sum::<u64>()),
+                    _ => None,
+                })
+                .sum()
+        }) as usize
+    }
+
+    fn bytes(&self) -> usize {
+        (0..self.slicing.slices())
+            .filter_map(|id| std::fs::metadata(self.slice_path(id)).ok())
+            .map(|m| m.len() as usize)
+            .sum()
+    }
+
+    fn name(&self) -> &'static str {
+        "sliced"
+    }
+}
+
+/// Writes `parts` to `path` through `<path>.tmp`, renamed when complete, so a killed write
+/// never leaves a file under the final name. Not synced: thousands of slices would wait on
+/// the disk, and a slice a power cut truncates fails its checksum and is rebuilt.
+fn write_atomic(path: &Path, parts: &[&[u8]]) -> Result<(), TableFileError> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let io = |source| TableFileError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut f = File::create(&tmp).map_err(io)?;
+    for p in parts {
+        f.write_all(p).map_err(io)?;
+    }
+    drop(f);
+    std::fs::rename(&tmp, path).map_err(io)
+}
