@@ -1,0 +1,13 @@
+//! English checkers (rules of `shared/spec/checkers.md`): bitboard rules and move
+//! generation, PDN text, the draw rules of play, the perfect index of each database slice,
+//! and the endgame databases built slice by slice with the passes of Lake, Schaeffer and Lu.
+
+pub mod board;
+pub mod notation;
+pub mod play;
+pub mod position;
+
+pub use board::{Board, Move};
+pub use notation::NotationError;
+pub use play::Checkers;
+pub use position::Position;
