@@ -6,8 +6,10 @@ pub mod board;
 pub mod notation;
 pub mod play;
 pub mod position;
+pub mod slice;
 
 pub use board::{Board, Move};
 pub use notation::NotationError;
 pub use play::Checkers;
 pub use position::Position;
+pub use slice::{Slice, SliceIndex};
