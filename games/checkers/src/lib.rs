@@ -3,12 +3,14 @@
 //! and the endgame databases built slice by slice with the passes of Lake, Schaeffer and Lu.
 
 pub mod board;
+pub mod db;
 pub mod notation;
 pub mod play;
 pub mod position;
 pub mod slice;
 
 pub use board::{Board, Move};
+pub use db::{Database, DbError, SliceTable, Wdl};
 pub use notation::NotationError;
 pub use play::Checkers;
 pub use position::Position;
