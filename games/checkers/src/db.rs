@@ -376,7 +376,48 @@ fn evaluate(
     }
 }
 
-/// Positions handled per task.
+/// Calls `f` with every board from which `mover` could have reached `b` by a step that
+/// stays in the slice (no capture, no promotion): a superset of the true predecessors
+/// (whether that side had a compulsory capture is not checked), which is all a pass needs.
+#[inline]
+fn unmoves(b: &Board, mover: Side, mut f: impl FnMut(&Board)) {
+    use crate::board::NEIGHBOUR;
+    let empty = !b.occupied();
+    let mut p = b.pieces(mover);
+    while p != 0 {
+        let s = p.trailing_zeros() as usize;
+        p &= p - 1;
+        let king = b.kings >> s & 1 == 1;
+        // A man came from behind: Black's from lower rows (directions 2, 3), White's from
+        // higher ones (0, 1).
+        let dirs: u32 = match (king, mover) {
+            (true, _) => 0b1111,
+            (false, Side::First) => 0b1100,
+            (false, Side::Second) => 0b0011,
+        };
+        let mut d = dirs;
+        while d != 0 {
+            let k = d.trailing_zeros() as usize;
+            d &= d - 1;
+            let from = NEIGHBOUR[s][k];
+            if from == crate::board::NONE || empty >> from & 1 == 0 {
+                continue;
+            }
+            let (bit, to) = (1u32 << s, 1u32 << from);
+            let mut q = *b;
+            match mover {
+                Side::First => q.black = (q.black & !bit) | to,
+                Side::Second => q.white = (q.white & !bit) | to,
+            }
+            if king {
+                q.kings = (q.kings & !bit) | to;
+            }
+            f(&q);
+        }
+    }
+}
+
+/// Positions handled per task (a multiple of 64: each task owns its words of dirty bits).
 const CHUNK: usize = 1 << 14;
 
 /// Builds one slice from `db`, which must hold every slice of its closure but itself.
@@ -399,7 +440,21 @@ pub fn build_slice(slice: Slice, db: &Database) -> (SliceTable, SliceReport) {
             });
     }
     // Non-capture passes, each side's reading the other's latest values, until a round
-    // of both changes nothing.
+    // of both changes nothing. The first looks at every unknown position; later ones only
+    // at the predecessors of positions the pass before settled (found by unmoves), the
+    // only ones whose value can have changed.
+    let words = n.div_ceil(64);
+    let dirty: [Vec<AtomicU64>; 2] = std::array::from_fn(|k| {
+        (0..words)
+            .map(|w| {
+                let mut bits = 0u64;
+                for (j, &c) in v[k][w * 64..(w * 64 + 64).min(n)].iter().enumerate() {
+                    bits |= ((c == UNKNOWN) as u64) << j;
+                }
+                AtomicU64::new(bits)
+            })
+            .collect()
+    });
     let mut passes = 0;
     loop {
         let mut changed = 0;
@@ -414,21 +469,33 @@ pub fn build_slice(slice: Slice, db: &Database) -> (SliceTable, SliceReport) {
                     (&mut b[0], &a[0])
                 }
             };
+            let (todo, next) = (&dirty[side.index()], &dirty[side.opponent().index()]);
             let count = AtomicU64::new(0);
             mine.par_chunks_mut(CHUNK).enumerate().for_each(|(c, chunk)| {
                 let mut moves = Vec::with_capacity(32);
                 let mut k = 0;
-                for (j, out) in chunk.iter_mut().enumerate() {
-                    if *out != UNKNOWN {
-                        continue;
-                    }
-                    let b = index.board((c * CHUNK + j) as u64);
-                    let code = evaluate(&b, side, slice, db, &mut moves, |child| {
-                        theirs[index.index(child) as usize]
-                    });
-                    if code != UNKNOWN {
-                        *out = code;
-                        k += 1;
+                let first = c * CHUNK / 64;
+                for w in first..(first + CHUNK / 64).min(words) {
+                    let mut bits = todo[w].swap(0, Ordering::Relaxed);
+                    while bits != 0 {
+                        let j = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let out = &mut chunk[j - c * CHUNK];
+                        if *out != UNKNOWN {
+                            continue;
+                        }
+                        let b = index.board(j as u64);
+                        let code = evaluate(&b, side, slice, db, &mut moves, |child| {
+                            theirs[index.index(child) as usize]
+                        });
+                        if code != UNKNOWN {
+                            *out = code;
+                            k += 1;
+                            unmoves(&b, side.opponent(), |pred| {
+                                let i = index.index(pred) as usize;
+                                next[i / 64].fetch_or(1 << (i % 64), Ordering::Relaxed);
+                            });
+                        }
                     }
                 }
                 count.fetch_add(k, Ordering::Relaxed);
@@ -436,7 +503,7 @@ pub fn build_slice(slice: Slice, db: &Database) -> (SliceTable, SliceReport) {
             changed += count.into_inner();
             passes += 1;
         }
-        if changed == 0 {
+        if changed == 0 && dirty.iter().flatten().all(|w| w.load(Ordering::Relaxed) == 0) {
             break;
         }
     }

@@ -161,8 +161,8 @@ fn colour_reversed_slices_agree_to_four_pieces() {
 #[test]
 fn a_killed_build_resumes_and_shards_equal_one_build() {
     let whole = temp("whole");
-    build(&whole, 4, &Selection::All, &mut |_| {}).unwrap();
-    let plan = Slice::plan(4);
+    build(&whole, 3, &Selection::All, &mut |_| {}).unwrap();
+    let plan = Slice::plan(3);
     // Two jobs per wave, wave after wave, into another directory.
     let sharded = temp("shards");
     for w in 0..plan.waves().len() {
@@ -171,32 +171,32 @@ fn a_killed_build_resumes_and_shards_equal_one_build() {
                 wave: w,
                 shard: Shard::new(i, 2).unwrap(),
             };
-            build(&sharded, 4, &which, &mut |_| {}).unwrap();
+            build(&sharded, 3, &which, &mut |_| {}).unwrap();
         }
     }
-    for s in Slice::all(4) {
+    for s in Slice::all(3) {
         let a = std::fs::read(slice_path(&whole, s)).unwrap();
         let b = std::fs::read(slice_path(&sharded, s)).unwrap();
         assert!(a == b, "{s} differs");
     }
     // A wave before its inputs is refused with the wave to build first.
     let early = temp("early");
-    let e = build(&early, 4, &Selection::Wave { wave: 2, shard: Shard::WHOLE }, &mut |_| {})
+    let e = build(&early, 3, &Selection::Wave { wave: 2, shard: Shard::WHOLE }, &mut |_| {})
         .unwrap_err();
     assert!(e.to_string().contains("build wave"), "{e}");
     // A killed build: one slice damaged, one lost, a temporary file left behind.
     let victim = Slice { bm: 1, bk: 1, wm: 1, wk: 0 };
-    let lost = Slice { bm: 0, bk: 2, wm: 0, wk: 2 };
+    let lost = Slice { bm: 0, bk: 1, wm: 0, wk: 2 };
     let p = slice_path(&sharded, victim);
     let mut bytes = std::fs::read(&p).unwrap();
     let at = bytes.len() / 2;
     bytes[at] ^= 0x40;
     std::fs::write(&p, &bytes).unwrap();
     std::fs::remove_file(slice_path(&sharded, lost)).unwrap();
-    std::fs::write(sharded.join(".b0k2-w0k2.999.tmp"), b"partial").unwrap();
+    std::fs::write(sharded.join(".b0k1-w0k2.999.tmp"), b"partial").unwrap();
     assert!(SliceTable::load(&p).is_err(), "the damage is seen");
     let mut rebuilt = Vec::new();
-    build(&sharded, 4, &Selection::All, &mut |b| {
+    build(&sharded, 3, &Selection::All, &mut |b| {
         if let Built::Built(s, _) = b {
             rebuilt.push(*s);
         }
@@ -204,7 +204,7 @@ fn a_killed_build_resumes_and_shards_equal_one_build() {
     .unwrap();
     rebuilt.sort();
     assert_eq!(rebuilt, vec![lost, victim]);
-    for s in Slice::all(4) {
+    for s in Slice::all(3) {
         let a = std::fs::read(slice_path(&whole, s)).unwrap();
         let b = std::fs::read(slice_path(&sharded, s)).unwrap();
         assert!(a == b, "{s} differs after the resumed build");
