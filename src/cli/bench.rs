@@ -59,6 +59,9 @@ pub fn run(args: Args) -> CliResult {
              Woodpush time `quasar perft --game woodpush --width N --depth D` (it prints leaves \
              per second) or run `cargo bench -p woodpush --bench solve`"
             .into()),
+        GameName::Checkers => Err("bench times Breakthrough's bitboard fast paths only; for \
+             checkers run `cargo bench -p checkers -- perft 10`, `-- build 5` or `-- probe DIR`"
+            .into()),
     }
 }
 

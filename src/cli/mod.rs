@@ -3,6 +3,7 @@
 pub mod arena;
 pub mod bench;
 pub mod bestmove;
+pub mod checkers_table;
 pub mod engine_opts;
 pub mod gtp;
 pub mod perft;

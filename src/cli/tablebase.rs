@@ -2,6 +2,7 @@
 //! Woodpush's solved tables (a file's kind is read from its magic), drawing the library's
 //! progress as bars.
 
+use super::checkers_table;
 use super::woodpush_table;
 use super::CliResult;
 use crate::games::GameName;
@@ -145,28 +146,39 @@ pub fn run(cmd: Command) -> CliResult {
         Command::Build(a) => match a.game {
             GameName::Breakthrough => build(a),
             GameName::Woodpush => build_woodpush(a),
+            GameName::Checkers => {
+                let foreign = a.board.is_some() || a.rows.is_some() || a.width.is_some()
+                    || a.max_white.is_some() || a.max_black.is_some() || a.max_pieces.is_some();
+                if foreign {
+                    return Err("checkers databases take --pieces N (pieces in all) and -o DIR only".into());
+                }
+                checkers_table::build(a.pieces, a.selection(), a.output.as_deref(), a.quiet)
+            }
         },
         Command::Plan(a) => match a.game {
             GameName::Breakthrough | GameName::Woodpush => Err(not_sliced(a.game)),
+            GameName::Checkers => checkers_table::plan(a.pieces),
         },
         Command::Info(a) => match open(&a.file, a.game)? {
             Opened::Breakthrough => info(a),
             Opened::Woodpush(t) => woodpush_table::info(&t, &a.file),
+            Opened::Checkers => checkers_table::info(&a.file),
         },
         Command::Probe(a) => match open(&a.file, a.game)? {
             Opened::Breakthrough => probe(a),
             Opened::Woodpush(t) => woodpush_table::probe(&t, &a.position),
+            Opened::Checkers => checkers_table::probe(&a.file, &a.position),
         },
         Command::Verify(a) => match open(&a.file, a.game)? {
             Opened::Breakthrough => verify(a),
             Opened::Woodpush(t) => woodpush_table::verify(&t),
+            Opened::Checkers => checkers_table::verify(&a.file),
         },
     }
 }
 
 impl BuildArgs {
     /// The slices `--slice`, `--wave` and `--shard` ask this job to build.
-    #[allow(dead_code)] // Read by the sliced builds (checkers, 8x8 Breakthrough).
     fn selection(&self) -> Selection {
         match (&self.slice, self.wave) {
             (Some(name), _) => Selection::Slice(name.clone()),
@@ -195,6 +207,8 @@ fn not_sliced(game: GameName) -> Box<dyn std::error::Error> {
 enum Opened {
     Breakthrough,
     Woodpush(Box<WoodpushTable>),
+    /// A directory of checkers database slices (or one slice file).
+    Checkers,
 }
 
 /// The game of a table file, by its magic (and for `retro` files the game in the header);
@@ -209,6 +223,10 @@ fn open(path: &Path, expected: Option<GameName>) -> Result<Opened, Box<dyn std::
         )
         .into());
     }
+    // Checkers databases are directories of slice files.
+    if path.is_dir() && matches!(expected, None | Some(GameName::Checkers)) {
+        return Ok(Opened::Checkers);
+    }
     let mut magic = [0u8; 8];
     let read = matches!(regular, Ok(true))
         && std::fs::File::open(path)
@@ -219,6 +237,7 @@ fn open(path: &Path, expected: Option<GameName>) -> Result<Opened, Box<dyn std::
             let file = retro::TableFile::load(path)?;
             match file.game.as_str() {
                 "woodpush" => Some(GameName::Woodpush),
+                "checkers" => Some(GameName::Checkers),
                 other => {
                     return Err(format!(
                         "{}: a table of the game {other:?}, which quasar does not play",
@@ -236,6 +255,7 @@ fn open(path: &Path, expected: Option<GameName>) -> Result<Opened, Box<dyn std::
     let name = |g: GameName| match g {
         GameName::Breakthrough => "Breakthrough",
         GameName::Woodpush => "Woodpush",
+        GameName::Checkers => "checkers",
     };
     match (found, expected) {
         (Some((g, _)), Some(e)) if g != e => Err(format!(
@@ -250,6 +270,7 @@ fn open(path: &Path, expected: Option<GameName>) -> Result<Opened, Box<dyn std::
             WoodpushTable::from_file(file).map_err(|e| format!("{}: {e}", path.display()))?,
         ))),
         (Some((GameName::Breakthrough, _)), _) => Ok(Opened::Breakthrough),
+        (Some((GameName::Checkers, _)), _) | (_, Some(GameName::Checkers)) => Ok(Opened::Checkers),
         (_, Some(GameName::Woodpush)) => Ok(Opened::Woodpush(Box::new(WoodpushTable::load(path)?))),
         _ => Ok(Opened::Breakthrough),
     }

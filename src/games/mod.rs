@@ -2,6 +2,7 @@
 //! subcommand, and the dispatch from a name to the game's [`CliGame`] registration.
 
 pub mod breakthrough;
+pub mod checkers;
 pub mod registration;
 pub mod woodpush;
 
@@ -15,6 +16,8 @@ pub enum GameName {
     Breakthrough,
     /// Woodpush on a strip of 6 to 31 cells
     Woodpush,
+    /// English checkers (8x8 draughts)
+    Checkers,
 }
 
 /// `--game` and every game's size options, flattened into each subcommand that plays.
@@ -31,6 +34,8 @@ pub struct GameArgs {
     pub breakthrough: breakthrough::SizeArgs,
     #[command(flatten)]
     pub woodpush: woodpush::WoodpushSize,
+    #[command(flatten)]
+    pub checkers: checkers::CheckersSize,
 }
 
 impl GameArgs {
@@ -47,6 +52,9 @@ impl GameArgs {
                  --pieces K)"
                     .into(),
             ),
+            GameName::Checkers if self.woodpush.given() || self.breakthrough.board.is_some() => {
+                Err("checkers is played on 8x8 only: it takes no --board or --width".into())
+            }
             _ => Ok(()),
         }
     }
@@ -72,6 +80,12 @@ macro_rules! with_game {
                     <$S as $crate::games::CliGame>::from_size(&$args.woodpush, $args.pieces)?;
                 $body
             }
+            $crate::games::GameName::Checkers => {
+                type $S = $crate::games::checkers::CheckersSetup;
+                let $given: Option<$S> =
+                    <$S as $crate::games::CliGame>::from_size(&$args.checkers, $args.pieces)?;
+                $body
+            }
         }
     }};
     ($name:expr, $S:ident => $body:expr) => {
@@ -82,6 +96,10 @@ macro_rules! with_game {
             }
             $crate::games::GameName::Woodpush => {
                 type $S = $crate::games::woodpush::WoodpushSetup;
+                $body
+            }
+            $crate::games::GameName::Checkers => {
+                type $S = $crate::games::checkers::CheckersSetup;
                 $body
             }
         }
