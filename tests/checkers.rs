@@ -12,7 +12,12 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "qrt"))
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
         .collect();
     v.sort();
     v
@@ -20,32 +25,61 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 
 fn driver(script: &str, args: &[&str], env: &[(&str, &str)]) -> (bool, String) {
     let out = Command::new("sh")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts").join(script))
+        .arg(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("scripts")
+                .join(script),
+        )
         .args(args)
         .env("QUASAR", env!("CARGO_BIN_EXE_quasar"))
         .envs(env.iter().copied())
         .output()
         .unwrap();
-    (out.status.success(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+    (
+        out.status.success(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
 }
 
 #[test]
 fn drivers_build_the_same_databases_as_one_build() {
     let whole = temp("checkers", "whole");
-    let (ok, out, err) = quasar(&["tablebase", "build", "--game", "checkers", "--pieces", "3", "-o", whole.to_str().unwrap(), "--quiet"]);
+    let (ok, out, err) = quasar(&[
+        "tablebase",
+        "build",
+        "--game",
+        "checkers",
+        "--pieces",
+        "3",
+        "-o",
+        whole.to_str().unwrap(),
+        "--quiet",
+    ]);
     assert!(ok, "{out}{err}");
     assert!(out.contains("34 slices built"), "{out}");
     let reference = files(&whole);
     assert_eq!(reference.len(), 34);
     // Plain shell jobs, 2 a wave.
     let looped = temp("checkers", "loop");
-    let (ok, log) = driver("checkers-tablebase-parallel.sh", &["3", looped.to_str().unwrap(), "2"], &[("LOOP", "1")]);
+    let (ok, log) = driver(
+        "checkers-tablebase-parallel.sh",
+        &["3", looped.to_str().unwrap(), "2"],
+        &[("LOOP", "1")],
+    );
     assert!(ok, "{log}");
     assert!(files(&looped) == reference, "shell-loop build differs");
     // GNU parallel, 2 jobs a wave, where it is installed.
     if Command::new("parallel").arg("--version").output().is_ok() {
         let par = temp("checkers", "parallel");
-        let (ok, log) = driver("checkers-tablebase-parallel.sh", &["3", par.to_str().unwrap(), "2"], &[]);
+        let (ok, log) = driver(
+            "checkers-tablebase-parallel.sh",
+            &["3", par.to_str().unwrap(), "2"],
+            &[],
+        );
         assert!(ok, "{log}");
         assert!(files(&par) == reference, "parallel build differs");
     } else {
@@ -54,8 +88,17 @@ fn drivers_build_the_same_databases_as_one_build() {
     // info and probe read the directory.
     let (ok, out, _) = quasar(&["tablebase", "info", whole.to_str().unwrap()]);
     assert!(ok && out.contains("b0k1-w0k1\tBlack\t992\t"), "{out}");
-    let (ok, out, _) = quasar(&["tablebase", "probe", whole.to_str().unwrap(), "--position", "B:WK14:BK1,K32"]);
-    assert!(ok && out.starts_with("b0k2-w0k1: win for Black to move"), "{out}");
+    let (ok, out, _) = quasar(&[
+        "tablebase",
+        "probe",
+        whole.to_str().unwrap(),
+        "--position",
+        "B:WK14:BK1,K32",
+    ]);
+    assert!(
+        ok && out.starts_with("b0k2-w0k1: win for Black to move"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -66,22 +109,44 @@ fn the_slurm_script_submits_one_array_a_wave_after_the_one_before() {
     let fake = bin.join("sbatch");
     std::fs::write(
         &fake,
-        format!("#!/bin/sh\necho \"$@\" >> {}\nn=$(wc -l < {})\necho $((1000 + n))\n", log.display(), log.display()),
+        format!(
+            "#!/bin/sh\necho \"$@\" >> {}\nn=$(wc -l < {})\necho $((1000 + n))\n",
+            log.display(),
+            log.display()
+        ),
     )
     .unwrap();
     Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
     let dir = temp("checkers", "slurm");
-    let (ok, out) = driver("checkers-tablebase-slurm.sh", &["3", dir.to_str().unwrap(), "4"], &[("PATH", &path)]);
+    let (ok, out) = driver(
+        "checkers-tablebase-slurm.sh",
+        &["3", dir.to_str().unwrap(), "4"],
+        &[("PATH", &path)],
+    );
     assert!(ok, "{out}");
     let (_, plan, _) = quasar(&["tablebase", "plan", "--game", "checkers", "--pieces", "3"]);
-    let waves = plan.lines().map(|l| l.split('\t').next().unwrap()).collect::<std::collections::BTreeSet<_>>().len();
-    let calls: Vec<String> = std::fs::read_to_string(&log).unwrap().lines().map(String::from).collect();
+    let waves = plan
+        .lines()
+        .map(|l| l.split('\t').next().unwrap())
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    let calls: Vec<String> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
     assert_eq!(calls.len(), waves);
     assert!(!calls[0].contains("--dependency"));
     for (k, c) in calls.iter().enumerate().skip(1) {
-        assert!(c.contains(&format!("--dependency=afterok:{}", 1000 + k)), "{c}");
-        assert!(c.contains(&format!("--wave {k} --shard ${{SLURM_ARRAY_TASK_ID}}/")), "{c}");
+        assert!(
+            c.contains(&format!("--dependency=afterok:{}", 1000 + k)),
+            "{c}"
+        );
+        assert!(
+            c.contains(&format!("--wave {k} --shard ${{SLURM_ARRAY_TASK_ID}}/")),
+            "{c}"
+        );
     }
 }
 
@@ -89,7 +154,15 @@ fn the_slurm_script_submits_one_array_a_wave_after_the_one_before() {
 fn checkers_plays_on_the_command_line() {
     let (ok, out, err) = quasar(&["perft", "--game", "checkers", "--depth", "5"]);
     assert!(ok && out.contains("7361"), "{out}{err}");
-    let (ok, out, err) = quasar(&["bestmove", "--game", "checkers", "--position", "B:W9,14:B1,K32", "--sims", "200"]);
+    let (ok, out, err) = quasar(&[
+        "bestmove",
+        "--game",
+        "checkers",
+        "--position",
+        "B:W9,14:B1,K32",
+        "--sims",
+        "200",
+    ]);
     assert!(ok, "{out}{err}");
     let (ok, _, err) = quasar(&["tablebase", "plan", "--game", "checkers"]);
     assert!(!ok && err.contains("--pieces"), "{err}");

@@ -14,8 +14,13 @@ use std::time::Instant;
 fn pieces(p: Option<u32>) -> Result<u32, Box<dyn std::error::Error>> {
     match p {
         Some(n @ 1..=MAX_PIECES) => Ok(n),
-        Some(n) => Err(format!("--pieces {n}: checkers databases take 1 to {MAX_PIECES} pieces in all").into()),
-        None => Err("checkers databases need --pieces N (pieces on the board in all, e.g. 5)".into()),
+        Some(n) => Err(format!(
+            "--pieces {n}: checkers databases take 1 to {MAX_PIECES} pieces in all"
+        )
+        .into()),
+        None => {
+            Err("checkers databases need --pieces N (pieces on the board in all, e.g. 5)".into())
+        }
     }
 }
 
@@ -28,9 +33,16 @@ pub fn plan(p: Option<u32>) -> CliResult {
 /// Builds the selected slices into `dir` (default `checkers-p<N>`), skipping finished ones.
 pub fn build(p: Option<u32>, which: Selection, dir: Option<&Path>, quiet: bool) -> CliResult {
     let n = pieces(p)?;
-    let dir: PathBuf = dir.map_or_else(|| PathBuf::from(format!("checkers-p{n}")), Path::to_path_buf);
+    let dir: PathBuf = dir.map_or_else(
+        || PathBuf::from(format!("checkers-p{n}")),
+        Path::to_path_buf,
+    );
     if dir.is_file() {
-        return Err(format!("{} is a file: -o names the databases' directory", dir.display()).into());
+        return Err(format!(
+            "{} is a file: -o names the databases' directory",
+            dir.display()
+        )
+        .into());
     }
     let start = Instant::now();
     let (mut built, mut skipped) = (0, 0);
@@ -74,7 +86,12 @@ fn open(path: &Path) -> Result<Database, Box<dyn std::error::Error>> {
 /// Per slice and side to move: positions, wins, draws, losses.
 pub fn info(path: &Path) -> CliResult {
     let db = open(path)?;
-    println!("checkers databases in {}: {} slices, up to {} pieces (checksums verified)", path.display(), db.slices().len(), db.max_pieces());
+    println!(
+        "checkers databases in {}: {} slices, up to {} pieces (checksums verified)",
+        path.display(),
+        db.slices().len(),
+        db.max_pieces()
+    );
     println!("slice\tto move\tpositions\twins\tdraws\tlosses");
     let mut total = [0u64; 4];
     for s in db.slices() {
@@ -89,12 +106,18 @@ pub fn info(path: &Path) -> CliResult {
                 c.draws,
                 c.losses
             );
-            for (a, b) in total.iter_mut().zip([c.positions, c.wins, c.draws, c.losses]) {
+            for (a, b) in total
+                .iter_mut()
+                .zip([c.positions, c.wins, c.draws, c.losses])
+            {
                 *a += b;
             }
         }
     }
-    println!("all\tboth\t{}\t{}\t{}\t{}", total[0], total[1], total[2], total[3]);
+    println!(
+        "all\tboth\t{}\t{}\t{}\t{}",
+        total[0], total[1], total[2], total[3]
+    );
     Ok(())
 }
 
@@ -116,14 +139,21 @@ pub fn probe(path: &Path, text: &str) -> CliResult {
         )
         .into());
     };
-    println!("{}: {} for {} to move", Slice::of(&pos.board), word(v), Position::side_name(pos.side));
+    println!(
+        "{}: {} for {} to move",
+        Slice::of(&pos.board),
+        word(v),
+        Position::side_name(pos.side)
+    );
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
     for m in moves {
         let child = pos.after(m);
         let after = db
             .probe_position(&child)
-            .map_or("not in the databases".to_string(), |w| format!("{} for the opponent", word(w)));
+            .map_or("not in the databases".to_string(), |w| {
+                format!("{} for the opponent", word(w))
+            });
         println!("  {}: {after}", pos.move_text(m));
     }
     Ok(())
@@ -151,8 +181,10 @@ pub fn verify(path: &Path) -> CliResult {
                     Some(_) => Some(Wdl::Loss),
                     None => {
                         pos.legal_moves(&mut moves);
-                        let kids: Vec<Option<Wdl>> =
-                            moves.iter().map(|&m| db.probe_position(&pos.after(m))).collect();
+                        let kids: Vec<Option<Wdl>> = moves
+                            .iter()
+                            .map(|&m| db.probe_position(&pos.after(m)))
+                            .collect();
                         if kids.contains(&None) {
                             None
                         } else if kids.contains(&Some(Wdl::Loss)) {
@@ -169,7 +201,10 @@ pub fn verify(path: &Path) -> CliResult {
                 if let Some(g) = got {
                     let consistent = g == want || (g == Wdl::Draw && want == Wdl::Draw);
                     if !consistent && bad.len() < 20 {
-                        bad.push(format!("{} : stored {want:?}, its moves say {g:?}", pos.position_text()));
+                        bad.push(format!(
+                            "{} : stored {want:?}, its moves say {g:?}",
+                            pos.position_text()
+                        ));
                     }
                 }
             }

@@ -147,10 +147,16 @@ pub fn run(cmd: Command) -> CliResult {
             GameName::Breakthrough => build(a),
             GameName::Woodpush => build_woodpush(a),
             GameName::Checkers => {
-                let foreign = a.board.is_some() || a.rows.is_some() || a.width.is_some()
-                    || a.max_white.is_some() || a.max_black.is_some() || a.max_pieces.is_some();
+                let foreign = a.board.is_some()
+                    || a.rows.is_some()
+                    || a.width.is_some()
+                    || a.max_white.is_some()
+                    || a.max_black.is_some()
+                    || a.max_pieces.is_some();
                 if foreign {
-                    return Err("checkers databases take --pieces N (pieces in all) and -o DIR only".into());
+                    return Err(
+                        "checkers databases take --pieces N (pieces in all) and -o DIR only".into(),
+                    );
                 }
                 checkers_table::build(a.pieces, a.selection(), a.output.as_deref(), a.quiet)
             }

@@ -60,7 +60,10 @@ impl GameSetup for CheckersSetup {
             (p.capture_weight.is_some(), "capture-weight"),
             (p.eval_after.is_some(), "eval-after"),
         ];
-        match switches.iter().find(|(given, name)| *given && !name.is_empty()) {
+        match switches
+            .iter()
+            .find(|(given, name)| *given && !name.is_empty())
+        {
             Some((_, name)) => Err(SetupError::Policy(format!(
                 "checkers playouts have no {name} switch: they play uniform legal moves \
                  (captures are compulsory) and end on entering the databases"
@@ -89,8 +92,11 @@ impl GameSetup for CheckersSetup {
                         return " ".to_string();
                     }
                     let sq = r * 4 + c / 2;
-                    let (black, white, king) =
-                        (b.black >> sq & 1 == 1, b.white >> sq & 1 == 1, b.kings >> sq & 1 == 1);
+                    let (black, white, king) = (
+                        b.black >> sq & 1 == 1,
+                        b.white >> sq & 1 == 1,
+                        b.kings >> sq & 1 == 1,
+                    );
                     match (black, white, king) {
                         (true, _, false) => "b",
                         (true, _, true) => "B",
@@ -133,9 +139,11 @@ impl CliGame for CheckersSetup {
     fn from_size(_: &CheckersSize, pieces: Option<u32>) -> Result<Option<Self>, Box<dyn Error>> {
         match pieces {
             None => Ok(None),
-            Some(_) => Err("checkers has no --pieces for play: it starts with 12 men a side \
+            Some(_) => Err(
+                "checkers has no --pieces for play: it starts with 12 men a side \
                             (--pieces sizes `tablebase build --game checkers`)"
-                .into()),
+                    .into(),
+            ),
         }
     }
 
@@ -145,7 +153,11 @@ impl CliGame for CheckersSetup {
 
     fn main_job(cache: &Path, _progress: bool) -> Result<Option<MainJob<Self>>, Box<dyn Error>> {
         let dir = ensure_databases(cache, MAIN_PIECES)?;
-        Ok(Some(MainJob::table_against_plain(CheckersSetup, dir, MAIN_GAMES)))
+        Ok(Some(MainJob::table_against_plain(
+            CheckersSetup,
+            dir,
+            MAIN_GAMES,
+        )))
     }
 }
 
@@ -171,7 +183,12 @@ mod tests {
         assert!(s.boardsize(&["8"]).is_ok());
         assert!(s.boardsize(&["10"]).is_err());
         let end = Checkers::parse_position("B:W9,14:B5").unwrap();
-        assert_eq!(s.end_detail(&end).unwrap(), "Black has no legal move; White wins");
-        assert!(s.diagram(&Checkers::default()).starts_with(" 1    b   b   b   b"));
+        assert_eq!(
+            s.end_detail(&end).unwrap(),
+            "Black has no legal move; White wins"
+        );
+        assert!(s
+            .diagram(&Checkers::default())
+            .starts_with(" 1    b   b   b   b"));
     }
 }

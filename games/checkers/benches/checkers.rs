@@ -22,9 +22,16 @@ fn bench_build(n: u32) {
     })
     .unwrap();
     for (k, (s, p, passes)) in per.iter().enumerate().skip(1) {
-        println!("{k} pieces: {p} positions in {s:.2} s ({:.0} ns a position), at most {passes} passes", s * 1e9 / *p as f64);
+        println!(
+            "{k} pieces: {p} positions in {s:.2} s ({:.0} ns a position), at most {passes} passes",
+            s * 1e9 / *p as f64
+        );
     }
-    println!("all to {n} pieces: {:.2} s on {} threads", start.elapsed().as_secs_f64(), rayon::current_num_threads());
+    println!(
+        "all to {n} pieces: {:.2} s on {} threads",
+        start.elapsed().as_secs_f64(),
+        rayon::current_num_threads()
+    );
     bench_probe(&dir);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -34,13 +41,21 @@ fn bench_probe(dir: &std::path::Path) {
     let slices = db.slices();
     let mut rng = SplitMix64::new(1);
     // Random positions of the largest slices, drawn first so only the probe is timed.
-    let big: Vec<Slice> = slices.iter().copied().filter(|s| s.pieces() == db.max_pieces()).collect();
+    let big: Vec<Slice> = slices
+        .iter()
+        .copied()
+        .filter(|s| s.pieces() == db.max_pieces())
+        .collect();
     let positions: Vec<Position> = (0..1 << 16)
         .map(|_| {
             let s = big[(rng.next_u64() % big.len() as u64) as usize];
             let t = db.table(s).unwrap();
             let b = t.index().board(rng.next_u64() % t.index().size());
-            let side = if rng.next_u64() & 1 == 0 { quasar_core::Side::First } else { quasar_core::Side::Second };
+            let side = if rng.next_u64() & 1 == 0 {
+                quasar_core::Side::First
+            } else {
+                quasar_core::Side::Second
+            };
             Position { board: b, side }
         })
         .collect();
@@ -53,11 +68,17 @@ fn bench_probe(dir: &std::path::Path) {
         }
     }
     let ns = start.elapsed().as_secs_f64() * 1e9 / (rounds * positions.len()) as f64;
-    println!("probe ({}-piece positions, random): {ns:.1} ns ({wins} wins)", db.max_pieces());
+    println!(
+        "probe ({}-piece positions, random): {ns:.1} ns ({wins} wins)",
+        db.max_pieces()
+    );
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
     match args.as_slice() {
         [cmd, n] if cmd == "build" => bench_build(n.parse().unwrap()),
         [cmd, dir] if cmd == "probe" => bench_probe(std::path::Path::new(dir)),
@@ -66,7 +87,10 @@ fn main() {
                 let t = Instant::now();
                 let n = perft(&Position::START, depth);
                 let s = t.elapsed().as_secs_f64();
-                println!("perft {depth}: {n} in {s:.2} s ({:.1} M leaves/s)", n as f64 / s / 1e6);
+                println!(
+                    "perft {depth}: {n} in {s:.2} s ({:.1} M leaves/s)",
+                    n as f64 / s / 1e6
+                );
             }
         }
         _ => bench_build(4),

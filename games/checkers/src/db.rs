@@ -153,7 +153,16 @@ impl SliceTable {
         let s = self.slice();
         TableFile {
             game: GAME.into(),
-            params: [s.bm as u32, s.bk as u32, s.wm as u32, s.wk as u32, LAYOUT, 0, 0, 0],
+            params: [
+                s.bm as u32,
+                s.bk as u32,
+                s.wm as u32,
+                s.wk as u32,
+                LAYOUT,
+                0,
+                0,
+                0,
+            ],
             positions: self.index.size(),
             sections: (0..2)
                 .map(|k| Section {
@@ -230,7 +239,12 @@ pub struct Database {
 
 impl std::fmt::Debug for Database {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Database({} slices, up to {} pieces)", self.slices().len(), self.max_pieces)
+        write!(
+            f,
+            "Database({} slices, up to {} pieces)",
+            self.slices().len(),
+            self.max_pieces
+        )
     }
 }
 
@@ -471,39 +485,47 @@ pub fn build_slice(slice: Slice, db: &Database) -> (SliceTable, SliceReport) {
             };
             let (todo, next) = (&dirty[side.index()], &dirty[side.opponent().index()]);
             let count = AtomicU64::new(0);
-            mine.par_chunks_mut(CHUNK).enumerate().for_each(|(c, chunk)| {
-                let mut moves = Vec::with_capacity(32);
-                let mut k = 0;
-                let first = c * CHUNK / 64;
-                for w in first..(first + CHUNK / 64).min(words) {
-                    let mut bits = todo[w].swap(0, Ordering::Relaxed);
-                    while bits != 0 {
-                        let j = w * 64 + bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        let out = &mut chunk[j - c * CHUNK];
-                        if *out != UNKNOWN {
-                            continue;
-                        }
-                        let b = index.board(j as u64);
-                        let code = evaluate(&b, side, slice, db, &mut moves, |child| {
-                            theirs[index.index(child) as usize]
-                        });
-                        if code != UNKNOWN {
-                            *out = code;
-                            k += 1;
-                            unmoves(&b, side.opponent(), |pred| {
-                                let i = index.index(pred) as usize;
-                                next[i / 64].fetch_or(1 << (i % 64), Ordering::Relaxed);
+            mine.par_chunks_mut(CHUNK)
+                .enumerate()
+                .for_each(|(c, chunk)| {
+                    let mut moves = Vec::with_capacity(32);
+                    let mut k = 0;
+                    let first = c * CHUNK / 64;
+                    let last = (first + CHUNK / 64).min(words);
+                    for (w, word) in todo.iter().enumerate().take(last).skip(first) {
+                        let mut bits = word.swap(0, Ordering::Relaxed);
+                        while bits != 0 {
+                            let j = w * 64 + bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            let out = &mut chunk[j - c * CHUNK];
+                            if *out != UNKNOWN {
+                                continue;
+                            }
+                            let b = index.board(j as u64);
+                            let code = evaluate(&b, side, slice, db, &mut moves, |child| {
+                                theirs[index.index(child) as usize]
                             });
+                            if code != UNKNOWN {
+                                *out = code;
+                                k += 1;
+                                unmoves(&b, side.opponent(), |pred| {
+                                    let i = index.index(pred) as usize;
+                                    next[i / 64].fetch_or(1 << (i % 64), Ordering::Relaxed);
+                                });
+                            }
                         }
                     }
-                }
-                count.fetch_add(k, Ordering::Relaxed);
-            });
+                    count.fetch_add(k, Ordering::Relaxed);
+                });
             changed += count.into_inner();
             passes += 1;
         }
-        if changed == 0 && dirty.iter().flatten().all(|w| w.load(Ordering::Relaxed) == 0) {
+        if changed == 0
+            && dirty
+                .iter()
+                .flatten()
+                .all(|w| w.load(Ordering::Relaxed) == 0)
+        {
             break;
         }
     }

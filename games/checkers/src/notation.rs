@@ -15,7 +15,9 @@ pub enum NotationError {
     #[error("bad side to move {0:?}: write `B` or `W`")]
     Side(String),
     /// A square is not a number from 1 to 32 (optionally after `K`, or a range `a-b`).
-    #[error("bad square {0:?}: squares are numbered 1 to 32, a king written `K30`, a range `1-12`")]
+    #[error(
+        "bad square {0:?}: squares are numbered 1 to 32, a king written `K30`, a range `1-12`"
+    )]
     Square(String),
     /// A square listed twice.
     #[error("square {0} is listed twice")]
@@ -101,7 +103,9 @@ pub fn parse_fen(text: &str) -> Result<(Board, Side), NotationError> {
     }
     let men_far = (b.black & !b.kings & BLACK_PROMOTION) | (b.white & !b.kings & WHITE_PROMOTION);
     if men_far != 0 {
-        return Err(NotationError::ManOnFarRow(men_far.trailing_zeros() as u8 + 1));
+        return Err(NotationError::ManOnFarRow(
+            men_far.trailing_zeros() as u8 + 1,
+        ));
     }
     Ok((b, side))
 }
@@ -192,7 +196,10 @@ mod tests {
     #[test]
     fn move_text_reads_back() {
         assert_eq!(parse_move_squares("9-13").unwrap(), (vec![8, 12], false));
-        assert_eq!(parse_move_squares("22x15x6").unwrap(), (vec![21, 14, 5], true));
+        assert_eq!(
+            parse_move_squares("22x15x6").unwrap(),
+            (vec![21, 14, 5], true)
+        );
         for bad in ["9", "9-13-17", "x", "0-4", "9-", "a-b"] {
             assert!(parse_move_squares(bad).is_err(), "{bad:?}");
         }

@@ -41,7 +41,11 @@ impl Checkers {
     pub fn new(pos: Position) -> Checkers {
         let mut seen = [0; QUIET_PLIES + 1];
         seen[0] = pos.hash();
-        Checkers { pos, quiet: 0, seen }
+        Checkers {
+            pos,
+            quiet: 0,
+            seen,
+        }
     }
 
     /// Plies since the last capture or man's move.
@@ -111,7 +115,9 @@ impl Game for Checkers {
 
     #[inline]
     fn outcome(&self) -> Option<Outcome> {
-        self.pos.outcome().or_else(|| self.draw_rule().map(|_| Outcome::Draw))
+        self.pos
+            .outcome()
+            .or_else(|| self.draw_rule().map(|_| Outcome::Draw))
     }
 
     fn hash(&self) -> u64 {
@@ -125,9 +131,9 @@ impl Game for Checkers {
 
     fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
         if let Some(why) = self.draw_rule() {
-            return Err(ParseError::IllegalMove(quasar_core::Detail::message(format!(
-                "the game is drawn ({why}): no move is legal"
-            ))));
+            return Err(ParseError::IllegalMove(quasar_core::Detail::message(
+                format!("the game is drawn ({why}): no move is legal"),
+            )));
         }
         self.pos.parse_move(text)
     }
@@ -182,7 +188,10 @@ mod tests {
         play(&mut g, "1-5");
         assert_eq!(g.quiet_plies(), QUIET_PLIES as u32);
         assert_eq!(g.outcome(), Some(Outcome::Draw));
-        assert_eq!(g.draw_rule(), Some("40 moves by each side without a capture or a man's move"));
+        assert_eq!(
+            g.draw_rule(),
+            Some("40 moves by each side without a capture or a man's move")
+        );
         // A man's move instead resets the count.
         play(&mut h, "12-16");
         assert_eq!(h.quiet_plies(), 0);

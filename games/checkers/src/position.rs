@@ -151,7 +151,8 @@ impl Game for Position {
 
     fn hash(&self) -> u64 {
         let b = self.board;
-        mix(b.black as u64 | (b.white as u64) << 32) ^ mix(b.kings as u64 | (self.side as u64) << 32)
+        mix(b.black as u64 | (b.white as u64) << 32)
+            ^ mix(b.kings as u64 | (self.side as u64) << 32)
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, ParseError> {

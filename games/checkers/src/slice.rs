@@ -68,7 +68,8 @@ impl std::str::FromStr for Slice {
 
     /// Reads `b2k1-w1k0` (black 2 men 1 king, white 1 man no king).
     fn from_str(s: &str) -> Result<Slice, String> {
-        let bad = || format!("{s:?} is not a slice: write b<men>k<kings>-w<men>k<kings>, e.g. b2k1-w1k0");
+        let bad =
+            || format!("{s:?} is not a slice: write b<men>k<kings>-w<men>k<kings>, e.g. b2k1-w1k0");
         let (b, w) = s.trim().split_once('-').ok_or_else(bad)?;
         let side = |t: &str, c: char| -> Option<(u8, u8)> {
             let (m, k) = t.strip_prefix(c)?.split_once('k')?;
@@ -77,7 +78,9 @@ impl std::str::FromStr for Slice {
         let ((bm, bk), (wm, wk)) = (side(b, 'b').ok_or_else(bad)?, side(w, 'w').ok_or_else(bad)?);
         let slice = Slice { bm, bk, wm, wk };
         if bm > 12 || wm > 12 || bm + bk > 12 || wm + wk > 12 || slice.pieces() == 0 {
-            return Err(format!("{s}: a side has at most 12 pieces, and a slice at least one piece"));
+            return Err(format!(
+                "{s}: a side has at most 12 pieces, and a slice at least one piece"
+            ));
         }
         Ok(slice)
     }
@@ -150,20 +153,48 @@ impl Slice {
         };
         // Black crowns a man, and black captures (perhaps crowned on the way).
         if s.bm > 0 {
-            push(Slice { bm: s.bm - 1, bk: s.bk + 1, ..s });
+            push(Slice {
+                bm: s.bm - 1,
+                bk: s.bk + 1,
+                ..s
+            });
         }
         if s.wm > 0 {
-            push(Slice { wm: s.wm - 1, wk: s.wk + 1, ..s });
+            push(Slice {
+                wm: s.wm - 1,
+                wk: s.wk + 1,
+                ..s
+            });
         }
         for crown in [false, true] {
-            let b = if crown && s.bm > 0 { Slice { bm: s.bm - 1, bk: s.bk + 1, ..s } } else if crown { continue } else { s };
+            let b = if crown && s.bm > 0 {
+                Slice {
+                    bm: s.bm - 1,
+                    bk: s.bk + 1,
+                    ..s
+                }
+            } else if crown {
+                continue;
+            } else {
+                s
+            };
             if b.wm > 0 {
                 push(Slice { wm: b.wm - 1, ..b });
             }
             if b.wk > 0 {
                 push(Slice { wk: b.wk - 1, ..b });
             }
-            let w = if crown && s.wm > 0 { Slice { wm: s.wm - 1, wk: s.wk + 1, ..s } } else if crown { continue } else { s };
+            let w = if crown && s.wm > 0 {
+                Slice {
+                    wm: s.wm - 1,
+                    wk: s.wk + 1,
+                    ..s
+                }
+            } else if crown {
+                continue;
+            } else {
+                s
+            };
             if w.bm > 0 {
                 push(Slice { bm: w.bm - 1, ..w });
             }
@@ -322,7 +353,10 @@ impl SliceIndex {
     pub fn board(&self, mut i: u64) -> Board {
         let s = self.slice;
         let (bm, wm, bk, wk) = (s.bm as u32, s.wm as u32, s.bk as u32, s.wk as u32);
-        let k = (0..5).rev().find(|&k| self.base[k] <= i && k as u32 <= bm).expect("index in range") as u32;
+        let k = (0..5)
+            .rev()
+            .find(|&k| self.base[k] <= i && k as u32 <= bm)
+            .expect("index in range") as u32;
         i -= self.base[k as usize];
         let mid = bm - k;
         let cwk = binom(32 - bm - wm - bk, wk);
@@ -365,7 +399,14 @@ mod tests {
 
     #[test]
     fn placement_counts_match_the_spec() {
-        let spec = [120u64, 6_972, 261_224, 7_092_774, 148_688_232, 2_503_611_964];
+        let spec = [
+            120u64,
+            6_972,
+            261_224,
+            7_092_774,
+            148_688_232,
+            2_503_611_964,
+        ];
         for (n, &want) in spec.iter().enumerate() {
             assert_eq!(placements(n as u32 + 1), want, "{} pieces", n + 1);
         }

@@ -22,7 +22,10 @@ fn all_positions(n: usize) -> Vec<ArrayPos> {
     fn place(from: usize, left: usize, pos: &mut ArrayPos, out: &mut Vec<ArrayPos>) {
         if pos.cells.iter().flatten().any(|&c| c != Cell::Empty) {
             for side in [Side::First, Side::Second] {
-                out.push(ArrayPos { side, ..pos.clone() });
+                out.push(ArrayPos {
+                    side,
+                    ..pos.clone()
+                });
             }
         }
         if left == 0 {
@@ -63,8 +66,11 @@ fn all_positions(n: usize) -> Vec<ArrayPos> {
 /// set on the array board, sharing nothing with the crate's build.
 fn plain_values(n: usize) -> HashMap<String, Wdl> {
     let positions = all_positions(n);
-    let number: HashMap<String, usize> =
-        positions.iter().enumerate().map(|(i, p)| (p.text(), i)).collect();
+    let number: HashMap<String, usize> = positions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.text(), i))
+        .collect();
     let mut value: Vec<Option<Wdl>> = positions
         .iter()
         .map(|p| match p.outcome() {
@@ -181,12 +187,30 @@ fn a_killed_build_resumes_and_shards_equal_one_build() {
     }
     // A wave before its inputs is refused with the wave to build first.
     let early = temp("early");
-    let e = build(&early, 3, &Selection::Wave { wave: 2, shard: Shard::WHOLE }, &mut |_| {})
-        .unwrap_err();
+    let e = build(
+        &early,
+        3,
+        &Selection::Wave {
+            wave: 2,
+            shard: Shard::WHOLE,
+        },
+        &mut |_| {},
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("build wave"), "{e}");
     // A killed build: one slice damaged, one lost, a temporary file left behind.
-    let victim = Slice { bm: 1, bk: 1, wm: 1, wk: 0 };
-    let lost = Slice { bm: 0, bk: 1, wm: 0, wk: 2 };
+    let victim = Slice {
+        bm: 1,
+        bk: 1,
+        wm: 1,
+        wk: 0,
+    };
+    let lost = Slice {
+        bm: 0,
+        bk: 1,
+        wm: 0,
+        wk: 2,
+    };
     let p = slice_path(&sharded, victim);
     let mut bytes = std::fs::read(&p).unwrap();
     let at = bytes.len() / 2;

@@ -39,32 +39,34 @@ fn the_reference_agrees_on_perft_from_the_start() {
 
 /// A random legal placement of up to `k` pieces a side (men off their far rows).
 fn random_position(rng: &mut SplitMix64, k: u64) -> Position {
-    loop {
-        let mut b = Board::default();
-        for side in [Side::First, Side::Second] {
-            let n = 1 + rng.next_u64() % k;
-            for _ in 0..n {
-                let s = (rng.next_u64() % 32) as u32;
-                if (b.black | b.white) >> s & 1 == 1 {
-                    continue;
-                }
-                let king = rng.next_u64() % 3 == 0;
-                let far = if side == Side::First { s >= 28 } else { s < 4 };
-                if far && !king {
-                    continue;
-                }
-                match side {
-                    Side::First => b.black |= 1 << s,
-                    Side::Second => b.white |= 1 << s,
-                }
-                if king {
-                    b.kings |= 1 << s;
-                }
+    let mut b = Board::default();
+    for side in [Side::First, Side::Second] {
+        let n = 1 + rng.next_u64() % k;
+        for _ in 0..n {
+            let s = (rng.next_u64() % 32) as u32;
+            if (b.black | b.white) >> s & 1 == 1 {
+                continue;
+            }
+            let king = rng.next_u64() % 3 == 0;
+            let far = if side == Side::First { s >= 28 } else { s < 4 };
+            if far && !king {
+                continue;
+            }
+            match side {
+                Side::First => b.black |= 1 << s,
+                Side::Second => b.white |= 1 << s,
+            }
+            if king {
+                b.kings |= 1 << s;
             }
         }
-        let side = if rng.next_u64() & 1 == 0 { Side::First } else { Side::Second };
-        return Position { board: b, side };
     }
+    let side = if rng.next_u64() & 1 == 0 {
+        Side::First
+    } else {
+        Side::Second
+    };
+    Position { board: b, side }
 }
 
 #[test]
@@ -101,7 +103,10 @@ fn conformance_against_the_array_board() {
         suite = suite.position(random_position(&mut rng, 6), 3);
     }
     let report = suite.run().unwrap_or_else(|f| panic!("{f}"));
-    assert!(report.positions >= 308 && report.perft_leaves > 60_000, "{report:?}");
+    assert!(
+        report.positions >= 308 && report.perft_leaves > 60_000,
+        "{report:?}"
+    );
     assert!(report.images > 1_000, "{report:?}");
 }
 
@@ -111,12 +116,18 @@ fn moves_are_written_and_read_in_pdn() {
     let mut moves = Vec::new();
     p.legal_moves(&mut moves);
     let texts: Vec<String> = moves.iter().map(|&m| p.move_text(m)).collect();
-    assert!(texts.contains(&"10x17x26".to_string()) || texts.contains(&"10x19x26".to_string()), "{texts:?}");
+    assert!(
+        texts.contains(&"10x17x26".to_string()) || texts.contains(&"10x19x26".to_string()),
+        "{texts:?}"
+    );
     for &m in &moves {
         assert_eq!(p.parse_move(&p.move_text(m)).unwrap(), m);
     }
     assert!(p.parse_move("10-15").is_err(), "a capture is compulsory");
-    assert_eq!(Position::START.position_text(), "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12");
+    assert_eq!(
+        Position::START.position_text(),
+        "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    );
 }
 
 #[test]

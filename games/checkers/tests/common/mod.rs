@@ -143,7 +143,13 @@ impl ArrayPos {
                 if side_of(self.cells[r][c]) != Some(self.side) {
                     continue;
                 }
-                self.jumps_from((r, c), (r, c), &mut vec![(r, c)], &mut Vec::new(), &mut captures);
+                self.jumps_from(
+                    (r, c),
+                    (r, c),
+                    &mut vec![(r, c)],
+                    &mut Vec::new(),
+                    &mut captures,
+                );
                 for (dr, dc) in self.deltas(r, c) {
                     let (nr, nc) = (r as i32 + dr, c as i32 + dc);
                     if self.at(nr, nc) == Some(Cell::Empty) {
@@ -257,7 +263,11 @@ impl ArrayPos {
                     if !king && r == far_row(colour) {
                         return None;
                     }
-                    cells[r][c] = if king { Cell::King(colour) } else { Cell::Man(colour) };
+                    cells[r][c] = if king {
+                        Cell::King(colour)
+                    } else {
+                        Cell::Man(colour)
+                    };
                 }
             }
         }
