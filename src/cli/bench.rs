@@ -65,6 +65,9 @@ pub fn run(args: Args) -> CliResult {
              --variants` (move generation, perft and every solver variant)"
                 .into())
         }
+        GameName::Checkers => Err("bench times Breakthrough's bitboard fast paths only; for \
+             checkers run `cargo bench -p checkers -- perft 10`, `-- build 5` or `-- probe DIR`"
+            .into()),
     }
 }
 

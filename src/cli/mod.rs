@@ -4,6 +4,7 @@ pub mod arena;
 pub mod bench;
 pub mod bestmove;
 pub mod cc_table;
+pub mod checkers_table;
 pub mod engine_opts;
 pub mod gtp;
 pub mod perft;

@@ -3,6 +3,7 @@
 //! progress as bars.
 
 use super::cc_table;
+use super::checkers_table;
 use super::woodpush_table;
 use super::CliResult;
 use crate::games::GameName;
@@ -152,25 +153,43 @@ pub fn run(cmd: Command) -> CliResult {
             GameName::Breakthrough => build(a),
             GameName::Woodpush => build_woodpush(a),
             GameName::ChineseCheckers => build_cc(a),
+            GameName::Checkers => {
+                let foreign = a.board.is_some()
+                    || a.rows.is_some()
+                    || a.width.is_some()
+                    || a.max_white.is_some()
+                    || a.max_black.is_some()
+                    || a.max_pieces.is_some();
+                if foreign {
+                    return Err(
+                        "checkers databases take --pieces N (pieces in all) and -o DIR only".into(),
+                    );
+                }
+                checkers_table::build(a.pieces, a.selection(), a.output.as_deref(), a.quiet)
+            }
         },
         Command::Plan(a) => match a.game {
             GameName::Breakthrough => plan(a),
             GameName::Woodpush | GameName::ChineseCheckers => Err(not_sliced(a.game)),
+            GameName::Checkers => checkers_table::plan(a.pieces),
         },
         Command::Info(a) => match open(&a.file, a.game)? {
             Opened::Breakthrough => info(a),
             Opened::Woodpush(t) => woodpush_table::info(&t, &a.file),
             Opened::Cc(t) => cc_table::info(&t, &a.file),
+            Opened::Checkers => checkers_table::info(&a.file),
         },
         Command::Probe(a) => match open(&a.file, a.game)? {
             Opened::Breakthrough => probe(a),
             Opened::Woodpush(t) => woodpush_table::probe(&t, &a.position),
             Opened::Cc(t) => cc_table::probe(&t, &a.position),
+            Opened::Checkers => checkers_table::probe(&a.file, &a.position),
         },
         Command::Verify(a) => match open(&a.file, a.game)? {
             Opened::Breakthrough => verify(a),
             Opened::Woodpush(t) => woodpush_table::verify(&t),
             Opened::Cc(t) => cc_table::verify(&t, a.samples, a.seed),
+            Opened::Checkers => checkers_table::verify(&a.file),
         },
     }
 }
@@ -206,6 +225,8 @@ enum Opened {
     Breakthrough,
     Woodpush(Box<WoodpushTable>),
     Cc(Box<chinese_checkers::CcTable>),
+    /// A directory of checkers database slices (or one slice file).
+    Checkers,
 }
 
 /// The game of a table file, by its magic (and for `retro` files the game in the header);
@@ -225,6 +246,17 @@ fn open(path: &Path, expected: Option<GameName>) -> Result<Opened, Box<dyn std::
         )
         .into());
     }
+    // Checkers databases and sliced Breakthrough tables are both directories of slice
+    // files: a Breakthrough one has its manifest.
+    let breakthrough_dir = path
+        .join(breakthrough::tablebase::store::sliced::MANIFEST)
+        .is_file();
+    if path.is_dir() && breakthrough_dir && expected.is_none() {
+        return Ok(Opened::Breakthrough);
+    }
+    if path.is_dir() && matches!(expected, None | Some(GameName::Checkers)) {
+        return Ok(Opened::Checkers);
+    }
     let mut magic = [0u8; 8];
     let read = matches!(regular, Ok(true))
         && std::fs::File::open(path)
@@ -236,6 +268,7 @@ fn open(path: &Path, expected: Option<GameName>) -> Result<Opened, Box<dyn std::
             match file.game.as_str() {
                 "woodpush" => Some(GameName::Woodpush),
                 chinese_checkers::solve::GAME => Some(GameName::ChineseCheckers),
+                "checkers" => Some(GameName::Checkers),
                 other => {
                     return Err(format!(
                         "{}: a table of the game {other:?}, which quasar does not play",
@@ -254,6 +287,7 @@ fn open(path: &Path, expected: Option<GameName>) -> Result<Opened, Box<dyn std::
         GameName::Breakthrough => "Breakthrough",
         GameName::Woodpush => "Woodpush",
         GameName::ChineseCheckers => "Chinese Checkers",
+        GameName::Checkers => "checkers",
     };
     match (found, expected) {
         (Some((g, _)), Some(e)) if g != e => Err(format!(
@@ -278,6 +312,7 @@ fn open(path: &Path, expected: Option<GameName>) -> Result<Opened, Box<dyn std::
             Ok(Opened::Cc(Box::new(chinese_checkers::CcTable::load(path)?)))
         }
         (Some((GameName::Breakthrough, _)), _) => Ok(Opened::Breakthrough),
+        (Some((GameName::Checkers, _)), _) | (_, Some(GameName::Checkers)) => Ok(Opened::Checkers),
         (_, Some(GameName::Woodpush)) => Ok(Opened::Woodpush(Box::new(WoodpushTable::load(path)?))),
         _ => Ok(Opened::Breakthrough),
     }

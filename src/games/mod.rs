@@ -2,13 +2,14 @@
 //! subcommand, and the dispatch from a name to the game's [`CliGame`] registration.
 
 pub mod breakthrough;
+pub mod checkers;
 pub mod chinese_checkers;
 pub mod registration;
 pub mod woodpush;
 
 pub use registration::{CliGame, DefaultSize};
 
-/// The games quasar plays (Chinese Checkers and checkers register here later).
+/// The games quasar plays.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum GameName {
     /// Breakthrough on any board of up to 64 cells
@@ -18,6 +19,8 @@ pub enum GameName {
     Woodpush,
     /// Two-player Chinese Checkers on the 7x7 hex rhombus, --pieces 1 to 6 a side
     ChineseCheckers,
+    /// English checkers (8x8 draughts)
+    Checkers,
 }
 
 /// `--game` and every game's size options, flattened into each subcommand that plays.
@@ -36,6 +39,8 @@ pub struct GameArgs {
     pub woodpush: woodpush::WoodpushSize,
     #[command(flatten)]
     pub chinese_checkers: chinese_checkers::CcSize,
+    #[command(flatten)]
+    pub checkers: checkers::CheckersSize,
 }
 
 impl GameArgs {
@@ -60,6 +65,9 @@ impl GameArgs {
                      a side), not --board or --width"
                         .into(),
                 )
+            }
+            GameName::Checkers if self.woodpush.given() || self.breakthrough.board.is_some() => {
+                Err("checkers is played on 8x8 only: it takes no --board or --width".into())
             }
             _ => Ok(()),
         }
@@ -94,6 +102,12 @@ macro_rules! with_game {
                 )?;
                 $body
             }
+            $crate::games::GameName::Checkers => {
+                type $S = $crate::games::checkers::CheckersSetup;
+                let $given: Option<$S> =
+                    <$S as $crate::games::CliGame>::from_size(&$args.checkers, $args.pieces)?;
+                $body
+            }
         }
     }};
     ($name:expr, $S:ident => $body:expr) => {
@@ -108,6 +122,10 @@ macro_rules! with_game {
             }
             $crate::games::GameName::ChineseCheckers => {
                 type $S = $crate::games::chinese_checkers::CcSetup;
+                $body
+            }
+            $crate::games::GameName::Checkers => {
+                type $S = $crate::games::checkers::CheckersSetup;
                 $body
             }
         }

@@ -1,0 +1,17 @@
+//! English checkers (rules of `shared/spec/checkers.md`): bitboard rules and move
+//! generation, PDN text, the draw rules of play, the perfect index of each database slice,
+//! and the endgame databases built slice by slice with the passes of Lake, Schaeffer and Lu.
+
+pub mod board;
+pub mod db;
+pub mod notation;
+pub mod play;
+pub mod position;
+pub mod slice;
+
+pub use board::{Board, Move};
+pub use db::{Database, DbError, SliceTable, Wdl};
+pub use notation::NotationError;
+pub use play::Checkers;
+pub use position::Position;
+pub use slice::{Slice, SliceIndex};

@@ -1,0 +1,223 @@
+//! `quasar tablebase` for checkers: build the endgame databases into a directory (all of
+//! them, one slice, or one job's share of a wave), print the plan, and print, probe and
+//! verify a directory of slice files.
+
+use super::CliResult;
+use checkers::db::{build as build_db, Built, Database, SliceTable, Wdl};
+use checkers::slice::MAX_PIECES;
+use checkers::{Position, Slice};
+use quasar_core::{Game, Selection, Side};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The pieces asked for, checked.
+fn pieces(p: Option<u32>) -> Result<u32, Box<dyn std::error::Error>> {
+    match p {
+        Some(n @ 1..=MAX_PIECES) => Ok(n),
+        Some(n) => Err(format!(
+            "--pieces {n}: checkers databases take 1 to {MAX_PIECES} pieces in all"
+        )
+        .into()),
+        None => {
+            Err("checkers databases need --pieces N (pieces on the board in all, e.g. 5)".into())
+        }
+    }
+}
+
+/// Prints the slices of 1 to N pieces in dependency waves.
+pub fn plan(p: Option<u32>) -> CliResult {
+    print!("{}", Slice::plan(pieces(p)?).to_lines());
+    Ok(())
+}
+
+/// Builds the selected slices into `dir` (default `checkers-p<N>`), skipping finished ones.
+pub fn build(p: Option<u32>, which: Selection, dir: Option<&Path>, quiet: bool) -> CliResult {
+    let n = pieces(p)?;
+    let dir: PathBuf = dir.map_or_else(
+        || PathBuf::from(format!("checkers-p{n}")),
+        Path::to_path_buf,
+    );
+    if dir.is_file() {
+        return Err(format!(
+            "{} is a file: -o names the databases' directory",
+            dir.display()
+        )
+        .into());
+    }
+    let start = Instant::now();
+    let (mut built, mut skipped) = (0, 0);
+    build_db(&dir, n, &which, &mut |b| match b {
+        Built::Skipped(s) => {
+            skipped += 1;
+            if !quiet {
+                eprintln!("{s}: finished already, skipped");
+            }
+        }
+        Built::Built(s, r) => {
+            built += 1;
+            if !quiet {
+                eprintln!(
+                    "{s}: {} positions, {} passes, {:.2} s",
+                    r.positions, r.passes, r.seconds
+                );
+            }
+        }
+    })?;
+    println!(
+        "{}: {built} slices built, {skipped} finished already, {:.1} s on {} threads",
+        dir.display(),
+        start.elapsed().as_secs_f64(),
+        rayon::current_num_threads()
+    );
+    Ok(())
+}
+
+/// A directory of slices, or one slice file.
+fn open(path: &Path) -> Result<Database, Box<dyn std::error::Error>> {
+    if path.is_dir() {
+        Ok(Database::open(path)?)
+    } else {
+        let mut db = Database::new();
+        db.insert(std::sync::Arc::new(SliceTable::load(path)?));
+        Ok(db)
+    }
+}
+
+/// Per slice and side to move: positions, wins, draws, losses.
+pub fn info(path: &Path) -> CliResult {
+    let db = open(path)?;
+    println!(
+        "checkers databases in {}: {} slices, up to {} pieces (checksums verified)",
+        path.display(),
+        db.slices().len(),
+        db.max_pieces()
+    );
+    println!("slice\tto move\tpositions\twins\tdraws\tlosses");
+    let mut total = [0u64; 4];
+    for s in db.slices() {
+        let t = db.table(s).expect("listed");
+        for side in [Side::First, Side::Second] {
+            let c = t.counts(side);
+            println!(
+                "{s}\t{}\t{}\t{}\t{}\t{}",
+                Position::side_name(side),
+                c.positions,
+                c.wins,
+                c.draws,
+                c.losses
+            );
+            for (a, b) in total
+                .iter_mut()
+                .zip([c.positions, c.wins, c.draws, c.losses])
+            {
+                *a += b;
+            }
+        }
+    }
+    println!(
+        "all\tboth\t{}\t{}\t{}\t{}",
+        total[0], total[1], total[2], total[3]
+    );
+    Ok(())
+}
+
+/// The value of a position, and each move's.
+pub fn probe(path: &Path, text: &str) -> CliResult {
+    let db = open(path)?;
+    let pos = Position::parse_position(text)?;
+    let word = |w: Wdl| match w {
+        Wdl::Win => "win",
+        Wdl::Draw => "draw",
+        Wdl::Loss => "loss",
+    };
+    let Some(v) = db.probe_position(&pos) else {
+        return Err(format!(
+            "{text}: slice {} is not in {} (up to {} pieces)",
+            Slice::of(&pos.board),
+            path.display(),
+            db.max_pieces()
+        )
+        .into());
+    };
+    println!(
+        "{}: {} for {} to move",
+        Slice::of(&pos.board),
+        word(v),
+        Position::side_name(pos.side)
+    );
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    for m in moves {
+        let child = pos.after(m);
+        let after = db
+            .probe_position(&child)
+            .map_or("not in the databases".to_string(), |w| {
+                format!("{} for the opponent", word(w))
+            });
+        println!("  {}: {after}", pos.move_text(m));
+    }
+    Ok(())
+}
+
+/// Checks every file and every position against its moves: a win has a move to a lost
+/// position, a loss only moves to won ones, a draw neither.
+pub fn verify(path: &Path) -> CliResult {
+    let db = open(path)?;
+    let mut checked = 0u64;
+    let mut bad = Vec::new();
+    let mut moves = Vec::new();
+    for s in db.slices() {
+        if s.dependencies().iter().any(|d| db.table(*d).is_none()) {
+            continue;
+        }
+        let t = db.table(s).expect("listed");
+        for i in 0..t.index().size() {
+            let b = t.index().board(i);
+            for side in [Side::First, Side::Second] {
+                let pos = Position { board: b, side };
+                let want = t.get(i, side);
+                let got = match quasar_core::Game::outcome(&pos) {
+                    Some(quasar_core::Outcome::Win(w)) if w == side => Some(Wdl::Win),
+                    Some(_) => Some(Wdl::Loss),
+                    None => {
+                        pos.legal_moves(&mut moves);
+                        let kids: Vec<Option<Wdl>> = moves
+                            .iter()
+                            .map(|&m| db.probe_position(&pos.after(m)))
+                            .collect();
+                        if kids.contains(&None) {
+                            None
+                        } else if kids.contains(&Some(Wdl::Loss)) {
+                            Some(Wdl::Win)
+                        } else if kids.iter().all(|k| *k == Some(Wdl::Win)) {
+                            Some(Wdl::Loss)
+                        } else {
+                            Some(Wdl::Draw)
+                        }
+                    }
+                };
+                checked += 1;
+                // A draw may also be "no progress possible"; a win or loss must be confirmed.
+                if let Some(g) = got {
+                    let consistent = g == want || (g == Wdl::Draw && want == Wdl::Draw);
+                    if !consistent && bad.len() < 20 {
+                        bad.push(format!(
+                            "{} : stored {want:?}, its moves say {g:?}",
+                            pos.position_text()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    println!("checksums ok; {checked} positions checked against their moves");
+    if bad.is_empty() {
+        println!("all agree");
+        Ok(())
+    } else {
+        for b in &bad {
+            println!("MISMATCH {b}");
+        }
+        Err(format!("{} disagreements", bad.len()).into())
+    }
+}

@@ -1,0 +1,194 @@
+//! English checkers' registration: no size options (the 8x8 board), its setup for the arena
+//! and GTP (start, uniform playouts, endgame databases as oracles), and the main job: MCTS
+//! with the 5-piece databases against plain MCTS.
+
+use super::registration::{CliGame, DefaultSize, MainJob};
+use arena::settings::{PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
+use arena::setup::{GameSetup, SetupError};
+use checkers::db::{build, Database};
+use checkers::Checkers;
+use mcts::UniformPolicy;
+use quasar_core::{Game, Oracle, Outcome, Selection};
+use std::error::Error;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Checkers has no size options (clap needs an argument group all the same).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct CheckersSize {}
+
+/// Checkers on the standard 8x8 board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CheckersSetup;
+
+impl GameSetup for CheckersSetup {
+    type Game = Checkers;
+    type Policy = UniformPolicy;
+
+    const NAME: &'static str = "checkers";
+
+    fn params(&self) -> String {
+        "8x8".into()
+    }
+
+    fn of_position(_: &Checkers) -> Self {
+        CheckersSetup
+    }
+
+    fn start(&self) -> Result<Checkers, SetupError> {
+        Ok(Checkers::default())
+    }
+
+    fn boardsize(&self, args: &[&str]) -> Result<Self, SetupError> {
+        match args {
+            ["8"] => Ok(CheckersSetup),
+            _ => Err(SetupError::Boardsize(
+                "checkers is played on 8x8 only: boardsize 8".into(),
+            )),
+        }
+    }
+
+    fn boardsize_command(&self) -> String {
+        "boardsize 8".into()
+    }
+
+    fn policy(&self, p: &PlayoutSettings) -> Result<UniformPolicy, SetupError> {
+        let switches = [
+            (p.kind == Some(PlayoutKind::Uniform), ""),
+            (p.win_in_one.is_some(), "win-in-one"),
+            (p.stop_threats.is_some(), "stop-threats"),
+            (p.capture_weight.is_some(), "capture-weight"),
+            (p.eval_after.is_some(), "eval-after"),
+        ];
+        match switches
+            .iter()
+            .find(|(given, name)| *given && !name.is_empty())
+        {
+            Some((_, name)) => Err(SetupError::Policy(format!(
+                "checkers playouts have no {name} switch: they play uniform legal moves \
+                 (captures are compulsory) and end on entering the databases"
+            ))),
+            None => Ok(UniformPolicy),
+        }
+    }
+
+    fn load_oracle(&self, table: &TableSpec) -> Result<Arc<dyn Oracle<Checkers>>, SetupError> {
+        if table.rule == ProbeRule::Race {
+            return Err(SetupError::Policy(
+                "rule=race is Breakthrough's; checkers databases are exact (rule=sound)".into(),
+            ));
+        }
+        let db = Database::open(&table.path).map_err(|e| SetupError::Table(e.into()))?;
+        Ok(Arc::new(db))
+    }
+
+    fn diagram(&self, g: &Checkers) -> String {
+        let b = g.pos.board;
+        let mut s = String::new();
+        for r in 0..8u8 {
+            let row: Vec<String> = (0..8u8)
+                .map(|c| {
+                    if (r + c) % 2 == 0 {
+                        return " ".to_string();
+                    }
+                    let sq = r * 4 + c / 2;
+                    let (black, white, king) = (
+                        b.black >> sq & 1 == 1,
+                        b.white >> sq & 1 == 1,
+                        b.kings >> sq & 1 == 1,
+                    );
+                    match (black, white, king) {
+                        (true, _, false) => "b",
+                        (true, _, true) => "B",
+                        (_, true, false) => "w",
+                        (_, true, true) => "W",
+                        _ => ".",
+                    }
+                    .to_string()
+                })
+                .collect();
+            s.push_str(&format!("{:>2}  {}\n", r * 4 + 1, row.join(" ")));
+        }
+        s.push_str(&format!(
+            "{} to move ({})\n",
+            Checkers::side_name(g.side_to_move()),
+            g.position_text()
+        ));
+        s
+    }
+
+    fn end_detail(&self, g: &Checkers) -> Option<String> {
+        Some(match g.outcome()? {
+            Outcome::Win(w) => format!(
+                "{} has no legal move; {} wins",
+                Checkers::side_name(w.opponent()),
+                Checkers::side_name(w)
+            ),
+            Outcome::Draw => format!("drawn: {}", g.draw_rule().unwrap_or("no side can win")),
+        })
+    }
+}
+
+/// The main job: MCTS with the databases of this many pieces against plain MCTS.
+const MAIN_PIECES: u32 = 5;
+const MAIN_GAMES: u32 = 200;
+
+impl CliGame for CheckersSetup {
+    type SizeArgs = CheckersSize;
+
+    fn from_size(_: &CheckersSize, pieces: Option<u32>) -> Result<Option<Self>, Box<dyn Error>> {
+        match pieces {
+            None => Ok(None),
+            Some(_) => Err(
+                "checkers has no --pieces for play: it starts with 12 men a side \
+                            (--pieces sizes `tablebase build --game checkers`)"
+                    .into(),
+            ),
+        }
+    }
+
+    fn default_size(_: DefaultSize) -> Self {
+        CheckersSetup
+    }
+
+    fn main_job(cache: &Path, _progress: bool) -> Result<Option<MainJob<Self>>, Box<dyn Error>> {
+        let dir = ensure_databases(cache, MAIN_PIECES)?;
+        Ok(Some(MainJob::table_against_plain(
+            CheckersSetup,
+            dir,
+            MAIN_GAMES,
+        )))
+    }
+}
+
+/// The databases to `pieces` pieces in `<cache>/checkers-p<N>/`: finished slices are
+/// reused, missing ones built.
+fn ensure_databases(cache: &Path, pieces: u32) -> Result<PathBuf, Box<dyn Error>> {
+    let dir = cache.join(format!("checkers-p{pieces}"));
+    eprintln!(
+        "checkers databases to {pieces} pieces in {} (finished slices are reused)",
+        dir.display()
+    );
+    build(&dir, pieces, &Selection::All, &mut |_| {})?;
+    Ok(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boardsize_is_eight_only_and_the_end_is_in_words() {
+        let s = CheckersSetup;
+        assert!(s.boardsize(&["8"]).is_ok());
+        assert!(s.boardsize(&["10"]).is_err());
+        let end = Checkers::parse_position("B:W9,14:B5").unwrap();
+        assert_eq!(
+            s.end_detail(&end).unwrap(),
+            "Black has no legal move; White wins"
+        );
+        assert!(s
+            .diagram(&Checkers::default())
+            .starts_with(" 1    b   b   b   b"));
+    }
+}

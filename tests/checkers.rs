@@ -1,0 +1,169 @@
+//! End-to-end: checkers on the command line, its databases built by the cluster drivers
+//! (GNU parallel, plain shell jobs, a Slurm script against a stand-in `sbatch`), and a game.
+
+mod common;
+
+use common::{quasar, temp};
+use std::path::Path;
+use std::process::Command;
+
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "qrt"))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn driver(script: &str, args: &[&str], env: &[(&str, &str)]) -> (bool, String) {
+    let out = Command::new("sh")
+        .arg(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("scripts")
+                .join(script),
+        )
+        .args(args)
+        .env("QUASAR", env!("CARGO_BIN_EXE_quasar"))
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
+}
+
+#[test]
+fn drivers_build_the_same_databases_as_one_build() {
+    let whole = temp("checkers", "whole");
+    let (ok, out, err) = quasar(&[
+        "tablebase",
+        "build",
+        "--game",
+        "checkers",
+        "--pieces",
+        "3",
+        "-o",
+        whole.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("34 slices built"), "{out}");
+    let reference = files(&whole);
+    assert_eq!(reference.len(), 34);
+    // Plain shell jobs, 2 a wave.
+    let looped = temp("checkers", "loop");
+    let (ok, log) = driver(
+        "checkers-tablebase-parallel.sh",
+        &["3", looped.to_str().unwrap(), "2"],
+        &[("LOOP", "1")],
+    );
+    assert!(ok, "{log}");
+    assert!(files(&looped) == reference, "shell-loop build differs");
+    // GNU parallel, 2 jobs a wave, where it is installed.
+    if Command::new("parallel").arg("--version").output().is_ok() {
+        let par = temp("checkers", "parallel");
+        let (ok, log) = driver(
+            "checkers-tablebase-parallel.sh",
+            &["3", par.to_str().unwrap(), "2"],
+            &[],
+        );
+        assert!(ok, "{log}");
+        assert!(files(&par) == reference, "parallel build differs");
+    } else {
+        println!("GNU parallel is not installed here (apt-get install parallel): its run is skipped; the same waves ran as shell jobs");
+    }
+    // info and probe read the directory.
+    let (ok, out, _) = quasar(&["tablebase", "info", whole.to_str().unwrap()]);
+    assert!(ok && out.contains("b0k1-w0k1\tBlack\t992\t"), "{out}");
+    let (ok, out, _) = quasar(&[
+        "tablebase",
+        "probe",
+        whole.to_str().unwrap(),
+        "--position",
+        "B:WK14:BK1,K32",
+    ]);
+    assert!(
+        ok && out.starts_with("b0k2-w0k1: win for Black to move"),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_slurm_script_submits_one_array_a_wave_after_the_one_before() {
+    let bin = temp("checkers", "fake-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let log = bin.join("sbatch.log");
+    let fake = bin.join("sbatch");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\necho \"$@\" >> {}\nn=$(wc -l < {})\necho $((1000 + n))\n",
+            log.display(),
+            log.display()
+        ),
+    )
+    .unwrap();
+    Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let dir = temp("checkers", "slurm");
+    let (ok, out) = driver(
+        "checkers-tablebase-slurm.sh",
+        &["3", dir.to_str().unwrap(), "4"],
+        &[("PATH", &path)],
+    );
+    assert!(ok, "{out}");
+    let (_, plan, _) = quasar(&["tablebase", "plan", "--game", "checkers", "--pieces", "3"]);
+    let waves = plan
+        .lines()
+        .map(|l| l.split('\t').next().unwrap())
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    let calls: Vec<String> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(calls.len(), waves);
+    assert!(!calls[0].contains("--dependency"));
+    for (k, c) in calls.iter().enumerate().skip(1) {
+        assert!(
+            c.contains(&format!("--dependency=afterok:{}", 1000 + k)),
+            "{c}"
+        );
+        assert!(
+            c.contains(&format!("--wave {k} --shard ${{SLURM_ARRAY_TASK_ID}}/")),
+            "{c}"
+        );
+    }
+}
+
+#[test]
+fn checkers_plays_on_the_command_line() {
+    let (ok, out, err) = quasar(&["perft", "--game", "checkers", "--depth", "5"]);
+    assert!(ok && out.contains("7361"), "{out}{err}");
+    let (ok, out, err) = quasar(&[
+        "bestmove",
+        "--game",
+        "checkers",
+        "--position",
+        "B:W9,14:B1,K32",
+        "--sims",
+        "200",
+    ]);
+    assert!(ok, "{out}{err}");
+    let (ok, _, err) = quasar(&["tablebase", "plan", "--game", "checkers"]);
+    assert!(!ok && err.contains("--pieces"), "{err}");
+}
