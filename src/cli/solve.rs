@@ -64,15 +64,19 @@ Examples:
   quasar solve --check 5x5.proof
   quasar solve --board 5x5 --no-tb                  without any table";
 
-/// Prints the library's progress as one line on standard error, at most twice a second.
+/// Prints the library's progress on standard error: one line rewritten at most twice a
+/// second on a terminal, else a new line every ten seconds (for a log).
 struct Line {
     last: Mutex<Instant>,
+    start: Instant,
+    terminal: bool,
 }
 
 impl SolveProgress for Line {
     fn report(&self, s: &Status) {
         let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
-        if last.elapsed().as_millis() < 500 {
+        let every = if self.terminal { 500 } else { 10_000 };
+        if last.elapsed().as_millis() < every {
             return;
         }
         *last = Instant::now();
@@ -80,8 +84,17 @@ impl SolveProgress for Line {
             .bound
             .map(|b| format!(", testing {b} plies"))
             .unwrap_or_default();
+        let memory = peak_memory_kib()
+            .map(|k| format!(", peak memory {} MiB", k >> 10))
+            .unwrap_or_default();
+        let (start, end) = if self.terminal {
+            ("\r", "   ")
+        } else {
+            ("", "\n")
+        };
         eprint!(
-            "\r{}: {} nodes, {} proven, {} disproven, table {} MiB{bound}   ",
+            "{start}{:.0} s, {}: {} nodes, {} proven, {} disproven, table {} MiB{memory}{bound}{end}",
+            self.start.elapsed().as_secs_f64(),
             s.phase,
             s.nodes,
             s.proven,
@@ -132,13 +145,16 @@ pub fn run(args: Args) -> CliResult {
         table_bytes: args.memory << 20,
         proof: args.proof.is_some(),
     };
+    let terminal = std::io::stderr().is_terminal();
     let line = Line {
         last: Mutex::new(Instant::now()),
+        start: Instant::now(),
+        terminal,
     };
-    let show = !args.quiet && std::io::stderr().is_terminal();
+    let show = !args.quiet;
     let progress: &dyn SolveProgress = if show { &line } else { &solve::Quiet };
     let s = solve::solve(&root, &options, progress)?;
-    if show {
+    if show && terminal {
         eprint!("\r{:79}\r", "");
     }
     println!("position: {}", root.to_fen());
