@@ -74,6 +74,6 @@ mod tests;
 mod toy;
 
 pub use config::{Config, Limits, Parallelism};
-pub use playout::{PlayoutContext, PlayoutPolicy, UniformPolicy};
+pub use playout::{play_out, PlayoutContext, PlayoutPolicy, UniformPolicy};
 pub use searcher::Searcher;
 pub use stats::{ChildStats, Proven, Report};

@@ -57,29 +57,49 @@ pub struct UniformPolicy;
 
 impl<G: Game> PlayoutPolicy<G> for UniformPolicy {
     fn run(&self, pos: &mut G, ctx: &mut PlayoutContext<'_, G>) -> Outcome {
-        let mut ply = 0;
-        loop {
-            if let Some(o) = pos.outcome() {
+        // A game without moves that does not report an outcome is treated as drawn.
+        play_out(
+            pos,
+            ctx,
+            |_| Outcome::Draw,
+            |_, ctx| {
+                let k = ctx.below(ctx.moves.len() as u32) as usize;
+                ctx.moves[k]
+            },
+        )
+    }
+}
+
+/// The loop every move-by-move policy shares: stop at the game's end, the ply cap (a draw:
+/// games that can cycle) or the oracle's guess (from the second ply, when due); else
+/// generate the moves into the context's buffer and play the one `pick` chooses from that
+/// non-empty buffer. `stuck` is the outcome when the side to move has no move.
+#[inline]
+pub fn play_out<G: Game>(
+    pos: &mut G,
+    ctx: &mut PlayoutContext<'_, G>,
+    stuck: impl Fn(&G) -> Outcome,
+    mut pick: impl FnMut(&G, &mut PlayoutContext<'_, G>) -> G::Move,
+) -> Outcome {
+    let mut ply = 0;
+    loop {
+        if let Some(o) = pos.outcome() {
+            return o;
+        }
+        if ply >= ctx.max_plies {
+            return Outcome::Draw;
+        }
+        if ply > 0 {
+            if let Some(o) = ctx.consult(pos, ply) {
                 return o;
             }
-            if ply >= ctx.max_plies {
-                return Outcome::Draw;
-            }
-            if ply > 0 {
-                if let Some(o) = ctx.consult(pos, ply) {
-                    return o;
-                }
-            }
-            pos.legal_moves(ctx.moves);
-            let n = ctx.moves.len() as u32;
-            if n == 0 {
-                // A game without moves that does not report an outcome is treated as drawn.
-                return Outcome::Draw;
-            }
-            let k = ctx.below(n) as usize;
-            let mv = ctx.moves[k];
-            pos.play(mv);
-            ply += 1;
         }
+        pos.legal_moves(ctx.moves);
+        if ctx.moves.is_empty() {
+            return stuck(pos);
+        }
+        let mv = pick(pos, ctx);
+        pos.play(mv);
+        ply += 1;
     }
 }

@@ -4,8 +4,8 @@
 
 use crate::board::coords;
 use crate::position::{Move, Position};
-use mcts::{PlayoutContext, PlayoutPolicy};
-use quasar_core::{Game, Outcome, Side};
+use mcts::{play_out, PlayoutContext, PlayoutPolicy};
+use quasar_core::{Outcome, Side};
 
 /// Win-in-one, else the better of two random moves by rows gained toward the goal; or,
 /// when `uniform`, uniformly random moves only.
@@ -32,52 +32,34 @@ pub fn gain(side: Side, mv: Move) -> i32 {
 
 impl PlayoutPolicy<Position> for CcPolicy {
     fn run(&self, pos: &mut Position, ctx: &mut PlayoutContext<'_, Position>) -> Outcome {
-        let mut ply = 0;
-        loop {
-            if let Some(o) = pos.outcome() {
-                return o;
-            }
-            if ply >= ctx.max_plies {
-                // Play can cycle; the cap ends such a playout as a draw.
-                return Outcome::Draw;
-            }
-            if ply > 0 {
-                if let Some(o) = ctx.consult(pos, ply) {
-                    return o;
+        // Play can cycle: the shared loop's ply cap ends such a playout as a draw.
+        play_out(
+            pos,
+            ctx,
+            |pos| Outcome::Win(pos.side.opponent()),
+            |pos, ctx| {
+                let n = ctx.moves.len() as u32;
+                let me = pos.side;
+                if self.uniform {
+                    let i = ctx.below(n) as usize;
+                    return ctx.moves[i];
                 }
-            }
-            pos.moves_into(ctx.moves);
-            let n = ctx.moves.len() as u32;
-            if n == 0 {
-                return Outcome::Win(pos.side.opponent());
-            }
-            let me = pos.side;
-            let win = if self.uniform {
-                None
-            } else {
-                ctx.moves
+                if let Some(m) = ctx
+                    .moves
                     .iter()
                     .copied()
                     .find(|&m| pos.after(m).has_won(me))
-            };
-            let mv = match win {
-                Some(m) => m,
-                None if self.uniform => {
-                    let i = ctx.below(n) as usize;
-                    ctx.moves[i]
+                {
+                    return m;
                 }
-                None => {
-                    let (i, j) = (ctx.below(n) as usize, ctx.below(n) as usize);
-                    let (a, b) = (ctx.moves[i], ctx.moves[j]);
-                    if gain(me, b) > gain(me, a) {
-                        b
-                    } else {
-                        a
-                    }
+                let (i, j) = (ctx.below(n) as usize, ctx.below(n) as usize);
+                let (a, b) = (ctx.moves[i], ctx.moves[j]);
+                if gain(me, b) > gain(me, a) {
+                    b
+                } else {
+                    a
                 }
-            };
-            pos.play(mv);
-            ply += 1;
-        }
+            },
+        )
     }
 }
