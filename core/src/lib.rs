@@ -1,9 +1,10 @@
 //! The game-neutral core of quasar: the [`Game`] trait, sides and outcomes, the [`Oracle`]
 //! trait that endgame knowledge implements, perft, an exact solver for tiny games, the
 //! conformance suite every game runs, and the small shared tools (bit operations chosen at
-//! run time, SplitMix64).
+//! run time, binomials and colex ranks, SplitMix64).
 
 pub mod bits;
+pub mod combin;
 pub mod conformance;
 pub mod exact;
 pub mod game;

@@ -3,36 +3,9 @@
 //! on squares 1-28, white men on 5-32, kings anywhere free, every index one placement.
 
 use crate::board::Board;
+use quasar_core::combin::{binomial as binom, BINOMIAL as BINOM};
 use quasar_core::Plan;
 use std::fmt;
-
-/// Binomial coefficients `C(n, k)` for `n, k <= 32`.
-static BINOM: [[u64; 33]; 33] = binomials();
-
-const fn binomials() -> [[u64; 33]; 33] {
-    let mut t = [[0u64; 33]; 33];
-    let mut n = 0;
-    while n < 33 {
-        t[n][0] = 1;
-        let mut k = 1;
-        while k <= n {
-            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
-            k += 1;
-        }
-        n += 1;
-    }
-    t
-}
-
-/// `C(n, k)`, 0 when `k > n`.
-#[inline]
-pub fn binom(n: u32, k: u32) -> u64 {
-    if k > n {
-        0
-    } else {
-        BINOM[n as usize][k as usize]
-    }
-}
 
 /// Black's back row (squares 1-4): black men may stand there, white men may not.
 const BLACK_BACK: u32 = 0x0000_000F;

@@ -9,30 +9,9 @@
 
 use crate::board::{cells, CELLS, MAX_PIECES};
 use crate::position::{destinations, PiecesError, Position};
+use quasar_core::combin::{binomial, colex_rank, colex_unrank};
 use quasar_core::Side;
 use retro::{Child, PerfectIndex, RetroGame};
-
-const fn binomials() -> [[u64; 8]; CELLS + 1] {
-    let mut t = [[0u64; 8]; CELLS + 1];
-    let mut n = 0;
-    while n <= CELLS {
-        t[n][0] = 1;
-        let mut k = 1;
-        while k < 8 {
-            t[n][k] = if n == 0 {
-                0
-            } else {
-                t[n - 1][k - 1] + t[n - 1][k]
-            };
-            k += 1;
-        }
-        n += 1;
-    }
-    t
-}
-
-/// `BINOM[n][k]` = C(n, k) for n up to 49 and k up to 7.
-pub static BINOM: [[u64; 8]; CELLS + 1] = binomials();
 
 /// The index of every position with `K` pieces a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,9 +29,9 @@ impl CcSpace {
         if !(1..=MAX_PIECES).contains(&k) {
             return Err(PiecesError::OutOfRange(k));
         }
-        let (n, k_) = (CELLS, k as usize);
-        let first = BINOM[n][k_];
-        let second = BINOM[n - k_][k_];
+        let n = CELLS as u32;
+        let first = binomial(n, k);
+        let second = binomial(n - k, k);
         Ok(CcSpace {
             k,
             second,
@@ -107,33 +86,6 @@ impl CcSpace {
     pub fn contains(&self, p: &Position) -> bool {
         p.pieces[0].count_ones() == self.k && p.pieces[1].count_ones() == self.k
     }
-}
-
-/// The colex rank of a set of cells.
-#[inline]
-fn colex_rank(set: u64) -> u64 {
-    let mut r = 0;
-    for (i, c) in cells(set).enumerate() {
-        r += BINOM[c][i + 1];
-    }
-    r
-}
-
-/// The set of `k` cells below `n` with colex rank `r`.
-#[inline]
-fn colex_unrank(mut r: u64, k: u32, n: u32) -> u64 {
-    let mut set = 0u64;
-    let mut c = n as usize;
-    for i in (1..=k as usize).rev() {
-        // The largest c with C(c, i) <= r.
-        c -= 1;
-        while BINOM[c][i] > r {
-            c -= 1;
-        }
-        r -= BINOM[c][i];
-        set |= 1 << c;
-    }
-    set
 }
 
 /// `set`'s cells renumbered among the cells not in `taken` (a cell drops by the number of

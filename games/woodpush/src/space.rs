@@ -4,7 +4,7 @@
 
 use crate::board::{bits, Board, Kind, MAX_WIDTH};
 use crate::position::{ko_possible, Position};
-use quasar_core::Side;
+use quasar_core::{combin, Side};
 use rayon::prelude::*;
 use retro::{Child, PerfectIndex, RetroGame};
 
@@ -253,57 +253,21 @@ fn group_of(g: u32) -> (u32, u32) {
     (n, g - n * (n + 1) / 2)
 }
 
-/// `BINOMIAL[n][k]`: n choose k, for n up to 32.
-const BINOMIAL: [[u32; 33]; 33] = {
-    let mut t = [[0u32; 33]; 33];
-    let mut n = 0;
-    while n < 33 {
-        t[n][0] = 1;
-        let mut k = 1;
-        while k <= n {
-            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
-            k += 1;
-        }
-        n += 1;
-    }
-    t
-};
-
-/// n choose k (0 when k > n).
+/// n choose k (0 when k > n); a width is at most 31 cells, so every count fits a `u32`.
 #[inline]
 fn binomial(n: u32, k: u32) -> u32 {
-    if k > n {
-        0
-    } else {
-        BINOMIAL[n as usize][k as usize]
-    }
+    combin::binomial(n, k) as u32
 }
 
-/// The colex rank of a mask among masks with as many bits: the sum of `C(b, j)` over its
-/// `j`-th lowest set bit `b` (`j` from 1).
+/// The colex rank of a mask among masks with as many bits.
 #[inline]
 fn colex_rank(m: u32) -> u32 {
-    bits(m)
-        .enumerate()
-        .map(|(j, b)| binomial(b, j as u32 + 1))
-        .sum()
+    combin::colex_rank(m as u64) as u32
 }
 
 /// The mask of `k` bits below bit `width` whose colex rank is `r`.
-fn colex_unrank(mut r: u32, k: u32, width: u32) -> u32 {
-    let mut m = 0;
-    let mut top = width;
-    for j in (1..=k).rev() {
-        // The highest bit c with C(c, j) <= r.
-        let mut c = top - 1;
-        while binomial(c, j) > r {
-            c -= 1;
-        }
-        m |= 1 << c;
-        r -= binomial(c, j);
-        top = c;
-    }
-    m
+fn colex_unrank(r: u32, k: u32, width: u32) -> u32 {
+    combin::colex_unrank(r as u64, k, width) as u32
 }
 
 /// The bits of `m` at the set bits of `mask`, packed to the bottom (a software `pext`).
