@@ -27,6 +27,26 @@ pub enum SetupError {
     Policy(String),
 }
 
+/// Loads an exact table (win/draw/loss or scores, so `rule=race`, Breakthrough's, does not
+/// apply) with `load`, then asks `fits` whether it belongs to the game being set up: its
+/// answer, a reason like "is for width 7, but the game is on width 9", follows the file name.
+/// `what` names the table in the refusal of `rule=race` ("a Woodpush table").
+pub fn load_exact_table<T, E: Into<GameError>>(
+    table: &TableSpec,
+    what: &str,
+    load: impl FnOnce(&std::path::Path) -> Result<T, E>,
+    fits: impl FnOnce(&T) -> Result<(), String>,
+) -> Result<T, SetupError> {
+    if table.rule == crate::settings::ProbeRule::Race {
+        return Err(SetupError::Policy(format!(
+            "rule=race is Breakthrough's; {what} is exact (rule=sound)"
+        )));
+    }
+    let t = load(&table.path).map_err(|e| SetupError::Table(e.into()))?;
+    fits(&t).map_err(|why| SetupError::Table(format!("{} {why}", table.path.display()).into()))?;
+    Ok(t)
+}
+
 /// A game together with its size parameters ("Breakthrough on 6x6"): what the arena, the
 /// GTP engine and the command line need beyond [`Game`]. Each game implements it where
 /// `--game` registers it; generic code never names a game.

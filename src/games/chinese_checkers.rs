@@ -3,8 +3,8 @@
 //! oracles), and the main job: the solved 2-piece table against no table.
 
 use super::registration::{CliGame, DefaultSize, MainJob};
-use arena::settings::{PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
-use arena::setup::{GameSetup, SetupError};
+use arena::settings::{PlayoutKind, PlayoutSettings, TableSpec};
+use arena::setup::{load_exact_table, GameSetup, SetupError};
 use chinese_checkers::notation::diagram;
 use chinese_checkers::{CcPolicy, CcTable, Position};
 use quasar_core::{Game, Oracle, Outcome};
@@ -80,24 +80,17 @@ impl GameSetup for CcSetup {
     }
 
     fn load_oracle(&self, table: &TableSpec) -> Result<Arc<dyn Oracle<Position>>, SetupError> {
-        if table.rule == ProbeRule::Race {
-            return Err(SetupError::Policy(
-                "rule=race is Breakthrough's; a Chinese Checkers table is exact (rule=sound)"
-                    .into(),
-            ));
-        }
-        let t = CcTable::load(&table.path).map_err(|e| SetupError::Table(e.into()))?;
-        if t.k() != self.pieces {
-            return Err(SetupError::Table(
-                format!(
-                    "{} holds {} pieces a side, but the game has {}",
-                    table.path.display(),
+        let t = load_exact_table(table, "a Chinese Checkers table", CcTable::load, |t| {
+            if t.k() == self.pieces {
+                Ok(())
+            } else {
+                Err(format!(
+                    "holds {} pieces a side, but the game has {}",
                     t.k(),
                     self.pieces
-                )
-                .into(),
-            ));
-        }
+                ))
+            }
+        })?;
         Ok(Arc::new(t))
     }
 

@@ -3,8 +3,8 @@
 //! and the main job: an endgame table of few pieces against none, from three pieces a side.
 
 use super::registration::{CliGame, DefaultSize, MainJob};
-use arena::settings::{PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
-use arena::setup::{GameSetup, SetupError};
+use arena::settings::{PlayoutKind, PlayoutSettings, TableSpec};
+use arena::setup::{load_exact_table, GameSetup, SetupError};
 use quasar_core::{Game, Oracle, Outcome};
 use std::error::Error;
 use std::path::{Path, PathBuf};
@@ -122,23 +122,17 @@ impl GameSetup for WoodpushSetup {
     }
 
     fn load_oracle(&self, table: &TableSpec) -> Result<Arc<dyn Oracle<Position>>, SetupError> {
-        if table.rule == ProbeRule::Race {
-            return Err(SetupError::Policy(
-                "rule=race is Breakthrough's; a Woodpush table is exact (rule=sound)".into(),
-            ));
-        }
-        let t = WoodpushTable::load(&table.path).map_err(|e| SetupError::Table(e.into()))?;
-        if t.width() != self.width {
-            return Err(SetupError::Table(
-                format!(
-                    "{} is for width {}, but the game is on width {}",
-                    table.path.display(),
+        let t = load_exact_table(table, "a Woodpush table", WoodpushTable::load, |t| {
+            if t.width() == self.width {
+                Ok(())
+            } else {
+                Err(format!(
+                    "is for width {}, but the game is on width {}",
                     t.width(),
                     self.width
-                )
-                .into(),
-            ));
-        }
+                ))
+            }
+        })?;
         Ok(Arc::new(t))
     }
 
