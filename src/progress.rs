@@ -6,6 +6,21 @@ use breakthrough::tablebase::Progress;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::sync::Mutex;
 
+/// A bar drawn with `template`, hidden unless `visible` (indicatif also hides it when
+/// standard error is not a terminal).
+fn styled_bar(visible: bool, template: &str) -> ProgressBar {
+    let bar = if visible {
+        ProgressBar::new(0)
+    } else {
+        ProgressBar::hidden()
+    };
+    // The templates are constants of this file; a bad one falls back to the plain bar.
+    bar.set_style(
+        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
 /// The bar of a running match: games finished of all games.
 pub struct MatchBar {
     bar: ProgressBar,
@@ -14,18 +29,12 @@ pub struct MatchBar {
 impl MatchBar {
     /// A bar, hidden unless `visible` (it also stays hidden when stderr is not a terminal).
     pub fn new(visible: bool) -> MatchBar {
-        let bar = if visible {
-            ProgressBar::new(0)
-        } else {
-            ProgressBar::hidden()
-        };
-        bar.set_style(
-            ProgressStyle::with_template(
+        MatchBar {
+            bar: styled_bar(
+                visible,
                 "{bar:40} {pos}/{len} games  {elapsed_precise} (eta {eta})",
-            )
-            .expect("the template is valid"),
-        );
-        MatchBar { bar }
+            ),
+        }
     }
 
     /// Shows what the match reported.
@@ -59,18 +68,12 @@ pub struct SolveBars {
 impl SolveBars {
     /// A bar, hidden unless `visible` (it also stays hidden when stderr is not a terminal).
     pub fn new(visible: bool) -> SolveBars {
-        let bar = if visible {
-            ProgressBar::new(0)
-        } else {
-            ProgressBar::hidden()
-        };
-        bar.set_style(
-            ProgressStyle::with_template(
+        SolveBars {
+            bar: styled_bar(
+                visible,
                 "{msg:>18} [{elapsed_precise}] {wide_bar} {pos}/{len} positions decided",
-            )
-            .expect("the template is valid"),
-        );
-        SolveBars { bar }
+            ),
+        }
     }
 
     /// Shows what the solve reported.
@@ -102,12 +105,11 @@ impl Bars {
 
 impl Progress for Bars {
     fn begin(&self, what: &str, total: u64) {
-        let pb = ProgressBar::new(total);
-        let style = ProgressStyle::with_template(
+        let pb = styled_bar(
+            true,
             "{msg:>9} [{elapsed_precise}] {wide_bar} {percent:>3}% eta {eta}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
-        pb.set_style(style);
+        );
+        pb.set_length(total);
         pb.set_message(what.to_string());
         if let Some(old) = self.bar().replace(pb) {
             old.finish_and_clear();
