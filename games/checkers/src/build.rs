@@ -213,8 +213,9 @@ pub fn build_slice(
                 || Vec::with_capacity(32),
                 |moves, (c, cells)| {
                     let mut any = false;
+                    let mut dec = index.decoder();
                     for (j, cell) in cells.iter().enumerate() {
-                        let b = index.board((c * CHUNK + j) as u64);
+                        let b = dec.board((c * CHUNK + j) as u64);
                         let mut s = first_look(&b, side, slice, db, moves);
                         // A draw tells its predecessors nothing: it joins no frontier.
                         if s & SETTLED != 0 && s & 3 != DRAW {
@@ -248,6 +249,7 @@ pub fn build_slice(
                 w.marks[k][c].fetch_and(!bit, Relaxed);
                 let end = ((c + 1) * CHUNK).min(n);
                 let mut seen = 0;
+                let mut dec = index.decoder();
                 for i in c * CHUNK..end {
                     let s = w.state[k][i].load(Relaxed);
                     if s & (SETTLED | 0x0C) != SETTLED | tag {
@@ -257,7 +259,7 @@ pub fn build_slice(
                     // Told: it leaves the frontier (only this task touches settled cells).
                     w.state[k][i].store(s & !0x0C, Relaxed);
                     let lost = s & 3 == LOSS;
-                    let b = index.board(i as u64);
+                    let b = dec.board(i as u64);
                     unmoves(&b, side.opponent(), |pred| {
                         w.hear(pk, index.index(pred) as usize, lost, level + 1);
                     });
