@@ -11,7 +11,7 @@ use retro::{PackedArray, Section, TableFile};
 use std::path::{Path, PathBuf};
 
 /// The game name in a distance file's header.
-pub const DISTANCE_GAME: &str = "checkers-distance";
+pub const DISTANCE_GAME: &str = "checkers-dtc";
 /// The file name ending of a slice's distance file.
 pub const DISTANCE_EXTENSION: &str = "qdc";
 /// The layout version in a distance file's parameters (params[4]).
