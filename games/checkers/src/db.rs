@@ -218,7 +218,7 @@ impl SliceTable {
         let section = |tag| {
             f.section(tag)
                 .filter(|s| s.values.len() == index.size() && s.values.bits() == 2)
-                .map(|s| s.values.clone())
+                .and_then(|s| on_huge_pages(&s.values))
                 .ok_or_else(foreign)
         };
         let values = [section(0)?, section(1)?];
@@ -227,6 +227,28 @@ impl SliceTable {
         }
         Ok(SliceTable { index, values })
     }
+}
+
+/// A copy of `a` in memory Linux is asked to back with huge pages (before it is first
+/// touched, so the pages come huge at once): a probe is one random read, and on a 5- or
+/// 6-piece database most of its cost is the TLB miss and page walk.
+fn on_huge_pages(a: &PackedArray) -> Option<PackedArray> {
+    let mut words: Vec<u64> = vec![0; a.words().len()];
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        let start = words.as_ptr() as usize;
+        let from = start.next_multiple_of(PAGE);
+        let to = (start + 8 * words.len()) & !(PAGE - 1);
+        if to > from {
+            // SAFETY: advice on memory this process owns; failure only loses the speed-up.
+            unsafe {
+                libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    words.copy_from_slice(a.words());
+    PackedArray::from_words(a.bits(), a.len(), words)
 }
 
 /// The file of a slice in a database directory: `<dir>/<slice>.qrt`.
