@@ -167,13 +167,7 @@ pub fn run(cmd: Command) -> CliResult {
                         "checkers databases take --pieces N (pieces in all) and -o DIR only".into(),
                     );
                 }
-                checkers_table::build(
-                    a.pieces,
-                    a.selection(),
-                    a.output.as_deref(),
-                    &a.ck,
-                    a.quiet,
-                )
+                checkers_table::build(a.pieces, a.selection(), a.output.as_deref(), &a.ck, a.quiet)
             }
         },
         Command::Plan(a) => match a.game {

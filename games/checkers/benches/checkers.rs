@@ -23,7 +23,7 @@ fn bench_build(n: u32) {
     .unwrap();
     for (k, (s, p, passes)) in per.iter().enumerate().skip(1) {
         println!(
-            "{k} pieces: {p} positions in {s:.2} s ({:.0} ns a position), at most {passes} passes",
+            "{k} pieces: {p} positions in {s:.2} s ({:.0} ns a position), at most {passes} levels",
             s * 1e9 / *p as f64
         );
     }

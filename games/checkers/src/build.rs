@@ -140,7 +140,9 @@ struct Work {
 }
 
 fn atomics(n: usize, v: u8) -> Vec<AtomicU8> {
-    std::iter::repeat_with(|| AtomicU8::new(v)).take(n).collect()
+    std::iter::repeat_with(|| AtomicU8::new(v))
+        .take(n)
+        .collect()
 }
 
 impl Work {
@@ -206,32 +208,29 @@ pub fn build_slice(
     // Level 0, both sides: the first look at every position.
     for side in [Side::First, Side::Second] {
         let k = side.index();
-        w.state[k]
-            .par_chunks(CHUNK)
-            .enumerate()
-            .for_each_init(
-                || Vec::with_capacity(32),
-                |moves, (c, cells)| {
-                    let mut any = false;
-                    let mut dec = index.decoder();
-                    for (j, cell) in cells.iter().enumerate() {
-                        let b = dec.board((c * CHUNK + j) as u64);
-                        let mut s = first_look(&b, side, slice, db, moves);
-                        // A draw tells its predecessors nothing: it joins no frontier.
-                        if s & SETTLED != 0 && s & 3 != DRAW {
-                            s = settled(s & 3, 0);
-                            any = true;
-                            if let Some(d) = &w.dist {
-                                d[k][c * CHUNK + j].store(0, Relaxed);
-                            }
+        w.state[k].par_chunks(CHUNK).enumerate().for_each_init(
+            || Vec::with_capacity(32),
+            |moves, (c, cells)| {
+                let mut any = false;
+                let mut dec = index.decoder();
+                for (j, cell) in cells.iter().enumerate() {
+                    let b = dec.board((c * CHUNK + j) as u64);
+                    let mut s = first_look(&b, side, slice, db, moves);
+                    // A draw tells its predecessors nothing: it joins no frontier.
+                    if s & SETTLED != 0 && s & 3 != DRAW {
+                        s = settled(s & 3, 0);
+                        any = true;
+                        if let Some(d) = &w.dist {
+                            d[k][c * CHUNK + j].store(0, Relaxed);
                         }
-                        cell.store(s, Relaxed);
                     }
-                    if any {
-                        w.marks[k][c].store(1, Relaxed);
-                    }
-                },
-            );
+                    cell.store(s, Relaxed);
+                }
+                if any {
+                    w.marks[k][c].store(1, Relaxed);
+                }
+            },
+        );
     }
     // The count-down: each level's frontier tells its predecessors (the other side to
     // move) and so settles the next level, until a level settles nothing.

@@ -491,7 +491,10 @@ mod tests {
             let mut i = 12345 % ix.size();
             for _ in 0..2000 {
                 assert_eq!(ix.index(&dec.board(i)), i, "{s} {i}");
-                i = i.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407) % ix.size();
+                i = i
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407)
+                    % ix.size();
             }
         }
     }
