@@ -3,7 +3,7 @@
 //! verify a directory of slice files.
 
 use super::CliResult;
-use checkers::db::{build as build_db, Built, Database, SliceTable, Wdl};
+use checkers::db::{build_with, BuildOptions, Built, Database, SliceTable, Wdl};
 use checkers::slice::MAX_PIECES;
 use checkers::{Position, Slice};
 use quasar_core::{Game, Selection, Side};
@@ -30,8 +30,23 @@ pub fn plan(p: Option<u32>) -> CliResult {
     Ok(())
 }
 
+/// The checkers options of `tablebase build`.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct CkBuildArgs {
+    /// Checkers: also write each slice's distance-to-conversion file (<slice>.qdc, one byte
+    /// a position: four times the win/draw/loss file; off by default for that reason)
+    #[arg(long)]
+    pub distance: bool,
+}
+
 /// Builds the selected slices into `dir` (default `checkers-p<N>`), skipping finished ones.
-pub fn build(p: Option<u32>, which: Selection, dir: Option<&Path>, quiet: bool) -> CliResult {
+pub fn build(
+    p: Option<u32>,
+    which: Selection,
+    dir: Option<&Path>,
+    ck: &CkBuildArgs,
+    quiet: bool,
+) -> CliResult {
     let n = pieces(p)?;
     let dir: PathBuf = dir.map_or_else(
         || PathBuf::from(format!("checkers-p{n}")),
@@ -46,7 +61,10 @@ pub fn build(p: Option<u32>, which: Selection, dir: Option<&Path>, quiet: bool) 
     }
     let start = Instant::now();
     let (mut built, mut skipped) = (0, 0);
-    build_db(&dir, n, &which, &mut |b| match b {
+    let options = BuildOptions {
+        distance: ck.distance,
+    };
+    build_with(&dir, n, &which, options, &mut |b| match b {
         Built::Skipped(s) => {
             skipped += 1;
             if !quiet {
@@ -57,7 +75,7 @@ pub fn build(p: Option<u32>, which: Selection, dir: Option<&Path>, quiet: bool) 
             built += 1;
             if !quiet {
                 eprintln!(
-                    "{s}: {} positions, {} passes, {:.2} s",
+                    "{s}: {} positions, {} levels, {:.2} s",
                     r.positions, r.passes, r.seconds
                 );
             }

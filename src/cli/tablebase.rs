@@ -87,6 +87,8 @@ pub struct BuildArgs {
     quiet: bool,
     #[command(flatten)]
     cc: cc_table::CcBuildArgs,
+    #[command(flatten)]
+    ck: checkers_table::CkBuildArgs,
 }
 
 /// Options of `tablebase info`.
@@ -165,7 +167,7 @@ pub fn run(cmd: Command) -> CliResult {
                         "checkers databases take --pieces N (pieces in all) and -o DIR only".into(),
                     );
                 }
-                checkers_table::build(a.pieces, a.selection(), a.output.as_deref(), a.quiet)
+                checkers_table::build(a.pieces, a.selection(), a.output.as_deref(), &a.ck, a.quiet)
             }
         },
         Command::Plan(a) => match a.game {

@@ -1,19 +1,18 @@
 //! Endgame databases: one win/draw/loss table per slice and side to move (2 bits a
-//! position), built with the passes of Lake, Schaeffer and Lu (seed 001): captures and
-//! promotions lead into slices already built and settle at once; then non-capture passes
-//! repeat until nothing changes; what is left is drawn. One checksummed file per slice.
+//! position), one checksummed file per slice (built by `build.rs`), and optional distance
+//! files (`distance.rs`); the set of them that probes and MCTS consult.
 
 use crate::board::{Board, Move};
+use crate::distance::{distance_path, DistanceTable};
 use crate::play::Checkers;
 use crate::position::Position;
 use crate::slice::{Slice, SliceIndex, MAX_PIECES};
-use quasar_core::{Game, GameResult, Oracle, ProvenOutcome, Selection, Side};
-use rayon::prelude::*;
+use quasar_core::{Game, GameResult, Oracle, ProvenOutcome, Side};
 use retro::{PackedArray, Section, TableFile, TableFileError};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+
+pub use crate::build::{build, build_slice, build_with, BuildOptions, Built, SliceReport};
 
 /// The game name in a database file's header.
 pub const GAME: &str = "checkers";
@@ -115,6 +114,11 @@ pub struct Counts {
 }
 
 impl SliceTable {
+    /// A table from each side's values (in index order).
+    pub(crate) fn new(index: SliceIndex, values: [PackedArray; 2]) -> SliceTable {
+        SliceTable { index, values }
+    }
+
     /// The slice.
     pub fn slice(&self) -> Slice {
         self.index.slice()
@@ -214,7 +218,7 @@ impl SliceTable {
         let section = |tag| {
             f.section(tag)
                 .filter(|s| s.values.len() == index.size() && s.values.bits() == 2)
-                .map(|s| s.values.clone())
+                .and_then(|s| on_huge_pages(&s.values))
                 .ok_or_else(foreign)
         };
         let values = [section(0)?, section(1)?];
@@ -223,6 +227,28 @@ impl SliceTable {
         }
         Ok(SliceTable { index, values })
     }
+}
+
+/// A copy of `a` in memory Linux is asked to back with huge pages (before it is first
+/// touched, so the pages come huge at once): a probe is one random read, and on a 5- or
+/// 6-piece database most of its cost is the TLB miss and page walk.
+fn on_huge_pages(a: &PackedArray) -> Option<PackedArray> {
+    let mut words: Vec<u64> = vec![0; a.words().len()];
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        let start = words.as_ptr() as usize;
+        let from = start.next_multiple_of(PAGE);
+        let to = (start + 8 * words.len()) & !(PAGE - 1);
+        if to > from {
+            // SAFETY: advice on memory this process owns; failure only loses the speed-up.
+            unsafe {
+                libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    words.copy_from_slice(a.words());
+    PackedArray::from_words(a.bits(), a.len(), words)
 }
 
 /// The file of a slice in a database directory: `<dir>/<slice>.qrt`.
@@ -234,6 +260,8 @@ pub fn slice_path(dir: &Path, slice: Slice) -> PathBuf {
 #[derive(Clone, Default)]
 pub struct Database {
     tables: Vec<Option<Arc<SliceTable>>>,
+    /// Distance tables, by slice key, for the slices whose files were loaded.
+    distances: Vec<Option<Arc<DistanceTable>>>,
     max_pieces: u32,
 }
 
@@ -253,6 +281,7 @@ impl Database {
     pub fn new() -> Database {
         Database {
             tables: vec![None; 13 * 13 * 13 * 13],
+            distances: vec![None; 13 * 13 * 13 * 13],
             max_pieces: 0,
         }
     }
@@ -315,310 +344,35 @@ impl Database {
         Some(t.get(t.index.index(b), side))
     }
 
+    /// Loads the distance file of every slice present that has one in `dir` (each
+    /// checked); returns how many.
+    pub fn load_distances(&mut self, dir: &Path) -> Result<usize, DbError> {
+        let mut k = 0;
+        for s in self.slices() {
+            let p = distance_path(dir, s);
+            if p.is_file() {
+                self.distances[s.key()] = Some(Arc::new(DistanceTable::load(&p)?));
+                k += 1;
+            }
+        }
+        Ok(k)
+    }
+
+    /// Plies to conversion (a capture, a promotion or the end) of a board with `side` to
+    /// move, the winner hurrying and the loser delaying: `None` for a draw or when the
+    /// slice's distance file is not loaded; 254 means 254 or more.
+    #[inline]
+    pub fn distance(&self, b: &Board, side: Side) -> Option<u8> {
+        let d = self.distances.get(Slice::of(b).key())?.as_ref()?;
+        let t = self.table(Slice::of(b))?;
+        d.get(t.index.index(b), side)
+    }
+
     /// The value of a position, when its slice is present.
     #[inline]
     pub fn probe_position(&self, p: &Position) -> Option<Wdl> {
         self.value(&p.board, p.side)
     }
-}
-
-/// Build codes: unknown, then the stored codes shifted by one.
-const UNKNOWN: u8 = 0;
-const WIN: u8 = 1;
-const LOSS: u8 = 2;
-const DRAW: u8 = 3;
-
-/// What one slice's build did.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SliceReport {
-    /// Non-capture passes until nothing changed (both sides).
-    pub passes: u32,
-    /// Seconds it took.
-    pub seconds: f64,
-    /// Positions (both sides to move).
-    pub positions: u64,
-}
-
-/// The value of a position whose children all lie in other slices or are known.
-/// `same` gives the code of a child in the slice being built (other side to move).
-#[inline]
-fn evaluate(
-    b: &Board,
-    side: Side,
-    slice: Slice,
-    db: &Database,
-    moves: &mut Vec<Move>,
-    same: impl Fn(&Board) -> u8,
-) -> u8 {
-    if b.pieces(side.opponent()) == 0 {
-        return if b.has_move(side) { WIN } else { LOSS };
-    }
-    b.moves(side, moves);
-    if moves.is_empty() {
-        return LOSS;
-    }
-    let mut all_won = true;
-    let mut open = false;
-    for &mv in moves.iter() {
-        let c = b.after(side, mv);
-        let code = if !mv.is_capture() && Slice::of(&c) == slice {
-            same(&c)
-        } else {
-            match db.value(&c, side.opponent()) {
-                Some(Wdl::Loss) => LOSS,
-                Some(Wdl::Win) => WIN,
-                Some(Wdl::Draw) => DRAW,
-                None => panic!("slice {} is not loaded", Slice::of(&c)),
-            }
-        };
-        match code {
-            LOSS => return WIN,
-            WIN => {}
-            UNKNOWN => {
-                all_won = false;
-                open = true;
-            }
-            _ => all_won = false,
-        }
-    }
-    if all_won {
-        LOSS
-    } else if open {
-        UNKNOWN
-    } else {
-        DRAW
-    }
-}
-
-/// Calls `f` with every board from which `mover` could have reached `b` by a step that
-/// stays in the slice (no capture, no promotion): a superset of the true predecessors
-/// (whether that side had a compulsory capture is not checked), which is all a pass needs.
-#[inline]
-fn unmoves(b: &Board, mover: Side, mut f: impl FnMut(&Board)) {
-    use crate::board::NEIGHBOUR;
-    let empty = !b.occupied();
-    let mut p = b.pieces(mover);
-    while p != 0 {
-        let s = p.trailing_zeros() as usize;
-        p &= p - 1;
-        let king = b.kings >> s & 1 == 1;
-        // A man came from behind: Black's from lower rows (directions 2, 3), White's from
-        // higher ones (0, 1).
-        let dirs: u32 = match (king, mover) {
-            (true, _) => 0b1111,
-            (false, Side::First) => 0b1100,
-            (false, Side::Second) => 0b0011,
-        };
-        let mut d = dirs;
-        while d != 0 {
-            let k = d.trailing_zeros() as usize;
-            d &= d - 1;
-            let from = NEIGHBOUR[s][k];
-            if from == crate::board::NONE || empty >> from & 1 == 0 {
-                continue;
-            }
-            let (bit, to) = (1u32 << s, 1u32 << from);
-            let mut q = *b;
-            match mover {
-                Side::First => q.black = (q.black & !bit) | to,
-                Side::Second => q.white = (q.white & !bit) | to,
-            }
-            if king {
-                q.kings = (q.kings & !bit) | to;
-            }
-            f(&q);
-        }
-    }
-}
-
-/// Positions handled per task (a multiple of 64: each task owns its words of dirty bits).
-const CHUNK: usize = 1 << 14;
-
-/// Builds one slice from `db`, which must hold every slice of its closure but itself.
-pub fn build_slice(slice: Slice, db: &Database) -> (SliceTable, SliceReport) {
-    let start = Instant::now();
-    let index = SliceIndex::new(slice);
-    let n = index.size() as usize;
-    let mut v = [vec![UNKNOWN; n], vec![UNKNOWN; n]];
-    // Pass 1, both sides: captures, promotions, blocked and empty sides settle at once.
-    for side in [Side::First, Side::Second] {
-        v[side.index()]
-            .par_chunks_mut(CHUNK)
-            .enumerate()
-            .for_each(|(c, chunk)| {
-                let mut moves = Vec::with_capacity(32);
-                for (j, out) in chunk.iter_mut().enumerate() {
-                    let b = index.board((c * CHUNK + j) as u64);
-                    *out = evaluate(&b, side, slice, db, &mut moves, |_| UNKNOWN);
-                }
-            });
-    }
-    // Non-capture passes, each side's reading the other's latest values, until a round
-    // of both changes nothing. The first looks at every unknown position; later ones only
-    // at the predecessors of positions the pass before settled (found by unmoves), the
-    // only ones whose value can have changed.
-    let words = n.div_ceil(64);
-    let dirty: [Vec<AtomicU64>; 2] = std::array::from_fn(|k| {
-        (0..words)
-            .map(|w| {
-                let mut bits = 0u64;
-                for (j, &c) in v[k][w * 64..(w * 64 + 64).min(n)].iter().enumerate() {
-                    bits |= ((c == UNKNOWN) as u64) << j;
-                }
-                AtomicU64::new(bits)
-            })
-            .collect()
-    });
-    let mut passes = 0;
-    loop {
-        let mut changed = 0;
-        for side in [Side::First, Side::Second] {
-            let (mine, theirs) = match side {
-                Side::First => {
-                    let (a, b) = v.split_at_mut(1);
-                    (&mut a[0], &b[0])
-                }
-                Side::Second => {
-                    let (a, b) = v.split_at_mut(1);
-                    (&mut b[0], &a[0])
-                }
-            };
-            let (todo, next) = (&dirty[side.index()], &dirty[side.opponent().index()]);
-            let count = AtomicU64::new(0);
-            mine.par_chunks_mut(CHUNK)
-                .enumerate()
-                .for_each(|(c, chunk)| {
-                    let mut moves = Vec::with_capacity(32);
-                    let mut k = 0;
-                    let first = c * CHUNK / 64;
-                    let last = (first + CHUNK / 64).min(words);
-                    for (w, word) in todo.iter().enumerate().take(last).skip(first) {
-                        let mut bits = word.swap(0, Ordering::Relaxed);
-                        while bits != 0 {
-                            let j = w * 64 + bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
-                            let out = &mut chunk[j - c * CHUNK];
-                            if *out != UNKNOWN {
-                                continue;
-                            }
-                            let b = index.board(j as u64);
-                            let code = evaluate(&b, side, slice, db, &mut moves, |child| {
-                                theirs[index.index(child) as usize]
-                            });
-                            if code != UNKNOWN {
-                                *out = code;
-                                k += 1;
-                                unmoves(&b, side.opponent(), |pred| {
-                                    let i = index.index(pred) as usize;
-                                    next[i / 64].fetch_or(1 << (i % 64), Ordering::Relaxed);
-                                });
-                            }
-                        }
-                    }
-                    count.fetch_add(k, Ordering::Relaxed);
-                });
-            changed += count.into_inner();
-            passes += 1;
-        }
-        if changed == 0
-            && dirty
-                .iter()
-                .flatten()
-                .all(|w| w.load(Ordering::Relaxed) == 0)
-        {
-            break;
-        }
-    }
-    let values = v.map(|codes| {
-        let mut a = PackedArray::new(2, n as u64);
-        for (i, &c) in codes.iter().enumerate() {
-            // Unknown after the last pass: nobody can force a win, a draw.
-            let stored = match c {
-                WIN => Wdl::Win,
-                LOSS => Wdl::Loss,
-                _ => Wdl::Draw,
-            };
-            if stored != Wdl::Draw {
-                a.set(i as u64, stored as u32);
-            }
-        }
-        a
-    });
-    let report = SliceReport {
-        passes,
-        seconds: start.elapsed().as_secs_f64(),
-        positions: 2 * n as u64,
-    };
-    (SliceTable { index, values }, report)
-}
-
-/// What happened to one slice of a build.
-#[derive(Clone, Copy, Debug)]
-pub enum Built {
-    /// A checked file was already there.
-    Skipped(Slice),
-    /// Built and written now.
-    Built(Slice, SliceReport),
-}
-
-/// Builds the slices of 1 to `pieces` pieces that `which` selects into `dir`, in
-/// dependency order: a slice whose file is there and checks is skipped; the inputs of a
-/// selected slice must be in `dir` (or selected before it). `report` hears each slice.
-pub fn build(
-    dir: &Path,
-    pieces: u32,
-    which: &Selection,
-    report: &mut dyn FnMut(&Built),
-) -> Result<Vec<Built>, DbError> {
-    if pieces == 0 || pieces > MAX_PIECES {
-        return Err(DbError::Pieces(pieces));
-    }
-    std::fs::create_dir_all(dir).map_err(|source| DbError::Io {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    let plan = Slice::plan(pieces);
-    let chosen: Vec<Slice> = plan
-        .select(which)?
-        .iter()
-        .map(|n| n.parse().expect("plan names are slices"))
-        .collect();
-    let mut db = Database::new();
-    let mut done = Vec::new();
-    for slice in chosen {
-        let path = slice_path(dir, slice);
-        if path.is_file() {
-            if let Ok(t) = SliceTable::load(&path) {
-                let b = Built::Skipped(slice);
-                report(&b);
-                done.push(b);
-                db.insert(Arc::new(t));
-                continue;
-            }
-        }
-        for dep in slice.closure() {
-            if dep == slice || db.table(dep).is_some() {
-                continue;
-            }
-            let p = slice_path(dir, dep);
-            if !p.is_file() {
-                return Err(DbError::Missing {
-                    slice,
-                    missing: dep,
-                    wave: plan.wave_of(&dep.to_string()).unwrap_or(0),
-                    dir: dir.to_path_buf(),
-                });
-            }
-            db.insert(Arc::new(SliceTable::load(&p)?));
-        }
-        let (table, r) = build_slice(slice, &db);
-        table.save(dir)?;
-        db.insert(Arc::new(table));
-        let b = Built::Built(slice, r);
-        report(&b);
-        done.push(b);
-    }
-    Ok(done)
 }
 
 impl Oracle<Position> for Database {

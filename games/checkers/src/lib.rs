@@ -3,7 +3,9 @@
 //! and the endgame databases built slice by slice with the passes of Lake, Schaeffer and Lu.
 
 pub mod board;
+pub mod build;
 pub mod db;
+pub mod distance;
 pub mod notation;
 pub mod play;
 pub mod position;

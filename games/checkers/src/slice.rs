@@ -238,26 +238,24 @@ fn rank(mut x: u32, domain: u32) -> u64 {
 #[inline]
 fn unrank(mut r: u64, k: u32, domain: u32) -> u32 {
     let mut x = 0;
-    let mut p = domain.count_ones();
+    let mut d = domain;
+    let mut p = domain.count_ones() as usize;
     for i in (1..=k as usize).rev() {
-        // The largest p with C(p, i) <= r.
-        p -= 1;
-        while BINOM[p as usize][i] > r {
+        // The largest p with C(p, i) <= r, walking the domain's squares down from the top
+        // (square p of the domain is then its highest left): one pass over the domain.
+        loop {
             p -= 1;
+            let top = 31 - d.leading_zeros();
+            d &= !(1 << top);
+            let c = BINOM[p][i];
+            if c <= r {
+                r -= c;
+                x |= 1 << top;
+                break;
+            }
         }
-        r -= BINOM[p as usize][i];
-        x |= nth_bit(domain, p);
     }
     x
-}
-
-/// The `n`-th set bit (from 0) of `mask`, as a one-bit mask.
-#[inline]
-fn nth_bit(mut mask: u32, n: u32) -> u32 {
-    for _ in 0..n {
-        mask &= mask - 1;
-    }
-    mask & mask.wrapping_neg()
 }
 
 /// The perfect index of one slice: placements (without the side to move) to `0..size`.
@@ -323,36 +321,88 @@ impl SliceIndex {
     }
 
     /// The board at an index below [`SliceIndex::size`].
-    pub fn board(&self, mut i: u64) -> Board {
+    pub fn board(&self, i: u64) -> Board {
+        self.decoder().board(i)
+    }
+
+    /// A decoder of this slice's indices that reuses work between nearby ones.
+    pub fn decoder(&self) -> Decoder<'_> {
         let s = self.slice;
         let (bm, wm, bk, wk) = (s.bm as u32, s.wm as u32, s.bk as u32, s.wk as u32);
+        Decoder {
+            ix: self,
+            cwk: binom(32 - bm - wm - bk, wk),
+            cbk: binom(32 - bm - wm, bk),
+            men_key: u64::MAX,
+            men: (0, 0),
+            bk_key: u64::MAX,
+            bkings: 0,
+        }
+    }
+
+    /// The men (black, white) of the placements whose index over `C(free, bk) * C(rest,
+    /// wk)` is `q` (the index without its kings' parts).
+    fn men(&self, q: u64, kings: u64) -> (u32, u32) {
+        let s = self.slice;
+        let (bm, wm) = (s.bm as u32, s.wm as u32);
         let k = (0..5)
             .rev()
-            .find(|&k| self.base[k] <= i && k as u32 <= bm)
+            .find(|&k| self.base[k] / kings <= q && k as u32 <= bm)
             .expect("index in range") as u32;
-        i -= self.base[k as usize];
+        let mut i = q - self.base[k as usize] / kings;
         let mid = bm - k;
-        let cwk = binom(32 - bm - wm - bk, wk);
-        let cbk = binom(32 - bm - wm, bk);
         let cw = binom(28 - mid, wm);
         let cmid = binom(24, mid);
-        let r_wk = i % cwk;
-        i /= cwk;
-        let r_bk = i % cbk;
-        i /= cbk;
         let r_wm = i % cw;
         i /= cw;
         let r_mid = i % cmid;
         let r_top = i / cmid;
         let bmen = unrank(r_top, k, BLACK_BACK) | unrank(r_mid, mid, MIDDLE);
         let wmen = unrank(r_wm, wm, WHITE_MEN & !bmen);
-        let free = !(bmen | wmen);
-        let bkings = unrank(r_bk, bk, free);
-        let wkings = unrank(r_wk, wk, free & !bkings);
+        (bmen, wmen)
+    }
+}
+
+/// Decodes the indices of one slice, keeping the men and the black kings of the last
+/// index: indices visited in increasing order mostly change only the kings' parts, and
+/// decoding the men is most of the cost.
+#[derive(Clone, Debug)]
+pub struct Decoder<'a> {
+    ix: &'a SliceIndex,
+    /// Placements of the white kings (the lowest part of an index).
+    cwk: u64,
+    /// Placements of the black kings (the next part).
+    cbk: u64,
+    men_key: u64,
+    men: (u32, u32),
+    bk_key: u64,
+    bkings: u32,
+}
+
+impl Decoder<'_> {
+    /// The board at an index below [`SliceIndex::size`].
+    #[inline]
+    pub fn board(&mut self, i: u64) -> Board {
+        let s = self.ix.slice;
+        let q1 = i / self.cwk;
+        let r_wk = i - q1 * self.cwk;
+        if q1 != self.bk_key {
+            let q2 = q1 / self.cbk;
+            let r_bk = q1 - q2 * self.cbk;
+            if q2 != self.men_key {
+                self.men = self.ix.men(q2, self.cbk * self.cwk);
+                self.men_key = q2;
+            }
+            self.bkings = unrank(r_bk, s.bk as u32, !(self.men.0 | self.men.1));
+            self.bk_key = q1;
+        }
+        let (bmen, wmen) = self.men;
+        let free = !(bmen | wmen | self.bkings);
+        let wkings = unrank(r_wk, s.wk as u32, free);
         Board {
-            black: bmen | bkings,
+            black: bmen | self.bkings,
             white: wmen | wkings,
-            kings: bkings | wkings,
+            kings: self.bkings | wkings,
         }
     }
 }
@@ -398,6 +448,26 @@ mod tests {
                 assert_eq!(b.white & !b.kings & crate::board::WHITE_PROMOTION, 0);
                 assert_eq!(ix.index(&b), i, "{s} {b:?}");
                 assert!(seen.insert(b));
+            }
+        }
+    }
+
+    #[test]
+    fn a_decoder_reused_in_any_order_equals_a_fresh_decode() {
+        for s in Slice::all(4).into_iter().filter(|s| s.pieces() >= 3) {
+            let ix = SliceIndex::new(s);
+            let mut dec = ix.decoder();
+            // In order (the kings' parts change most), then jumping about.
+            for i in (0..ix.size()).step_by(7) {
+                assert_eq!(ix.index(&dec.board(i)), i, "{s} {i}");
+            }
+            let mut i = 12345 % ix.size();
+            for _ in 0..2000 {
+                assert_eq!(ix.index(&dec.board(i)), i, "{s} {i}");
+                i = i
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407)
+                    % ix.size();
             }
         }
     }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use checkers::db::{build, slice_path, Built, Database, SliceTable, Wdl};
+use checkers::db::{build, build_with, slice_path, BuildOptions, Built, Database, SliceTable, Wdl};
 use checkers::{Board, Position, Slice};
 use common::{cell_of, ArrayPos, Cell};
 use quasar_core::{Outcome, Selection, Shard, Side};
@@ -236,4 +236,108 @@ fn a_killed_build_resumes_and_shards_equal_one_build() {
     for d in [whole, sharded, early] {
         std::fs::remove_dir_all(d).unwrap();
     }
+}
+
+/// How many men and kings of each side: equal for a position and a child in its slice.
+fn kinds(p: &ArrayPos) -> [usize; 4] {
+    let mut k = [0; 4];
+    for &c in p.cells.iter().flatten() {
+        match c {
+            Cell::Man(Side::First) => k[0] += 1,
+            Cell::King(Side::First) => k[1] += 1,
+            Cell::Man(Side::Second) => k[2] += 1,
+            Cell::King(Side::Second) => k[3] += 1,
+            Cell::Empty => {}
+        }
+    }
+    k
+}
+
+#[test]
+fn distances_to_three_pieces_equal_a_plain_sweep() {
+    let dir = temp("distance");
+    let options = BuildOptions { distance: true };
+    build_with(&dir, 3, &Selection::All, options, &mut |_| {}).unwrap();
+    let mut db = Database::open(&dir).unwrap();
+    assert_eq!(db.load_distances(&dir).unwrap(), Slice::all(3).len());
+    let plain = plain_values(3);
+    let positions = all_positions(3);
+    let number: HashMap<String, usize> = positions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.text(), i))
+        .collect();
+    let value: Vec<Wdl> = positions.iter().map(|p| plain[&p.text()]).collect();
+    // Each position's children: (number, whether the move stays in the slice).
+    let children: Vec<Vec<(usize, bool)>> = positions
+        .iter()
+        .map(|p| {
+            if p.outcome().is_some() {
+                return Vec::new();
+            }
+            p.moves()
+                .iter()
+                .map(|m| {
+                    let mut c = p.clone();
+                    c.play(m);
+                    (number[&c.text()], kinds(&c) == kinds(p))
+                })
+                .collect()
+        })
+        .collect();
+    // Sweeps, level by level: a win at the first level where a move converts into a
+    // loss or stays in the slice and reaches a loss of the level before; a loss once
+    // every move that stays in the slice reaches a win of an earlier level.
+    let mut dist: Vec<Option<u32>> = vec![None; positions.len()];
+    let mut level = 0;
+    loop {
+        let mut settled = Vec::new();
+        for (i, p) in positions.iter().enumerate() {
+            if dist[i].is_some() || value[i] == Wdl::Draw {
+                continue;
+            }
+            let kids = &children[i];
+            let done = if p.outcome().is_some() {
+                level == 0
+            } else if value[i] == Wdl::Win {
+                kids.iter().any(|&(k, same)| {
+                    value[k] == Wdl::Loss
+                        && if same {
+                            level > 0 && dist[k] == Some(level - 1)
+                        } else {
+                            level == 0
+                        }
+                })
+            } else {
+                kids.iter().filter(|k| k.1).all(|&(k, _)| dist[k].is_some())
+                    && kids
+                        .iter()
+                        .filter(|k| k.1)
+                        .map(|&(k, _)| dist[k].unwrap() + 1)
+                        .max()
+                        .unwrap_or(0)
+                        == level
+            };
+            if done {
+                settled.push(i);
+            }
+        }
+        if settled.is_empty() && level > 0 {
+            break;
+        }
+        for i in settled {
+            dist[i] = Some(level);
+        }
+        level += 1;
+    }
+    let mut longest = 0;
+    for (p, d) in positions.iter().zip(&dist) {
+        let pos = Position::from_fen(&p.text()).unwrap();
+        let got = db.distance(&pos.board, pos.side).map(u32::from);
+        assert_eq!(got, *d, "{}", p.text());
+        longest = longest.max(d.unwrap_or(0));
+    }
+    // The longest 3-piece conversion (two kings against one, driven to a corner).
+    assert!(longest > 10, "{longest}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,0 +1,156 @@
+//! Distance-to-conversion files, one optional file per slice beside its win/draw/loss file:
+//! one byte a position and side to move, the plies until the side to move converts (a
+//! capture, a promotion, or the end of the game) with the winner hurrying and the loser
+//! delaying; 255 for draws.
+
+use crate::build::{MAX_DISTANCE, NO_DISTANCE};
+use crate::db::DbError;
+use crate::slice::{Slice, SliceIndex};
+use quasar_core::Side;
+use retro::{PackedArray, Section, TableFile};
+use std::path::{Path, PathBuf};
+
+/// The game name in a distance file's header.
+pub const DISTANCE_GAME: &str = "checkers-dtc";
+/// The file name ending of a slice's distance file.
+pub const DISTANCE_EXTENSION: &str = "qdc";
+/// The layout version in a distance file's parameters (params[4]).
+const LAYOUT: u32 = 1;
+
+/// The distance file of a slice in a database directory: `<dir>/<slice>.qdc`.
+pub fn distance_path(dir: &Path, slice: Slice) -> PathBuf {
+    dir.join(format!("{slice}.{DISTANCE_EXTENSION}"))
+}
+
+/// One slice's distances for both sides to move.
+#[derive(Clone, Debug)]
+pub struct DistanceTable {
+    index: SliceIndex,
+    /// Black to move, then White to move.
+    plies: [Vec<u8>; 2],
+}
+
+impl DistanceTable {
+    /// A table from each side's distances (in index order).
+    pub(crate) fn new(index: SliceIndex, plies: [Vec<u8>; 2]) -> DistanceTable {
+        DistanceTable { index, plies }
+    }
+
+    /// The slice.
+    pub fn slice(&self) -> Slice {
+        self.index.slice()
+    }
+
+    /// Plies to conversion at `i` with `side` to move (`None` for a draw); a value of
+    /// [`MAX_DISTANCE`] means that many or more.
+    #[inline]
+    pub fn get(&self, i: u64, side: Side) -> Option<u8> {
+        let d = self.plies[side.index()][i as usize];
+        (d != NO_DISTANCE).then_some(d)
+    }
+
+    /// The longest distance stored (0 when all are draws).
+    pub fn longest(&self) -> u8 {
+        self.plies
+            .iter()
+            .flatten()
+            .filter(|&&d| d != NO_DISTANCE)
+            .max()
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Writes the file through a temporary one of this process, renamed into place when
+    /// complete.
+    pub fn save(&self, dir: &Path) -> Result<PathBuf, DbError> {
+        let s = self.slice();
+        let path = distance_path(dir, s);
+        let tmp = dir.join(format!(".{s}.{}.dtmp", std::process::id()));
+        let sections = self
+            .plies
+            .iter()
+            .enumerate()
+            .map(|(k, v)| {
+                let mut a = PackedArray::new(8, v.len() as u64);
+                for (i, &d) in v.iter().enumerate() {
+                    a.set(i as u64, d as u32);
+                }
+                Section {
+                    tag: k as u32,
+                    offset: 0,
+                    values: a,
+                }
+            })
+            .collect();
+        let file = TableFile {
+            game: DISTANCE_GAME.into(),
+            params: [
+                s.bm as u32,
+                s.bk as u32,
+                s.wm as u32,
+                s.wk as u32,
+                LAYOUT,
+                MAX_DISTANCE as u32,
+                0,
+                0,
+            ],
+            positions: self.index.size(),
+            sections,
+        };
+        let io = |source| DbError::Io {
+            path: tmp.clone(),
+            source,
+        };
+        {
+            use std::io::Write;
+            let mut f = std::fs::File::create(&tmp).map_err(io)?;
+            f.write_all(&file.to_bytes()).map_err(io)?;
+            f.sync_all().map_err(io)?;
+        }
+        std::fs::rename(&tmp, &path).map_err(|source| DbError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        Ok(path)
+    }
+
+    /// Reads and checks a distance file (checksum, game, slice, sizes).
+    pub fn load(path: &Path) -> Result<DistanceTable, DbError> {
+        let f = TableFile::load(path)?;
+        let foreign = || DbError::Foreign(path.to_path_buf());
+        if f.game != DISTANCE_GAME
+            || f.params[4] != LAYOUT
+            || f.params.iter().take(4).any(|&p| p > 12)
+        {
+            return Err(foreign());
+        }
+        let slice = Slice {
+            bm: f.params[0] as u8,
+            bk: f.params[1] as u8,
+            wm: f.params[2] as u8,
+            wk: f.params[3] as u8,
+        };
+        let index = SliceIndex::new(slice);
+        if f.positions != index.size() || path.file_stem() != Some(slice.to_string().as_ref()) {
+            return Err(foreign());
+        }
+        let section = |tag| {
+            f.section(tag)
+                .filter(|s| s.values.len() == index.size() && s.values.bits() == 8)
+                .map(|s| {
+                    // Little-endian words hold the bytes in index order.
+                    let mut v: Vec<u8> = s
+                        .values
+                        .words()
+                        .iter()
+                        .flat_map(|w| w.to_le_bytes())
+                        .collect();
+                    v.truncate(index.size() as usize);
+                    v
+                })
+                .ok_or_else(foreign)
+        };
+        let plies = [section(0)?, section(1)?];
+        Ok(DistanceTable { index, plies })
+    }
+}
