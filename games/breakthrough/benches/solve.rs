@@ -10,7 +10,10 @@ use quasar_core::cpu_seconds;
 use std::time::Instant;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let board: Board = args
         .first()
         .map(|s| s.parse().expect("a board WxH"))
