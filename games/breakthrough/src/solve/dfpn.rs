@@ -107,7 +107,7 @@ impl<'a> Dfpn<'a> {
         match self.geo.quick(pos) {
             Quick::WinInOne => Some(WON),
             Quick::LossInTwo => Some(LOST),
-            _ => self.geo.claim(self.tb, pos).map(|_| WON),
+            _ => self.geo.claim_plies(self.tb, pos).map(|_| WON),
         }
     }
 

@@ -197,8 +197,20 @@ impl Geometry {
     /// ([`Tablebase::win_plies`]) and the table's move. A damaged block is no claim.
     #[inline]
     pub fn claim(&self, tb: Option<&Tablebase>, pos: &Position) -> Option<(u32, Move)> {
+        // The fast path first: most probes claim nothing, and it answers those from the
+        // table's answer cache without the colour flip.
+        self.claim_plies(tb, pos)?;
         let tb = tb?;
         let win = tb.explain(pos).ok()?;
         Some((tb.win_plies(pos, win.depth), win.best_move))
+    }
+
+    /// The bound of [`Geometry::claim`] without the move, through the table's fast path
+    /// ([`Tablebase::claim_depth`]): what the searches ask at their nodes.
+    #[inline]
+    pub fn claim_plies(&self, tb: Option<&Tablebase>, pos: &Position) -> Option<u32> {
+        let tb = tb?;
+        let depth = tb.claim_depth(pos)?;
+        Some(tb.win_plies(pos, depth))
     }
 }

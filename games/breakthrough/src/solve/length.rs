@@ -123,7 +123,7 @@ impl<'a> Length<'a> {
             }
             _ => {}
         }
-        if let Some((plies, _)) = self.geo.claim(self.tb, pos) {
+        if let Some(plies) = self.geo.claim_plies(self.tb, pos) {
             if !winner_moves {
                 // The loser has a certain win of its own: this line never wins.
                 return self.settle(key, known, d, 0);

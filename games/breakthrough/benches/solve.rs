@@ -1,0 +1,46 @@
+//! The exact solver's cost, printed (not asserted): `cargo bench -p breakthrough --bench
+//! solve [WxH] [MIB] [none|ROWS]` solves the start of WxH (default 5x5) with a table of
+//! ROWS rows built in memory (default 3; `none`: no table) and MIB MiB per phase (default
+//! 512), and prints the winner, the length, nodes and seconds of each phase, wall and CPU.
+//! Pin it to one core (`taskset -c 0`) for a one-core figure.
+
+use breakthrough::solve::{self, Options, Quiet};
+use breakthrough::{Board, Position};
+use quasar_core::cpu_seconds;
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let board: Board = args
+        .first()
+        .map(|s| s.parse().expect("a board WxH"))
+        .unwrap_or_else(|| Board::new(5, 5).expect("5x5"));
+    let mib: usize = args.get(1).map_or(512, |s| s.parse().expect("MiB"));
+    let rows = match args.get(2).map(String::as_str) {
+        Some("none") => None,
+        Some(r) => Some(r.parse().expect("rows")),
+        None => solve::default_rows(board),
+    };
+    let tb = rows.map(|r| solve::table_in_memory(board, r).expect("a table"));
+    let options = Options {
+        tablebase: tb.as_ref(),
+        table_bytes: mib << 20,
+        proof: false,
+    };
+    let (c0, t0) = (cpu_seconds(), Instant::now());
+    let s = solve::solve(&Position::start(board), &options, &Quiet).expect("solved");
+    println!(
+        "{board} rows {rows:?}: {:?} wins in {} plies; nodes {} + {}; seconds {:.2} + {:.2} = {:.2} wall, {:.2} CPU",
+        s.winner,
+        s.plies,
+        s.winner_nodes,
+        s.length_nodes,
+        s.winner_seconds,
+        s.length_seconds,
+        t0.elapsed().as_secs_f64(),
+        cpu_seconds().unwrap_or(0.0) - c0.unwrap_or(0.0)
+    );
+}
