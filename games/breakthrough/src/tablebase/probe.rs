@@ -7,7 +7,7 @@ use crate::tablebase::generate::Generated;
 use crate::tablebase::key::Entry;
 use crate::tablebase::progress::Progress;
 use crate::tablebase::region::{Config, Region};
-use crate::tablebase::store::{Corrupt, Header, Lookup, TableFile, TableFileError};
+use crate::tablebase::store::{Corrupt, Header, Lookup, TableFile, TableFileError, Tree};
 use crate::{Board, Move, Position, BLACK};
 use quasar_core::{GameResult, Oracle, ProvenOutcome, Side};
 use std::fmt;
@@ -310,14 +310,28 @@ impl Tablebase {
     #[inline]
     fn stored_depth(&self, c: Config) -> Result<Option<u32>, Corrupt> {
         let Some(cache) = &self.cache else {
-            return Ok(self.lookup(c)?.map(|e| e.depth));
+            return self.table_depth(c);
         };
         if let Some(d) = cache.get(c) {
             return Ok(d);
         }
-        let d = self.lookup(c)?.map(|e| e.depth);
+        let d = self.table_depth(c)?;
         cache.put(c, d);
         Ok(d)
+    }
+
+    /// The depth [`Tablebase::lookup`] gives for `c`, read without the best move: a sliced
+    /// table answers with one digit (its `Lookup::get` would recompute the best move from
+    /// every successor, microseconds a probe), a slice not built as "not stored".
+    #[inline]
+    fn table_depth(&self, c: Config) -> Result<Option<u32>, Corrupt> {
+        match &self.table.tree {
+            Tree::Sliced(s) => {
+                let cap = s.slicing().cap();
+                Ok(s.depth(c)?.filter(|&d| d < cap).map(u32::from))
+            }
+            Tree::Static(_) => Ok(self.lookup(c)?.map(|e| e.depth)),
+        }
     }
 
     /// The depth of the win the sound rule claims for the side to move, or `None`: the
