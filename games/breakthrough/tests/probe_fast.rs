@@ -7,7 +7,7 @@ use breakthrough::tablebase::{
     build_slices, generate, Limits, Region, Silent, SlicedTable, Tablebase,
 };
 use breakthrough::{Board, Position};
-use quasar_core::{Game, Oracle};
+use quasar_core::{Game, Oracle, ProvenOutcome};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -17,6 +17,28 @@ fn agree(w: u32, h: u32, n: u32, limits: Limits, games: u32) -> (u32, u32) {
     let board = Board::new(w, h).unwrap();
     let g = generate(&Region::new(board, n).unwrap(), limits, &Silent).unwrap();
     agree_on(board, || Tablebase::from_generated(&g), games)
+}
+
+/// The table's row count.
+fn n_of(tb: &Tablebase) -> u32 {
+    tb.region().rows()
+}
+
+/// The bound of `Tablebase::win_plies` computed the plain way: the board flipped to White
+/// to move, then Black's pieces' heights above the region's lowest row summed.
+fn plies_by_flip(pos: &Position, rows: u32, depth: u32) -> u32 {
+    let white_view = if pos.side() == quasar_core::Side::First {
+        *pos
+    } else {
+        pos.flip_colours()
+    };
+    let b = pos.board();
+    let lowest = b.height() - rows + 1;
+    let mut heights = 0;
+    for row in lowest + 1..=b.height() {
+        heights += (white_view.black() & b.row_mask(row - 1)).count_ones() * (row - lowest);
+    }
+    (2 * (depth + heights)).saturating_sub(1)
 }
 
 /// [`agree`] on tables `open` gives (each call a fresh one over the same data).
@@ -54,6 +76,14 @@ fn agree_on(board: Board, open: impl Fn() -> Tablebase, games: u32) -> (u32, u32
                         assert_eq!(sound.guess(&p), slow.guess(&p), "{p:?}");
                         assert_eq!(race.guess(&p), slow_race.guess(&p), "race {p:?}");
                         assert_eq!(sound.probe(&p), proof, "probe {p:?}");
+                        let value = proof.map(|o| ProvenOutcome {
+                            best_move: None,
+                            ..o
+                        });
+                        assert_eq!(sound.probe_value(&p), value, "probe_value {p:?}");
+                        if let Some(d) = want {
+                            assert_eq!(sound.win_plies(&p, d), plies_by_flip(&p, n_of(&slow), d));
+                        }
                     }
                 }
             }
@@ -134,6 +164,11 @@ fn fast_probes_agree_on_sliced_tables_whole_and_partial() {
                 let got = partial.claim_depth(&pos);
                 assert!(got.is_none() || got == want, "{pos:?}: {got:?} {want:?}");
                 assert!(partial.probe(&pos).is_none() || partial.probe(&pos) == whole.probe(&pos));
+                // The proof at expansion needs no best move: it follows the claim.
+                assert_eq!(
+                    partial.probe_value(&pos).map(|o| o.plies),
+                    got.map(|_| whole.probe(&pos).and_then(|o| o.plies))
+                );
                 if want.is_some_and(|d| d > 1) {
                     if got.is_some() {
                         kept += 1;
