@@ -174,11 +174,9 @@ fn main() {
         "{board}, full playout policy, 1 thread, {secs} s per setting over {} positions, median [min-max] of {repeats}; rates per second of process CPU time",
         positions.len()
     );
-    let mut settings: Vec<(
-        String,
-        Option<&Arc<dyn Oracle<Position>>>,
-        Option<NonZeroU32>,
-    )> = vec![("no table".into(), None, None)];
+    /// A setting: its label, the table (none: no table) and how often playouts ask it.
+    type Setting<'a> = (String, Option<&'a Shared>, Option<NonZeroU32>);
+    let mut settings: Vec<Setting> = vec![("no table".into(), None, None)];
     for (k, (name, tb, full)) in tables.iter().enumerate() {
         let tag = if tables.len() > 1 {
             format!("[{}] ", k + 1)
