@@ -23,6 +23,14 @@ pub trait Oracle<G: Game>: Send + Sync {
     /// The proven value of `pos` for its side to move, or `None` when unknown.
     fn probe(&self, pos: &G) -> Option<ProvenOutcome<G::Move>>;
 
+    /// What `probe` answers, except that `best_move` may be left out: MCTS asks this for
+    /// every child of a new node, where only the result and the plies are used, so an
+    /// oracle that finds its best move slowly can skip it here.
+    #[inline]
+    fn probe_value(&self, pos: &G) -> Option<ProvenOutcome<G::Move>> {
+        self.probe(pos)
+    }
+
     /// A likely result for the side to move, used only to end playouts early and never as
     /// a proof; a heuristic rule (such as the thesis' race rule) overrides this.
     #[inline]

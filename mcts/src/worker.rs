@@ -205,7 +205,7 @@ pub fn expand<G: Game, S: Store<G::Move>>(
         let (mut proof, mut plies) = (Proof::Unknown, 0);
         if let Some(o) = child.outcome() {
             proof = Proof::from_result(o.result_for(mover));
-        } else if let Some(p) = oracle.and_then(|o| o.probe(&child)) {
+        } else if let Some(p) = oracle.and_then(|o| o.probe_value(&child)) {
             let r = if child.side_to_move() == mover {
                 p.result
             } else {

@@ -4,9 +4,14 @@
 //! share of the rate without a table; then the probe's cost per playout ply, measured on
 //! playouts alone.
 //!
-//! `cargo bench -p breakthrough --bench tablebase_search -- [FILE] [SECONDS] [REPEATS]`
+//! `cargo bench -p breakthrough --bench tablebase_search -- [FILE[,FILE...]] [SECONDS] [REPEATS]`
 //! (default: builds 6x6 with 4 rows in memory; 2 seconds a measurement; 1 repeat, the
-//! settings alternating so that a noisy machine hurts them alike; the median is printed).
+//! settings alternating so that a noisy machine hurts them alike; the median and the range
+//! are printed; rates and costs are per second of the process' CPU time, so that a loaded
+//! machine's waits do not count). Several tables of one board (e.g. a table file and the same table sliced)
+//! are measured in the same run, each with its own settings; the general path only for
+//! the first. "full probe at exp." proves new nodes' children through `Oracle::probe` (with
+//! the best move, as before `probe_value`), the rest through `probe_value`.
 //! Positions: the start of the table's board and 8 positions 16 random plies in.
 
 use breakthrough::tablebase::{generate, Limits as PieceLimits, Region, Tablebase};
@@ -20,7 +25,7 @@ use std::num::NonZeroU32;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Counts the playout plies at which the oracle is asked (every ply but the first).
 struct Counting<'a> {
@@ -32,9 +37,25 @@ impl Oracle<Position> for Counting<'_> {
     fn probe(&self, pos: &Position) -> Option<ProvenOutcome<breakthrough::Move>> {
         self.inner.and_then(|o| o.probe(pos))
     }
+    fn probe_value(&self, pos: &Position) -> Option<ProvenOutcome<breakthrough::Move>> {
+        self.inner.and_then(|o| o.probe_value(pos))
+    }
     fn guess(&self, pos: &Position) -> Option<GameResult> {
         self.asked.fetch_add(1, Ordering::Relaxed);
         self.inner.and_then(|o| o.guess(pos))
+    }
+}
+
+/// A table whose proofs at expansion go through the full probe with its best move (the
+/// engine before `Oracle::probe_value`), for comparison in the same run.
+struct FullProbe(Arc<dyn Oracle<Position>>);
+
+impl Oracle<Position> for FullProbe {
+    fn probe(&self, pos: &Position) -> Option<ProvenOutcome<breakthrough::Move>> {
+        self.0.probe(pos)
+    }
+    fn guess(&self, pos: &Position) -> Option<GameResult> {
+        self.0.guess(pos)
     }
 }
 
@@ -45,7 +66,7 @@ fn ns_per_ply(positions: &[Position], oracle: Option<&dyn Oracle<Position>>, rou
     let run = |o: Option<&dyn Oracle<Position>>| {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
         let mut moves = Vec::new();
-        let t = Instant::now();
+        let t = cpu_seconds();
         for _ in 0..rounds {
             for p in positions {
                 let mut ctx = PlayoutContext {
@@ -59,7 +80,7 @@ fn ns_per_ply(positions: &[Position], oracle: Option<&dyn Oracle<Position>>, rou
                 std::hint::black_box(policy.run(&mut pos, &mut ctx));
             }
         }
-        t.elapsed().as_nanos() as f64
+        (cpu_seconds() - t) * 1e9
     };
     // The same playouts (same seeds, same answers) once more to count their plies.
     let counting = Counting {
@@ -76,6 +97,18 @@ fn ns_per_ply(positions: &[Position], oracle: Option<&dyn Oracle<Position>>, rou
     ns / plies as f64
 }
 
+/// Seconds of CPU this process has used: on a shared machine the wall clock counts the time
+/// other jobs hold the cores, so the rates divide by this instead.
+fn cpu_seconds() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec for the call to fill.
+    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) };
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -88,8 +121,8 @@ fn main() {
         .collect();
     let secs: f64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(2.0);
     let repeats: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
-    let open = || -> Tablebase {
-        match args.first() {
+    let open = |f: Option<&str>| -> Tablebase {
+        match f {
             Some(f) => Tablebase::open(Path::new(f)).unwrap_or_else(|e| {
                 eprintln!("error: {e}");
                 std::process::exit(1)
@@ -102,10 +135,27 @@ fn main() {
             }
         }
     };
-    let fast = open();
-    let board = fast.header().board;
-    let tb: Arc<dyn Oracle<Position>> = Arc::new(fast);
-    let slow: Arc<dyn Oracle<Position>> = Arc::new(open().with_slow_probes(true));
+    let files: Vec<Option<&str>> = match args.first() {
+        Some(list) => list.split(',').map(Some).collect(),
+        None => vec![None],
+    };
+    type Shared = Arc<dyn Oracle<Position>>;
+    let tables: Vec<(String, Shared, Shared)> = files
+        .iter()
+        .map(|&f| {
+            let tb = open(f);
+            let name = match tb.table().tree.as_sliced() {
+                Some(_) => format!("{} (sliced)", f.unwrap_or("")),
+                None => f.unwrap_or("6x6 r4 in memory").to_string(),
+            };
+            let tb: Shared = Arc::new(tb);
+            let full: Shared = Arc::new(FullProbe(Arc::clone(&tb)));
+            (name, tb, full)
+        })
+        .collect();
+    let first = open(files[0]);
+    let board = first.header().board;
+    let slow: Arc<dyn Oracle<Position>> = Arc::new(first.with_slow_probes(true));
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(16);
     let mut positions = vec![Position::start(board)];
     while positions.len() < 9 {
@@ -121,21 +171,49 @@ fn main() {
     }
     let per_position = Duration::from_secs_f64(secs / positions.len() as f64);
     println!(
-        "{board}, full playout policy, 1 thread, {secs} s per setting over {} positions, median of {repeats}",
+        "{board}, full playout policy, 1 thread, {secs} s per setting over {} positions, median [min-max] of {repeats}; rates per second of process CPU time",
         positions.len()
     );
-    let settings = [
-        ("no table", None, None),
-        ("table, every ply", Some(&tb), NonZeroU32::new(1)),
-        ("every ply, general path", Some(&slow), NonZeroU32::new(1)),
-        ("table, every 4 plies", Some(&tb), NonZeroU32::new(4)),
-        ("table, expansion only", Some(&tb), None),
-    ];
+    /// A setting: its label, the table (none: no table) and how often playouts ask it.
+    type Setting<'a> = (String, Option<&'a Shared>, Option<NonZeroU32>);
+    let mut settings: Vec<Setting> = vec![("no table".into(), None, None)];
+    for (k, (name, tb, full)) in tables.iter().enumerate() {
+        let tag = if tables.len() > 1 {
+            format!("[{}] ", k + 1)
+        } else {
+            String::new()
+        };
+        println!("[{}] {name}", k + 1);
+        settings.push((
+            format!("{tag}table, every ply"),
+            Some(tb),
+            NonZeroU32::new(1),
+        ));
+        settings.push((
+            format!("{tag}every ply, full probe at exp."),
+            Some(full),
+            NonZeroU32::new(1),
+        ));
+        if k == 0 {
+            settings.push((
+                "every ply, general path".into(),
+                Some(&slow),
+                NonZeroU32::new(1),
+            ));
+        }
+        settings.push((
+            format!("{tag}table, every 4 plies"),
+            Some(tb),
+            NonZeroU32::new(4),
+        ));
+        settings.push((format!("{tag}table, expansion only"), Some(tb), None));
+        settings.push((format!("{tag}exp. only, full probe"), Some(full), None));
+    }
     let mut rates = vec![Vec::new(); settings.len()];
     let mut proven = vec![0; settings.len()];
     for _ in 0..repeats {
         for (k, (_, oracle, every)) in settings.iter().enumerate() {
-            let (mut sims, mut secs_used) = (0u64, 0.0);
+            let (mut sims, cpu) = (0u64, cpu_seconds());
             proven[k] = 0;
             for (i, pos) in positions.iter().enumerate() {
                 let config = Config {
@@ -149,34 +227,46 @@ fn main() {
                 };
                 let r = s.search(pos, Limits::Time(per_position));
                 sims += r.simulations;
-                secs_used += r.elapsed.as_secs_f64();
                 proven[k] += r.proven.is_some() as u32;
             }
-            rates[k].push(sims as f64 / secs_used);
+            rates[k].push(sims as f64 / (cpu_seconds() - cpu));
         }
     }
     let base = median(&mut rates[0].clone());
     for (k, (label, _, _)) in settings.iter().enumerate() {
         let r = median(&mut rates[k]);
+        let (lo, hi) = (rates[k][0], rates[k][rates[k].len() - 1]);
         println!(
-            "{label:<26} {r:>10.0} simulations/s  {:>5.1}% of no table  ({} of {} roots proven)",
+            "{label:<30} {r:>10.0} simulations/s [{lo:.0}-{hi:.0}]  {:>5.1}% of no table [{:.1}-{:.1}]  ({} of {} roots proven)",
             100.0 * r / base,
+            100.0 * lo / base,
+            100.0 * hi / base,
             proven[k],
             positions.len()
         );
     }
     // Playouts alone: the probe's amortised cost per ply.
     let rounds = (secs * 20_000.0 / positions.len() as f64).max(100.0) as u32;
-    let mut costs = [Vec::new(), Vec::new(), Vec::new()];
-    for _ in 0..repeats {
-        costs[0].push(ns_per_ply(&positions, None, rounds));
-        costs[1].push(ns_per_ply(&positions, Some(&*tb), rounds));
-        costs[2].push(ns_per_ply(&positions, Some(&*slow), rounds));
+    let mut oracles: Vec<(String, Option<&dyn Oracle<Position>>)> = vec![("no table".into(), None)];
+    for (k, (_, tb, _)) in tables.iter().enumerate() {
+        oracles.push((format!("[{}] every ply", k + 1), Some(&**tb)));
     }
-    let [none, with, general] = costs.map(|mut c| median(&mut c));
-    println!(
-        "playouts alone: {none:.1} ns/ply without a table, {with:.1} with it at every ply (+{:.1} ns), {general:.1} through the general path (+{:.1} ns)",
-        with - none,
-        general - none
-    );
+    oracles.push(("[1] general path".into(), Some(&*slow)));
+    let mut costs = vec![Vec::new(); oracles.len()];
+    for _ in 0..repeats {
+        for (k, (_, o)) in oracles.iter().enumerate() {
+            costs[k].push(ns_per_ply(&positions, *o, rounds));
+        }
+    }
+    let none = median(&mut costs[0].clone());
+    print!("playouts alone, ns/ply: {none:.1} without a table");
+    for (k, (label, _)) in oracles.iter().enumerate().skip(1) {
+        let c = median(&mut costs[k]);
+        let (lo, hi) = (costs[k][0], costs[k][costs[k].len() - 1]);
+        print!(
+            "; {label} {c:.1} (+{:.1} ns, range {lo:.1}-{hi:.1})",
+            c - none
+        );
+    }
+    println!();
 }

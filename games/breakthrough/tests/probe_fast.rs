@@ -3,9 +3,11 @@
 //! guess and the proof at expansion, on every position of random games, for both sides to
 //! move, with a cache large, tiny (constant collisions) and absent.
 
-use breakthrough::tablebase::{generate, Limits, Region, Silent, Tablebase};
+use breakthrough::tablebase::{
+    build_slices, generate, Limits, Region, Silent, SlicedTable, Tablebase,
+};
 use breakthrough::{Board, Position};
-use quasar_core::{Game, Oracle};
+use quasar_core::{Game, Oracle, ProvenOutcome};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -14,16 +16,39 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 fn agree(w: u32, h: u32, n: u32, limits: Limits, games: u32) -> (u32, u32) {
     let board = Board::new(w, h).unwrap();
     let g = generate(&Region::new(board, n).unwrap(), limits, &Silent).unwrap();
-    let slow = Tablebase::from_generated(&g).with_slow_probes(true);
-    let slow_race = Tablebase::from_generated(&g)
-        .with_slow_probes(true)
-        .with_race_guess(true);
+    agree_on(board, || Tablebase::from_generated(&g), games)
+}
+
+/// The table's row count.
+fn n_of(tb: &Tablebase) -> u32 {
+    tb.region().rows()
+}
+
+/// The bound of `Tablebase::win_plies` computed the plain way: the board flipped to White
+/// to move, then Black's pieces' heights above the region's lowest row summed.
+fn plies_by_flip(pos: &Position, rows: u32, depth: u32) -> u32 {
+    let white_view = if pos.side() == quasar_core::Side::First {
+        *pos
+    } else {
+        pos.flip_colours()
+    };
+    let b = pos.board();
+    let lowest = b.height() - rows + 1;
+    let mut heights = 0;
+    for row in lowest + 1..=b.height() {
+        heights += (white_view.black() & b.row_mask(row - 1)).count_ones() * (row - lowest);
+    }
+    (2 * (depth + heights)).saturating_sub(1)
+}
+
+/// [`agree`] on tables `open` gives (each call a fresh one over the same data).
+fn agree_on(board: Board, open: impl Fn() -> Tablebase, games: u32) -> (u32, u32) {
+    let slow = open().with_slow_probes(true);
+    let slow_race = open().with_slow_probes(true).with_race_guess(true);
     let fast = [16, 1, 0].map(|log2| {
         (
-            Tablebase::from_generated(&g).with_cache_slots(log2),
-            Tablebase::from_generated(&g)
-                .with_cache_slots(log2)
-                .with_race_guess(true),
+            open().with_cache_slots(log2),
+            open().with_cache_slots(log2).with_race_guess(true),
         )
     });
     assert!(fast[0].0.cache_slots() == 1 << 16 && fast[2].0.cache_slots() == 0);
@@ -51,6 +76,14 @@ fn agree(w: u32, h: u32, n: u32, limits: Limits, games: u32) -> (u32, u32) {
                         assert_eq!(sound.guess(&p), slow.guess(&p), "{p:?}");
                         assert_eq!(race.guess(&p), slow_race.guess(&p), "race {p:?}");
                         assert_eq!(sound.probe(&p), proof, "probe {p:?}");
+                        let value = proof.map(|o| ProvenOutcome {
+                            best_move: None,
+                            ..o
+                        });
+                        assert_eq!(sound.probe_value(&p), value, "probe_value {p:?}");
+                        if let Some(d) = want {
+                            assert_eq!(sound.win_plies(&p, d), plies_by_flip(&p, n_of(&slow), d));
+                        }
                     }
                 }
             }
@@ -91,4 +124,62 @@ fn fast_probes_agree_on_narrow_and_wide_boards() {
     };
     let (positions, claims) = agree(7, 5, 3, limits, 100);
     assert!(positions > 1000 && claims > 100, "{positions} {claims}");
+}
+
+#[test]
+fn fast_probes_agree_on_sliced_tables_whole_and_partial() {
+    // A sliced table answers the fast path from one digit (no best move, no key).
+    for (w, h, n, games) in [(5, 5, 3, 150), (4, 6, 4, 150)] {
+        let board = Board::new(w, h).unwrap();
+        let region = Region::new(board, n).unwrap();
+        let dir = std::env::temp_dir().join(format!(
+            "quasar-probe-fast-sliced-{}-{w}x{h}-r{n}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let table = SlicedTable::create(&dir, &region).unwrap();
+        let plan = table.slicing().plan();
+        let names: Vec<&str> = plan.waves().iter().flatten().map(String::as_str).collect();
+        build_slices(&table, &names, &Silent, |_| {}).unwrap();
+        let open = || Tablebase::open(&dir).unwrap();
+        let (positions, claims) = agree_on(board, open, games);
+        assert!(positions > 1500 && claims > 150, "{positions} {claims}");
+        // Every third slice gone (a build still running): a configuration whose slice is
+        // missing claims nothing, one whose slice is built claims exactly the whole table's
+        // depth (the general path may then decline: it cannot recompute the best move
+        // from missing successors, which a claim in a playout does not need).
+        // The whole table built in one piece (the directory's slices open lazily, after
+        // the removal below).
+        let whole = Tablebase::from_generated(&generate(&region, Limits::NONE, &Silent).unwrap());
+        for name in names.iter().step_by(3) {
+            std::fs::remove_file(dir.join(format!("{name}.qts"))).unwrap();
+        }
+        let partial = open();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
+        let (mut kept, mut lost) = (0, 0);
+        for _ in 0..games {
+            let mut pos = Position::start(board);
+            while pos.outcome().is_none() {
+                let want = whole.claim_depth(&pos);
+                let got = partial.claim_depth(&pos);
+                assert!(got.is_none() || got == want, "{pos:?}: {got:?} {want:?}");
+                assert!(partial.probe(&pos).is_none() || partial.probe(&pos) == whole.probe(&pos));
+                // The proof at expansion needs no best move: it follows the claim.
+                assert_eq!(
+                    partial.probe_value(&pos).map(|o| o.plies),
+                    got.map(|_| whole.probe(&pos).and_then(|o| o.plies))
+                );
+                if want.is_some_and(|d| d > 1) {
+                    if got.is_some() {
+                        kept += 1;
+                    } else {
+                        lost += 1;
+                    }
+                }
+                pos.play(pos.random_move(&mut rng).expect("game not over"));
+            }
+        }
+        assert!(kept > 20 && lost > 20, "{kept} kept, {lost} lost");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -7,7 +7,7 @@ use crate::tablebase::generate::Generated;
 use crate::tablebase::key::Entry;
 use crate::tablebase::progress::Progress;
 use crate::tablebase::region::{Config, Region};
-use crate::tablebase::store::{Corrupt, Header, Lookup, TableFile, TableFileError};
+use crate::tablebase::store::{Corrupt, Header, Lookup, TableFile, TableFileError, Tree};
 use crate::{Board, Move, Position, BLACK};
 use quasar_core::{GameResult, Oracle, ProvenOutcome, Side};
 use std::fmt;
@@ -310,14 +310,28 @@ impl Tablebase {
     #[inline]
     fn stored_depth(&self, c: Config) -> Result<Option<u32>, Corrupt> {
         let Some(cache) = &self.cache else {
-            return Ok(self.lookup(c)?.map(|e| e.depth));
+            return self.table_depth(c);
         };
         if let Some(d) = cache.get(c) {
             return Ok(d);
         }
-        let d = self.lookup(c)?.map(|e| e.depth);
+        let d = self.table_depth(c)?;
         cache.put(c, d);
         Ok(d)
+    }
+
+    /// The depth [`Tablebase::lookup`] gives for `c`, read without the best move: a sliced
+    /// table answers with one digit (its `Lookup::get` would recompute the best move from
+    /// every successor, microseconds a probe), a slice not built as "not stored".
+    #[inline]
+    fn table_depth(&self, c: Config) -> Result<Option<u32>, Corrupt> {
+        match &self.table.tree {
+            Tree::Sliced(s) => {
+                let cap = s.slicing().cap();
+                Ok(s.depth(c)?.filter(|&d| d < cap).map(u32::from))
+            }
+            Tree::Static(_) => Ok(self.lookup(c)?.map(|e| e.depth)),
+        }
     }
 
     /// The depth of the win the sound rule claims for the side to move, or `None`: the
@@ -464,16 +478,17 @@ impl Tablebase {
     /// so the mover wins with at most `D + S` moves, within `2 (D + S) - 1` plies (`2D - 1`
     /// alone can be too short: `4/BBBB/3W/WWW1 b` has `D = 2` and takes 5 plies).
     pub fn win_plies(&self, pos: &Position, depth: u32) -> u32 {
-        let white_view = if pos.side() == Side::First {
-            *pos
-        } else {
-            pos.flip_colours()
-        };
+        // Read from the bitboards in the mover's view (rows counted from its home row),
+        // without flipping the board: the opponent's pieces on its rows `R+1..H`.
         let board = pos.board();
+        let h = board.height();
         let lowest = self.region().lowest_row();
         let mut heights = 0;
-        for row in lowest + 1..=board.height() {
-            let on_row = white_view.black() & board.row_mask(row - 1);
+        for row in lowest + 1..=h {
+            let on_row = match pos.side() {
+                Side::First => pos.black() & board.row_mask(row - 1),
+                Side::Second => pos.white() & board.row_mask(h - row),
+            };
             heights += on_row.count_ones() * (row - lowest);
         }
         (2 * (depth + heights)).saturating_sub(1)
@@ -492,6 +507,22 @@ impl Oracle<Position> for Tablebase {
             result: GameResult::Win,
             plies: Some(self.win_plies(pos, w.depth)),
             best_move: Some(w.best_move),
+        })
+    }
+
+    /// The proof without the best move (the claim's depth is all a proof needs): no colour
+    /// flip and no full probe, and on a sliced table none of the successor reads that
+    /// recompute a best move.
+    #[inline]
+    fn probe_value(&self, pos: &Position) -> Option<ProvenOutcome<Move>> {
+        if self.slow {
+            return self.probe(pos);
+        }
+        let depth = self.claim_depth(pos)?;
+        Some(ProvenOutcome {
+            result: GameResult::Win,
+            plies: Some(self.win_plies(pos, depth)),
+            best_move: None,
         })
     }
 
