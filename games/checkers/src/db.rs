@@ -4,10 +4,9 @@
 //! repeat until nothing changes; what is left is drawn. One checksummed file per slice.
 
 use crate::board::{Board, Move};
-use crate::play::Checkers;
 use crate::position::Position;
 use crate::slice::{Slice, SliceIndex, MAX_PIECES};
-use quasar_core::{Game, GameResult, Oracle, ProvenOutcome, Selection, Side};
+use quasar_core::{GameResult, Selection, Side};
 use rayon::prelude::*;
 use retro::{PackedArray, Section, TableFile, TableFileError};
 use std::path::{Path, PathBuf};
@@ -619,36 +618,4 @@ pub fn build(
         done.push(b);
     }
     Ok(done)
-}
-
-impl Oracle<Position> for Database {
-    #[inline]
-    fn probe(&self, pos: &Position) -> Option<ProvenOutcome<Move>> {
-        self.probe_position(pos).map(|w| ProvenOutcome {
-            result: w.result(),
-            plies: None,
-            best_move: None,
-        })
-    }
-
-    #[inline]
-    fn guess(&self, pos: &Position) -> Option<GameResult> {
-        self.probe_position(pos).map(Wdl::result)
-    }
-}
-
-impl Oracle<Checkers> for Database {
-    /// The game-theoretic value: the draw rules of play are not in the databases.
-    #[inline]
-    fn probe(&self, g: &Checkers) -> Option<ProvenOutcome<Move>> {
-        if g.outcome().is_some() {
-            return None;
-        }
-        Oracle::<Position>::probe(self, &g.pos)
-    }
-
-    #[inline]
-    fn guess(&self, g: &Checkers) -> Option<GameResult> {
-        self.probe_position(&g.pos).map(Wdl::result)
-    }
 }
