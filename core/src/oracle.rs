@@ -37,6 +37,14 @@ pub trait Oracle<G: Game>: Send + Sync {
     fn guess(&self, pos: &G) -> Option<GameResult> {
         self.probe(pos).map(|p| p.result)
     }
+
+    /// The proven value of `pos` with a move to play there, asked once for a search's root
+    /// (never at expansion); by default `probe`. An oracle whose `probe` names no move, to
+    /// stay cheap at expansion, can choose one here.
+    #[inline]
+    fn probe_root(&self, pos: &G) -> Option<ProvenOutcome<G::Move>> {
+        self.probe(pos)
+    }
 }
 
 /// An oracle that knows nothing; searching with it is searching without an oracle.

@@ -38,8 +38,9 @@
 //!
 //! Proofs: a child whose move ends the game, or that the oracle's `probe` knows, is proven
 //! at expansion and never gets a playout; proofs propagate to the root, and the final move
-//! takes a proven win, avoids proven losses, else is the most visited. When the oracle
-//! proves the root itself a win with a legal best move, that move is played without search.
+//! takes a proven win, avoids proven losses, else is the most visited. When the oracle's
+//! `probe_root` proves the root itself and names a legal move (for a win, a draw or a
+//! loss), that move is played without search.
 //!
 //! # Inside
 //!

@@ -196,12 +196,15 @@ pub fn finished<G: Game>(
     bare(start, threads, Proven { result, plies: 0 })
 }
 
-/// The report for a root the oracle proved a win in `plies` with the legal move `mv`.
-pub fn oracle_win<M: Copy>(mv: M, plies: u32, start: Instant, threads: usize) -> Report<M> {
-    let proven = Proven {
-        result: GameResult::Win,
-        plies,
-    };
+/// The report for a root the oracle proved (`result` in `plies`) with the legal move `mv`.
+pub fn oracle_move<M: Copy>(
+    mv: M,
+    result: GameResult,
+    plies: u32,
+    start: Instant,
+    threads: usize,
+) -> Report<M> {
+    let proven = Proven { result, plies };
     Report {
         best_move: Some(mv),
         pv: vec![mv],

@@ -9,7 +9,7 @@ use crate::solver;
 use crate::stats::Report;
 use crate::tree_parallel::TreeParallel;
 use crate::worker::{Settings, Stop, Worker};
-use quasar_core::{Game, GameResult, Oracle};
+use quasar_core::{Game, Oracle};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -156,22 +156,21 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
         }
     }
 
-    /// When the oracle proves the root a win and names a legal move, that move is played
-    /// at once: a proven win needs no search.
+    /// When the oracle proves the root and names a legal move, that move is played at once:
+    /// the oracle knows more than a search whose children it has all proven (it may, for
+    /// one, choose among equal proofs by distance or by progress).
     fn oracle_root(&mut self, pos: &G, start: Instant) -> Option<Report<G::Move>> {
-        let p = self.oracle.as_ref()?.probe(pos)?;
+        let p = self.oracle.as_ref()?.probe_root(pos)?;
         let mv = p.best_move?;
-        if p.result != GameResult::Win {
-            return None;
-        }
         let moves = &mut self.main.scratch.moves;
         pos.legal_moves(moves);
         if !moves.contains(&mv) {
             return None;
         }
         let plies = solver::oracle_plies(&p) as u32;
-        Some(report::oracle_win(
+        Some(report::oracle_move(
             mv,
+            p.result,
             plies,
             start,
             self.config.thread_count(),

@@ -2,12 +2,11 @@
 //! position), one checksummed file per slice (built by `build.rs`), and optional distance
 //! files (`distance.rs`); the set of them that probes and MCTS consult.
 
-use crate::board::{Board, Move};
+use crate::board::Board;
 use crate::distance::{distance_path, DistanceTable};
-use crate::play::Checkers;
 use crate::position::Position;
 use crate::slice::{Slice, SliceIndex, MAX_PIECES};
-use quasar_core::{Game, GameResult, Oracle, ProvenOutcome, Side};
+use quasar_core::{GameResult, Side};
 use retro::{PackedArray, Section, TableFile, TableFileError};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -372,37 +371,5 @@ impl Database {
     #[inline]
     pub fn probe_position(&self, p: &Position) -> Option<Wdl> {
         self.value(&p.board, p.side)
-    }
-}
-
-impl Oracle<Position> for Database {
-    #[inline]
-    fn probe(&self, pos: &Position) -> Option<ProvenOutcome<Move>> {
-        self.probe_position(pos).map(|w| ProvenOutcome {
-            result: w.result(),
-            plies: None,
-            best_move: None,
-        })
-    }
-
-    #[inline]
-    fn guess(&self, pos: &Position) -> Option<GameResult> {
-        self.probe_position(pos).map(Wdl::result)
-    }
-}
-
-impl Oracle<Checkers> for Database {
-    /// The game-theoretic value: the draw rules of play are not in the databases.
-    #[inline]
-    fn probe(&self, g: &Checkers) -> Option<ProvenOutcome<Move>> {
-        if g.outcome().is_some() {
-            return None;
-        }
-        Oracle::<Position>::probe(self, &g.pos)
-    }
-
-    #[inline]
-    fn guess(&self, g: &Checkers) -> Option<GameResult> {
-        self.probe_position(&g.pos).map(Wdl::result)
     }
 }

@@ -6,13 +6,16 @@ pub mod board;
 pub mod build;
 pub mod db;
 pub mod distance;
+pub mod endgame;
 pub mod notation;
+mod oracle;
 pub mod play;
 pub mod position;
 pub mod slice;
 
 pub use board::{Board, Move};
 pub use db::{Database, DbError, SliceTable, Wdl};
+pub use endgame::Distance;
 pub use notation::NotationError;
 pub use play::Checkers;
 pub use position::Position;
