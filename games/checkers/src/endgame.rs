@@ -350,7 +350,7 @@ mod tests {
         let mut db = Database::new();
         for name in Slice::plan(pieces).waves().concat() {
             let s: Slice = name.parse().unwrap();
-            let (t, _) = build_slice(s, &db);
+            let (t, _, _) = build_slice(s, &db, false);
             db.insert(Arc::new(t));
         }
         db
