@@ -182,21 +182,7 @@ impl SliceTable {
     pub fn save(&self, dir: &Path) -> Result<PathBuf, DbError> {
         let path = slice_path(dir, self.slice());
         let tmp = dir.join(format!(".{}.{}.tmp", self.slice(), std::process::id()));
-        let io = |source| DbError::Io {
-            path: tmp.clone(),
-            source,
-        };
-        let bytes = self.to_file().to_bytes();
-        {
-            use std::io::Write;
-            let mut f = std::fs::File::create(&tmp).map_err(io)?;
-            f.write_all(&bytes).map_err(io)?;
-            f.sync_all().map_err(io)?;
-        }
-        std::fs::rename(&tmp, &path).map_err(|source| DbError::Io {
-            path: path.clone(),
-            source,
-        })?;
+        write_atomically(&tmp, &path, &self.to_file().to_bytes())?;
         Ok(path)
     }
 
@@ -204,16 +190,7 @@ impl SliceTable {
     pub fn load(path: &Path) -> Result<SliceTable, DbError> {
         let f = TableFile::load(path)?;
         let foreign = || DbError::Foreign(path.to_path_buf());
-        if f.game != GAME || f.params[4] != LAYOUT || f.params.iter().take(4).any(|&p| p > 12) {
-            return Err(foreign());
-        }
-        let slice = Slice {
-            bm: f.params[0] as u8,
-            bk: f.params[1] as u8,
-            wm: f.params[2] as u8,
-            wk: f.params[3] as u8,
-        };
-        let index = SliceIndex::new(slice);
+        let (slice, index) = slice_of(&f, GAME, LAYOUT).ok_or_else(foreign)?;
         let section = |tag| {
             f.section(tag)
                 .filter(|s| s.values.len() == index.size() && s.values.bits() == 2)
@@ -248,6 +225,35 @@ fn on_huge_pages(a: &PackedArray) -> Option<PackedArray> {
     }
     words.copy_from_slice(a.words());
     PackedArray::from_words(a.bits(), a.len(), words)
+}
+
+/// Writes `bytes` to `tmp`, synced, then renames it to `path`: a killed job leaves no
+/// partial file under the real name.
+pub(crate) fn write_atomically(tmp: &Path, path: &Path, bytes: &[u8]) -> Result<(), DbError> {
+    use std::io::Write;
+    let io = |p: &Path| {
+        let p = p.to_path_buf();
+        move |source| DbError::Io { path: p, source }
+    };
+    let mut f = std::fs::File::create(tmp).map_err(io(tmp))?;
+    f.write_all(bytes).map_err(io(tmp))?;
+    f.sync_all().map_err(io(tmp))?;
+    std::fs::rename(tmp, path).map_err(io(path))
+}
+
+/// The slice a file's header names, when the file is of `game` and `layout` and its
+/// piece counts are possible; `None` marks a foreign file.
+pub(crate) fn slice_of(f: &TableFile, game: &str, layout: u32) -> Option<(Slice, SliceIndex)> {
+    if f.game != game || f.params[4] != layout || f.params.iter().take(4).any(|&p| p > 12) {
+        return None;
+    }
+    let slice = Slice {
+        bm: f.params[0] as u8,
+        bk: f.params[1] as u8,
+        wm: f.params[2] as u8,
+        wk: f.params[3] as u8,
+    };
+    Some((slice, SliceIndex::new(slice)))
 }
 
 /// The file of a slice in a database directory: `<dir>/<slice>.qrt`.

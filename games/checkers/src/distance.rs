@@ -4,7 +4,7 @@
 //! delaying; 255 for draws.
 
 use crate::build::{MAX_DISTANCE, NO_DISTANCE};
-use crate::db::DbError;
+use crate::db::{slice_of, write_atomically, DbError};
 use crate::slice::{Slice, SliceIndex};
 use quasar_core::Side;
 use retro::{PackedArray, Section, TableFile};
@@ -97,20 +97,7 @@ impl DistanceTable {
             positions: self.index.size(),
             sections,
         };
-        let io = |source| DbError::Io {
-            path: tmp.clone(),
-            source,
-        };
-        {
-            use std::io::Write;
-            let mut f = std::fs::File::create(&tmp).map_err(io)?;
-            f.write_all(&file.to_bytes()).map_err(io)?;
-            f.sync_all().map_err(io)?;
-        }
-        std::fs::rename(&tmp, &path).map_err(|source| DbError::Io {
-            path: path.clone(),
-            source,
-        })?;
+        write_atomically(&tmp, &path, &file.to_bytes())?;
         Ok(path)
     }
 
@@ -118,19 +105,7 @@ impl DistanceTable {
     pub fn load(path: &Path) -> Result<DistanceTable, DbError> {
         let f = TableFile::load(path)?;
         let foreign = || DbError::Foreign(path.to_path_buf());
-        if f.game != DISTANCE_GAME
-            || f.params[4] != LAYOUT
-            || f.params.iter().take(4).any(|&p| p > 12)
-        {
-            return Err(foreign());
-        }
-        let slice = Slice {
-            bm: f.params[0] as u8,
-            bk: f.params[1] as u8,
-            wm: f.params[2] as u8,
-            wk: f.params[3] as u8,
-        };
-        let index = SliceIndex::new(slice);
+        let (slice, index) = slice_of(&f, DISTANCE_GAME, LAYOUT).ok_or_else(foreign)?;
         if f.positions != index.size() || path.file_stem() != Some(slice.to_string().as_ref()) {
             return Err(foreign());
         }
