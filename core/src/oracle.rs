@@ -45,6 +45,13 @@ pub trait Oracle<G: Game>: Send + Sync {
     fn probe_root(&self, pos: &G) -> Option<ProvenOutcome<G::Move>> {
         self.probe(pos)
     }
+
+    /// A hint that the children of `pos` reached by `moves` are about to be probed (MCTS
+    /// probes every child of a new node): an oracle whose answer is a random read into
+    /// memory can start those reads now, so that they overlap instead of waiting on each
+    /// other. Answers nothing and proves nothing; by default a no-op, which costs nothing.
+    #[inline]
+    fn prefetch_children(&self, _pos: &G, _moves: &[G::Move]) {}
 }
 
 /// An oracle that knows nothing; searching with it is searching without an oracle.

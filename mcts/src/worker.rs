@@ -199,6 +199,9 @@ pub fn expand<G: Game, S: Store<G::Move>>(
         return true;
     }
     let mover = pos.side_to_move();
+    if let Some(o) = oracle {
+        o.prefetch_children(pos, moves);
+    }
     let kids = moves.iter().map(|&mv| {
         let mut child = pos.clone();
         child.play(mv);
