@@ -14,6 +14,7 @@ pub struct MctsFactory<S: GameSetup> {
     settings: EngineSettings,
     policy: S::Policy,
     oracle: Option<Arc<dyn Oracle<S::Game>>>,
+    default_every: u32,
 }
 
 impl<S: GameSetup> MctsFactory<S> {
@@ -29,6 +30,7 @@ impl<S: GameSetup> MctsFactory<S> {
             settings,
             policy,
             oracle,
+            default_every: setup.default_oracle_every(),
         })
     }
 }
@@ -43,7 +45,9 @@ impl<S: GameSetup> PlayerFactory<S::Game> for MctsFactory<S> {
     }
 
     fn make(&self, seed: u64) -> Result<Box<dyn Player<S::Game>>, PlayerError> {
-        let config = self.settings.config(self.policy.clone(), seed);
+        let config = self
+            .settings
+            .config(self.policy.clone(), seed, self.default_every);
         let searcher = match &self.oracle {
             Some(oracle) => Searcher::new(config, Arc::clone(oracle)),
             None => Searcher::without_oracle(config),

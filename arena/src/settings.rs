@@ -320,8 +320,10 @@ impl EngineSettings {
     }
 
     /// The search configuration with `policy` (built by the game from [`Self::playout`]);
-    /// `seed` serves when the settings fix none.
-    pub fn config<P>(&self, policy: P, seed: u64) -> Config<P> {
+    /// `seed` serves when the settings fix none, `default_every` (the game's
+    /// [`GameSetup::default_oracle_every`](crate::setup::GameSetup::default_oracle_every))
+    /// when they name no `every`.
+    pub fn config<P>(&self, policy: P, seed: u64, default_every: u32) -> Config<P> {
         let defaults = Config {
             playout: (),
             ..Config::<()>::default()
@@ -332,10 +334,7 @@ impl EngineSettings {
             node_budget: self.nodes.unwrap_or(defaults.node_budget),
             threads: self.threads.unwrap_or(defaults.threads),
             parallelism: self.parallelism.unwrap_or(defaults.parallelism),
-            oracle_in_playouts: match self.oracle_every {
-                Some(k) => NonZeroU32::new(k),
-                None => defaults.oracle_in_playouts,
-            },
+            oracle_in_playouts: NonZeroU32::new(self.oracle_every.unwrap_or(default_every)),
             expand_after: defaults.expand_after,
             max_playout_plies: defaults.max_playout_plies,
             seed: self.seed.unwrap_or(seed),
@@ -434,7 +433,7 @@ mod tests {
     #[test]
     fn the_config_takes_what_is_set_and_defaults_the_rest() {
         let s = EngineSettings::parse_keys("tb=t,c=0.3,nodes=4000,parallel=tree,every=0").unwrap();
-        let c = s.config("policy", 77);
+        let c = s.config("policy", 77, 1);
         assert_eq!(
             (c.c, c.node_budget, c.parallelism),
             (0.3, 4000, Parallelism::Tree)
@@ -443,14 +442,29 @@ mod tests {
             (c.oracle_in_playouts, c.seed, c.playout),
             (None, 77, "policy")
         );
-        let d = EngineSettings::default().config((), 5);
+        let d = EngineSettings::default().config((), 5, 1);
         let want = Config::<()>::default();
         assert_eq!(
             (d.c, d.node_budget, d.threads),
             (want.c, want.node_budget, 1)
         );
         assert_eq!(d.oracle_in_playouts, want.oracle_in_playouts);
-        let fixed = EngineSettings::parse_keys("seed=3").unwrap().config((), 5);
+        let by_game = EngineSettings::default().config((), 5, 0);
+        assert_eq!(
+            by_game.oracle_in_playouts, None,
+            "the game's default when unset"
+        );
+        let set = EngineSettings::parse_keys("tb=t,every=3")
+            .unwrap()
+            .config((), 5, 0);
+        assert_eq!(
+            set.oracle_in_playouts,
+            NonZeroU32::new(3),
+            "a set key beats the game"
+        );
+        let fixed = EngineSettings::parse_keys("seed=3")
+            .unwrap()
+            .config((), 5, 1);
         assert_eq!(fixed.seed, 3);
     }
 

@@ -92,6 +92,12 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         None
     }
 
+    /// How often playouts consult a table when the settings name no `every=K` (0: only
+    /// at expansion); measured per game, by default every ply.
+    fn default_oracle_every(&self) -> u32 {
+        1
+    }
+
     /// The searcher `settings` describe for this setup, loading its table if one is set;
     /// `seed` serves when the settings fix none.
     fn searcher(
@@ -99,7 +105,11 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         settings: &EngineSettings,
         seed: u64,
     ) -> Result<Searcher<Self::Game, Self::Policy>, SetupError> {
-        let config = settings.config(self.policy(&settings.playout)?, seed);
+        let config = settings.config(
+            self.policy(&settings.playout)?,
+            seed,
+            self.default_oracle_every(),
+        );
         Ok(match settings.table_spec() {
             Some(table) => Searcher::new(config, self.load_oracle(&table)?),
             None => Searcher::without_oracle(config),

@@ -95,9 +95,10 @@ pub struct EngineArgs {
     /// Most tree nodes (24 bytes each on 8x8 Breakthrough)
     #[arg(long, default_value_t = 1 << 23, value_parser = nodes)]
     pub nodes: usize,
-    /// Consult the oracle inside playouts every K plies (0: never; needs an oracle)
-    #[arg(long, default_value_t = 1)]
-    pub oracle_every: u32,
+    /// Consult the oracle inside playouts every K plies (0: only at expansion; needs an
+    /// oracle) [default: the game's; for Breakthrough every ply up to 7 rows, 0 from 8]
+    #[arg(long)]
+    pub oracle_every: Option<u32>,
     /// Tablebase file (from `quasar tablebase build`) to consult at expansion and in playouts
     #[arg(long, value_name = "FILE")]
     pub tb: Option<PathBuf>,
@@ -113,7 +114,7 @@ impl EngineArgs {
         EngineSettings {
             table: self.tb.clone(),
             rule: self.race.then_some(ProbeRule::Race),
-            oracle_every: Some(self.oracle_every),
+            oracle_every: self.oracle_every,
             c: Some(self.c),
             playout: PlayoutSettings {
                 kind: Some(match self.playout {
@@ -236,7 +237,7 @@ mod tests {
     #[test]
     fn the_flags_defaults_are_the_search_defaults() {
         let s = settings(&[]).unwrap();
-        let ours = s.config((), 0);
+        let ours = s.config((), 0, 1);
         let theirs = Config::<()>::default();
         assert_eq!(
             (ours.c, ours.node_budget, ours.threads),

@@ -103,6 +103,16 @@ impl GameSetup for BreakthroughSetup {
         })
     }
 
+    /// Every ply up to 7 rows, expansion only from 8: on 6x6 every ply beat expansion only
+    /// 135-65, on 8x8 at 100 ms expansion only beat every ply by far (README, issue 12).
+    fn default_oracle_every(&self) -> u32 {
+        if self.board.height() >= 8 {
+            0
+        } else {
+            1
+        }
+    }
+
     fn load_oracle(&self, table: &TableSpec) -> Result<Arc<dyn Oracle<Position>>, SetupError> {
         let tb = Tablebase::open_for(&table.path, self.board)
             .map_err(|e| SetupError::Table(e.into()))?;
@@ -197,6 +207,7 @@ fn ensure_table(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arena::settings::EngineSettings;
 
     fn setup(w: u32, h: u32) -> BreakthroughSetup {
         BreakthroughSetup::sized(w, h)
@@ -225,6 +236,24 @@ mod tests {
             .contains("no start position"));
         assert_eq!(setup(6, 6).boardsize_command(), "boardsize 6");
         assert_eq!(setup(5, 7).boardsize_command(), "boardsize 5 7");
+    }
+
+    #[test]
+    fn tables_are_probed_every_ply_on_short_boards_and_at_expansion_on_tall_ones() {
+        let every = |w, h| {
+            let s = setup(w, h);
+            let c = EngineSettings::default().config((), 0, s.default_oracle_every());
+            c.oracle_in_playouts.map_or(0, |k| k.get())
+        };
+        assert_eq!((every(6, 6), every(5, 7)), (1, 1));
+        assert_eq!((every(8, 8), every(7, 8)), (0, 0));
+        let set = EngineSettings::parse_keys("tb=t.qtb,every=2").unwrap();
+        assert_eq!(
+            set.config((), 0, setup(8, 8).default_oracle_every())
+                .oracle_in_playouts
+                .map(|k| k.get()),
+            Some(2)
+        );
     }
 
     #[test]
