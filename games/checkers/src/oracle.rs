@@ -23,6 +23,14 @@ impl Oracle<Position> for Database {
     fn guess(&self, pos: &Position) -> Option<GameResult> {
         self.probe_position(pos).map(Wdl::result)
     }
+
+    #[inline]
+    fn prefetch_children(&self, pos: &Position, moves: &[Move]) {
+        for &mv in moves {
+            let c = pos.after(mv);
+            self.prefetch(&c.board, c.side);
+        }
+    }
 }
 
 impl Oracle<Checkers> for Database {
@@ -38,6 +46,12 @@ impl Oracle<Checkers> for Database {
     #[inline]
     fn guess(&self, g: &Checkers) -> Option<GameResult> {
         self.probe_position(&g.pos).map(Wdl::result)
+    }
+
+    /// Each child's value read starts before the first is probed (MCTS probes them all).
+    #[inline]
+    fn prefetch_children(&self, g: &Checkers, moves: &[Move]) {
+        Oracle::<Position>::prefetch_children(self, &g.pos, moves);
     }
 
     /// The value under the rules of play with the move that converts a win, resists a loss
