@@ -290,6 +290,8 @@ pub struct Database {
     tables: Vec<Option<Arc<SliceTable>>>,
     /// Distance tables, by slice key, for the slices whose files were loaded.
     distances: Vec<Option<Arc<DistanceTable>>>,
+    /// How many distance tables are loaded.
+    distance_slices: usize,
     max_pieces: u32,
 }
 
@@ -310,6 +312,7 @@ impl Database {
         Database {
             tables: vec![None; 13 * 13 * 13 * 13],
             distances: vec![None; 13 * 13 * 13 * 13],
+            distance_slices: 0,
             max_pieces: 0,
         }
     }
@@ -389,11 +392,17 @@ impl Database {
         for s in self.slices() {
             let p = distance_path(dir, s);
             if p.is_file() {
-                self.distances[s.key()] = Some(Arc::new(DistanceTable::load(&p)?));
+                let old = self.distances[s.key()].replace(Arc::new(DistanceTable::load(&p)?));
+                self.distance_slices += usize::from(old.is_none());
                 k += 1;
             }
         }
         Ok(k)
+    }
+
+    /// Whether any slice's distance file is loaded.
+    pub fn has_distances(&self) -> bool {
+        self.distance_slices > 0
     }
 
     /// Plies to conversion (a capture, a promotion or the end) of a board with `side` to
