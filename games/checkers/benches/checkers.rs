@@ -111,6 +111,12 @@ fn bench_children(dir: &std::path::Path) {
         .filter(|(_, m)| !m.is_empty())
         .collect();
     let children: usize = nodes.iter().map(|(_, m)| m.len()).sum();
+    // How much of the values came on huge pages (a probe's TLB miss is cheaper there).
+    if let Ok(s) = std::fs::read_to_string("/proc/self/smaps_rollup") {
+        for l in s.lines().filter(|l| l.starts_with("Rss") || l.starts_with("AnonHuge")) {
+            println!("{l}");
+        }
+    }
     println!(
         "{} random {}-piece positions with moves, {:.1} children each",
         nodes.len(),
@@ -123,7 +129,7 @@ fn bench_children(dir: &std::path::Path) {
     };
     for round in 0..5 {
         // Per way: CPU ns and wall ns a child, and a checksum that keeps the work.
-        let mut out = [(0f64, 0f64, 0u64); 3];
+        let mut out = [(0f64, 0f64, 0u64); 4];
         for (way, o) in out.iter_mut().enumerate() {
             let (w0, c0) = (Instant::now(), cpu());
             for (p, moves) in &nodes {
@@ -134,6 +140,9 @@ fn bench_children(dir: &std::path::Path) {
                     let c = p.after(mv);
                     o.2 += if way == 0 {
                         c.board.black as u64 & 1
+                    } else if way == 3 {
+                        db.table(Slice::of(&c.board))
+                            .map_or(0, |t| t.index().index(&c.board) & 1)
                     } else {
                         (db.probe_position(&c) == Some(checkers::Wdl::Win)) as u64
                     };
@@ -142,13 +151,15 @@ fn bench_children(dir: &std::path::Path) {
             o.0 = (cpu() - c0) * 1e9 / children as f64;
             o.1 = w0.elapsed().as_secs_f64() * 1e9 / children as f64;
         }
-        let [made, one, pre] = out;
+        let [made, one, pre, indexed] = out;
         println!(
-            "round {round}, ns a child, CPU (wall): made {:.1} ({:.1}); made and probed one by \
-             one {:.1} ({:.1}); prefetched per node first {:.1} ({:.1}); so the probe alone \
-             {:.1} against {:.1} CPU ns [wins {} {}]",
+            "round {round}, ns a child, CPU (wall): made {:.1} ({:.1}); made and indexed {:.1} \
+             ({:.1}); made and probed one by one {:.1} ({:.1}); prefetched per node first {:.1} \
+             ({:.1}); so the probe alone {:.1} against {:.1} CPU ns [wins {} {}]",
             made.0,
             made.1,
+            indexed.0,
+            indexed.1,
             one.0,
             one.1,
             pre.0,
