@@ -113,7 +113,10 @@ fn bench_children(dir: &std::path::Path) {
     let children: usize = nodes.iter().map(|(_, m)| m.len()).sum();
     // How much of the values came on huge pages (a probe's TLB miss is cheaper there).
     if let Ok(s) = std::fs::read_to_string("/proc/self/smaps_rollup") {
-        for l in s.lines().filter(|l| l.starts_with("Rss") || l.starts_with("AnonHuge")) {
+        for l in s
+            .lines()
+            .filter(|l| l.starts_with("Rss") || l.starts_with("AnonHuge"))
+        {
             println!("{l}");
         }
     }
