@@ -167,3 +167,57 @@ fn checkers_plays_on_the_command_line() {
     let (ok, _, err) = quasar(&["tablebase", "plan", "--game", "checkers"]);
     assert!(!ok && err.contains("--pieces"), "{err}");
 }
+
+#[test]
+fn distance_files_beside_the_databases_choose_the_engines_move_in_a_won_ending() {
+    use checkers::endgame::{choose, Distance};
+    use checkers::{notation::move_text, Checkers, Database};
+    use quasar_core::Game;
+    let dir = temp("checkers-distance", "db3");
+    let plain = temp("checkers-distance", "db3-plain");
+    let dir_s = dir.to_str().unwrap();
+    let (ok, out, err) = quasar(&[
+        "tablebase",
+        "build",
+        "--game",
+        "checkers",
+        "--pieces",
+        "3",
+        "-o",
+        dir_s,
+        "--distance",
+        "--quiet",
+    ]);
+    assert!(ok, "{out}{err}");
+    // The same slices without their distance files.
+    std::fs::create_dir_all(&plain).unwrap();
+    for (name, bytes) in files(&dir) {
+        std::fs::write(plain.join(name), bytes).unwrap();
+    }
+    // Two kings against one, White to move: the distances and the search pick different
+    // winning moves here.
+    let fen = "W:WK14,K19:BK1";
+    let g = Checkers::parse_position(fen).unwrap();
+    let mut db = Database::open(&dir).unwrap();
+    let searched = choose(&db, None, &g).unwrap().1;
+    db.load_distances(&dir).unwrap();
+    let shortest = choose(&db, Some(&db as &dyn Distance), &g).unwrap().1;
+    assert_ne!(searched, shortest);
+    for (tb, want) in [(&dir, shortest), (&plain, searched)] {
+        let (ok, out, err) = quasar(&[
+            "bestmove",
+            "--game",
+            "checkers",
+            "--position",
+            fen,
+            "--tb",
+            tb.to_str().unwrap(),
+            "--sims",
+            "10",
+        ]);
+        let line = format!("bestmove {}", move_text(&want));
+        assert!(ok && out.lines().any(|l| l == line), "{line}: {out}{err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&plain).unwrap();
+}

@@ -78,7 +78,11 @@ impl GameSetup for CheckersSetup {
                 "rule=race is Breakthrough's; checkers databases are exact (rule=sound)".into(),
             ));
         }
-        let db = Database::open(&table.path).map_err(|e| SetupError::Table(e.into()))?;
+        let mut db = Database::open(&table.path).map_err(|e| SetupError::Table(e.into()))?;
+        // Distance files (`tablebase build --distance`) beside the slices make a won root
+        // convert by the shortest way; they cost four times the values' memory.
+        db.load_distances(&table.path)
+            .map_err(|e| SetupError::Table(e.into()))?;
         Ok(Arc::new(db))
     }
 

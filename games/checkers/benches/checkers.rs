@@ -1,10 +1,14 @@
-//! `cargo bench -p checkers -- [build N] [probe DIR] [perft D]`: database build time by
-//! piece count, probe time, and perft speed (a plain `main`, figures to standard output).
+//! `cargo bench -p checkers -- [build N] [probe DIR] [children DIR] [mcts DIR PIECES] [perft D]`:
+//! database build time by piece count, probe time (random positions; the children of
+//! random positions one by one against prefetched first), MCTS simulations a second with
+//! and without the prefetch, and perft speed (a plain `main`, figures to standard output).
 
 use checkers::db::{build, Built, Database};
-use checkers::{Position, Slice};
-use quasar_core::{perft, Selection, SplitMix64};
+use checkers::{Checkers, Move, Position, Slice};
+use mcts::{Config, Limits, Searcher, UniformPolicy};
+use quasar_core::{perft, GameResult, Oracle, ProvenOutcome, Selection, Side, SplitMix64};
 use rand::Rng;
+use std::sync::Arc;
 use std::time::Instant;
 
 fn bench_build(n: u32) {
@@ -36,29 +40,36 @@ fn bench_build(n: u32) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `n` random positions (either side to move) of the slices with `pieces` pieces, which
+/// need not be in `db`.
+fn random_positions(pieces: u32, n: usize, seed: u64) -> Vec<Position> {
+    let mut rng = SplitMix64::new(seed);
+    let slices: Vec<Slice> = Slice::all(pieces)
+        .into_iter()
+        .filter(|s| s.pieces() == pieces)
+        .collect();
+    let indexes: Vec<checkers::SliceIndex> = slices
+        .iter()
+        .map(|&s| checkers::SliceIndex::new(s))
+        .collect();
+    (0..n)
+        .map(|_| {
+            let ix = &indexes[(rng.next_u64() % indexes.len() as u64) as usize];
+            let board = ix.board(rng.next_u64() % ix.size());
+            let side = if rng.next_u64() & 1 == 0 {
+                Side::First
+            } else {
+                Side::Second
+            };
+            Position { board, side }
+        })
+        .collect()
+}
+
 fn bench_probe(dir: &std::path::Path) {
     let db = Database::open(dir).unwrap();
-    let slices = db.slices();
-    let mut rng = SplitMix64::new(1);
     // Random positions of the largest slices, drawn first so only the probe is timed.
-    let big: Vec<Slice> = slices
-        .iter()
-        .copied()
-        .filter(|s| s.pieces() == db.max_pieces())
-        .collect();
-    let positions: Vec<Position> = (0..1 << 16)
-        .map(|_| {
-            let s = big[(rng.next_u64() % big.len() as u64) as usize];
-            let t = db.table(s).unwrap();
-            let b = t.index().board(rng.next_u64() % t.index().size());
-            let side = if rng.next_u64() & 1 == 0 {
-                quasar_core::Side::First
-            } else {
-                quasar_core::Side::Second
-            };
-            Position { board: b, side }
-        })
-        .collect();
+    let positions = random_positions(db.max_pieces(), 1 << 16, 1);
     let rounds = 50;
     let start = Instant::now();
     let mut wins = 0u64;
@@ -85,6 +96,181 @@ fn bench_probe(dir: &std::path::Path) {
     println!("  of which slice lookup and index: {ns:.1} ns ({sum})");
 }
 
+/// The children of random positions of the largest slices, probed as MCTS probes them at
+/// expansion: one by one, or each node's children prefetched first. Each round also times
+/// making the children alone, which both ways include.
+fn bench_children(dir: &std::path::Path) {
+    let db = Database::open(dir).unwrap();
+    let nodes: Vec<(Position, Vec<Move>)> = random_positions(db.max_pieces(), 1 << 16, 2)
+        .into_iter()
+        .map(|p| {
+            let mut moves = Vec::new();
+            p.board.moves(p.side, &mut moves);
+            (p, moves)
+        })
+        .filter(|(_, m)| !m.is_empty())
+        .collect();
+    let children: usize = nodes.iter().map(|(_, m)| m.len()).sum();
+    // How much of the values came on huge pages (a probe's TLB miss is cheaper there).
+    if let Ok(s) = std::fs::read_to_string("/proc/self/smaps_rollup") {
+        for l in s
+            .lines()
+            .filter(|l| l.starts_with("Rss") || l.starts_with("AnonHuge"))
+        {
+            println!("{l}");
+        }
+    }
+    println!(
+        "{} random {}-piece positions with moves, {:.1} children each",
+        nodes.len(),
+        db.max_pieces(),
+        children as f64 / nodes.len() as f64
+    );
+    let cpu = || {
+        let (user, system) = libc_time();
+        user + system
+    };
+    for round in 0..5 {
+        // Per way: CPU ns and wall ns a child, and a checksum that keeps the work.
+        let mut out = [(0f64, 0f64, 0u64); 5];
+        let mut located = Vec::new();
+        for (way, o) in out.iter_mut().enumerate() {
+            let (w0, c0) = (Instant::now(), cpu());
+            for (p, moves) in &nodes {
+                if way == 4 {
+                    // What a hook that probes all the children at once could do: each
+                    // index computed once, prefetched, then read.
+                    located.clear();
+                    for &mv in moves {
+                        let c = p.after(mv);
+                        if let Some(t) = db.table(Slice::of(&c.board)) {
+                            let i = t.index().index(&c.board);
+                            t.prefetch(i, c.side);
+                            located.push((t, i, c.side));
+                        }
+                    }
+                    for &(t, i, side) in &located {
+                        o.2 += (t.get(i, side) == checkers::Wdl::Win) as u64;
+                    }
+                    continue;
+                }
+                if way == 2 {
+                    db.prefetch_children(p, moves);
+                }
+                for &mv in moves {
+                    let c = p.after(mv);
+                    o.2 += if way == 0 {
+                        c.board.black as u64 & 1
+                    } else if way == 3 {
+                        db.table(Slice::of(&c.board))
+                            .map_or(0, |t| t.index().index(&c.board) & 1)
+                    } else {
+                        (db.probe_position(&c) == Some(checkers::Wdl::Win)) as u64
+                    };
+                }
+            }
+            o.0 = (cpu() - c0) * 1e9 / children as f64;
+            o.1 = w0.elapsed().as_secs_f64() * 1e9 / children as f64;
+        }
+        let [made, one, pre, indexed, once] = out;
+        println!(
+            "round {round}, ns a child, CPU (wall): made {:.1} ({:.1}); made and indexed {:.1} \
+             ({:.1}); made and probed one by one {:.1} ({:.1}); prefetched per node first {:.1} \
+             ({:.1}); indexed once, prefetched, read {:.1} ({:.1}); so the probe alone {:.1} \
+             against {:.1} (indexed once {:.1}) CPU ns [wins {} {} {}]",
+            made.0,
+            made.1,
+            indexed.0,
+            indexed.1,
+            one.0,
+            one.1,
+            pre.0,
+            pre.1,
+            once.0,
+            once.1,
+            one.0 - made.0,
+            pre.0 - made.0,
+            once.0 - made.0,
+            one.2,
+            pre.2,
+            once.2
+        );
+    }
+}
+
+/// User and system CPU seconds of this process so far.
+fn libc_time() -> (f64, f64) {
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage fills the struct it is given.
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
+    let s = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    (s(u.ru_utime), s(u.ru_stime))
+}
+
+/// The databases with the prefetch hint switched off (every answer the same).
+struct NoPrefetch(Arc<Database>);
+
+impl Oracle<Checkers> for NoPrefetch {
+    fn probe(&self, g: &Checkers) -> Option<ProvenOutcome<Move>> {
+        Oracle::<Checkers>::probe(&*self.0, g)
+    }
+    fn guess(&self, g: &Checkers) -> Option<GameResult> {
+        Oracle::<Checkers>::guess(&*self.0, g)
+    }
+    fn probe_root(&self, g: &Checkers) -> Option<ProvenOutcome<Move>> {
+        Oracle::<Checkers>::probe_root(&*self.0, g)
+    }
+}
+
+/// MCTS simulations a second from positions of random games when they first have
+/// `pieces` pieces, with the databases as oracle, without and with the prefetch,
+/// alternating.
+fn bench_mcts(dir: &std::path::Path, pieces: u32) {
+    use quasar_core::Game;
+    let db = Arc::new(Database::open(dir).unwrap());
+    let mut rng = SplitMix64::new(3);
+    let mut roots = Vec::new();
+    let mut moves = Vec::new();
+    while roots.len() < 40 {
+        let mut g = Checkers::default();
+        while g.outcome().is_none() && Slice::of(&g.pos.board).pieces() > pieces {
+            g.legal_moves(&mut moves);
+            g.play(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+        }
+        if g.outcome().is_none() {
+            roots.push(g);
+        }
+    }
+    let sims = 3000;
+    for round in 0..3 {
+        for prefetch in [false, true] {
+            let oracle: Arc<dyn Oracle<Checkers>> = if prefetch {
+                db.clone()
+            } else {
+                Arc::new(NoPrefetch(db.clone()))
+            };
+            let mut searcher: Searcher<Checkers, UniformPolicy> =
+                Searcher::new(Config::default(), oracle);
+            let (w0, c0) = (Instant::now(), libc_time());
+            let mut total = 0u64;
+            for g in &roots {
+                searcher.clear();
+                total += searcher.search(g, Limits::Simulations(sims)).simulations;
+            }
+            let c1 = libc_time();
+            let cpu = c1.0 - c0.0 + c1.1 - c0.1;
+            println!(
+                "round {round}, prefetch {prefetch}: {total} simulations from {} roots, {:.0} \
+                 a CPU second ({:.2} s CPU, {:.2} s wall)",
+                roots.len(),
+                total as f64 / cpu,
+                cpu,
+                w0.elapsed().as_secs_f64()
+            );
+        }
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args()
         .skip(1)
@@ -93,6 +279,8 @@ fn main() {
     match args.as_slice() {
         [cmd, n] if cmd == "build" => bench_build(n.parse().unwrap()),
         [cmd, dir] if cmd == "probe" => bench_probe(std::path::Path::new(dir)),
+        [cmd, dir] if cmd == "children" => bench_children(std::path::Path::new(dir)),
+        [cmd, dir, n] if cmd == "mcts" => bench_mcts(std::path::Path::new(dir), n.parse().unwrap()),
         [cmd, d] if cmd == "perft" => {
             for depth in 1..=d.parse().unwrap() {
                 let t = Instant::now();

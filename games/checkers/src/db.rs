@@ -134,6 +134,16 @@ impl SliceTable {
         Wdl::from_code(self.values[side.index()].get(i))
     }
 
+    /// Starts loading the value at `i` with `side` to move into the cache (a hint: the
+    /// read a probe then makes overlaps with the other work, and with other prefetches).
+    #[inline]
+    pub fn prefetch(&self, i: u64, side: Side) {
+        // 2 bits a value: 32 values a word.
+        if let Some(w) = self.values[side.index()].words().get((i >> 5) as usize) {
+            prefetch_read(w);
+        }
+    }
+
     /// Positions, wins, draws and losses with `side` to move (counted word by word).
     pub fn counts(&self, side: Side) -> Counts {
         let a = &self.values[side.index()];
@@ -227,6 +237,19 @@ fn on_huge_pages(a: &PackedArray) -> Option<PackedArray> {
     PackedArray::from_words(a.bits(), a.len(), words)
 }
 
+/// Asks the processor to bring the cache line of `p` in, without waiting for it.
+#[inline(always)]
+fn prefetch_read<T>(p: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults and changes no memory; SSE is in every x86_64.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((p as *const T).cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 /// Writes `bytes` to `tmp`, synced, then renames it to `path`: a killed job leaves no
 /// partial file under the real name.
 pub(crate) fn write_atomically(tmp: &Path, path: &Path, bytes: &[u8]) -> Result<(), DbError> {
@@ -267,6 +290,8 @@ pub struct Database {
     tables: Vec<Option<Arc<SliceTable>>>,
     /// Distance tables, by slice key, for the slices whose files were loaded.
     distances: Vec<Option<Arc<DistanceTable>>>,
+    /// How many distance tables are loaded.
+    distance_slices: usize,
     max_pieces: u32,
 }
 
@@ -287,6 +312,7 @@ impl Database {
         Database {
             tables: vec![None; 13 * 13 * 13 * 13],
             distances: vec![None; 13 * 13 * 13 * 13],
+            distance_slices: 0,
             max_pieces: 0,
         }
     }
@@ -349,6 +375,16 @@ impl Database {
         Some(t.get(t.index.index(b), side))
     }
 
+    /// Starts loading the value of a board with `side` to move into the cache, when its
+    /// slice is present: a caller that will probe several boards (the children of a node)
+    /// prefetches them all first, so their memory reads overlap.
+    #[inline]
+    pub fn prefetch(&self, b: &Board, side: Side) {
+        if let Some(t) = self.table(Slice::of(b)) {
+            t.prefetch(t.index.index(b), side);
+        }
+    }
+
     /// Loads the distance file of every slice present that has one in `dir` (each
     /// checked); returns how many.
     pub fn load_distances(&mut self, dir: &Path) -> Result<usize, DbError> {
@@ -356,11 +392,17 @@ impl Database {
         for s in self.slices() {
             let p = distance_path(dir, s);
             if p.is_file() {
-                self.distances[s.key()] = Some(Arc::new(DistanceTable::load(&p)?));
+                let old = self.distances[s.key()].replace(Arc::new(DistanceTable::load(&p)?));
+                self.distance_slices += usize::from(old.is_none());
                 k += 1;
             }
         }
         Ok(k)
+    }
+
+    /// Whether any slice's distance file is loaded.
+    pub fn has_distances(&self) -> bool {
+        self.distance_slices > 0
     }
 
     /// Plies to conversion (a capture, a promotion or the end) of a board with `side` to

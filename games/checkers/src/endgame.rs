@@ -25,6 +25,14 @@ pub trait Distance: Send + Sync {
     fn distance(&self, pos: &Position) -> Option<u32>;
 }
 
+/// The distance files loaded into the databases (`Database::load_distances`); a slice
+/// without one answers `None`, and the move is then chosen as without distances.
+impl Distance for Database {
+    fn distance(&self, pos: &Position) -> Option<u32> {
+        Database::distance(self, &pos.board, pos.side).map(u32::from)
+    }
+}
+
 /// The most plies the conversion search looks ahead.
 const SEARCH_PLIES: u32 = 15;
 /// The most positions the conversion search visits for one move (a few tens of ms).
@@ -90,7 +98,7 @@ pub fn choose(
     let mv = match best {
         Wdl::Win => convert(db, distance, g, &children),
         Wdl::Draw => trap(db, &children),
-        Wdl::Loss => resist(db, distance, &children),
+        Wdl::Loss => resist(db, distance, Slice::of(&g.pos.board), &children),
     };
     Some((best.result(), mv))
 }
@@ -197,19 +205,28 @@ fn trap(db: &Database, children: &[(Move, Wdl, Checkers)]) -> Move {
     best_by_replies(db, children, |v| v == Wdl::Win)
 }
 
-/// Among losing moves: the longest resistance by distance, else the one that leaves the
-/// opponent the most replies that do not win.
+/// Among losing moves: the longest resistance by distance (a move that leaves the slice
+/// resists no further, as the distances count), else the one that leaves the opponent the
+/// most replies that do not win.
 fn resist(
     db: &Database,
     distance: Option<&dyn Distance>,
+    from: Slice,
     children: &[(Move, Wdl, Checkers)],
 ) -> Move {
     if let Some(d) = distance {
-        if let Some((mv, _)) = children
+        let plies = |c: &Checkers| {
+            if converts(from, c) {
+                Some(0)
+            } else {
+                d.distance(&c.pos).map(|n| n + 1)
+            }
+        };
+        let known: Option<Vec<(Move, u32)>> = children
             .iter()
-            .filter_map(|(mv, _, c)| d.distance(&c.pos).map(|n| (*mv, n)))
-            .max_by_key(|&(_, n)| n)
-        {
+            .map(|(mv, _, c)| plies(c).map(|n| (*mv, n)))
+            .collect();
+        if let Some((mv, _)) = known.and_then(|k| k.into_iter().rev().max_by_key(|&(_, n)| n)) {
             return mv;
         }
     }

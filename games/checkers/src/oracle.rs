@@ -1,10 +1,11 @@
 //! The databases as an MCTS oracle: a position in a slice present is proven at expansion,
 //! a playout that enters one ends with its value, and a search whose root they know plays
-//! the move [`crate::endgame::choose`] picks under the draw rules of play.
+//! the move [`crate::endgame::choose`] picks under the draw rules of play (by the distance
+//! files where they are loaded).
 
 use crate::board::Move;
 use crate::db::{Database, Wdl};
-use crate::endgame;
+use crate::endgame::{self, Distance};
 use crate::play::Checkers;
 use crate::position::Position;
 use quasar_core::{Game, GameResult, Oracle, ProvenOutcome};
@@ -23,6 +24,14 @@ impl Oracle<Position> for Database {
     fn guess(&self, pos: &Position) -> Option<GameResult> {
         self.probe_position(pos).map(Wdl::result)
     }
+
+    #[inline]
+    fn prefetch_children(&self, pos: &Position, moves: &[Move]) {
+        for &mv in moves {
+            let c = pos.after(mv);
+            self.prefetch(&c.board, c.side);
+        }
+    }
 }
 
 impl Oracle<Checkers> for Database {
@@ -40,11 +49,19 @@ impl Oracle<Checkers> for Database {
         self.probe_position(&g.pos).map(Wdl::result)
     }
 
+    /// Each child's value read starts before the first is probed (MCTS probes them all).
+    #[inline]
+    fn prefetch_children(&self, g: &Checkers, moves: &[Move]) {
+        Oracle::<Position>::prefetch_children(self, &g.pos, moves);
+    }
+
     /// The value under the rules of play with the move that converts a win, resists a loss
     /// or sets traps in a draw (the first winning move would shuffle into a draw by rule).
     fn probe_root(&self, g: &Checkers) -> Option<ProvenOutcome<Move>> {
-        // A distance file, where one is kept, plugs in here (`Some(&distances)`).
-        let (result, mv) = endgame::choose(self, None, g)?;
+        // With distance files loaded, a win converts by the shortest way and a loss resists
+        // longest; without them `choose` searches and scores moves instead.
+        let distance = self.has_distances().then_some(self as &dyn Distance);
+        let (result, mv) = endgame::choose(self, distance, g)?;
         Some(ProvenOutcome {
             result,
             plies: None,

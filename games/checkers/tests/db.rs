@@ -62,16 +62,49 @@ fn all_positions(n: usize) -> Vec<ArrayPos> {
     out
 }
 
-/// Win/draw/loss of every position of at most `n` pieces by repeated sweeps over the whole
-/// set on the array board, sharing nothing with the crate's build.
-fn plain_values(n: usize) -> HashMap<String, Wdl> {
-    let positions = all_positions(n);
-    let number: HashMap<String, usize> = positions
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.text(), i))
-        .collect();
-    let mut value: Vec<Option<Wdl>> = positions
+/// Every position of 1 to `n` pieces on the array board and the moves between them.
+struct Graph {
+    positions: Vec<ArrayPos>,
+    /// Each position's children, by number (none where the game is over).
+    children: Vec<Vec<usize>>,
+}
+
+impl Graph {
+    fn new(n: usize) -> Graph {
+        let positions = all_positions(n);
+        let number: HashMap<String, usize> = positions
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.text(), i))
+            .collect();
+        let children = positions
+            .iter()
+            .map(|p| {
+                if p.outcome().is_some() {
+                    return Vec::new();
+                }
+                p.moves()
+                    .iter()
+                    .map(|m| {
+                        let mut c = p.clone();
+                        c.play(m);
+                        number[&c.text()]
+                    })
+                    .collect()
+            })
+            .collect();
+        Graph {
+            positions,
+            children,
+        }
+    }
+}
+
+/// Win/draw/loss of every position of the graph, by number, by repeated sweeps over the
+/// whole set on the array board, sharing nothing with the crate's build.
+fn plain_values(g: &Graph) -> Vec<Wdl> {
+    let mut value: Vec<Option<Wdl>> = g
+        .positions
         .iter()
         .map(|p| match p.outcome() {
             Some(Outcome::Win(s)) if s == p.side => Some(Wdl::Win),
@@ -79,29 +112,13 @@ fn plain_values(n: usize) -> HashMap<String, Wdl> {
             _ => None,
         })
         .collect();
-    let children: Vec<Vec<usize>> = positions
-        .iter()
-        .map(|p| {
-            if p.outcome().is_some() {
-                return Vec::new();
-            }
-            p.moves()
-                .iter()
-                .map(|m| {
-                    let mut c = p.clone();
-                    c.play(m);
-                    number[&c.text()]
-                })
-                .collect()
-        })
-        .collect();
     loop {
         let mut changed = false;
-        for i in 0..positions.len() {
+        for i in 0..g.positions.len() {
             if value[i].is_some() {
                 continue;
             }
-            let kids = &children[i];
+            let kids = &g.children[i];
             if kids.iter().any(|&k| value[k] == Some(Wdl::Loss)) {
                 value[i] = Some(Wdl::Win);
                 changed = true;
@@ -114,11 +131,7 @@ fn plain_values(n: usize) -> HashMap<String, Wdl> {
             break;
         }
     }
-    positions
-        .iter()
-        .zip(value)
-        .map(|(p, v)| (p.text(), v.unwrap_or(Wdl::Draw)))
-        .collect()
+    value.into_iter().map(|v| v.unwrap_or(Wdl::Draw)).collect()
 }
 
 #[test]
@@ -127,12 +140,14 @@ fn every_slice_to_three_pieces_equals_a_plain_search() {
     build(&dir, 3, &Selection::All, &mut |_| {}).unwrap();
     let db = Database::open(&dir).unwrap();
     assert_eq!(db.slices().len(), Slice::all(3).len());
-    let plain = plain_values(3);
+    let graph = Graph::new(3);
+    let plain = plain_values(&graph);
     // 120 + 6,972 + 261,224 placements, each with either side to move.
     assert_eq!(plain.len(), 2 * (120 + 6_972 + 261_224));
     let mut seen = [0u64; 3];
-    for (text, &want) in &plain {
-        let p = Position::from_fen(text).unwrap();
+    for (pos, &want) in graph.positions.iter().zip(&plain) {
+        let text = pos.text();
+        let p = Position::from_fen(&text).unwrap();
         assert_eq!(db.probe_position(&p), Some(want), "{text}");
         seen[want as usize] += 1;
     }
@@ -260,28 +275,16 @@ fn distances_to_three_pieces_equal_a_plain_sweep() {
     build_with(&dir, 3, &Selection::All, options, &mut |_| {}).unwrap();
     let mut db = Database::open(&dir).unwrap();
     assert_eq!(db.load_distances(&dir).unwrap(), Slice::all(3).len());
-    let plain = plain_values(3);
-    let positions = all_positions(3);
-    let number: HashMap<String, usize> = positions
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.text(), i))
-        .collect();
-    let value: Vec<Wdl> = positions.iter().map(|p| plain[&p.text()]).collect();
+    let graph = Graph::new(3);
+    let value = plain_values(&graph);
+    let positions = &graph.positions;
     // Each position's children: (number, whether the move stays in the slice).
     let children: Vec<Vec<(usize, bool)>> = positions
         .iter()
-        .map(|p| {
-            if p.outcome().is_some() {
-                return Vec::new();
-            }
-            p.moves()
-                .iter()
-                .map(|m| {
-                    let mut c = p.clone();
-                    c.play(m);
-                    (number[&c.text()], kinds(&c) == kinds(p))
-                })
+        .zip(&graph.children)
+        .map(|(p, kids)| {
+            kids.iter()
+                .map(|&k| (k, kinds(&positions[k]) == kinds(p)))
                 .collect()
         })
         .collect();
