@@ -88,8 +88,12 @@ pub fn derive(
 #[inline]
 pub fn oracle_plies<M>(p: &ProvenOutcome<M>) -> u16 {
     p.plies
-        .map_or(u16::MAX / 2, |n| n.min(u16::MAX as u32 / 2) as u16)
+        .map_or(UNKNOWN_PLIES, |n| n.min(UNKNOWN_PLIES as u32 - 1) as u16)
 }
+
+/// The plies a proof counts for an oracle's answer without a distance: long (a win through
+/// it is preferred last, a loss resisted longest) and far from overflowing as plies add up.
+pub const UNKNOWN_PLIES: u16 = u16::MAX / 2;
 
 #[cfg(test)]
 mod tests {

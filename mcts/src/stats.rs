@@ -13,6 +13,14 @@ pub struct Proven {
     pub plies: u32,
 }
 
+impl Proven {
+    /// `plies`, or `None` where an oracle without distances (a win/draw/loss database)
+    /// proved the line and the count stands only for "unknown, long".
+    pub fn known_plies(&self) -> Option<u32> {
+        (self.plies < crate::solver::UNKNOWN_PLIES as u32).then_some(self.plies)
+    }
+}
+
 /// One root move's statistics, merged over threads.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ChildStats<M> {

@@ -188,7 +188,10 @@ pub fn describe_report<G: Game>(pos: &G, r: &Report<G::Move>, moves: bool) -> St
                 GameResult::Loss => "loss",
                 GameResult::Draw => "draw",
             };
-            format!("{what} for {me} in {} plies", p.plies)
+            match p.known_plies() {
+                Some(n) => format!("{what} for {me} in {n} plies"),
+                None => format!("{what} for {me} (by a table without distances)"),
+            }
         }
     };
     let _ = writeln!(s, "proven {proven}");
@@ -202,7 +205,10 @@ pub fn describe_report<G: Game>(pos: &G, r: &Report<G::Move>, moves: bool) -> St
     if moves {
         for c in &r.children {
             let proof = match c.proven {
-                Some(p) => format!(" proven {:?} in {}", p.result, p.plies),
+                Some(p) => match p.known_plies() {
+                    Some(n) => format!(" proven {:?} in {n}", p.result),
+                    None => format!(" proven {:?}", p.result),
+                },
                 None => String::new(),
             };
             let _ = writeln!(
