@@ -337,6 +337,7 @@ impl EngineSettings {
                 None => defaults.oracle_in_playouts,
             },
             expand_after: defaults.expand_after,
+            lazy_probes: defaults.lazy_probes,
             max_playout_plies: defaults.max_playout_plies,
             seed: self.seed.unwrap_or(seed),
         }

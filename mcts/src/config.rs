@@ -21,6 +21,10 @@ pub struct Config<P> {
     pub oracle_in_playouts: Option<NonZeroU32>,
     /// A leaf is expanded once it has had this many simulations (the root always is).
     pub expand_after: u32,
+    /// The oracle proves a new node's child when the child is first visited, not every
+    /// child at expansion (most children of a deep node are never visited, and each probe
+    /// may be a memory read); the root's children are always probed at once.
+    pub lazy_probes: bool,
     /// A playout longer than this many plies counts as a draw (for games that can cycle).
     pub max_playout_plies: u32,
     /// Seed of the random numbers; identical seeds and simulation counts give identical
@@ -38,6 +42,7 @@ impl<P: Default> Default for Config<P> {
             parallelism: Parallelism::Root,
             oracle_in_playouts: NonZeroU32::new(1),
             expand_after: 1,
+            lazy_probes: true,
             max_playout_plies: 1000,
             seed: 0x5eed,
         }

@@ -9,7 +9,7 @@ use crate::solver;
 use crate::store::{NewChild, Proof, Store};
 use crate::tree::{NodeId, Tree};
 use crate::uct;
-use quasar_core::{Game, Oracle};
+use quasar_core::{Game, Oracle, Side};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,6 +25,8 @@ pub struct Settings<'a, G: Game, P> {
     pub oracle: Option<&'a dyn Oracle<G>>,
     /// Consult the oracle in playouts every this many plies (0: never).
     pub oracle_every: u32,
+    /// Probe a child at its first visit instead of at its parent's expansion.
+    pub lazy_probes: bool,
 }
 
 impl<'a, G: Game, P> Settings<'a, G, P> {
@@ -35,6 +37,7 @@ impl<'a, G: Game, P> Settings<'a, G, P> {
             c: config.c as f32,
             oracle,
             oracle_every: config.oracle_in_playouts.map_or(0, |k| k.get()),
+            lazy_probes: config.lazy_probes,
         }
     }
 }
@@ -139,14 +142,14 @@ pub fn simulate<G: Game, P: PlayoutPolicy<G>, S: Store<G::Move>>(
             if !is_root && before < settings.config.expand_after {
                 break;
             }
-            let expanded = expand(
-                store,
-                id,
-                &pos,
-                is_root,
-                settings.oracle,
-                &mut scratch.moves,
-            );
+            // Lazily, the children are proven at their first visit (below), the root's
+            // at once.
+            let oracle = if is_root || !settings.lazy_probes {
+                settings.oracle
+            } else {
+                None
+            };
+            let expanded = expand(store, id, &pos, is_root, oracle, &mut scratch.moves);
             if !expanded || store.proof(id).0 != Proof::Unknown {
                 break;
             }
@@ -154,10 +157,22 @@ pub fn simulate<G: Game, P: PlayoutPolicy<G>, S: Store<G::Move>>(
         let Some(child) = uct::select(store, id, settings.c) else {
             break;
         };
+        let mover = pos.side_to_move();
         pos.play(store.mv(child).expect("children have moves"));
         before = store.enter(child);
         path.push(child);
         id = child;
+        if before == 0 && settings.lazy_probes && path.len() > 2 {
+            // The first visit of a child its parent's expansion did not probe (a shared
+            // tree counts the visit in `enter`, so one thread probes it).
+            if let Some(o) = settings.oracle {
+                if store.stats(child).2 == Proof::Unknown && pos.outcome().is_none() {
+                    if let Some((proof, plies)) = oracle_proof(o, &pos, mover) {
+                        store.prove(child, proof, plies);
+                    }
+                }
+            }
+        }
     }
     let proven = store.proof(id).0.outcome(store.mover(id));
     let outcome = match proven {
@@ -205,18 +220,13 @@ pub fn expand<G: Game, S: Store<G::Move>>(
     let kids = moves.iter().map(|&mv| {
         let mut child = pos.clone();
         child.play(mv);
-        let (mut proof, mut plies) = (Proof::Unknown, 0);
-        if let Some(o) = child.outcome() {
-            proof = Proof::from_result(o.result_for(mover));
-        } else if let Some(p) = oracle.and_then(|o| o.probe_value(&child)) {
-            let r = if child.side_to_move() == mover {
-                p.result
-            } else {
-                p.result.flip()
-            };
-            proof = Proof::from_result(r);
-            plies = solver::oracle_plies(&p);
-        }
+        let (proof, plies) = if let Some(o) = child.outcome() {
+            (Proof::from_result(o.result_for(mover)), 0)
+        } else {
+            oracle
+                .and_then(|o| oracle_proof(o, &child, mover))
+                .unwrap_or((Proof::Unknown, 0))
+        };
         NewChild { mv, proof, plies }
     });
     if store
@@ -229,6 +239,19 @@ pub fn expand<G: Game, S: Store<G::Move>>(
     true
 }
 
+/// The oracle's proof of `child` (a position not over) from the view of `mover`, the side
+/// that moved into it, with its plies.
+#[inline]
+fn oracle_proof<G: Game>(oracle: &dyn Oracle<G>, child: &G, mover: Side) -> Option<(Proof, u16)> {
+    let p = oracle.probe_value(child)?;
+    let r = if child.side_to_move() == mover {
+        p.result
+    } else {
+        p.result.flip()
+    };
+    Some((Proof::from_result(r), solver::oracle_plies(&p)))
+}
+
 /// Readies `store` (reset for the search, rooted at `pos`) for a search: the root's proof
 /// re-derived from its children, and the root expanded if it is not yet, so that the
 /// simulations, and a report of none, find its children.
@@ -239,6 +262,24 @@ pub fn ready_root<G: Game, S: Store<G::Move>>(
     moves: &mut Vec<G::Move>,
 ) {
     let root = store.root();
+    if let (Some(o), true) = (oracle, store.is_expanded(root)) {
+        // A reused root may have been expanded lazily, below a root: its children not
+        // probed yet are probed now, as a new root's would be.
+        let mover = pos.side_to_move();
+        for child in store.children(root) {
+            if store.proof(child).0 != Proof::Unknown {
+                continue;
+            }
+            let Some(mv) = store.mv(child) else { continue };
+            let mut p = pos.clone();
+            p.play(mv);
+            if p.outcome().is_none() {
+                if let Some((proof, plies)) = oracle_proof(o, &p, mover) {
+                    store.prove(child, proof, plies);
+                }
+            }
+        }
+    }
     solver::update(store, root);
     if !store.is_expanded(root) && store.proof(root).0 == Proof::Unknown {
         expand(store, root, pos, true, oracle, moves);

@@ -1,6 +1,7 @@
 //! MCTS simulations per second with and without a tablebase (the table consulted in
 //! playouts every ply through the fast path, the same through the general path of
-//! `explain` as before the answer cache, every 4 plies, or only at expansion), each as a
+//! `explain` as before the answer cache, every 4 plies, or only at expansion; a new node's
+//! children probed lazily, at their first visit, or eagerly, all at expansion), each as a
 //! share of the rate without a table; then the probe's cost per playout ply, measured on
 //! playouts alone.
 //!
@@ -10,8 +11,8 @@
 //! are printed; rates and costs are per second of the process' CPU time, so that a loaded
 //! machine's waits do not count). Several tables of one board (e.g. a table file and the same table sliced)
 //! are measured in the same run, each with its own settings; the general path only for
-//! the first. "full probe at exp." proves new nodes' children through `Oracle::probe` (with
-//! the best move, as before `probe_value`), the rest through `probe_value`.
+//! the first. "full probe" proves new nodes' children through `Oracle::probe` (with the
+//! best move, as before `probe_value`), the rest through `probe_value`.
 //! Positions: the start of the table's board and 8 positions 16 random plies in.
 
 use breakthrough::tablebase::{generate, Limits as PieceLimits, Region, Tablebase};
@@ -140,7 +141,7 @@ fn main() {
         None => vec![None],
     };
     type Shared = Arc<dyn Oracle<Position>>;
-    let tables: Vec<(String, Shared, Shared)> = files
+    let tables: Vec<(String, Shared, Shared, Shared)> = files
         .iter()
         .map(|&f| {
             let tb = open(f);
@@ -150,7 +151,8 @@ fn main() {
             };
             let tb: Shared = Arc::new(tb);
             let full: Shared = Arc::new(FullProbe(Arc::clone(&tb)));
-            (name, tb, full)
+            let uncached: Shared = Arc::new(open(f).with_cache_slots(0));
+            (name, tb, full, uncached)
         })
         .collect();
     let first = open(files[0]);
@@ -174,51 +176,54 @@ fn main() {
         "{board}, full playout policy, 1 thread, {secs} s per setting over {} positions, median [min-max] of {repeats}; rates per second of process CPU time",
         positions.len()
     );
-    /// A setting: its label, the table (none: no table) and how often playouts ask it.
-    type Setting<'a> = (String, Option<&'a Shared>, Option<NonZeroU32>);
-    let mut settings: Vec<Setting> = vec![("no table".into(), None, None)];
-    for (k, (name, tb, full)) in tables.iter().enumerate() {
+    /// A setting: its label, the table (none: no table), how often playouts ask it, and
+    /// whether children are probed at their first visit (lazy) or all at expansion.
+    type Setting<'a> = (String, Option<&'a Shared>, Option<NonZeroU32>, bool);
+    let mut settings: Vec<Setting> = vec![("no table".into(), None, None, true)];
+    for (k, (name, tb, full, _)) in tables.iter().enumerate() {
         let tag = if tables.len() > 1 {
             format!("[{}] ", k + 1)
         } else {
             String::new()
         };
         println!("[{}] {name}", k + 1);
+        let every = |n| NonZeroU32::new(n);
+        settings.push((format!("{tag}every ply, lazy"), Some(tb), every(1), true));
+        settings.push((format!("{tag}every ply, eager"), Some(tb), every(1), false));
         settings.push((
-            format!("{tag}table, every ply"),
-            Some(tb),
-            NonZeroU32::new(1),
-        ));
-        settings.push((
-            format!("{tag}every ply, full probe at exp."),
+            format!("{tag}every ply, eager, full probe"),
             Some(full),
-            NonZeroU32::new(1),
+            every(1),
+            false,
         ));
         if k == 0 {
             settings.push((
-                "every ply, general path".into(),
+                "every ply, eager, general path".into(),
                 Some(&slow),
-                NonZeroU32::new(1),
+                every(1),
+                false,
             ));
         }
         settings.push((
-            format!("{tag}table, every 4 plies"),
+            format!("{tag}every 4 plies, lazy"),
             Some(tb),
-            NonZeroU32::new(4),
+            every(4),
+            true,
         ));
-        settings.push((format!("{tag}table, expansion only"), Some(tb), None));
-        settings.push((format!("{tag}exp. only, full probe"), Some(full), None));
+        settings.push((format!("{tag}expansion only, lazy"), Some(tb), None, true));
+        settings.push((format!("{tag}expansion only, eager"), Some(tb), None, false));
     }
     let mut rates = vec![Vec::new(); settings.len()];
     let mut proven = vec![0; settings.len()];
     for _ in 0..repeats {
-        for (k, (_, oracle, every)) in settings.iter().enumerate() {
+        for (k, (_, oracle, every, lazy)) in settings.iter().enumerate() {
             let (mut sims, cpu) = (0u64, cpu_seconds());
             proven[k] = 0;
             for (i, pos) in positions.iter().enumerate() {
                 let config = Config {
                     seed: i as u64 + 1,
                     oracle_in_playouts: *every,
+                    lazy_probes: *lazy,
                     ..Config::<BreakthroughPolicy>::default()
                 };
                 let mut s = match oracle {
@@ -233,7 +238,7 @@ fn main() {
         }
     }
     let base = median(&mut rates[0].clone());
-    for (k, (label, _, _)) in settings.iter().enumerate() {
+    for (k, (label, ..)) in settings.iter().enumerate() {
         let r = median(&mut rates[k]);
         let (lo, hi) = (rates[k][0], rates[k][rates[k].len() - 1]);
         println!(
@@ -248,8 +253,9 @@ fn main() {
     // Playouts alone: the probe's amortised cost per ply.
     let rounds = (secs * 20_000.0 / positions.len() as f64).max(100.0) as u32;
     let mut oracles: Vec<(String, Option<&dyn Oracle<Position>>)> = vec![("no table".into(), None)];
-    for (k, (_, tb, _)) in tables.iter().enumerate() {
+    for (k, (_, tb, _, uncached)) in tables.iter().enumerate() {
         oracles.push((format!("[{}] every ply", k + 1), Some(&**tb)));
+        oracles.push((format!("[{}] no answer cache", k + 1), Some(&**uncached)));
     }
     oracles.push(("[1] general path".into(), Some(&*slow)));
     let mut costs = vec![Vec::new(); oracles.len()];
