@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 /// The keys an `mcts:` spec takes, for error messages.
 pub const KEYS: &str = "tb, rule, every, c, playout, time, sims, threads, parallel, nodes, seed, \
-                        eval-after, capture-weight, win-in-one, stop-threats";
+                        eval-after, capture-weight, win-in-one, stop-threats, lazy";
 
 /// The fewest tree nodes a search may be given (a smaller budget fills at the first move).
 pub const MIN_NODES: usize = 1000;
@@ -82,6 +82,9 @@ pub struct EngineSettings {
     pub nodes: Option<usize>,
     /// A fixed seed (`seed=7`).
     pub seed: Option<u64>,
+    /// Probe a new node's children at their first visit (`lazy=on`) or all at expansion
+    /// (`lazy=off`); needs a table.
+    pub lazy_probes: Option<bool>,
 }
 
 /// A setting that cannot be taken; each message names the key and what is allowed.
@@ -182,6 +185,7 @@ impl EngineSettings {
         for (key, given) in [
             ("rule", s.rule.is_some()),
             ("every", s.oracle_every.is_some()),
+            ("lazy", s.lazy_probes.is_some()),
         ] {
             if given && s.table.is_none() {
                 return Err(SettingError::NeedsTable { key: key.into() });
@@ -314,6 +318,7 @@ impl EngineSettings {
             }
             "win-in-one" => once(&mut self.playout.win_in_one, on_off(key, value)?, twice)?,
             "stop-threats" => once(&mut self.playout.stop_threats, on_off(key, value)?, twice)?,
+            "lazy" => once(&mut self.lazy_probes, on_off(key, value)?, twice)?,
             _ => return Err(SettingError::UnknownKey { key: key.into() }),
         }
         Ok(())
@@ -337,7 +342,7 @@ impl EngineSettings {
                 None => defaults.oracle_in_playouts,
             },
             expand_after: defaults.expand_after,
-            lazy_probes: defaults.lazy_probes,
+            lazy_probes: self.lazy_probes.unwrap_or(defaults.lazy_probes),
             max_playout_plies: defaults.max_playout_plies,
             seed: self.seed.unwrap_or(seed),
         }
@@ -386,6 +391,9 @@ impl fmt::Display for EngineSettings {
         if let Some(k) = self.oracle_every {
             keys.push(format!("every={k}"));
         }
+        if let Some(on) = self.lazy_probes {
+            keys.push(format!("lazy={}", if on { "on" } else { "off" }));
+        }
         if let Some(n) = self.playout.eval_after {
             keys.push(format!("eval-after={n}"));
         }
@@ -411,8 +419,8 @@ mod tests {
     #[test]
     fn every_key_reads_and_prints_back() {
         let text = "tb=t.qtb,rule=race,c=0.4,playout=uniform,time=250ms,threads=2,parallel=tree,\
-                    nodes=5000,seed=9,every=4,eval-after=0,capture-weight=2,win-in-one=off,\
-                    stop-threats=on";
+                    nodes=5000,seed=9,every=4,lazy=off,eval-after=0,capture-weight=2,\
+                    win-in-one=off,stop-threats=on";
         let s = EngineSettings::parse_keys(text).unwrap();
         assert_eq!(
             s.table_spec(),
@@ -424,6 +432,8 @@ mod tests {
         assert_eq!(s.limit, Some(Limits::Time(Duration::from_millis(250))));
         assert_eq!(s.playout.eval_after, Some(0));
         assert_eq!(s.playout.win_in_one, Some(false));
+        assert_eq!(s.lazy_probes, Some(false));
+        assert!(!s.config((), 1).lazy_probes);
         assert_eq!(s.to_string(), text.replace(' ', ""));
         assert_eq!(EngineSettings::parse_keys(&s.to_string()).unwrap(), s);
         assert_eq!(
@@ -474,6 +484,8 @@ mod tests {
             ("rule=race", "needs a tablebase"),
             ("rule=sound", "needs a tablebase"),
             ("every=4", "needs a tablebase"),
+            ("lazy=off", "needs a tablebase"),
+            ("tb=x,lazy=maybe", "on or off"),
             ("tb=x,every=-1", "every=-1"),
             ("capture-weight=0", "1 to 1000"),
         ];

@@ -373,18 +373,21 @@ impl Tablebase {
         }
     }
 
-    /// Starts reading what [`Tablebase::claim_depth`] of `pos` will read (its answer
-    /// cache slot, and its byte of a table held in memory), so that the read overlaps
-    /// other work.
+    /// Starts reading what [`Tablebase::claim_depth`] of `pos` will read from a table
+    /// held in memory (its answer cache slot and its byte), so that the read overlaps
+    /// other work. Nothing for a table read from its file: there the answer cache (in the
+    /// second-level cache) answers most probes, and the hint's own work cost more than it
+    /// saved (8x8 with 5 a side: +28.8 ns a playout ply against +15.7 without).
     #[inline]
     pub fn prefetch(&self, pos: &Position) {
+        let Some(r) = &self.resident else {
+            return;
+        };
         if let Step::Lookup { c, .. } = self.claim_step(pos) {
             if let Some(cache) = &self.cache {
                 cache.prefetch(c);
             }
-            if let Some(r) = &self.resident {
-                r.prefetch(c);
-            }
+            r.prefetch(c);
         }
     }
 
@@ -589,7 +592,7 @@ impl Oracle<Position> for Tablebase {
     /// held in memory) before they are probed one by one.
     #[inline]
     fn prefetch_children(&self, pos: &Position, moves: &[Move]) {
-        if self.slow {
+        if self.slow || self.resident.is_none() {
             return;
         }
         for &mv in moves {
