@@ -419,7 +419,7 @@ mod tests {
     #[test]
     fn every_key_reads_and_prints_back() {
         let text = "tb=t.qtb,rule=race,c=0.4,playout=uniform,time=250ms,threads=2,parallel=tree,\
-                    nodes=5000,seed=9,every=4,lazy=off,eval-after=0,capture-weight=2,\
+                    nodes=5000,seed=9,every=4,lazy=on,eval-after=0,capture-weight=2,\
                     win-in-one=off,stop-threats=on";
         let s = EngineSettings::parse_keys(text).unwrap();
         assert_eq!(
@@ -432,8 +432,10 @@ mod tests {
         assert_eq!(s.limit, Some(Limits::Time(Duration::from_millis(250))));
         assert_eq!(s.playout.eval_after, Some(0));
         assert_eq!(s.playout.win_in_one, Some(false));
-        assert_eq!(s.lazy_probes, Some(false));
-        assert!(!s.config((), 1).lazy_probes);
+        assert_eq!(s.lazy_probes, Some(true));
+        assert!(
+            s.config((), 1).lazy_probes && !EngineSettings::default().config((), 1).lazy_probes
+        );
         assert_eq!(s.to_string(), text.replace(' ', ""));
         assert_eq!(EngineSettings::parse_keys(&s.to_string()).unwrap(), s);
         assert_eq!(

@@ -92,12 +92,6 @@ impl DepthCache {
         })
     }
 
-    /// Starts reading the slot of `c` into the cache.
-    #[inline]
-    pub fn prefetch(&self, c: Config) {
-        crate::tablebase::resident::prefetch_read(self.slot(self.pack(c)));
-    }
-
     /// Remembers the table's answer for `c` (replacing whatever shared its slot).
     #[inline]
     pub fn put(&self, c: Config, depth: Option<u32>) {

@@ -326,10 +326,12 @@ impl Tablebase {
     }
 
     /// The stored depth of `c` (no White piece on row `H-1`, at least one White piece),
-    /// through the answer cache.
+    /// through the answer cache unless the table is held in memory.
     #[inline]
     fn stored_depth(&self, c: Config) -> Result<Option<u32>, Corrupt> {
-        let Some(cache) = &self.cache else {
+        // A table held in memory answers with one read, as the cache would (and its
+        // prefetch covers that read): the cache's own read and write would only add.
+        let Some(cache) = self.cache.as_ref().filter(|_| self.resident.is_none()) else {
             return self.table_depth(c);
         };
         if let Some(d) = cache.get(c) {
@@ -374,7 +376,7 @@ impl Tablebase {
     }
 
     /// Starts reading what [`Tablebase::claim_depth`] of `pos` will read from a table
-    /// held in memory (its answer cache slot and its byte), so that the read overlaps
+    /// held in memory (the byte of its depth), so that the read overlaps
     /// other work. Nothing for a table read from its file: there the answer cache (in the
     /// second-level cache) answers most probes, and the hint's own work cost more than it
     /// saved (8x8 with 5 a side: +28.8 ns a playout ply against +15.7 without).
@@ -384,9 +386,6 @@ impl Tablebase {
             return;
         };
         if let Step::Lookup { c, .. } = self.claim_step(pos) {
-            if let Some(cache) = &self.cache {
-                cache.prefetch(c);
-            }
             r.prefetch(c);
         }
     }
@@ -588,8 +587,8 @@ impl Oracle<Position> for Tablebase {
         })
     }
 
-    /// Starts the reads of the children's probes (answer cache slots, and bytes of a table
-    /// held in memory) before they are probed one by one.
+    /// Starts the reads of the children's probes (bytes of a table held in memory) before
+    /// they are probed one by one.
     #[inline]
     fn prefetch_children(&self, pos: &Position, moves: &[Move]) {
         if self.slow || self.resident.is_none() {
