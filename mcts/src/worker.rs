@@ -2,7 +2,7 @@
 //! proof propagation) and the simulation loop, written once over any [`Store`]; and the
 //! worker that owns an arena (each thread of root parallelism, or the only one).
 
-use crate::config::{Config, CLOCK_EVERY, MAX_ROOT_VISITS, PUBLISH_EVERY};
+use crate::config::{ChildProbes, Config, CLOCK_EVERY, MAX_ROOT_VISITS, PUBLISH_EVERY};
 use crate::playout::{PlayoutContext, PlayoutPolicy};
 use crate::reuse;
 use crate::solver;
@@ -25,8 +25,8 @@ pub struct Settings<'a, G: Game, P> {
     pub oracle: Option<&'a dyn Oracle<G>>,
     /// Consult the oracle in playouts every this many plies (0: never).
     pub oracle_every: u32,
-    /// Probe a child at its first visit instead of at its parent's expansion.
-    pub lazy_probes: bool,
+    /// When a new node's children are probed.
+    pub child_probes: ChildProbes,
 }
 
 impl<'a, G: Game, P> Settings<'a, G, P> {
@@ -37,7 +37,7 @@ impl<'a, G: Game, P> Settings<'a, G, P> {
             c: config.c as f32,
             oracle,
             oracle_every: config.oracle_in_playouts.map_or(0, |k| k.get()),
-            lazy_probes: config.lazy_probes,
+            child_probes: config.child_probes,
         }
     }
 }
@@ -133,18 +133,19 @@ pub fn simulate<G: Game, P: PlayoutPolicy<G>, S: Store<G::Move>>(
     store.enter(id);
     path.push(id);
     let mut before = u32::MAX;
+    let expand_after = settings.config.expand_after;
+    let lazy = settings.child_probes != ChildProbes::Expansion;
     loop {
         if store.stats(id).2 != Proof::Unknown {
             break;
         }
+        let is_root = path.len() == 1;
         if !store.is_expanded(id) {
-            let is_root = path.len() == 1;
-            if !is_root && before < settings.config.expand_after {
+            if !is_root && before < expand_after {
                 break;
             }
-            // Lazily, the children are proven at their first visit (below), the root's
-            // at once.
-            let oracle = if is_root || !settings.lazy_probes {
+            // Lazily, the children are proven later (below), the root's at once.
+            let oracle = if is_root || !lazy {
                 settings.oracle
             } else {
                 None
@@ -153,16 +154,35 @@ pub fn simulate<G: Game, P: PlayoutPolicy<G>, S: Store<G::Move>>(
             if !expanded || store.proof(id).0 != Proof::Unknown {
                 break;
             }
+        } else if settings.child_probes == ChildProbes::NextVisit
+            && !is_root
+            && before == expand_after + 1
+        {
+            // The visit after the expanding one: the children not visited yet are probed
+            // now (an expansion refused at first, in a full or shared tree, leaves them to
+            // the playouts: knowledge lost, never a wrong proof).
+            if let Some(o) = settings.oracle {
+                probe_unvisited(store, id, &pos, o, &mut scratch.moves);
+                if solver::update(store, id) {
+                    break;
+                }
+            }
         }
         let Some(child) = uct::select(store, id, settings.c) else {
             break;
         };
         let mover = pos.side_to_move();
+        let parent_before = before;
         pos.play(store.mv(child).expect("children have moves"));
         before = store.enter(child);
         path.push(child);
         id = child;
-        if before == 0 && settings.lazy_probes && path.len() > 2 {
+        let first_visit_probe = match settings.child_probes {
+            ChildProbes::Expansion => false,
+            ChildProbes::NextVisit => parent_before == expand_after,
+            ChildProbes::FirstVisit => true,
+        };
+        if before == 0 && first_visit_probe && path.len() > 2 {
             // The first visit of a child its parent's expansion did not probe (a shared
             // tree counts the visit in `enter`, so one thread probes it).
             if let Some(o) = settings.oracle {
@@ -237,6 +257,42 @@ pub fn expand<G: Game, S: Store<G::Move>>(
     }
     solver::update(store, id);
     true
+}
+
+/// Probes the children of `id` (expanded, at `pos`) not visited and not proven yet, their
+/// reads prefetched together first.
+fn probe_unvisited<G: Game, S: Store<G::Move>>(
+    store: &mut S,
+    id: S::Id,
+    pos: &G,
+    oracle: &dyn Oracle<G>,
+    moves: &mut Vec<G::Move>,
+) {
+    let open = |store: &S, c: S::Id| {
+        let (visits, _, proof) = store.stats(c);
+        visits == 0 && proof == Proof::Unknown
+    };
+    moves.clear();
+    for c in store.children(id) {
+        if open(store, c) {
+            moves.extend(store.mv(c));
+        }
+    }
+    oracle.prefetch_children(pos, moves);
+    let mover = pos.side_to_move();
+    for c in store.children(id) {
+        if !open(store, c) {
+            continue;
+        }
+        let Some(mv) = store.mv(c) else { continue };
+        let mut child = pos.clone();
+        child.play(mv);
+        if child.outcome().is_none() {
+            if let Some((proof, plies)) = oracle_proof(oracle, &child, mover) {
+                store.prove(c, proof, plies);
+            }
+        }
+    }
 }
 
 /// The oracle's proof of `child` (a position not over) from the view of `mover`, the side

@@ -133,7 +133,7 @@ impl EngineArgs {
             }),
             nodes: Some(self.nodes),
             seed: Some(self.seed),
-            lazy_probes: None,
+            child_probes: None,
         }
     }
 

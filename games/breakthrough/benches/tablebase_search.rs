@@ -1,7 +1,7 @@
 //! MCTS simulations per second with and without a tablebase (the table consulted in
 //! playouts every ply through the fast path, the same through the general path of
 //! `explain` as before the answer cache, every 4 plies, or only at expansion; a new node's
-//! children probed lazily, at their first visit, or eagerly, all at expansion), each as a
+//! children probed at its expansion, at its next visit or each at its first visit), each as a
 //! share of the rate without a table; then the probe's cost per playout ply, measured on
 //! playouts alone.
 //!
@@ -18,7 +18,7 @@
 use breakthrough::tablebase::{generate, Limits as PieceLimits, Region, Tablebase};
 use breakthrough::BreakthroughPolicy;
 use breakthrough::{Board, Position};
-use mcts::{Config, Limits, PlayoutContext, PlayoutPolicy, Searcher};
+use mcts::{ChildProbes, Config, Limits, PlayoutContext, PlayoutPolicy, Searcher};
 use quasar_core::{Game, GameResult, Oracle, ProvenOutcome};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -194,9 +194,14 @@ fn main() {
         positions.len()
     );
     /// A setting: its label, the table (none: no table), how often playouts ask it, and
-    /// whether children are probed at their first visit (lazy) or all at expansion.
-    type Setting<'a> = (String, Option<&'a Shared>, Option<NonZeroU32>, bool);
-    let mut settings: Vec<Setting> = vec![("no table".into(), None, None, true)];
+    /// when a new node's children are probed.
+    type Setting<'a> = (String, Option<&'a Shared>, Option<NonZeroU32>, ChildProbes);
+    let (exp, next, first) = (
+        ChildProbes::Expansion,
+        ChildProbes::NextVisit,
+        ChildProbes::FirstVisit,
+    );
+    let mut settings: Vec<Setting> = vec![("no table".into(), None, None, exp)];
     for (k, (name, tb, full, _, from_files, plain)) in tables.iter().enumerate() {
         let tag = if tables.len() > 1 {
             format!("[{}] ", k + 1)
@@ -205,68 +210,40 @@ fn main() {
         };
         println!("[{}] {name}", k + 1);
         let every = |n| NonZeroU32::new(n);
-        settings.push((format!("{tag}every ply, lazy"), Some(tb), every(1), true));
-        settings.push((
-            format!("{tag}every ply, lazy, no prefetch"),
-            Some(plain),
-            every(1),
-            true,
-        ));
-        settings.push((format!("{tag}every ply, eager"), Some(tb), every(1), false));
-        settings.push((
-            format!("{tag}every ply, eager, no prefetch"),
-            Some(plain),
-            every(1),
-            false,
-        ));
+        let mut rows: Vec<(&str, &Shared, Option<NonZeroU32>, ChildProbes)> = vec![
+            ("every ply", tb, every(1), exp),
+            ("every ply, no prefetch", plain, every(1), exp),
+        ];
         if name.ends_with("(sliced)") {
-            settings.push((
-                format!("{tag}every ply, lazy, files"),
-                Some(from_files),
-                every(1),
-                true,
-            ));
-            settings.push((
-                format!("{tag}every ply, eager, files"),
-                Some(from_files),
-                every(1),
-                false,
-            ));
+            rows.push(("every ply, files", from_files, every(1), exp));
         }
-        settings.push((
-            format!("{tag}every ply, eager, full probe"),
-            Some(full),
-            every(1),
-            false,
-        ));
+        rows.extend([
+            ("every ply, full probe", full, every(1), exp),
+            ("every ply, next-visit", tb, every(1), next),
+            ("every ply, first-visit", tb, every(1), first),
+            ("every 4 plies", tb, every(4), exp),
+            ("expansion only", tb, None, exp),
+            ("exp. only, next-visit", tb, None, next),
+            ("exp. only, first-visit", tb, None, first),
+        ]);
         if k == 0 {
-            settings.push((
-                "every ply, eager, general path".into(),
-                Some(&slow),
-                every(1),
-                false,
-            ));
+            rows.push(("every ply, general path", &slow, every(1), exp));
         }
-        settings.push((
-            format!("{tag}every 4 plies, lazy"),
-            Some(tb),
-            every(4),
-            true,
-        ));
-        settings.push((format!("{tag}expansion only, lazy"), Some(tb), None, true));
-        settings.push((format!("{tag}expansion only, eager"), Some(tb), None, false));
+        for (label, o, e, when) in rows {
+            settings.push((format!("{tag}{label}"), Some(o), e, when));
+        }
     }
     let mut rates = vec![Vec::new(); settings.len()];
     let mut proven = vec![0; settings.len()];
     for _ in 0..repeats {
-        for (k, (_, oracle, every, lazy)) in settings.iter().enumerate() {
+        for (k, (_, oracle, every, when)) in settings.iter().enumerate() {
             let (mut sims, cpu) = (0u64, cpu_seconds());
             proven[k] = 0;
             for (i, pos) in positions.iter().enumerate() {
                 let config = Config {
                     seed: i as u64 + 1,
                     oracle_in_playouts: *every,
-                    lazy_probes: *lazy,
+                    child_probes: *when,
                     ..Config::<BreakthroughPolicy>::default()
                 };
                 let mut s = match oracle {
