@@ -60,21 +60,6 @@ impl Oracle<Position> for FullProbe {
     }
 }
 
-/// A table without its prefetch hint (`Oracle::prefetch_children` a no-op), for comparison.
-struct NoPrefetch(Arc<dyn Oracle<Position>>);
-
-impl Oracle<Position> for NoPrefetch {
-    fn probe(&self, pos: &Position) -> Option<ProvenOutcome<breakthrough::Move>> {
-        self.0.probe(pos)
-    }
-    fn probe_value(&self, pos: &Position) -> Option<ProvenOutcome<breakthrough::Move>> {
-        self.0.probe_value(pos)
-    }
-    fn guess(&self, pos: &Position) -> Option<GameResult> {
-        self.0.guess(pos)
-    }
-}
-
 /// Nanoseconds per playout ply of the full policy from `positions` (`rounds` playouts each,
 /// fixed seeds), with `oracle` asked at every ply.
 fn ns_per_ply(positions: &[Position], oracle: Option<&dyn Oracle<Position>>, rounds: u32) -> f64 {
@@ -156,7 +141,7 @@ fn main() {
         None => vec![None],
     };
     type Shared = Arc<dyn Oracle<Position>>;
-    let tables: Vec<(String, Shared, Shared, Shared, Shared, Shared)> = files
+    let tables: Vec<(String, Shared, Shared, Shared, Shared)> = files
         .iter()
         .map(|&f| {
             let tb = open(f);
@@ -168,8 +153,7 @@ fn main() {
             let full: Shared = Arc::new(FullProbe(Arc::clone(&tb)));
             let uncached: Shared = Arc::new(open(f).with_cache_slots(0));
             let from_files: Shared = Arc::new(open(f).with_resident(false));
-            let plain: Shared = Arc::new(NoPrefetch(Arc::clone(&tb)));
-            (name, tb, full, uncached, from_files, plain)
+            (name, tb, full, uncached, from_files)
         })
         .collect();
     let first = open(files[0]);
@@ -202,7 +186,7 @@ fn main() {
         ChildProbes::FirstVisit,
     );
     let mut settings: Vec<Setting> = vec![("no table".into(), None, None, exp)];
-    for (k, (name, tb, full, _, from_files, plain)) in tables.iter().enumerate() {
+    for (k, (name, tb, full, _, from_files)) in tables.iter().enumerate() {
         let tag = if tables.len() > 1 {
             format!("[{}] ", k + 1)
         } else {
@@ -210,10 +194,8 @@ fn main() {
         };
         println!("[{}] {name}", k + 1);
         let every = |n| NonZeroU32::new(n);
-        let mut rows: Vec<(&str, &Shared, Option<NonZeroU32>, ChildProbes)> = vec![
-            ("every ply", tb, every(1), exp),
-            ("every ply, no prefetch", plain, every(1), exp),
-        ];
+        let mut rows: Vec<(&str, &Shared, Option<NonZeroU32>, ChildProbes)> =
+            vec![("every ply", tb, every(1), exp)];
         if name.ends_with("(sliced)") {
             rows.push(("every ply, files", from_files, every(1), exp));
         }
@@ -273,9 +255,8 @@ fn main() {
     // Playouts alone: the probe's amortised cost per ply.
     let rounds = (secs * 20_000.0 / positions.len() as f64).max(100.0) as u32;
     let mut oracles: Vec<(String, Option<&dyn Oracle<Position>>)> = vec![("no table".into(), None)];
-    for (k, (name, tb, _, uncached, from_files, plain)) in tables.iter().enumerate() {
+    for (k, (name, tb, _, uncached, from_files)) in tables.iter().enumerate() {
         oracles.push((format!("[{}] every ply", k + 1), Some(&**tb)));
-        oracles.push((format!("[{}] no prefetch", k + 1), Some(&**plain)));
         oracles.push((format!("[{}] no answer cache", k + 1), Some(&**uncached)));
         if name.ends_with("(sliced)") {
             oracles.push((format!("[{}] from the files", k + 1), Some(&**from_files)));

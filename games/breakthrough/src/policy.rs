@@ -191,33 +191,52 @@ impl BreakthroughPolicy {
             return o;
         }
         let eval_after = self.eval_after.unwrap_or(u32::MAX);
-        let every = match ctx.oracle {
-            Some(_) => ctx.oracle_every,
-            None => 0,
-        };
-        let due = |ply: u32| every != 0 && ply % every == 0;
         let mut ply = 0u32;
         loop {
-            // The policy's step is taken before the oracle is asked, so that the table
-            // read prefetched with the last move overlaps it; the oracle's answer still
-            // comes first.
-            let consult = ply > 0 && due(ply);
-            let step = self.step(bits, pos, ply, eval_after, ctx);
-            if consult {
+            if ply > 0 {
                 if let Some(o) = ctx.consult(pos, ply) {
                     return o;
                 }
             }
-            let mv = match step {
-                Ok(mv) => mv,
-                Err(o) => return o,
-            };
+            if ply >= eval_after {
+                return evaluate(pos);
+            }
+            if ply >= ctx.max_plies {
+                return Outcome::Draw;
+            }
             let me = pos.side();
-            if due(ply + 1) {
-                if let Some(o) = ctx.oracle {
-                    o.prefetch_children(pos, std::slice::from_ref(&mv));
+            let t = pos.targets();
+            let n = t.count();
+            if n == 0 {
+                return Outcome::Win(me.opponent());
+            }
+            let opp_pieces = pos.pieces(me.opponent());
+            if self.win_in_one {
+                let all = t.left | t.straight | t.right;
+                let caps = (t.left | t.right) & opp_pieces;
+                if all & goal(pos, me) != 0 || (opp_pieces.count_ones() == 1 && caps != 0) {
+                    return Outcome::Win(me);
                 }
             }
+            let mut chosen = None;
+            if self.stop_threats {
+                let danger = threats(pos, me.opponent());
+                if danger != 0 {
+                    let stop = t.captures_onto(danger);
+                    let k = stop.count();
+                    if k > 0 {
+                        let pick = ctx.below(k);
+                        chosen = Some(pos.nth_move_with(bits, &stop, pick));
+                    } else if self.win_in_one {
+                        // No win now and the threat cannot be captured: it wins next move.
+                        return Outcome::Win(me.opponent());
+                    }
+                }
+            }
+            let mv = match chosen {
+                Some(mv) => mv,
+                None => self.pick(bits, pos, &t, n, opp_pieces, ctx),
+            };
             pos.make_move(mv);
             ply += 1;
             let to = 1u64 << mv.to;
@@ -225,54 +244,6 @@ impl BreakthroughPolicy {
                 return Outcome::Win(me);
             }
         }
-    }
-
-    /// One ply of the policy at `pos` (not over): the outcome when it decides the playout
-    /// here, else the move it plays.
-    #[inline(always)]
-    fn step<B: Bits>(
-        &self,
-        bits: B,
-        pos: &Position,
-        ply: u32,
-        eval_after: u32,
-        ctx: &mut PlayoutContext<'_, Position>,
-    ) -> Result<Move, Outcome> {
-        if ply >= eval_after {
-            return Err(evaluate(pos));
-        }
-        if ply >= ctx.max_plies {
-            return Err(Outcome::Draw);
-        }
-        let me = pos.side();
-        let t = pos.targets();
-        let n = t.count();
-        if n == 0 {
-            return Err(Outcome::Win(me.opponent()));
-        }
-        let opp_pieces = pos.pieces(me.opponent());
-        if self.win_in_one {
-            let all = t.left | t.straight | t.right;
-            let caps = (t.left | t.right) & opp_pieces;
-            if all & goal(pos, me) != 0 || (opp_pieces.count_ones() == 1 && caps != 0) {
-                return Err(Outcome::Win(me));
-            }
-        }
-        if self.stop_threats {
-            let danger = threats(pos, me.opponent());
-            if danger != 0 {
-                let stop = t.captures_onto(danger);
-                let k = stop.count();
-                if k > 0 {
-                    let pick = ctx.below(k);
-                    return Ok(pos.nth_move_with(bits, &stop, pick));
-                } else if self.win_in_one {
-                    // No win now and the threat cannot be captured: it wins next move.
-                    return Err(Outcome::Win(me.opponent()));
-                }
-            }
-        }
-        Ok(self.pick(bits, pos, &t, n, opp_pieces, ctx))
     }
 
     /// A move by the capture weighting (uniform when the weight is 1).

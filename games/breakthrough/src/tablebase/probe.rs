@@ -326,12 +326,10 @@ impl Tablebase {
     }
 
     /// The stored depth of `c` (no White piece on row `H-1`, at least one White piece),
-    /// through the answer cache unless the table is held in memory.
+    /// through the answer cache.
     #[inline]
     fn stored_depth(&self, c: Config) -> Result<Option<u32>, Corrupt> {
-        // A table held in memory answers with one read, as the cache would (and its
-        // prefetch covers that read): the cache's own read and write would only add.
-        let Some(cache) = self.cache.as_ref().filter(|_| self.resident.is_none()) else {
+        let Some(cache) = &self.cache else {
             return self.table_depth(c);
         };
         if let Some(d) = cache.get(c) {
@@ -372,21 +370,6 @@ impl Tablebase {
                 let depth = self.stored_depth(c).ok()??;
                 (depth <= allowed).then_some(depth)
             }
-        }
-    }
-
-    /// Starts reading what [`Tablebase::claim_depth`] of `pos` will read from a table
-    /// held in memory (the byte of its depth), so that the read overlaps
-    /// other work. Nothing for a table read from its file: there the answer cache (in the
-    /// second-level cache) answers most probes, and the hint's own work cost more than it
-    /// saved (8x8 with 5 a side: +28.8 ns a playout ply against +15.7 without).
-    #[inline]
-    pub fn prefetch(&self, pos: &Position) {
-        let Some(r) = &self.resident else {
-            return;
-        };
-        if let Step::Lookup { c, .. } = self.claim_step(pos) {
-            r.prefetch(c);
         }
     }
 
@@ -585,20 +568,6 @@ impl Oracle<Position> for Tablebase {
             plies: Some(self.win_plies(pos, depth)),
             best_move: None,
         })
-    }
-
-    /// Starts the reads of the children's probes (bytes of a table held in memory) before
-    /// they are probed one by one.
-    #[inline]
-    fn prefetch_children(&self, pos: &Position, moves: &[Move]) {
-        if self.slow || self.resident.is_none() {
-            return;
-        }
-        for &mv in moves {
-            let mut child = *pos;
-            child.make_move(mv);
-            self.prefetch(&child);
-        }
     }
 
     #[inline]

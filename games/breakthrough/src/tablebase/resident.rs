@@ -132,34 +132,6 @@ impl Resident {
             }
         }
     }
-
-    /// Starts reading the byte that holds `c`'s depth into the cache.
-    #[inline]
-    pub fn prefetch(&self, c: Config) {
-        let (_, offset, byte, _) = self.place(c);
-        if offset < DAMAGED {
-            let i = self.base + offset as usize + byte;
-            if let Some(b) = self.memory.get(i) {
-                prefetch_read(b);
-            }
-        }
-    }
-}
-
-/// A hint to bring the cache line of `at` in (no effect where unsupported).
-#[inline(always)]
-pub fn prefetch_read<T>(at: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch never faults and reads nothing the program sees; `at` is a
-    // valid reference besides.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch(
-            at as *const T as *const i8,
-            std::arch::x86_64::_MM_HINT_T0,
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = at;
 }
 
 #[cfg(test)]
@@ -207,7 +179,6 @@ mod tests {
                     }
                     let want = table.depth(c).unwrap();
                     assert_eq!(resident.depth(c).unwrap(), want, "{id} {idx}");
-                    resident.prefetch(c);
                     match want {
                         Some(d) => seen[d as usize] += 1,
                         None => seen[0] += 1,
