@@ -2,14 +2,14 @@
 //! flags and the arena's `mcts:key=value` specs both fill, and the `mcts::Config` it builds.
 
 use crate::duration::{format_duration, parse_duration, DurationError};
-use mcts::{Config, Limits, Parallelism};
+use mcts::{ChildProbes, Config, Limits, Parallelism};
 use std::fmt;
 use std::num::NonZeroU32;
 use std::path::PathBuf;
 
 /// The keys an `mcts:` spec takes, for error messages.
 pub const KEYS: &str = "tb, rule, every, c, playout, time, sims, threads, parallel, nodes, seed, \
-                        eval-after, capture-weight, win-in-one, stop-threats";
+                        eval-after, capture-weight, win-in-one, stop-threats, probe-children";
 
 /// The fewest tree nodes a search may be given (a smaller budget fills at the first move).
 pub const MIN_NODES: usize = 1000;
@@ -82,6 +82,9 @@ pub struct EngineSettings {
     pub nodes: Option<usize>,
     /// A fixed seed (`seed=7`).
     pub seed: Option<u64>,
+    /// When a new node's children are probed
+    /// (`probe-children=expansion|next-visit|first-visit`); needs a table.
+    pub child_probes: Option<ChildProbes>,
 }
 
 /// A setting that cannot be taken; each message names the key and what is allowed.
@@ -182,6 +185,7 @@ impl EngineSettings {
         for (key, given) in [
             ("rule", s.rule.is_some()),
             ("every", s.oracle_every.is_some()),
+            ("probe-children", s.child_probes.is_some()),
         ] {
             if given && s.table.is_none() {
                 return Err(SettingError::NeedsTable { key: key.into() });
@@ -314,6 +318,21 @@ impl EngineSettings {
             }
             "win-in-one" => once(&mut self.playout.win_in_one, on_off(key, value)?, twice)?,
             "stop-threats" => once(&mut self.playout.stop_threats, on_off(key, value)?, twice)?,
+            "probe-children" => {
+                let when = match value {
+                    "expansion" => ChildProbes::Expansion,
+                    "next-visit" => ChildProbes::NextVisit,
+                    "first-visit" => ChildProbes::FirstVisit,
+                    _ => {
+                        return Err(bad(
+                            key,
+                            value,
+                            "use probe-children=expansion, next-visit or first-visit",
+                        ))
+                    }
+                };
+                once(&mut self.child_probes, when, twice)?;
+            }
             _ => return Err(SettingError::UnknownKey { key: key.into() }),
         }
         Ok(())
@@ -336,6 +355,7 @@ impl EngineSettings {
             parallelism: self.parallelism.unwrap_or(defaults.parallelism),
             oracle_in_playouts: NonZeroU32::new(self.oracle_every.unwrap_or(default_every)),
             expand_after: defaults.expand_after,
+            child_probes: self.child_probes.unwrap_or(defaults.child_probes),
             max_playout_plies: defaults.max_playout_plies,
             seed: self.seed.unwrap_or(seed),
         }
@@ -384,6 +404,16 @@ impl fmt::Display for EngineSettings {
         if let Some(k) = self.oracle_every {
             keys.push(format!("every={k}"));
         }
+        if let Some(when) = self.child_probes {
+            keys.push(format!(
+                "probe-children={}",
+                match when {
+                    ChildProbes::Expansion => "expansion",
+                    ChildProbes::NextVisit => "next-visit",
+                    ChildProbes::FirstVisit => "first-visit",
+                }
+            ));
+        }
         if let Some(n) = self.playout.eval_after {
             keys.push(format!("eval-after={n}"));
         }
@@ -409,8 +439,8 @@ mod tests {
     #[test]
     fn every_key_reads_and_prints_back() {
         let text = "tb=t.qtb,rule=race,c=0.4,playout=uniform,time=250ms,threads=2,parallel=tree,\
-                    nodes=5000,seed=9,every=4,eval-after=0,capture-weight=2,win-in-one=off,\
-                    stop-threats=on";
+                    nodes=5000,seed=9,every=4,probe-children=next-visit,eval-after=0,capture-weight=2,\
+                    win-in-one=off,stop-threats=on";
         let s = EngineSettings::parse_keys(text).unwrap();
         assert_eq!(
             s.table_spec(),
@@ -422,6 +452,9 @@ mod tests {
         assert_eq!(s.limit, Some(Limits::Time(Duration::from_millis(250))));
         assert_eq!(s.playout.eval_after, Some(0));
         assert_eq!(s.playout.win_in_one, Some(false));
+        assert_eq!(s.config((), 1).child_probes, ChildProbes::NextVisit);
+        let d = EngineSettings::default().config((), 1);
+        assert_eq!(d.child_probes, ChildProbes::Expansion);
         assert_eq!(s.to_string(), text.replace(' ', ""));
         assert_eq!(EngineSettings::parse_keys(&s.to_string()).unwrap(), s);
         assert_eq!(
@@ -487,6 +520,11 @@ mod tests {
             ("rule=race", "needs a tablebase"),
             ("rule=sound", "needs a tablebase"),
             ("every=4", "needs a tablebase"),
+            ("probe-children=expansion", "needs a tablebase"),
+            (
+                "tb=x,probe-children=never",
+                "expansion, next-visit or first-visit",
+            ),
             ("tb=x,every=-1", "every=-1"),
             ("capture-weight=0", "1 to 1000"),
         ];

@@ -21,6 +21,8 @@ pub struct Config<P> {
     pub oracle_in_playouts: Option<NonZeroU32>,
     /// A leaf is expanded once it has had this many simulations (the root always is).
     pub expand_after: u32,
+    /// When the oracle proves a new node's children (the root's are always proven at once).
+    pub child_probes: ChildProbes,
     /// A playout longer than this many plies counts as a draw (for games that can cycle).
     pub max_playout_plies: u32,
     /// Seed of the random numbers; identical seeds and simulation counts give identical
@@ -38,6 +40,7 @@ impl<P: Default> Default for Config<P> {
             parallelism: Parallelism::Root,
             oracle_in_playouts: NonZeroU32::new(1),
             expand_after: 1,
+            child_probes: ChildProbes::Expansion,
             max_playout_plies: 1000,
             seed: 0x5eed,
         }
@@ -49,6 +52,22 @@ impl<P> Config<P> {
     pub fn thread_count(&self) -> usize {
         self.threads.max(1)
     }
+}
+
+/// When the oracle is asked about a new node's children. A probe may be a memory read
+/// and most children of a deep node are never visited; but a child proven lost is never
+/// visited, and a node whose every child is proven lost is proven at once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ChildProbes {
+    /// Every child when the node is expanded.
+    #[default]
+    Expansion,
+    /// The child the expanding simulation visits, at that visit; the others at the
+    /// node's next visit (so a node visited once after its expansion pays one probe).
+    NextVisit,
+    /// Each child at its first visit (a node whose every move loses is then proven only
+    /// after a visit to each: on 6x6 with the 4-row table it lost 17-83 to `Expansion`).
+    FirstVisit,
 }
 
 /// How a search with several threads divides the work.

@@ -74,7 +74,7 @@ mod tests;
 #[cfg(test)]
 mod toy;
 
-pub use config::{Config, Limits, Parallelism};
+pub use config::{ChildProbes, Config, Limits, Parallelism};
 pub use playout::{play_out, PlayoutContext, PlayoutPolicy, UniformPolicy};
 pub use searcher::Searcher;
 pub use stats::{ChildStats, Proven, Report};

@@ -2,7 +2,7 @@
 //! shared tree (tree parallelism): proofs against brute force at every node, principal
 //! variations that play out their proofs, tree reuse and searches of no simulations.
 
-use crate::config::{Config, Limits, Parallelism};
+use crate::config::{ChildProbes, Config, Limits, Parallelism};
 use crate::playout::{PlayoutContext, PlayoutPolicy, UniformPolicy};
 use crate::searcher::Searcher;
 use crate::shared::SharedTree;
@@ -315,5 +315,150 @@ fn the_root_proven_at_expansion_runs_no_simulation() {
         assert_eq!(r.proven.map(|p| p.result), Some(GameResult::Draw));
         assert!(r.children.iter().all(|c| c.proven.is_some()));
         assert_eq!(s.config().playout.0.load(Ordering::Relaxed), 0);
+    }
+}
+
+/// An oracle that knows the toy positions with at most `stones` stones left (by brute
+/// force) and counts its probes.
+struct Knows {
+    stones: u8,
+    brute: std::sync::Mutex<Brute>,
+    probes: AtomicU64,
+}
+
+impl Knows {
+    fn new(stones: u8) -> Arc<Knows> {
+        Arc::new(Knows {
+            stones,
+            brute: Default::default(),
+            probes: AtomicU64::new(0),
+        })
+    }
+}
+
+impl quasar_core::Oracle<Nim> for Knows {
+    fn probe(&self, pos: &Nim) -> Option<quasar_core::ProvenOutcome<u8>> {
+        self.probes.fetch_add(1, Ordering::Relaxed);
+        if pos.piles[0] + pos.piles[1] > self.stones {
+            return None;
+        }
+        let (result, plies) = self.brute.lock().expect("not poisoned").solve(pos);
+        Some(quasar_core::ProvenOutcome {
+            result,
+            plies: Some(plies),
+            best_move: None,
+        })
+    }
+}
+
+/// When children are probed, each way.
+const PROBES: [ChildProbes; 3] = [
+    ChildProbes::Expansion,
+    ChildProbes::NextVisit,
+    ChildProbes::FirstVisit,
+];
+
+/// Runs `sims` simulations of `pos` in one arena with `oracle`, children probed at `when`;
+/// returns the tree and the simulations run.
+fn arena_search(pos: &Nim, oracle: &Knows, when: ChildProbes, sims: u64) -> (Worker<Nim>, u64) {
+    let config = Config {
+        playout: Counting::default(),
+        oracle_in_playouts: None,
+        child_probes: when,
+        ..Config::default()
+    };
+    let settings = Settings::new(&config, Some(oracle as &dyn quasar_core::Oracle<Nim>));
+    let flag = AtomicBool::new(false);
+    let stop = Stop {
+        flag: &flag,
+        deadline: None,
+        max_sims: sims,
+    };
+    let mut w = Worker::<Nim>::new(1, 0);
+    w.prepare(pos, 1 << 16, settings.oracle);
+    let ran = w.run(pos, &settings, &stop, &mut |_, _| {});
+    (w, ran)
+}
+
+#[test]
+fn lazy_probes_find_the_oracles_proofs_with_fewer_probes() {
+    let mut brute = Brute::default();
+    let pos = Nim::new([6, 7], 14);
+    let (want, _) = brute.solve(&pos);
+    for lazy in PROBES {
+        // Every proof in the tree is brute force's.
+        let (w, _) = arena_search(&pos, &Knows::new(6), lazy, 400);
+        let proven = check_nodes(&w.tree, 0, &pos, &mut brute);
+        assert!(proven > 20, "{lazy:?}: only {proven} proven nodes");
+        // Every kind of searcher proves the root with the oracle's help.
+        for (threads, par) in KINDS {
+            let config = Config {
+                threads,
+                parallelism: par,
+                playout: Counting::default(),
+                oracle_in_playouts: None,
+                child_probes: lazy,
+                ..Config::default()
+            };
+            let r = Searcher::new(config, Knows::new(6)).search(&pos, Limits::Simulations(100_000));
+            let what = format!("{lazy:?}, {threads} {par:?}: {r:?}");
+            assert_eq!(r.proven.map(|p| p.result), Some(want), "{what}");
+        }
+    }
+    // Far from a proof of the root, the same simulations ask the oracle far less often
+    // lazily: most children of a deep node are never visited.
+    let pos = Nim::new([12, 12], 40);
+    let mut probes = [0; 3];
+    for (k, lazy) in PROBES.into_iter().enumerate() {
+        let oracle = Knows::new(8);
+        let (w, ran) = arena_search(&pos, &oracle, lazy, 2_000);
+        assert_eq!(ran, 2_000, "{lazy:?}");
+        check_nodes(&w.tree, 0, &pos, &mut brute);
+        probes[k] = oracle.probes.load(Ordering::Relaxed);
+    }
+    // At first visit a simulation probes at most the one child it visits first (and the
+    // root's children are probed at once); at expansion every child of every node
+    // expanded; at the next visit only those of nodes visited again, fewer.
+    let root_children = pos.moves().len() as u64;
+    assert!(probes[2] <= 2_000 + root_children, "{probes:?}");
+    assert!(
+        2 * probes[0] > 3 * probes[2],
+        "expansion, next, first visit: {probes:?}"
+    );
+    assert!(
+        probes[1] < probes[0],
+        "expansion, next, first visit: {probes:?}"
+    );
+}
+
+#[test]
+fn a_reused_root_expanded_lazily_has_every_child_probed() {
+    for (threads, par) in KINDS {
+        for lazy in [ChildProbes::NextVisit, ChildProbes::FirstVisit] {
+            let oracle = Knows::new(6);
+            let config = Config {
+                threads,
+                parallelism: par,
+                playout: Counting::default(),
+                oracle_in_playouts: None,
+                child_probes: lazy,
+                ..Config::default()
+            };
+            let mut s = Searcher::new(config, oracle.clone());
+            // Far from the oracle's positions, so that the root stays open; then a position the
+            // tree holds below the root, whose children the oracle knows.
+            let pos = Nim::new([7, 6], 30);
+            s.search(&pos, Limits::Simulations(300));
+            let next = play_line(&pos, &[3, 7]);
+            let r = s.search(&next, Limits::Simulations(0));
+            let what = format!("{lazy:?} {threads} {par:?}: {r:?}");
+            assert!(r.reused_nodes > 0, "{what}");
+            let mut brute = Brute::default();
+            for c in &r.children {
+                let (v, _) = brute.solve(&next.after(c.mv));
+                let p = c.proven.as_ref().unwrap_or_else(|| panic!("{what}"));
+                assert_eq!(p.result, v.flip(), "{what}");
+            }
+        }
     }
 }

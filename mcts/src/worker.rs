@@ -2,14 +2,14 @@
 //! proof propagation) and the simulation loop, written once over any [`Store`]; and the
 //! worker that owns an arena (each thread of root parallelism, or the only one).
 
-use crate::config::{Config, CLOCK_EVERY, MAX_ROOT_VISITS, PUBLISH_EVERY};
+use crate::config::{ChildProbes, Config, CLOCK_EVERY, MAX_ROOT_VISITS, PUBLISH_EVERY};
 use crate::playout::{PlayoutContext, PlayoutPolicy};
 use crate::reuse;
 use crate::solver;
 use crate::store::{NewChild, Proof, Store};
 use crate::tree::{NodeId, Tree};
 use crate::uct;
-use quasar_core::{Game, Oracle};
+use quasar_core::{Game, Oracle, Side};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,6 +25,8 @@ pub struct Settings<'a, G: Game, P> {
     pub oracle: Option<&'a dyn Oracle<G>>,
     /// Consult the oracle in playouts every this many plies (0: never).
     pub oracle_every: u32,
+    /// When a new node's children are probed.
+    pub child_probes: ChildProbes,
 }
 
 impl<'a, G: Game, P> Settings<'a, G, P> {
@@ -35,6 +37,7 @@ impl<'a, G: Game, P> Settings<'a, G, P> {
             c: config.c as f32,
             oracle,
             oracle_every: config.oracle_in_playouts.map_or(0, |k| k.get()),
+            child_probes: config.child_probes,
         }
     }
 }
@@ -130,34 +133,66 @@ pub fn simulate<G: Game, P: PlayoutPolicy<G>, S: Store<G::Move>>(
     store.enter(id);
     path.push(id);
     let mut before = u32::MAX;
+    let expand_after = settings.config.expand_after;
+    let lazy = settings.child_probes != ChildProbes::Expansion;
     loop {
         if store.stats(id).2 != Proof::Unknown {
             break;
         }
+        let is_root = path.len() == 1;
         if !store.is_expanded(id) {
-            let is_root = path.len() == 1;
-            if !is_root && before < settings.config.expand_after {
+            if !is_root && before < expand_after {
                 break;
             }
-            let expanded = expand(
-                store,
-                id,
-                &pos,
-                is_root,
-                settings.oracle,
-                &mut scratch.moves,
-            );
+            // Lazily, the children are proven later (below), the root's at once.
+            let oracle = if is_root || !lazy {
+                settings.oracle
+            } else {
+                None
+            };
+            let expanded = expand(store, id, &pos, is_root, oracle, &mut scratch.moves);
             if !expanded || store.proof(id).0 != Proof::Unknown {
                 break;
+            }
+        } else if settings.child_probes == ChildProbes::NextVisit
+            && !is_root
+            && before == expand_after + 1
+        {
+            // The visit after the expanding one: the children not visited yet are probed
+            // now (an expansion refused at first, in a full or shared tree, leaves them to
+            // the playouts: knowledge lost, never a wrong proof).
+            if let Some(o) = settings.oracle {
+                probe_unvisited(store, id, &pos, o, &mut scratch.moves);
+                if solver::update(store, id) {
+                    break;
+                }
             }
         }
         let Some(child) = uct::select(store, id, settings.c) else {
             break;
         };
+        let mover = pos.side_to_move();
+        let parent_before = before;
         pos.play(store.mv(child).expect("children have moves"));
         before = store.enter(child);
         path.push(child);
         id = child;
+        let first_visit_probe = match settings.child_probes {
+            ChildProbes::Expansion => false,
+            ChildProbes::NextVisit => parent_before == expand_after,
+            ChildProbes::FirstVisit => true,
+        };
+        if before == 0 && first_visit_probe && path.len() > 2 {
+            // The first visit of a child its parent's expansion did not probe (a shared
+            // tree counts the visit in `enter`, so one thread probes it).
+            if let Some(o) = settings.oracle {
+                if store.stats(child).2 == Proof::Unknown && pos.outcome().is_none() {
+                    if let Some((proof, plies)) = oracle_proof(o, &pos, mover) {
+                        store.prove(child, proof, plies);
+                    }
+                }
+            }
+        }
     }
     let proven = store.proof(id).0.outcome(store.mover(id));
     let outcome = match proven {
@@ -205,18 +240,13 @@ pub fn expand<G: Game, S: Store<G::Move>>(
     let kids = moves.iter().map(|&mv| {
         let mut child = pos.clone();
         child.play(mv);
-        let (mut proof, mut plies) = (Proof::Unknown, 0);
-        if let Some(o) = child.outcome() {
-            proof = Proof::from_result(o.result_for(mover));
-        } else if let Some(p) = oracle.and_then(|o| o.probe_value(&child)) {
-            let r = if child.side_to_move() == mover {
-                p.result
-            } else {
-                p.result.flip()
-            };
-            proof = Proof::from_result(r);
-            plies = solver::oracle_plies(&p);
-        }
+        let (proof, plies) = if let Some(o) = child.outcome() {
+            (Proof::from_result(o.result_for(mover)), 0)
+        } else {
+            oracle
+                .and_then(|o| oracle_proof(o, &child, mover))
+                .unwrap_or((Proof::Unknown, 0))
+        };
         NewChild { mv, proof, plies }
     });
     if store
@@ -229,6 +259,55 @@ pub fn expand<G: Game, S: Store<G::Move>>(
     true
 }
 
+/// Probes the children of `id` (expanded, at `pos`) not visited and not proven yet, their
+/// reads prefetched together first.
+fn probe_unvisited<G: Game, S: Store<G::Move>>(
+    store: &mut S,
+    id: S::Id,
+    pos: &G,
+    oracle: &dyn Oracle<G>,
+    moves: &mut Vec<G::Move>,
+) {
+    let open = |store: &S, c: S::Id| {
+        let (visits, _, proof) = store.stats(c);
+        visits == 0 && proof == Proof::Unknown
+    };
+    moves.clear();
+    for c in store.children(id) {
+        if open(store, c) {
+            moves.extend(store.mv(c));
+        }
+    }
+    oracle.prefetch_children(pos, moves);
+    let mover = pos.side_to_move();
+    for c in store.children(id) {
+        if !open(store, c) {
+            continue;
+        }
+        let Some(mv) = store.mv(c) else { continue };
+        let mut child = pos.clone();
+        child.play(mv);
+        if child.outcome().is_none() {
+            if let Some((proof, plies)) = oracle_proof(oracle, &child, mover) {
+                store.prove(c, proof, plies);
+            }
+        }
+    }
+}
+
+/// The oracle's proof of `child` (a position not over) from the view of `mover`, the side
+/// that moved into it, with its plies.
+#[inline]
+fn oracle_proof<G: Game>(oracle: &dyn Oracle<G>, child: &G, mover: Side) -> Option<(Proof, u16)> {
+    let p = oracle.probe_value(child)?;
+    let r = if child.side_to_move() == mover {
+        p.result
+    } else {
+        p.result.flip()
+    };
+    Some((Proof::from_result(r), solver::oracle_plies(&p)))
+}
+
 /// Readies `store` (reset for the search, rooted at `pos`) for a search: the root's proof
 /// re-derived from its children, and the root expanded if it is not yet, so that the
 /// simulations, and a report of none, find its children.
@@ -239,6 +318,24 @@ pub fn ready_root<G: Game, S: Store<G::Move>>(
     moves: &mut Vec<G::Move>,
 ) {
     let root = store.root();
+    if let (Some(o), true) = (oracle, store.is_expanded(root)) {
+        // A reused root may have been expanded lazily, below a root: its children not
+        // probed yet are probed now, as a new root's would be.
+        let mover = pos.side_to_move();
+        for child in store.children(root) {
+            if store.proof(child).0 != Proof::Unknown {
+                continue;
+            }
+            let Some(mv) = store.mv(child) else { continue };
+            let mut p = pos.clone();
+            p.play(mv);
+            if p.outcome().is_none() {
+                if let Some((proof, plies)) = oracle_proof(o, &p, mover) {
+                    store.prove(child, proof, plies);
+                }
+            }
+        }
+    }
     solver::update(store, root);
     if !store.is_expanded(root) && store.proof(root).0 == Proof::Unknown {
         expand(store, root, pos, true, oracle, moves);

@@ -134,6 +134,7 @@ impl EngineArgs {
             }),
             nodes: Some(self.nodes),
             seed: Some(self.seed),
+            child_probes: None,
         }
     }
 

@@ -1,6 +1,7 @@
 //! MCTS simulations per second with and without a tablebase (the table consulted in
 //! playouts every ply through the fast path, the same through the general path of
-//! `explain` as before the answer cache, every 4 plies, or only at expansion), each as a
+//! `explain` as before the answer cache, every 4 plies, or only at expansion; a new node's
+//! children probed at its expansion, at its next visit or each at its first visit), each as a
 //! share of the rate without a table; then the probe's cost per playout ply, measured on
 //! playouts alone.
 //!
@@ -10,14 +11,14 @@
 //! are printed; rates and costs are per second of the process' CPU time, so that a loaded
 //! machine's waits do not count). Several tables of one board (e.g. a table file and the same table sliced)
 //! are measured in the same run, each with its own settings; the general path only for
-//! the first. "full probe at exp." proves new nodes' children through `Oracle::probe` (with
-//! the best move, as before `probe_value`), the rest through `probe_value`.
+//! the first. "full probe" proves new nodes' children through `Oracle::probe` (with the
+//! best move, as before `probe_value`), the rest through `probe_value`.
 //! Positions: the start of the table's board and 8 positions 16 random plies in.
 
 use breakthrough::tablebase::{generate, Limits as PieceLimits, Region, Tablebase};
 use breakthrough::BreakthroughPolicy;
 use breakthrough::{Board, Position};
-use mcts::{Config, Limits, PlayoutContext, PlayoutPolicy, Searcher};
+use mcts::{ChildProbes, Config, Limits, PlayoutContext, PlayoutPolicy, Searcher};
 use quasar_core::{Game, GameResult, Oracle, ProvenOutcome};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -140,7 +141,7 @@ fn main() {
         None => vec![None],
     };
     type Shared = Arc<dyn Oracle<Position>>;
-    let tables: Vec<(String, Shared, Shared)> = files
+    let tables: Vec<(String, Shared, Shared, Shared, Shared)> = files
         .iter()
         .map(|&f| {
             let tb = open(f);
@@ -150,7 +151,9 @@ fn main() {
             };
             let tb: Shared = Arc::new(tb);
             let full: Shared = Arc::new(FullProbe(Arc::clone(&tb)));
-            (name, tb, full)
+            let uncached: Shared = Arc::new(open(f).with_cache_slots(0));
+            let from_files: Shared = Arc::new(open(f).with_resident(false));
+            (name, tb, full, uncached, from_files)
         })
         .collect();
     let first = open(files[0]);
@@ -174,51 +177,55 @@ fn main() {
         "{board}, full playout policy, 1 thread, {secs} s per setting over {} positions, median [min-max] of {repeats}; rates per second of process CPU time",
         positions.len()
     );
-    /// A setting: its label, the table (none: no table) and how often playouts ask it.
-    type Setting<'a> = (String, Option<&'a Shared>, Option<NonZeroU32>);
-    let mut settings: Vec<Setting> = vec![("no table".into(), None, None)];
-    for (k, (name, tb, full)) in tables.iter().enumerate() {
+    /// A setting: its label, the table (none: no table), how often playouts ask it, and
+    /// when a new node's children are probed.
+    type Setting<'a> = (String, Option<&'a Shared>, Option<NonZeroU32>, ChildProbes);
+    let (exp, next, first) = (
+        ChildProbes::Expansion,
+        ChildProbes::NextVisit,
+        ChildProbes::FirstVisit,
+    );
+    let mut settings: Vec<Setting> = vec![("no table".into(), None, None, exp)];
+    for (k, (name, tb, full, _, from_files)) in tables.iter().enumerate() {
         let tag = if tables.len() > 1 {
             format!("[{}] ", k + 1)
         } else {
             String::new()
         };
         println!("[{}] {name}", k + 1);
-        settings.push((
-            format!("{tag}table, every ply"),
-            Some(tb),
-            NonZeroU32::new(1),
-        ));
-        settings.push((
-            format!("{tag}every ply, full probe at exp."),
-            Some(full),
-            NonZeroU32::new(1),
-        ));
-        if k == 0 {
-            settings.push((
-                "every ply, general path".into(),
-                Some(&slow),
-                NonZeroU32::new(1),
-            ));
+        let every = |n| NonZeroU32::new(n);
+        let mut rows: Vec<(&str, &Shared, Option<NonZeroU32>, ChildProbes)> =
+            vec![("every ply", tb, every(1), exp)];
+        if name.ends_with("(sliced)") {
+            rows.push(("every ply, files", from_files, every(1), exp));
         }
-        settings.push((
-            format!("{tag}table, every 4 plies"),
-            Some(tb),
-            NonZeroU32::new(4),
-        ));
-        settings.push((format!("{tag}table, expansion only"), Some(tb), None));
-        settings.push((format!("{tag}exp. only, full probe"), Some(full), None));
+        rows.extend([
+            ("every ply, full probe", full, every(1), exp),
+            ("every ply, next-visit", tb, every(1), next),
+            ("every ply, first-visit", tb, every(1), first),
+            ("every 4 plies", tb, every(4), exp),
+            ("expansion only", tb, None, exp),
+            ("exp. only, next-visit", tb, None, next),
+            ("exp. only, first-visit", tb, None, first),
+        ]);
+        if k == 0 {
+            rows.push(("every ply, general path", &slow, every(1), exp));
+        }
+        for (label, o, e, when) in rows {
+            settings.push((format!("{tag}{label}"), Some(o), e, when));
+        }
     }
     let mut rates = vec![Vec::new(); settings.len()];
     let mut proven = vec![0; settings.len()];
     for _ in 0..repeats {
-        for (k, (_, oracle, every)) in settings.iter().enumerate() {
+        for (k, (_, oracle, every, when)) in settings.iter().enumerate() {
             let (mut sims, cpu) = (0u64, cpu_seconds());
             proven[k] = 0;
             for (i, pos) in positions.iter().enumerate() {
                 let config = Config {
                     seed: i as u64 + 1,
                     oracle_in_playouts: *every,
+                    child_probes: *when,
                     ..Config::<BreakthroughPolicy>::default()
                 };
                 let mut s = match oracle {
@@ -233,7 +240,7 @@ fn main() {
         }
     }
     let base = median(&mut rates[0].clone());
-    for (k, (label, _, _)) in settings.iter().enumerate() {
+    for (k, (label, ..)) in settings.iter().enumerate() {
         let r = median(&mut rates[k]);
         let (lo, hi) = (rates[k][0], rates[k][rates[k].len() - 1]);
         println!(
@@ -248,8 +255,12 @@ fn main() {
     // Playouts alone: the probe's amortised cost per ply.
     let rounds = (secs * 20_000.0 / positions.len() as f64).max(100.0) as u32;
     let mut oracles: Vec<(String, Option<&dyn Oracle<Position>>)> = vec![("no table".into(), None)];
-    for (k, (_, tb, _)) in tables.iter().enumerate() {
+    for (k, (name, tb, _, uncached, from_files)) in tables.iter().enumerate() {
         oracles.push((format!("[{}] every ply", k + 1), Some(&**tb)));
+        oracles.push((format!("[{}] no answer cache", k + 1), Some(&**uncached)));
+        if name.ends_with("(sliced)") {
+            oracles.push((format!("[{}] from the files", k + 1), Some(&**from_files)));
+        }
     }
     oracles.push(("[1] general path".into(), Some(&*slow)));
     let mut costs = vec![Vec::new(); oracles.len()];

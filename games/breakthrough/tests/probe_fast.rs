@@ -45,13 +45,27 @@ fn plies_by_flip(pos: &Position, rows: u32, depth: u32) -> u32 {
 fn agree_on(board: Board, open: impl Fn() -> Tablebase, games: u32) -> (u32, u32) {
     let slow = open().with_slow_probes(true);
     let slow_race = open().with_slow_probes(true).with_race_guess(true);
-    let fast = [16, 1, 0].map(|log2| {
+    let mut fast = [16, 1, 0].map(|log2| {
         (
             open().with_cache_slots(log2),
             open().with_cache_slots(log2).with_race_guess(true),
         )
     });
     assert!(fast[0].0.cache_slots() == 1 << 16 && fast[2].0.cache_slots() == 0);
+    // A sliced table is read from its copy in memory (without the cache) unless told
+    // otherwise; without the copy probes read the slice files, through the cache or not.
+    if fast[0].0.resident_bytes() > 0 {
+        for (k, log2) in [(1, 1), (2, 0)] {
+            fast[k] = (
+                open().with_cache_slots(log2).with_resident(false),
+                open()
+                    .with_cache_slots(log2)
+                    .with_resident(false)
+                    .with_race_guess(true),
+            );
+            assert_eq!(fast[k].0.resident_bytes(), 0);
+        }
+    }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
     let (mut positions, mut claims) = (0, 0);
     for _ in 0..games {
@@ -142,6 +156,8 @@ fn fast_probes_agree_on_sliced_tables_whole_and_partial() {
         let names: Vec<&str> = plan.waves().iter().flatten().map(String::as_str).collect();
         build_slices(&table, &names, &Silent, |_| {}).unwrap();
         let open = || Tablebase::open(&dir).unwrap();
+        let bytes = table.slicing().bytes_per_slice();
+        assert_eq!(open().resident_bytes(), names.len() * bytes);
         let (positions, claims) = agree_on(board, open, games);
         assert!(positions > 1500 && claims > 150, "{positions} {claims}");
         // Every third slice gone (a build still running): a configuration whose slice is
@@ -154,7 +170,18 @@ fn fast_probes_agree_on_sliced_tables_whole_and_partial() {
         for name in names.iter().step_by(3) {
             std::fs::remove_file(dir.join(format!("{name}.qts"))).unwrap();
         }
+        // One more slice damaged: the copy in memory reports it as the files do.
+        let bad = dir.join(format!("{}.qts", names[1]));
+        let mut data = std::fs::read(&bad).unwrap();
+        let last = data.len() - 1;
+        data[last] ^= 0x55;
+        std::fs::write(&bad, data).unwrap();
         let partial = open();
+        assert_eq!(
+            partial.resident_bytes(),
+            (names.len() - names.len().div_ceil(3) - 1) * bytes
+        );
+        assert!(partial.damage().is_some());
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
         let (mut kept, mut lost) = (0, 0);
         for _ in 0..games {

@@ -380,6 +380,7 @@ fn oracle_hits_at_expansion_prove_nodes_without_playouts() {
             parallelism: Parallelism::Root,
             oracle_in_playouts: std::num::NonZeroU32::new(1),
             expand_after: 1,
+            child_probes: mcts::ChildProbes::Expansion,
             max_playout_plies: 1000,
             c: 0.7,
             seed: 1,

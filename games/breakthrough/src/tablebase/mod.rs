@@ -30,6 +30,7 @@ pub mod key;
 pub mod probe;
 pub mod progress;
 pub mod region;
+pub mod resident;
 pub mod slices;
 pub mod store;
 pub mod verify;

@@ -7,6 +7,7 @@ use crate::tablebase::generate::Generated;
 use crate::tablebase::key::Entry;
 use crate::tablebase::progress::Progress;
 use crate::tablebase::region::{Config, Region};
+use crate::tablebase::resident::Resident;
 use crate::tablebase::store::{Corrupt, Header, Lookup, TableFile, TableFileError, Tree};
 use crate::{Board, Move, Position, BLACK};
 use quasar_core::{GameResult, Oracle, ProvenOutcome, Side};
@@ -94,6 +95,8 @@ pub struct Tablebase {
     race_guess: bool,
     /// Answers already read, in front of the table (`None`: every probe reads the table).
     cache: Option<DepthCache>,
+    /// A small sliced table's depths copied into memory (`None`: probes read the files).
+    resident: Option<Resident>,
     /// Probes go through [`Tablebase::explain`] with its colour flip (the slow path kept
     /// for comparison; off by default).
     slow: bool,
@@ -121,6 +124,7 @@ impl Tablebase {
     pub fn from_table(table: TableFile) -> Tablebase {
         Tablebase {
             cache: DepthCache::new(&table.region, DEFAULT_SLOTS_LOG2),
+            resident: table.tree.as_sliced().and_then(Resident::load),
             region: table.region.clone(),
             table,
             race_guess: false,
@@ -133,6 +137,22 @@ impl Tablebase {
     pub fn with_cache_slots(mut self, slots_log2: u32) -> Tablebase {
         self.cache = DepthCache::new(&self.region, slots_log2);
         self
+    }
+
+    /// Copies a sliced table of at most [`crate::tablebase::resident::RESIDENT_MAX_BYTES`]
+    /// into memory (on by default), or drops the copy so that probes read the slice files.
+    pub fn with_resident(mut self, on: bool) -> Tablebase {
+        self.resident = match (on, self.table.tree.as_sliced()) {
+            (true, Some(s)) if self.resident.is_none() => Resident::load(s),
+            (true, _) => self.resident,
+            (false, _) => None,
+        };
+        self
+    }
+
+    /// Bytes of the sliced table copied into memory (0 when probes read the files).
+    pub fn resident_bytes(&self) -> usize {
+        self.resident.as_ref().map_or(0, Resident::bytes)
     }
 
     /// Slots of the answer cache (0 when there is none).
@@ -328,7 +348,11 @@ impl Tablebase {
         match &self.table.tree {
             Tree::Sliced(s) => {
                 let cap = s.slicing().cap();
-                Ok(s.depth(c)?.filter(|&d| d < cap).map(u32::from))
+                let d = match &self.resident {
+                    Some(r) => r.depth(c)?,
+                    None => s.depth(c)?,
+                };
+                Ok(d.filter(|&d| d < cap).map(u32::from))
             }
             Tree::Static(_) => Ok(self.lookup(c)?.map(|e| e.depth)),
         }
@@ -340,13 +364,26 @@ impl Tablebase {
     /// nothing. This is what the engine asks at every playout ply.
     #[inline]
     pub fn claim_depth(&self, pos: &Position) -> Option<u32> {
+        match self.claim_step(pos) {
+            Step::Known(d) => d,
+            Step::Lookup { c, allowed } => {
+                let depth = self.stored_depth(c).ok()??;
+                (depth <= allowed).then_some(depth)
+            }
+        }
+    }
+
+    /// [`Tablebase::claim_depth`] up to the table: its answer when the bitboards decide
+    /// it, else the configuration to look up and the largest depth the sound rule accepts.
+    #[inline]
+    fn claim_step(&self, pos: &Position) -> Step {
         let b = pos.board();
         if b != self.region.board() {
-            return None;
+            return Step::Known(None);
         }
         let (white, black) = (pos.white(), pos.black());
         if white & b.last_row() != 0 || black & b.first_row() != 0 || white == 0 || black == 0 {
-            return None;
+            return Step::Known(None);
         }
         let mover = pos.side();
         let w = b.width();
@@ -355,7 +392,7 @@ impl Tablebase {
             Side::Second => (b.row_mask(1), b.height() - (63 - white.leading_zeros()) / w),
         };
         if pos.pieces(mover) & pre_goal != 0 {
-            return Some(1);
+            return Step::Known(Some(1));
         }
         let lowest = self.region.lowest_row();
         let allowed = if opponent_row <= lowest {
@@ -364,7 +401,7 @@ impl Tablebase {
             lowest
         };
         if allowed < 2 {
-            return None;
+            return Step::Known(None);
         }
         let c = self.view(pos, mover);
         if c.white == 0
@@ -374,10 +411,9 @@ impl Tablebase {
                 .limits
                 .allows(c.white.count_ones(), c.black.count_ones())
         {
-            return None;
+            return Step::Known(None);
         }
-        let depth = self.stored_depth(c).ok()??;
-        (depth <= allowed).then_some(depth)
+        Step::Lookup { c, allowed }
     }
 
     /// The thesis' race rule: the mover's stored depth (sound rule or not) against the
@@ -432,6 +468,14 @@ impl Tablebase {
             _ => Some(GameResult::Win),
         }
     }
+}
+
+/// How far the bitboards decide a sound claim.
+enum Step {
+    /// The claim's depth, or none, without the table.
+    Known(Option<u32>),
+    /// The table's depth of `c` decides: a claim when it is at most `allowed`.
+    Lookup { c: Config, allowed: u32 },
 }
 
 /// The first move (from-cell, then to-cell ascending) of a piece on `H-1` onto row `H`.

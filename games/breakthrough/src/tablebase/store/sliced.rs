@@ -359,6 +359,16 @@ impl SlicedTable {
         }
     }
 
+    /// The packed depths of stored slice `id` (opened on first use), `None` when it is not
+    /// built: what a probe reads, for copies kept in memory.
+    pub fn slice_bytes(&self, id: u32) -> Result<Option<&[u8]>, Corrupt> {
+        match self.slot(id) {
+            Slot::Present(p) => Ok(Some(p.bytes())),
+            Slot::Missing => Ok(None),
+            Slot::Damaged => Err(Corrupt::Slice { slice: id }),
+        }
+    }
+
     /// Computes slice `id` from the slices it reads, which must be finished: its packed
     /// bytes and depth histogram. An error names a needed slice that cannot be read.
     pub fn solve_slice(&self, id: u32) -> Result<(Vec<u8>, [u64; 17]), Corrupt> {

@@ -1,0 +1,197 @@
+//! A small sliced table's packed depths copied into one block of memory, asked for in huge
+//! pages: a probe then reads one byte at an offset. Through the slice files a probe follows
+//! the slice's lazily opened map (a few dependent reads) into one of thousands of 4 KiB
+//! pages (6x6 with 4 rows: 2,081 slices, 19 MB), so nearly every read also misses the TLB.
+
+use crate::tablebase::region::Config;
+use crate::tablebase::slices::Slicing;
+use crate::tablebase::store::{Corrupt, SlicedTable};
+use std::fmt;
+
+/// Tables whose stored slices take more than this stay in their files (8x8 with 4 rows
+/// takes 18 GB).
+pub const RESIDENT_MAX_BYTES: usize = 256 << 20;
+
+/// Huge pages are 2 MiB: the copy starts on such a boundary.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// Configurations a slice may hold here: below `2^24` the reciprocal division is exact
+/// and its product fits 64 bits (8x8 with 4 rows has 1.7 M a slice).
+const MAX_INDEX: u64 = 1 << 24;
+
+/// Offset of a slice not built.
+const MISSING: u32 = u32::MAX;
+/// Offset of a damaged slice.
+const DAMAGED: u32 = u32::MAX - 1;
+
+/// The packed depths of every stored slice, one after the other.
+pub struct Resident {
+    slicing: Slicing,
+    memory: memmap2::MmapMut,
+    /// Where the first slice starts in `memory` (the first huge-page boundary).
+    base: usize,
+    /// Bytes of the copied depths.
+    len: usize,
+    /// Byte offset of each slice's depths from `base` (stored slices; [`MISSING`] or
+    /// [`DAMAGED`]).
+    offsets: Box<[u32]>,
+    /// `decode[byte][k]`: the `k`-th depth of a packed byte (already `+ 2`).
+    decode: Box<[[u8; 8]; 256]>,
+    per_byte: u32,
+    /// `ceil(2^40 / per_byte)`: `idx / per_byte` is `(idx * recip) >> 40` for every index
+    /// below [`MAX_INDEX`].
+    recip: u64,
+}
+
+impl fmt::Debug for Resident {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Resident({} bytes)", self.memory.len() - self.base)
+    }
+}
+
+impl Resident {
+    /// A copy of `table`'s built slices (each opened and checked now; a damaged one is
+    /// remembered as such), or `None` when they would take more than
+    /// [`RESIDENT_MAX_BYTES`] or the memory cannot be had.
+    pub fn load(table: &SlicedTable) -> Option<Resident> {
+        let s = table.slicing();
+        let per_slice = s.bytes_per_slice();
+        let stored: Vec<u32> = (0..s.slices()).filter(|&id| s.is_canonical(id)).collect();
+        if stored.len().checked_mul(per_slice)? > RESIDENT_MAX_BYTES || s.per_slice() > MAX_INDEX {
+            return None;
+        }
+        let mut offsets = vec![MISSING; s.slices() as usize].into_boxed_slice();
+        let mut present = Vec::new();
+        for &id in &stored {
+            match table.slice_bytes(id) {
+                Ok(Some(bytes)) => present.push((id, bytes)),
+                Ok(None) => {}
+                Err(_) => offsets[id as usize] = DAMAGED,
+            }
+        }
+        let len = present.len() * per_slice;
+        let mut memory = memmap2::MmapMut::map_anon(len + HUGE_PAGE).ok()?;
+        let base = memory.as_ptr().align_offset(HUGE_PAGE).min(HUGE_PAGE);
+        #[cfg(target_os = "linux")]
+        {
+            // A hint only: without huge pages the copy still answers, a little slower.
+            let _ = memory.advise_range(memmap2::Advice::HugePage, base, len);
+        }
+        for (k, (id, bytes)) in present.into_iter().enumerate() {
+            let at = k * per_slice;
+            memory[base + at..base + at + per_slice].copy_from_slice(bytes);
+            offsets[id as usize] = at as u32;
+        }
+        let (states, per_byte) = (s.states(), s.per_byte());
+        let mut decode = Box::new([[0u8; 8]; 256]);
+        for (b, digits) in decode.iter_mut().enumerate() {
+            let mut x = b as u32;
+            for d in digits.iter_mut().take(per_byte as usize) {
+                *d = (x % states) as u8 + 2;
+                x /= states;
+            }
+        }
+        Some(Resident {
+            slicing: s.clone(),
+            memory,
+            base,
+            len,
+            offsets,
+            decode,
+            per_byte,
+            recip: (1u64 << 40).div_ceil(per_byte as u64),
+        })
+    }
+
+    /// Bytes of the copied depths.
+    pub fn bytes(&self) -> usize {
+        self.len
+    }
+
+    /// Where the depth of `c` lies: its slice's offset (or why there is none) and the
+    /// byte and digit within.
+    #[inline]
+    fn place(&self, c: Config) -> (u32, u32, usize, usize) {
+        let (id, idx) = self.slicing.locate(c);
+        let byte = (idx * self.recip) >> 40;
+        let digit = idx - byte * self.per_byte as u64;
+        (id, self.offsets[id as usize], byte as usize, digit as usize)
+    }
+
+    /// What [`SlicedTable::depth`] answers for `c`: its capped depth, `None` when its
+    /// slice is not built, an error when it is damaged.
+    #[inline]
+    pub fn depth(&self, c: Config) -> Result<Option<u8>, Corrupt> {
+        let (id, offset, byte, digit) = self.place(c);
+        match offset {
+            MISSING => Ok(None),
+            DAMAGED => Err(Corrupt::Slice { slice: id }),
+            at => {
+                let b = self.memory[self.base + at as usize + byte];
+                Ok(Some(self.decode[b as usize][digit]))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tablebase::{build_slices, Region, Silent};
+    use crate::Board;
+
+    #[test]
+    fn the_reciprocal_divides_exactly_below_the_index_limit() {
+        for d in 1..=8u64 {
+            let recip = (1u64 << 40).div_ceil(d);
+            let edge = (MAX_INDEX - 5000..MAX_INDEX).chain(0..5000);
+            for idx in edge.chain((0..MAX_INDEX).step_by(997)) {
+                assert_eq!((idx * recip) >> 40, idx / d, "{idx} / {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_configuration_reads_as_from_the_slice_files() {
+        // 4x6 with 4 rows packs 5 depths a byte, 6x6 with 3 rows 4.
+        for (w, h, n) in [(4, 6, 4), (6, 6, 3)] {
+            let region = Region::new(Board::new(w, h).unwrap(), n).unwrap();
+            let dir = std::env::temp_dir().join(format!(
+                "quasar-resident-{}-{w}x{h}-r{n}",
+                std::process::id()
+            ));
+            let _ = std::fs::remove_dir_all(&dir);
+            let table = SlicedTable::create(&dir, &region).unwrap();
+            let s = table.slicing().clone();
+            let plan = s.plan();
+            let names: Vec<&str> = plan.waves().iter().flatten().map(String::as_str).collect();
+            // All but the last slice built: that one reads as missing.
+            build_slices(&table, &names[..names.len() - 1], &Silent, |_| {}).unwrap();
+            let table = SlicedTable::open(&dir).unwrap();
+            let resident = Resident::load(&table).unwrap();
+            assert_eq!(resident.bytes(), (names.len() - 1) * s.bytes_per_slice());
+            let mut seen = [0u64; 17];
+            for id in 0..s.slices() {
+                for idx in 0..s.per_slice() {
+                    let c = s.config(id, idx);
+                    if c.white == 0 {
+                        continue;
+                    }
+                    let want = table.depth(c).unwrap();
+                    assert_eq!(resident.depth(c).unwrap(), want, "{id} {idx}");
+                    match want {
+                        Some(d) => seen[d as usize] += 1,
+                        None => seen[0] += 1,
+                    }
+                }
+            }
+            // The missing slice, depth 2 and the cap were read; with 4 rows every depth
+            // between (3 rows hold White on row `R` only: depth 2 or none).
+            let cap = s.cap() as usize;
+            let between = if n == 4 { 2..=cap } else { cap..=cap };
+            assert!(seen[0] > 0 && seen[2] > 0, "{seen:?}");
+            assert!(seen[between].iter().all(|&k| k > 0), "{seen:?}");
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+}
