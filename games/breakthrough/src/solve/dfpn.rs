@@ -13,18 +13,45 @@ const INF: u32 = u32::MAX / 4;
 /// Nodes between two progress reports.
 const REPORT_EVERY: u64 = 1 << 16;
 
-/// Proof and disproof numbers of "the side to move wins".
-#[derive(Clone, Copy, Debug, Default)]
+/// Proof and disproof numbers of "the side to move wins", and for a proven position the
+/// winning move in the key's orientation (a hint for the length search).
+#[derive(Clone, Copy, Debug)]
 pub struct PnDn {
     pn: u32,
     dn: u32,
+    best: Move,
+}
+
+impl Default for PnDn {
+    fn default() -> Self {
+        PnDn {
+            pn: 0,
+            dn: 0,
+            best: Move { from: 0, to: 0 },
+        }
+    }
+}
+
+/// A position df-pn solved, for the length search to start from.
+#[derive(Clone, Copy, Debug)]
+pub struct Solved {
+    /// The position (canonical key).
+    pub key: Key,
+    /// True when the side to move wins.
+    pub won: bool,
+    /// For a won position, the winning move in the key's orientation.
+    pub best: Move,
+    /// The nodes df-pn spent on it.
+    pub work: u32,
 }
 
 /// One child of the node being searched, with its current numbers.
 #[derive(Clone, Copy)]
 struct Child {
     pos: Position,
+    mv: Move,
     key: Key,
+    mirrored: bool,
     pn: u32,
     dn: u32,
 }
@@ -73,16 +100,30 @@ impl<'a> Dfpn<'a> {
         self.tt.bytes()
     }
 
+    /// The positions solved so far (proven or disproven), with the work behind each.
+    pub fn solved(&self) -> Vec<Solved> {
+        self.tt
+            .entries_with_work()
+            .filter(|(_, v, _)| v.pn == 0 || v.dn == 0)
+            .map(|(key, v, work)| Solved {
+                key,
+                won: v.pn == 0,
+                best: v.best,
+                work,
+            })
+            .collect()
+    }
+
     /// The winner of the unfinished position `root`.
     pub fn winner(&mut self, root: &Position) -> Side {
         let me = root.side();
         let (pn, dn) = match self.leaf(root) {
             Some(v) => (v.pn, v.dn),
             None => {
-                let key = self.geo.key(root);
+                let (key, mirrored) = self.geo.key_mirrored(root);
                 let mut v = (1, 1);
                 while v.0 != 0 && v.1 != 0 {
-                    v = self.mid(root, key, INF, INF, 0);
+                    v = self.mid(root, key, mirrored, INF, INF, 0);
                 }
                 v
             }
@@ -98,8 +139,17 @@ impl<'a> Dfpn<'a> {
     /// The numbers of a position settled without search, if it is.
     #[inline]
     fn leaf(&self, pos: &Position) -> Option<PnDn> {
-        const WON: PnDn = PnDn { pn: 0, dn: INF };
-        const LOST: PnDn = PnDn { pn: INF, dn: 0 };
+        const NONE: Move = Move { from: 0, to: 0 };
+        const WON: PnDn = PnDn {
+            pn: 0,
+            dn: INF,
+            best: NONE,
+        };
+        const LOST: PnDn = PnDn {
+            pn: INF,
+            dn: 0,
+            best: NONE,
+        };
         if pos.result().is_some() {
             // A finished game is always lost for the side to move: the last move won it.
             return Some(LOST);
@@ -113,7 +163,15 @@ impl<'a> Dfpn<'a> {
 
     /// Searches `pos` until its proof number reaches `th_pn` or its disproof number
     /// `th_dn`; returns its numbers.
-    fn mid(&mut self, pos: &Position, key: Key, th_pn: u32, th_dn: u32, ply: usize) -> (u32, u32) {
+    fn mid(
+        &mut self,
+        pos: &Position,
+        key: Key,
+        mirrored: bool,
+        th_pn: u32,
+        th_dn: u32,
+        ply: usize,
+    ) -> (u32, u32) {
         let start = self.nodes;
         self.nodes += 1;
         if self.nodes % REPORT_EVERY == 0 {
@@ -137,23 +195,31 @@ impl<'a> Dfpn<'a> {
         for &mv in &moves {
             let mut child = *pos;
             child.make_move(mv);
-            let ckey = self.geo.key(&child);
+            let (ckey, cmirrored) = self.geo.key_mirrored(&child);
             let v = self
                 .leaf(&child)
                 .or_else(|| self.tt.get(&ckey))
-                .unwrap_or(PnDn { pn: 1, dn: 1 });
+                .unwrap_or(PnDn {
+                    pn: 1,
+                    dn: 1,
+                    best: mv,
+                });
             kids.push(Child {
                 pos: child,
+                mv,
                 key: ckey,
+                mirrored: cmirrored,
                 pn: v.pn,
                 dn: v.dn,
             });
         }
         self.moves = moves;
         let (mut pn, mut dn);
+        let mut best;
         loop {
             // The side to move wins when some child is lost for its mover.
-            let (mut best, mut best_dn, mut second_dn) = (0, INF, INF);
+            let (mut best_dn, mut second_dn) = (INF, INF);
+            best = 0;
             dn = 0u32;
             for (i, c) in kids.iter().enumerate() {
                 dn = (dn + c.pn).min(INF);
@@ -178,18 +244,40 @@ impl<'a> Dfpn<'a> {
             let child_th_pn = th_dn - (dn - c.pn);
             let eps = second_dn.saturating_add(second_dn / 4).saturating_add(1);
             let child_th_dn = th_pn.min(eps).min(INF);
-            let (cpn, cdn) = self.mid(&c.pos, c.key, child_th_pn, child_th_dn, ply + 1);
+            let (cpn, cdn) = self.mid(
+                &c.pos,
+                c.key,
+                c.mirrored,
+                child_th_pn,
+                child_th_dn,
+                ply + 1,
+            );
             kids[best].pn = cpn;
             kids[best].dn = cdn;
         }
-        self.children[ply] = kids;
+        let mut best_move = Move { from: 0, to: 0 };
         if pn == 0 {
             self.proven += 1;
+            let mv = kids[best].mv;
+            best_move = if mirrored {
+                self.geo.mirror_move(mv)
+            } else {
+                mv
+            };
         } else if dn == 0 {
             self.disproven += 1;
         }
+        self.children[ply] = kids;
         let work = (self.nodes - start).min(u32::MAX as u64) as u32;
-        self.tt.put(key, PnDn { pn, dn }, work);
+        self.tt.put(
+            key,
+            PnDn {
+                pn,
+                dn,
+                best: best_move,
+            },
+            work,
+        );
         (pn, dn)
     }
 }

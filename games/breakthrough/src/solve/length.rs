@@ -3,6 +3,7 @@
 //! principal line and the proof records from the same search.
 
 use super::check::MAX_CLAIM_PLIES;
+use super::dfpn::Solved;
 use super::leaves::{Geometry, Quick};
 use super::proof::{Record, RecordKind};
 use super::tt::{Key, Table};
@@ -68,6 +69,29 @@ impl<'a> Length<'a> {
             nodes: 0,
             bound: 0,
             progress,
+        }
+    }
+
+    /// Starts from df-pn's solved positions: a position the loser wins is never won
+    /// within any bound, and a won position's winning move is tried first.
+    pub fn seed(&mut self, solved: &[Solved]) {
+        for s in solved {
+            let winner_moves = s.key.side == self.winner as u8;
+            let b = if s.won == winner_moves {
+                if !winner_moves {
+                    continue;
+                }
+                Bounds {
+                    hint: s.best,
+                    ..Bounds::default()
+                }
+            } else {
+                Bounds {
+                    lo: NEVER - 1,
+                    ..Bounds::default()
+                }
+            };
+            self.tt.put(s.key, b, s.work);
         }
     }
 

@@ -150,13 +150,15 @@ pub fn solve(
     let geo = leaves::Geometry::new(root.board());
     let tb = options.tablebase;
     let t0 = Instant::now();
-    let (winner, winner_nodes) = {
+    let (winner, winner_nodes, solved) = {
         let mut d = dfpn::Dfpn::new(&geo, tb, options.table_bytes, progress);
-        (d.winner(root), d.nodes())
+        (d.winner(root), d.nodes(), d.solved())
     };
     let winner_seconds = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     let mut len = length::Length::new(&geo, tb, winner, options.table_bytes, progress);
+    len.seed(&solved);
+    drop(solved);
     let plies = len.distance(root)?;
     let line = len.principal_line(root, plies);
     let proof = if options.proof {
