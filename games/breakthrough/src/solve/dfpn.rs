@@ -196,22 +196,22 @@ impl<'a> Dfpn<'a> {
             let mut child = *pos;
             child.make_move(mv);
             let (ckey, cmirrored) = self.geo.key_mirrored(&child);
-            let v = self
-                .leaf(&child)
-                .or_else(|| self.tt.get(&ckey))
-                .unwrap_or(PnDn {
-                    pn: 1,
-                    dn: 1,
-                    best: mv,
-                });
+            // Every child is probed below: ask for all their buckets first, so the misses
+            // overlap instead of coming one by one.
+            self.tt.prefetch(&ckey);
             kids.push(Child {
                 pos: child,
                 mv,
                 key: ckey,
                 mirrored: cmirrored,
-                pn: v.pn,
-                dn: v.dn,
+                pn: 1,
+                dn: 1,
             });
+        }
+        for c in kids.iter_mut() {
+            if let Some(v) = self.leaf(&c.pos).or_else(|| self.tt.get(&c.key)) {
+                (c.pn, c.dn) = (v.pn, v.dn);
+            }
         }
         self.moves = moves;
         let (mut pn, mut dn);
