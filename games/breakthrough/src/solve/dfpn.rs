@@ -1,6 +1,7 @@
 //! Depth-first proof-number search (Nagai's df-pn with the 1 + epsilon trick) for the
 //! winner: proof and disproof numbers for the side to move, in a bounded table.
 
+use super::checkpoint::{most_expensive, Checkpoint, Entry, Phase, Saver, MAX_ENTRIES};
 use super::leaves::{Geometry, Quick};
 use super::tt::{Key, Table};
 use super::{SolveProgress, Status};
@@ -67,6 +68,9 @@ pub struct Dfpn<'a> {
     proven: u64,
     disproven: u64,
     progress: &'a dyn SolveProgress,
+    root: Option<Position>,
+    /// Saves checkpoints and says when to stop.
+    pub saver: Saver,
 }
 
 impl<'a> Dfpn<'a> {
@@ -76,6 +80,7 @@ impl<'a> Dfpn<'a> {
         tb: Option<&'a Tablebase>,
         tt_bytes: usize,
         progress: &'a dyn SolveProgress,
+        saver: Saver,
     ) -> Dfpn<'a> {
         Dfpn {
             geo,
@@ -87,7 +92,51 @@ impl<'a> Dfpn<'a> {
             proven: 0,
             disproven: 0,
             progress,
+            root: None,
+            saver,
         }
+    }
+
+    /// Resumes from a checkpoint of this phase: its solved positions and node count.
+    pub fn load(&mut self, checkpoint: &Checkpoint) {
+        self.nodes = checkpoint.winner_nodes;
+        for e in &checkpoint.entries {
+            let won = e.a == 1;
+            let v = PnDn {
+                pn: if won { 0 } else { INF },
+                dn: if won { INF } else { 0 },
+                best: e.mv,
+            };
+            self.tt.put(e.key, v, e.work);
+        }
+    }
+
+    /// The phase's state for a checkpoint: the most expensive solved positions.
+    fn checkpoint(&mut self, stop: bool) {
+        let Some(root) = self.root else { return };
+        if !self.saver.saves() {
+            self.saver.save_nothing(stop);
+            return;
+        }
+        let entries = self
+            .solved()
+            .into_iter()
+            .map(|s| Entry {
+                key: s.key,
+                a: s.won as u8,
+                b: 0,
+                mv: s.best,
+                work: s.work,
+            })
+            .collect();
+        let c = Checkpoint {
+            root,
+            phase: Phase::Winner,
+            winner_nodes: self.nodes,
+            length_nodes: 0,
+            entries: most_expensive(entries, MAX_ENTRIES),
+        };
+        self.saver.save(&c, stop);
     }
 
     /// Nodes expanded so far.
@@ -114,9 +163,11 @@ impl<'a> Dfpn<'a> {
             .collect()
     }
 
-    /// The winner of the unfinished position `root`.
-    pub fn winner(&mut self, root: &Position) -> Side {
+    /// The winner of the unfinished position `root`, `None` when the saver stopped the
+    /// search first.
+    pub fn winner(&mut self, root: &Position) -> Option<Side> {
         let me = root.side();
+        self.root = Some(*root);
         let (pn, dn) = match self.leaf(root) {
             Some(v) => (v.pn, v.dn),
             None => {
@@ -124,16 +175,15 @@ impl<'a> Dfpn<'a> {
                 let mut v = (1, 1);
                 while v.0 != 0 && v.1 != 0 {
                     v = self.mid(root, key, mirrored, INF, INF, 0);
+                    if self.saver.stopped {
+                        return None;
+                    }
                 }
                 v
             }
         };
         debug_assert!(pn == 0 || dn == 0);
-        if pn == 0 {
-            me
-        } else {
-            me.opponent()
-        }
+        Some(if pn == 0 { me } else { me.opponent() })
     }
 
     /// The numbers of a position settled without search, if it is.
@@ -183,6 +233,12 @@ impl<'a> Dfpn<'a> {
                 table_bytes: self.tt.bytes() as u64,
                 bound: None,
             });
+        }
+        if let Some(stop) = self.saver.tick() {
+            self.checkpoint(stop);
+            if self.saver.stopped {
+                return (1, 1);
+            }
         }
         if self.children.len() <= ply {
             self.children.push(Vec::new());
@@ -244,14 +300,12 @@ impl<'a> Dfpn<'a> {
             let child_th_pn = th_dn - (dn - c.pn);
             let eps = second_dn.saturating_add(second_dn / 4).saturating_add(1);
             let child_th_dn = th_pn.min(eps).min(INF);
-            let (cpn, cdn) = self.mid(
-                &c.pos,
-                c.key,
-                c.mirrored,
-                child_th_pn,
-                child_th_dn,
-                ply + 1,
-            );
+            let (cpn, cdn) = self.mid(&c.pos, c.key, c.mirrored, child_th_pn, child_th_dn, ply + 1);
+            if self.saver.stopped {
+                // Unwinding: the numbers are unfinished, store nothing.
+                self.children[ply] = kids;
+                return (1, 1);
+            }
             kids[best].pn = cpn;
             kids[best].dn = cdn;
         }

@@ -3,6 +3,7 @@
 //! principal line and the proof records from the same search.
 
 use super::check::MAX_CLAIM_PLIES;
+use super::checkpoint::{most_expensive, Checkpoint, Entry, Phase, Saver, MAX_ENTRIES};
 use super::dfpn::Solved;
 use super::leaves::{Geometry, Quick};
 use super::proof::{Record, RecordKind};
@@ -49,6 +50,13 @@ pub struct Length<'a> {
     nodes: u64,
     bound: u32,
     progress: &'a dyn SolveProgress,
+    /// Saves checkpoints and says when to stop (during [`Length::distance`] only).
+    pub saver: Saver,
+    /// Checkpoints and stops are live (while the distance is searched).
+    checking: bool,
+    root: Option<Position>,
+    /// df-pn's nodes, for the checkpoint.
+    pub winner_nodes: u64,
 }
 
 impl<'a> Length<'a> {
@@ -59,6 +67,7 @@ impl<'a> Length<'a> {
         winner: Side,
         tt_bytes: usize,
         progress: &'a dyn SolveProgress,
+        saver: Saver,
     ) -> Length<'a> {
         Length {
             geo,
@@ -69,7 +78,56 @@ impl<'a> Length<'a> {
             nodes: 0,
             bound: 0,
             progress,
+            saver,
+            checking: false,
+            root: None,
+            winner_nodes: 0,
         }
+    }
+
+    /// Resumes from a checkpoint of this phase: its bounds and node count.
+    pub fn load(&mut self, checkpoint: &Checkpoint) {
+        self.nodes = checkpoint.length_nodes;
+        self.winner_nodes = checkpoint.winner_nodes;
+        for e in &checkpoint.entries {
+            let b = Bounds {
+                lo: e.a,
+                hi: e.b,
+                hint: e.mv,
+            };
+            self.tt.put(e.key, b, e.work);
+        }
+    }
+
+    /// Saves the phase's state for `root`: the bound being tested and the most expensive
+    /// entries; `stop` ends the search after it.
+    pub fn checkpoint(&mut self, root: &Position, stop: bool) {
+        if !self.saver.saves() {
+            self.saver.save_nothing(stop);
+            return;
+        }
+        let entries = self
+            .tt
+            .entries_with_work()
+            .map(|(key, b, work)| Entry {
+                key,
+                a: b.lo,
+                b: b.hi,
+                mv: b.hint,
+                work,
+            })
+            .collect();
+        let c = Checkpoint {
+            root: *root,
+            phase: Phase::Length {
+                winner: self.winner,
+                bound: self.bound,
+            },
+            winner_nodes: self.winner_nodes,
+            length_nodes: self.nodes,
+            entries: most_expensive(entries, MAX_ENTRIES),
+        };
+        self.saver.save(&c, stop);
     }
 
     /// Starts from df-pn's solved positions: a position the loser wins is never won
@@ -107,15 +165,33 @@ impl<'a> Length<'a> {
 
     /// The exact distance of the unfinished `root`, which the winner wins: the least `d`
     /// (of the right parity) with a win within `d`.
-    pub fn distance(&mut self, root: &Position) -> Result<u32, SolveError> {
+    /// `from` (a bound that failed or is untested, 0: none) resumes a stopped search.
+    pub fn distance(&mut self, root: &Position, from: u32) -> Result<u32, SolveError> {
         let mut d = self.geo.min_plies(root, self.winner);
+        while d < from {
+            d += 2;
+        }
+        self.root = Some(*root);
+        self.checking = true;
         while d < NEVER as u32 {
             self.bound = d;
-            if self.within(root, d, 0) {
+            let holds = self.within(root, d, 0);
+            if self.saver.stopped {
+                self.checking = false;
+                return Err(match self.saver.error.take() {
+                    Some(e) => e.into(),
+                    None => SolveError::Stopped {
+                        nodes: self.winner_nodes + self.nodes,
+                    },
+                });
+            }
+            if holds {
+                self.checking = false;
                 return Ok(d);
             }
             d += 2;
         }
+        self.checking = false;
         Err(SolveError::NoWin {
             winner: self.winner,
         })
@@ -167,6 +243,15 @@ impl<'a> Length<'a> {
                 bound: Some(self.bound),
             });
         }
+        if self.checking {
+            if let Some(stop) = self.saver.tick() {
+                let root = self.root.expect("set while checking");
+                self.checkpoint(&root, stop);
+                if self.saver.stopped {
+                    return false;
+                }
+            }
+        }
         let start = self.nodes;
         if self.moves.len() <= ply {
             self.moves.push(Vec::new());
@@ -195,6 +280,11 @@ impl<'a> Length<'a> {
             } else {
                 self.within(&child, d - 1, ply + 1)
             };
+            if self.saver.stopped {
+                // Unwinding: this node's answer is unknown, store nothing.
+                self.moves[ply] = moves;
+                return false;
+            }
             if r == winner_moves {
                 result = r;
                 decided = Some(mv);
