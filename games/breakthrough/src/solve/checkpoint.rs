@@ -175,16 +175,19 @@ fn side_of(b: u8) -> Option<Side> {
     }
 }
 
-/// Keeps the `max` entries with the most work (ties at the threshold may cut a few
-/// more): the cheap ones are quick to search again.
-pub fn most_expensive(mut entries: Vec<Entry>, max: usize) -> Vec<Entry> {
-    if entries.len() <= max {
-        return entries;
-    }
-    // Count by powers of two of work, then keep every bucket from the top that fits.
+/// The power-of-two class of a work count (0 for none).
+#[inline]
+pub fn work_class(work: u32) -> usize {
+    32 - work.leading_zeros() as usize
+}
+
+/// The least work class to keep so that at most `max` entries of the given works are kept
+/// (the most expensive: the cheap ones are quick to search again). Counting first lets a
+/// table too big to copy whole be saved without a copy of every entry.
+pub fn least_class_kept(works: impl Iterator<Item = u32>, max: usize) -> usize {
     let mut counts = [0usize; 33];
-    for e in &entries {
-        counts[32 - e.work.leading_zeros() as usize] += 1;
+    for w in works {
+        counts[work_class(w)] += 1;
     }
     let mut kept = 0;
     let mut floor = 33;
@@ -192,8 +195,7 @@ pub fn most_expensive(mut entries: Vec<Entry>, max: usize) -> Vec<Entry> {
         floor -= 1;
         kept += counts[floor];
     }
-    entries.retain(|e| 32 - e.work.leading_zeros() as usize >= floor);
-    entries
+    floor
 }
 
 impl Checkpoint {
@@ -414,9 +416,12 @@ mod tests {
     #[test]
     fn keeps_the_most_expensive_entries() {
         // Work 1, 16, 256, 4096, 65536: a cap of 3 keeps the three largest.
-        let kept = most_expensive(sample().entries, 3);
-        let works: Vec<u32> = kept.iter().map(|e| e.work).collect();
-        assert_eq!(works, vec![256, 4096, 65536]);
-        assert_eq!(most_expensive(sample().entries, 9).len(), 5);
+        let works = || sample().entries.into_iter().map(|e| e.work);
+        let floor = least_class_kept(works(), 3);
+        let kept: Vec<u32> = works().filter(|&w| work_class(w) >= floor).collect();
+        assert_eq!(kept, vec![256, 4096, 65536]);
+        assert_eq!(least_class_kept(works(), 9), 0);
+        let none = least_class_kept(works(), 0);
+        assert_eq!(works().filter(|&w| work_class(w) >= none).count(), 0);
     }
 }

@@ -1,7 +1,9 @@
 //! Depth-first proof-number search (Nagai's df-pn with the 1 + epsilon trick) for the
 //! winner: proof and disproof numbers for the side to move, in a bounded table.
 
-use super::checkpoint::{most_expensive, Checkpoint, Entry, Phase, Saver, MAX_ENTRIES};
+use super::checkpoint::{
+    least_class_kept, work_class, Checkpoint, Entry, Phase, Saver, MAX_ENTRIES,
+};
 use super::leaves::{Geometry, Quick};
 use super::tt::{Key, Table};
 use super::{SolveProgress, Status};
@@ -118,15 +120,21 @@ impl<'a> Dfpn<'a> {
             self.saver.save_nothing(stop);
             return;
         }
+        let solved = |(_, v, _): &(Key, PnDn, u32)| v.pn == 0 || v.dn == 0;
+        let floor = least_class_kept(
+            self.tt.entries_with_work().filter(solved).map(|e| e.2),
+            MAX_ENTRIES,
+        );
         let entries = self
-            .solved()
-            .into_iter()
-            .map(|s| Entry {
-                key: s.key,
-                a: s.won as u8,
+            .tt
+            .entries_with_work()
+            .filter(|e| solved(e) && work_class(e.2) >= floor)
+            .map(|(key, v, work)| Entry {
+                key,
+                a: (v.pn == 0) as u8,
                 b: 0,
-                mv: s.best,
-                work: s.work,
+                mv: v.best,
+                work,
             })
             .collect();
         let c = Checkpoint {
@@ -134,7 +142,7 @@ impl<'a> Dfpn<'a> {
             phase: Phase::Winner,
             winner_nodes: self.nodes,
             length_nodes: 0,
-            entries: most_expensive(entries, MAX_ENTRIES),
+            entries,
         };
         self.saver.save(&c, stop);
     }

@@ -3,7 +3,9 @@
 //! principal line and the proof records from the same search.
 
 use super::check::MAX_CLAIM_PLIES;
-use super::checkpoint::{most_expensive, Checkpoint, Entry, Phase, Saver, MAX_ENTRIES};
+use super::checkpoint::{
+    least_class_kept, work_class, Checkpoint, Entry, Phase, Saver, MAX_ENTRIES,
+};
 use super::dfpn::Solved;
 use super::leaves::{Geometry, Quick};
 use super::proof::{Record, RecordKind};
@@ -106,9 +108,11 @@ impl<'a> Length<'a> {
             self.saver.save_nothing(stop);
             return;
         }
+        let floor = least_class_kept(self.tt.entries_with_work().map(|e| e.2), MAX_ENTRIES);
         let entries = self
             .tt
             .entries_with_work()
+            .filter(|e| work_class(e.2) >= floor)
             .map(|(key, b, work)| Entry {
                 key,
                 a: b.lo,
@@ -125,7 +129,7 @@ impl<'a> Length<'a> {
             },
             winner_nodes: self.winner_nodes,
             length_nodes: self.nodes,
-            entries: most_expensive(entries, MAX_ENTRIES),
+            entries,
         };
         self.saver.save(&c, stop);
     }
