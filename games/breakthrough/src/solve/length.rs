@@ -210,6 +210,10 @@ impl<'a> Length<'a> {
             // Most nodes are here; the rules answer faster than a table lookup.
             return self.shallow(pos, d);
         }
+        if d == 3 && pos.side() == self.winner {
+            // So are most probes: searching two more plies costs less than a cache miss.
+            return self.three(pos);
+        }
         let (key, mirrored) = self.geo.key_mirrored(pos);
         let known = self.tt.get(&key).unwrap_or_default();
         if known.hi != 0 && d >= known.hi as u32 {
@@ -315,6 +319,34 @@ impl<'a> Length<'a> {
         let work = (self.nodes - start).min(u32::MAX as u64) as u32;
         self.tt.put(key, b, work);
         result
+    }
+
+    /// `within` for the winner to move and `d == 3`, from the rules alone: a win in one,
+    /// or a move after which every reply allows one.
+    fn three(&mut self, pos: &Position) -> bool {
+        if self.geo.wins_in_one(pos) {
+            return true;
+        }
+        let quick = self.geo.quick(pos);
+        if quick == Quick::LossInTwo {
+            return false;
+        }
+        self.nodes += 1;
+        let t = pos.targets();
+        for k in 0..t.count() {
+            let mv = pos.nth_move(&t, k);
+            if let Quick::MustCapture(cell) = quick {
+                if 1u64 << mv.to != cell {
+                    continue;
+                }
+            }
+            let mut child = *pos;
+            child.make_move(mv);
+            if child.result().is_some() || self.shallow(&child, 2) {
+                return true;
+            }
+        }
+        false
     }
 
     /// `within` for `d <= 2` from the rules alone: the winner to move needs a win in one;
