@@ -18,6 +18,10 @@ use std::collections::HashMap;
 
 /// No game lasts this long on a 64-cell board; a bound this high means "never".
 pub const NEVER: u8 = 255;
+/// The least bound at which a node first looks up its children in the table (the enhanced
+/// transposition cutoff): at 5x5's bounds 6 and 8 it cost more probes than it saved, at
+/// 10 and up it cut 15 % of the nodes and about a tenth of the time.
+const ETC_MIN_BOUND: u32 = 10;
 /// Nodes between two progress reports.
 const REPORT_EVERY: u64 = 1 << 16;
 
@@ -274,6 +278,46 @@ impl<'a> Length<'a> {
             };
             if let Some(i) = moves.iter().position(|&m| m == hint) {
                 moves[..=i].rotate_right(1);
+            }
+        }
+        if d >= ETC_MIN_BOUND {
+            // Far from the leaves a subtree is large and a probe cheap beside it: a child
+            // the table already settles decides this node without a search.
+            for &mv in &moves {
+                let mut child = *pos;
+                child.make_move(mv);
+                if child.result().is_some() {
+                    continue;
+                }
+                let Some(c) = self.tt.get(&self.geo.key(&child)) else {
+                    continue;
+                };
+                let settles = if winner_moves {
+                    c.hi != 0 && c.hi as u32 <= d - 1
+                } else {
+                    d - 1 <= c.lo as u32
+                };
+                if settles {
+                    self.moves[ply] = moves;
+                    let mut b = known;
+                    if winner_moves {
+                        b.hi = d as u8;
+                        b.hint = if mirrored {
+                            self.geo.mirror_move(mv)
+                        } else {
+                            mv
+                        };
+                    } else {
+                        b.lo = b.lo.max(d as u8);
+                        b.hint = if mirrored {
+                            self.geo.mirror_move(mv)
+                        } else {
+                            mv
+                        };
+                    }
+                    self.tt.put(key, b, 1);
+                    return winner_moves;
+                }
             }
         }
         // The winner needs one good move; the loser loses when every move loses. A loser
