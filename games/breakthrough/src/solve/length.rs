@@ -293,7 +293,7 @@ impl<'a> Length<'a> {
                     continue;
                 };
                 let settles = if winner_moves {
-                    c.hi != 0 && c.hi as u32 <= d - 1
+                    c.hi != 0 && (c.hi as u32) < d
                 } else {
                     d - 1 <= c.lo as u32
                 };
