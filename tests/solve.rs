@@ -63,3 +63,38 @@ fn bad_input_is_one_error_line() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_stopped_solve_resumes_and_a_damaged_checkpoint_is_one_error_line() {
+    let file = temp("4x4.ckpt");
+    let _ = std::fs::remove_file(&file);
+    let f = file.to_str().unwrap();
+    let base = [
+        "solve",
+        "--board",
+        "4x4",
+        "--memory",
+        "16",
+        "--no-tb",
+        "--checkpoint",
+        f,
+    ];
+    let mut args = base.to_vec();
+    args.extend_from_slice(&["--stop-after", "300"]);
+    let (ok, _, err) = quasar(&args);
+    assert!(!ok);
+    assert!(err.contains("stopped after 300 nodes"), "{err}");
+    let (ok, out, err) = quasar(&base);
+    assert!(ok, "{err}");
+    assert!(out.contains("perfect play lasts 14 plies"), "{out}");
+    // A cut file: an error naming it, never a panic.
+    let bytes = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &bytes[..bytes.len() / 2]).unwrap();
+    let (ok, _, err) = quasar(&base);
+    assert!(!ok);
+    assert!(
+        err.starts_with("error: ") && err.contains("not an intact quasar solve checkpoint"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

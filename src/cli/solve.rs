@@ -40,8 +40,18 @@ pub struct Args {
     #[arg(long)]
     proof: Option<PathBuf>,
     /// Check a proof file instead of solving
-    #[arg(long, conflicts_with_all = ["position", "tb", "tb_rows", "no_tb", "proof"])]
+    #[arg(long, conflicts_with_all = ["position", "tb", "tb_rows", "no_tb", "proof", "checkpoint", "stop_after"])]
     check: Option<PathBuf>,
+    /// Save the search's state to FILE every few minutes, and resume from FILE when it
+    /// exists (a stopped or killed solve goes on where the last save left it)
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// Seconds between two checkpoints
+    #[arg(long, default_value_t = 300, requires = "checkpoint")]
+    checkpoint_every: u64,
+    /// Stop after this many nodes of this run, saving a checkpoint (to try --checkpoint)
+    #[arg(long, value_name = "NODES")]
+    stop_after: Option<u64>,
     /// MiB for each phase's transposition table
     #[arg(long, default_value_t = 512)]
     memory: usize,
@@ -62,7 +72,9 @@ Examples:
   quasar solve --board 4x4                          Black wins, 14 plies
   quasar solve --board 5x5 --proof 5x5.proof        Black wins, 26 plies
   quasar solve --check 5x5.proof
-  quasar solve --board 5x5 --no-tb                  without any table";
+  quasar solve --board 5x5 --no-tb                  without any table
+  nice -n 19 quasar solve --board 6x5 --memory 4096 --checkpoint 6x5.ckpt --proof 6x5.proof
+                                                    a long solve that resumes when run again";
 
 /// Prints the library's progress on standard error: one line rewritten at most twice a
 /// second on a terminal, else a new line every ten seconds (for a log).
@@ -144,6 +156,9 @@ pub fn run(args: Args) -> CliResult {
         tablebase: tb.as_ref(),
         table_bytes: args.memory << 20,
         proof: args.proof.is_some(),
+        checkpoint: args.checkpoint.as_deref(),
+        checkpoint_every: std::time::Duration::from_secs(args.checkpoint_every),
+        stop_after: args.stop_after,
     };
     let terminal = std::io::stderr().is_terminal();
     let line = Line {

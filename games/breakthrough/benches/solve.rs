@@ -29,6 +29,7 @@ fn main() {
         tablebase: tb.as_ref(),
         table_bytes: mib << 20,
         proof: false,
+        ..Options::default()
     };
     let (c0, t0) = (cpu_seconds(), Instant::now());
     let s = solve::solve(&Position::start(board), &options, &Quiet).expect("solved");

@@ -121,6 +121,7 @@ fn proved() -> Proof {
             tablebase: Some(&tb),
             table_bytes: 8 << 20,
             proof: true,
+            ..Options::default()
         };
         let s = solve(&root, &opts, &Quiet).unwrap();
         let proof = s.proof.unwrap();
@@ -230,4 +231,54 @@ fn five_by_five_is_a_second_player_win_in_26_plies() {
     };
     let s = solve(&root, &opts, &Quiet).unwrap();
     assert_eq!((s.winner, s.plies), (Side::Second, 26));
+}
+
+/// A scratch checkpoint path of this test process.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("qs-solve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn a_stopped_solve_resumes_from_its_checkpoint_to_the_same_answer() {
+    use breakthrough::solve::checkpoint::{Checkpoint, Phase};
+    use breakthrough::solve::SolveError;
+    let b = board(4, 4);
+    let root = Position::start(b);
+    let fresh = solve(&root, &Options::default(), &Quiet).unwrap();
+    let dfpn_nodes = fresh.winner_nodes;
+    assert!(dfpn_nodes > 500, "{dfpn_nodes}");
+    // Stop inside df-pn, then inside the length search, then finish.
+    let path = scratch("4x4.ckpt");
+    let _ = std::fs::remove_file(&path);
+    let with = |stop_after| Options {
+        checkpoint: Some(&path),
+        stop_after,
+        ..Options::default()
+    };
+    let e = solve(&root, &with(Some(300)), &Quiet).unwrap_err();
+    assert!(matches!(e, SolveError::Stopped { nodes: 300 }), "{e}");
+    let c = Checkpoint::read(&path).unwrap().unwrap();
+    assert_eq!(c.phase, Phase::Winner);
+    assert_eq!(c.winner_nodes, 300);
+    let e = solve(&root, &with(Some(dfpn_nodes + 100)), &Quiet).unwrap_err();
+    assert!(matches!(e, SolveError::Stopped { .. }), "{e}");
+    let c = Checkpoint::read(&path).unwrap().unwrap();
+    let Phase::Length { winner, bound } = c.phase else {
+        panic!("stopped in the length search, got {:?}", c.phase);
+    };
+    assert_eq!(winner, Side::Second);
+    assert!(bound <= 14 && bound % 2 == 0, "{bound}");
+    assert!(c.length_nodes > 0 && !c.entries.is_empty());
+    let s = solve(&root, &with(None), &Quiet).unwrap();
+    assert_eq!(
+        (s.winner, s.plies, &s.line),
+        (fresh.winner, fresh.plies, &fresh.line)
+    );
+    // The checkpoint of another board is refused with a message, not used.
+    let other = Position::start(board(5, 4));
+    let e = solve(&other, &with(None), &Quiet).unwrap_err();
+    assert!(e.to_string().contains("not of"), "{e}");
+    std::fs::remove_file(&path).unwrap();
 }

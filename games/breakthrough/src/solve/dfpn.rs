@@ -1,6 +1,9 @@
 //! Depth-first proof-number search (Nagai's df-pn with the 1 + epsilon trick) for the
 //! winner: proof and disproof numbers for the side to move, in a bounded table.
 
+use super::checkpoint::{
+    least_class_kept, work_class, Checkpoint, Entry, Phase, Saver, MAX_ENTRIES,
+};
 use super::leaves::{Geometry, Quick};
 use super::tt::{Key, Table};
 use super::{SolveProgress, Status};
@@ -13,18 +16,45 @@ const INF: u32 = u32::MAX / 4;
 /// Nodes between two progress reports.
 const REPORT_EVERY: u64 = 1 << 16;
 
-/// Proof and disproof numbers of "the side to move wins".
-#[derive(Clone, Copy, Debug, Default)]
+/// Proof and disproof numbers of "the side to move wins", and for a proven position the
+/// winning move in the key's orientation (a hint for the length search).
+#[derive(Clone, Copy, Debug)]
 pub struct PnDn {
     pn: u32,
     dn: u32,
+    best: Move,
+}
+
+impl Default for PnDn {
+    fn default() -> Self {
+        PnDn {
+            pn: 0,
+            dn: 0,
+            best: Move { from: 0, to: 0 },
+        }
+    }
+}
+
+/// A position df-pn solved, for the length search to start from.
+#[derive(Clone, Copy, Debug)]
+pub struct Solved {
+    /// The position (canonical key).
+    pub key: Key,
+    /// True when the side to move wins.
+    pub won: bool,
+    /// For a won position, the winning move in the key's orientation.
+    pub best: Move,
+    /// The nodes df-pn spent on it.
+    pub work: u32,
 }
 
 /// One child of the node being searched, with its current numbers.
 #[derive(Clone, Copy)]
 struct Child {
     pos: Position,
+    mv: Move,
     key: Key,
+    mirrored: bool,
     pn: u32,
     dn: u32,
 }
@@ -40,6 +70,9 @@ pub struct Dfpn<'a> {
     proven: u64,
     disproven: u64,
     progress: &'a dyn SolveProgress,
+    root: Option<Position>,
+    /// Saves checkpoints and says when to stop.
+    pub saver: Saver,
 }
 
 impl<'a> Dfpn<'a> {
@@ -49,6 +82,7 @@ impl<'a> Dfpn<'a> {
         tb: Option<&'a Tablebase>,
         tt_bytes: usize,
         progress: &'a dyn SolveProgress,
+        saver: Saver,
     ) -> Dfpn<'a> {
         Dfpn {
             geo,
@@ -60,7 +94,57 @@ impl<'a> Dfpn<'a> {
             proven: 0,
             disproven: 0,
             progress,
+            root: None,
+            saver,
         }
+    }
+
+    /// Resumes from a checkpoint of this phase: its solved positions and node count.
+    pub fn load(&mut self, checkpoint: &Checkpoint) {
+        self.nodes = checkpoint.winner_nodes;
+        for e in &checkpoint.entries {
+            let won = e.a == 1;
+            let v = PnDn {
+                pn: if won { 0 } else { INF },
+                dn: if won { INF } else { 0 },
+                best: e.mv,
+            };
+            self.tt.put(e.key, v, e.work);
+        }
+    }
+
+    /// The phase's state for a checkpoint: the most expensive solved positions.
+    fn checkpoint(&mut self, stop: bool) {
+        let Some(root) = self.root else { return };
+        if !self.saver.saves() {
+            self.saver.save_nothing(stop);
+            return;
+        }
+        let solved = |(_, v, _): &(Key, PnDn, u32)| v.pn == 0 || v.dn == 0;
+        let floor = least_class_kept(
+            self.tt.entries_with_work().filter(solved).map(|e| e.2),
+            MAX_ENTRIES,
+        );
+        let entries = self
+            .tt
+            .entries_with_work()
+            .filter(|e| solved(e) && work_class(e.2) >= floor)
+            .map(|(key, v, work)| Entry {
+                key,
+                a: (v.pn == 0) as u8,
+                b: 0,
+                mv: v.best,
+                work,
+            })
+            .collect();
+        let c = Checkpoint {
+            root,
+            phase: Phase::Winner,
+            winner_nodes: self.nodes,
+            length_nodes: 0,
+            entries,
+        };
+        self.saver.save(&c, stop);
     }
 
     /// Nodes expanded so far.
@@ -73,33 +157,57 @@ impl<'a> Dfpn<'a> {
         self.tt.bytes()
     }
 
-    /// The winner of the unfinished position `root`.
-    pub fn winner(&mut self, root: &Position) -> Side {
+    /// The positions solved so far (proven or disproven), with the work behind each.
+    pub fn solved(&self) -> Vec<Solved> {
+        self.tt
+            .entries_with_work()
+            .filter(|(_, v, _)| v.pn == 0 || v.dn == 0)
+            .map(|(key, v, work)| Solved {
+                key,
+                won: v.pn == 0,
+                best: v.best,
+                work,
+            })
+            .collect()
+    }
+
+    /// The winner of the unfinished position `root`, `None` when the saver stopped the
+    /// search first.
+    pub fn winner(&mut self, root: &Position) -> Option<Side> {
         let me = root.side();
+        self.root = Some(*root);
         let (pn, dn) = match self.leaf(root) {
             Some(v) => (v.pn, v.dn),
             None => {
-                let key = self.geo.key(root);
+                let (key, mirrored) = self.geo.key_mirrored(root);
                 let mut v = (1, 1);
                 while v.0 != 0 && v.1 != 0 {
-                    v = self.mid(root, key, INF, INF, 0);
+                    v = self.mid(root, key, mirrored, INF, INF, 0);
+                    if self.saver.stopped {
+                        return None;
+                    }
                 }
                 v
             }
         };
         debug_assert!(pn == 0 || dn == 0);
-        if pn == 0 {
-            me
-        } else {
-            me.opponent()
-        }
+        Some(if pn == 0 { me } else { me.opponent() })
     }
 
     /// The numbers of a position settled without search, if it is.
     #[inline]
     fn leaf(&self, pos: &Position) -> Option<PnDn> {
-        const WON: PnDn = PnDn { pn: 0, dn: INF };
-        const LOST: PnDn = PnDn { pn: INF, dn: 0 };
+        const NONE: Move = Move { from: 0, to: 0 };
+        const WON: PnDn = PnDn {
+            pn: 0,
+            dn: INF,
+            best: NONE,
+        };
+        const LOST: PnDn = PnDn {
+            pn: INF,
+            dn: 0,
+            best: NONE,
+        };
         if pos.result().is_some() {
             // A finished game is always lost for the side to move: the last move won it.
             return Some(LOST);
@@ -113,7 +221,15 @@ impl<'a> Dfpn<'a> {
 
     /// Searches `pos` until its proof number reaches `th_pn` or its disproof number
     /// `th_dn`; returns its numbers.
-    fn mid(&mut self, pos: &Position, key: Key, th_pn: u32, th_dn: u32, ply: usize) -> (u32, u32) {
+    fn mid(
+        &mut self,
+        pos: &Position,
+        key: Key,
+        mirrored: bool,
+        th_pn: u32,
+        th_dn: u32,
+        ply: usize,
+    ) -> (u32, u32) {
         let start = self.nodes;
         self.nodes += 1;
         if self.nodes % REPORT_EVERY == 0 {
@@ -126,6 +242,12 @@ impl<'a> Dfpn<'a> {
                 bound: None,
             });
         }
+        if let Some(stop) = self.saver.tick() {
+            self.checkpoint(stop);
+            if self.saver.stopped {
+                return (1, 1);
+            }
+        }
         if self.children.len() <= ply {
             self.children.push(Vec::new());
         }
@@ -137,23 +259,31 @@ impl<'a> Dfpn<'a> {
         for &mv in &moves {
             let mut child = *pos;
             child.make_move(mv);
-            let ckey = self.geo.key(&child);
-            let v = self
-                .leaf(&child)
-                .or_else(|| self.tt.get(&ckey))
-                .unwrap_or(PnDn { pn: 1, dn: 1 });
+            let (ckey, cmirrored) = self.geo.key_mirrored(&child);
+            // Every child is probed below: ask for all their buckets first, so the misses
+            // overlap instead of coming one by one.
+            self.tt.prefetch(&ckey);
             kids.push(Child {
                 pos: child,
+                mv,
                 key: ckey,
-                pn: v.pn,
-                dn: v.dn,
+                mirrored: cmirrored,
+                pn: 1,
+                dn: 1,
             });
+        }
+        for c in kids.iter_mut() {
+            if let Some(v) = self.leaf(&c.pos).or_else(|| self.tt.get(&c.key)) {
+                (c.pn, c.dn) = (v.pn, v.dn);
+            }
         }
         self.moves = moves;
         let (mut pn, mut dn);
+        let mut best;
         loop {
             // The side to move wins when some child is lost for its mover.
-            let (mut best, mut best_dn, mut second_dn) = (0, INF, INF);
+            let (mut best_dn, mut second_dn) = (INF, INF);
+            best = 0;
             dn = 0u32;
             for (i, c) in kids.iter().enumerate() {
                 dn = (dn + c.pn).min(INF);
@@ -178,18 +308,38 @@ impl<'a> Dfpn<'a> {
             let child_th_pn = th_dn - (dn - c.pn);
             let eps = second_dn.saturating_add(second_dn / 4).saturating_add(1);
             let child_th_dn = th_pn.min(eps).min(INF);
-            let (cpn, cdn) = self.mid(&c.pos, c.key, child_th_pn, child_th_dn, ply + 1);
+            let (cpn, cdn) = self.mid(&c.pos, c.key, c.mirrored, child_th_pn, child_th_dn, ply + 1);
+            if self.saver.stopped {
+                // Unwinding: the numbers are unfinished, store nothing.
+                self.children[ply] = kids;
+                return (1, 1);
+            }
             kids[best].pn = cpn;
             kids[best].dn = cdn;
         }
-        self.children[ply] = kids;
+        let mut best_move = Move { from: 0, to: 0 };
         if pn == 0 {
             self.proven += 1;
+            let mv = kids[best].mv;
+            best_move = if mirrored {
+                self.geo.mirror_move(mv)
+            } else {
+                mv
+            };
         } else if dn == 0 {
             self.disproven += 1;
         }
+        self.children[ply] = kids;
         let work = (self.nodes - start).min(u32::MAX as u64) as u32;
-        self.tt.put(key, PnDn { pn, dn }, work);
+        self.tt.put(
+            key,
+            PnDn {
+                pn,
+                dn,
+                best: best_move,
+            },
+            work,
+        );
         (pn, dn)
     }
 }

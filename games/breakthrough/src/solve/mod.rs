@@ -13,6 +13,7 @@
 //! ```
 
 pub mod check;
+pub mod checkpoint;
 pub mod dfpn;
 pub mod leaves;
 pub mod length;
@@ -20,13 +21,16 @@ pub mod proof;
 pub mod tt;
 
 pub use check::{check, CheckReport};
+pub use checkpoint::{Checkpoint, CheckpointError};
 pub use proof::{Proof, ProofError, Record, RecordKind};
 
 use crate::tablebase::{generate, Limits, Region, RegionError, Silent, Tablebase};
 use crate::{Board, Move, Position};
+use checkpoint::{Phase, Saver};
 use quasar_core::Side;
 use std::collections::HashMap;
-use std::time::Instant;
+use std::path::Path;
+use std::time::{Duration, Instant};
 
 /// Where a solve stands, for a progress line.
 #[derive(Clone, Copy, Debug)]
@@ -68,6 +72,13 @@ pub struct Options<'a> {
     pub table_bytes: usize,
     /// Build the proof records.
     pub proof: bool,
+    /// Save the search's state here every `checkpoint_every`, and resume from it when it
+    /// exists.
+    pub checkpoint: Option<&'a Path>,
+    /// How often to save a checkpoint.
+    pub checkpoint_every: Duration,
+    /// Stop (with a checkpoint) after this many nodes of this run: for tests and trials.
+    pub stop_after: Option<u64>,
 }
 
 impl Default for Options<'_> {
@@ -76,6 +87,9 @@ impl Default for Options<'_> {
             tablebase: None,
             table_bytes: 256 << 20,
             proof: false,
+            checkpoint: None,
+            checkpoint_every: Duration::from_secs(300),
+            stop_after: None,
         }
     }
 }
@@ -123,6 +137,17 @@ pub enum SolveError {
         /// The side df-pn named.
         winner: Side,
     },
+    /// The search stopped where it was asked to, after saving its state.
+    #[error(
+        "stopped after {nodes} nodes as asked; run again with the same --checkpoint to resume"
+    )]
+    Stopped {
+        /// Nodes of both phases so far (all runs).
+        nodes: u64,
+    },
+    /// A checkpoint could not be read, written or used.
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
     /// An inconsistency between the solver's phases (a bug, never expected).
     #[error("internal error: {0}")]
     Internal(String),
@@ -149,15 +174,64 @@ pub fn solve(
     }
     let geo = leaves::Geometry::new(root.board());
     let tb = options.tablebase;
+    let resume = match options.checkpoint {
+        Some(path) => {
+            let c = Checkpoint::read(path)?;
+            if let Some(c) = &c {
+                c.matches(root, path)?;
+            }
+            c
+        }
+        None => None,
+    };
+    let saver = Saver::new(
+        options.checkpoint,
+        options.checkpoint_every,
+        options.stop_after,
+    );
     let t0 = Instant::now();
-    let (winner, winner_nodes) = {
-        let mut d = dfpn::Dfpn::new(&geo, tb, options.table_bytes, progress);
-        (d.winner(root), d.nodes())
+    let (winner, winner_nodes, solved, saver, from) = match &resume {
+        Some(
+            c @ Checkpoint {
+                phase: Phase::Length { winner, bound },
+                ..
+            },
+        ) => (*winner, c.winner_nodes, Vec::new(), saver, *bound),
+        _ => {
+            let mut d = dfpn::Dfpn::new(&geo, tb, options.table_bytes, progress, saver);
+            if let Some(c) = &resume {
+                d.load(c);
+            }
+            let winner = d.winner(root);
+            let nodes = d.nodes();
+            let Some(winner) = winner else {
+                return Err(match d.saver.error.take() {
+                    Some(e) => e.into(),
+                    None => SolveError::Stopped { nodes },
+                });
+            };
+            (winner, nodes, d.solved(), d.saver, 0)
+        }
     };
     let winner_seconds = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
-    let mut len = length::Length::new(&geo, tb, winner, options.table_bytes, progress);
-    let plies = len.distance(root)?;
+    let mut len = length::Length::new(&geo, tb, winner, options.table_bytes, progress, saver);
+    len.winner_nodes = winner_nodes;
+    match &resume {
+        Some(c) if matches!(c.phase, Phase::Length { .. }) => len.load(c),
+        _ => {
+            len.seed(&solved);
+            drop(solved);
+            if len.saver.saves() {
+                // The winner is known: a crash from here on never repeats df-pn.
+                len.checkpoint(root, false);
+                if let Some(e) = len.saver.error.take() {
+                    return Err(e.into());
+                }
+            }
+        }
+    }
+    let plies = len.distance(root, from)?;
     let line = len.principal_line(root, plies);
     let proof = if options.proof {
         let mut records = HashMap::new();

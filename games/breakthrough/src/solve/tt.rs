@@ -180,6 +180,14 @@ impl<V: Copy + Default> Table<V> {
         s.value = value;
     }
 
+    /// Every entry with the work behind it, in table order.
+    pub fn entries_with_work(&self) -> impl Iterator<Item = (Key, V, u32)> + '_ {
+        self.buckets
+            .iter()
+            .flat_map(|b| b.slots.iter())
+            .filter_map(|s| s.key().map(|k| (k, s.value, s.work())))
+    }
+
     /// Every entry, in table order.
     pub fn entries(&self) -> impl Iterator<Item = (Key, V)> + '_ {
         self.buckets

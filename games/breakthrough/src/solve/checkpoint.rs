@@ -1,0 +1,427 @@
+//! The solver's checkpoint file: the phase, the bound being tested and the transposition
+//! table's most expensive entries (every entry is a fact about its position, so any subset
+//! is a sound start), checksummed, written to a temporary file and renamed.
+
+use super::tt::Key;
+use crate::{Board, Move, Position};
+use quasar_core::Side;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// First bytes of every checkpoint file.
+const MAGIC: &[u8; 8] = b"QSCHECK\0";
+/// The format version this code writes and reads.
+const VERSION: u32 = 1;
+/// Bytes before the entries.
+const HEADER_BYTES: usize = 8 + 4 + 4 + 8 + 8 + 4 + 4 + 8 + 8 + 8;
+/// Bytes of one entry.
+const ENTRY_BYTES: usize = 24;
+/// At most this many entries go into a file (the most expensive ones): 384 MiB.
+pub const MAX_ENTRIES: usize = 16 << 20;
+
+/// When a search saves its state and when it stops: it calls [`Saver::tick`] once a node.
+#[derive(Debug)]
+pub struct Saver {
+    path: Option<PathBuf>,
+    every: Duration,
+    last: Instant,
+    stop_after: Option<u64>,
+    ticks: u64,
+    /// Set once the search must unwind (asked to stop, or a save failed).
+    pub stopped: bool,
+    /// The failed save, if one failed.
+    pub error: Option<CheckpointError>,
+}
+
+impl Saver {
+    /// Saves to `path` every `every` (when there is a path) and stops after `stop_after`
+    /// nodes of this run, with a last save.
+    pub fn new(path: Option<&Path>, every: Duration, stop_after: Option<u64>) -> Saver {
+        Saver {
+            path: path.map(Path::to_path_buf),
+            every,
+            last: Instant::now(),
+            stop_after,
+            ticks: 0,
+            stopped: false,
+            error: None,
+        }
+    }
+
+    /// Counts a node; `Some(stop)` when a checkpoint is due (`stop`: the last one).
+    #[inline]
+    pub fn tick(&mut self) -> Option<bool> {
+        self.ticks += 1;
+        if self.stop_after.is_some_and(|n| self.ticks >= n) {
+            return Some(true);
+        }
+        // The clock is read every 65,536 nodes only: a node costs well under a microsecond.
+        (self.path.is_some() && self.ticks % (1 << 16) == 0 && self.last.elapsed() >= self.every)
+            .then_some(false)
+    }
+
+    /// True when there is a file to save to.
+    pub fn saves(&self) -> bool {
+        self.path.is_some()
+    }
+
+    /// Writes `checkpoint` (when there is a file), and stops the search when `stop` or
+    /// when the write fails.
+    pub fn save(&mut self, checkpoint: &Checkpoint, stop: bool) {
+        if let Some(path) = &self.path {
+            if let Err(e) = checkpoint.write(path) {
+                self.error = Some(e);
+                self.stopped = true;
+            }
+        }
+        self.last = Instant::now();
+        self.stopped |= stop;
+    }
+
+    /// Stops the search when `stop`, with nothing to write.
+    pub fn save_nothing(&mut self, stop: bool) {
+        self.last = Instant::now();
+        self.stopped |= stop;
+    }
+
+    /// The file, if any.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+}
+
+/// Where the solve stood.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// df-pn was looking for the winner.
+    Winner,
+    /// The length search for `winner` was testing `bound` plies.
+    Length {
+        /// The side df-pn proved the winner.
+        winner: Side,
+        /// The bound being tested (every smaller one failed).
+        bound: u32,
+    },
+}
+
+/// One table entry: for df-pn `a` is 1 when the side to move wins (a solved position);
+/// for the length search `a` and `b` are the bounds `lo < dist <= hi`. `mv` is the hint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The position.
+    pub key: Key,
+    /// The first value byte.
+    pub a: u8,
+    /// The second value byte.
+    pub b: u8,
+    /// The move to try first (in the key's orientation).
+    pub mv: Move,
+    /// The nodes spent on it.
+    pub work: u32,
+}
+
+/// A solve's saved state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checkpoint {
+    /// The position being solved.
+    pub root: Position,
+    /// The phase.
+    pub phase: Phase,
+    /// df-pn's nodes so far (all runs).
+    pub winner_nodes: u64,
+    /// The length search's nodes so far (all runs).
+    pub length_nodes: u64,
+    /// The table entries kept.
+    pub entries: Vec<Entry>,
+}
+
+/// Why a checkpoint could not be written, read, or used.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointError {
+    /// The file system refused.
+    #[error("checkpoint {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The bytes are not an intact checkpoint.
+    #[error("{path} is not an intact quasar solve checkpoint: {msg}; delete it to start over")]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        msg: String,
+    },
+    /// The checkpoint is of another solve.
+    #[error("{path} is the checkpoint of {theirs}, not of {ours}; name another file or delete it")]
+    Mismatch {
+        /// The file.
+        path: PathBuf,
+        /// The position it saved.
+        theirs: String,
+        /// The position asked for.
+        ours: String,
+    },
+}
+
+fn side_of(b: u8) -> Option<Side> {
+    match b {
+        0 => Some(Side::First),
+        1 => Some(Side::Second),
+        _ => None,
+    }
+}
+
+/// The power-of-two class of a work count (0 for none).
+#[inline]
+pub fn work_class(work: u32) -> usize {
+    32 - work.leading_zeros() as usize
+}
+
+/// The least work class to keep so that at most `max` entries of the given works are kept
+/// (the most expensive: the cheap ones are quick to search again). Counting first lets a
+/// table too big to copy whole be saved without a copy of every entry.
+pub fn least_class_kept(works: impl Iterator<Item = u32>, max: usize) -> usize {
+    let mut counts = [0usize; 33];
+    for w in works {
+        counts[work_class(w)] += 1;
+    }
+    let mut kept = 0;
+    let mut floor = 33;
+    while floor > 0 && kept + counts[floor - 1] <= max {
+        floor -= 1;
+        kept += counts[floor];
+    }
+    floor
+}
+
+impl Checkpoint {
+    fn header(&self) -> Vec<u8> {
+        let b = self.root.board();
+        let mut out = Vec::with_capacity(HEADER_BYTES);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&[b.width() as u8, b.height() as u8, self.root.side() as u8, 0]);
+        out.extend_from_slice(&self.root.white().to_le_bytes());
+        out.extend_from_slice(&self.root.black().to_le_bytes());
+        let (phase, winner, bound) = match self.phase {
+            Phase::Winner => (0u32, 0u8, 0u32),
+            Phase::Length { winner, bound } => (1, winner as u8, bound),
+        };
+        out.extend_from_slice(&(phase | (winner as u32) << 8).to_le_bytes());
+        out.extend_from_slice(&bound.to_le_bytes());
+        out.extend_from_slice(&self.winner_nodes.to_le_bytes());
+        out.extend_from_slice(&self.length_nodes.to_le_bytes());
+        out.extend_from_slice(&(self.entries.len() as u64).to_le_bytes());
+        out
+    }
+
+    /// Writes the file through a temporary file in the same folder, renamed when complete,
+    /// so a crash mid-write leaves the previous checkpoint intact.
+    pub fn write(&self, path: &Path) -> Result<(), CheckpointError> {
+        let io = |source| CheckpointError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(format!(".tmp-{}", std::process::id()));
+        let tmp = PathBuf::from(tmp);
+        let result = (|| {
+            let mut f = BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
+            let mut crc = crc32fast::Hasher::new();
+            let header = self.header();
+            crc.update(&header);
+            f.write_all(&header)?;
+            let mut buf = [0u8; ENTRY_BYTES];
+            for e in &self.entries {
+                buf[0..8].copy_from_slice(&e.key.white.to_le_bytes());
+                buf[8..16].copy_from_slice(&e.key.black.to_le_bytes());
+                buf[16..20].copy_from_slice(&[e.key.side, e.a, e.b, e.mv.from]);
+                buf[20] = e.mv.to;
+                buf[21..24].copy_from_slice(&e.work.min(0xFF_FFFF).to_le_bytes()[..3]);
+                crc.update(&buf);
+                f.write_all(&buf)?;
+            }
+            f.write_all(&crc.finalize().to_le_bytes())?;
+            let f = f.into_inner().map_err(|e| e.into_error())?;
+            f.sync_all()?;
+            std::fs::rename(&tmp, path)
+        })();
+        if result.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        result.map_err(io)
+    }
+
+    /// Reads a checkpoint file, `None` when there is none yet.
+    pub fn read(path: &Path) -> Result<Option<Checkpoint>, CheckpointError> {
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => {
+                return Err(CheckpointError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                })
+            }
+        };
+        Checkpoint::from_bytes(&bytes, path).map(Some)
+    }
+
+    /// Parses the bytes of the file named `path` (for messages).
+    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Checkpoint, CheckpointError> {
+        let bad = |msg: &str| CheckpointError::Damaged {
+            path: path.to_path_buf(),
+            msg: msg.to_string(),
+        };
+        if bytes.len() < HEADER_BYTES + 4 || &bytes[..8] != MAGIC {
+            return Err(bad("it does not start with a checkpoint header"));
+        }
+        let (body, tail) = bytes.split_at(bytes.len() - 4);
+        let stored = u32::from_le_bytes(tail.try_into().expect("4 bytes"));
+        if crc32fast::hash(body) != stored {
+            return Err(bad(
+                "the checksum does not match (the file is damaged or cut short)",
+            ));
+        }
+        let u32_at = |i: usize| u32::from_le_bytes(body[i..i + 4].try_into().expect("4 bytes"));
+        let u64_at = |i: usize| u64::from_le_bytes(body[i..i + 8].try_into().expect("8 bytes"));
+        let version = u32_at(8);
+        if version != VERSION {
+            return Err(bad(&format!(
+                "format version {version}, this quasar reads {VERSION}"
+            )));
+        }
+        let board =
+            Board::new(body[12] as u32, body[13] as u32).map_err(|e| bad(&e.to_string()))?;
+        let side = side_of(body[14]).ok_or_else(|| bad("bad side to move"))?;
+        let root = Position::from_parts(board, u64_at(16), u64_at(24), side)
+            .map_err(|e| bad(&format!("bad root position: {e}")))?;
+        let phase_word = u32_at(32);
+        let bound = u32_at(36);
+        let phase = match phase_word & 0xFF {
+            0 => Phase::Winner,
+            1 => Phase::Length {
+                winner: side_of((phase_word >> 8) as u8).ok_or_else(|| bad("bad winner"))?,
+                bound,
+            },
+            _ => return Err(bad("unknown phase")),
+        };
+        let winner_nodes = u64_at(40);
+        let length_nodes = u64_at(48);
+        let count = u64_at(56);
+        let expected = count as u128 * ENTRY_BYTES as u128 + HEADER_BYTES as u128;
+        if expected != body.len() as u128 {
+            return Err(bad("the entry count disagrees with the file size"));
+        }
+        let mut entries = Vec::with_capacity(count as usize);
+        for c in body[HEADER_BYTES..].chunks_exact(ENTRY_BYTES) {
+            let key = Key {
+                white: u64::from_le_bytes(c[0..8].try_into().expect("8 bytes")),
+                black: u64::from_le_bytes(c[8..16].try_into().expect("8 bytes")),
+                side: c[16],
+            };
+            if key.side > 1 || key.white & key.black != 0 {
+                return Err(bad("an entry holds no position"));
+            }
+            entries.push(Entry {
+                key,
+                a: c[17],
+                b: c[18],
+                mv: Move {
+                    from: c[19],
+                    to: c[20],
+                },
+                work: u32::from_le_bytes([c[21], c[22], c[23], 0]),
+            });
+        }
+        Ok(Checkpoint {
+            root,
+            phase,
+            winner_nodes,
+            length_nodes,
+            entries,
+        })
+    }
+
+    /// Accepts the checkpoint for a solve of `root`, or says whose it is.
+    pub fn matches(&self, root: &Position, path: &Path) -> Result<(), CheckpointError> {
+        if self.root == *root {
+            Ok(())
+        } else {
+            Err(CheckpointError::Mismatch {
+                path: path.to_path_buf(),
+                theirs: format!("{} on {}", self.root.to_fen(), self.root.board()),
+                ours: format!("{} on {}", root.to_fen(), root.board()),
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Checkpoint {
+        let root = Position::start(Board::new(5, 5).unwrap());
+        Checkpoint {
+            root,
+            phase: Phase::Length {
+                winner: Side::Second,
+                bound: 24,
+            },
+            winner_nodes: 123,
+            length_nodes: 456,
+            entries: (0..5)
+                .map(|i| Entry {
+                    key: Key {
+                        white: 1 << i,
+                        black: 1 << 20,
+                        side: (i % 2) as u8,
+                    },
+                    a: i as u8,
+                    b: 26,
+                    mv: Move { from: 3, to: 8 },
+                    work: 1 << (4 * i),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn writes_reads_and_refuses_damage() {
+        let dir = std::env::temp_dir().join(format!("qs-ckpt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a.ckpt");
+        assert!(Checkpoint::read(&path).unwrap().is_none());
+        let c = sample();
+        c.write(&path).unwrap();
+        assert_eq!(Checkpoint::read(&path).unwrap(), Some(c.clone()));
+        let mut bytes = std::fs::read(&path).unwrap();
+        let mid = bytes.len() / 2;
+        bytes[mid] ^= 4;
+        let e = Checkpoint::from_bytes(&bytes, &path).unwrap_err();
+        assert!(e.to_string().contains("checksum"), "{e}");
+        let e = Checkpoint::from_bytes(&bytes[..30], &path).unwrap_err();
+        assert!(e.to_string().contains("header"), "{e}");
+        let other = Position::start(Board::new(6, 5).unwrap());
+        let e = c.matches(&other, &path).unwrap_err();
+        assert!(e.to_string().contains("not of"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn keeps_the_most_expensive_entries() {
+        // Work 1, 16, 256, 4096, 65536: a cap of 3 keeps the three largest.
+        let works = || sample().entries.into_iter().map(|e| e.work);
+        let floor = least_class_kept(works(), 3);
+        let kept: Vec<u32> = works().filter(|&w| work_class(w) >= floor).collect();
+        assert_eq!(kept, vec![256, 4096, 65536]);
+        assert_eq!(least_class_kept(works(), 9), 0);
+        let none = least_class_kept(works(), 0);
+        assert_eq!(works().filter(|&w| work_class(w) >= none).count(), 0);
+    }
+}
