@@ -452,8 +452,8 @@ mod tests {
         assert_eq!(s.limit, Some(Limits::Time(Duration::from_millis(250))));
         assert_eq!(s.playout.eval_after, Some(0));
         assert_eq!(s.playout.win_in_one, Some(false));
-        assert_eq!(s.config((), 1).child_probes, ChildProbes::NextVisit);
-        let d = EngineSettings::default().config((), 1);
+        assert_eq!(s.config((), 1, 1).child_probes, ChildProbes::NextVisit);
+        let d = EngineSettings::default().config((), 1, 1);
         assert_eq!(d.child_probes, ChildProbes::Expansion);
         assert_eq!(s.to_string(), text.replace(' ', ""));
         assert_eq!(EngineSettings::parse_keys(&s.to_string()).unwrap(), s);
