@@ -2,10 +2,11 @@
 //! table's most expensive entries (every entry is a fact about its position, so any subset
 //! is a sound start), checksummed, written to a temporary file and renamed.
 
+use super::frame;
 use super::tt::Key;
 use crate::{Board, Move, Position};
 use quasar_core::Side;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -167,14 +168,6 @@ pub enum CheckpointError {
     },
 }
 
-fn side_of(b: u8) -> Option<Side> {
-    match b {
-        0 => Some(Side::First),
-        1 => Some(Side::Second),
-        _ => None,
-    }
-}
-
 /// The power-of-two class of a work count (0 for none).
 #[inline]
 pub fn work_class(work: u32) -> usize {
@@ -226,11 +219,7 @@ impl Checkpoint {
             path: path.to_path_buf(),
             source,
         };
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(format!(".tmp-{}", std::process::id()));
-        let tmp = PathBuf::from(tmp);
-        let result = (|| {
-            let mut f = BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
+        frame::write_atomically(path, |f| {
             let mut crc = crc32fast::Hasher::new();
             let header = self.header();
             crc.update(&header);
@@ -245,15 +234,9 @@ impl Checkpoint {
                 crc.update(&buf);
                 f.write_all(&buf)?;
             }
-            f.write_all(&crc.finalize().to_le_bytes())?;
-            let f = f.into_inner().map_err(|e| e.into_error())?;
-            f.sync_all()?;
-            std::fs::rename(&tmp, path)
-        })();
-        if result.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-        result.map_err(io)
+            f.write_all(&crc.finalize().to_le_bytes())
+        })
+        .map_err(io)
     }
 
     /// Reads a checkpoint file, `None` when there is none yet.
@@ -277,27 +260,13 @@ impl Checkpoint {
             path: path.to_path_buf(),
             msg: msg.to_string(),
         };
-        if bytes.len() < HEADER_BYTES + 4 || &bytes[..8] != MAGIC {
-            return Err(bad("it does not start with a checkpoint header"));
-        }
-        let (body, tail) = bytes.split_at(bytes.len() - 4);
-        let stored = u32::from_le_bytes(tail.try_into().expect("4 bytes"));
-        if crc32fast::hash(body) != stored {
-            return Err(bad(
-                "the checksum does not match (the file is damaged or cut short)",
-            ));
-        }
+        let body = frame::unframe(bytes, MAGIC, VERSION, HEADER_BYTES, "checkpoint")
+            .map_err(|msg| bad(&msg))?;
         let u32_at = |i: usize| u32::from_le_bytes(body[i..i + 4].try_into().expect("4 bytes"));
         let u64_at = |i: usize| u64::from_le_bytes(body[i..i + 8].try_into().expect("8 bytes"));
-        let version = u32_at(8);
-        if version != VERSION {
-            return Err(bad(&format!(
-                "format version {version}, this quasar reads {VERSION}"
-            )));
-        }
         let board =
             Board::new(body[12] as u32, body[13] as u32).map_err(|e| bad(&e.to_string()))?;
-        let side = side_of(body[14]).ok_or_else(|| bad("bad side to move"))?;
+        let side = frame::side_of(body[14]).ok_or_else(|| bad("bad side to move"))?;
         let root = Position::from_parts(board, u64_at(16), u64_at(24), side)
             .map_err(|e| bad(&format!("bad root position: {e}")))?;
         let phase_word = u32_at(32);
@@ -305,7 +274,7 @@ impl Checkpoint {
         let phase = match phase_word & 0xFF {
             0 => Phase::Winner,
             1 => Phase::Length {
-                winner: side_of((phase_word >> 8) as u8).ok_or_else(|| bad("bad winner"))?,
+                winner: frame::side_of((phase_word >> 8) as u8).ok_or_else(|| bad("bad winner"))?,
                 bound,
             },
             _ => return Err(bad("unknown phase")),

@@ -15,6 +15,7 @@
 pub mod check;
 pub mod checkpoint;
 pub mod dfpn;
+pub mod frame;
 pub mod leaves;
 pub mod length;
 pub mod proof;

@@ -2,6 +2,7 @@
 //! stated plies (the loser's moves are all implied), checksummed, written to a temporary
 //! file and renamed; reading a damaged file is an error.
 
+use super::frame;
 use crate::{Board, Move, Position};
 use quasar_core::Side;
 use std::io::Write;
@@ -100,14 +101,6 @@ fn side_byte(s: Side) -> u8 {
     s as u8
 }
 
-fn byte_side(b: u8) -> Option<Side> {
-    match b {
-        0 => Some(Side::First),
-        1 => Some(Side::Second),
-        _ => None,
-    }
-}
-
 impl Proof {
     /// The file's bytes, checksum last.
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -145,28 +138,14 @@ impl Proof {
             path: path.to_path_buf(),
             msg: msg.to_string(),
         };
-        if bytes.len() < HEADER_BYTES + 4 || &bytes[..8] != MAGIC {
-            return Err(bad("it does not start with a proof header"));
-        }
-        let (body, tail) = bytes.split_at(bytes.len() - 4);
-        let stored = u32::from_le_bytes(tail.try_into().expect("4 bytes"));
-        if crc32fast::hash(body) != stored {
-            return Err(bad(
-                "the checksum does not match (the file is damaged or cut short)",
-            ));
-        }
+        let body = frame::unframe(bytes, MAGIC, VERSION, HEADER_BYTES, "proof")
+            .map_err(|msg| bad(&msg))?;
         let u32_at = |i: usize| u32::from_le_bytes(body[i..i + 4].try_into().expect("4 bytes"));
         let u64_at = |i: usize| u64::from_le_bytes(body[i..i + 8].try_into().expect("8 bytes"));
-        let version = u32_at(8);
-        if version != VERSION {
-            return Err(bad(&format!(
-                "format version {version}, this quasar reads {VERSION}"
-            )));
-        }
         let board =
             Board::new(body[12] as u32, body[13] as u32).map_err(|e| bad(&e.to_string()))?;
-        let winner = byte_side(body[14]).ok_or_else(|| bad("bad winner"))?;
-        let side = byte_side(body[15]).ok_or_else(|| bad("bad side to move"))?;
+        let winner = frame::side_of(body[14]).ok_or_else(|| bad("bad winner"))?;
+        let side = frame::side_of(body[15]).ok_or_else(|| bad("bad side to move"))?;
         let root = Position::from_parts(board, u64_at(16), u64_at(24), side)
             .map_err(|e| bad(&format!("bad root position: {e}")))?;
         let plies = u32_at(32);
@@ -188,7 +167,7 @@ impl Proof {
             records.push(Record {
                 white: w,
                 black: k,
-                side: byte_side(flags & 1).expect("one bit"),
+                side: frame::side_of(flags & 1).expect("one bit"),
                 kind,
                 mv: Move {
                     from: chunk[17],
@@ -211,19 +190,7 @@ impl Proof {
             path: path.to_path_buf(),
             source,
         };
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(format!(".tmp-{}", std::process::id()));
-        let tmp = PathBuf::from(tmp);
-        let result = (|| {
-            let mut f = std::fs::File::create(&tmp)?;
-            f.write_all(&self.to_bytes())?;
-            f.sync_all()?;
-            std::fs::rename(&tmp, path)
-        })();
-        if result.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-        result.map_err(io)
+        frame::write_atomically(path, |f| f.write_all(&self.to_bytes())).map_err(io)
     }
 
     /// Reads a proof file.
