@@ -259,8 +259,7 @@ pub fn expand<G: Game, S: Store<G::Move>>(
     true
 }
 
-/// Probes the children of `id` (expanded, at `pos`) not visited and not proven yet, their
-/// reads prefetched together first.
+/// Probes the children of `id` (expanded, at `pos`) not visited and not proven yet.
 fn probe_unvisited<G: Game, S: Store<G::Move>>(
     store: &mut S,
     id: S::Id,
@@ -268,10 +267,22 @@ fn probe_unvisited<G: Game, S: Store<G::Move>>(
     oracle: &dyn Oracle<G>,
     moves: &mut Vec<G::Move>,
 ) {
-    let open = |store: &S, c: S::Id| {
+    probe_children_where(store, id, pos, oracle, moves, |store, c| {
         let (visits, _, proof) = store.stats(c);
         visits == 0 && proof == Proof::Unknown
-    };
+    });
+}
+
+/// Probes the children `c` of `id` (expanded, at `pos`) for which `open(store, c)`, their
+/// reads prefetched together first.
+fn probe_children_where<G: Game, S: Store<G::Move>>(
+    store: &mut S,
+    id: S::Id,
+    pos: &G,
+    oracle: &dyn Oracle<G>,
+    moves: &mut Vec<G::Move>,
+    open: impl Fn(&S, S::Id) -> bool,
+) {
     moves.clear();
     for c in store.children(id) {
         if open(store, c) {
@@ -321,20 +332,9 @@ pub fn ready_root<G: Game, S: Store<G::Move>>(
     if let (Some(o), true) = (oracle, store.is_expanded(root)) {
         // A reused root may have been expanded lazily, below a root: its children not
         // probed yet are probed now, as a new root's would be.
-        let mover = pos.side_to_move();
-        for child in store.children(root) {
-            if store.proof(child).0 != Proof::Unknown {
-                continue;
-            }
-            let Some(mv) = store.mv(child) else { continue };
-            let mut p = pos.clone();
-            p.play(mv);
-            if p.outcome().is_none() {
-                if let Some((proof, plies)) = oracle_proof(o, &p, mover) {
-                    store.prove(child, proof, plies);
-                }
-            }
-        }
+        probe_children_where(store, root, pos, o, moves, |store, c| {
+            store.proof(c).0 == Proof::Unknown
+        });
     }
     solver::update(store, root);
     if !store.is_expanded(root) && store.proof(root).0 == Proof::Unknown {
