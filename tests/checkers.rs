@@ -218,6 +218,45 @@ fn distance_files_beside_the_databases_choose_the_engines_move_in_a_won_ending()
         let line = format!("bestmove {}", move_text(&want));
         assert!(ok && out.lines().any(|l| l == line), "{line}: {out}{err}");
     }
+    // `tablebase probe` prints each distance the files hold, and none without them.
+    let probe = |tb: &Path| {
+        let (ok, out, err) = quasar(&[
+            "tablebase",
+            "probe",
+            "--game",
+            "checkers",
+            "--position",
+            fen,
+            tb.to_str().unwrap(),
+        ]);
+        assert!(ok, "{out}{err}");
+        out
+    };
+    let d = db.distance(&g.pos.board, g.pos.side).unwrap();
+    let out = probe(&dir);
+    let first = out.lines().next().unwrap();
+    assert!(
+        first.ends_with(&format!("win for White to move, converts in {d} plies")),
+        "{out}"
+    );
+    let shortest_line = format!(
+        "  {}: loss for the opponent, converts in {} plies",
+        move_text(&shortest),
+        d - 1
+    );
+    assert!(
+        out.lines().any(|l| l == shortest_line),
+        "{shortest_line}: {out}"
+    );
+    let out = probe(&plain);
+    assert!(
+        out.lines()
+            .next()
+            .unwrap()
+            .ends_with("win for White to move")
+            && !out.contains("converts"),
+        "{out}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_dir_all(&plain).unwrap();
 }

@@ -3,6 +3,7 @@
 //! verify a directory of slice files.
 
 use super::CliResult;
+use checkers::build::MAX_DISTANCE;
 use checkers::db::{build_with, BuildOptions, Built, Database, SliceTable, Wdl};
 use checkers::slice::MAX_PIECES;
 use checkers::{Position, Slice};
@@ -139,10 +140,20 @@ pub fn info(path: &Path) -> CliResult {
     Ok(())
 }
 
-/// The value of a position, and each move's.
+/// The value of a position, and each move's (with plies to conversion where the
+/// directory holds distance files).
 pub fn probe(path: &Path, text: &str) -> CliResult {
-    let db = open(path)?;
+    let mut db = open(path)?;
+    if path.is_dir() {
+        db.load_distances(path)?;
+    }
     let pos = Position::parse_position(text)?;
+    // With distance files, a decided value also says how soon it converts.
+    let plies = |board: &checkers::Board, side: Side, w: Wdl| match (w, db.distance(board, side)) {
+        (Wdl::Draw, _) | (_, None) => String::new(),
+        (_, Some(d)) if d >= MAX_DISTANCE => format!(", converts in {d} plies or more"),
+        (_, Some(d)) => format!(", converts in {d} plies"),
+    };
     let word = |w: Wdl| match w {
         Wdl::Win => "win",
         Wdl::Draw => "draw",
@@ -158,10 +169,11 @@ pub fn probe(path: &Path, text: &str) -> CliResult {
         .into());
     };
     println!(
-        "{}: {} for {} to move",
+        "{}: {} for {} to move{}",
         Slice::of(&pos.board),
         word(v),
-        Position::side_name(pos.side)
+        Position::side_name(pos.side),
+        plies(&pos.board, pos.side, v)
     );
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
@@ -170,7 +182,11 @@ pub fn probe(path: &Path, text: &str) -> CliResult {
         let after = db
             .probe_position(&child)
             .map_or("not in the databases".to_string(), |w| {
-                format!("{} for the opponent", word(w))
+                format!(
+                    "{} for the opponent{}",
+                    word(w),
+                    plies(&child.board, child.side, w)
+                )
             });
         println!("  {}: {after}", pos.move_text(m));
     }
