@@ -166,16 +166,7 @@ impl SliceTable {
         let s = self.slice();
         TableFile {
             game: GAME.into(),
-            params: [
-                s.bm as u32,
-                s.bk as u32,
-                s.wm as u32,
-                s.wk as u32,
-                LAYOUT,
-                0,
-                0,
-                0,
-            ],
+            params: slice_params(s, LAYOUT, 0),
             positions: self.index.size(),
             sections: (0..2)
                 .map(|k| Section {
@@ -277,6 +268,13 @@ pub(crate) fn slice_of(f: &TableFile, game: &str, layout: u32) -> Option<(Slice,
         wk: f.params[3] as u8,
     };
     Some((slice, SliceIndex::new(slice)))
+}
+
+/// The header parameters `slice_of` reads back: the slice's four piece counts, the
+/// layout, then `extra` (a file kind's own parameter, 0 where it has none).
+pub(crate) fn slice_params(s: Slice, layout: u32, extra: u32) -> [u32; 8] {
+    let (bm, bk, wm, wk) = (s.bm as u32, s.bk as u32, s.wm as u32, s.wk as u32);
+    [bm, bk, wm, wk, layout, extra, 0, 0]
 }
 
 /// The file of a slice in a database directory: `<dir>/<slice>.qrt`.

@@ -4,7 +4,7 @@
 //! delaying; 255 for draws.
 
 use crate::build::{MAX_DISTANCE, NO_DISTANCE};
-use crate::db::{slice_of, write_atomically, DbError};
+use crate::db::{slice_of, slice_params, write_atomically, DbError};
 use crate::slice::{Slice, SliceIndex};
 use quasar_core::Side;
 use retro::{PackedArray, Section, TableFile};
@@ -84,16 +84,7 @@ impl DistanceTable {
             .collect();
         let file = TableFile {
             game: DISTANCE_GAME.into(),
-            params: [
-                s.bm as u32,
-                s.bk as u32,
-                s.wm as u32,
-                s.wk as u32,
-                LAYOUT,
-                MAX_DISTANCE as u32,
-                0,
-                0,
-            ],
+            params: slice_params(s, LAYOUT, MAX_DISTANCE as u32),
             positions: self.index.size(),
             sections,
         };
