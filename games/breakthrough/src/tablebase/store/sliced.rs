@@ -1,12 +1,16 @@
 //! A sliced table on disk: a directory with a `manifest` (board and rows) and one file per
 //! finished slice (`<name>.qts`: a 192-byte header with the slice, its depth histogram and
 //! CRC-32s, then its packed capped depths), each written to a temporary file and renamed when
-//! complete, memory-mapped on first use after its checksum is checked. Probes go through
-//! the same [`Lookup`] as a whole table: the depth is read, the best move recomputed from
-//! the successors' depths (one slice read each), in the spec's tie-break order.
+//! complete, memory-mapped on first use. With the table's block index (`blocks.qsi`, see
+//! [`super::slice_blocks`]) a slice's header is checked when it is opened and each 4 KiB
+//! block of its depths the first time a read needs it; without one the whole slice is
+//! checked when it is opened. Probes go through the same [`Lookup`] as a whole table: the
+//! depth is read, the best move recomputed from the successors' depths (one slice read
+//! each), in the spec's tie-break order.
 
 use super::blocks::Corrupt;
 use super::file::TableFileError;
+use super::slice_blocks::{BlockIndex, IndexEntry, BLOCK_INDEX};
 use super::Lookup;
 use crate::tablebase::key::ValueCodec;
 use crate::tablebase::progress::Progress;
@@ -19,6 +23,7 @@ use std::fmt;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::OnceLock;
 
 /// The first eight bytes of a slice file.
@@ -102,11 +107,28 @@ pub enum SliceState {
     Finished(SliceHeader),
 }
 
+/// Below this a configuration's byte is found by the reciprocal (exact, see `split`).
+const RECIP_LIMIT: u64 = 1 << 24;
+
 /// A slice's bytes once opened.
 enum Slot {
-    Present(Payload),
+    Present(Body),
     Missing,
     Damaged,
+}
+
+/// An open slice's packed depths and how far they are checked.
+struct Body {
+    payload: Payload,
+    /// Checked block by block against the block index; `None`: checked whole on opening.
+    lazy: Option<Lazy>,
+}
+
+/// The blocks of a slice checked so far against its entry in the block index.
+struct Lazy {
+    entry: IndexEntry,
+    /// Bit `b` set: block `b` matched its CRC.
+    verified: Box<[AtomicU64]>,
 }
 
 enum Payload {
@@ -129,11 +151,24 @@ pub struct SlicedTable {
     dir: PathBuf,
     slicing: Slicing,
     codec: ValueCodec,
+    /// Indexed by slice number: no hashing and, once a slice is open, no lock.
     slots: Vec<OnceLock<Slot>>,
+    /// Per-block CRCs of the finished slices (`None`: slices are checked whole).
+    index: Option<BlockIndex>,
+    /// `log2` of the index's block bytes.
+    block_shift: u32,
+    /// `decode[byte][k]`: the `k`-th capped depth of a packed byte (already `+ 2`).
+    decode: Box<[[u8; 8]; 256]>,
+    per_byte: u64,
+    /// `ceil(2^40 / per_byte)`: `idx / per_byte` is `(idx * recip) >> 40` below
+    /// [`RECIP_LIMIT`], which spares the hot path a division.
+    recip: u64,
+    /// Slice files opened so far (for benches: each first use costs system calls).
+    opened: AtomicUsize,
     /// Stored entries (configurations with `2 <= D <= R`, both mirror members), summed
     /// from the slice headers on first request.
     entries: OnceLock<u64>,
-    first_bad: OnceLock<u32>,
+    first_bad: OnceLock<Corrupt>,
 }
 
 impl fmt::Debug for SlicedTable {
@@ -147,24 +182,28 @@ impl fmt::Debug for SlicedTable {
     }
 }
 
-/// Reads the capped depths of built slices for the solver, remembering the first slice it
-/// could not read.
+/// Reads the capped depths of built slices for the solver, remembering the first read
+/// that failed (a slice not built or damaged).
 struct Reader<'a> {
     table: &'a SlicedTable,
-    failed: Cell<Option<u32>>,
+    failed: Cell<Option<Corrupt>>,
 }
 
 impl DepthSource for Reader<'_> {
     #[inline]
     fn depth(&self, c: Config) -> u8 {
         let (id, idx) = self.table.slicing.locate(c);
-        match self.table.slot(id) {
-            Slot::Present(p) => self.table.slicing.depth_at(p.bytes(), idx),
-            _ => {
-                self.failed.set(Some(id));
-                self.table.slicing.cap()
+        let read = match self.table.slot(id) {
+            Slot::Present(body) => self.table.read(id, body, idx),
+            Slot::Missing => Err(Corrupt::MissingSlice { slice: id }),
+            Slot::Damaged => Err(Corrupt::Slice { slice: id }),
+        };
+        read.unwrap_or_else(|e| {
+            if self.failed.get().is_none() {
+                self.failed.set(Some(e));
             }
-        }
+            self.table.slicing.cap()
+        })
     }
 }
 
@@ -200,7 +239,12 @@ impl SlicedTable {
             ));
         };
         let region = Region::new(board, rows).map_err(|e| bad(e.to_string()))?;
-        SlicedTable::with_region(dir, &region).map_err(|e| bad(e.to_string()))
+        let mut table = SlicedTable::with_region(dir, &region).map_err(|e| bad(e.to_string()))?;
+        table.index = BlockIndex::read(dir, &table.slicing)?;
+        if let Some(ix) = &table.index {
+            table.block_shift = ix.block_bytes().trailing_zeros();
+        }
+        Ok(table)
     }
 
     /// Opens the sliced table of `region` in `dir`, creating the directory and its manifest
@@ -244,14 +288,48 @@ impl SlicedTable {
         region: &Region,
     ) -> Result<SlicedTable, crate::tablebase::RegionError> {
         let slicing = Slicing::new(region)?;
+        let (states, per_byte) = (slicing.states(), slicing.per_byte());
+        let mut decode = Box::new([[0u8; 8]; 256]);
+        for (b, digits) in decode.iter_mut().enumerate() {
+            let mut x = b as u32;
+            for d in digits.iter_mut().take(per_byte as usize) {
+                *d = (x % states) as u8 + 2;
+                x /= states;
+            }
+        }
         Ok(SlicedTable {
             dir: dir.to_path_buf(),
             codec: ValueCodec::new(region.board()),
             slots: (0..slicing.slices()).map(|_| OnceLock::new()).collect(),
             slicing,
+            index: None,
+            block_shift: 12,
+            decode,
+            per_byte: per_byte as u64,
+            recip: (1u64 << 40).div_ceil(per_byte as u64),
+            opened: AtomicUsize::new(0),
             entries: OnceLock::new(),
             first_bad: OnceLock::new(),
         })
+    }
+
+    /// Forgets the block index, so that every slice is checked whole when first opened
+    /// (the behaviour without one, for comparisons); slices opened so far are closed.
+    pub fn drop_block_index(&mut self) {
+        self.index = None;
+        self.slots = (0..self.slicing.slices())
+            .map(|_| OnceLock::new())
+            .collect();
+    }
+
+    /// The block index in use, if any.
+    pub fn block_index(&self) -> Option<&BlockIndex> {
+        self.index.as_ref()
+    }
+
+    /// Slice files opened so far (each once, on first use).
+    pub fn opened_slices(&self) -> usize {
+        self.opened.load(Relaxed)
     }
 
     /// The directory.
@@ -288,6 +366,16 @@ impl SlicedTable {
 
     /// The header of a slice file's bytes, when they are intact and of this table.
     fn check(&self, id: u32, bytes: &[u8]) -> Result<SliceHeader, String> {
+        let h = self.check_header(id, bytes)?;
+        if crc32fast::hash(&bytes[SLICE_HEADER..]) != h.crc {
+            return Err("checksum mismatch: the file is damaged".into());
+        }
+        Ok(h)
+    }
+
+    /// The header of a slice file's bytes when it is intact and of this table and the
+    /// length is right (the packed depths are not checked).
+    fn check_header(&self, id: u32, bytes: &[u8]) -> Result<SliceHeader, String> {
         let s = &self.slicing;
         let (h, board, rows, states) = SliceHeader::decode(bytes)
             .ok_or("not a slice file of this format, or its header is damaged")?;
@@ -309,9 +397,6 @@ impl SlicedTable {
                 SLICE_HEADER + s.bytes_per_slice()
             ));
         }
-        if crc32fast::hash(&bytes[SLICE_HEADER..]) != h.crc {
-            return Err("checksum mismatch: the file is damaged".into());
-        }
         Ok(h)
     }
 
@@ -321,25 +406,116 @@ impl SlicedTable {
         self.slots[id as usize].get_or_init(|| self.open_slot(id))
     }
 
+    /// Opens slice `id`: maps its file and checks its header, then either takes the block
+    /// index's entry for it (when the index holds this file's checksum: its blocks are
+    /// checked as reads need them) or checks the whole slice now.
     #[cold]
+    #[inline(never)]
     fn open_slot(&self, id: u32) -> Slot {
+        self.opened.fetch_add(1, Relaxed);
+        let damaged = || {
+            let _ = self.first_bad.set(Corrupt::Slice { slice: id });
+            Slot::Damaged
+        };
         let Ok(f) = File::open(self.slice_path(id)) else {
             return Slot::Missing;
         };
         // SAFETY: read-only map of a finished slice; slices are written to a temporary
         // file and renamed, never modified in place.
-        match unsafe { memmap2::Mmap::map(&f) } {
-            Ok(map) if self.check(id, &map).is_ok() => Slot::Present(Payload::Map(map)),
-            _ => {
-                let _ = self.first_bad.set(id);
-                Slot::Damaged
+        let Ok(map) = (unsafe { memmap2::Mmap::map(&f) }) else {
+            return damaged();
+        };
+        let Ok(header) = self.check_header(id, &map) else {
+            return damaged();
+        };
+        let entry = self.index.as_ref().and_then(|ix| {
+            ix.get(id)
+                .filter(|e| e.slice_crc == header.crc)
+                .map(|e| (e, ix.blocks()))
+        });
+        let lazy = match entry {
+            Some((entry, blocks)) => Some(Lazy {
+                entry,
+                verified: (0..blocks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+            }),
+            None if crc32fast::hash(&map[SLICE_HEADER..]) == header.crc => None,
+            None => return damaged(),
+        };
+        Slot::Present(Body {
+            payload: Payload::Map(map),
+            lazy,
+        })
+    }
+
+    /// Byte and digit of configuration number `idx` in a slice's packed depths.
+    #[inline]
+    fn split(&self, idx: u64) -> (usize, usize) {
+        let byte = if idx < RECIP_LIMIT {
+            (idx * self.recip) >> 40
+        } else {
+            idx / self.per_byte
+        };
+        (byte as usize, (idx - byte * self.per_byte) as usize)
+    }
+
+    /// The capped depth of configuration `idx` of open slice `id`; a lazily checked
+    /// slice's block is checked first, the first time it is read.
+    #[inline]
+    fn read(&self, id: u32, body: &Body, idx: u64) -> Result<u8, Corrupt> {
+        let (byte, digit) = self.split(idx);
+        let bytes = body.payload.bytes();
+        if let Some(lazy) = &body.lazy {
+            let b = byte >> self.block_shift;
+            // Relaxed is enough: the bit publishes no data, the bytes it vouches for are
+            // read-only file contents, the same for every thread.
+            if lazy.verified[b / 64].load(Relaxed) & (1 << (b % 64)) == 0 {
+                self.verify_block(id, bytes, lazy, b)?;
             }
         }
+        Ok(self.decode[bytes[byte] as usize][digit])
+    }
+
+    /// Checks block `b` of open slice `id` against the block index and remembers it if good.
+    #[cold]
+    #[inline(never)]
+    fn verify_block(&self, id: u32, bytes: &[u8], lazy: &Lazy, b: usize) -> Result<(), Corrupt> {
+        let index = self
+            .index
+            .as_ref()
+            .expect("a slice is checked by blocks only with an index");
+        let size = index.block_bytes();
+        let block = &bytes[b * size..((b + 1) * size).min(bytes.len())];
+        if crc32fast::hash(block) == index.block_crc(lazy.entry, b) {
+            lazy.verified[b / 64].fetch_or(1 << (b % 64), Relaxed);
+            Ok(())
+        } else {
+            let c = Corrupt::SliceBlock {
+                slice: id,
+                block: b as u32,
+            };
+            let _ = self.first_bad.set(c);
+            Err(c)
+        }
+    }
+
+    /// Checks every block of open slice `id` not checked yet.
+    fn verify_body(&self, id: u32, body: &Body) -> Result<(), Corrupt> {
+        if let (Some(lazy), Some(index)) = (&body.lazy, &self.index) {
+            for b in 0..index.blocks() {
+                if lazy.verified[b / 64].load(Relaxed) & (1 << (b % 64)) == 0 {
+                    self.verify_block(id, body.payload.bytes(), lazy, b)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Puts a slice held in memory in place (for tests and in-memory builds).
     pub fn insert(&self, id: u32, packed: Vec<u8>) {
-        let _ = self.slots[id as usize].set(Slot::Present(Payload::Memory(packed)));
+        let _ = self.slots[id as usize].set(Slot::Present(Body {
+            payload: Payload::Memory(packed),
+            lazy: None,
+        }));
     }
 
     /// Whether slice `id` can be read (finished and intact).
@@ -353,17 +529,20 @@ impl SlicedTable {
     pub fn depth(&self, c: Config) -> Result<Option<u8>, Corrupt> {
         let (id, idx) = self.slicing.locate(c);
         match self.slot(id) {
-            Slot::Present(p) => Ok(Some(self.slicing.depth_at(p.bytes(), idx))),
+            Slot::Present(body) => self.read(id, body, idx).map(Some),
             Slot::Missing => Ok(None),
             Slot::Damaged => Err(Corrupt::Slice { slice: id }),
         }
     }
 
-    /// The packed depths of stored slice `id` (opened on first use), `None` when it is not
-    /// built: what a probe reads, for copies kept in memory.
+    /// The packed depths of stored slice `id` (opened on first use, every block checked),
+    /// `None` when it is not built: what a probe reads, for copies kept in memory.
     pub fn slice_bytes(&self, id: u32) -> Result<Option<&[u8]>, Corrupt> {
         match self.slot(id) {
-            Slot::Present(p) => Ok(Some(p.bytes())),
+            Slot::Present(body) => {
+                self.verify_body(id, body)?;
+                Ok(Some(body.payload.bytes()))
+            }
             Slot::Missing => Ok(None),
             Slot::Damaged => Err(Corrupt::Slice { slice: id }),
         }
@@ -383,7 +562,7 @@ impl SlicedTable {
         const BYTES: usize = 1 << 12;
         let per_byte = s.per_byte() as u64;
         let mut out = vec![0u8; s.bytes_per_slice()];
-        let histogram = out
+        let histograms = out
             .par_chunks_mut(BYTES)
             .enumerate()
             .map(|(chunk, bytes)| {
@@ -406,17 +585,19 @@ impl SlicedTable {
                     *d = s.cap();
                 }
                 s.pack(&depths, bytes);
-                hist
+                // A block of an input found damaged on the way: nothing built from it.
+                match reader.failed.get() {
+                    Some(e) => Err(e),
+                    None => Ok(hist),
+                }
             })
-            .reduce(
-                || [0u64; 17],
-                |mut a, b| {
-                    for (x, y) in a.iter_mut().zip(b) {
-                        *x += y;
-                    }
-                    a
-                },
-            );
+            .collect::<Result<Vec<_>, Corrupt>>()?;
+        let mut histogram = [0u64; 17];
+        for h in histograms {
+            for (x, y) in histogram.iter_mut().zip(h) {
+                *x += y;
+            }
+        }
         Ok((out, histogram))
     }
 
@@ -468,7 +649,32 @@ impl SlicedTable {
 
     /// The first damaged slice a read ran into, if any.
     pub fn first_damage(&self) -> Option<Corrupt> {
-        self.first_bad.get().map(|&slice| Corrupt::Slice { slice })
+        self.first_bad.get().copied()
+    }
+
+    /// Checks every finished slice whole and writes the table's block index with blocks of
+    /// `block_bytes` (a power of two, at least 64; [`super::slice_blocks::SLICE_BLOCK_BYTES`]
+    /// for use), so that probes of a later open check only the blocks they read.
+    pub fn write_block_index(
+        &self,
+        block_bytes: usize,
+        progress: &dyn Progress,
+    ) -> Result<(), TableFileError> {
+        let index = BlockIndex::build(&self.slicing, block_bytes, progress, |id| {
+            match std::fs::read(self.slice_path(id)) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                Err(_) => Err(Corrupt::Slice { slice: id }),
+                Ok(mut bytes) => match self.check(id, &bytes) {
+                    Ok(h) => Ok(Some((bytes.split_off(SLICE_HEADER), h.crc))),
+                    Err(_) => Err(Corrupt::Slice { slice: id }),
+                },
+            }
+        })
+        .map_err(|source| TableFileError::Damaged {
+            path: self.dir.clone(),
+            source,
+        })?;
+        write_atomic(&self.dir.join(BLOCK_INDEX), &[&index])
     }
 
     /// The first White move (spec order) achieving `d < cap` in stored configuration `c`.
@@ -478,11 +684,8 @@ impl SlicedTable {
             failed: Cell::new(None),
         };
         let m = Capped::new(&self.slicing, &reader).best_move(c, d);
-        if let Some(slice) = reader.failed.get() {
-            return Err(match self.slot(slice) {
-                Slot::Damaged => Corrupt::Slice { slice },
-                _ => Corrupt::MissingSlice { slice },
-            });
+        if let Some(e) = reader.failed.get() {
+            return Err(e);
         }
         let r = self.region();
         Ok(m.map(|m| Move {
