@@ -10,7 +10,7 @@
 
 use super::blocks::Corrupt;
 use super::file::TableFileError;
-use super::slice_blocks::{BlockIndex, IndexEntry, BLOCK_INDEX};
+use super::slice_blocks::{BlockIndex, IndexEntry, BLOCK_INDEX, SLICE_BLOCK_BYTES};
 use super::Lookup;
 use crate::tablebase::key::ValueCodec;
 use crate::tablebase::progress::Progress;
@@ -23,7 +23,8 @@ use std::fmt;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicPtr, AtomicU64, AtomicUsize};
 use std::sync::OnceLock;
 
 /// The first eight bytes of a slice file.
@@ -117,18 +118,12 @@ enum Slot {
     Damaged,
 }
 
-/// An open slice's packed depths and how far they are checked.
+/// An open slice's packed depths.
 struct Body {
     payload: Payload,
-    /// Checked block by block against the block index; `None`: checked whole on opening.
-    lazy: Option<Lazy>,
-}
-
-/// The blocks of a slice checked so far against its entry in the block index.
-struct Lazy {
-    entry: IndexEntry,
-    /// Bit `b` set: block `b` matched its CRC.
-    verified: Box<[AtomicU64]>,
+    /// Its entry in the block index when its blocks are checked as they are read (`None`:
+    /// checked whole on opening).
+    entry: Option<IndexEntry>,
 }
 
 enum Payload {
@@ -151,11 +146,21 @@ pub struct SlicedTable {
     dir: PathBuf,
     slicing: Slicing,
     codec: ValueCodec,
-    /// Indexed by slice number: no hashing and, once a slice is open, no lock.
+    /// Indexed by slice number: no hashing and no lock.
     slots: Vec<OnceLock<Slot>>,
+    /// Where each open slice's packed depths start (null: not opened yet, not built or
+    /// damaged): a probe's first read is one word of this dense array, not the slot.
+    starts: Box<[AtomicPtr<u8>]>,
+    /// Bit `b % 64` of word `id * words + b / 64`: block `b` of slice `id` is checked
+    /// (every bit of a slice checked whole is set when it is opened).
+    checked: Box<[AtomicU64]>,
+    /// Words of `checked` a slice.
+    words: usize,
+    /// Bytes of a slice's packed depths.
+    slice_len: usize,
     /// Per-block CRCs of the finished slices (`None`: slices are checked whole).
     index: Option<BlockIndex>,
-    /// `log2` of the index's block bytes.
+    /// `log2` of the bytes of a checked block.
     block_shift: u32,
     /// `decode[byte][k]`: the `k`-th capped depth of a packed byte (already `+ 2`).
     decode: Box<[[u8; 8]; 256]>,
@@ -194,7 +199,7 @@ impl DepthSource for Reader<'_> {
     fn depth(&self, c: Config) -> u8 {
         let (id, idx) = self.table.slicing.locate(c);
         let read = match self.table.slot(id) {
-            Slot::Present(body) => self.table.read(id, body, idx),
+            Slot::Present(body) => self.table.read(id, body.payload.bytes(), idx),
             Slot::Missing => Err(Corrupt::MissingSlice { slice: id }),
             Slot::Damaged => Err(Corrupt::Slice { slice: id }),
         };
@@ -240,10 +245,8 @@ impl SlicedTable {
         };
         let region = Region::new(board, rows).map_err(|e| bad(e.to_string()))?;
         let mut table = SlicedTable::with_region(dir, &region).map_err(|e| bad(e.to_string()))?;
-        table.index = BlockIndex::read(dir, &table.slicing)?;
-        if let Some(ix) = &table.index {
-            table.block_shift = ix.block_bytes().trailing_zeros();
-        }
+        let index = BlockIndex::read(dir, &table.slicing)?;
+        table.set_index(index);
         Ok(table)
     }
 
@@ -297,29 +300,47 @@ impl SlicedTable {
                 x /= states;
             }
         }
-        Ok(SlicedTable {
+        let mut table = SlicedTable {
             dir: dir.to_path_buf(),
             codec: ValueCodec::new(region.board()),
-            slots: (0..slicing.slices()).map(|_| OnceLock::new()).collect(),
+            slots: Vec::new(),
+            starts: Box::new([]),
+            checked: Box::new([]),
+            words: 0,
+            slice_len: slicing.bytes_per_slice(),
             slicing,
             index: None,
-            block_shift: 12,
+            block_shift: 0,
             decode,
             per_byte: per_byte as u64,
             recip: (1u64 << 40).div_ceil(per_byte as u64),
             opened: AtomicUsize::new(0),
             entries: OnceLock::new(),
             first_bad: OnceLock::new(),
-        })
+        };
+        table.set_index(None);
+        Ok(table)
+    }
+
+    /// Takes `index` as the block index (or none), every slice closed.
+    fn set_index(&mut self, index: Option<BlockIndex>) {
+        let n = self.slicing.slices() as usize;
+        self.block_shift = index
+            .as_ref()
+            .map_or(SLICE_BLOCK_BYTES, BlockIndex::block_bytes)
+            .trailing_zeros();
+        let blocks = self.slicing.bytes_per_slice().div_ceil(1 << self.block_shift);
+        self.words = blocks.div_ceil(64);
+        self.index = index;
+        self.slots = (0..n).map(|_| OnceLock::new()).collect();
+        self.starts = (0..n).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect();
+        self.checked = (0..n * self.words).map(|_| AtomicU64::new(0)).collect();
     }
 
     /// Forgets the block index, so that every slice is checked whole when first opened
     /// (the behaviour without one, for comparisons); slices opened so far are closed.
     pub fn drop_block_index(&mut self) {
-        self.index = None;
-        self.slots = (0..self.slicing.slices())
-            .map(|_| OnceLock::new())
-            .collect();
+        self.set_index(None);
     }
 
     /// The block index in use, if any.
@@ -400,10 +421,26 @@ impl SlicedTable {
         Ok(h)
     }
 
-    /// Slice `id`, opened (mapped, checksum checked) on first use.
+    /// Slice `id`, opened (mapped, its header checked, then either the whole slice or
+    /// nothing yet) on first use.
     #[inline]
     fn slot(&self, id: u32) -> &Slot {
-        self.slots[id as usize].get_or_init(|| self.open_slot(id))
+        let slot = self.slots[id as usize].get_or_init(|| self.open_slot(id));
+        if let Slot::Present(body) = slot {
+            // Published after the slot is set: the bytes live as long as the slot.
+            let bytes = body.payload.bytes();
+            if bytes.len() == self.slice_len {
+                self.starts[id as usize].store(bytes.as_ptr().cast_mut(), Release);
+            }
+        }
+        slot
+    }
+
+    /// Marks every block of slice `id` checked.
+    fn mark_checked(&self, id: u32) {
+        for w in &self.checked[id as usize * self.words..(id as usize + 1) * self.words] {
+            w.store(u64::MAX, Relaxed);
+        }
     }
 
     /// Opens slice `id`: maps its file and checks its header, then either takes the block
@@ -428,22 +465,22 @@ impl SlicedTable {
         let Ok(header) = self.check_header(id, &map) else {
             return damaged();
         };
-        let entry = self.index.as_ref().and_then(|ix| {
-            ix.get(id)
-                .filter(|e| e.slice_crc == header.crc)
-                .map(|e| (e, ix.blocks()))
-        });
-        let lazy = match entry {
-            Some((entry, blocks)) => Some(Lazy {
-                entry,
-                verified: (0..blocks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
-            }),
-            None if crc32fast::hash(&map[SLICE_HEADER..]) == header.crc => None,
+        let entry = self
+            .index
+            .as_ref()
+            .and_then(|ix| ix.get(id))
+            .filter(|e| e.slice_crc == header.crc);
+        let entry = match entry {
+            Some(entry) => Some(entry),
+            None if crc32fast::hash(&map[SLICE_HEADER..]) == header.crc => {
+                self.mark_checked(id);
+                None
+            }
             None => return damaged(),
         };
         Slot::Present(Body {
             payload: Payload::Map(map),
-            lazy,
+            entry,
         })
     }
 
@@ -458,19 +495,16 @@ impl SlicedTable {
         (byte as usize, (idx - byte * self.per_byte) as usize)
     }
 
-    /// The capped depth of configuration `idx` of open slice `id`; a lazily checked
-    /// slice's block is checked first, the first time it is read.
+    /// The capped depth of configuration `idx` of open slice `id` (its packed depths
+    /// `bytes`); a block not checked yet is checked first.
     #[inline]
-    fn read(&self, id: u32, body: &Body, idx: u64) -> Result<u8, Corrupt> {
+    fn read(&self, id: u32, bytes: &[u8], idx: u64) -> Result<u8, Corrupt> {
         let (byte, digit) = self.split(idx);
-        let bytes = body.payload.bytes();
-        if let Some(lazy) = &body.lazy {
-            let b = byte >> self.block_shift;
-            // Relaxed is enough: the bit publishes no data, the bytes it vouches for are
-            // read-only file contents, the same for every thread.
-            if lazy.verified[b / 64].load(Relaxed) & (1 << (b % 64)) == 0 {
-                self.verify_block(id, bytes, lazy, b)?;
-            }
+        let b = byte >> self.block_shift;
+        // Relaxed is enough: the bit publishes no data, the bytes it vouches for are
+        // read-only file contents, the same for every thread.
+        if self.checked[id as usize * self.words + b / 64].load(Relaxed) & (1 << (b % 64)) == 0 {
+            self.verify_block(id, bytes, b)?;
         }
         Ok(self.decode[bytes[byte] as usize][digit])
     }
@@ -478,15 +512,16 @@ impl SlicedTable {
     /// Checks block `b` of open slice `id` against the block index and remembers it if good.
     #[cold]
     #[inline(never)]
-    fn verify_block(&self, id: u32, bytes: &[u8], lazy: &Lazy, b: usize) -> Result<(), Corrupt> {
+    fn verify_block(&self, id: u32, bytes: &[u8], b: usize) -> Result<(), Corrupt> {
         let index = self
             .index
             .as_ref()
-            .expect("a slice is checked by blocks only with an index");
+            .expect("only an indexed slice has blocks not checked");
+        let entry = index.get(id).expect("an indexed slice has an entry");
         let size = index.block_bytes();
         let block = &bytes[b * size..((b + 1) * size).min(bytes.len())];
-        if crc32fast::hash(block) == index.block_crc(lazy.entry, b) {
-            lazy.verified[b / 64].fetch_or(1 << (b % 64), Relaxed);
+        if crc32fast::hash(block) == index.block_crc(entry, b) {
+            self.checked[id as usize * self.words + b / 64].fetch_or(1 << (b % 64), Relaxed);
             Ok(())
         } else {
             let c = Corrupt::SliceBlock {
@@ -500,10 +535,11 @@ impl SlicedTable {
 
     /// Checks every block of open slice `id` not checked yet.
     fn verify_body(&self, id: u32, body: &Body) -> Result<(), Corrupt> {
-        if let (Some(lazy), Some(index)) = (&body.lazy, &self.index) {
+        if let (Some(_), Some(index)) = (&body.entry, &self.index) {
             for b in 0..index.blocks() {
-                if lazy.verified[b / 64].load(Relaxed) & (1 << (b % 64)) == 0 {
-                    self.verify_block(id, body.payload.bytes(), lazy, b)?;
+                let w = self.checked[id as usize * self.words + b / 64].load(Relaxed);
+                if w & (1 << (b % 64)) == 0 {
+                    self.verify_block(id, body.payload.bytes(), b)?;
                 }
             }
         }
@@ -512,10 +548,13 @@ impl SlicedTable {
 
     /// Puts a slice held in memory in place (for tests and in-memory builds).
     pub fn insert(&self, id: u32, packed: Vec<u8>) {
-        let _ = self.slots[id as usize].set(Slot::Present(Body {
+        let set = self.slots[id as usize].set(Slot::Present(Body {
             payload: Payload::Memory(packed),
-            lazy: None,
+            entry: None,
         }));
+        if set.is_ok() {
+            self.mark_checked(id);
+        }
     }
 
     /// Whether slice `id` can be read (finished and intact).
@@ -528,8 +567,16 @@ impl SlicedTable {
     #[inline]
     pub fn depth(&self, c: Config) -> Result<Option<u8>, Corrupt> {
         let (id, idx) = self.slicing.locate(c);
+        let start = self.starts[id as usize].load(Acquire);
+        if !start.is_null() {
+            // SAFETY: a non-null start is that of slice `id`'s packed depths, published by
+            // `slot` from a slot that lives as long as `self` (slots are replaced only
+            // through `&mut self`, with the starts).
+            let bytes = unsafe { std::slice::from_raw_parts(start, self.slice_len) };
+            return self.read(id, bytes, idx).map(Some);
+        }
         match self.slot(id) {
-            Slot::Present(body) => self.read(id, body, idx).map(Some),
+            Slot::Present(body) => self.read(id, body.payload.bytes(), idx).map(Some),
             Slot::Missing => Ok(None),
             Slot::Damaged => Err(Corrupt::Slice { slice: id }),
         }
