@@ -127,7 +127,13 @@ fn first_use(dir: &Path, n: usize) {
         }
     };
     let probe = open(true);
-    let s = probe.table().tree.as_sliced().expect("sliced").slicing().clone();
+    let s = probe
+        .table()
+        .tree
+        .as_sliced()
+        .expect("sliced")
+        .slicing()
+        .clone();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
     let mut ids: Vec<u32> = (0..s.slices()).filter(|&id| s.is_canonical(id)).collect();
     // A random sample: a partial Fisher-Yates shuffle.

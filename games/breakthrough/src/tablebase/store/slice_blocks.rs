@@ -268,7 +268,13 @@ mod tests {
         let mut bad = 0;
         for ((idx, want), (_, got)) in before.iter().zip(read_slice(&lazy, id)) {
             if (idx / per_byte) / 64 == 1 {
-                assert_eq!(got, Err(Corrupt::SliceBlock { slice: id, block: 1 }));
+                assert_eq!(
+                    got,
+                    Err(Corrupt::SliceBlock {
+                        slice: id,
+                        block: 1
+                    })
+                );
                 bad += 1;
             } else {
                 // The other blocks still answer, and exactly as before.
@@ -278,7 +284,10 @@ mod tests {
         assert_eq!(bad, 64 * per_byte);
         assert_eq!(
             lazy.first_damage(),
-            Some(Corrupt::SliceBlock { slice: id, block: 1 })
+            Some(Corrupt::SliceBlock {
+                slice: id,
+                block: 1
+            })
         );
         // Without the index the whole slice is refused on opening.
         let mut whole = SlicedTable::open(&dir).unwrap();

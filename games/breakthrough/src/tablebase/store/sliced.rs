@@ -158,8 +158,9 @@ pub struct SlicedTable {
     words: usize,
     /// Bytes of a slice's packed depths.
     slice_len: usize,
-    /// Per-block CRCs of the finished slices (`None`: slices are checked whole).
-    index: Option<BlockIndex>,
+    /// Per-block CRCs of the finished slices (`None`: slices are checked whole); boxed, as
+    /// only the cold paths read it.
+    index: Option<Box<BlockIndex>>,
     /// `log2` of the bytes of a checked block.
     block_shift: u32,
     /// `decode[byte][k]`: the `k`-th capped depth of a packed byte (already `+ 2`).
@@ -246,7 +247,7 @@ impl SlicedTable {
         let region = Region::new(board, rows).map_err(|e| bad(e.to_string()))?;
         let mut table = SlicedTable::with_region(dir, &region).map_err(|e| bad(e.to_string()))?;
         let index = BlockIndex::read(dir, &table.slicing)?;
-        table.set_index(index);
+        table.set_index(index.map(Box::new));
         Ok(table)
     }
 
@@ -323,17 +324,22 @@ impl SlicedTable {
     }
 
     /// Takes `index` as the block index (or none), every slice closed.
-    fn set_index(&mut self, index: Option<BlockIndex>) {
+    fn set_index(&mut self, index: Option<Box<BlockIndex>>) {
         let n = self.slicing.slices() as usize;
         self.block_shift = index
             .as_ref()
-            .map_or(SLICE_BLOCK_BYTES, BlockIndex::block_bytes)
+            .map_or(SLICE_BLOCK_BYTES, |ix| ix.block_bytes())
             .trailing_zeros();
-        let blocks = self.slicing.bytes_per_slice().div_ceil(1 << self.block_shift);
+        let blocks = self
+            .slicing
+            .bytes_per_slice()
+            .div_ceil(1 << self.block_shift);
         self.words = blocks.div_ceil(64);
         self.index = index;
         self.slots = (0..n).map(|_| OnceLock::new()).collect();
-        self.starts = (0..n).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect();
+        self.starts = (0..n)
+            .map(|_| AtomicPtr::new(std::ptr::null_mut()))
+            .collect();
         self.checked = (0..n * self.words).map(|_| AtomicU64::new(0)).collect();
     }
 
@@ -345,7 +351,7 @@ impl SlicedTable {
 
     /// The block index in use, if any.
     pub fn block_index(&self) -> Option<&BlockIndex> {
-        self.index.as_ref()
+        self.index.as_deref()
     }
 
     /// Slice files opened so far (each once, on first use).
@@ -707,16 +713,19 @@ impl SlicedTable {
         block_bytes: usize,
         progress: &dyn Progress,
     ) -> Result<(), TableFileError> {
-        let index = BlockIndex::build(&self.slicing, block_bytes, progress, |id| {
-            match std::fs::read(self.slice_path(id)) {
+        let index = BlockIndex::build(
+            &self.slicing,
+            block_bytes,
+            progress,
+            |id| match std::fs::read(self.slice_path(id)) {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
                 Err(_) => Err(Corrupt::Slice { slice: id }),
                 Ok(mut bytes) => match self.check(id, &bytes) {
                     Ok(h) => Ok(Some((bytes.split_off(SLICE_HEADER), h.crc))),
                     Err(_) => Err(Corrupt::Slice { slice: id }),
                 },
-            }
-        })
+            },
+        )
         .map_err(|source| TableFileError::Damaged {
             path: self.dir.clone(),
             source,
