@@ -115,7 +115,8 @@ const RECIP_LIMIT: u64 = 1 << 24;
 enum Slot {
     Present(Body),
     Missing,
-    Damaged,
+    /// Damaged, or its file could not be mapped: the error every read of it gives.
+    Failed(Corrupt),
 }
 
 /// An open slice's packed depths.
@@ -202,7 +203,7 @@ impl DepthSource for Reader<'_> {
         let read = match self.table.slot(id) {
             Slot::Present(body) => self.table.read(id, body.payload.bytes(), idx),
             Slot::Missing => Err(Corrupt::MissingSlice { slice: id }),
-            Slot::Damaged => Err(Corrupt::Slice { slice: id }),
+            Slot::Failed(c) => Err(*c),
         };
         read.unwrap_or_else(|e| {
             if self.failed.get().is_none() {
@@ -456,17 +457,18 @@ impl SlicedTable {
     #[inline(never)]
     fn open_slot(&self, id: u32) -> Slot {
         self.opened.fetch_add(1, Relaxed);
-        let damaged = || {
-            let _ = self.first_bad.set(Corrupt::Slice { slice: id });
-            Slot::Damaged
+        let failed = |c: Corrupt| {
+            let _ = self.first_bad.set(c);
+            Slot::Failed(c)
         };
+        let damaged = || failed(Corrupt::Slice { slice: id });
         let Ok(f) = File::open(self.slice_path(id)) else {
             return Slot::Missing;
         };
         // SAFETY: read-only map of a finished slice; slices are written to a temporary
         // file and renamed, never modified in place.
         let Ok(map) = (unsafe { memmap2::Mmap::map(&f) }) else {
-            return damaged();
+            return failed(Corrupt::Unmapped { slice: id });
         };
         let Ok(header) = self.check_header(id, &map) else {
             return damaged();
@@ -584,7 +586,7 @@ impl SlicedTable {
         match self.slot(id) {
             Slot::Present(body) => self.read(id, body.payload.bytes(), idx).map(Some),
             Slot::Missing => Ok(None),
-            Slot::Damaged => Err(Corrupt::Slice { slice: id }),
+            Slot::Failed(c) => Err(*c),
         }
     }
 
@@ -597,7 +599,7 @@ impl SlicedTable {
                 Ok(Some(body.payload.bytes()))
             }
             Slot::Missing => Ok(None),
-            Slot::Damaged => Err(Corrupt::Slice { slice: id }),
+            Slot::Failed(c) => Err(*c),
         }
     }
 
@@ -609,7 +611,7 @@ impl SlicedTable {
             match self.slot(input) {
                 Slot::Present(_) => {}
                 Slot::Missing => return Err(Corrupt::MissingSlice { slice: input }),
-                Slot::Damaged => return Err(Corrupt::Slice { slice: input }),
+                Slot::Failed(c) => return Err(*c),
             }
         }
         const BYTES: usize = 1 << 12;
