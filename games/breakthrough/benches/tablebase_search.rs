@@ -14,13 +14,16 @@
 //! the first. "full probe" proves new nodes' children through `Oracle::probe` (with the
 //! best move, as before `probe_value`), the rest through `probe_value`.
 //! Positions: the start of the table's board and 8 positions 16 random plies in.
+//! A sliced table with a block index (`blocks.qsi`) is also measured without it ("whole
+//! slices": each slice checked whole on first use, as before the index), and the cost of a
+//! probe's first use of a slice is timed on 1,000 random slices each way.
 
 use breakthrough::tablebase::{generate, Limits as PieceLimits, Region, Tablebase};
 use breakthrough::BreakthroughPolicy;
 use breakthrough::{Board, Position};
 use mcts::{ChildProbes, Config, Limits, PlayoutContext, PlayoutPolicy, Searcher};
 use quasar_core::{Game, GameResult, Oracle, ProvenOutcome};
-use rand::SeedableRng;
+use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::num::NonZeroU32;
 use std::path::Path;
@@ -110,6 +113,59 @@ fn cpu_seconds() -> f64 {
     t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
 }
 
+/// Times a probe's first use of a slice: `n` random stored slices, one configuration read in
+/// each, by a freshly opened table with its block index and by one checking slices whole
+/// (different slices each way, so that neither warms the page cache for the other), then the
+/// same reads again by fresh tables (the slices' pages now cached).
+fn first_use(dir: &Path, n: usize) {
+    let open = |index: bool| {
+        let tb = Tablebase::open(dir).expect("opened above");
+        if index {
+            tb
+        } else {
+            tb.without_block_index()
+        }
+    };
+    let probe = open(true);
+    let s = probe
+        .table()
+        .tree
+        .as_sliced()
+        .expect("sliced")
+        .slicing()
+        .clone();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    let mut ids: Vec<u32> = (0..s.slices()).filter(|&id| s.is_canonical(id)).collect();
+    // A random sample: a partial Fisher-Yates shuffle.
+    for i in 0..2 * n {
+        let j = rng.random_range(i..ids.len());
+        ids.swap(i, j);
+    }
+    let reads: Vec<(u32, u64)> = ids[..2 * n]
+        .iter()
+        .map(|&id| (id, rng.random_range(0..s.per_slice())))
+        .collect();
+    for pass in ["first pass", "second pass, page cache warm"] {
+        for (index, part) in [(true, &reads[..n]), (false, &reads[n..])] {
+            let tb = open(index);
+            let t = tb.table().tree.as_sliced().expect("sliced");
+            let (cpu, wall) = (cpu_seconds(), std::time::Instant::now());
+            let mut found = 0;
+            for &(id, idx) in part {
+                found += t.depth(s.config(id, idx)).is_ok_and(|d| d.is_some()) as usize;
+            }
+            let (cpu, wall) = (cpu_seconds() - cpu, wall.elapsed().as_secs_f64());
+            println!(
+                "first use of a slice, {}, {pass}: {:.1} us CPU, {:.1} us wall a slice ({found} of {} read)",
+                if index { "block index" } else { "whole slices" },
+                cpu * 1e6 / part.len() as f64,
+                wall * 1e6 / part.len() as f64,
+                part.len()
+            );
+        }
+    }
+}
+
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -141,21 +197,54 @@ fn main() {
         None => vec![None],
     };
     type Shared = Arc<dyn Oracle<Position>>;
-    let tables: Vec<(String, Shared, Shared, Shared, Shared)> = files
+    struct Measured {
+        name: String,
+        tb: Shared,
+        full: Shared,
+        uncached: Shared,
+        from_files: Shared,
+        /// A sliced table with a block index, without it.
+        whole: Option<Shared>,
+        /// The tables whose opened slices are counted: with and without the index.
+        counted: Vec<Arc<Tablebase>>,
+    }
+    let tables: Vec<Measured> = files
         .iter()
         .map(|&f| {
-            let tb = open(f);
+            let tb = Arc::new(open(f));
+            let indexed = tb
+                .table()
+                .tree
+                .as_sliced()
+                .is_some_and(|s| s.block_index().is_some());
             let name = match tb.table().tree.as_sliced() {
+                Some(_) if indexed => format!("{} (sliced, block index)", f.unwrap_or("")),
                 Some(_) => format!("{} (sliced)", f.unwrap_or("")),
                 None => f.unwrap_or("6x6 r4 in memory").to_string(),
             };
-            let tb: Shared = Arc::new(tb);
-            let full: Shared = Arc::new(FullProbe(Arc::clone(&tb)));
-            let uncached: Shared = Arc::new(open(f).with_cache_slots(0));
-            let from_files: Shared = Arc::new(open(f).with_resident(false));
-            (name, tb, full, uncached, from_files)
+            let mut counted = vec![Arc::clone(&tb)];
+            let whole = indexed.then(|| {
+                let w = Arc::new(open(f).without_block_index());
+                counted.push(Arc::clone(&w));
+                w as Shared
+            });
+            let tb: Shared = tb;
+            Measured {
+                name,
+                full: Arc::new(FullProbe(Arc::clone(&tb))),
+                uncached: Arc::new(open(f).with_cache_slots(0)),
+                from_files: Arc::new(open(f).with_resident(false)),
+                tb,
+                whole,
+                counted,
+            }
         })
         .collect();
+    for (k, f) in files.iter().enumerate() {
+        if tables[k].whole.is_some() {
+            first_use(Path::new(f.expect("a sliced table is a directory")), 1000);
+        }
+    }
     let first = open(files[0]);
     let board = first.header().board;
     let slow: Arc<dyn Oracle<Position>> = Arc::new(first.with_slow_probes(true));
@@ -186,7 +275,8 @@ fn main() {
         ChildProbes::FirstVisit,
     );
     let mut settings: Vec<Setting> = vec![("no table".into(), None, None, exp)];
-    for (k, (name, tb, full, _, from_files)) in tables.iter().enumerate() {
+    for (k, m) in tables.iter().enumerate() {
+        let (name, tb, full, from_files) = (&m.name, &m.tb, &m.full, &m.from_files);
         let tag = if tables.len() > 1 {
             format!("[{}] ", k + 1)
         } else {
@@ -196,7 +286,11 @@ fn main() {
         let every = |n| NonZeroU32::new(n);
         let mut rows: Vec<(&str, &Shared, Option<NonZeroU32>, ChildProbes)> =
             vec![("every ply", tb, every(1), exp)];
-        if name.ends_with("(sliced)") {
+        if let Some(whole) = &m.whole {
+            rows.push(("every ply, whole slices", whole, every(1), exp));
+            rows.push(("every 4 plies, whole slices", whole, every(4), exp));
+            rows.push(("expansion only, whole slices", whole, None, exp));
+        } else if name.ends_with("(sliced)") {
             rows.push(("every ply, files", from_files, every(1), exp));
         }
         rows.extend([
@@ -254,12 +348,27 @@ fn main() {
     }
     // Playouts alone: the probe's amortised cost per ply.
     let rounds = (secs * 20_000.0 / positions.len() as f64).max(100.0) as u32;
+    for m in &tables {
+        let opened: Vec<usize> = m
+            .counted
+            .iter()
+            .filter_map(|t| t.table().tree.as_sliced().map(|s| s.opened_slices()))
+            .collect();
+        if !opened.is_empty() {
+            println!(
+                "{}: slice files opened by the searches: {opened:?} (with the index, without)",
+                m.name
+            );
+        }
+    }
     let mut oracles: Vec<(String, Option<&dyn Oracle<Position>>)> = vec![("no table".into(), None)];
-    for (k, (name, tb, _, uncached, from_files)) in tables.iter().enumerate() {
-        oracles.push((format!("[{}] every ply", k + 1), Some(&**tb)));
-        oracles.push((format!("[{}] no answer cache", k + 1), Some(&**uncached)));
-        if name.ends_with("(sliced)") {
-            oracles.push((format!("[{}] from the files", k + 1), Some(&**from_files)));
+    for (k, m) in tables.iter().enumerate() {
+        oracles.push((format!("[{}] every ply", k + 1), Some(&*m.tb)));
+        oracles.push((format!("[{}] no answer cache", k + 1), Some(&*m.uncached)));
+        if let Some(whole) = &m.whole {
+            oracles.push((format!("[{}] whole slices", k + 1), Some(&**whole)));
+        } else if m.name.ends_with("(sliced)") {
+            oracles.push((format!("[{}] from the files", k + 1), Some(&*m.from_files)));
         }
     }
     oracles.push(("[1] general path".into(), Some(&*slow)));

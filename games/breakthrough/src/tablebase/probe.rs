@@ -150,6 +150,15 @@ impl Tablebase {
         self
     }
 
+    /// Makes a sliced table check each slice whole when it is first opened, as without a
+    /// block index (for comparisons; slices opened so far are closed).
+    pub fn without_block_index(mut self) -> Tablebase {
+        if let Tree::Sliced(s) = &mut self.table.tree {
+            s.drop_block_index();
+        }
+        self
+    }
+
     /// Bytes of the sliced table copied into memory (0 when probes read the files).
     pub fn resident_bytes(&self) -> usize {
         self.resident.as_ref().map_or(0, Resident::bytes)

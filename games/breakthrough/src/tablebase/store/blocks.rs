@@ -38,6 +38,22 @@ pub enum Corrupt {
         /// The slice's number.
         slice: u32,
     },
+    /// A block of a slice's packed depths does not match the CRC-32 the table's block
+    /// index holds for it.
+    #[error("block {block} of slice {slice} of the sliced table fails its checksum: the slice file is damaged; delete it and rebuild it (a rerun of the build rebuilds it)")]
+    SliceBlock {
+        /// The slice's number.
+        slice: u32,
+        /// The block's number within the slice's packed depths.
+        block: u32,
+    },
+    /// A slice file could not be memory-mapped: with thousands of slices open, most often
+    /// the system's limit on a process' maps.
+    #[error("slice {slice} of the sliced table could not be memory-mapped: the process may have reached the system's limit on maps (`sysctl vm.max_map_count`; each open slice takes one): raise it, or run fewer engines with this table in one process")]
+    Unmapped {
+        /// The slice's number.
+        slice: u32,
+    },
     /// A slice a read needs is not built (the table was built in an order that skipped it,
     /// or its file was removed).
     #[error("slice {slice} of the sliced table is not built but a finished slice needs it: rebuild the waves in order")]

@@ -1,12 +1,14 @@
 //! Storage of a table: the lookup trait its backends share, the compact static B-tree
-//! (the default, and the file's layout), the lazy block checks, the file, and (with the
-//! `backends` feature, for the benchmark) other backends for comparison.
+//! (the default, and the file's layout), the lazy block checks, the file, the sliced table
+//! and its block index, and (with the `backends` feature, for the benchmark) other backends
+//! for comparison.
 
 #[cfg(feature = "backends")]
 pub mod backends;
 pub mod blocks;
 pub mod btree;
 pub mod file;
+pub mod slice_blocks;
 pub mod sliced;
 
 pub use blocks::Corrupt;

@@ -1,12 +1,16 @@
 //! A sliced table on disk: a directory with a `manifest` (board and rows) and one file per
 //! finished slice (`<name>.qts`: a 192-byte header with the slice, its depth histogram and
 //! CRC-32s, then its packed capped depths), each written to a temporary file and renamed when
-//! complete, memory-mapped on first use after its checksum is checked. Probes go through
-//! the same [`Lookup`] as a whole table: the depth is read, the best move recomputed from
-//! the successors' depths (one slice read each), in the spec's tie-break order.
+//! complete, memory-mapped on first use. With the table's block index (`blocks.qsi`, see
+//! [`super::slice_blocks`]) a slice's header is checked when it is opened and each 4 KiB
+//! block of its depths the first time a read needs it; without one the whole slice is
+//! checked when it is opened. Probes go through the same [`Lookup`] as a whole table: the
+//! depth is read, the best move recomputed from the successors' depths (one slice read
+//! each), in the spec's tie-break order.
 
 use super::blocks::Corrupt;
 use super::file::TableFileError;
+use super::slice_blocks::{BlockIndex, IndexEntry, BLOCK_INDEX, SLICE_BLOCK_BYTES};
 use super::Lookup;
 use crate::tablebase::key::ValueCodec;
 use crate::tablebase::progress::Progress;
@@ -19,6 +23,8 @@ use std::fmt;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicPtr, AtomicU64, AtomicUsize};
 use std::sync::OnceLock;
 
 /// The first eight bytes of a slice file.
@@ -102,11 +108,23 @@ pub enum SliceState {
     Finished(SliceHeader),
 }
 
+/// Below this a configuration's byte is found by the reciprocal (exact, see `split`).
+const RECIP_LIMIT: u64 = 1 << 24;
+
 /// A slice's bytes once opened.
 enum Slot {
-    Present(Payload),
+    Present(Body),
     Missing,
-    Damaged,
+    /// Damaged, or its file could not be mapped: the error every read of it gives.
+    Failed(Corrupt),
+}
+
+/// An open slice's packed depths.
+struct Body {
+    payload: Payload,
+    /// Its entry in the block index when its blocks are checked as they are read (`None`:
+    /// checked whole on opening).
+    entry: Option<IndexEntry>,
 }
 
 enum Payload {
@@ -129,11 +147,35 @@ pub struct SlicedTable {
     dir: PathBuf,
     slicing: Slicing,
     codec: ValueCodec,
+    /// Indexed by slice number: no hashing and no lock.
     slots: Vec<OnceLock<Slot>>,
+    /// Where each open slice's packed depths start (null: not opened yet, not built or
+    /// damaged): a probe's first read is one word of this dense array, not the slot.
+    starts: Box<[AtomicPtr<u8>]>,
+    /// Bit `b % 64` of word `id * words + b / 64`: block `b` of slice `id` is checked
+    /// (every bit of a slice checked whole is set when it is opened).
+    checked: Box<[AtomicU64]>,
+    /// Words of `checked` a slice.
+    words: usize,
+    /// Bytes of a slice's packed depths.
+    slice_len: usize,
+    /// Per-block CRCs of the finished slices (`None`: slices are checked whole); boxed, as
+    /// only the cold paths read it.
+    index: Option<Box<BlockIndex>>,
+    /// `log2` of the bytes of a checked block.
+    block_shift: u32,
+    /// `decode[byte][k]`: the `k`-th capped depth of a packed byte (already `+ 2`).
+    decode: Box<[[u8; 8]; 256]>,
+    per_byte: u64,
+    /// `ceil(2^40 / per_byte)`: `idx / per_byte` is `(idx * recip) >> 40` below
+    /// [`RECIP_LIMIT`], which spares the hot path a division.
+    recip: u64,
+    /// Slice files opened so far (for benches: each first use costs system calls).
+    opened: AtomicUsize,
     /// Stored entries (configurations with `2 <= D <= R`, both mirror members), summed
     /// from the slice headers on first request.
     entries: OnceLock<u64>,
-    first_bad: OnceLock<u32>,
+    first_bad: OnceLock<Corrupt>,
 }
 
 impl fmt::Debug for SlicedTable {
@@ -147,24 +189,28 @@ impl fmt::Debug for SlicedTable {
     }
 }
 
-/// Reads the capped depths of built slices for the solver, remembering the first slice it
-/// could not read.
+/// Reads the capped depths of built slices for the solver, remembering the first read
+/// that failed (a slice not built or damaged).
 struct Reader<'a> {
     table: &'a SlicedTable,
-    failed: Cell<Option<u32>>,
+    failed: Cell<Option<Corrupt>>,
 }
 
 impl DepthSource for Reader<'_> {
     #[inline]
     fn depth(&self, c: Config) -> u8 {
         let (id, idx) = self.table.slicing.locate(c);
-        match self.table.slot(id) {
-            Slot::Present(p) => self.table.slicing.depth_at(p.bytes(), idx),
-            _ => {
-                self.failed.set(Some(id));
-                self.table.slicing.cap()
+        let read = match self.table.slot(id) {
+            Slot::Present(body) => self.table.read(id, body.payload.bytes(), idx),
+            Slot::Missing => Err(Corrupt::MissingSlice { slice: id }),
+            Slot::Failed(c) => Err(*c),
+        };
+        read.unwrap_or_else(|e| {
+            if self.failed.get().is_none() {
+                self.failed.set(Some(e));
             }
-        }
+            self.table.slicing.cap()
+        })
     }
 }
 
@@ -200,7 +246,10 @@ impl SlicedTable {
             ));
         };
         let region = Region::new(board, rows).map_err(|e| bad(e.to_string()))?;
-        SlicedTable::with_region(dir, &region).map_err(|e| bad(e.to_string()))
+        let mut table = SlicedTable::with_region(dir, &region).map_err(|e| bad(e.to_string()))?;
+        let index = BlockIndex::read(dir, &table.slicing)?;
+        table.set_index(index.map(Box::new));
+        Ok(table)
     }
 
     /// Opens the sliced table of `region` in `dir`, creating the directory and its manifest
@@ -244,14 +293,71 @@ impl SlicedTable {
         region: &Region,
     ) -> Result<SlicedTable, crate::tablebase::RegionError> {
         let slicing = Slicing::new(region)?;
-        Ok(SlicedTable {
+        let (states, per_byte) = (slicing.states(), slicing.per_byte());
+        let mut decode = Box::new([[0u8; 8]; 256]);
+        for (b, digits) in decode.iter_mut().enumerate() {
+            let mut x = b as u32;
+            for d in digits.iter_mut().take(per_byte as usize) {
+                *d = (x % states) as u8 + 2;
+                x /= states;
+            }
+        }
+        let mut table = SlicedTable {
             dir: dir.to_path_buf(),
             codec: ValueCodec::new(region.board()),
-            slots: (0..slicing.slices()).map(|_| OnceLock::new()).collect(),
+            slots: Vec::new(),
+            starts: Box::new([]),
+            checked: Box::new([]),
+            words: 0,
+            slice_len: slicing.bytes_per_slice(),
             slicing,
+            index: None,
+            block_shift: 0,
+            decode,
+            per_byte: per_byte as u64,
+            recip: (1u64 << 40).div_ceil(per_byte as u64),
+            opened: AtomicUsize::new(0),
             entries: OnceLock::new(),
             first_bad: OnceLock::new(),
-        })
+        };
+        table.set_index(None);
+        Ok(table)
+    }
+
+    /// Takes `index` as the block index (or none), every slice closed.
+    fn set_index(&mut self, index: Option<Box<BlockIndex>>) {
+        let n = self.slicing.slices() as usize;
+        self.block_shift = index
+            .as_ref()
+            .map_or(SLICE_BLOCK_BYTES, |ix| ix.block_bytes())
+            .trailing_zeros();
+        let blocks = self
+            .slicing
+            .bytes_per_slice()
+            .div_ceil(1 << self.block_shift);
+        self.words = blocks.div_ceil(64);
+        self.index = index;
+        self.slots = (0..n).map(|_| OnceLock::new()).collect();
+        self.starts = (0..n)
+            .map(|_| AtomicPtr::new(std::ptr::null_mut()))
+            .collect();
+        self.checked = (0..n * self.words).map(|_| AtomicU64::new(0)).collect();
+    }
+
+    /// Forgets the block index, so that every slice is checked whole when first opened
+    /// (the behaviour without one, for comparisons); slices opened so far are closed.
+    pub fn drop_block_index(&mut self) {
+        self.set_index(None);
+    }
+
+    /// The block index in use, if any.
+    pub fn block_index(&self) -> Option<&BlockIndex> {
+        self.index.as_deref()
+    }
+
+    /// Slice files opened so far (each once, on first use).
+    pub fn opened_slices(&self) -> usize {
+        self.opened.load(Relaxed)
     }
 
     /// The directory.
@@ -288,6 +394,16 @@ impl SlicedTable {
 
     /// The header of a slice file's bytes, when they are intact and of this table.
     fn check(&self, id: u32, bytes: &[u8]) -> Result<SliceHeader, String> {
+        let h = self.check_header(id, bytes)?;
+        if crc32fast::hash(&bytes[SLICE_HEADER..]) != h.crc {
+            return Err("checksum mismatch: the file is damaged".into());
+        }
+        Ok(h)
+    }
+
+    /// The header of a slice file's bytes when it is intact and of this table and the
+    /// length is right (the packed depths are not checked).
+    fn check_header(&self, id: u32, bytes: &[u8]) -> Result<SliceHeader, String> {
         let s = &self.slicing;
         let (h, board, rows, states) = SliceHeader::decode(bytes)
             .ok_or("not a slice file of this format, or its header is damaged")?;
@@ -309,37 +425,144 @@ impl SlicedTable {
                 SLICE_HEADER + s.bytes_per_slice()
             ));
         }
-        if crc32fast::hash(&bytes[SLICE_HEADER..]) != h.crc {
-            return Err("checksum mismatch: the file is damaged".into());
-        }
         Ok(h)
     }
 
-    /// Slice `id`, opened (mapped, checksum checked) on first use.
+    /// Slice `id`, opened (mapped, its header checked, then either the whole slice or
+    /// nothing yet) on first use.
     #[inline]
     fn slot(&self, id: u32) -> &Slot {
-        self.slots[id as usize].get_or_init(|| self.open_slot(id))
+        let slot = self.slots[id as usize].get_or_init(|| self.open_slot(id));
+        if let Slot::Present(body) = slot {
+            // Published after the slot is set: the bytes live as long as the slot.
+            let bytes = body.payload.bytes();
+            if bytes.len() == self.slice_len {
+                self.starts[id as usize].store(bytes.as_ptr().cast_mut(), Release);
+            }
+        }
+        slot
     }
 
+    /// Marks every block of slice `id` checked.
+    fn mark_checked(&self, id: u32) {
+        for w in &self.checked[id as usize * self.words..(id as usize + 1) * self.words] {
+            w.store(u64::MAX, Relaxed);
+        }
+    }
+
+    /// Opens slice `id`: maps its file and checks its header, then either takes the block
+    /// index's entry for it (when the index holds this file's checksum: its blocks are
+    /// checked as reads need them) or checks the whole slice now.
     #[cold]
+    #[inline(never)]
     fn open_slot(&self, id: u32) -> Slot {
+        self.opened.fetch_add(1, Relaxed);
+        let failed = |c: Corrupt| {
+            let _ = self.first_bad.set(c);
+            Slot::Failed(c)
+        };
+        let damaged = || failed(Corrupt::Slice { slice: id });
         let Ok(f) = File::open(self.slice_path(id)) else {
             return Slot::Missing;
         };
         // SAFETY: read-only map of a finished slice; slices are written to a temporary
         // file and renamed, never modified in place.
-        match unsafe { memmap2::Mmap::map(&f) } {
-            Ok(map) if self.check(id, &map).is_ok() => Slot::Present(Payload::Map(map)),
-            _ => {
-                let _ = self.first_bad.set(id);
-                Slot::Damaged
+        let Ok(map) = (unsafe { memmap2::Mmap::map(&f) }) else {
+            return failed(Corrupt::Unmapped { slice: id });
+        };
+        let Ok(header) = self.check_header(id, &map) else {
+            return damaged();
+        };
+        let entry = self
+            .index
+            .as_ref()
+            .and_then(|ix| ix.get(id))
+            .filter(|e| e.slice_crc == header.crc);
+        let entry = match entry {
+            Some(entry) => Some(entry),
+            None if crc32fast::hash(&map[SLICE_HEADER..]) == header.crc => {
+                self.mark_checked(id);
+                None
+            }
+            None => return damaged(),
+        };
+        Slot::Present(Body {
+            payload: Payload::Map(map),
+            entry,
+        })
+    }
+
+    /// Byte and digit of configuration number `idx` in a slice's packed depths.
+    #[inline]
+    fn split(&self, idx: u64) -> (usize, usize) {
+        let byte = if idx < RECIP_LIMIT {
+            (idx * self.recip) >> 40
+        } else {
+            idx / self.per_byte
+        };
+        (byte as usize, (idx - byte * self.per_byte) as usize)
+    }
+
+    /// The capped depth of configuration `idx` of open slice `id` (its packed depths
+    /// `bytes`); a block not checked yet is checked first.
+    #[inline]
+    fn read(&self, id: u32, bytes: &[u8], idx: u64) -> Result<u8, Corrupt> {
+        let (byte, digit) = self.split(idx);
+        let b = byte >> self.block_shift;
+        // Relaxed is enough: the bit publishes no data, the bytes it vouches for are
+        // read-only file contents, the same for every thread.
+        if self.checked[id as usize * self.words + b / 64].load(Relaxed) & (1 << (b % 64)) == 0 {
+            self.verify_block(id, bytes, b)?;
+        }
+        Ok(self.decode[bytes[byte] as usize][digit])
+    }
+
+    /// Checks block `b` of open slice `id` against the block index and remembers it if good.
+    #[cold]
+    #[inline(never)]
+    fn verify_block(&self, id: u32, bytes: &[u8], b: usize) -> Result<(), Corrupt> {
+        let index = self
+            .index
+            .as_ref()
+            .expect("only an indexed slice has blocks not checked");
+        let entry = index.get(id).expect("an indexed slice has an entry");
+        let size = index.block_bytes();
+        let block = &bytes[b * size..((b + 1) * size).min(bytes.len())];
+        if crc32fast::hash(block) == index.block_crc(entry, b) {
+            self.checked[id as usize * self.words + b / 64].fetch_or(1 << (b % 64), Relaxed);
+            Ok(())
+        } else {
+            let c = Corrupt::SliceBlock {
+                slice: id,
+                block: b as u32,
+            };
+            let _ = self.first_bad.set(c);
+            Err(c)
+        }
+    }
+
+    /// Checks every block of open slice `id` not checked yet.
+    fn verify_body(&self, id: u32, body: &Body) -> Result<(), Corrupt> {
+        if let (Some(_), Some(index)) = (&body.entry, &self.index) {
+            for b in 0..index.blocks() {
+                let w = self.checked[id as usize * self.words + b / 64].load(Relaxed);
+                if w & (1 << (b % 64)) == 0 {
+                    self.verify_block(id, body.payload.bytes(), b)?;
+                }
             }
         }
+        Ok(())
     }
 
     /// Puts a slice held in memory in place (for tests and in-memory builds).
     pub fn insert(&self, id: u32, packed: Vec<u8>) {
-        let _ = self.slots[id as usize].set(Slot::Present(Payload::Memory(packed)));
+        let set = self.slots[id as usize].set(Slot::Present(Body {
+            payload: Payload::Memory(packed),
+            entry: None,
+        }));
+        if set.is_ok() {
+            self.mark_checked(id);
+        }
     }
 
     /// Whether slice `id` can be read (finished and intact).
@@ -352,20 +575,31 @@ impl SlicedTable {
     #[inline]
     pub fn depth(&self, c: Config) -> Result<Option<u8>, Corrupt> {
         let (id, idx) = self.slicing.locate(c);
+        let start = self.starts[id as usize].load(Acquire);
+        if !start.is_null() {
+            // SAFETY: a non-null start is that of slice `id`'s packed depths, published by
+            // `slot` from a slot that lives as long as `self` (slots are replaced only
+            // through `&mut self`, with the starts).
+            let bytes = unsafe { std::slice::from_raw_parts(start, self.slice_len) };
+            return self.read(id, bytes, idx).map(Some);
+        }
         match self.slot(id) {
-            Slot::Present(p) => Ok(Some(self.slicing.depth_at(p.bytes(), idx))),
+            Slot::Present(body) => self.read(id, body.payload.bytes(), idx).map(Some),
             Slot::Missing => Ok(None),
-            Slot::Damaged => Err(Corrupt::Slice { slice: id }),
+            Slot::Failed(c) => Err(*c),
         }
     }
 
-    /// The packed depths of stored slice `id` (opened on first use), `None` when it is not
-    /// built: what a probe reads, for copies kept in memory.
+    /// The packed depths of stored slice `id` (opened on first use, every block checked),
+    /// `None` when it is not built: what a probe reads, for copies kept in memory.
     pub fn slice_bytes(&self, id: u32) -> Result<Option<&[u8]>, Corrupt> {
         match self.slot(id) {
-            Slot::Present(p) => Ok(Some(p.bytes())),
+            Slot::Present(body) => {
+                self.verify_body(id, body)?;
+                Ok(Some(body.payload.bytes()))
+            }
             Slot::Missing => Ok(None),
-            Slot::Damaged => Err(Corrupt::Slice { slice: id }),
+            Slot::Failed(c) => Err(*c),
         }
     }
 
@@ -377,13 +611,13 @@ impl SlicedTable {
             match self.slot(input) {
                 Slot::Present(_) => {}
                 Slot::Missing => return Err(Corrupt::MissingSlice { slice: input }),
-                Slot::Damaged => return Err(Corrupt::Slice { slice: input }),
+                Slot::Failed(c) => return Err(*c),
             }
         }
         const BYTES: usize = 1 << 12;
         let per_byte = s.per_byte() as u64;
         let mut out = vec![0u8; s.bytes_per_slice()];
-        let histogram = out
+        let histograms = out
             .par_chunks_mut(BYTES)
             .enumerate()
             .map(|(chunk, bytes)| {
@@ -406,17 +640,19 @@ impl SlicedTable {
                     *d = s.cap();
                 }
                 s.pack(&depths, bytes);
-                hist
+                // A block of an input found damaged on the way: nothing built from it.
+                match reader.failed.get() {
+                    Some(e) => Err(e),
+                    None => Ok(hist),
+                }
             })
-            .reduce(
-                || [0u64; 17],
-                |mut a, b| {
-                    for (x, y) in a.iter_mut().zip(b) {
-                        *x += y;
-                    }
-                    a
-                },
-            );
+            .collect::<Result<Vec<_>, Corrupt>>()?;
+        let mut histogram = [0u64; 17];
+        for h in histograms {
+            for (x, y) in histogram.iter_mut().zip(h) {
+                *x += y;
+            }
+        }
         Ok((out, histogram))
     }
 
@@ -468,7 +704,35 @@ impl SlicedTable {
 
     /// The first damaged slice a read ran into, if any.
     pub fn first_damage(&self) -> Option<Corrupt> {
-        self.first_bad.get().map(|&slice| Corrupt::Slice { slice })
+        self.first_bad.get().copied()
+    }
+
+    /// Checks every finished slice whole and writes the table's block index with blocks of
+    /// `block_bytes` (a power of two, at least 64; [`super::slice_blocks::SLICE_BLOCK_BYTES`]
+    /// for use), so that probes of a later open check only the blocks they read.
+    pub fn write_block_index(
+        &self,
+        block_bytes: usize,
+        progress: &dyn Progress,
+    ) -> Result<(), TableFileError> {
+        let index = BlockIndex::build(
+            &self.slicing,
+            block_bytes,
+            progress,
+            |id| match std::fs::read(self.slice_path(id)) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                Err(_) => Err(Corrupt::Slice { slice: id }),
+                Ok(mut bytes) => match self.check(id, &bytes) {
+                    Ok(h) => Ok(Some((bytes.split_off(SLICE_HEADER), h.crc))),
+                    Err(_) => Err(Corrupt::Slice { slice: id }),
+                },
+            },
+        )
+        .map_err(|source| TableFileError::Damaged {
+            path: self.dir.clone(),
+            source,
+        })?;
+        write_atomic(&self.dir.join(BLOCK_INDEX), &[&index])
     }
 
     /// The first White move (spec order) achieving `d < cap` in stored configuration `c`.
@@ -478,11 +742,8 @@ impl SlicedTable {
             failed: Cell::new(None),
         };
         let m = Capped::new(&self.slicing, &reader).best_move(c, d);
-        if let Some(slice) = reader.failed.get() {
-            return Err(match self.slot(slice) {
-                Slot::Damaged => Corrupt::Slice { slice },
-                _ => Corrupt::MissingSlice { slice },
-            });
+        if let Some(e) = reader.failed.get() {
+            return Err(e);
         }
         let r = self.region();
         Ok(m.map(|m| Move {
