@@ -66,7 +66,8 @@ pub struct EngineSettings {
     pub table: Option<PathBuf>,
     /// How the table is used (`rule=sound|race`); needs a table.
     pub rule: Option<ProbeRule>,
-    /// Playouts consult the table every K plies (`every=K`; 0: only at expansion).
+    /// Playouts consult the table at every K-th turn of each side (`every=K`; 0: only at
+    /// expansion).
     pub oracle_every: Option<u32>,
     /// UCT's exploration constant (`c=0.4`).
     pub c: Option<f64>,

@@ -17,7 +17,8 @@ pub struct Config<P> {
     pub threads: usize,
     /// How several threads share the work (no effect with one thread).
     pub parallelism: Parallelism,
-    /// Consult the oracle's `guess` inside playouts every this many plies (`None`: never).
+    /// Consult the oracle's `guess` inside playouts at every this many turns of each side
+    /// (`None`: never; 1: every ply).
     pub oracle_in_playouts: Option<NonZeroU32>,
     /// A leaf is expanded once it has had this many simulations (the root always is).
     pub expand_after: u32,

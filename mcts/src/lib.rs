@@ -75,6 +75,6 @@ mod tests;
 mod toy;
 
 pub use config::{ChildProbes, Config, Limits, Parallelism};
-pub use playout::{play_out, PlayoutContext, PlayoutPolicy, UniformPolicy};
+pub use playout::{consult_due, play_out, PlayoutContext, PlayoutPolicy, UniformPolicy};
 pub use searcher::Searcher;
 pub use stats::{ChildStats, Proven, Report};

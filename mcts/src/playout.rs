@@ -15,10 +15,19 @@ pub struct PlayoutContext<'a, G: Game> {
     pub moves: &'a mut Vec<G::Move>,
     /// The oracle whose `guess` may end the playout.
     pub oracle: Option<&'a dyn Oracle<G>>,
-    /// Consult the oracle every this many plies (0: never).
+    /// Consult the oracle at every this many turns of each side (0: never; see [`consult_due`]).
     pub oracle_every: u32,
     /// Plies after which the playout stops as a draw (games that can cycle).
     pub max_plies: u32,
+}
+
+/// Whether a playout consults its oracle at `ply` when asked every `every` plies (0:
+/// never): at every `every`-th turn of each side, plies `2k-1` and `2k`, `4k-1` and `4k`, ...
+/// for `k = every`. Plies `k, 2k, 3k` would, for an even `k`, always find the same side to
+/// move, so only that side's wins could end a playout.
+#[inline]
+pub fn consult_due(every: u32, ply: u32) -> bool {
+    every != 0 && ply.div_ceil(2) % every == 0
 }
 
 impl<G: Game> PlayoutContext<'_, G> {
@@ -26,7 +35,7 @@ impl<G: Game> PlayoutContext<'_, G> {
     #[inline]
     pub fn consult(&self, pos: &G, ply: u32) -> Option<Outcome> {
         let oracle = self.oracle?;
-        if self.oracle_every == 0 || ply % self.oracle_every != 0 {
+        if !consult_due(self.oracle_every, ply) {
             return None;
         }
         let side = pos.side_to_move();
@@ -101,5 +110,25 @@ pub fn play_out<G: Game>(
         let mv = pick(pos, ctx);
         pos.play(mv);
         ply += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::consult_due;
+
+    #[test]
+    fn the_oracle_is_due_as_often_for_either_side_to_move() {
+        for k in 1..=6u32 {
+            // Plies 1..=12k: each side to move 6k times; due at every k-th turn of each.
+            let due: Vec<u32> = (1..=12 * k).filter(|&p| consult_due(k, p)).collect();
+            let odd = due.iter().filter(|&&p| p % 2 == 1).count();
+            assert_eq!((odd, due.len() - odd), (6, 6), "every {k}: {due:?}");
+            assert!(
+                due.windows(2).all(|w| w[1] - w[0] <= 2 * k),
+                "every {k}: {due:?}"
+            );
+        }
+        assert!((1..100).all(|p| consult_due(1, p) && !consult_due(0, p)));
     }
 }

@@ -23,7 +23,7 @@ pub struct Settings<'a, G: Game, P> {
     pub c: f32,
     /// The oracle, if any.
     pub oracle: Option<&'a dyn Oracle<G>>,
-    /// Consult the oracle in playouts every this many plies (0: never).
+    /// Consult the oracle in playouts at every this many turns of each side (0: never).
     pub oracle_every: u32,
     /// When a new node's children are probed.
     pub child_probes: ChildProbes,

@@ -95,8 +95,8 @@ pub struct EngineArgs {
     /// Most tree nodes (24 bytes each on 8x8 Breakthrough)
     #[arg(long, default_value_t = 1 << 23, value_parser = nodes)]
     pub nodes: usize,
-    /// Consult the oracle inside playouts every K plies (0: only at expansion; needs an
-    /// oracle) [default: the game's; for Breakthrough every ply up to 7 rows, 0 from 8]
+    /// Consult the oracle inside playouts at every K-th turn of each side (1: every ply; 0:
+    /// only at expansion; needs an oracle) [default: the game's; for Breakthrough every ply up to 7 rows, 0 from 8]
     #[arg(long)]
     pub oracle_every: Option<u32>,
     /// Tablebase file (from `quasar tablebase build`) to consult at expansion and in playouts

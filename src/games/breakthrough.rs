@@ -10,7 +10,7 @@ use breakthrough::{Board, BreakthroughPolicy, Position};
 use quasar_core::{Game, Oracle, Outcome, Side};
 use std::error::Error;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, Weak};
 
 /// Breakthrough's size option.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -114,10 +114,9 @@ impl GameSetup for BreakthroughSetup {
     }
 
     fn load_oracle(&self, table: &TableSpec) -> Result<Arc<dyn Oracle<Position>>, SetupError> {
-        let tb = Tablebase::open_for(&table.path, self.board)
-            .map_err(|e| SetupError::Table(e.into()))?;
         // The race rule only steers playouts: the table never proves a node with it.
-        Ok(Arc::new(tb.with_race_guess(table.rule == ProbeRule::Race)))
+        let race = table.rule == ProbeRule::Race;
+        Ok(shared_table(&table.path, self.board, race).map_err(|e| SetupError::Table(e.into()))?)
     }
 
     fn diagram(&self, pos: &Position) -> String {
@@ -140,6 +139,31 @@ impl GameSetup for BreakthroughSetup {
             Outcome::Draw => "drawn by the rules".into(),
         })
     }
+}
+
+/// The table at `path` for `board`, opened once per process and rule while an engine holds
+/// it: engines naming the same table share its answer cache and its slices' memory maps (a
+/// full 8x8 sliced table maps up to 32,896 files per opening, and the system limits a
+/// process' maps to about 65,000).
+fn shared_table(
+    path: &Path,
+    board: Board,
+    race: bool,
+) -> Result<Arc<Tablebase>, breakthrough::tablebase::TableFileError> {
+    type Open = Vec<(PathBuf, Board, bool, Weak<Tablebase>)>;
+    static OPEN: Mutex<Open> = Mutex::new(Vec::new());
+    // A poisoned lock only means another engine's opening panicked: the list is still sound.
+    let mut open = OPEN.lock().unwrap_or_else(|e| e.into_inner());
+    open.retain(|(.., held)| held.strong_count() > 0);
+    let same = |(p, b, r, _): &&(PathBuf, Board, bool, Weak<Tablebase>)| {
+        p == path && *b == board && *r == race
+    };
+    if let Some(tb) = open.iter().find(same).and_then(|(.., held)| held.upgrade()) {
+        return Ok(tb);
+    }
+    let tb = Arc::new(Tablebase::open_for(path, board)?.with_race_guess(race));
+    open.push((path.to_path_buf(), board, race, Arc::downgrade(&tb)));
+    Ok(tb)
 }
 
 /// The main job's board, table rows and games: the thesis' best 6x6 table (Figure 5.3,
@@ -236,6 +260,33 @@ mod tests {
             .contains("no start position"));
         assert_eq!(setup(6, 6).boardsize_command(), "boardsize 6");
         assert_eq!(setup(5, 7).boardsize_command(), "boardsize 5 7");
+    }
+
+    #[test]
+    fn engines_naming_the_same_table_and_rule_share_one_opening() {
+        let dir = std::env::temp_dir().join(format!("quasar-shared-table-{}", std::process::id()));
+        let path = ensure_table(&dir, Board::new(4, 4).unwrap(), 3, false).unwrap();
+        let s = setup(4, 4);
+        let spec = |rule| TableSpec {
+            path: path.clone(),
+            rule,
+        };
+        let (a, b) = (
+            s.load_oracle(&spec(ProbeRule::Sound)),
+            s.load_oracle(&spec(ProbeRule::Sound)),
+        );
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert!(Arc::ptr_eq(&a, &b));
+        let race = s.load_oracle(&spec(ProbeRule::Race)).unwrap();
+        assert!(!Arc::ptr_eq(&a, &race));
+        // Another board is refused as before, not handed the open table.
+        assert!(setup(5, 4).load_oracle(&spec(ProbeRule::Sound)).is_err());
+        // The list holds no table alive: once the engines drop it, it is freed.
+        assert_eq!(Arc::strong_count(&a), 2);
+        drop((a, b));
+        let again = s.load_oracle(&spec(ProbeRule::Sound)).unwrap();
+        assert_eq!(Arc::strong_count(&again), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
