@@ -280,8 +280,7 @@ impl<'a> Dfpn<'a> {
             return (1, replies);
         }
         let me = pos.side();
-        let lead =
-            self.geo.distance(pos, me.opponent()) as i32 - self.geo.distance(pos, me) as i32;
+        let lead = self.geo.distance(pos, me.opponent()) as i32 - self.geo.distance(pos, me) as i32;
         (1 + (-lead).max(0) as u32, replies + lead.max(0) as u32)
     }
 
@@ -476,11 +475,10 @@ mod tests {
         out
     }
 
-    fn winner(pos: &Position, tb: Option<&Tablebase>, tuning: Tuning) -> Side {
+    fn winner(pos: &Position, tb: Option<&Tablebase>, tuning: Tuning, bytes: usize) -> Side {
         let geo = Geometry::new(pos.board());
         let saver = Saver::new(None, Duration::from_secs(3600), None);
-        // A small table, so that replacement happens on the larger boards.
-        let mut d = Dfpn::new(&geo, tb, 1 << 16, &Quiet, saver);
+        let mut d = Dfpn::new(&geo, tb, bytes, &Quiet, saver);
         d.tuning = tuning;
         d.winner(pos).expect("never stopped")
     }
@@ -508,19 +506,21 @@ mod tests {
                 total_work: true,
             },
         ];
-        for (w, h, plies, count) in [(4, 4, 3, 6), (4, 5, 4, 6), (5, 4, 4, 6), (5, 5, 12, 4)] {
+        for (w, h, plies, count) in [(4, 4, 3, 6), (4, 5, 4, 6), (5, 4, 4, 6), (5, 5, 14, 4)] {
             let b = Board::new(w, h).unwrap();
             let tb = table_in_memory(b, 3).unwrap();
             let mut all = positions(b, plies, count, (w * 10 + h) as u64);
-            if w * h <= 20 {
+            if w * h <= 16 {
                 all.push(Position::start(b));
             }
             for pos in all {
                 let expected = plain_winner(&pos);
                 for tuning in tunings {
                     for table in [None, Some(&tb)] {
+                        // Small boards get a table of 64 KiB, so that entries are replaced.
+                        let bytes = if w * h <= 20 { 64 << 10 } else { 8 << 20 };
                         assert_eq!(
-                            winner(&pos, table, tuning),
+                            winner(&pos, table, tuning, bytes),
                             expected,
                             "{} on {b}, {tuning:?}, table {}",
                             pos.to_fen(),
