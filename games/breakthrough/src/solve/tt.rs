@@ -78,12 +78,16 @@ struct Bucket<V> {
 /// A fixed-size table from [`Key`] to `V`; storing never allocates.
 pub struct Table<V> {
     buckets: Vec<Bucket<V>>,
+    /// `len - 1` when the bucket count is a power of two (a mask then picks the bucket,
+    /// as it always did), else 0.
+    mask: usize,
     used: usize,
 }
 
 impl<V: Copy + Default> Table<V> {
     /// A table of at most `bytes` bytes (at least one bucket). Any bucket count works (a
-    /// probe maps the hash by a multiply, not a mask), so all of `--memory` is used.
+    /// count that is no power of two maps the hash by a multiply), so all of `--memory`
+    /// is used.
     pub fn with_bytes(bytes: usize) -> Table<V> {
         let size = std::mem::size_of::<Bucket<V>>();
         let n = (bytes / size).max(1);
@@ -96,7 +100,12 @@ impl<V: Copy + Default> Table<V> {
         let mut buckets = Vec::with_capacity(n);
         advise_huge_pages(buckets.as_ptr() as usize, n * size);
         buckets.resize(n, Bucket { slots: [empty; 2] });
-        Table { buckets, used: 0 }
+        let mask = if n.is_power_of_two() { n - 1 } else { 0 };
+        Table {
+            buckets,
+            mask,
+            used: 0,
+        }
     }
 
     /// Bytes the slots occupy.
@@ -111,8 +120,13 @@ impl<V: Copy + Default> Table<V> {
 
     #[inline]
     fn bucket_of(&self, key: &Key) -> usize {
-        // The high half of hash * n is uniform on 0..n (Lemire's multiply-shift).
-        ((key.hash() as u128 * self.buckets.len() as u128) >> 64) as usize
+        let h = key.hash();
+        if self.mask != 0 || self.buckets.len() == 1 {
+            h as usize & self.mask
+        } else {
+            // The high half of hash * n is uniform on 0..n (Lemire's multiply-shift).
+            ((h as u128 * self.buckets.len() as u128) >> 64) as usize
+        }
     }
 
     /// Asks the processor to fetch `key`'s bucket, for a probe soon after.
