@@ -1,13 +1,19 @@
 //! The exact solver's cost, printed (not asserted): `cargo bench -p breakthrough --bench
-//! solve [WxH] [MIB] [none|ROWS]` solves the start of WxH (default 5x5) with a table of
-//! ROWS rows built in memory (default 3; `none`: no table) and MIB MiB per phase (default
-//! 512), and prints the winner, the length, nodes and seconds of each phase, wall and CPU.
-//! Pin it to one core (`taskset -c 0`) for a one-core figure.
+//! solve [WxH] [MIB] [none|ROWS] [dfpn [eps=P] [init=unit|mobility|race] [weak] [work=total]]`
+//! solves the start of WxH (default 5x5) with a table of ROWS rows built in memory
+//! (default 3; `none`: no table) and MIB MiB per phase (default 512), and prints the
+//! winner, the length, nodes and seconds of each phase, wall and CPU. `dfpn` runs only
+//! df-pn (the winner), with the given tuning (default: the solver's), and prints its nodes,
+//! solved positions, wall and CPU seconds. Pin it to one core (`taskset -c 0`) for a
+//! one-core figure.
 
+use breakthrough::solve::checkpoint::Saver;
+use breakthrough::solve::dfpn::{Dfpn, Init, Tuning};
+use breakthrough::solve::leaves::Geometry;
 use breakthrough::solve::{self, Options, Quiet};
 use breakthrough::{Board, Position};
 use quasar_core::cpu_seconds;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 fn main() {
     let args: Vec<String> = std::env::args()
@@ -25,6 +31,39 @@ fn main() {
         None => solve::default_rows(board),
     };
     let tb = rows.map(|r| solve::table_in_memory(board, r).expect("a table"));
+    if args.get(3).map(String::as_str) == Some("dfpn") {
+        let mut tuning = Tuning::default();
+        for a in &args[4..] {
+            match a.split_once('=') {
+                Some(("eps", p)) => tuning.eps_percent = p.parse().expect("eps=PERCENT"),
+                Some(("init", "unit")) => tuning.init = Init::Unit,
+                Some(("init", "mobility")) => tuning.init = Init::Mobility,
+                Some(("init", "race")) => tuning.init = Init::Race,
+                Some(("work", "total")) => tuning.total_work = true,
+                Some(("work", "max")) => tuning.total_work = false,
+                None if a == "weak" => tuning.weak = true,
+                None if a == "sum" => tuning.weak = false,
+                _ => panic!("unknown df-pn option {a}"),
+            }
+        }
+        let geo = Geometry::new(board);
+        let saver = Saver::new(None, Duration::from_secs(3600), None);
+        let mut d = Dfpn::new(&geo, tb.as_ref(), mib << 20, &Quiet, saver);
+        d.tuning = tuning;
+        let (c0, t0) = (cpu_seconds(), Instant::now());
+        let winner = d.winner(&Position::start(board)).expect("not stopped");
+        let solved = d.solved();
+        let won = solved.iter().filter(|s| s.won).count();
+        println!(
+            "{board} rows {rows:?} {tuning:?}: {winner:?} wins; df-pn nodes {}; solved in table {} won + {} lost; {:.2} wall, {:.2} CPU",
+            d.nodes(),
+            won,
+            solved.len() - won,
+            t0.elapsed().as_secs_f64(),
+            cpu_seconds().unwrap_or(0.0) - c0.unwrap_or(0.0)
+        );
+        return;
+    }
     let options = Options {
         tablebase: tb.as_ref(),
         table_bytes: mib << 20,

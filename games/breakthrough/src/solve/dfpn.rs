@@ -48,6 +48,49 @@ pub struct Solved {
     pub work: u32,
 }
 
+/// How new positions get their first numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Init {
+    /// (1, 1): every position alike.
+    Unit,
+    /// (1, the mover's move count): a position whose mover has few replies (one that must
+    /// capture a threat) is cheap to refute, so forcing moves are searched first.
+    Mobility,
+    /// Mobility plus the race: each row the mover's most advanced piece is behind the
+    /// opponent's adds one to its proof number, each row ahead one to its disproof number.
+    Race,
+}
+
+/// df-pn's choices that change how fast it finds the winner, never which winner: proof
+/// and disproof numbers are only heuristics until they reach 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// The 1 + epsilon trick (Pawlewicz and Lew 2007), epsilon in percent: the best child
+    /// is searched until its number passes the second best's times 1 + epsilon, which
+    /// saves switching back and forth between two close children. 0: plain df-pn.
+    pub eps_percent: u32,
+    /// The first numbers of a position not yet searched.
+    pub init: Init,
+    /// Weak proof numbers (Ueda et al. 2008): a disproof number is the largest child's
+    /// plus one per other unsolved child instead of their sum, which counts a position
+    /// reached by transposition once per path.
+    pub weak: bool,
+    /// The table's replacement weighs a position by all the nodes spent on it over every
+    /// visit (instead of its most expensive visit).
+    pub total_work: bool,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            eps_percent: 25,
+            init: Init::Unit,
+            weak: false,
+            total_work: true,
+        }
+    }
+}
+
 /// One child of the node being searched, with its current numbers.
 #[derive(Clone, Copy)]
 struct Child {
@@ -73,6 +116,8 @@ pub struct Dfpn<'a> {
     root: Option<Position>,
     /// Saves checkpoints and says when to stop.
     pub saver: Saver,
+    /// How the numbers are set.
+    pub tuning: Tuning,
 }
 
 impl<'a> Dfpn<'a> {
@@ -96,6 +141,7 @@ impl<'a> Dfpn<'a> {
             progress,
             root: None,
             saver,
+            tuning: Tuning::default(),
         }
     }
 
@@ -197,6 +243,13 @@ impl<'a> Dfpn<'a> {
     /// The numbers of a position settled without search, if it is.
     #[inline]
     fn leaf(&self, pos: &Position) -> Option<PnDn> {
+        self.settled(pos, self.geo.quick(pos))
+    }
+
+    /// The numbers of a position settled without search, given its verdict `quick` (of
+    /// the last rows; meaningless when the game is over, which is checked first).
+    #[inline]
+    fn settled(&self, pos: &Position, quick: Quick) -> Option<PnDn> {
         const NONE: Move = Move { from: 0, to: 0 };
         const WON: PnDn = PnDn {
             pn: 0,
@@ -212,11 +265,23 @@ impl<'a> Dfpn<'a> {
             // A finished game is always lost for the side to move: the last move won it.
             return Some(LOST);
         }
-        match self.geo.quick(pos) {
+        match quick {
             Quick::WinInOne => Some(WON),
             Quick::LossInTwo => Some(LOST),
             _ => self.geo.claim_plies(self.tb, pos).map(|_| WON),
         }
+    }
+
+    /// The numbers of an unsolved position not in the table, by [`Tuning::init`].
+    #[inline]
+    fn first_numbers(&self, pos: &Position, quick: Quick) -> (u32, u32) {
+        let replies = self.geo.replies(pos, quick).max(1);
+        if self.tuning.init != Init::Race {
+            return (1, replies);
+        }
+        let me = pos.side();
+        let lead = self.geo.distance(pos, me.opponent()) as i32 - self.geo.distance(pos, me) as i32;
+        (1 + (-lead).max(0) as u32, replies + lead.max(0) as u32)
     }
 
     /// Searches `pos` until its proof number reaches `th_pn` or its disproof number
@@ -273,20 +338,28 @@ impl<'a> Dfpn<'a> {
             });
         }
         for c in kids.iter_mut() {
-            if let Some(v) = self.leaf(&c.pos).or_else(|| self.tt.get(&c.key)) {
+            let q = self.geo.quick(&c.pos);
+            if let Some(v) = self.settled(&c.pos, q).or_else(|| self.tt.get(&c.key)) {
                 (c.pn, c.dn) = (v.pn, v.dn);
+            } else if self.tuning.init != Init::Unit {
+                (c.pn, c.dn) = self.first_numbers(&c.pos, q);
             }
         }
         self.moves = moves;
         let (mut pn, mut dn);
         let mut best;
+        let tuning = self.tuning;
         loop {
-            // The side to move wins when some child is lost for its mover.
+            // The side to move wins when some child is lost for its mover, and loses when
+            // every child is won for its mover.
             let (mut best_dn, mut second_dn) = (INF, INF);
             best = 0;
-            dn = 0u32;
+            let (mut sum_pn, mut max_pn, mut open) = (0u32, 0u32, 0u32);
             for (i, c) in kids.iter().enumerate() {
-                dn = (dn + c.pn).min(INF);
+                // A sum of unsolved numbers stays below INF: only a solved child is INF.
+                sum_pn = (sum_pn + c.pn).min(INF - 1);
+                max_pn = max_pn.max(c.pn);
+                open += (c.pn != 0) as u32;
                 if c.dn < best_dn {
                     second_dn = best_dn;
                     best_dn = c.dn;
@@ -296,6 +369,18 @@ impl<'a> Dfpn<'a> {
                 }
             }
             pn = best_dn;
+            // The numbers of the children other than the best, as they count in dn.
+            let others;
+            if max_pn >= INF {
+                dn = INF;
+                others = 0;
+            } else if tuning.weak {
+                dn = if open == 0 { 0 } else { max_pn + (open - 1) };
+                others = open.saturating_sub(1);
+            } else {
+                dn = sum_pn;
+                others = 0;
+            }
             if kids.is_empty() {
                 // Every move lost at once (only captures of a threat were listed).
                 pn = INF;
@@ -305,9 +390,13 @@ impl<'a> Dfpn<'a> {
                 break;
             }
             let c = kids[best];
-            let child_th_pn = th_dn - (dn - c.pn);
-            let eps = second_dn.saturating_add(second_dn / 4).saturating_add(1);
-            let child_th_dn = th_pn.min(eps).min(INF);
+            let child_th_pn = if tuning.weak {
+                th_dn - others
+            } else {
+                th_dn - (dn - c.pn)
+            };
+            let widened = second_dn as u64 * (100 + tuning.eps_percent as u64) / 100 + 1;
+            let child_th_dn = (th_pn as u64).min(widened).min(INF as u64) as u32;
             let (cpn, cdn) = self.mid(&c.pos, c.key, c.mirrored, child_th_pn, child_th_dn, ply + 1);
             if self.saver.stopped {
                 // Unwinding: the numbers are unfinished, store nothing.
@@ -331,15 +420,115 @@ impl<'a> Dfpn<'a> {
         }
         self.children[ply] = kids;
         let work = (self.nodes - start).min(u32::MAX as u64) as u32;
-        self.tt.put(
-            key,
-            PnDn {
-                pn,
-                dn,
-                best: best_move,
-            },
-            work,
-        );
+        let v = PnDn {
+            pn,
+            dn,
+            best: best_move,
+        };
+        if self.tuning.total_work {
+            self.tt.add(key, v, work);
+        } else {
+            self.tt.put(key, v, work);
+        }
         (pn, dn)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::{table_in_memory, Quiet};
+    use crate::Board;
+    use quasar_core::exact::ExactSolver;
+    use quasar_core::GameResult;
+    use rand::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use std::time::Duration;
+
+    /// The winner by the core's plain exact search, independent of df-pn.
+    fn plain_winner(pos: &Position) -> Side {
+        let s = ExactSolver::<Position>::default()
+            .solve(pos, 60)
+            .expect("small boards end within 60 plies");
+        match s.result {
+            GameResult::Win => pos.side(),
+            _ => pos.side().opponent(),
+        }
+    }
+
+    /// `count` unfinished positions up to `plies` random moves from the start of `b`.
+    fn positions(b: Board, plies: u32, count: usize, seed: u64) -> Vec<Position> {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut pos = Position::start(b);
+            for _ in 0..plies {
+                match pos.random_move(&mut rng) {
+                    Some(mv) if pos.result().is_none() => pos.make_move(mv),
+                    _ => break,
+                }
+            }
+            if pos.result().is_none() {
+                out.push(pos);
+            }
+        }
+        out
+    }
+
+    fn winner(pos: &Position, tb: Option<&Tablebase>, tuning: Tuning, bytes: usize) -> Side {
+        let geo = Geometry::new(pos.board());
+        let saver = Saver::new(None, Duration::from_secs(3600), None);
+        let mut d = Dfpn::new(&geo, tb, bytes, &Quiet, saver);
+        d.tuning = tuning;
+        d.winner(pos).expect("never stopped")
+    }
+
+    #[test]
+    fn every_tuning_finds_the_plain_searchs_winner() {
+        let tunings = [
+            Tuning::default(),
+            Tuning {
+                eps_percent: 0,
+                init: Init::Unit,
+                weak: false,
+                total_work: false,
+            },
+            Tuning {
+                eps_percent: 100,
+                init: Init::Mobility,
+                weak: true,
+                total_work: true,
+            },
+            Tuning {
+                eps_percent: 25,
+                init: Init::Race,
+                weak: false,
+                total_work: true,
+            },
+        ];
+        for (w, h, plies, count) in [(4, 4, 3, 6), (4, 5, 4, 6), (5, 4, 4, 6), (5, 5, 14, 4)] {
+            let b = Board::new(w, h).unwrap();
+            let tb = table_in_memory(b, 3).unwrap();
+            let mut all = positions(b, plies, count, (w * 10 + h) as u64);
+            if w * h <= 16 {
+                all.push(Position::start(b));
+            }
+            for pos in all {
+                let expected = plain_winner(&pos);
+                for tuning in tunings {
+                    for table in [None, Some(&tb)] {
+                        // Small boards get a table of 64 KiB, so that entries are replaced.
+                        let bytes = if w * h <= 20 { 64 << 10 } else { 8 << 20 };
+                        assert_eq!(
+                            winner(&pos, table, tuning, bytes),
+                            expected,
+                            "{} on {b}, {tuning:?}, table {}",
+                            pos.to_fen(),
+                            table.is_some()
+                        );
+                    }
+                }
+            }
+        }
     }
 }

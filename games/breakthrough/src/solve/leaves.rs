@@ -149,24 +149,40 @@ impl Geometry {
         }
     }
 
+    /// Rows from `side`'s most advanced piece to its goal row (`side` has a piece).
+    #[inline]
+    pub fn distance(&self, pos: &Position, side: Side) -> u32 {
+        let w = self.board.width();
+        let own = pos.pieces(side);
+        match side {
+            Side::First => self.board.height() - 1 - (63 - own.leading_zeros()) / w,
+            Side::Second => own.trailing_zeros() / w,
+        }
+    }
+
     /// The fewest plies in which `winner` can still win from the unfinished `pos`: each of
     /// its moves advances one piece a row or captures one piece, and the loser always has
     /// a legal move (its most advanced piece can step diagonally), so it needs as many
     /// moves as the smaller of its best piece's distance and the loser's piece count.
     #[inline]
     pub fn min_plies(&self, pos: &Position, winner: Side) -> u32 {
-        let w = self.board.width();
-        let h = self.board.height();
-        let own = pos.pieces(winner);
-        let dist = match winner {
-            Side::First => h - 1 - (63 - own.leading_zeros()) / w,
-            Side::Second => own.trailing_zeros() / w,
-        };
+        let dist = self.distance(pos, winner);
         let moves = dist.min(pos.pieces(winner.opponent()).count_ones());
         if pos.side() == winner {
             2 * moves - 1
         } else {
             2 * moves
+        }
+    }
+
+    /// How many moves [`Geometry::moves`] lists for an unfinished `pos` whose verdict is
+    /// `quick` (Open or MustCapture), counted on the bitboards without listing them.
+    #[inline]
+    pub fn replies(&self, pos: &Position, quick: Quick) -> u32 {
+        let t = pos.targets();
+        match quick {
+            Quick::MustCapture(cell) => t.captures_onto(cell).count(),
+            _ => t.count(),
         }
     }
 

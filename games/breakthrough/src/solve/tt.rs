@@ -78,18 +78,19 @@ struct Bucket<V> {
 /// A fixed-size table from [`Key`] to `V`; storing never allocates.
 pub struct Table<V> {
     buckets: Vec<Bucket<V>>,
+    /// `len - 1` when the bucket count is a power of two (a mask then picks the bucket,
+    /// as it always did), else 0.
     mask: usize,
     used: usize,
 }
 
 impl<V: Copy + Default> Table<V> {
-    /// A table of at most `bytes` bytes (at least one bucket; a power of two of buckets).
+    /// A table of at most `bytes` bytes (at least one bucket). Any bucket count works (a
+    /// count that is no power of two maps the hash by a multiply), so all of `--memory`
+    /// is used.
     pub fn with_bytes(bytes: usize) -> Table<V> {
         let size = std::mem::size_of::<Bucket<V>>();
-        let mut n = 1usize;
-        while n * 2 * size <= bytes {
-            n *= 2;
-        }
+        let n = (bytes / size).max(1);
         let empty = Slot {
             white: 0,
             black: 0,
@@ -99,9 +100,10 @@ impl<V: Copy + Default> Table<V> {
         let mut buckets = Vec::with_capacity(n);
         advise_huge_pages(buckets.as_ptr() as usize, n * size);
         buckets.resize(n, Bucket { slots: [empty; 2] });
+        let mask = if n.is_power_of_two() { n - 1 } else { 0 };
         Table {
             buckets,
-            mask: n - 1,
+            mask,
             used: 0,
         }
     }
@@ -118,7 +120,13 @@ impl<V: Copy + Default> Table<V> {
 
     #[inline]
     fn bucket_of(&self, key: &Key) -> usize {
-        key.hash() as usize & self.mask
+        let h = key.hash();
+        if self.mask != 0 || self.buckets.len() == 1 {
+            h as usize & self.mask
+        } else {
+            // The high half of hash * n is uniform on 0..n (Lemire's multiply-shift).
+            ((h as u128 * self.buckets.len() as u128) >> 64) as usize
+        }
     }
 
     /// Asks the processor to fetch `key`'s bucket, for a probe soon after.
@@ -147,9 +155,23 @@ impl<V: Copy + Default> Table<V> {
     }
 
     /// Stores `value` for `key`; `work` (the nodes spent on it) decides which of a full
-    /// bucket's two entries goes: the cheaper one to recompute.
+    /// bucket's two entries goes: the cheaper one to recompute. A stored key keeps the
+    /// larger of its old and new work.
     #[inline]
     pub fn put(&mut self, key: Key, value: V, work: u32) {
+        self.store(key, value, work, false);
+    }
+
+    /// Stores `value` for `key` as [`Table::put`] does, but a stored key adds `work` to
+    /// its old work: for a search that visits a position many times (df-pn), each visit
+    /// reporting only its own nodes.
+    #[inline]
+    pub fn add(&mut self, key: Key, value: V, work: u32) {
+        self.store(key, value, work, true);
+    }
+
+    #[inline]
+    fn store(&mut self, key: Key, value: V, work: u32, add: bool) {
         let i = self.bucket_of(&key);
         let pair = &mut self.buckets[i].slots;
         let j = if pair[0].holds(&key) {
@@ -169,7 +191,9 @@ impl<V: Copy + Default> Table<V> {
         };
         let s = &mut pair[j];
         let work = work.min(WORK_MASK);
-        let work = if s.holds(&key) {
+        let work = if s.holds(&key) && add {
+            s.work().saturating_add(work).min(WORK_MASK)
+        } else if s.holds(&key) {
             s.work().max(work)
         } else {
             work
@@ -255,5 +279,35 @@ mod tests {
         );
         assert_eq!(t.get(&k(other)), Some(1));
         assert_eq!(t.used(), 4);
+    }
+
+    #[test]
+    fn any_size_is_used_whole_and_add_totals_the_work() {
+        // Three buckets: not a power of two, every one reachable.
+        let mut t: Table<u32> = Table::with_bytes(3 * 64 + 10);
+        assert_eq!(t.bytes(), 3 * 64);
+        let k = |w: u64| Key {
+            white: w,
+            black: 1 << 40,
+            side: 1,
+        };
+        let mut seen = [false; 3];
+        for w in 0..200 {
+            seen[t.bucket_of(&k(w))] = true;
+        }
+        assert_eq!(seen, [true; 3]);
+        // put keeps the larger work of two visits, add their total.
+        t.put(k(1), 0, 30);
+        t.put(k(1), 0, 20);
+        t.add(k(2), 0, 30);
+        t.add(k(2), 0, 20);
+        let work = |key: Key| {
+            t.entries_with_work()
+                .find(|e| e.0 == key)
+                .map(|e| e.2)
+                .unwrap()
+        };
+        assert_eq!(work(k(1)), 30);
+        assert_eq!(work(k(2)), 50);
     }
 }
