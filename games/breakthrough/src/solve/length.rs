@@ -516,21 +516,6 @@ impl<'a> Length<'a> {
             }
         }
         self.geo.moves(pos, quick, &mut moves);
-        // The move that decided the search here last is the likeliest to hold: tried first,
-        // it spares a search of each move before it.
-        let (key, mirrored) = self.geo.key_mirrored(pos);
-        if let Some(known) = self.tt.get(&key) {
-            if known.hint.from != known.hint.to {
-                let hint = if mirrored {
-                    self.geo.mirror_move(known.hint)
-                } else {
-                    known.hint
-                };
-                if let Some(i) = moves.iter().position(|&m| m == hint) {
-                    moves[..=i].rotate_right(1);
-                }
-            }
-        }
         if quick == Quick::WinInOne {
             // The step onto the goal row first: a proof needs nothing below it.
             moves.sort_by_key(|&m| {
