@@ -14,8 +14,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 pub const MAX_CLAIM_PLIES: u8 = 9;
 /// Index buckets a parallel task checks.
 const BUCKETS_PER_TASK: u64 = 1 << 12;
-/// Slots of each thread's plain-search cache (24 bytes each).
-const CACHE_SLOTS: usize = 1 << 20;
+/// Slots of each thread's plain-search cache (24 bytes each: 96 MiB).
+const CACHE_SLOTS: usize = 1 << 22;
 
 /// What a checked proof establishes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -263,6 +263,12 @@ impl Plain {
         if d == 0 {
             return false;
         }
+        if d <= 2 {
+            // Most calls are here, and the rules answer faster than the cache; kept out
+            // of it, they leave its slots to the deeper positions that are worth keeping.
+            self.nodes += 1;
+            return wins_in_one(pos);
+        }
         let i = self.slot(pos);
         let mut s = self.cache[i];
         let side = pos.side() as u8;
@@ -317,5 +323,66 @@ impl Plain {
             return true;
         }
         false
+    }
+}
+
+/// True when the side to move wins with its next move: a step onto its goal row, the
+/// capture of the opponent's last piece, or a move that leaves the opponent none.
+fn wins_in_one(pos: &Position) -> bool {
+    let board = pos.board();
+    let t = pos.targets();
+    let goal = match pos.side() {
+        quasar_core::Side::First => board.last_row(),
+        quasar_core::Side::Second => board.first_row(),
+    };
+    if (t.left | t.straight | t.right) & goal != 0 {
+        return true;
+    }
+    // One move takes at most three moves from the opponent (those of the piece it
+    // captures, or the straight step onto the cell it enters): with four or more and more
+    // than one piece left, no move here ends the game.
+    let theirs = pos.pieces(pos.side().opponent());
+    if theirs.count_ones() > 1 {
+        let flipped = Position::from_parts(board, pos.white(), pos.black(), pos.side().opponent());
+        if flipped.is_ok_and(|f| f.targets().count() >= 4) {
+            return false;
+        }
+    }
+    wins_in_one_by_trying(pos, &t)
+}
+
+/// [`wins_in_one`] by playing every move.
+fn wins_in_one_by_trying(pos: &Position, t: &crate::Targets) -> bool {
+    (0..t.count()).any(|k| {
+        let mut child = *pos;
+        child.make_move(pos.nth_move(t, k));
+        child.result().is_some()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Board;
+    use rand::SeedableRng;
+
+    #[test]
+    fn the_win_in_one_shortcut_agrees_with_trying_every_move() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut wins = 0;
+        for (w, h) in [(3, 4), (4, 4), (5, 5), (6, 5), (3, 6)] {
+            for _ in 0..3000 {
+                let mut pos = Position::start(Board::new(w, h).unwrap());
+                while pos.result().is_none() {
+                    let t = pos.targets();
+                    let fast = wins_in_one(&pos);
+                    assert_eq!(fast, wins_in_one_by_trying(&pos, &t), "{pos}");
+                    wins += fast as u32;
+                    let mv = pos.random_move(&mut rng).unwrap();
+                    pos.make_move(mv);
+                }
+            }
+        }
+        assert!(wins > 1000, "{wins}");
     }
 }
