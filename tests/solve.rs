@@ -34,19 +34,50 @@ fn four_by_four_solves_proves_and_checks() {
             "{out}"
         );
     }
-    // One flipped byte: an error naming the file, never a panic.
-    let mut bytes = std::fs::read(&file).unwrap();
-    let mid = bytes.len() / 2;
-    bytes[mid] ^= 1;
-    let bad = temp("bad.proof");
-    std::fs::write(&bad, &bytes).unwrap();
-    let (ok, _, err) = quasar(&["solve", "--check", bad.to_str().unwrap()]);
-    assert!(!ok);
-    assert!(
-        err.starts_with("error: ") && err.contains("not an intact"),
-        "{err}"
-    );
-    assert_eq!(err.lines().count(), 1, "{err}");
+    let (ok, out, err) = quasar(&["solve", "--check", f, "--threads", "1"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("on 1 threads"), "{out}");
+    // One flipped byte, a cut file, a file of the first format: an error naming the file,
+    // never a panic.
+    let bytes = std::fs::read(&file).unwrap();
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 2] ^= 1;
+    let mut old = bytes[..48].to_vec();
+    old[8..12].copy_from_slice(&1u32.to_le_bytes());
+    let crc = crc32(&old);
+    old.extend_from_slice(&crc.to_le_bytes());
+    for (damaged, why) in [
+        (flipped, "checksum"),
+        (bytes[..bytes.len() - 100].to_vec(), "checksum"),
+        (bytes[..20].to_vec(), "header"),
+        (old, "format version 1"),
+    ] {
+        let bad = temp("bad.proof");
+        std::fs::write(&bad, &damaged).unwrap();
+        let (ok, _, err) = quasar(&["solve", "--check", bad.to_str().unwrap()]);
+        assert!(!ok);
+        assert!(
+            err.starts_with("error: ") && err.contains("not an intact") && err.contains(why),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
+/// CRC-32 (IEEE), bit by bit: the proof file's checksum, for a hand-made file.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut c = !0u32;
+    for &b in bytes {
+        c ^= b as u32;
+        for _ in 0..8 {
+            c = if c & 1 != 0 {
+                (c >> 1) ^ 0xEDB8_8320
+            } else {
+                c >> 1
+            };
+        }
+    }
+    !c
 }
 
 #[test]

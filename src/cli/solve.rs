@@ -4,7 +4,7 @@
 use super::{position_from, CliResult, SizeRule};
 use crate::games::breakthrough::BreakthroughSetup;
 use crate::games::{DefaultSize, GameName};
-use breakthrough::solve::{self, Options, Proof, SolveProgress, Status};
+use breakthrough::solve::{self, Options, ProofFile, SolveProgress, Status};
 use breakthrough::tablebase::generate::peak_memory_kib;
 use breakthrough::tablebase::Tablebase;
 use breakthrough::{Board, Position};
@@ -42,6 +42,9 @@ pub struct Args {
     /// Check a proof file instead of solving
     #[arg(long, conflicts_with_all = ["position", "tb", "tb_rows", "no_tb", "proof", "checkpoint", "stop_after"])]
     check: Option<PathBuf>,
+    /// Threads for --check (default: all cores)
+    #[arg(long, requires = "check")]
+    threads: Option<usize>,
     /// Save the search's state to FILE every few minutes, and resume from FILE when it
     /// exists (a stopped or killed solve goes on where the last save left it)
     #[arg(long, value_name = "FILE")]
@@ -65,13 +68,15 @@ Finds the winner by proof-number search (df-pn), then the exact length of the ga
 perfect play (the winner hurries, the loser delays) by a bounded search asked for growing
 lengths. Finished games, wins in one, unstoppable threats and the table's sound claims end
 the search. The proof file holds the winner's move at every node (the loser's moves are
-all implied); --check replays it with the rules alone and re-derives every table claim by
-plain search. It proves the winner and the upper bound on the length.
+all implied), written to disk as it is found and sorted by a hash of the position with an
+index; --check replays it with the rules alone (records in parallel, --threads) and
+re-derives every table claim by plain search. It proves the winner and the upper bound on
+the length.
 
 Examples:
   quasar solve --board 4x4                          Black wins, 14 plies
   quasar solve --board 5x5 --proof 5x5.proof        Black wins, 26 plies
-  quasar solve --check 5x5.proof
+  quasar solve --check 5x5.proof --threads 2
   quasar solve --board 5x5 --no-tb                  without any table
   nice -n 19 quasar solve --board 6x5 --memory 4096 --checkpoint 6x5.ckpt --proof 6x5.proof
                                                     a long solve that resumes when run again";
@@ -104,6 +109,17 @@ impl SolveProgress for Line {
         } else {
             ("", "\n")
         };
+        if s.phase == "proof" {
+            eprint!(
+                "{start}{:.0} s, proof: {} records written, {} table claims, set {} MiB{memory}{end}",
+                self.start.elapsed().as_secs_f64(),
+                s.nodes,
+                s.proven,
+                s.table_bytes >> 20
+            );
+            let _ = std::io::stderr().flush();
+            return;
+        }
         eprint!(
             "{start}{:.0} s, {}: {} nodes, {} proven, {} disproven, table {} MiB{memory}{bound}{end}",
             self.start.elapsed().as_secs_f64(),
@@ -123,7 +139,7 @@ pub fn run(args: Args) -> CliResult {
         return Err(format!("quasar solve knows Breakthrough only, not {:?}", args.game).into());
     }
     if let Some(file) = &args.check {
-        return check(file);
+        return check(file, args.threads, args.quiet);
     }
     let given = BreakthroughSetup { board: args.board };
     let (_, root) = position_from(
@@ -155,7 +171,7 @@ pub fn run(args: Args) -> CliResult {
     let options = Options {
         tablebase: tb.as_ref(),
         table_bytes: args.memory << 20,
-        proof: args.proof.is_some(),
+        proof: args.proof.as_deref(),
         checkpoint: args.checkpoint.as_deref(),
         checkpoint_every: std::time::Duration::from_secs(args.checkpoint_every),
         stop_after: args.stop_after,
@@ -206,36 +222,56 @@ pub fn run(args: Args) -> CliResult {
     if let Some(kib) = peak_memory_kib() {
         println!("peak memory: {:.1} MiB", kib as f64 / 1024.0);
     }
-    if let (Some(path), Some(proof)) = (&args.proof, &s.proof) {
-        proof.write(path)?;
-        let claims = proof
-            .records
-            .iter()
-            .filter(|r| r.kind == solve::RecordKind::Claim)
-            .count();
+    if let Some(p) = &s.proof {
         println!(
-            "proof: {} ({} records, {claims} table claims)",
-            path.display(),
-            proof.records.len()
+            "proof: {} ({} records, {} table claims, {} bytes, written in {:.3} s; set of written positions {} MiB)",
+            p.path.display(),
+            p.records,
+            p.claims,
+            p.bytes,
+            s.proof_seconds,
+            p.seen_bytes >> 20
         );
     }
     Ok(())
 }
 
-/// `--check FILE`.
-fn check(file: &Path) -> CliResult {
+/// `--check FILE [--threads N] [--quiet]`.
+fn check(file: &Path, threads: Option<usize>, quiet: bool) -> CliResult {
     let t = Instant::now();
-    let proof = Proof::read(file)?;
-    let r = solve::check(&proof)?;
+    let proof = ProofFile::open(file)?;
+    let view = proof.view()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| format!("cannot start the checking threads: {e}"))?;
+    // A line on standard error every ten seconds: a large proof takes minutes.
+    let last = Mutex::new(Instant::now());
+    let total = view.len();
+    let progress = |done: u64| {
+        let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+        if !quiet && last.elapsed().as_secs() >= 10 {
+            *last = Instant::now();
+            eprintln!(
+                "{:.0} s, check: {done} of {total} records",
+                t.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let r = pool.install(|| solve::check_view(&view, &progress))?;
     println!(
-        "proof checked: {} wins from {} within {} plies ({} records, {} table claims re-derived by plain search in {} nodes, {:.2} s)",
-        Position::side_name(proof.winner),
-        proof.root.to_fen(),
-        proof.plies,
+        "proof checked: {} wins from {} within {} plies ({} records, {} table claims re-derived by plain search in {} nodes, {:.2} s on {} threads)",
+        Position::side_name(view.winner),
+        view.root.to_fen(),
+        view.plies,
         r.records,
         r.claims,
         r.claim_nodes,
-        t.elapsed().as_secs_f64()
+        t.elapsed().as_secs_f64(),
+        pool.current_num_threads()
     );
+    if let Some(kib) = peak_memory_kib() {
+        println!("peak memory: {:.1} MiB", kib as f64 / 1024.0);
+    }
     Ok(())
 }

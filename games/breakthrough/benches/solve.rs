@@ -67,7 +67,7 @@ fn main() {
     let options = Options {
         tablebase: tb.as_ref(),
         table_bytes: mib << 20,
-        proof: false,
+        proof: None,
         ..Options::default()
     };
     let (c0, t0) = (cpu_seconds(), Instant::now());

@@ -2,7 +2,8 @@
 //! small boards with and without a table, and the proof file (round trip, damage, holes).
 
 use breakthrough::solve::{
-    check, solve, table_in_memory, Options, Proof, ProofError, Quiet, RecordKind,
+    check, check_view, solve, table_in_memory, Options, Proof, ProofError, ProofFile, Quiet,
+    RecordKind,
 };
 use breakthrough::{Board, Position};
 use quasar_core::exact::ExactSolver;
@@ -111,20 +112,25 @@ fn temp(name: &str) -> std::path::PathBuf {
     dir.join(name)
 }
 
-/// A solved 5x5 middle game with its proof, the first of a fixed random sample whose proof
-/// uses a table claim as a leaf.
+/// A solved 5x5 middle game with its proof (written by the solver's streaming path to a
+/// file, then read back), the first of a fixed random sample whose proof uses a table claim
+/// as a leaf.
 fn proved() -> Proof {
     let b = board(5, 5);
     let tb = table_in_memory(b, 3).unwrap();
+    let path = temp("proved.proof");
     for root in random_positions(b, 12, 40, 99) {
         let opts = Options {
             tablebase: Some(&tb),
             table_bytes: 8 << 20,
-            proof: true,
+            proof: Some(&path),
             ..Options::default()
         };
         let s = solve(&root, &opts, &Quiet).unwrap();
-        let proof = s.proof.unwrap();
+        let summary = s.proof.unwrap();
+        let proof = Proof::read(&path).unwrap();
+        assert_eq!(summary.records, proof.records.len() as u64);
+        assert_eq!(summary.bytes, std::fs::metadata(&path).unwrap().len());
         if proof
             .records
             .iter()
@@ -141,6 +147,9 @@ fn proved() -> Proof {
 fn proof_round_trips_and_checks() {
     let proof = proved();
     assert!(proof.records.iter().any(|r| r.kind == RecordKind::Claim));
+    // The streamed file and the in-memory proof's bytes are the same file.
+    let streamed = std::fs::read(temp("proved.proof")).unwrap();
+    assert_eq!(proof.to_bytes(), streamed);
     let path = temp("round.proof");
     proof.write(&path).unwrap();
     let back = Proof::read(&path).unwrap();
@@ -148,6 +157,18 @@ fn proof_round_trips_and_checks() {
     let report = check(&back).unwrap();
     assert_eq!(report.records, proof.records.len() as u64);
     assert!(report.claims > 0);
+    // The file checked in place, on one thread and on four, says the same.
+    let file = ProofFile::open(&path).unwrap();
+    for threads in [1, 4] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let r = pool
+            .install(|| check_view(&file.view().unwrap(), &|_| {}))
+            .unwrap();
+        assert_eq!((r.records, r.claims), (report.records, report.claims));
+    }
 }
 
 #[test]
@@ -173,6 +194,13 @@ fn damaged_proof_files_are_errors() {
         Proof::read(&temp("missing.proof")),
         Err(ProofError::Io { .. })
     ));
+    // A file of the first format (version 1, intact): refused by name, not misread.
+    let mut old = bytes[..48].to_vec();
+    old[8..12].copy_from_slice(&1u32.to_le_bytes());
+    let crc = crc32fast::hash(&old);
+    old.extend_from_slice(&crc.to_le_bytes());
+    let e = Proof::from_bytes(&old, &path).unwrap_err();
+    assert!(e.to_string().contains("format version 1"), "{e}");
 }
 
 #[test]
@@ -182,6 +210,11 @@ fn holes_in_a_proof_are_found() {
     let mut p = proof.clone();
     p.records.remove(p.records.len() / 2);
     assert!(matches!(check(&p), Err(ProofError::Invalid(_))));
+    // A position recorded twice.
+    let mut p = proof.clone();
+    p.records.push(p.records[0]);
+    let e = check(&p).unwrap_err();
+    assert!(e.to_string().contains("two records"), "{e}");
     // A claimed length one winner move too short.
     let mut p = proof.clone();
     p.plies -= 2;

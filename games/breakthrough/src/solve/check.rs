@@ -1,15 +1,24 @@
 //! The independent proof checker: replays every record with the rules alone (no solver
-//! code, no table) and re-derives every table claim by plain search.
+//! code, no table) and re-derives every table claim by plain search. Records are checked
+//! in parallel, bucket by bucket of the file's index; each looks up its replies' records in
+//! the file itself, so the checker holds nothing per record.
 
-use super::proof::{Proof, ProofError, Record, RecordKind};
+use super::proof::{position_hash, Proof, ProofError, ProofView, Record, RecordKind};
 use crate::{Move, Position};
-use std::collections::HashMap;
+use quasar_core::Outcome;
+use rayon::prelude::*;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The deepest table claim the checker re-derives by plain search, in plies.
 pub const MAX_CLAIM_PLIES: u8 = 9;
+/// Index buckets a parallel task checks.
+const BUCKETS_PER_TASK: u64 = 1 << 12;
+/// Slots of each thread's plain-search cache (24 bytes each: 96 MiB).
+const CACHE_SLOTS: usize = 1 << 22;
 
 /// What a checked proof establishes.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CheckReport {
     /// Records checked.
     pub records: u64,
@@ -19,104 +28,186 @@ pub struct CheckReport {
     pub claim_nodes: u64,
 }
 
-type Key = (u64, u64, u8);
-
-fn key_of(p: &Position) -> Key {
-    (p.white(), p.black(), p.side() as u8)
+impl CheckReport {
+    fn add(mut self, other: CheckReport) -> CheckReport {
+        self.records += other.records;
+        self.claims += other.claims;
+        self.claim_nodes += other.claim_nodes;
+        self
+    }
 }
 
-/// Checks that `proof.winner` wins from `proof.root` within `proof.plies` plies.
+/// Checks that `proof.winner` wins from `proof.root` within `proof.plies` plies (an
+/// in-memory proof goes through the file's bytes, so it is checked exactly as its file).
 pub fn check(proof: &Proof) -> Result<CheckReport, ProofError> {
+    let bytes = proof.to_bytes();
+    check_view(
+        &ProofView::parse(&bytes, Path::new("(in memory)"))?,
+        &|_| {},
+    )
+}
+
+/// Checks the proof a file holds, on the current rayon pool's threads; `progress` hears
+/// the number of records checked so far, now and then.
+pub fn check_view(
+    view: &ProofView,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<CheckReport, ProofError> {
     let invalid = |m: String| Err(ProofError::Invalid(m));
-    let board = proof.root.board();
-    let mut map: HashMap<Key, &Record> = HashMap::with_capacity(proof.records.len());
-    for r in &proof.records {
-        if map.insert((r.white, r.black, r.side as u8), r).is_some() {
-            return invalid("a position has two records".into());
-        }
-    }
-    let mut plain = Plain::default();
-    let mut report = CheckReport {
-        records: proof.records.len() as u64,
-        claims: 0,
-        claim_nodes: 0,
-    };
-    let mut moves = Vec::new();
-    let mut replies = Vec::new();
-    for r in &proof.records {
-        let pos = Position::from_parts(board, r.white, r.black, r.side)
-            .map_err(|e| ProofError::Invalid(format!("a record holds no position: {e}")))?;
-        let fen = pos.to_fen();
-        if r.side != proof.winner || pos.result().is_some() {
-            return invalid(format!(
-                "{fen} is not an unfinished position with the winner to move"
-            ));
-        }
-        pos.generate_moves(&mut moves);
-        if !moves.contains(&r.mv) {
-            return invalid(format!("the move of {fen} is not legal there"));
-        }
-        if r.kind == RecordKind::Claim {
-            if r.bound > MAX_CLAIM_PLIES {
-                return invalid(format!(
-                    "{fen}: a claim of {} plies is too deep to re-derive",
-                    r.bound
-                ));
-            }
-            report.claims += 1;
-            if !plain.wins_within(&pos, r.bound as u32) {
-                return invalid(format!(
-                    "{fen}: the table's win within {} plies does not hold",
-                    r.bound
-                ));
-            }
-            continue;
-        }
-        let mut child = pos;
-        child.make_move(r.mv);
-        if child.result().is_some() {
-            if child.result() != Some(quasar_core::Outcome::Win(proof.winner)) || r.bound < 1 {
-                return invalid(format!("{fen}: the move does not win"));
-            }
-            continue;
-        }
-        check_replies(
-            &child,
-            (r.bound as u32).saturating_sub(1),
-            &map,
-            &mut replies,
-            &fen,
-        )?;
-    }
-    if proof.root.result().is_some() {
+    let root = view.root;
+    let winner = view.winner;
+    if root.result().is_some() {
         return invalid("the root is a finished game".into());
     }
-    if proof.root.side() == proof.winner {
-        match map.get(&key_of(&proof.root)) {
-            Some(r) if (r.bound as u32) <= proof.plies => {}
+    if root.side() == winner {
+        match view.find(root.white(), root.black(), root.side()) {
+            Some(r) if (r.bound as u32) <= view.plies => {}
             _ => return invalid("no record of the root within the stated plies".into()),
         }
     } else {
-        check_replies(&proof.root, proof.plies, &map, &mut replies, "the root")?;
+        let mut replies = Vec::new();
+        check_replies(view, &root, view.plies, &mut replies, &"the root")?;
     }
-    report.claim_nodes = plain.nodes;
-    Ok(report)
+    // One worker a thread, each with its own plain-search cache, taking the next run of
+    // buckets until none is left or one of them found a hole.
+    let tasks = view.buckets().div_ceil(BUCKETS_PER_TASK);
+    let next = AtomicU64::new(0);
+    let failed = AtomicBool::new(false);
+    let done = AtomicU64::new(0);
+    let workers = rayon::current_num_threads().min(tasks as usize).max(1);
+    (0..workers)
+        .into_par_iter()
+        .map(|_| -> Result<CheckReport, ProofError> {
+            let mut plain = Plain::new();
+            let (mut moves, mut replies) = (Vec::new(), Vec::new());
+            let mut report = CheckReport::default();
+            while !failed.load(Ordering::Relaxed) {
+                let t = next.fetch_add(1, Ordering::Relaxed);
+                if t >= tasks {
+                    break;
+                }
+                let first = t * BUCKETS_PER_TASK;
+                let last = (first + BUCKETS_PER_TASK).min(view.buckets());
+                let checked = (first..last).try_for_each(|b| {
+                    let mut prev: Option<Record> = None;
+                    for i in view.bucket(b) {
+                        let r = view.record(i).ok_or_else(|| {
+                            ProofError::Invalid(format!("record {i} is of an unknown kind"))
+                        })?;
+                        in_order(view, b, prev.as_ref(), &r)?;
+                        report.records += 1;
+                        report.claims +=
+                            check_record(view, &r, &mut plain, &mut moves, &mut replies)? as u64;
+                        prev = Some(r);
+                    }
+                    Ok(())
+                });
+                if let Err(e) = checked {
+                    failed.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+                let range = view.bucket(first).start..view.bucket(last - 1).end;
+                progress(done.fetch_add(range.end - range.start, Ordering::Relaxed));
+            }
+            report.claim_nodes = plain.nodes;
+            Ok(report)
+        })
+        .try_reduce(CheckReport::default, |a, b| Ok(a.add(b)))
+}
+
+/// `r` belongs in bucket `b` and comes after `prev` (the bucket's record before it): a
+/// record out of place could not be found, and a position recorded twice is refused.
+fn in_order(view: &ProofView, b: u64, prev: Option<&Record>, r: &Record) -> Result<(), ProofError> {
+    let h = r.hash();
+    if view.bucket_of(h) != b {
+        return Err(ProofError::Invalid(
+            "a record is filed under the wrong bucket".into(),
+        ));
+    }
+    if let Some(p) = prev {
+        let key = |r: &Record| (r.hash(), r.white, r.black, r.side as u8);
+        if key(p) == key(r) {
+            return Err(ProofError::Invalid("a position has two records".into()));
+        }
+        if key(p) > key(r) {
+            return Err(ProofError::Invalid("the records are out of order".into()));
+        }
+    }
+    Ok(())
+}
+
+/// Checks one record; true when it is a table claim.
+fn check_record(
+    view: &ProofView,
+    r: &Record,
+    plain: &mut Plain,
+    moves: &mut Vec<Move>,
+    replies: &mut Vec<Move>,
+) -> Result<bool, ProofError> {
+    let invalid = |m: String| Err(ProofError::Invalid(m));
+    let pos = Position::from_parts(view.root.board(), r.white, r.black, r.side)
+        .map_err(|e| ProofError::Invalid(format!("a record holds no position: {e}")))?;
+    if r.side != view.winner || pos.result().is_some() {
+        return invalid(format!(
+            "{} is not an unfinished position with the winner to move",
+            pos.to_fen()
+        ));
+    }
+    pos.generate_moves(moves);
+    if !moves.contains(&r.mv) {
+        return invalid(format!("the move of {} is not legal there", pos.to_fen()));
+    }
+    if r.kind == RecordKind::Claim {
+        if r.bound > MAX_CLAIM_PLIES {
+            return invalid(format!(
+                "{}: a claim of {} plies is too deep to re-derive",
+                pos.to_fen(),
+                r.bound
+            ));
+        }
+        if !plain.wins_within(&pos, r.bound as u32) {
+            return invalid(format!(
+                "{}: the table's win within {} plies does not hold",
+                pos.to_fen(),
+                r.bound
+            ));
+        }
+        return Ok(true);
+    }
+    let mut child = pos;
+    child.make_move(r.mv);
+    match child.result() {
+        Some(Outcome::Win(w)) if w == view.winner && r.bound >= 1 => Ok(false),
+        Some(_) => invalid(format!("{}: the move does not win", pos.to_fen())),
+        None => {
+            check_replies(
+                view,
+                &child,
+                (r.bound as u32).saturating_sub(1),
+                replies,
+                &pos,
+            )?;
+            Ok(false)
+        }
+    }
 }
 
 /// Every move of the loser to move in `pos` must lead to a record within `d - 1` plies.
 fn check_replies(
+    view: &ProofView,
     pos: &Position,
     d: u32,
-    map: &HashMap<Key, &Record>,
     replies: &mut Vec<Move>,
-    from: &str,
+    from: &dyn std::fmt::Display,
 ) -> Result<(), ProofError> {
     pos.generate_moves(replies);
     for &mv in replies.iter() {
         let mut gc = *pos;
         gc.make_move(mv);
-        let ok =
-            gc.result().is_none() && map.get(&key_of(&gc)).is_some_and(|r| (r.bound as u32) < d);
+        let ok = gc.result().is_none()
+            && view
+                .find(gc.white(), gc.black(), gc.side())
+                .is_some_and(|r| (r.bound as u32) < d);
         if !ok {
             return Err(ProofError::Invalid(format!(
                 "after {from}, the reply {} from {} has no record within {} plies",
@@ -129,49 +220,169 @@ fn check_replies(
     Ok(())
 }
 
-/// Plain minimax for "the side to move wins within `d` plies", memoised by position and
-/// depth.
-#[derive(Default)]
+/// What the plain search knows of a position: the side to move does not win within `lo`
+/// plies, and wins within `hi` (0: not known). `side == 2` marks an empty slot.
+#[derive(Clone, Copy)]
+struct Slot {
+    white: u64,
+    black: u64,
+    side: u8,
+    lo: u8,
+    hi: u8,
+}
+
+const EMPTY: Slot = Slot {
+    white: 0,
+    black: 0,
+    side: 2,
+    lo: 0,
+    hi: 0,
+};
+
+/// Plain minimax for "the side to move wins within `d` plies", with a fixed-size cache
+/// of exact facts (a slot is overwritten by the next position that maps to it).
 struct Plain {
-    memo: HashMap<(Key, u32), bool>,
+    cache: Vec<Slot>,
     nodes: u64,
 }
 
 impl Plain {
+    fn new() -> Plain {
+        Plain {
+            cache: vec![EMPTY; CACHE_SLOTS],
+            nodes: 0,
+        }
+    }
+
+    fn slot(&self, pos: &Position) -> usize {
+        let h = position_hash(pos.white(), pos.black(), pos.side());
+        (h as usize) & (CACHE_SLOTS - 1)
+    }
+
     fn wins_within(&mut self, pos: &Position, d: u32) -> bool {
         if d == 0 {
             return false;
         }
-        if let Some(&v) = self.memo.get(&(key_of(pos), d)) {
-            return v;
+        if d <= 2 {
+            // Most calls are here, and the rules answer faster than the cache; kept out
+            // of it, they leave its slots to the deeper positions that are worth keeping.
+            self.nodes += 1;
+            return wins_in_one(pos);
+        }
+        let i = self.slot(pos);
+        let mut s = self.cache[i];
+        let side = pos.side() as u8;
+        if (s.white, s.black, s.side) == (pos.white(), pos.black(), side) {
+            if s.hi != 0 && d >= s.hi as u32 {
+                return true;
+            }
+            if d <= s.lo as u32 {
+                return false;
+            }
+        } else {
+            s = Slot {
+                white: pos.white(),
+                black: pos.black(),
+                side,
+                lo: 0,
+                hi: 0,
+            };
         }
         self.nodes += 1;
-        let mut moves = Vec::new();
-        pos.generate_moves(&mut moves);
-        let mut won = false;
-        'outer: for mv in moves {
+        let won = self.search(pos, d);
+        if won {
+            s.hi = d as u8;
+        } else {
+            s.lo = s.lo.max(d as u8);
+        }
+        self.cache[i] = s;
+        won
+    }
+
+    /// The search itself: a move that wins at once, or (with 3 plies or more) one after
+    /// which every reply leaves a win within `d - 2`.
+    fn search(&mut self, pos: &Position, d: u32) -> bool {
+        let t = pos.targets();
+        'outer: for k in 0..t.count() {
             let mut child = *pos;
-            child.make_move(mv);
+            child.make_move(pos.nth_move(&t, k));
             if child.result().is_some() {
-                won = true;
-                break;
+                return true;
             }
             if d < 3 {
                 continue;
             }
-            let mut replies = Vec::new();
-            child.generate_moves(&mut replies);
-            for r in replies {
+            let rt = child.targets();
+            for j in 0..rt.count() {
                 let mut gc = child;
-                gc.make_move(r);
+                gc.make_move(child.nth_move(&rt, j));
                 if gc.result().is_some() || !self.wins_within(&gc, d - 2) {
                     continue 'outer;
                 }
             }
-            won = true;
-            break;
+            return true;
         }
-        self.memo.insert((key_of(pos), d), won);
-        won
+        false
+    }
+}
+
+/// True when the side to move wins with its next move: a step onto its goal row, the
+/// capture of the opponent's last piece, or a move that leaves the opponent none.
+fn wins_in_one(pos: &Position) -> bool {
+    let board = pos.board();
+    let t = pos.targets();
+    let goal = match pos.side() {
+        quasar_core::Side::First => board.last_row(),
+        quasar_core::Side::Second => board.first_row(),
+    };
+    if (t.left | t.straight | t.right) & goal != 0 {
+        return true;
+    }
+    // One move takes at most three moves from the opponent (those of the piece it
+    // captures, or the straight step onto the cell it enters): with four or more and more
+    // than one piece left, no move here ends the game.
+    let theirs = pos.pieces(pos.side().opponent());
+    if theirs.count_ones() > 1 {
+        let flipped = Position::from_parts(board, pos.white(), pos.black(), pos.side().opponent());
+        if flipped.is_ok_and(|f| f.targets().count() >= 4) {
+            return false;
+        }
+    }
+    wins_in_one_by_trying(pos, &t)
+}
+
+/// [`wins_in_one`] by playing every move.
+fn wins_in_one_by_trying(pos: &Position, t: &crate::Targets) -> bool {
+    (0..t.count()).any(|k| {
+        let mut child = *pos;
+        child.make_move(pos.nth_move(t, k));
+        child.result().is_some()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Board;
+    use rand::SeedableRng;
+
+    #[test]
+    fn the_win_in_one_shortcut_agrees_with_trying_every_move() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut wins = 0;
+        for (w, h) in [(3, 4), (4, 4), (5, 5), (6, 5), (3, 6)] {
+            for _ in 0..3000 {
+                let mut pos = Position::start(Board::new(w, h).unwrap());
+                while pos.result().is_none() {
+                    let t = pos.targets();
+                    let fast = wins_in_one(&pos);
+                    assert_eq!(fast, wins_in_one_by_trying(&pos, &t), "{pos}");
+                    wins += fast as u32;
+                    let mv = pos.random_move(&mut rng).unwrap();
+                    pos.make_move(mv);
+                }
+            }
+        }
+        assert!(wins > 1000, "{wins}");
     }
 }

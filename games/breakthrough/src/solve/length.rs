@@ -1,6 +1,7 @@
 //! The exact length under perfect play: "does the winner win within `d` plies?" by a
 //! depth-first search with bounds in a bounded table, asked for growing `d`; then the
-//! principal line and the proof records from the same search.
+//! principal line and the proof records from the same search, streamed to a
+//! [`ProofWriter`].
 
 use super::check::MAX_CLAIM_PLIES;
 use super::checkpoint::{
@@ -9,12 +10,12 @@ use super::checkpoint::{
 use super::dfpn::Solved;
 use super::leaves::{Geometry, Quick};
 use super::proof::{Record, RecordKind};
+use super::proof_writer::ProofWriter;
 use super::tt::{Key, Table};
 use super::{SolveError, SolveProgress, Status};
 use crate::tablebase::Tablebase;
 use crate::{Move, Position};
 use quasar_core::Side;
-use std::collections::HashMap;
 
 /// No game lasts this long on a 64-cell board; a bound this high means "never".
 pub const NEVER: u8 = 255;
@@ -481,21 +482,26 @@ impl<'a> Length<'a> {
         line
     }
 
-    /// Adds to `records` a proof that the winner wins from `pos` (the winner to move)
+    /// Writes to `out` a proof that the winner wins from `pos` (the winner to move)
     /// within `d` plies: one move here, every reply below.
     pub fn emit_winner(
         &mut self,
         pos: &Position,
         d: u32,
-        records: &mut HashMap<Key, Record>,
+        out: &mut ProofWriter,
     ) -> Result<(), SolveError> {
-        let key = Key {
-            white: pos.white(),
-            black: pos.black(),
-            side: pos.side() as u8,
-        };
-        if records.get(&key).is_some_and(|r| r.bound as u32 <= d) {
+        if !out.needs(pos, d) {
             return Ok(());
+        }
+        if out.written % REPORT_EVERY == 0 {
+            self.progress.report(&Status {
+                phase: "proof",
+                nodes: out.written,
+                proven: out.claims,
+                disproven: 0,
+                table_bytes: out.seen_bytes(),
+                bound: None,
+            });
         }
         let mut moves = Vec::new();
         let quick = self.geo.quick(pos);
@@ -504,7 +510,7 @@ impl<'a> Length<'a> {
             // search can re-derive the length it must be won within.
             if d <= MAX_CLAIM_PLIES as u32 {
                 if let Some((_, mv)) = self.geo.claim(self.tb, pos) {
-                    records.insert(key, Record::new(pos, RecordKind::Claim, mv, d));
+                    out.push(&Record::new(pos, RecordKind::Claim, mv, d))?;
                     return Ok(());
                 }
             }
@@ -524,9 +530,11 @@ impl<'a> Length<'a> {
             let finished = child.result().is_some();
             if finished || self.within(&child, d - 1, 0) {
                 let bound = if finished { 1 } else { d };
-                records.insert(key, Record::new(pos, RecordKind::Move, mv, bound));
+                // Written before the replies' records: the position is done once, even if
+                // the proof below meets it again.
+                out.push(&Record::new(pos, RecordKind::Move, mv, bound))?;
                 if !finished {
-                    self.emit_loser(&child, d - 1, records)?;
+                    self.emit_loser(&child, d - 1, out)?;
                 }
                 return Ok(());
             }
@@ -537,12 +545,12 @@ impl<'a> Length<'a> {
         )))
     }
 
-    /// Adds proofs for every reply of the loser (to move in `pos`) within `d` plies.
+    /// Writes proofs for every reply of the loser (to move in `pos`) within `d` plies.
     pub fn emit_loser(
         &mut self,
         pos: &Position,
         d: u32,
-        records: &mut HashMap<Key, Record>,
+        out: &mut ProofWriter,
     ) -> Result<(), SolveError> {
         let mut moves = Vec::new();
         pos.generate_moves(&mut moves);
@@ -556,7 +564,7 @@ impl<'a> Length<'a> {
                     pos.to_fen()
                 )));
             }
-            self.emit_winner(&child, d - 1, records)?;
+            self.emit_winner(&child, d - 1, out)?;
         }
         Ok(())
     }

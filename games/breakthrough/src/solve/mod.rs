@@ -19,17 +19,19 @@ pub mod frame;
 pub mod leaves;
 pub mod length;
 pub mod proof;
+pub mod proof_writer;
+pub mod seen;
 pub mod tt;
 
-pub use check::{check, CheckReport};
+pub use check::{check, check_view, CheckReport};
 pub use checkpoint::{Checkpoint, CheckpointError};
-pub use proof::{Proof, ProofError, Record, RecordKind};
+pub use proof::{Proof, ProofError, ProofFile, ProofView, Record, RecordKind};
+pub use proof_writer::{ProofSummary, ProofWriter};
 
 use crate::tablebase::{generate, Limits, Region, RegionError, Silent, Tablebase};
 use crate::{Board, Move, Position};
 use checkpoint::{Phase, Saver};
 use quasar_core::Side;
-use std::collections::HashMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -71,8 +73,8 @@ pub struct Options<'a> {
     pub tablebase: Option<&'a Tablebase>,
     /// Bytes for each phase's transposition table (the phases run one after the other).
     pub table_bytes: usize,
-    /// Build the proof records.
-    pub proof: bool,
+    /// Write the proof to this file (records streamed to disk as they are found).
+    pub proof: Option<&'a Path>,
     /// Save the search's state here every `checkpoint_every`, and resume from it when it
     /// exists.
     pub checkpoint: Option<&'a Path>,
@@ -87,7 +89,7 @@ impl Default for Options<'_> {
         Options {
             tablebase: None,
             table_bytes: 256 << 20,
-            proof: false,
+            proof: None,
             checkpoint: None,
             checkpoint_every: Duration::from_secs(300),
             stop_after: None,
@@ -112,10 +114,12 @@ pub struct Solution {
     pub length_nodes: u64,
     /// Seconds to find the winner.
     pub winner_seconds: f64,
-    /// Seconds for the length (with the line and the proof).
+    /// Seconds for the length and the line.
     pub length_seconds: f64,
-    /// The proof, when asked for.
-    pub proof: Option<Proof>,
+    /// Seconds to write the proof.
+    pub proof_seconds: f64,
+    /// The proof file written, when asked for.
+    pub proof: Option<ProofSummary>,
 }
 
 /// Why a position could not be solved.
@@ -149,6 +153,9 @@ pub enum SolveError {
     /// A checkpoint could not be read, written or used.
     #[error(transparent)]
     Checkpoint(#[from] CheckpointError),
+    /// The proof file could not be written.
+    #[error(transparent)]
+    Proof(#[from] ProofError),
     /// An inconsistency between the solver's phases (a bug, never expected).
     #[error("internal error: {0}")]
     Internal(String),
@@ -234,24 +241,28 @@ pub fn solve(
     }
     let plies = len.distance(root, from)?;
     let line = len.principal_line(root, plies);
-    let proof = if options.proof {
-        let mut records = HashMap::new();
-        if root.side() == winner {
-            len.emit_winner(root, plies, &mut records)?;
-        } else {
-            len.emit_loser(root, plies, &mut records)?;
+    let length_seconds = t1.elapsed().as_secs_f64();
+    // The proof's searches below count too, but they are not the length's.
+    let length_nodes = len.nodes();
+    let t2 = Instant::now();
+    let proof = match options.proof {
+        Some(path) => {
+            if len.saver.saves() {
+                // The length is known: a failed proof resumes at the holding bound.
+                len.checkpoint(root, false);
+                if let Some(e) = len.saver.error.take() {
+                    return Err(e.into());
+                }
+            }
+            let mut out = ProofWriter::create(path, root, winner)?;
+            if root.side() == winner {
+                len.emit_winner(root, plies, &mut out)?;
+            } else {
+                len.emit_loser(root, plies, &mut out)?;
+            }
+            Some(out.finish(plies)?)
         }
-        let mut records: Vec<Record> = records.into_values().collect();
-        // A stable order makes the file the same from run to run.
-        records.sort_by_key(|r| (r.white, r.black, r.side as u8));
-        Some(Proof {
-            root: *root,
-            winner,
-            plies,
-            records,
-        })
-    } else {
-        None
+        None => None,
     };
     Ok(Solution {
         root: *root,
@@ -259,9 +270,10 @@ pub fn solve(
         plies,
         line,
         winner_nodes,
-        length_nodes: len.nodes(),
+        length_nodes,
         winner_seconds,
-        length_seconds: t1.elapsed().as_secs_f64(),
+        length_seconds,
+        proof_seconds: t2.elapsed().as_secs_f64(),
         proof,
     })
 }

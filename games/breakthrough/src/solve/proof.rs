@@ -1,24 +1,32 @@
 //! The proof file: the winner's move at every node of a proof that it wins within the
-//! stated plies (the loser's moves are all implied), checksummed, written to a temporary
-//! file and renamed; reading a damaged file is an error.
+//! stated plies (the loser's moves are all implied), sorted by a hash of the position with
+//! a bucket index after the records, so a checker finds any position's record in one
+//! bucket of a memory-mapped file; checksummed, written to a temporary file and renamed;
+//! reading a damaged file, or one of an older format, is an error.
 
 use super::frame;
 use crate::{Board, Move, Position};
 use quasar_core::Side;
-use std::io::Write;
+use std::io::{self, Seek, SeekFrom, Write};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// First bytes of every proof file.
 const MAGIC: &[u8; 8] = b"QSPROOF\0";
-/// The format version this code writes and reads.
-const VERSION: u32 = 1;
+/// The format version this code writes and reads (1: unsorted 20-byte records, no index).
+const VERSION: u32 = 2;
 /// Bytes before the records.
-const HEADER_BYTES: usize = 8 + 4 + 4 + 8 + 8 + 4 + 8;
-/// Bytes of one record.
-const RECORD_BYTES: usize = 20;
+const HEADER_BYTES: usize = 8 + 4 + 4 + 8 + 8 + 4 + 8 + 4;
+/// The deepest bucket index a file may hold (2^40 buckets: far beyond any disk).
+const MAX_BUCKET_BITS: u32 = 40;
+/// Records per index bucket the writer aims for (16-31: a lookup reads a few cache lines,
+/// and the index costs under half a byte a record).
+const BUCKET_TARGET: u64 = 16;
+/// Files under this size are read into memory; larger ones are mapped.
+const MAP_FROM_BYTES: u64 = 1 << 20;
 
 /// How a record proves its position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum RecordKind {
     /// The winner plays the move; the position after it is finished or every reply leads
     /// to another record with a smaller bound.
@@ -56,9 +64,45 @@ impl Record {
             bound: bound.min(255) as u8,
         }
     }
+
+    /// The hash the file is sorted and indexed by.
+    pub fn hash(&self) -> u64 {
+        position_hash(self.white, self.black, self.side)
+    }
+
+    /// The order of records in a file: by hash, then by position, then the smallest
+    /// bound first.
+    fn order(&self) -> (u64, u64, u64, u8, u8) {
+        (
+            self.hash(),
+            self.white,
+            self.black,
+            self.side as u8,
+            self.bound,
+        )
+    }
+
+    /// True when both records are of the same position.
+    fn same_position(&self, other: &Record) -> bool {
+        (self.white, self.black, self.side) == (other.white, other.black, other.side)
+    }
 }
 
-/// A proof that `winner` wins from `root` within `plies` plies.
+/// The hash of a position that orders and indexes a proof file: part of the format, so
+/// fixed here (a strong 64-bit mix; two positions that share it are told apart by their
+/// pieces, which every record holds in full).
+#[inline]
+pub fn position_hash(white: u64, black: u64, side: Side) -> u64 {
+    let mix = |mut z: u64| {
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    mix(white ^ mix(black.wrapping_add((side as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))))
+}
+
+/// A proof that `winner` wins from `root` within `plies` plies, held in memory (small
+/// proofs and tests; a solve streams its records to the file instead).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Proof {
     /// The start of the proof.
@@ -67,7 +111,7 @@ pub struct Proof {
     pub winner: Side,
     /// The winner wins within this many plies.
     pub plies: u32,
-    /// The winner-to-move positions, each once.
+    /// The winner-to-move positions, each once (in the file's order when read).
     pub records: Vec<Record>,
 }
 
@@ -101,39 +145,175 @@ fn side_byte(s: Side) -> u8 {
     s as u8
 }
 
-impl Proof {
-    /// The file's bytes, checksum last.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let b = self.root.board();
-        let mut out = Vec::with_capacity(HEADER_BYTES + self.records.len() * RECORD_BYTES + 4);
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&[
-            b.width() as u8,
-            b.height() as u8,
-            side_byte(self.winner),
-            side_byte(self.root.side()),
-        ]);
-        out.extend_from_slice(&self.root.white().to_le_bytes());
-        out.extend_from_slice(&self.root.black().to_le_bytes());
-        out.extend_from_slice(&self.plies.to_le_bytes());
-        out.extend_from_slice(&(self.records.len() as u64).to_le_bytes());
-        for r in &self.records {
-            out.extend_from_slice(&r.white.to_le_bytes());
-            out.extend_from_slice(&r.black.to_le_bytes());
-            let kind = match r.kind {
-                RecordKind::Move => 0,
-                RecordKind::Claim => 1,
-            };
-            out.extend_from_slice(&[side_byte(r.side) | kind << 1, r.mv.from, r.mv.to, r.bound]);
-        }
-        let crc = crc32fast::hash(&out);
-        out.extend_from_slice(&crc.to_le_bytes());
-        out
-    }
+/// Bytes of one piece mask on `board`: one bit a cell.
+pub(super) fn cell_bytes(board: Board) -> usize {
+    board.num_cells().div_ceil(8) as usize
+}
 
-    /// Reads the bytes of a file named `path` (for messages).
-    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Proof, ProofError> {
+/// Bytes of one record on `board`: both masks, then flags, from, to and bound.
+pub fn record_bytes(board: Board) -> usize {
+    2 * cell_bytes(board) + 4
+}
+
+/// The index's bucket bits for about `records` records.
+fn bucket_bits_for(records: u64) -> u32 {
+    let per = (records / BUCKET_TARGET).max(1);
+    (63 - per.leading_zeros()).min(MAX_BUCKET_BITS)
+}
+
+/// The bucket of `hash` in an index of `bits` bits: its top bits.
+#[inline]
+fn bucket_of(hash: u64, bits: u32) -> u64 {
+    if bits == 0 {
+        0
+    } else {
+        hash >> (64 - bits)
+    }
+}
+
+/// Writes `r` into `out` (exactly [`record_bytes`] long).
+pub(super) fn encode(r: &Record, cells: usize, out: &mut [u8]) {
+    out[..cells].copy_from_slice(&r.white.to_le_bytes()[..cells]);
+    out[cells..2 * cells].copy_from_slice(&r.black.to_le_bytes()[..cells]);
+    let kind = match r.kind {
+        RecordKind::Move => 0,
+        RecordKind::Claim => 1,
+    };
+    out[2 * cells..2 * cells + 4].copy_from_slice(&[
+        side_byte(r.side) | kind << 1,
+        r.mv.from,
+        r.mv.to,
+        r.bound,
+    ]);
+}
+
+/// Reads a record from `bytes` (exactly [`record_bytes`] long); `None` for an unknown kind.
+pub(super) fn decode(bytes: &[u8], cells: usize) -> Option<Record> {
+    let mut w = [0u8; 8];
+    let mut k = [0u8; 8];
+    w[..cells].copy_from_slice(&bytes[..cells]);
+    k[..cells].copy_from_slice(&bytes[cells..2 * cells]);
+    let tail = &bytes[2 * cells..2 * cells + 4];
+    let kind = match tail[0] >> 1 {
+        0 => RecordKind::Move,
+        1 => RecordKind::Claim,
+        _ => return None,
+    };
+    Some(Record {
+        white: u64::from_le_bytes(w),
+        black: u64::from_le_bytes(k),
+        side: frame::side_of(tail[0] & 1).expect("one bit"),
+        kind,
+        mv: Move {
+            from: tail[1],
+            to: tail[2],
+        },
+        bound: tail[3],
+    })
+}
+
+/// Sorts `records` into the file's order and, when `dedup`, keeps one record a position
+/// (the smallest bound: it proves everything a larger one would).
+pub fn sort_records(records: &mut Vec<Record>, dedup: bool) {
+    records.sort_unstable_by_key(Record::order);
+    if dedup {
+        records.dedup_by(|later, first| later.same_position(first));
+    }
+}
+
+/// Writes a whole proof file to `out`: the header, the records of `chunks` (each sorted
+/// by [`sort_records`], chunk after chunk in hash order), the index and the checksum;
+/// `expected` (at least the record count) sizes the index. Returns the records written.
+pub fn write_proof<W: Write + Seek>(
+    out: &mut W,
+    root: &Position,
+    winner: Side,
+    plies: u32,
+    expected: u64,
+    chunks: impl Iterator<Item = io::Result<Vec<Record>>>,
+) -> io::Result<u64> {
+    let board = root.board();
+    let cells = cell_bytes(board);
+    let size = record_bytes(board);
+    let bits = bucket_bits_for(expected);
+    out.write_all(&[0u8; HEADER_BYTES])?;
+    let mut crc = crc32fast::Hasher::new();
+    // starts[b + 1] counts bucket b's records until the prefix sum below.
+    let mut starts = vec![0u64; (1usize << bits) + 1];
+    let mut count = 0u64;
+    let mut buf = Vec::new();
+    for chunk in chunks {
+        let chunk = chunk?;
+        buf.clear();
+        buf.resize(chunk.len() * size, 0);
+        for (r, bytes) in chunk.iter().zip(buf.chunks_exact_mut(size)) {
+            encode(r, cells, bytes);
+            starts[bucket_of(r.hash(), bits) as usize + 1] += 1;
+        }
+        crc.update(&buf);
+        out.write_all(&buf)?;
+        count += chunk.len() as u64;
+    }
+    for b in 1..starts.len() {
+        starts[b] += starts[b - 1];
+    }
+    buf.clear();
+    for s in &starts {
+        buf.extend_from_slice(&s.to_le_bytes());
+        if buf.len() >= 1 << 20 {
+            crc.update(&buf);
+            out.write_all(&buf)?;
+            buf.clear();
+        }
+    }
+    crc.update(&buf);
+    out.write_all(&buf)?;
+    let mut header = Vec::with_capacity(HEADER_BYTES);
+    header.extend_from_slice(MAGIC);
+    header.extend_from_slice(&VERSION.to_le_bytes());
+    header.extend_from_slice(&[
+        board.width() as u8,
+        board.height() as u8,
+        side_byte(winner),
+        side_byte(root.side()),
+    ]);
+    header.extend_from_slice(&root.white().to_le_bytes());
+    header.extend_from_slice(&root.black().to_le_bytes());
+    header.extend_from_slice(&plies.to_le_bytes());
+    header.extend_from_slice(&count.to_le_bytes());
+    header.extend_from_slice(&bits.to_le_bytes());
+    debug_assert_eq!(header.len(), HEADER_BYTES);
+    let mut total = crc32fast::Hasher::new();
+    total.update(&header);
+    total.combine(&crc);
+    out.seek(SeekFrom::Start(0))?;
+    out.write_all(&header)?;
+    out.seek(SeekFrom::End(0))?;
+    out.write_all(&total.finalize().to_le_bytes())?;
+    Ok(count)
+}
+
+/// A proof file's contents, read in place: the header and the records by bucket.
+#[derive(Clone, Copy, Debug)]
+pub struct ProofView<'a> {
+    /// The start of the proof.
+    pub root: Position,
+    /// The side that wins.
+    pub winner: Side,
+    /// The winner wins within this many plies.
+    pub plies: u32,
+    records: &'a [u8],
+    index: &'a [u8],
+    count: u64,
+    bits: u32,
+    cells: usize,
+    size: usize,
+}
+
+impl<'a> ProofView<'a> {
+    /// Reads the bytes of a whole file named `path` (for messages): checksum, version,
+    /// header, sizes and index; the records are decoded when asked for.
+    pub fn parse(bytes: &'a [u8], path: &Path) -> Result<ProofView<'a>, ProofError> {
         let bad = |msg: &str| ProofError::Damaged {
             path: path.to_path_buf(),
             msg: msg.to_string(),
@@ -150,36 +330,139 @@ impl Proof {
             .map_err(|e| bad(&format!("bad root position: {e}")))?;
         let plies = u32_at(32);
         let count = u64_at(36);
-        let expected = (count as u128) * RECORD_BYTES as u128 + HEADER_BYTES as u128;
+        let bits = u32_at(44);
+        if bits > MAX_BUCKET_BITS {
+            return Err(bad("the index is impossibly large"));
+        }
+        let size = record_bytes(board);
+        let index_bytes = ((1u128 << bits) + 1) * 8;
+        let expected = count as u128 * size as u128 + HEADER_BYTES as u128 + index_bytes;
         if expected != body.len() as u128 {
             return Err(bad("the record count disagrees with the file size"));
         }
-        let mut records = Vec::with_capacity(count as usize);
-        for chunk in body[HEADER_BYTES..].chunks_exact(RECORD_BYTES) {
-            let w = u64::from_le_bytes(chunk[0..8].try_into().expect("8 bytes"));
-            let k = u64::from_le_bytes(chunk[8..16].try_into().expect("8 bytes"));
-            let flags = chunk[16];
-            let kind = match flags >> 1 {
-                0 => RecordKind::Move,
-                1 => RecordKind::Claim,
-                _ => return Err(bad("a record of unknown kind")),
-            };
-            records.push(Record {
-                white: w,
-                black: k,
-                side: frame::side_of(flags & 1).expect("one bit"),
-                kind,
-                mv: Move {
-                    from: chunk[17],
-                    to: chunk[18],
-                },
-                bound: chunk[19],
-            });
-        }
-        Ok(Proof {
+        let records_end = HEADER_BYTES + count as usize * size;
+        let view = ProofView {
             root,
             winner,
             plies,
+            records: &body[HEADER_BYTES..records_end],
+            index: &body[records_end..],
+            count,
+            bits,
+            cells: cell_bytes(board),
+            size,
+        };
+        let mut last = 0;
+        for b in 0..=view.buckets() {
+            let s = view.start(b);
+            if s < last || (b == 0 && s != 0) {
+                return Err(bad("the index is out of order"));
+            }
+            last = s;
+        }
+        if last != count {
+            return Err(bad("the index disagrees with the record count"));
+        }
+        Ok(view)
+    }
+
+    /// Number of records.
+    pub fn len(&self) -> u64 {
+        self.count
+    }
+
+    /// True when the proof has no records.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Number of index buckets.
+    pub fn buckets(&self) -> u64 {
+        1 << self.bits
+    }
+
+    /// The first record of bucket `b` (`b` up to and including [`Self::buckets`]).
+    #[inline]
+    fn start(&self, b: u64) -> u64 {
+        let i = b as usize * 8;
+        u64::from_le_bytes(self.index[i..i + 8].try_into().expect("8 bytes"))
+    }
+
+    /// The records of bucket `b`.
+    #[inline]
+    pub fn bucket(&self, b: u64) -> Range<u64> {
+        self.start(b)..self.start(b + 1)
+    }
+
+    /// The bucket a position with this hash is filed under.
+    #[inline]
+    pub fn bucket_of(&self, hash: u64) -> u64 {
+        bucket_of(hash, self.bits)
+    }
+
+    /// Record `i`; `None` when its kind byte is unknown.
+    #[inline]
+    pub fn record(&self, i: u64) -> Option<Record> {
+        let at = i as usize * self.size;
+        decode(&self.records[at..at + self.size], self.cells)
+    }
+
+    /// The record of a position, found in its bucket by its full pieces and side; `None`
+    /// when there is none (or it cannot be decoded).
+    #[inline]
+    pub fn find(&self, white: u64, black: u64, side: Side) -> Option<Record> {
+        let b = self.bucket_of(position_hash(white, black, side));
+        let range = self.bucket(b);
+        let mut w = [0u8; 8];
+        let mut k = [0u8; 8];
+        w.copy_from_slice(&white.to_le_bytes());
+        k.copy_from_slice(&black.to_le_bytes());
+        let c = self.cells;
+        let from = range.start as usize * self.size;
+        let to = range.end as usize * self.size;
+        for bytes in self.records[from..to].chunks_exact(self.size) {
+            if bytes[..c] == w[..c] && bytes[c..2 * c] == k[..c] && bytes[2 * c] & 1 == side as u8 {
+                return decode(bytes, c);
+            }
+        }
+        None
+    }
+}
+
+impl Proof {
+    /// The file's bytes, checksum last.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut records = self.records.clone();
+        // Two records of a position stay two: the checker must see them and refuse.
+        sort_records(&mut records, false);
+        let n = records.len() as u64;
+        let mut out = io::Cursor::new(Vec::new());
+        write_proof(
+            &mut out,
+            &self.root,
+            self.winner,
+            self.plies,
+            n,
+            std::iter::once(Ok(records)),
+        )
+        .expect("writing to memory never fails");
+        out.into_inner()
+    }
+
+    /// Reads the bytes of a file named `path` (for messages).
+    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Proof, ProofError> {
+        let view = ProofView::parse(bytes, path)?;
+        let mut records = Vec::with_capacity(view.len() as usize);
+        for i in 0..view.len() {
+            records.push(view.record(i).ok_or_else(|| ProofError::Damaged {
+                path: path.to_path_buf(),
+                msg: "a record of unknown kind".into(),
+            })?);
+        }
+        Ok(Proof {
+            root: view.root,
+            winner: view.winner,
+            plies: view.plies,
             records,
         })
     }
@@ -193,12 +476,91 @@ impl Proof {
         frame::write_atomically(path, |f| f.write_all(&self.to_bytes())).map_err(io)
     }
 
-    /// Reads a proof file.
+    /// Reads a proof file into memory.
     pub fn read(path: &Path) -> Result<Proof, ProofError> {
-        let bytes = std::fs::read(path).map_err(|source| ProofError::Io {
+        let file = ProofFile::open(path)?;
+        Proof::from_bytes(file.bytes(), path)
+    }
+}
+
+/// A proof file opened for checking: mapped when large, so the records are read in place.
+pub struct ProofFile {
+    path: PathBuf,
+    data: Data,
+}
+
+enum Data {
+    Bytes(Vec<u8>),
+    Map(memmap2::Mmap),
+}
+
+impl ProofFile {
+    /// Opens `path` (a missing or unreadable file is an error).
+    pub fn open(path: &Path) -> Result<ProofFile, ProofError> {
+        let io = |source| ProofError::Io {
             path: path.to_path_buf(),
             source,
-        })?;
-        Proof::from_bytes(&bytes, path)
+        };
+        let f = std::fs::File::open(path).map_err(io)?;
+        let len = f.metadata().map_err(io)?.len();
+        let data = if len < MAP_FROM_BYTES {
+            Data::Bytes(std::fs::read(path).map_err(io)?)
+        } else {
+            // SAFETY: the map is read-only; a proof file is written once under a temporary
+            // name and renamed, never modified in place while it is checked.
+            Data::Map(unsafe { memmap2::Mmap::map(&f) }.map_err(io)?)
+        };
+        Ok(ProofFile {
+            path: path.to_path_buf(),
+            data,
+        })
+    }
+
+    /// The whole file.
+    pub fn bytes(&self) -> &[u8] {
+        match &self.data {
+            Data::Bytes(b) => b,
+            Data::Map(m) => m,
+        }
+    }
+
+    /// The file's contents, once its checksum, version and index are right.
+    pub fn view(&self) -> Result<ProofView<'_>, ProofError> {
+        ProofView::parse(self.bytes(), &self.path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_round_trip_on_every_width_of_mask() {
+        for (w, h) in [(3, 3), (4, 4), (6, 5), (8, 8)] {
+            let board = Board::new(w, h).unwrap();
+            let cells = cell_bytes(board);
+            let top = 1u64 << (board.num_cells() - 1);
+            let r = Record {
+                white: top | 1,
+                black: 2,
+                side: Side::Second,
+                kind: RecordKind::Claim,
+                mv: Move { from: 1, to: 0 },
+                bound: 9,
+            };
+            let mut bytes = vec![0; record_bytes(board)];
+            encode(&r, cells, &mut bytes);
+            assert_eq!(decode(&bytes, cells), Some(r));
+        }
+    }
+
+    #[test]
+    fn bucket_bits_keep_buckets_near_the_target() {
+        assert_eq!(bucket_bits_for(0), 0);
+        assert_eq!(bucket_bits_for(31), 0);
+        assert_eq!(bucket_bits_for(32), 1);
+        assert_eq!(bucket_bits_for(3_000_000), 17);
+        assert_eq!(bucket_of(u64::MAX, 0), 0);
+        assert_eq!(bucket_of(u64::MAX, 3), 7);
     }
 }
