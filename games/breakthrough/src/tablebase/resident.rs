@@ -82,15 +82,8 @@ impl Resident {
             memory[base + at..base + at + per_slice].copy_from_slice(bytes);
             offsets[id as usize] = at as u32;
         }
-        let (states, per_byte) = (s.states(), s.per_byte());
-        let mut decode = Box::new([[0u8; 8]; 256]);
-        for (b, digits) in decode.iter_mut().enumerate() {
-            let mut x = b as u32;
-            for d in digits.iter_mut().take(per_byte as usize) {
-                *d = (x % states) as u8 + 2;
-                x /= states;
-            }
-        }
+        let per_byte = s.per_byte();
+        let decode = s.decode_table();
         Some(Resident {
             slicing: s.clone(),
             memory,

@@ -107,6 +107,20 @@ impl Slicing {
         self.per_byte
     }
 
+    /// `table[byte][k]`: the `k`-th capped depth a packed byte holds (already `+ 2`), so
+    /// that a probe decodes a byte by one lookup instead of divisions.
+    pub fn decode_table(&self) -> Box<[[u8; 8]; 256]> {
+        let mut table = Box::new([[0u8; 8]; 256]);
+        for (b, digits) in table.iter_mut().enumerate() {
+            let mut x = b as u32;
+            for d in digits.iter_mut().take(self.per_byte as usize) {
+                *d = (x % self.states) as u8 + 2;
+                x /= self.states;
+            }
+        }
+        table
+    }
+
     /// Distinct stored depths (`2..=cap`).
     pub fn states(&self) -> u32 {
         self.states

@@ -293,15 +293,8 @@ impl SlicedTable {
         region: &Region,
     ) -> Result<SlicedTable, crate::tablebase::RegionError> {
         let slicing = Slicing::new(region)?;
-        let (states, per_byte) = (slicing.states(), slicing.per_byte());
-        let mut decode = Box::new([[0u8; 8]; 256]);
-        for (b, digits) in decode.iter_mut().enumerate() {
-            let mut x = b as u32;
-            for d in digits.iter_mut().take(per_byte as usize) {
-                *d = (x % states) as u8 + 2;
-                x /= states;
-            }
-        }
+        let per_byte = slicing.per_byte();
+        let decode = slicing.decode_table();
         let mut table = SlicedTable {
             dir: dir.to_path_buf(),
             codec: ValueCodec::new(region.board()),
