@@ -8,6 +8,7 @@ use crate::tablebase::key::Entry;
 use crate::tablebase::progress::Progress;
 use crate::tablebase::region::{Config, Region};
 use crate::tablebase::resident::Resident;
+use crate::tablebase::slices::Rows;
 use crate::tablebase::store::{Corrupt, Header, Lookup, TableFile, TableFileError, Tree};
 use crate::{Board, Move, Position, BLACK};
 use quasar_core::{GameResult, Oracle, ProvenOutcome, Side};
@@ -124,10 +125,16 @@ impl Tablebase {
 
     /// A tablebase over a table already loaded.
     pub fn from_table(table: TableFile) -> Tablebase {
+        let resident = table.tree.as_sliced().and_then(Resident::load);
         Tablebase {
             geometry: Geometry::new(&table.region),
-            cache: DepthCache::new(&table.region, DEFAULT_SLOTS_LOG2),
-            resident: table.tree.as_sliced().and_then(Resident::load),
+            // A copy in memory is read without the answer cache: its slot check costs
+            // about what the byte read it saves does (see the README, issue 12).
+            cache: match resident {
+                Some(_) => None,
+                None => DepthCache::new(&table.region, DEFAULT_SLOTS_LOG2),
+            },
+            resident,
             region: table.region.clone(),
             table,
             race_guess: false,
@@ -143,7 +150,8 @@ impl Tablebase {
     }
 
     /// Copies a sliced table of at most [`crate::tablebase::resident::RESIDENT_MAX_BYTES`]
-    /// into memory (on by default), or drops the copy so that probes read the slice files.
+    /// into memory (on by default), or drops the copy so that probes read the slice files
+    /// (the answer cache stays as it is: none by default for a copied table).
     pub fn with_resident(mut self, on: bool) -> Tablebase {
         self.resident = match (on, self.table.tree.as_sliced()) {
             (true, Some(s)) if self.resident.is_none() => Resident::load(s),
@@ -379,10 +387,46 @@ impl Tablebase {
     pub fn claim_depth(&self, pos: &Position) -> Option<u32> {
         match self.claim_step(pos) {
             Step::Known(d) => d,
-            Step::Lookup { c, allowed } => {
-                let depth = self.stored_depth(c).ok()??;
+            Step::Lookup { mover, allowed } => {
+                let depth = self.mover_depth(pos, mover).ok()??;
                 (depth <= allowed).then_some(depth)
             }
+        }
+    }
+
+    /// The stored depth of the side to move's configuration (no piece of it on its row
+    /// `H-1`, at least one in its region): a copy in memory without the answer cache reads
+    /// it from the bitboards' row patterns, everything else through the configuration.
+    #[inline(always)]
+    fn mover_depth(&self, pos: &Position, mover: Side) -> Result<Option<u32>, Corrupt> {
+        match (&self.resident, &self.cache) {
+            (Some(r), None) => {
+                let d = r.depth_of(self.rows(pos, mover))?;
+                Ok(d.filter(|&d| d < r.cap()).map(u32::from))
+            }
+            _ => self.stored_depth(self.view(pos, mover)),
+        }
+    }
+
+    /// The mover's row patterns that number its configuration in a sliced table (what
+    /// [`Slicing::rows_of`](crate::tablebase::slices::Slicing::rows_of) gives of
+    /// [`Tablebase::view`]), each read by one shift from the bitboards.
+    #[inline(always)]
+    fn rows(&self, pos: &Position, mover: Side) -> Rows {
+        let g = &self.geometry;
+        let at = &g.sides[mover.index()].local_row;
+        let (own, opp) = (pos.pieces(mover), pos.pieces(mover.opponent()));
+        let row = |bb: u64, j: usize| ((bb >> at[j]) & g.row_mask) as u32;
+        let n = g.rows as usize;
+        Rows {
+            low: row(own, 0),
+            shared: if n == 4 {
+                row(own, 1) | (row(opp, 1) << g.size.0)
+            } else {
+                0
+            },
+            pre_goal: row(opp, n - 2),
+            top: row(opp, n - 1),
         }
     }
 
@@ -434,10 +478,40 @@ impl Tablebase {
         {
             return Step::Known(None);
         }
-        Step::Lookup {
-            c: self.view(pos, mover),
-            allowed,
+        // Depth 2 from the bitboards: a mover's piece that can step onto its row `H-1`
+        // where no opponent piece on row `H` can capture it wins next move whatever the
+        // reply, and no depth is below 2 here (the generator's first test, `Capped::solve`).
+        // Not the only way to depth 2: the opponent's moves inside the region are free, so
+        // a capture that the mover can answer by stepping onto `H-1` again counts too.
+        if self.steps_to_safety(pos, mover) {
+            return Step::Known(Some(2));
         }
+        Step::Lookup { mover, allowed }
+    }
+
+    /// Whether the side to move (none of its pieces on its row `H-1`) has a move onto its
+    /// row `H-1` that no opponent piece on its row `H` attacks.
+    #[inline(always)]
+    fn steps_to_safety(&self, pos: &Position, mover: Side) -> bool {
+        let g = &self.geometry;
+        let side = &g.sides[mover.index()];
+        let (own, opp) = (pos.pieces(mover), pos.pieces(mover.opponent()));
+        let w = g.size.0;
+        let (runners, guards) = (own & side.runners, opp & side.guards);
+        let (left, right) = (runners & g.not_first_col, runners & g.not_last_col);
+        let (guard_left, guard_right) = (guards & g.not_first_col, guards & g.not_last_col);
+        // White moves up the board (a cell's number grows by the width), Black down.
+        let (landing, attacked) = match mover {
+            Side::First => (
+                ((runners << w) & !(own | opp)) | ((left << (w - 1) | right << (w + 1)) & !own),
+                (guard_left >> (w + 1)) | (guard_right >> (w - 1)),
+            ),
+            Side::Second => (
+                ((runners >> w) & !(own | opp)) | ((left >> (w + 1) | right >> (w - 1)) & !own),
+                (guard_left << (w - 1)) | (guard_right << (w + 1)),
+            ),
+        };
+        landing & !attacked != 0
     }
 
     /// The thesis' race rule: the mover's stored depth (sound rule or not) against the
@@ -499,6 +573,14 @@ impl Tablebase {
 struct Geometry {
     /// The board's width and height.
     size: (u32, u32),
+    /// The region's row count.
+    rows: u32,
+    /// One row's cells, at the bottom.
+    row_mask: u64,
+    /// The board's cells off its first column.
+    not_first_col: u64,
+    /// The board's cells off its last column.
+    not_last_col: u64,
     /// By [`Side::index`] of the side to move.
     sides: [SideGeometry; 2],
 }
@@ -508,12 +590,20 @@ struct Geometry {
 struct SideGeometry {
     /// The mover's row `H-1`, counted from its home row: a piece there wins in one.
     pre_goal: u64,
+    /// The mover's row `H-2`: a piece there may step onto `H-1`.
+    runners: u64,
+    /// The mover's row `H` (the opponent's home row): an opponent piece there captures
+    /// on `H-1`.
+    guards: u64,
     /// Cells of the mover's region pieces (its rows `R..H-2`).
     own_cells: u64,
     /// Cells of the opponent's region pieces (the mover's rows `R+1..H`).
     opp_cells: u64,
     /// Each cell's row, counted from the mover's home row (from 1).
     row: [u8; 64],
+    /// The bit of column `a` of the region's local row `j` (the mover's row `R + j`), for
+    /// the rows a sliced table numbers (at most 4; unused for more).
+    local_row: [u32; 4],
 }
 
 impl Geometry {
@@ -537,15 +627,30 @@ impl Geometry {
             for (cell, r) in row.iter_mut().enumerate().take((w * h) as usize) {
                 *r = board_row(cell as u32 / w + 1) as u8;
             }
+            let mut local_row = [0; 4];
+            for (j, at) in local_row
+                .iter_mut()
+                .enumerate()
+                .take(region.rows() as usize)
+            {
+                *at = (board_row(lowest + j as u32) - 1) * w;
+            }
             SideGeometry {
                 pre_goal: b.row_mask(board_row(h - 1) - 1),
+                runners: b.row_mask(board_row(h - 2) - 1),
+                guards: b.row_mask(board_row(h) - 1),
                 own_cells: to_board(region.white_cells()),
                 opp_cells: to_board(region.black_cells()),
                 row,
+                local_row,
             }
         };
         Geometry {
             size: (w, h),
+            rows: region.rows(),
+            row_mask: (1 << w) - 1,
+            not_first_col: b.not_first_col(),
+            not_last_col: b.not_last_col(),
             sides: [side(Side::First), side(Side::Second)],
         }
     }
@@ -555,8 +660,9 @@ impl Geometry {
 enum Step {
     /// The claim's depth, or none, without the table.
     Known(Option<u32>),
-    /// The table's depth of `c` decides: a claim when it is at most `allowed`.
-    Lookup { c: Config, allowed: u32 },
+    /// The table's depth of the mover's configuration decides: a claim when it is at most
+    /// `allowed`.
+    Lookup { mover: Side, allowed: u32 },
 }
 
 /// The first move (from-cell, then to-cell ascending) of a piece on `H-1` onto row `H`.

@@ -4,7 +4,7 @@
 //! pages (6x6 with 4 rows: 2,081 slices, 19 MB), so nearly every read also misses the TLB.
 
 use crate::tablebase::region::Config;
-use crate::tablebase::slices::Slicing;
+use crate::tablebase::slices::{Rows, Slicing};
 use crate::tablebase::store::{Corrupt, SlicedTable};
 use std::fmt;
 
@@ -23,6 +23,10 @@ const MAX_INDEX: u64 = 1 << 24;
 const MISSING: u32 = u32::MAX;
 /// Offset of a damaged slice.
 const DAMAGED: u32 = u32::MAX - 1;
+/// Set in a slot when its slice is the mirror image of the stored one (offsets stay below
+/// [`RESIDENT_MAX_BYTES`], far below this bit, so a mirrored slot is never taken for
+/// [`MISSING`] or [`DAMAGED`]).
+const MIRRORED: u32 = 1 << 31;
 
 /// The packed depths of every stored slice, one after the other.
 pub struct Resident {
@@ -32,9 +36,17 @@ pub struct Resident {
     base: usize,
     /// Bytes of the copied depths.
     len: usize,
-    /// Byte offset of each slice's depths from `base` (stored slices; [`MISSING`] or
-    /// [`DAMAGED`]).
-    offsets: Box<[u32]>,
+    /// By slice number, stored member or not: the byte offset from `base` of the stored
+    /// member's depths, with [`MIRRORED`] when the slice is the mirror image of it (so a
+    /// probe finds both with one read and no canonical test), or [`MISSING`] or
+    /// [`DAMAGED`].
+    slots: Box<[u32]>,
+    /// By shared row pair (`white | black << W`): its base-3 digit, and in the high half
+    /// its mirror image's (a table of one 0 with 3 rows).
+    pairs: Box<[u32]>,
+    /// A row pattern with its columns reversed.
+    reverse: Box<[u8]>,
+    width: u32,
     /// `decode[byte][k]`: the `k`-th depth of a packed byte (already `+ 2`).
     decode: Box<[[u8; 8]; 256]>,
     per_byte: u32,
@@ -60,13 +72,13 @@ impl Resident {
         if stored.len().checked_mul(per_slice)? > RESIDENT_MAX_BYTES || s.per_slice() > MAX_INDEX {
             return None;
         }
-        let mut offsets = vec![MISSING; s.slices() as usize].into_boxed_slice();
+        let mut slots = vec![MISSING; s.slices() as usize].into_boxed_slice();
         let mut present = Vec::new();
         for &id in &stored {
             match table.slice_bytes(id) {
                 Ok(Some(bytes)) => present.push((id, bytes)),
                 Ok(None) => {}
-                Err(_) => offsets[id as usize] = DAMAGED,
+                Err(_) => slots[id as usize] = DAMAGED,
             }
         }
         let len = present.len() * per_slice;
@@ -80,8 +92,33 @@ impl Resident {
         for (k, (id, bytes)) in present.into_iter().enumerate() {
             let at = k * per_slice;
             memory[base + at..base + at + per_slice].copy_from_slice(bytes);
-            offsets[id as usize] = at as u32;
+            slots[id as usize] = at as u32;
         }
+        // The other member of each pair points at the stored one's depths, mirrored.
+        for id in (0..s.slices()).filter(|&id| !s.is_canonical(id)) {
+            slots[id as usize] = match slots[s.mirror_slice(id) as usize] {
+                at @ (MISSING | DAMAGED) => at,
+                at => at | MIRRORED,
+            };
+        }
+        let w = s.region().width();
+        let reverse: Box<[u8]> = (0..1u32 << w)
+            .map(|bits| (0..w).fold(0, |acc, c| acc | (((bits >> c) & 1) << (w - 1 - c))) as u8)
+            .collect();
+        let pairs = if s.region().rows() == 4 {
+            let r = s.region();
+            let digit =
+                |white: u32, black: u32| (2 * r.base3(white as u64) + r.base3(black as u64)) as u32;
+            (0..1u32 << (2 * w))
+                .map(|pair| {
+                    let (white, black) = (pair & ((1 << w) - 1), pair >> w);
+                    let (wm, bm) = (reverse[white as usize], reverse[black as usize]);
+                    digit(white, black) | (digit(wm.into(), bm.into()) << 16)
+                })
+                .collect()
+        } else {
+            vec![0].into_boxed_slice()
+        };
         let per_byte = s.per_byte();
         let decode = s.decode_table();
         Some(Resident {
@@ -89,7 +126,10 @@ impl Resident {
             memory,
             base,
             len,
-            offsets,
+            slots,
+            pairs,
+            reverse,
+            width: w,
             decode,
             per_byte,
             recip: (1u64 << 40).div_ceil(per_byte as u64),
@@ -101,29 +141,54 @@ impl Resident {
         self.len
     }
 
-    /// Where the depth of `c` lies: its slice's offset (or why there is none) and the
-    /// byte and digit within.
+    /// The stored depth of every configuration without a win a sound probe can use.
     #[inline]
-    fn place(&self, c: Config) -> (u32, u32, usize, usize) {
-        let (id, idx) = self.slicing.locate(c);
-        let byte = (idx * self.recip) >> 40;
-        let digit = idx - byte * self.per_byte as u64;
-        (id, self.offsets[id as usize], byte as usize, digit as usize)
+    pub fn cap(&self) -> u8 {
+        self.slicing.cap()
     }
 
     /// What [`SlicedTable::depth`] answers for `c`: its capped depth, `None` when its
     /// slice is not built, an error when it is damaged.
     #[inline]
     pub fn depth(&self, c: Config) -> Result<Option<u8>, Corrupt> {
-        let (id, offset, byte, digit) = self.place(c);
-        match offset {
-            MISSING => Ok(None),
-            DAMAGED => Err(Corrupt::Slice { slice: id }),
-            at => {
-                let b = self.memory[self.base + at as usize + byte];
-                Ok(Some(self.decode[b as usize][digit]))
-            }
+        self.depth_of(self.slicing.rows_of(c))
+    }
+
+    /// [`Resident::depth`] of the configuration with these row patterns.
+    #[inline]
+    pub fn depth_of(&self, rows: Rows) -> Result<Option<u8>, Corrupt> {
+        Ok(self
+            .place(rows)?
+            .map(|(at, k)| self.decode[self.memory[at] as usize][k]))
+    }
+
+    /// Where the depth of the configuration with these row patterns lies: its byte in
+    /// `memory` and its digit there. Its slice's slot gives the stored member's depths and
+    /// whether to read the mirror image, whose index comes from the same row tables (no
+    /// canonical test, no mirrored configuration).
+    #[inline(always)]
+    fn place(&self, rows: Rows) -> Result<Option<(usize, usize)>, Corrupt> {
+        let id = rows.low | (rows.top << self.width);
+        let slot = self.slots[id as usize];
+        if slot >= DAMAGED {
+            return match slot {
+                MISSING => Ok(None),
+                _ => Err(Corrupt::Slice {
+                    slice: id.min(self.slicing.mirror_slice(id)),
+                }),
+            };
         }
+        let pair = self.pairs[rows.shared as usize];
+        let (digit, pre_goal) = if slot & MIRRORED == 0 {
+            (pair & 0xFFFF, rows.pre_goal)
+        } else {
+            (pair >> 16, self.reverse[rows.pre_goal as usize].into())
+        };
+        let idx = (u64::from(digit) << self.width) | u64::from(pre_goal);
+        let byte = (idx * self.recip) >> 40;
+        let k = idx - byte * u64::from(self.per_byte);
+        let at = self.base + (slot & !MIRRORED) as usize + byte as usize;
+        Ok(Some((at, k as usize)))
     }
 }
 
