@@ -478,40 +478,24 @@ impl Tablebase {
         {
             return Step::Known(None);
         }
-        // Depth 2 from the bitboards: a mover's piece that can step onto its row `H-1`
-        // where no opponent piece on row `H` can capture it wins next move whatever the
-        // reply, and no depth is below 2 here (the generator's first test, `Capped::solve`).
-        // Not the only way to depth 2: the opponent's moves inside the region are free, so
-        // a capture that the mover can answer by stepping onto `H-1` again counts too.
-        if self.steps_to_safety(pos, mover) {
+        // Depth 2 is decided from the bitboards (see `wins_at_depth_two`); a claim of
+        // depth 3 or more needs the table, and the sound rule may not allow one.
+        let g = &self.geometry;
+        let [run_at, mid_at, top_at] = side.top_rows;
+        let row = |bb: u64, at: u32| ((bb >> at) & g.row_mask) as u32;
+        let opp = pos.pieces(mover.opponent());
+        let (run, mid, top) = (
+            row(pos.pieces(mover), run_at),
+            row(opp, mid_at),
+            row(opp, top_at),
+        );
+        if wins_at_depth_two(run, mid, top, g.size.0) {
             return Step::Known(Some(2));
         }
+        if allowed == 2 {
+            return Step::Known(None);
+        }
         Step::Lookup { mover, allowed }
-    }
-
-    /// Whether the side to move (none of its pieces on its row `H-1`) has a move onto its
-    /// row `H-1` that no opponent piece on its row `H` attacks.
-    #[inline(always)]
-    fn steps_to_safety(&self, pos: &Position, mover: Side) -> bool {
-        let g = &self.geometry;
-        let side = &g.sides[mover.index()];
-        let (own, opp) = (pos.pieces(mover), pos.pieces(mover.opponent()));
-        let w = g.size.0;
-        let (runners, guards) = (own & side.runners, opp & side.guards);
-        let (left, right) = (runners & g.not_first_col, runners & g.not_last_col);
-        let (guard_left, guard_right) = (guards & g.not_first_col, guards & g.not_last_col);
-        // White moves up the board (a cell's number grows by the width), Black down.
-        let (landing, attacked) = match mover {
-            Side::First => (
-                ((runners << w) & !(own | opp)) | ((left << (w - 1) | right << (w + 1)) & !own),
-                (guard_left >> (w + 1)) | (guard_right >> (w - 1)),
-            ),
-            Side::Second => (
-                ((runners >> w) & !(own | opp)) | ((left >> (w + 1) | right >> (w - 1)) & !own),
-                (guard_left << (w - 1)) | (guard_right << (w + 1)),
-            ),
-        };
-        landing & !attacked != 0
     }
 
     /// The thesis' race rule: the mover's stored depth (sound rule or not) against the
@@ -577,10 +561,6 @@ struct Geometry {
     rows: u32,
     /// One row's cells, at the bottom.
     row_mask: u64,
-    /// The board's cells off its first column.
-    not_first_col: u64,
-    /// The board's cells off its last column.
-    not_last_col: u64,
     /// By [`Side::index`] of the side to move.
     sides: [SideGeometry; 2],
 }
@@ -590,11 +570,8 @@ struct Geometry {
 struct SideGeometry {
     /// The mover's row `H-1`, counted from its home row: a piece there wins in one.
     pre_goal: u64,
-    /// The mover's row `H-2`: a piece there may step onto `H-1`.
-    runners: u64,
-    /// The mover's row `H` (the opponent's home row): an opponent piece there captures
-    /// on `H-1`.
-    guards: u64,
+    /// The bit of column `a` of the mover's rows `H-2`, `H-1` and `H`.
+    top_rows: [u32; 3],
     /// Cells of the mover's region pieces (its rows `R..H-2`).
     own_cells: u64,
     /// Cells of the opponent's region pieces (the mover's rows `R+1..H`).
@@ -637,8 +614,7 @@ impl Geometry {
             }
             SideGeometry {
                 pre_goal: b.row_mask(board_row(h - 1) - 1),
-                runners: b.row_mask(board_row(h - 2) - 1),
-                guards: b.row_mask(board_row(h) - 1),
+                top_rows: [h - 2, h - 1, h].map(|r| (board_row(r) - 1) * w),
                 own_cells: to_board(region.white_cells()),
                 opp_cells: to_board(region.black_cells()),
                 row,
@@ -649,8 +625,6 @@ impl Geometry {
             size: (w, h),
             rows: region.rows(),
             row_mask: (1 << w) - 1,
-            not_first_col: b.not_first_col(),
-            not_last_col: b.not_last_col(),
             sides: [side(Side::First), side(Side::Second)],
         }
     }
@@ -663,6 +637,50 @@ enum Step {
     /// The table's depth of the mover's configuration decides: a claim when it is at most
     /// `allowed`.
     Lookup { mover: Side, allowed: u32 },
+}
+
+/// Whether the side to move, with no piece on its row `H-1`, has a win of depth 2 (the
+/// table's `D`, in which the opponent's moves inside the region are free), from the row
+/// patterns (column `c` is bit `c`) of its pieces on its row `H-2` (`run`) and the
+/// opponent's on `H-1` (`mid`) and `H` (`top`): a step onto `H-1` that no piece on `H`
+/// can capture, or one whose every capture leaves such a win again. Depth 2 means exactly
+/// this in the spec's recurrence (a reply must leave a piece on `H-1`, and a capture of it
+/// is a free move, after which the depth must still be 2); `w` is the width.
+fn wins_at_depth_two(run: u32, mid: u32, top: u32, w: u32) -> bool {
+    let full = (1u32 << w) - 1;
+    let landing = (run & !mid) | (run >> 1) | ((run << 1) & full);
+    let attacked = ((top >> 1) | (top << 1)) & full;
+    if landing & !attacked != 0 {
+        return true;
+    }
+    // Every landing cell is attacked: a step there wins only if each capture of it leaves
+    // another depth-2 win (each level spends a runner and a guard).
+    let mut runners = run;
+    while runners != 0 {
+        let x = runners.trailing_zeros();
+        runners &= runners - 1;
+        let from = 1u32 << x;
+        let mut targets = (from & !mid) | (from >> 1) | ((from << 1) & full);
+        while targets != 0 {
+            let c = targets.trailing_zeros();
+            targets &= targets - 1;
+            let to = 1u32 << c;
+            let mut guards = top & ((to >> 1) | ((to << 1) & full));
+            let mut holds = true;
+            while guards != 0 {
+                let g = guards.trailing_zeros();
+                guards &= guards - 1;
+                if !wins_at_depth_two(run & !from, mid | to, top & !(1 << g), w) {
+                    holds = false;
+                    break;
+                }
+            }
+            if holds {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// The first move (from-cell, then to-cell ascending) of a piece on `H-1` onto row `H`.
@@ -772,6 +790,48 @@ impl Oracle<Position> for Tablebase {
             self.race(pos)
         } else {
             None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tablebase::slices::Slicing;
+    use crate::tablebase::{generate, Limits, Silent};
+
+    #[test]
+    fn depth_two_from_the_rows_is_the_tables_on_every_configuration() {
+        // Every configuration with White to move (none on `H-1`), enumerated slice by slice.
+        for (w, h, n) in [(4, 6, 4), (5, 5, 3), (6, 5, 3)] {
+            let region = Region::new(Board::new(w, h).unwrap(), n).unwrap();
+            let tb = Tablebase::from_generated(&generate(&region, Limits::NONE, &Silent).unwrap());
+            let s = Slicing::new(&region).unwrap();
+            let (mut twos, mut others) = (0, 0);
+            for id in 0..s.slices() {
+                for idx in 0..s.per_slice() {
+                    let c = s.config(id, idx);
+                    if c.white == 0 {
+                        continue;
+                    }
+                    let row = |bb: u64, j: u32| region.row_bits(bb, j) as u32;
+                    let fast = wins_at_depth_two(
+                        row(c.white, n - 3),
+                        row(c.black, n - 2),
+                        row(c.black, n - 1),
+                        w,
+                    );
+                    let depth = tb.lookup(c).unwrap().map(|e| e.depth);
+                    assert_eq!(fast, depth == Some(2), "{w}x{h} {c:?}: {depth:?}");
+                    if fast {
+                        twos += 1;
+                    } else {
+                        others += depth.is_some() as u32;
+                    }
+                }
+            }
+            // Both answers seen, and deeper wins as well with 4 rows.
+            assert!(twos > 1000 && (n == 3 || others > 1000), "{twos} {others}");
         }
     }
 }
