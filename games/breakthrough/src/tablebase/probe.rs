@@ -646,15 +646,19 @@ enum Step {
 /// can capture, or one whose every capture leaves such a win again. Depth 2 means exactly
 /// this in the spec's recurrence (a reply must leave a piece on `H-1`, and a capture of it
 /// is a free move, after which the depth must still be 2); `w` is the width.
+#[inline(always)]
 fn wins_at_depth_two(run: u32, mid: u32, top: u32, w: u32) -> bool {
     let full = (1u32 << w) - 1;
     let landing = (run & !mid) | (run >> 1) | ((run << 1) & full);
     let attacked = ((top >> 1) | (top << 1)) & full;
-    if landing & !attacked != 0 {
-        return true;
-    }
-    // Every landing cell is attacked: a step there wins only if each capture of it leaves
-    // another depth-2 win (each level spends a runner and a guard).
+    landing & !attacked != 0 || (landing != 0 && wins_through_captures(run, mid, top, w))
+}
+
+/// [`wins_at_depth_two`] when every landing cell is attacked: a step there wins only if
+/// each capture of it leaves another depth-2 win (each level spends a runner and a guard).
+#[inline(never)]
+fn wins_through_captures(run: u32, mid: u32, top: u32, w: u32) -> bool {
+    let full = (1u32 << w) - 1;
     let mut runners = run;
     while runners != 0 {
         let x = runners.trailing_zeros();
