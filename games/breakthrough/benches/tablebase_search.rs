@@ -17,7 +17,8 @@
 //! A sliced table with a block index (`blocks.qsi`) is also measured without it ("whole
 //! slices": each slice checked whole on first use, as before the index), and the cost of a
 //! probe's first use of a slice is timed on 1,000 random slices each way.
-//! `QUASAR_BENCH_ONLY=TEXT` measures only the searches whose label holds `TEXT`.
+//! `QUASAR_BENCH_ONLY=TEXT` measures only the searches whose label holds `TEXT` (`=TEXT`:
+//! whose label is `TEXT`), and no playouts alone.
 
 use breakthrough::tablebase::cache::DEFAULT_SLOTS_LOG2;
 use breakthrough::tablebase::{generate, Limits as PieceLimits, Region, Tablebase};
@@ -323,10 +324,14 @@ fn main() {
             settings.push((format!("{tag}{label}"), Some(o), e, when));
         }
     }
-    // `QUASAR_BENCH_ONLY=TEXT` keeps the settings whose label holds it (and no table), so
-    // that a profiler sees one setting.
+    // `QUASAR_BENCH_ONLY=TEXT` keeps the settings whose label holds it (`=TEXT`: is it),
+    // and no table, so that a profiler sees one setting.
     if let Ok(only) = std::env::var("QUASAR_BENCH_ONLY") {
-        settings.retain(|(label, o, ..)| o.is_none() || label.contains(&only));
+        let keep = |label: &str| match only.strip_prefix('=') {
+            Some(exact) => label == exact,
+            None => label.contains(&only),
+        };
+        settings.retain(|(label, o, ..)| o.is_none() || keep(label));
     }
     let mut rates = vec![Vec::new(); settings.len()];
     let mut proven = vec![0; settings.len()];

@@ -3,6 +3,7 @@
 //! guess and the proof at expansion, on every position of random games, for both sides to
 //! move, with a cache large, tiny (constant collisions) and absent.
 
+use breakthrough::tablebase::resident::copied_bytes_per_slice;
 use breakthrough::tablebase::{
     build_slices, generate, Limits, Region, Silent, SlicedTable, Tablebase,
 };
@@ -162,7 +163,7 @@ fn fast_probes_agree_on_sliced_tables_whole_and_partial() {
         let names: Vec<&str> = plan.waves().iter().flatten().map(String::as_str).collect();
         build_slices(&table, &names, &Silent, |_| {}).unwrap();
         let open = || Tablebase::open(&dir).unwrap();
-        let bytes = table.slicing().bytes_per_slice();
+        let bytes = copied_bytes_per_slice(table.slicing());
         assert_eq!(open().resident_bytes(), names.len() * bytes);
         let (positions, claims) = agree_on(board, open, games);
         assert!(positions > 1500 && claims > 150, "{positions} {claims}");

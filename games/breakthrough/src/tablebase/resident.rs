@@ -3,7 +3,7 @@
 //! the slice's lazily opened map (a few dependent reads) into one of thousands of 4 KiB
 //! pages (6x6 with 4 rows: 2,081 slices, 19 MB), so nearly every read also misses the TLB.
 
-use crate::tablebase::region::Config;
+use crate::tablebase::region::{wins_at_depth_two, Config};
 use crate::tablebase::slices::{Rows, Slicing};
 use crate::tablebase::store::{Corrupt, SlicedTable};
 use std::fmt;
@@ -47,6 +47,8 @@ pub struct Resident {
     /// A row pattern with its columns reversed.
     reverse: Box<[u8]>,
     width: u32,
+    /// One bit a configuration (see [`bits_suffice`]) instead of the packed digits.
+    bits: bool,
     /// `decode[byte][k]`: the `k`-th depth of a packed byte (already `+ 2`).
     decode: Box<[[u8; 8]; 256]>,
     per_byte: u32,
@@ -61,13 +63,31 @@ impl fmt::Debug for Resident {
     }
 }
 
+/// Whether one bit a configuration holds what a probe needs of `s`'s depths: with the
+/// region's lowest row `R = 3` a sound claim is of depth at most 3, depth 2 is read from the
+/// rows (`wins_at_depth_two`), and all deeper wins are stored as the cap, so "depth at most
+/// 3" tells the three stored values apart (6x6 with 4 rows: 12.1 MB instead of 19.4).
+pub fn bits_suffice(s: &Slicing) -> bool {
+    s.states() == 3
+}
+
+/// Bytes of one slice in the copy.
+pub fn copied_bytes_per_slice(s: &Slicing) -> usize {
+    if bits_suffice(s) {
+        s.per_slice().div_ceil(8) as usize
+    } else {
+        s.bytes_per_slice()
+    }
+}
+
 impl Resident {
     /// A copy of `table`'s built slices (each opened and checked now; a damaged one is
     /// remembered as such), or `None` when they would take more than
     /// [`RESIDENT_MAX_BYTES`] or the memory cannot be had.
     pub fn load(table: &SlicedTable) -> Option<Resident> {
         let s = table.slicing();
-        let per_slice = s.bytes_per_slice();
+        let per_slice = copied_bytes_per_slice(s);
+        let bits = bits_suffice(s);
         let stored: Vec<u32> = (0..s.slices()).filter(|&id| s.is_canonical(id)).collect();
         if stored.len().checked_mul(per_slice)? > RESIDENT_MAX_BYTES || s.per_slice() > MAX_INDEX {
             return None;
@@ -89,9 +109,37 @@ impl Resident {
             // A hint only: without huge pages the copy still answers, a little slower.
             let _ = memory.advise_range(memmap2::Advice::HugePage, base, len);
         }
+        let decode = s.decode_table();
+        let within: Vec<u8> = decode
+            .iter()
+            .map(|digits| {
+                let set = digits.iter().take(s.per_byte() as usize).enumerate();
+                set.fold(0, |m, (k, &d)| m | (u8::from(d <= 3) << k))
+            })
+            .collect();
         for (k, (id, bytes)) in present.into_iter().enumerate() {
             let at = k * per_slice;
-            memory[base + at..base + at + per_slice].copy_from_slice(bytes);
+            let out = &mut memory[base + at..base + at + per_slice];
+            if bits {
+                // Bit `idx` set when the depth is at most 3 (2 or 3, the rows tell which):
+                // each packed byte's digits become `per_byte` bits, by a table.
+                let per_byte = s.per_byte();
+                let (mut acc, mut held, mut next) = (0u64, 0, 0);
+                for &b in bytes {
+                    acc |= u64::from(within[b as usize]) << held;
+                    held += per_byte;
+                    while held >= 8 {
+                        out[next] = acc as u8;
+                        (acc, held, next) = (acc >> 8, held - 8, next + 1);
+                    }
+                }
+                if next < out.len() {
+                    // The last byte's bits beyond the slice's configurations stay 0.
+                    out[next] = acc as u8 & ((1u16 << (s.per_slice() % 8)) - 1) as u8;
+                }
+            } else {
+                out.copy_from_slice(bytes);
+            }
             slots[id as usize] = at as u32;
         }
         // The other member of each pair points at the stored one's depths, mirrored.
@@ -120,7 +168,6 @@ impl Resident {
             vec![0].into_boxed_slice()
         };
         let per_byte = s.per_byte();
-        let decode = s.decode_table();
         Some(Resident {
             slicing: s.clone(),
             memory,
@@ -130,6 +177,7 @@ impl Resident {
             pairs,
             reverse,
             width: w,
+            bits,
             decode,
             per_byte,
             recip: (1u64 << 40).div_ceil(per_byte as u64),
@@ -157,9 +205,34 @@ impl Resident {
     /// [`Resident::depth`] of the configuration with these row patterns.
     #[inline]
     pub fn depth_of(&self, rows: Rows) -> Result<Option<u8>, Corrupt> {
+        let two = || {
+            let run = match self.slicing.region().rows() {
+                4 => rows.shared & ((1 << self.width) - 1),
+                _ => rows.low,
+            };
+            wins_at_depth_two(run, rows.pre_goal, rows.top, self.width)
+        };
         Ok(self
-            .place(rows)?
-            .map(|(at, k)| self.decode[self.memory[at] as usize][k]))
+            .depth_beyond_two(rows)?
+            .map(|d| if d == 3 && two() { 2 } else { d }))
+    }
+
+    /// [`Resident::depth_of`] of a configuration whose depth is not 2 (what a probe asks
+    /// once the bitboards have ruled 2 out): one bit read when [`bits_suffice`].
+    #[inline]
+    pub fn depth_beyond_two(&self, rows: Rows) -> Result<Option<u8>, Corrupt> {
+        Ok(self.place(rows)?.map(|(at, k)| {
+            let b = self.memory[at];
+            if self.bits {
+                if (b >> k) & 1 != 0 {
+                    3
+                } else {
+                    self.slicing.cap()
+                }
+            } else {
+                self.decode[b as usize][k]
+            }
+        }))
     }
 
     /// Where the depth of the configuration with these row patterns lies: its byte in
@@ -185,8 +258,12 @@ impl Resident {
             (pair >> 16, self.reverse[rows.pre_goal as usize].into())
         };
         let idx = (u64::from(digit) << self.width) | u64::from(pre_goal);
-        let byte = (idx * self.recip) >> 40;
-        let k = idx - byte * u64::from(self.per_byte);
+        let (byte, k) = if self.bits {
+            (idx >> 3, idx & 7)
+        } else {
+            let byte = (idx * self.recip) >> 40;
+            (byte, idx - byte * u64::from(self.per_byte))
+        };
         let at = self.base + (slot & !MIRRORED) as usize + byte as usize;
         Ok(Some((at, k as usize)))
     }
@@ -227,7 +304,13 @@ mod tests {
             build_slices(&table, &names[..names.len() - 1], &Silent, |_| {}).unwrap();
             let table = SlicedTable::open(&dir).unwrap();
             let resident = Resident::load(&table).unwrap();
-            assert_eq!(resident.bytes(), (names.len() - 1) * s.bytes_per_slice());
+            assert_eq!(
+                resident.bytes(),
+                (names.len() - 1) * copied_bytes_per_slice(&s)
+            );
+            // 4 rows with `R = 3` keep one bit a configuration, 6x6 with 3 rows (`R = 4`)
+            // the packed digits.
+            assert_eq!(bits_suffice(&s), n == 4);
             let mut seen = [0u64; 17];
             for id in 0..s.slices() {
                 for idx in 0..s.per_slice() {
@@ -237,6 +320,10 @@ mod tests {
                     }
                     let want = table.depth(c).unwrap();
                     assert_eq!(resident.depth(c).unwrap(), want, "{id} {idx}");
+                    if want != Some(2) {
+                        let rows = s.rows_of(c);
+                        assert_eq!(resident.depth_beyond_two(rows).unwrap(), want);
+                    }
                     match want {
                         Some(d) => seen[d as usize] += 1,
                         None => seen[0] += 1,
