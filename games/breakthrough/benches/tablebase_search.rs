@@ -17,6 +17,8 @@
 //! A sliced table with a block index (`blocks.qsi`) is also measured without it ("whole
 //! slices": each slice checked whole on first use, as before the index), and the cost of a
 //! probe's first use of a slice is timed on 1,000 random slices each way.
+//! A table copied into memory (read without the answer cache) is also measured through the
+//! cache ("answer cache").
 //! `QUASAR_BENCH_ONLY=TEXT` measures only the searches whose label holds `TEXT` (`=TEXT`:
 //! whose label is `TEXT`), and no playouts alone.
 

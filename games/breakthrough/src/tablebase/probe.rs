@@ -94,7 +94,8 @@ pub struct Tablebase {
     table: TableFile,
     region: Region,
     race_guess: bool,
-    /// Answers already read, in front of the table (`None`: every probe reads the table).
+    /// Answers already read, in front of the table (`None`: every probe reads the table,
+    /// the default for a copy in memory).
     cache: Option<DepthCache>,
     /// A small sliced table's depths copied into memory (`None`: probes read the files).
     resident: Option<Resident>,
