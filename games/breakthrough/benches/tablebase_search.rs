@@ -17,7 +17,12 @@
 //! A sliced table with a block index (`blocks.qsi`) is also measured without it ("whole
 //! slices": each slice checked whole on first use, as before the index), and the cost of a
 //! probe's first use of a slice is timed on 1,000 random slices each way.
+//! A table copied into memory (read without the answer cache) is also measured through the
+//! cache ("answer cache").
+//! `QUASAR_BENCH_ONLY=TEXT` measures only the searches whose label holds `TEXT` (`=TEXT`:
+//! whose label is `TEXT`), and no playouts alone.
 
+use breakthrough::tablebase::cache::DEFAULT_SLOTS_LOG2;
 use breakthrough::tablebase::{generate, Limits as PieceLimits, Region, Tablebase};
 use breakthrough::BreakthroughPolicy;
 use breakthrough::{Board, Position};
@@ -202,6 +207,8 @@ fn main() {
         tb: Shared,
         full: Shared,
         uncached: Shared,
+        /// A table copied into memory, read through the answer cache as well.
+        cached: Option<Shared>,
         from_files: Shared,
         /// A sliced table with a block index, without it.
         whole: Option<Shared>,
@@ -228,12 +235,19 @@ fn main() {
                 counted.push(Arc::clone(&w));
                 w as Shared
             });
+            let resident = tb.resident_bytes();
             let tb: Shared = tb;
             Measured {
                 name,
                 full: Arc::new(FullProbe(Arc::clone(&tb))),
                 uncached: Arc::new(open(f).with_cache_slots(0)),
-                from_files: Arc::new(open(f).with_resident(false)),
+                cached: (resident > 0)
+                    .then(|| Arc::new(open(f).with_cache_slots(DEFAULT_SLOTS_LOG2)) as Shared),
+                from_files: Arc::new(
+                    open(f)
+                        .with_resident(false)
+                        .with_cache_slots(DEFAULT_SLOTS_LOG2),
+                ),
                 tb,
                 whole,
                 counted,
@@ -293,6 +307,9 @@ fn main() {
         } else if name.ends_with("(sliced)") {
             rows.push(("every ply, files", from_files, every(1), exp));
         }
+        if let Some(cached) = &m.cached {
+            rows.push(("every ply, answer cache", cached, every(1), exp));
+        }
         rows.extend([
             ("every ply, full probe", full, every(1), exp),
             ("every ply, next-visit", tb, every(1), next),
@@ -308,6 +325,15 @@ fn main() {
         for (label, o, e, when) in rows {
             settings.push((format!("{tag}{label}"), Some(o), e, when));
         }
+    }
+    // `QUASAR_BENCH_ONLY=TEXT` keeps the settings whose label holds it (`=TEXT`: is it),
+    // and no table, so that a profiler sees one setting.
+    if let Ok(only) = std::env::var("QUASAR_BENCH_ONLY") {
+        let keep = |label: &str| match only.strip_prefix('=') {
+            Some(exact) => label == exact,
+            None => label.contains(&only),
+        };
+        settings.retain(|(label, o, ..)| o.is_none() || keep(label));
     }
     let mut rates = vec![Vec::new(); settings.len()];
     let mut proven = vec![0; settings.len()];
@@ -346,6 +372,9 @@ fn main() {
             positions.len()
         );
     }
+    if std::env::var_os("QUASAR_BENCH_ONLY").is_some() {
+        return;
+    }
     // Playouts alone: the probe's amortised cost per ply.
     let rounds = (secs * 20_000.0 / positions.len() as f64).max(100.0) as u32;
     for m in &tables {
@@ -365,6 +394,9 @@ fn main() {
     for (k, m) in tables.iter().enumerate() {
         oracles.push((format!("[{}] every ply", k + 1), Some(&*m.tb)));
         oracles.push((format!("[{}] no answer cache", k + 1), Some(&*m.uncached)));
+        if let Some(cached) = &m.cached {
+            oracles.push((format!("[{}] answer cache", k + 1), Some(&**cached)));
+        }
         if let Some(whole) = &m.whole {
             oracles.push((format!("[{}] whole slices", k + 1), Some(&**whole)));
         } else if m.name.ends_with("(sliced)") {

@@ -196,9 +196,12 @@ fn a_probe_on_a_damaged_block_is_an_error_and_the_oracle_claims_nothing() {
     std::fs::write(&path, &bytes).unwrap();
     let tb = Tablebase::open(&path).unwrap();
     assert!(tb.damage().is_none());
+    // The engine's probe reads a depth-2 win from the bitboards (a step onto row 4 that
+    // no Black piece can capture): no block read, no damage met.
+    assert_eq!(tb.claim_depth(&pos), Some(2));
+    assert!(tb.damage().is_none());
     assert!(matches!(tb.explain(&pos), Err(Unknown::Damaged(_))));
     assert!(tb.probe(&pos).is_none());
-    assert!(tb.guess(&pos).is_none());
     let damage = tb
         .damage()
         .expect("the probe's damage is remembered")
@@ -206,6 +209,25 @@ fn a_probe_on_a_damaged_block_is_an_error_and_the_oracle_claims_nothing() {
     assert!(damage.contains("checksum mismatch"), "{damage}");
     // A failed block stays an error on every later read.
     assert!(matches!(tb.explain(&pos), Err(Unknown::Damaged(_))));
+
+    // Every block damaged: a position whose answer needs the table (every step onto row 4
+    // can be captured, Black far enough for a depth-3 claim) claims nothing.
+    let pos = Position::from_fen("1BB2/5/2W2/5/5 w").unwrap();
+    write_table(&path);
+    let tb = Tablebase::open(&path).unwrap();
+    assert_eq!(tb.claim_depth(&pos), None);
+    assert!(tb.damage().is_none());
+    let entries = tb.table().tree.len();
+    drop(tb);
+    let mut bytes = std::fs::read(&path).unwrap();
+    for at in (128..128 + 8 * entries).step_by(512) {
+        bytes[at] ^= 0x01;
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    let tb = Tablebase::open(&path).unwrap();
+    assert_eq!(tb.claim_depth(&pos), None);
+    assert!(tb.guess(&pos).is_none());
+    assert!(tb.damage().is_some(), "the fast probe read no block");
 }
 
 #[test]

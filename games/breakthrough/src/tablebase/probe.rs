@@ -6,8 +6,9 @@ use crate::tablebase::cache::{DepthCache, DEFAULT_SLOTS_LOG2};
 use crate::tablebase::generate::Generated;
 use crate::tablebase::key::Entry;
 use crate::tablebase::progress::Progress;
-use crate::tablebase::region::{Config, Region};
+use crate::tablebase::region::{wins_at_depth_two, Config, Region};
 use crate::tablebase::resident::Resident;
+use crate::tablebase::slices::Rows;
 use crate::tablebase::store::{Corrupt, Header, Lookup, TableFile, TableFileError, Tree};
 use crate::{Board, Move, Position, BLACK};
 use quasar_core::{GameResult, Oracle, ProvenOutcome, Side};
@@ -93,7 +94,8 @@ pub struct Tablebase {
     table: TableFile,
     region: Region,
     race_guess: bool,
-    /// Answers already read, in front of the table (`None`: every probe reads the table).
+    /// Answers already read, in front of the table (`None`: every probe reads the table,
+    /// the default for a copy in memory).
     cache: Option<DepthCache>,
     /// A small sliced table's depths copied into memory (`None`: probes read the files).
     resident: Option<Resident>,
@@ -124,10 +126,16 @@ impl Tablebase {
 
     /// A tablebase over a table already loaded.
     pub fn from_table(table: TableFile) -> Tablebase {
+        let resident = table.tree.as_sliced().and_then(Resident::load);
         Tablebase {
             geometry: Geometry::new(&table.region),
-            cache: DepthCache::new(&table.region, DEFAULT_SLOTS_LOG2),
-            resident: table.tree.as_sliced().and_then(Resident::load),
+            // A copy in memory is read without the answer cache: its slot check costs
+            // about what the byte read it saves does (see the README, issue 12).
+            cache: match resident {
+                Some(_) => None,
+                None => DepthCache::new(&table.region, DEFAULT_SLOTS_LOG2),
+            },
+            resident,
             region: table.region.clone(),
             table,
             race_guess: false,
@@ -143,7 +151,8 @@ impl Tablebase {
     }
 
     /// Copies a sliced table of at most [`crate::tablebase::resident::RESIDENT_MAX_BYTES`]
-    /// into memory (on by default), or drops the copy so that probes read the slice files.
+    /// into memory (on by default), or drops the copy so that probes read the slice files
+    /// (the answer cache stays as it is: none by default for a copied table).
     pub fn with_resident(mut self, on: bool) -> Tablebase {
         self.resident = match (on, self.table.tree.as_sliced()) {
             (true, Some(s)) if self.resident.is_none() => Resident::load(s),
@@ -379,10 +388,47 @@ impl Tablebase {
     pub fn claim_depth(&self, pos: &Position) -> Option<u32> {
         match self.claim_step(pos) {
             Step::Known(d) => d,
-            Step::Lookup { c, allowed } => {
-                let depth = self.stored_depth(c).ok()??;
+            Step::Lookup { mover, allowed } => {
+                let depth = self.mover_depth(pos, mover).ok()??;
                 (depth <= allowed).then_some(depth)
             }
+        }
+    }
+
+    /// The stored depth of the side to move's configuration (no piece of it on its row
+    /// `H-1`, at least one in its region): a copy in memory without the answer cache reads
+    /// it from the bitboards' row patterns, everything else through the configuration.
+    #[inline(always)]
+    fn mover_depth(&self, pos: &Position, mover: Side) -> Result<Option<u32>, Corrupt> {
+        match (&self.resident, &self.cache) {
+            (Some(r), None) => {
+                // The bitboards have ruled depth 2 out (`claim_step`).
+                let d = r.depth_beyond_two(self.rows(pos, mover))?;
+                Ok(d.filter(|&d| d < r.cap()).map(u32::from))
+            }
+            _ => self.stored_depth(self.view(pos, mover)),
+        }
+    }
+
+    /// The mover's row patterns that number its configuration in a sliced table (what
+    /// [`Slicing::rows_of`](crate::tablebase::slices::Slicing::rows_of) gives of
+    /// [`Tablebase::view`]), each read by one shift from the bitboards.
+    #[inline(always)]
+    fn rows(&self, pos: &Position, mover: Side) -> Rows {
+        let g = &self.geometry;
+        let at = &g.sides[mover.index()].local_row;
+        let (own, opp) = (pos.pieces(mover), pos.pieces(mover.opponent()));
+        let row = |bb: u64, j: usize| ((bb >> at[j]) & g.row_mask) as u32;
+        let n = g.rows as usize;
+        Rows {
+            low: row(own, 0),
+            shared: if n == 4 {
+                row(own, 1) | (row(opp, 1) << g.size.0)
+            } else {
+                0
+            },
+            pre_goal: row(opp, n - 2),
+            top: row(opp, n - 1),
         }
     }
 
@@ -434,10 +480,24 @@ impl Tablebase {
         {
             return Step::Known(None);
         }
-        Step::Lookup {
-            c: self.view(pos, mover),
-            allowed,
+        // Depth 2 is decided from the bitboards (see `wins_at_depth_two`); a claim of
+        // depth 3 or more needs the table, and the sound rule may not allow one.
+        let g = &self.geometry;
+        let [run_at, mid_at, top_at] = side.top_rows;
+        let row = |bb: u64, at: u32| ((bb >> at) & g.row_mask) as u32;
+        let opp = pos.pieces(mover.opponent());
+        let (run, mid, top) = (
+            row(pos.pieces(mover), run_at),
+            row(opp, mid_at),
+            row(opp, top_at),
+        );
+        if wins_at_depth_two(run, mid, top, g.size.0) {
+            return Step::Known(Some(2));
         }
+        if allowed == 2 {
+            return Step::Known(None);
+        }
+        Step::Lookup { mover, allowed }
     }
 
     /// The thesis' race rule: the mover's stored depth (sound rule or not) against the
@@ -499,6 +559,10 @@ impl Tablebase {
 struct Geometry {
     /// The board's width and height.
     size: (u32, u32),
+    /// The region's row count.
+    rows: u32,
+    /// One row's cells, at the bottom.
+    row_mask: u64,
     /// By [`Side::index`] of the side to move.
     sides: [SideGeometry; 2],
 }
@@ -508,12 +572,17 @@ struct Geometry {
 struct SideGeometry {
     /// The mover's row `H-1`, counted from its home row: a piece there wins in one.
     pre_goal: u64,
+    /// The bit of column `a` of the mover's rows `H-2`, `H-1` and `H`.
+    top_rows: [u32; 3],
     /// Cells of the mover's region pieces (its rows `R..H-2`).
     own_cells: u64,
     /// Cells of the opponent's region pieces (the mover's rows `R+1..H`).
     opp_cells: u64,
     /// Each cell's row, counted from the mover's home row (from 1).
     row: [u8; 64],
+    /// The bit of column `a` of the region's local row `j` (the mover's row `R + j`), for
+    /// the rows a sliced table numbers (at most 4; unused for more).
+    local_row: [u32; 4],
 }
 
 impl Geometry {
@@ -537,15 +606,27 @@ impl Geometry {
             for (cell, r) in row.iter_mut().enumerate().take((w * h) as usize) {
                 *r = board_row(cell as u32 / w + 1) as u8;
             }
+            let mut local_row = [0; 4];
+            for (j, at) in local_row
+                .iter_mut()
+                .enumerate()
+                .take(region.rows() as usize)
+            {
+                *at = (board_row(lowest + j as u32) - 1) * w;
+            }
             SideGeometry {
                 pre_goal: b.row_mask(board_row(h - 1) - 1),
+                top_rows: [h - 2, h - 1, h].map(|r| (board_row(r) - 1) * w),
                 own_cells: to_board(region.white_cells()),
                 opp_cells: to_board(region.black_cells()),
                 row,
+                local_row,
             }
         };
         Geometry {
             size: (w, h),
+            rows: region.rows(),
+            row_mask: (1 << w) - 1,
             sides: [side(Side::First), side(Side::Second)],
         }
     }
@@ -555,8 +636,9 @@ impl Geometry {
 enum Step {
     /// The claim's depth, or none, without the table.
     Known(Option<u32>),
-    /// The table's depth of `c` decides: a claim when it is at most `allowed`.
-    Lookup { c: Config, allowed: u32 },
+    /// The table's depth of the mover's configuration decides: a claim when it is at most
+    /// `allowed`.
+    Lookup { mover: Side, allowed: u32 },
 }
 
 /// The first move (from-cell, then to-cell ascending) of a piece on `H-1` onto row `H`.
@@ -666,6 +748,48 @@ impl Oracle<Position> for Tablebase {
             self.race(pos)
         } else {
             None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tablebase::slices::Slicing;
+    use crate::tablebase::{generate, Limits, Silent};
+
+    #[test]
+    fn depth_two_from_the_rows_is_the_tables_on_every_configuration() {
+        // Every configuration with White to move (none on `H-1`), enumerated slice by slice.
+        for (w, h, n) in [(4, 6, 4), (5, 5, 3), (6, 5, 3)] {
+            let region = Region::new(Board::new(w, h).unwrap(), n).unwrap();
+            let tb = Tablebase::from_generated(&generate(&region, Limits::NONE, &Silent).unwrap());
+            let s = Slicing::new(&region).unwrap();
+            let (mut twos, mut others) = (0, 0);
+            for id in 0..s.slices() {
+                for idx in 0..s.per_slice() {
+                    let c = s.config(id, idx);
+                    if c.white == 0 {
+                        continue;
+                    }
+                    let row = |bb: u64, j: u32| region.row_bits(bb, j) as u32;
+                    let fast = wins_at_depth_two(
+                        row(c.white, n - 3),
+                        row(c.black, n - 2),
+                        row(c.black, n - 1),
+                        w,
+                    );
+                    let depth = tb.lookup(c).unwrap().map(|e| e.depth);
+                    assert_eq!(fast, depth == Some(2), "{w}x{h} {c:?}: {depth:?}");
+                    if fast {
+                        twos += 1;
+                    } else {
+                        others += depth.is_some() as u32;
+                    }
+                }
+            }
+            // Both answers seen, and deeper wins as well with 4 rows.
+            assert!(twos > 1000 && (n == 3 || others > 1000), "{twos} {others}");
         }
     }
 }

@@ -372,3 +372,53 @@ impl Region {
         )
     }
 }
+
+/// Whether the side to move, with no piece on its row `H-1`, has a win of depth 2 (the
+/// table's `D`, in which the opponent's moves inside the region are free), from the row
+/// patterns (column `c` is bit `c`) of its pieces on its row `H-2` (`run`) and the
+/// opponent's on `H-1` (`mid`) and `H` (`top`): a step onto `H-1` that no piece on `H`
+/// can capture, or one whose every capture leaves such a win again. Depth 2 means exactly
+/// this in the spec's recurrence (a reply must leave a piece on `H-1`, and a capture of it
+/// is a free move, after which the depth must still be 2); `w` is the width.
+#[inline(always)]
+pub fn wins_at_depth_two(run: u32, mid: u32, top: u32, w: u32) -> bool {
+    let full = (1u32 << w) - 1;
+    let landing = (run & !mid) | (run >> 1) | ((run << 1) & full);
+    let attacked = ((top >> 1) | (top << 1)) & full;
+    // With one runner every capture leaves none: no second step.
+    landing & !attacked != 0
+        || (landing != 0 && run & (run - 1) != 0 && wins_through_captures(run, mid, top, w))
+}
+
+/// [`wins_at_depth_two`] when every landing cell is attacked: a step there wins only if
+/// each capture of it leaves another depth-2 win (each level spends a runner and a guard).
+#[inline(never)]
+fn wins_through_captures(run: u32, mid: u32, top: u32, w: u32) -> bool {
+    let full = (1u32 << w) - 1;
+    let mut runners = run;
+    while runners != 0 {
+        let x = runners.trailing_zeros();
+        runners &= runners - 1;
+        let from = 1u32 << x;
+        let mut targets = (from & !mid) | (from >> 1) | ((from << 1) & full);
+        while targets != 0 {
+            let c = targets.trailing_zeros();
+            targets &= targets - 1;
+            let to = 1u32 << c;
+            let mut guards = top & ((to >> 1) | ((to << 1) & full));
+            let mut holds = true;
+            while guards != 0 {
+                let g = guards.trailing_zeros();
+                guards &= guards - 1;
+                if !wins_at_depth_two(run & !from, mid | to, top & !(1 << g), w) {
+                    holds = false;
+                    break;
+                }
+            }
+            if holds {
+                return true;
+            }
+        }
+    }
+    false
+}

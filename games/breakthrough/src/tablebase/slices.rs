@@ -11,6 +11,22 @@
 use crate::tablebase::region::{Config, LocalMove, Region, RegionError};
 use quasar_core::plan::Plan;
 
+/// A configuration as the row patterns that number it in a sliced table (columns as on the
+/// board, column `a` the lowest bit): what a probe reads straight from a position's
+/// bitboards, without assembling the local configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rows {
+    /// White's pattern on row `R` (the slice number's low half).
+    pub low: u32,
+    /// With 4 rows, White's pattern on row `R + 1` and Black's above it (`white | black <<
+    /// W`); 0 with 3 rows, which share no row.
+    pub shared: u32,
+    /// Black's pattern on row `H - 1` (the low digits of the index in the slice).
+    pub pre_goal: u32,
+    /// Black's pattern on row `H` (the slice number's high half).
+    pub top: u32,
+}
+
 /// The slices of one region and how configurations are numbered and packed within them.
 #[derive(Clone, Debug)]
 pub struct Slicing {
@@ -257,6 +273,23 @@ impl Slicing {
             c.black |= (bb as u64) << (j * w);
         }
         c
+    }
+
+    /// The row patterns of `c` (see [`Rows`]).
+    #[inline]
+    pub fn rows_of(&self, c: Config) -> Rows {
+        let r = &self.region;
+        let n = self.rows;
+        Rows {
+            low: r.row_bits(c.white, 0) as u32,
+            shared: if n == 4 {
+                (r.row_bits(c.white, 1) | (r.row_bits(c.black, 1) << self.width)) as u32
+            } else {
+                0
+            },
+            pre_goal: r.row_bits(c.black, n - 2) as u32,
+            top: r.row_bits(c.black, n - 1) as u32,
+        }
     }
 
     /// The stored slice and index of a configuration: its own, or its mirror image's.

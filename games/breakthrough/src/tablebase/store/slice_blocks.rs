@@ -305,7 +305,7 @@ mod tests {
         let copied = Tablebase::open(&dir).unwrap();
         assert_eq!(
             copied.resident_bytes(),
-            (names.len() - 1) * s.bytes_per_slice()
+            (names.len() - 1) * crate::tablebase::resident::copied_bytes_per_slice(&s)
         );
 
         // A damaged index is refused, with what to do.
