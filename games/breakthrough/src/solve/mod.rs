@@ -32,7 +32,8 @@ use crate::tablebase::{generate, Limits, Region, RegionError, Silent, Tablebase}
 use crate::{Board, Move, Position};
 use checkpoint::{Phase, Saver};
 use quasar_core::Side;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Where a solve stands, for a progress line.
@@ -82,6 +83,8 @@ pub struct Options<'a> {
     pub checkpoint_every: Duration,
     /// Stop (with a checkpoint) after this many nodes of this run: for tests and trials.
     pub stop_after: Option<u64>,
+    /// Stop (with a checkpoint) soon after this flag is raised, e.g. by a signal handler.
+    pub interrupt: Option<&'a AtomicBool>,
 }
 
 impl Default for Options<'_> {
@@ -93,6 +96,7 @@ impl Default for Options<'_> {
             checkpoint: None,
             checkpoint_every: Duration::from_secs(300),
             stop_after: None,
+            interrupt: None,
         }
     }
 }
@@ -150,6 +154,15 @@ pub enum SolveError {
         /// Nodes of both phases so far (all runs).
         nodes: u64,
     },
+    /// The interrupt flag was raised: the search stopped, saving its state when it had a
+    /// checkpoint file.
+    #[error("stopped by a signal {}", interrupted_text(*.nodes, .saved.as_deref()))]
+    Interrupted {
+        /// Nodes of both phases so far (all runs).
+        nodes: u64,
+        /// The checkpoint written, if any.
+        saved: Option<PathBuf>,
+    },
     /// A checkpoint could not be read, written or used.
     #[error(transparent)]
     Checkpoint(#[from] CheckpointError),
@@ -159,6 +172,32 @@ pub enum SolveError {
     /// An inconsistency between the solver's phases (a bug, never expected).
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+/// The rest of [`SolveError::Interrupted`]'s message.
+fn interrupted_text(nodes: u64, saved: Option<&Path>) -> String {
+    match saved {
+        Some(path) => format!(
+            "; checkpoint {} saved at {nodes} nodes; run the same command to resume",
+            path.display()
+        ),
+        None => format!("after {nodes} nodes; nothing was saved (no checkpoint file)"),
+    }
+}
+
+/// Why a search that `saver` stopped stopped: a failed save, the interrupt flag, or the
+/// node count asked for.
+pub(crate) fn stop_error(saver: &mut Saver, nodes: u64) -> SolveError {
+    if let Some(e) = saver.error.take() {
+        return e.into();
+    }
+    if saver.interrupted {
+        return SolveError::Interrupted {
+            nodes,
+            saved: saver.path().map(Path::to_path_buf),
+        };
+    }
+    SolveError::Stopped { nodes }
 }
 
 /// Solves the unfinished `root`: the winner, the exact length, the principal line and,
@@ -196,7 +235,8 @@ pub fn solve(
         options.checkpoint,
         options.checkpoint_every,
         options.stop_after,
-    );
+    )
+    .interruptible(options.interrupt);
     let t0 = Instant::now();
     let (winner, winner_nodes, solved, saver, from) = match &resume {
         Some(
@@ -213,10 +253,7 @@ pub fn solve(
             let winner = d.winner(root);
             let nodes = d.nodes();
             let Some(winner) = winner else {
-                return Err(match d.saver.error.take() {
-                    Some(e) => e.into(),
-                    None => SolveError::Stopped { nodes },
-                });
+                return Err(stop_error(&mut d.saver, nodes));
             };
             (winner, nodes, d.solved(), d.saver, 0)
         }
