@@ -245,3 +245,49 @@ fn a_signal_saves_the_checkpoint_and_the_solve_resumes() {
         "{err}"
     );
 }
+
+#[test]
+fn the_root_follows_from_its_listed_children() {
+    // The root split for a cluster: one job per child, combined by the rule in the README.
+    let (ok, out, err) = quasar(&["solve", "--board", "4x4", "--list-children"]);
+    assert!(ok, "{err}");
+    let children: Vec<(&str, &str)> = out
+        .lines()
+        .map(|l| l.split_once('\t').expect("MOVE<TAB>FEN"))
+        .collect();
+    // White's first moves on 4x4 are the 6 captures onto row 3; mirror pairs leave 3.
+    let moves: Vec<&str> = children.iter().map(|c| c.0).collect();
+    assert_eq!(moves, ["a2xb3", "b2xa3", "b2xc3"], "{out}");
+    let mut mover_wins = Vec::new();
+    let mut all = Vec::new();
+    for (_, fen) in &children {
+        let (ok, out, err) = quasar(&[
+            "solve",
+            "--board",
+            "4x4",
+            "--position",
+            fen,
+            "--memory",
+            "16",
+        ]);
+        assert!(ok, "{err}");
+        let line = out.lines().find(|l| l.starts_with("winner: ")).unwrap();
+        let plies: u32 = line
+            .rsplit("lasts ")
+            .next()
+            .and_then(|t| t.strip_suffix(" plies"))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        // The child's side to move is Black; the root's mover (White) wins through a child
+        // whose side to move loses.
+        if line.contains("(the side not to move)") {
+            mover_wins.push(plies);
+        }
+        all.push(plies);
+    }
+    let root = match mover_wins.iter().min() {
+        Some(p) => ("White", 1 + p),
+        None => ("Black", 1 + all.iter().max().unwrap()),
+    };
+    assert_eq!(root, ("Black", 14), "children {all:?}");
+}

@@ -31,7 +31,8 @@ pub struct Args {
     /// A table file for the board whose sound claims end the search early
     #[arg(long, conflicts_with = "no_tb")]
     tb: Option<PathBuf>,
-    /// Rows of the table built in memory when no --tb is given (default 3)
+    /// Rows of the table built in memory when no --tb is given (default 4 on boards of 6
+    /// rows or more and at most 5 columns, else 3)
     #[arg(long, conflicts_with_all = ["tb", "no_tb"])]
     tb_rows: Option<u32>,
     /// Use no table at all
@@ -57,6 +58,10 @@ pub struct Args {
     /// Stop after this many nodes of this run, saving a checkpoint (to try --checkpoint)
     #[arg(long, value_name = "NODES")]
     stop_after: Option<u64>,
+    /// Print one line per move of the position (one of each left-right mirror pair):
+    /// the move, a tab, and the position after it, to solve each by its own job
+    #[arg(long, conflicts_with_all = ["check", "proof", "checkpoint", "stop_after"])]
+    list_children: bool,
     /// MiB for each phase's transposition table
     #[arg(long, default_value_t = 512)]
     memory: usize,
@@ -161,6 +166,10 @@ pub fn run(args: Args) -> CliResult {
         DefaultSize::Standard,
         SizeRule::MustAgree,
     )?;
+    if args.list_children {
+        list_children(&root);
+        return Ok(());
+    }
     // Installed before the table is built: a signal during the build stops the search at
     // its first look at the flag.
     let interrupt = Interrupt::install()?;
@@ -278,6 +287,30 @@ pub fn run(args: Args) -> CliResult {
         );
     }
     Ok(())
+}
+
+/// `--list-children`: a line per move of `root`, `MOVE<TAB>FEN`, one of each pair of moves
+/// whose positions are mirror images (they have one answer); a move that ends the game
+/// gets `MOVE<TAB>wins at once` instead of a position.
+fn list_children(root: &Position) {
+    let geo = solve::leaves::Geometry::new(root.board());
+    let mut moves = Vec::new();
+    root.generate_moves(&mut moves);
+    let mut seen = Vec::new();
+    for mv in moves {
+        let mut child = *root;
+        child.make_move(mv);
+        let text = root.format_move(mv);
+        if child.result().is_some() {
+            println!("{text}\twins at once");
+            continue;
+        }
+        let key = geo.key(&child);
+        if !seen.contains(&key) {
+            seen.push(key);
+            println!("{text}\t{}", child.to_fen());
+        }
+    }
 }
 
 /// SIGINT and SIGTERM raise a flag that the search polls, instead of killing the process.
