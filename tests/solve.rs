@@ -291,3 +291,46 @@ fn the_root_follows_from_its_listed_children() {
     };
     assert_eq!(root, ("Black", 14), "children {all:?}");
 }
+
+#[test]
+fn a_checkpoint_of_one_table_resumes_with_another() {
+    // Its entries are solved positions, facts of the game whatever table found them.
+    let file = temp("3x6-tables.ckpt");
+    let _ = std::fs::remove_file(&file);
+    let f = file.to_str().unwrap();
+    let base = [
+        "solve",
+        "--board",
+        "3x6",
+        "--memory",
+        "16",
+        "--checkpoint",
+        f,
+    ];
+    let mut first = base.to_vec();
+    first.extend_from_slice(&["--tb-rows", "3", "--stop-after", "50000"]);
+    let (ok, _, err) = quasar(&first);
+    assert!(!ok && err.contains("stopped after 50000 nodes"), "{err}");
+    let mut then = base.to_vec();
+    then.extend_from_slice(&["--tb-rows", "4"]);
+    let (ok, out, err) = quasar(&then);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("winner: White (the side to move); perfect play lasts 23 plies"),
+        "{out}"
+    );
+    // The same as a run from scratch with either table.
+    for rows in ["3", "4"] {
+        let (ok, fresh, err) = quasar(&[
+            "solve",
+            "--board",
+            "3x6",
+            "--memory",
+            "16",
+            "--tb-rows",
+            rows,
+        ]);
+        assert!(ok, "{err}");
+        assert!(fresh.contains("perfect play lasts 23 plies"), "{fresh}");
+    }
+}
