@@ -321,7 +321,7 @@ pub fn solve(
 /// `R = H - n + 1`, and a table of `n` rows holds depths up to about `n - 1`: on 5 rows
 /// three rows are best (four proved the same nodes on 5x5 and cost 4 s to build), on 6
 /// rows four rows claim the wins of depth 3 as well, which cut df-pn's nodes 2.5-3 fold
-/// on 3x6, 3x7 and 4x6 and 8-14 fold on 5x6 positions (README, "6-row boards").
+/// on 3x6, 3x7 and 4x6 and 2.7-14 fold on 5x6 positions (README, "6-row boards").
 pub fn default_rows(board: Board) -> Option<u32> {
     let w = board.width();
     if board.height() < 4 || 3 * w > crate::tablebase::region::MAX_KEY_CELLS {
