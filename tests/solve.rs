@@ -129,3 +129,208 @@ fn a_stopped_solve_resumes_and_a_damaged_checkpoint_is_one_error_line() {
     );
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// Runs `quasar args` until a line of its standard error contains `cue`, then sends it
+/// `signal` and waits for it to end: its exit status and its whole standard error. Waits
+/// for the cue rather than a fixed time, with minutes of slack, for a loaded machine.
+#[cfg(unix)]
+fn signalled(args: &[&str], cue: &str, signal: i32) -> (Option<i32>, String) {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    use std::sync::mpsc;
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quasar"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run quasar");
+    let stderr = child.stderr.take().expect("piped");
+    let (tx, rx) = mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let deadline = Instant::now() + Duration::from_secs(600);
+    let mut err = String::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(line) => {
+                err.push_str(&line);
+                err.push('\n');
+                if line.contains(cue) {
+                    break;
+                }
+            }
+            Err(_) => {
+                let _ = child.kill();
+                panic!("no line with {cue:?} before the end or the deadline: {err}");
+            }
+        }
+    }
+    // SAFETY: kill(2) on our own child's id, which it still holds: it has not been
+    // waited for.
+    let sent = unsafe { libc::kill(child.id() as i32, signal) };
+    assert_eq!(sent, 0, "kill failed");
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            reader.join().expect("reader");
+            err.extend(rx.try_iter().map(|l| l + "\n"));
+            return (status.code(), err);
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("quasar did not stop within minutes of the signal: {err}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_signal_saves_the_checkpoint_and_the_solve_resumes() {
+    // 3x7 takes a few seconds in each phase (5x5 takes twice as long).
+    let file = temp("3x7-signal.ckpt");
+    let _ = std::fs::remove_file(&file);
+    let f = file.to_str().unwrap();
+    let plain = ["solve", "--board", "3x7", "--memory", "64"];
+    let (ok, out, err) = quasar(&plain);
+    assert!(ok, "{err}");
+    let answer = |out: &str| {
+        out.lines()
+            .find(|l| l.starts_with("winner: "))
+            .unwrap_or_else(|| panic!("no winner line: {out}"))
+            .to_string()
+    };
+    let expected = answer(&out);
+    assert!(
+        expected.contains("Black") && expected.contains("32 plies"),
+        "{expected}"
+    );
+    let mut with = plain.to_vec();
+    with.extend_from_slice(&["--checkpoint", f]);
+    // Stopped in the length phase (df-pn is done), so the resumed run skips df-pn.
+    let (code, err) = signalled(&with, "length:", libc::SIGTERM);
+    assert_eq!(code, Some(75), "{err}");
+    let last = err.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with(&format!("stopped by SIGTERM; checkpoint {f} saved at "))
+            && last.ends_with(" nodes; run the same command to resume"),
+        "{err}"
+    );
+    let saved = breakthrough::solve::Checkpoint::read(&file)
+        .expect("an intact checkpoint")
+        .expect("a checkpoint file");
+    assert!(
+        matches!(
+            saved.phase,
+            breakthrough::solve::checkpoint::Phase::Length { .. }
+        ),
+        "{:?}",
+        saved.phase
+    );
+    let (ok, out, err) = quasar(&with);
+    assert!(ok, "{err}");
+    assert_eq!(answer(&out), expected);
+    // Without a checkpoint file: the conventional status, and a line saying so.
+    let (code, err) = signalled(&plain, "winner:", libc::SIGINT);
+    assert_eq!(code, Some(130), "{err}");
+    assert!(
+        err.contains("stopped by SIGINT (Ctrl-C) after ") && err.contains("nothing was saved"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_root_follows_from_its_listed_children() {
+    // The root split for a cluster: one job per child, combined by the rule in the README.
+    let (ok, out, err) = quasar(&["solve", "--board", "4x4", "--list-children"]);
+    assert!(ok, "{err}");
+    let children: Vec<(&str, &str)> = out
+        .lines()
+        .map(|l| l.split_once('\t').expect("MOVE<TAB>FEN"))
+        .collect();
+    // White's first moves on 4x4 are the 6 captures onto row 3; mirror pairs leave 3.
+    let moves: Vec<&str> = children.iter().map(|c| c.0).collect();
+    assert_eq!(moves, ["a2xb3", "b2xa3", "b2xc3"], "{out}");
+    let mut mover_wins = Vec::new();
+    let mut all = Vec::new();
+    for (_, fen) in &children {
+        let (ok, out, err) = quasar(&[
+            "solve",
+            "--board",
+            "4x4",
+            "--position",
+            fen,
+            "--memory",
+            "16",
+        ]);
+        assert!(ok, "{err}");
+        let line = out.lines().find(|l| l.starts_with("winner: ")).unwrap();
+        let plies: u32 = line
+            .rsplit("lasts ")
+            .next()
+            .and_then(|t| t.strip_suffix(" plies"))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        // The child's side to move is Black; the root's mover (White) wins through a child
+        // whose side to move loses.
+        if line.contains("(the side not to move)") {
+            mover_wins.push(plies);
+        }
+        all.push(plies);
+    }
+    let root = match mover_wins.iter().min() {
+        Some(p) => ("White", 1 + p),
+        None => ("Black", 1 + all.iter().max().unwrap()),
+    };
+    assert_eq!(root, ("Black", 14), "children {all:?}");
+}
+
+#[test]
+fn a_checkpoint_of_one_table_resumes_with_another() {
+    // Its entries are solved positions, facts of the game whatever table found them.
+    let file = temp("3x6-tables.ckpt");
+    let _ = std::fs::remove_file(&file);
+    let f = file.to_str().unwrap();
+    let base = [
+        "solve",
+        "--board",
+        "3x6",
+        "--memory",
+        "16",
+        "--checkpoint",
+        f,
+    ];
+    let mut first = base.to_vec();
+    first.extend_from_slice(&["--tb-rows", "3", "--stop-after", "50000"]);
+    let (ok, _, err) = quasar(&first);
+    assert!(!ok && err.contains("stopped after 50000 nodes"), "{err}");
+    let mut then = base.to_vec();
+    then.extend_from_slice(&["--tb-rows", "4"]);
+    let (ok, out, err) = quasar(&then);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("winner: White (the side to move); perfect play lasts 23 plies"),
+        "{out}"
+    );
+    // The same as a run from scratch with either table.
+    for rows in ["3", "4"] {
+        let (ok, fresh, err) = quasar(&[
+            "solve",
+            "--board",
+            "3x6",
+            "--memory",
+            "16",
+            "--tb-rows",
+            rows,
+        ]);
+        assert!(ok, "{err}");
+        assert!(fresh.contains("perfect play lasts 23 plies"), "{fresh}");
+    }
+}

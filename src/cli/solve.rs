@@ -4,14 +4,15 @@
 use super::{position_from, CliResult, SizeRule};
 use crate::games::breakthrough::BreakthroughSetup;
 use crate::games::{DefaultSize, GameName};
-use breakthrough::solve::{self, Options, ProofFile, SolveProgress, Status};
+use breakthrough::solve::{self, Options, ProofFile, SolveError, SolveProgress, Status};
 use breakthrough::tablebase::generate::peak_memory_kib;
 use breakthrough::tablebase::Tablebase;
 use breakthrough::{Board, Position};
 use quasar_core::Game;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Solve a position exactly, or check a proof file.
@@ -30,7 +31,8 @@ pub struct Args {
     /// A table file for the board whose sound claims end the search early
     #[arg(long, conflicts_with = "no_tb")]
     tb: Option<PathBuf>,
-    /// Rows of the table built in memory when no --tb is given (default 3)
+    /// Rows of the table built in memory when no --tb is given (default 4 on boards of 6
+    /// rows or more and at most 5 columns, else 3)
     #[arg(long, conflicts_with_all = ["tb", "no_tb"])]
     tb_rows: Option<u32>,
     /// Use no table at all
@@ -45,8 +47,9 @@ pub struct Args {
     /// Threads for --check (default: all cores)
     #[arg(long, requires = "check")]
     threads: Option<usize>,
-    /// Save the search's state to FILE every few minutes, and resume from FILE when it
-    /// exists (a stopped or killed solve goes on where the last save left it)
+    /// Save the search's state to FILE every few minutes and when stopped by SIGTERM or
+    /// Ctrl-C, and resume from FILE when it exists (a stopped or killed solve goes on
+    /// where the last save left it)
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
     /// Seconds between two checkpoints
@@ -55,6 +58,10 @@ pub struct Args {
     /// Stop after this many nodes of this run, saving a checkpoint (to try --checkpoint)
     #[arg(long, value_name = "NODES")]
     stop_after: Option<u64>,
+    /// Print one line per move of the position (one of each left-right mirror pair):
+    /// the move, a tab, and the position after it, to solve each by its own job
+    #[arg(long, conflicts_with_all = ["check", "proof", "checkpoint", "stop_after"])]
+    list_children: bool,
     /// MiB for each phase's transposition table
     #[arg(long, default_value_t = 512)]
     memory: usize,
@@ -78,13 +85,26 @@ Examples:
   quasar solve --board 5x5 --proof 5x5.proof        Black wins, 26 plies
   quasar solve --check 5x5.proof --threads 2
   quasar solve --board 5x5 --no-tb                  without any table
+  quasar solve --board 5x6 --list-children          a line per root move (MOVE<TAB>FEN),
+                                                    to solve each child by its own job
   nice -n 19 quasar solve --board 6x5 --memory 4096 --checkpoint 6x5.ckpt --proof 6x5.proof
-                                                    a long solve that resumes when run again";
+                                                    a long solve that resumes when run again
+
+SIGTERM or Ctrl-C (SIGINT) stops a solve within a second: with --checkpoint it saves the
+checkpoint at once and exits with status 75 (run the same command to resume); without, it
+exits with 128 + the signal's number (130, 143) and says that nothing was saved. A second
+signal during the save ends it at once (the previous checkpoint stays intact).";
+
+/// Exit status of a solve stopped by a signal after saving its checkpoint (sysexits'
+/// EX_TEMPFAIL: try again later), so a batch script can tell it from a failure and requeue.
+const EXIT_SAVED: i32 = 75;
 
 /// Prints the library's progress on standard error: one line rewritten at most twice a
-/// second on a terminal, else a new line every ten seconds (for a log).
+/// second on a terminal, else a new line every ten seconds (for a log); the first report
+/// of each phase at once, so a log shows when the search started and changed phase.
 struct Line {
-    last: Mutex<Instant>,
+    /// When the last line was printed, and its phase (none yet: `None`).
+    last: Mutex<(Instant, Option<&'static str>)>,
     start: Instant,
     terminal: bool,
 }
@@ -93,10 +113,10 @@ impl SolveProgress for Line {
     fn report(&self, s: &Status) {
         let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
         let every = if self.terminal { 500 } else { 10_000 };
-        if last.elapsed().as_millis() < every {
+        if last.1 == Some(s.phase) && last.0.elapsed().as_millis() < every {
             return;
         }
-        *last = Instant::now();
+        *last = (Instant::now(), Some(s.phase));
         let bound = s
             .bound
             .map(|b| format!(", testing {b} plies"))
@@ -148,6 +168,13 @@ pub fn run(args: Args) -> CliResult {
         DefaultSize::Standard,
         SizeRule::MustAgree,
     )?;
+    if args.list_children {
+        list_children(&root);
+        return Ok(());
+    }
+    // Installed before the table is built: a signal during the build stops the search at
+    // its first look at the flag.
+    let interrupt = Interrupt::install()?;
     let built = Instant::now();
     let (tb, table_text) = if args.no_tb {
         (None, "none".to_string())
@@ -175,19 +202,47 @@ pub fn run(args: Args) -> CliResult {
         checkpoint: args.checkpoint.as_deref(),
         checkpoint_every: std::time::Duration::from_secs(args.checkpoint_every),
         stop_after: args.stop_after,
+        interrupt: Some(&interrupt.raised),
     };
     let terminal = std::io::stderr().is_terminal();
     let line = Line {
-        last: Mutex::new(Instant::now()),
+        last: Mutex::new((Instant::now(), None)),
         start: Instant::now(),
         terminal,
     };
     let show = !args.quiet;
     let progress: &dyn SolveProgress = if show { &line } else { &solve::Quiet };
-    let s = solve::solve(&root, &options, progress)?;
+    let result = solve::solve(&root, &options, progress);
     if show && terminal {
         eprint!("\r{:79}\r", "");
     }
+    let s = match result {
+        Ok(s) => s,
+        Err(SolveError::Interrupted { nodes, saved }) => {
+            // The shared error path exits with 1 for every error; a stop by signal gets a
+            // status of its own, so this one line is printed and the process ends here.
+            let signal = interrupt.signal();
+            let code = match &saved {
+                Some(path) => {
+                    eprintln!(
+                        "stopped by {}; checkpoint {} saved at {nodes} nodes; run the same command to resume",
+                        signal_name(signal),
+                        path.display()
+                    );
+                    EXIT_SAVED
+                }
+                None => {
+                    eprintln!(
+                        "stopped by {} after {nodes} nodes; nothing was saved (give --checkpoint FILE to be able to resume)",
+                        signal_name(signal)
+                    );
+                    128 + signal
+                }
+            };
+            std::process::exit(code);
+        }
+        Err(e) => return Err(e.into()),
+    };
     println!("position: {}", root.to_fen());
     println!("table: {table_text}");
     let who = if s.winner == root.side() {
@@ -234,6 +289,73 @@ pub fn run(args: Args) -> CliResult {
         );
     }
     Ok(())
+}
+
+/// `--list-children`: a line per move of `root`, `MOVE<TAB>FEN`, one of each pair of moves
+/// whose positions are mirror images (they have one answer); a move that ends the game
+/// gets `MOVE<TAB>wins at once` instead of a position.
+fn list_children(root: &Position) {
+    let geo = solve::leaves::Geometry::new(root.board());
+    let mut moves = Vec::new();
+    root.generate_moves(&mut moves);
+    let mut seen = Vec::new();
+    for mv in moves {
+        let mut child = *root;
+        child.make_move(mv);
+        let text = root.format_move(mv);
+        if child.result().is_some() {
+            println!("{text}\twins at once");
+            continue;
+        }
+        let key = geo.key(&child);
+        if !seen.contains(&key) {
+            seen.push(key);
+            println!("{text}\t{}", child.to_fen());
+        }
+    }
+}
+
+/// SIGINT and SIGTERM raise a flag that the search polls, instead of killing the process.
+struct Interrupt {
+    /// Raised by either signal.
+    raised: Arc<AtomicBool>,
+    /// The number of the last signal received.
+    which: Arc<AtomicUsize>,
+}
+
+impl Interrupt {
+    /// Registers the handlers (signal-hook: the handler only stores to atomics, which is
+    /// async-signal-safe, and a second signal while the flag is up ends the process at once).
+    fn install() -> Result<Interrupt, Box<dyn std::error::Error>> {
+        let raised = Arc::new(AtomicBool::new(false));
+        let which = Arc::new(AtomicUsize::new(0));
+        #[cfg(unix)]
+        for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+            let fail = |e: std::io::Error| format!("cannot install the signal handler: {e}");
+            // Registered first, so it sees the flag as it was before this signal: only a
+            // second signal finds it raised and exits.
+            signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, Arc::clone(&raised))
+                .map_err(fail)?;
+            signal_hook::flag::register_usize(sig, Arc::clone(&which), sig as usize)
+                .map_err(fail)?;
+            signal_hook::flag::register(sig, Arc::clone(&raised)).map_err(fail)?;
+        }
+        Ok(Interrupt { raised, which })
+    }
+
+    /// The signal that raised the flag.
+    fn signal(&self) -> i32 {
+        self.which.load(Ordering::Relaxed) as i32
+    }
+}
+
+/// A signal's usual name.
+fn signal_name(signal: i32) -> String {
+    match signal {
+        2 => "SIGINT (Ctrl-C)".to_string(),
+        15 => "SIGTERM".to_string(),
+        n => format!("signal {n}"),
+    }
 }
 
 /// `--check FILE [--threads N] [--quiet]`.

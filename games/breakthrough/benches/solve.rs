@@ -1,11 +1,11 @@
 //! The exact solver's cost, printed (not asserted): `cargo bench -p breakthrough --bench
 //! solve [WxH] [MIB] [none|ROWS] [dfpn [eps=P] [init=unit|mobility|race] [weak] [work=total]]`
 //! solves the start of WxH (default 5x5) with a table of ROWS rows built in memory
-//! (default 3; `none`: no table) and MIB MiB per phase (default 512), and prints the
-//! winner, the length, nodes and seconds of each phase, wall and CPU. `dfpn` runs only
-//! df-pn (the winner), with the given tuning (default: the solver's), and prints its nodes,
-//! solved positions, wall and CPU seconds. Pin it to one core (`taskset -c 0`) for a
-//! one-core figure.
+//! (default: the solver's, `solve::default_rows`; `none`: no table) and MIB MiB per phase
+//! (default 512), and prints the winner, the length, nodes and seconds of each phase, wall
+//! and CPU. `dfpn` runs only df-pn (the winner), with the given tuning (default: the
+//! solver's), and prints its nodes, solved positions, wall and CPU seconds. Pin it to one
+//! core (`taskset -c 0`) for a one-core figure.
 
 use breakthrough::solve::checkpoint::Saver;
 use breakthrough::solve::dfpn::{Dfpn, Init, Tuning};

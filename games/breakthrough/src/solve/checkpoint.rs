@@ -8,6 +8,7 @@ use crate::{Board, Move, Position};
 use quasar_core::Side;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// First bytes of every checkpoint file.
@@ -21,33 +22,49 @@ const ENTRY_BYTES: usize = 24;
 /// At most this many entries go into a file (the most expensive ones): 384 MiB.
 pub const MAX_ENTRIES: usize = 16 << 20;
 
+/// Nodes between two looks at the clock and the interrupt flag.
+const POLL_EVERY: u64 = 1 << 16;
+
 /// When a search saves its state and when it stops: it calls [`Saver::tick`] once a node.
 #[derive(Debug)]
-pub struct Saver {
+pub struct Saver<'a> {
     path: Option<PathBuf>,
     every: Duration,
     last: Instant,
     stop_after: Option<u64>,
     ticks: u64,
+    /// Raised from outside (a signal handler) to stop with a last save.
+    interrupt: Option<&'a AtomicBool>,
     /// Set once the search must unwind (asked to stop, or a save failed).
     pub stopped: bool,
+    /// Set when the search stopped because the interrupt flag was raised.
+    pub interrupted: bool,
     /// The failed save, if one failed.
     pub error: Option<CheckpointError>,
 }
 
-impl Saver {
+impl<'a> Saver<'a> {
     /// Saves to `path` every `every` (when there is a path) and stops after `stop_after`
     /// nodes of this run, with a last save.
-    pub fn new(path: Option<&Path>, every: Duration, stop_after: Option<u64>) -> Saver {
+    pub fn new(path: Option<&Path>, every: Duration, stop_after: Option<u64>) -> Saver<'a> {
         Saver {
             path: path.map(Path::to_path_buf),
             every,
             last: Instant::now(),
             stop_after,
             ticks: 0,
+            interrupt: None,
             stopped: false,
+            interrupted: false,
             error: None,
         }
+    }
+
+    /// Also stops, with a last save, once `flag` is raised (looked at every 65,536 nodes,
+    /// where the clock is read).
+    pub fn interruptible(mut self, flag: Option<&'a AtomicBool>) -> Saver<'a> {
+        self.interrupt = flag;
+        self
     }
 
     /// Counts a node; `Some(stop)` when a checkpoint is due (`stop`: the last one).
@@ -57,9 +74,22 @@ impl Saver {
         if self.stop_after.is_some_and(|n| self.ticks >= n) {
             return Some(true);
         }
-        // The clock is read every 65,536 nodes only: a node costs well under a microsecond.
-        (self.path.is_some() && self.ticks % (1 << 16) == 0 && self.last.elapsed() >= self.every)
-            .then_some(false)
+        // The clock and the flag are read every 65,536 nodes only: a node costs well under
+        // a microsecond, so a signal is answered within a fraction of a second.
+        if self.ticks % POLL_EVERY != 0 {
+            return None;
+        }
+        if self.interrupt_raised() {
+            self.interrupted = true;
+            return Some(true);
+        }
+        (self.path.is_some() && self.last.elapsed() >= self.every).then_some(false)
+    }
+
+    /// True once the interrupt flag is raised (for work that does not tick, such as
+    /// writing the proof).
+    pub fn interrupt_raised(&self) -> bool {
+        self.interrupt.is_some_and(|f| f.load(Ordering::Relaxed))
     }
 
     /// True when there is a file to save to.

@@ -115,7 +115,7 @@ pub struct Dfpn<'a> {
     progress: &'a dyn SolveProgress,
     root: Option<Position>,
     /// Saves checkpoints and says when to stop.
-    pub saver: Saver,
+    pub saver: Saver<'a>,
     /// How the numbers are set.
     pub tuning: Tuning,
 }
@@ -127,7 +127,7 @@ impl<'a> Dfpn<'a> {
         tb: Option<&'a Tablebase>,
         tt_bytes: usize,
         progress: &'a dyn SolveProgress,
-        saver: Saver,
+        saver: Saver<'a>,
     ) -> Dfpn<'a> {
         Dfpn {
             geo,

@@ -16,6 +16,7 @@ use super::{SolveError, SolveProgress, Status};
 use crate::tablebase::Tablebase;
 use crate::{Move, Position};
 use quasar_core::Side;
+use std::path::Path;
 
 /// No game lasts this long on a 64-cell board; a bound this high means "never".
 pub const NEVER: u8 = 255;
@@ -58,7 +59,7 @@ pub struct Length<'a> {
     bound: u32,
     progress: &'a dyn SolveProgress,
     /// Saves checkpoints and says when to stop (during [`Length::distance`] only).
-    pub saver: Saver,
+    pub saver: Saver<'a>,
     /// Checkpoints and stops are live (while the distance is searched).
     checking: bool,
     root: Option<Position>,
@@ -74,7 +75,7 @@ impl<'a> Length<'a> {
         winner: Side,
         tt_bytes: usize,
         progress: &'a dyn SolveProgress,
-        saver: Saver,
+        saver: Saver<'a>,
     ) -> Length<'a> {
         Length {
             geo,
@@ -187,12 +188,8 @@ impl<'a> Length<'a> {
             let holds = self.within(root, d, 0);
             if self.saver.stopped {
                 self.checking = false;
-                return Err(match self.saver.error.take() {
-                    Some(e) => e.into(),
-                    None => SolveError::Stopped {
-                        nodes: self.winner_nodes + self.nodes,
-                    },
-                });
+                let nodes = self.winner_nodes + self.nodes;
+                return Err(super::stop_error(&mut self.saver, nodes));
             }
             if holds {
                 self.checking = false;
@@ -494,6 +491,13 @@ impl<'a> Length<'a> {
             return Ok(());
         }
         if out.written % REPORT_EVERY == 0 {
+            if self.saver.interrupt_raised() {
+                // The checkpoint at the holding bound was saved before the proof began.
+                return Err(SolveError::Interrupted {
+                    nodes: self.winner_nodes + self.nodes,
+                    saved: self.saver.path().map(Path::to_path_buf),
+                });
+            }
             self.progress.report(&Status {
                 phase: "proof",
                 nodes: out.written,

@@ -32,7 +32,8 @@ use crate::tablebase::{generate, Limits, Region, RegionError, Silent, Tablebase}
 use crate::{Board, Move, Position};
 use checkpoint::{Phase, Saver};
 use quasar_core::Side;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Where a solve stands, for a progress line.
@@ -82,6 +83,8 @@ pub struct Options<'a> {
     pub checkpoint_every: Duration,
     /// Stop (with a checkpoint) after this many nodes of this run: for tests and trials.
     pub stop_after: Option<u64>,
+    /// Stop (with a checkpoint) soon after this flag is raised, e.g. by a signal handler.
+    pub interrupt: Option<&'a AtomicBool>,
 }
 
 impl Default for Options<'_> {
@@ -93,6 +96,7 @@ impl Default for Options<'_> {
             checkpoint: None,
             checkpoint_every: Duration::from_secs(300),
             stop_after: None,
+            interrupt: None,
         }
     }
 }
@@ -150,6 +154,15 @@ pub enum SolveError {
         /// Nodes of both phases so far (all runs).
         nodes: u64,
     },
+    /// The interrupt flag was raised: the search stopped, saving its state when it had a
+    /// checkpoint file.
+    #[error("stopped by a signal {}", interrupted_text(*.nodes, .saved.as_deref()))]
+    Interrupted {
+        /// Nodes of both phases so far (all runs).
+        nodes: u64,
+        /// The checkpoint written, if any.
+        saved: Option<PathBuf>,
+    },
     /// A checkpoint could not be read, written or used.
     #[error(transparent)]
     Checkpoint(#[from] CheckpointError),
@@ -159,6 +172,32 @@ pub enum SolveError {
     /// An inconsistency between the solver's phases (a bug, never expected).
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+/// The rest of [`SolveError::Interrupted`]'s message.
+fn interrupted_text(nodes: u64, saved: Option<&Path>) -> String {
+    match saved {
+        Some(path) => format!(
+            "; checkpoint {} saved at {nodes} nodes; run the same command to resume",
+            path.display()
+        ),
+        None => format!("after {nodes} nodes; nothing was saved (no checkpoint file)"),
+    }
+}
+
+/// Why a search that `saver` stopped stopped: a failed save, the interrupt flag, or the
+/// node count asked for.
+pub(crate) fn stop_error(saver: &mut Saver, nodes: u64) -> SolveError {
+    if let Some(e) = saver.error.take() {
+        return e.into();
+    }
+    if saver.interrupted {
+        return SolveError::Interrupted {
+            nodes,
+            saved: saver.path().map(Path::to_path_buf),
+        };
+    }
+    SolveError::Stopped { nodes }
 }
 
 /// Solves the unfinished `root`: the winner, the exact length, the principal line and,
@@ -196,7 +235,8 @@ pub fn solve(
         options.checkpoint,
         options.checkpoint_every,
         options.stop_after,
-    );
+    )
+    .interruptible(options.interrupt);
     let t0 = Instant::now();
     let (winner, winner_nodes, solved, saver, from) = match &resume {
         Some(
@@ -213,10 +253,7 @@ pub fn solve(
             let winner = d.winner(root);
             let nodes = d.nodes();
             let Some(winner) = winner else {
-                return Err(match d.saver.error.take() {
-                    Some(e) => e.into(),
-                    None => SolveError::Stopped { nodes },
-                });
+                return Err(stop_error(&mut d.saver, nodes));
             };
             (winner, nodes, d.solved(), d.saver, 0)
         }
@@ -278,17 +315,34 @@ pub fn solve(
     })
 }
 
-/// The row count of the default in-memory table for `board`: three. The sound rule
-/// accepts depths up to `R = H - n + 1`, so the fewest rows allow the deepest claims; on
-/// 5x5 four rows proved exactly the same nodes as three and cost 4 s to build.
+/// The row count of the default in-memory table for `board`: four on boards of six rows
+/// or more when that table is small enough to probe by one byte (at most 5 columns: 5x6
+/// has 8 M configurations), else three. The sound rule accepts depths up to
+/// `R = H - n + 1`, and a table of `n` rows holds depths up to about `n - 1`: on 5 rows
+/// three rows are best (four proved the same nodes on 5x5 and cost 4 s to build), on 6
+/// rows four rows claim the wins of depth 3 as well, which cut df-pn's nodes 2.5-3 fold
+/// on 3x6, 3x7 and 4x6 and 2.7-14 fold on 5x6 positions (README, "6-row boards").
 pub fn default_rows(board: Board) -> Option<u32> {
-    (board.height() >= 4 && 3 * board.width() <= crate::tablebase::region::MAX_KEY_CELLS)
-        .then_some(3)
+    let w = board.width();
+    if board.height() < 4 || 3 * w > crate::tablebase::region::MAX_KEY_CELLS {
+        return None;
+    }
+    let four = (1u64 << (3 * w)).saturating_mul(3u64.pow(w));
+    Some(
+        if board.height() >= 6 && four <= crate::tablebase::dense::DENSE_MAX_LEN {
+            4
+        } else {
+            3
+        },
+    )
 }
 
-/// Builds a table of the top `rows` rows of `board` in memory, on all cores.
+/// Builds a table of the top `rows` rows of `board` in memory, on all cores, whose probes
+/// read one byte a configuration when it is small (5x6 with 4 rows: 8 MB): the solver
+/// probes at every node, and through the B-tree a 4-row table's probes took 30 % of
+/// df-pn's time on 4x6.
 pub fn table_in_memory(board: Board, rows: u32) -> Result<Tablebase, RegionError> {
     let region = Region::new(board, rows)?;
     let g = generate(&region, Limits::NONE, &Silent)?;
-    Ok(Tablebase::from_generated(&g))
+    Ok(Tablebase::from_generated_dense(&g))
 }

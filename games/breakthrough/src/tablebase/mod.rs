@@ -24,6 +24,7 @@
 //! ```
 
 pub mod cache;
+pub mod dense;
 pub mod generate;
 pub mod index;
 pub mod key;

@@ -3,6 +3,7 @@
 //! engine's [`Oracle`].
 
 use crate::tablebase::cache::{DepthCache, DEFAULT_SLOTS_LOG2};
+use crate::tablebase::dense::DenseDepths;
 use crate::tablebase::generate::Generated;
 use crate::tablebase::key::Entry;
 use crate::tablebase::progress::Progress;
@@ -99,6 +100,9 @@ pub struct Tablebase {
     cache: Option<DepthCache>,
     /// A small sliced table's depths copied into memory (`None`: probes read the files).
     resident: Option<Resident>,
+    /// A small generated table's depths by dense rank, one byte each (`None`: probes read
+    /// the tree); only the exact solver asks for it.
+    dense: Option<DenseDepths>,
     /// Probes go through [`Tablebase::explain`] with its colour flip (the slow path kept
     /// for comparison; off by default).
     slow: bool,
@@ -139,6 +143,7 @@ impl Tablebase {
             region: table.region.clone(),
             table,
             race_guess: false,
+            dense: None,
             slow: false,
         }
     }
@@ -193,6 +198,20 @@ impl Tablebase {
         Tablebase::from_table(TableFile::in_memory(
             &g.region, g.limits, &g.codec, &g.entries,
         ))
+    }
+
+    /// A tablebase held in memory, straight from the generator, whose probes read its
+    /// depths from one byte a configuration when it has at most
+    /// [`crate::tablebase::dense::DENSE_MAX_LEN`] configurations (8 MB for 5x6 with 4 rows).
+    pub fn from_generated_dense(g: &Generated) -> Tablebase {
+        let mut tb = Tablebase::from_generated(g);
+        tb.dense = DenseDepths::build(g);
+        tb
+    }
+
+    /// Bytes of the dense depths (0 when probes read the tree).
+    pub fn dense_bytes(&self) -> usize {
+        self.dense.as_ref().map_or(0, DenseDepths::bytes)
     }
 
     /// Makes [`Oracle::guess`] use the thesis' looser race rule as well (never `probe`).
@@ -350,6 +369,9 @@ impl Tablebase {
     /// through the answer cache.
     #[inline]
     fn stored_depth(&self, c: Config) -> Result<Option<u32>, Corrupt> {
+        if let Some(dense) = &self.dense {
+            return Ok(dense.depth(c));
+        }
         let Some(cache) = &self.cache else {
             return self.table_depth(c);
         };
