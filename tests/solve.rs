@@ -16,7 +16,7 @@ fn temp(name: &str) -> PathBuf {
 fn four_by_four_solves_proves_and_checks() {
     let file = temp("4x4.proof");
     let f = file.to_str().unwrap();
-    for extra in [&[][..], &["--no-tb"][..]] {
+    for extra in [&[][..], &["--no-tb"][..], &["--length-pn-from", "4"][..]] {
         let mut args = vec!["solve", "--board", "4x4", "--memory", "16", "--proof", f];
         args.extend_from_slice(extra);
         let (ok, out, err) = quasar(&args);
@@ -88,6 +88,7 @@ fn bad_input_is_one_error_line() {
         &["solve", "--board", "4x4", "--tb", "/nonexistent.qtb"],
         &["solve", "--check", "/nonexistent.proof"],
         &["solve", "--board", "4x4", "--tb-rows", "9"],
+        &["solve", "--board", "4x4", "--length-pn-from", "3"],
     ] {
         let (ok, _, err) = quasar(args);
         assert!(!ok, "{args:?}");

@@ -1,6 +1,8 @@
 //! The exact solver's cost, printed (not asserted): `cargo bench -p breakthrough --bench
-//! solve [WxH] [MIB] [none|ROWS] [dfpn [eps=P] [init=unit|mobility|race] [weak] [work=total]]`
-//! solves the start of WxH (default 5x5) with a table of ROWS rows built in memory
+//! solve [WxH] [MIB] [none|ROWS] [fen=FEN] [pn=K] [dfpn [eps=P] [init=unit|mobility|race]
+//! [weak] [work=total]]` solves the start of WxH (default 5x5; `fen=`: that position,
+//! `pn=`: the length's bounds from K plies tested by proof numbers) with a table of ROWS
+//! rows built in memory
 //! (default: the solver's, `solve::default_rows`; `none`: no table) and MIB MiB per phase
 //! (default 512), and prints the winner, the length, nodes and seconds of each phase, wall
 //! and CPU. `dfpn` runs only df-pn (the winner), with the given tuning (default: the
@@ -64,16 +66,26 @@ fn main() {
         );
         return;
     }
+    let mut pn_from = Options::default().length_pn_from;
+    let mut root = Position::start(board);
+    for a in args.iter().skip(3) {
+        match a.split_once('=') {
+            Some(("pn", k)) => pn_from = k.parse().expect("pn=PLIES"),
+            Some(("fen", f)) => root = Position::from_fen(f).expect("a position"),
+            _ => panic!("unknown solve option {a}"),
+        }
+    }
     let options = Options {
+        length_pn_from: pn_from,
         tablebase: tb.as_ref(),
         table_bytes: mib << 20,
         proof: None,
         ..Options::default()
     };
     let (c0, t0) = (cpu_seconds(), Instant::now());
-    let s = solve::solve(&Position::start(board), &options, &Quiet).expect("solved");
+    let s = solve::solve(&root, &options, &Quiet).expect("solved");
     println!(
-        "{board} rows {rows:?}: {:?} wins in {} plies; nodes {} + {}; seconds {:.2} + {:.2} = {:.2} wall, {:.2} CPU",
+        "{board} rows {rows:?} pn from {pn_from}: {:?} wins in {} plies; nodes {} + {}; seconds {:.2} + {:.2} = {:.2} wall, {:.2} CPU",
         s.winner,
         s.plies,
         s.winner_nodes,

@@ -106,6 +106,72 @@ fn agrees_with_plain_search_on_small_boards() {
     }
 }
 
+#[test]
+fn the_length_by_proof_numbers_agrees_with_plain_search() {
+    // From 4 plies every bound is tested by proof numbers; from 8 the two searches mix
+    // (proof numbers above, depth first below); a small table makes entries replace each
+    // other.
+    for (w, h, plies, rows, count) in [
+        (4, 5, 4, 3, 8),
+        (5, 4, 3, 3, 8),
+        (3, 6, 2, 4, 8),
+        (5, 5, 14, 3, 3),
+    ] {
+        let b = board(w, h);
+        let tb = table_in_memory(b, rows).unwrap();
+        for pos in random_positions(b, plies, count, w as u64 * 31 + h as u64) {
+            let expected = plain(&pos);
+            for tablebase in [None, Some(&tb)] {
+                // 64 KiB is too small for the search on 4x5 and 5x4 (on 3x6 and 5x5
+                // proof numbers would take minutes with it).
+                let small = if h == 6 || w * h > 20 {
+                    8 << 20
+                } else {
+                    64 << 10
+                };
+                for (pn_from, bytes) in [(4, 8 << 20), (8, 8 << 20), (4, small)] {
+                    let opts = Options {
+                        tablebase,
+                        table_bytes: bytes,
+                        length_pn_from: pn_from,
+                        ..Options::default()
+                    };
+                    let s = solve(&pos, &opts, &Quiet).unwrap();
+                    assert_eq!(
+                        (s.winner, s.plies),
+                        expected,
+                        "{} with table: {}, proof numbers from {pn_from}, {bytes} bytes",
+                        pos.to_fen(),
+                        tablebase.is_some()
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_proof_found_by_proof_numbers_checks() {
+    let b = board(5, 5);
+    let tb = table_in_memory(b, 3).unwrap();
+    let path = temp("pn.proof");
+    for root in random_positions(b, 10, 4, 7) {
+        let opts = Options {
+            tablebase: Some(&tb),
+            table_bytes: 8 << 20,
+            proof: Some(&path),
+            length_pn_from: 6,
+            ..Options::default()
+        };
+        let s = solve(&root, &opts, &Quiet).unwrap();
+        assert_eq!((s.winner, s.plies), plain(&root), "{}", root.to_fen());
+        let proof = Proof::read(&path).unwrap();
+        assert_eq!(proof.plies, s.plies);
+        let report = check(&proof).unwrap();
+        assert_eq!(report.records, s.proof.unwrap().records);
+    }
+}
+
 fn temp(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("quasar-solve-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -18,24 +18,33 @@ use crate::{Move, Position};
 use quasar_core::Side;
 use std::path::Path;
 
+mod pn;
+
 /// No game lasts this long on a 64-cell board; a bound this high means "never".
 pub const NEVER: u8 = 255;
 /// The least bound at which a node first looks up its children in the table (the enhanced
 /// transposition cutoff): at 5x5's bounds 6 and 8 it cost more probes than it saved, at
 /// 10 and up it cut 15 % of the nodes and about a tenth of the time.
 const ETC_MIN_BOUND: u32 = 10;
+/// The least bound searched by proof numbers (see [`Length::pn_from`]).
+pub const DEFAULT_PN_FROM: u32 = NEVER as u32;
 /// Nodes between two progress reports.
 const REPORT_EVERY: u64 = 1 << 16;
 
 /// What is known of a position's distance `dist` (plies until the winner has won with
 /// best play on both sides): `lo < dist <= hi`, `hi == 0` when no upper bound is known.
 /// `hint` is the move that decided the last search here, in the key's orientation
-/// (`from == to`: none), tried first next time.
+/// (`from == to`: none), tried first next time. `pn` and `dn` are the proof-number
+/// search's numbers for "the side to move wins" at `depth` plies left (`depth == 0`:
+/// none); they only guide that search. Ten bytes, so that two slots fill one cache line.
 #[derive(Clone, Copy, Debug)]
 struct Bounds {
     lo: u8,
     hi: u8,
     hint: Move,
+    depth: u8,
+    pn: u16,
+    dn: u16,
 }
 
 impl Default for Bounds {
@@ -44,6 +53,9 @@ impl Default for Bounds {
             lo: 0,
             hi: 0,
             hint: Move { from: 0, to: 0 },
+            depth: 0,
+            pn: 0,
+            dn: 0,
         }
     }
 }
@@ -65,6 +77,11 @@ pub struct Length<'a> {
     root: Option<Position>,
     /// df-pn's nodes, for the checkpoint.
     pub winner_nodes: u64,
+    /// Bounds of this many plies or more are searched by proof numbers (best first),
+    /// smaller ones depth first; `NEVER`: depth first throughout.
+    pub pn_from: u32,
+    /// The proof-number search's children, one list a ply.
+    kids: Vec<Vec<pn::Child>>,
 }
 
 impl<'a> Length<'a> {
@@ -90,6 +107,8 @@ impl<'a> Length<'a> {
             checking: false,
             root: None,
             winner_nodes: 0,
+            pn_from: DEFAULT_PN_FROM,
+            kids: Vec::new(),
         }
     }
 
@@ -102,6 +121,7 @@ impl<'a> Length<'a> {
                 lo: e.a,
                 hi: e.b,
                 hint: e.mv,
+                ..Bounds::default()
             };
             self.tt.put(e.key, b, e.work);
         }
@@ -114,11 +134,19 @@ impl<'a> Length<'a> {
             self.saver.save_nothing(stop);
             return;
         }
-        let floor = least_class_kept(self.tt.entries_with_work().map(|e| e.2), MAX_ENTRIES);
+        // An entry with only proof numbers holds no fact and is not kept.
+        let facts = |b: &Bounds| b.lo != 0 || b.hi != 0 || b.hint.from != b.hint.to;
+        let floor = least_class_kept(
+            self.tt
+                .entries_with_work()
+                .filter(|e| facts(&e.1))
+                .map(|e| e.2),
+            MAX_ENTRIES,
+        );
         let entries = self
             .tt
             .entries_with_work()
-            .filter(|e| work_class(e.2) >= floor)
+            .filter(|e| facts(&e.1) && work_class(e.2) >= floor)
             .map(|(key, b, work)| Entry {
                 key,
                 a: b.lo,
@@ -185,7 +213,11 @@ impl<'a> Length<'a> {
         self.checking = true;
         while d < NEVER as u32 {
             self.bound = d;
-            let holds = self.within(root, d, 0);
+            let holds = if d >= self.pn_from {
+                self.within_pn(root, d)
+            } else {
+                self.within(root, d, 0)
+            };
             if self.saver.stopped {
                 self.checking = false;
                 let nodes = self.winner_nodes + self.nodes;
@@ -242,25 +274,8 @@ impl<'a> Length<'a> {
                 return self.settle_upper(key, known, d, plies);
             }
         }
-        self.nodes += 1;
-        if self.nodes % REPORT_EVERY == 0 {
-            self.progress.report(&Status {
-                phase: "length",
-                nodes: self.nodes,
-                proven: 0,
-                disproven: 0,
-                table_bytes: self.tt.bytes() as u64,
-                bound: Some(self.bound),
-            });
-        }
-        if self.checking {
-            if let Some(stop) = self.saver.tick() {
-                let root = self.root.expect("set while checking");
-                self.checkpoint(&root, stop);
-                if self.saver.stopped {
-                    return false;
-                }
-            }
+        if self.count_node() {
+            return false;
         }
         let start = self.nodes;
         if self.moves.len() <= ply {
@@ -361,6 +376,30 @@ impl<'a> Length<'a> {
         let work = (self.nodes - start).min(u32::MAX as u64) as u32;
         self.tt.put(key, b, work);
         result
+    }
+
+    /// Counts a searched node: reports progress, saves a checkpoint when one is due;
+    /// true when the search must stop.
+    fn count_node(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes % REPORT_EVERY == 0 {
+            self.progress.report(&Status {
+                phase: "length",
+                nodes: self.nodes,
+                proven: 0,
+                disproven: 0,
+                table_bytes: self.tt.bytes() as u64,
+                bound: Some(self.bound),
+            });
+        }
+        if self.checking {
+            if let Some(stop) = self.saver.tick() {
+                let root = self.root.expect("set while checking");
+                self.checkpoint(&root, stop);
+                return self.saver.stopped;
+            }
+        }
+        false
     }
 
     /// `within` for the winner to move and `d == 3`, from the rules alone: a win in one,

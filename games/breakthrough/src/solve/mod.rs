@@ -85,6 +85,8 @@ pub struct Options<'a> {
     pub stop_after: Option<u64>,
     /// Stop (with a checkpoint) soon after this flag is raised, e.g. by a signal handler.
     pub interrupt: Option<&'a AtomicBool>,
+    /// The length search tests bounds of this many plies or more by proof numbers.
+    pub length_pn_from: u32,
 }
 
 impl Default for Options<'_> {
@@ -97,6 +99,7 @@ impl Default for Options<'_> {
             checkpoint_every: Duration::from_secs(300),
             stop_after: None,
             interrupt: None,
+            length_pn_from: length::DEFAULT_PN_FROM,
         }
     }
 }
@@ -262,6 +265,7 @@ pub fn solve(
     let t1 = Instant::now();
     let mut len = length::Length::new(&geo, tb, winner, options.table_bytes, progress, saver);
     len.winner_nodes = winner_nodes;
+    len.pn_from = options.length_pn_from.max(4);
     match &resume {
         Some(c) if matches!(c.phase, Phase::Length { .. }) => len.load(c),
         _ => {

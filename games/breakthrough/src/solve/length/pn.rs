@@ -1,0 +1,267 @@
+//! The length search's test by proof numbers: "does the winner win within `d` plies?" as
+//! df-pn over (position, plies left), for the large bounds, where the depth-first
+//! [`Length::within`] spends its nodes refuting moves that a best-first search never
+//! tries; bounds below [`Length::pn_from`] are left to `within`. The facts it finds
+//! (`lo`, `hi`, the deciding move) go to the same table as `within`'s, so both searches
+//! and the proof writer share them.
+
+use super::{Bounds, Length, NEVER};
+use crate::solve::leaves::Quick;
+use crate::solve::tt::Key;
+use crate::{Move, Position};
+
+/// Proof or disproof number that stands for infinity.
+const INF: u32 = u32::MAX / 4;
+/// The 1 + epsilon trick's epsilon in percent, as in df-pn.
+const EPS_PERCENT: u64 = 25;
+/// The largest number the table keeps (two bytes); larger ones are stored as this, which
+/// only blurs the guidance, never a result.
+const STORED_MAX: u32 = u16::MAX as u32 - 1;
+
+/// One child of the node being searched, with its numbers for its own mover.
+#[derive(Clone, Copy)]
+pub(super) struct Child {
+    pos: Position,
+    mv: Move,
+    key: Key,
+    mirrored: bool,
+    known: Bounds,
+    pn: u32,
+    dn: u32,
+}
+
+/// What the table and the rules say of an unfinished position with `d` plies left.
+enum Known {
+    /// The winner wins within `d` (true) or does not (false).
+    Solved(bool),
+    /// Not settled: the table's entry (default when none).
+    Open(Bounds),
+}
+
+impl Length<'_> {
+    /// [`Length::within`] by proof numbers, for the root of a bound test.
+    pub(super) fn within_pn(&mut self, root: &Position, d: u32) -> bool {
+        let (key, mirrored) = self.geo.key_mirrored(root);
+        let known = match self.known(root, &key, d, 0) {
+            Known::Solved(w) => return w,
+            Known::Open(b) => b,
+        };
+        let winner_moves = root.side() == self.winner;
+        loop {
+            let (pn, dn) = self.mid_pn(root, key, mirrored, known, d, INF, INF, 0);
+            if self.saver.stopped {
+                return false;
+            }
+            if pn == 0 || dn == 0 {
+                // The numbers are the mover's: the mover wins when pn is 0.
+                return (pn == 0) == winner_moves;
+            }
+        }
+    }
+
+    /// Settles `pos` (unfinished, key `key`) with `d` plies left without expanding it when
+    /// the table, the rules or a table claim can; below `pn_from` by the depth-first
+    /// search.
+    fn known(&mut self, pos: &Position, key: &Key, d: u32, ply: usize) -> Known {
+        if d < self.geo.min_plies(pos, self.winner) {
+            return Known::Solved(false);
+        }
+        if d < self.pn_from {
+            return Known::Solved(self.within(pos, d, ply));
+        }
+        let known = self.tt.get(key).unwrap_or_default();
+        if known.hi != 0 && d >= known.hi as u32 {
+            return Known::Solved(true);
+        }
+        if d <= known.lo as u32 {
+            return Known::Solved(false);
+        }
+        let winner_moves = pos.side() == self.winner;
+        match self.geo.quick(pos) {
+            // d is at least pn_from, so a win in one or two is within it.
+            Quick::WinInOne => return Known::Solved(winner_moves),
+            Quick::LossInTwo => return Known::Solved(!winner_moves),
+            _ => {}
+        }
+        if let Some(plies) = self.geo.claim_plies(self.tb, pos) {
+            if !winner_moves {
+                // The loser has a certain win of its own: this line never wins.
+                return Known::Solved(false);
+            }
+            if plies <= d {
+                return Known::Solved(true);
+            }
+        }
+        Known::Open(known)
+    }
+
+    /// Searches `pos` with `d` plies left until its numbers (for its mover) reach
+    /// `th_pn` or `th_dn`; returns them and stores what it learnt.
+    #[allow(clippy::too_many_arguments)]
+    fn mid_pn(
+        &mut self,
+        pos: &Position,
+        key: Key,
+        mirrored: bool,
+        known: Bounds,
+        d: u32,
+        th_pn: u32,
+        th_dn: u32,
+        ply: usize,
+    ) -> (u32, u32) {
+        let start = self.nodes;
+        if self.count_node() {
+            return (1, 1);
+        }
+        let winner_moves = pos.side() == self.winner;
+        if self.kids.len() <= ply {
+            self.kids.push(Vec::new());
+        }
+        let mut kids = std::mem::take(&mut self.kids[ply]);
+        kids.clear();
+        let quick = self.geo.quick(pos);
+        if self.moves.len() <= ply {
+            self.moves.push(Vec::new());
+        }
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        self.geo.moves(pos, quick, &mut moves);
+        for &mv in &moves {
+            let mut child = *pos;
+            child.make_move(mv);
+            let (ckey, cmirrored) = self.geo.key_mirrored(&child);
+            // Every child is probed below: ask for all their buckets first, so that the
+            // misses overlap.
+            self.tt.prefetch(&ckey);
+            kids.push(Child {
+                pos: child,
+                mv,
+                key: ckey,
+                mirrored: cmirrored,
+                known: Bounds::default(),
+                pn: 1,
+                dn: 1,
+            });
+        }
+        self.moves[ply] = moves;
+        for i in 0..kids.len() {
+            let c = kids[i];
+            // The child's numbers are its mover's, the other side.
+            let (pn, dn) = if c.pos.result().is_some() {
+                // The move won the game: its mover (this node's) wins.
+                (INF, 0)
+            } else {
+                match self.known(&c.pos, &c.key, d - 1, ply + 1) {
+                    Known::Solved(w) => {
+                        if w != winner_moves {
+                            (0, INF)
+                        } else {
+                            (INF, 0)
+                        }
+                    }
+                    Known::Open(b) => {
+                        kids[i].known = b;
+                        if b.depth != 0 {
+                            (b.pn as u32, b.dn as u32)
+                        } else {
+                            (1, 1)
+                        }
+                    }
+                }
+            };
+            if self.saver.stopped {
+                self.kids[ply] = kids;
+                return (1, 1);
+            }
+            kids[i].pn = pn;
+            kids[i].dn = dn;
+        }
+        let (mut pn, mut dn);
+        let mut best;
+        loop {
+            // The mover wins when some child is lost for its own mover, and loses when
+            // every child is won for its own mover.
+            let (mut best_dn, mut second_dn) = (INF, INF);
+            best = 0;
+            let (mut sum_pn, mut max_pn) = (0u32, 0u32);
+            for (i, c) in kids.iter().enumerate() {
+                sum_pn = (sum_pn + c.pn).min(INF - 1);
+                max_pn = max_pn.max(c.pn);
+                if c.dn < best_dn {
+                    second_dn = best_dn;
+                    best_dn = c.dn;
+                    best = i;
+                } else if c.dn < second_dn {
+                    second_dn = c.dn;
+                }
+            }
+            pn = best_dn;
+            dn = if max_pn >= INF { INF } else { sum_pn };
+            if kids.is_empty() {
+                pn = INF;
+                dn = 0;
+            }
+            if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 {
+                break;
+            }
+            let c = kids[best];
+            let child_th_pn = th_dn - (dn - c.pn);
+            let widened = second_dn as u64 * (100 + EPS_PERCENT) / 100 + 1;
+            let child_th_dn = (th_pn as u64).min(widened).min(INF as u64) as u32;
+            let (cpn, cdn) = self.mid_pn(
+                &c.pos,
+                c.key,
+                c.mirrored,
+                c.known,
+                d - 1,
+                child_th_pn,
+                child_th_dn,
+                ply + 1,
+            );
+            if self.saver.stopped {
+                // Unwinding: the numbers are unfinished, store nothing.
+                self.kids[ply] = kids;
+                return (1, 1);
+            }
+            kids[best].pn = cpn;
+            kids[best].dn = cdn;
+        }
+        let mut b = known;
+        let won_here = if pn == 0 {
+            Some(winner_moves)
+        } else if dn == 0 {
+            Some(!winner_moves)
+        } else {
+            None
+        };
+        match won_here {
+            Some(true) => {
+                if b.hi == 0 || d < b.hi as u32 {
+                    b.hi = d as u8;
+                }
+                b.depth = 0;
+            }
+            Some(false) => {
+                b.lo = b.lo.max(d as u8).min(NEVER - 1);
+                b.depth = 0;
+            }
+            None => {
+                b.depth = d as u8;
+                b.pn = pn.min(STORED_MAX) as u16;
+                b.dn = dn.min(STORED_MAX) as u16;
+            }
+        }
+        if pn == 0 {
+            // The mover's deciding move, tried first by the depth-first search.
+            let mv = kids[best].mv;
+            b.hint = if mirrored {
+                self.geo.mirror_move(mv)
+            } else {
+                mv
+            };
+        }
+        self.kids[ply] = kids;
+        let work = (self.nodes - start).min(u32::MAX as u64) as u32;
+        self.tt.add(key, b, work);
+        (pn, dn)
+    }
+}
