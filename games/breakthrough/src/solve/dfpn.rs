@@ -12,7 +12,7 @@ use crate::{Move, Position};
 use quasar_core::Side;
 
 /// Proof or disproof number that stands for infinity.
-const INF: u32 = u32::MAX / 4;
+pub(super) const INF: u32 = u32::MAX / 4;
 /// Nodes between two progress reports.
 const REPORT_EVERY: u64 = 1 << 16;
 
@@ -100,6 +100,95 @@ struct Child {
     mirrored: bool,
     pn: u32,
     dn: u32,
+}
+
+/// A node's numbers for its mover, from its children's (each for its own mover), with
+/// what picking and bounding the next child to search needs.
+pub(super) struct Numbers {
+    /// The node's proof number: the least child disproof number.
+    pub pn: u32,
+    /// The node's disproof number: the children's proof numbers summed (or, weak, the
+    /// largest plus one per other open child).
+    pub dn: u32,
+    /// The child to search next (the least disproof number).
+    pub best: usize,
+    second_dn: u32,
+    /// Open children other than the best, as they count in a weak `dn`.
+    others: u32,
+    weak: bool,
+}
+
+impl Numbers {
+    /// The numbers of a node whose children have `(pn, dn)`: the side to move wins when
+    /// some child is lost for its mover, and loses when every child is won for its mover
+    /// (or has no child: only captures of a threat were listed, and none was legal).
+    #[inline]
+    pub(super) fn of(children: impl Iterator<Item = (u32, u32)>, weak: bool) -> Numbers {
+        let (mut best_dn, mut second_dn) = (INF, INF);
+        let mut best = 0;
+        let (mut sum_pn, mut max_pn, mut open, mut count) = (0u32, 0u32, 0u32, 0usize);
+        for (i, (pn, dn)) in children.enumerate() {
+            // A sum of unsolved numbers stays below INF: only a solved child is INF.
+            sum_pn = (sum_pn + pn).min(INF - 1);
+            max_pn = max_pn.max(pn);
+            open += (pn != 0) as u32;
+            count += 1;
+            if dn < best_dn {
+                second_dn = best_dn;
+                best_dn = dn;
+                best = i;
+            } else if dn < second_dn {
+                second_dn = dn;
+            }
+        }
+        let (dn, others) = if count == 0 {
+            return Numbers {
+                pn: INF,
+                dn: 0,
+                best: 0,
+                second_dn,
+                others: 0,
+                weak,
+            };
+        } else if max_pn >= INF {
+            (INF, 0)
+        } else if weak {
+            (
+                if open == 0 { 0 } else { max_pn + (open - 1) },
+                open.saturating_sub(1),
+            )
+        } else {
+            (sum_pn, 0)
+        };
+        Numbers {
+            pn: best_dn,
+            dn,
+            best,
+            second_dn,
+            others,
+            weak,
+        }
+    }
+
+    /// The best child's thresholds (its proof number is `child_pn`) under this node's
+    /// `th_pn` and `th_dn`, with the 1 + epsilon trick.
+    #[inline]
+    pub(super) fn child_thresholds(
+        &self,
+        th_pn: u32,
+        th_dn: u32,
+        child_pn: u32,
+        tuning: Tuning,
+    ) -> (u32, u32) {
+        let child_th_pn = if self.weak {
+            th_dn - self.others
+        } else {
+            th_dn - (self.dn - child_pn)
+        };
+        let widened = self.second_dn as u64 * (100 + tuning.eps_percent as u64) / 100 + 1;
+        let child_th_dn = (th_pn as u64).min(widened).min(INF as u64) as u32;
+        (child_th_pn, child_th_dn)
+    }
 }
 
 /// The df-pn searcher.
@@ -350,53 +439,13 @@ impl<'a> Dfpn<'a> {
         let mut best;
         let tuning = self.tuning;
         loop {
-            // The side to move wins when some child is lost for its mover, and loses when
-            // every child is won for its mover.
-            let (mut best_dn, mut second_dn) = (INF, INF);
-            best = 0;
-            let (mut sum_pn, mut max_pn, mut open) = (0u32, 0u32, 0u32);
-            for (i, c) in kids.iter().enumerate() {
-                // A sum of unsolved numbers stays below INF: only a solved child is INF.
-                sum_pn = (sum_pn + c.pn).min(INF - 1);
-                max_pn = max_pn.max(c.pn);
-                open += (c.pn != 0) as u32;
-                if c.dn < best_dn {
-                    second_dn = best_dn;
-                    best_dn = c.dn;
-                    best = i;
-                } else if c.dn < second_dn {
-                    second_dn = c.dn;
-                }
-            }
-            pn = best_dn;
-            // The numbers of the children other than the best, as they count in dn.
-            let others;
-            if max_pn >= INF {
-                dn = INF;
-                others = 0;
-            } else if tuning.weak {
-                dn = if open == 0 { 0 } else { max_pn + (open - 1) };
-                others = open.saturating_sub(1);
-            } else {
-                dn = sum_pn;
-                others = 0;
-            }
-            if kids.is_empty() {
-                // Every move lost at once (only captures of a threat were listed).
-                pn = INF;
-                dn = 0;
-            }
+            let n = Numbers::of(kids.iter().map(|c| (c.pn, c.dn)), tuning.weak);
+            (pn, dn, best) = (n.pn, n.dn, n.best);
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 {
                 break;
             }
             let c = kids[best];
-            let child_th_pn = if tuning.weak {
-                th_dn - others
-            } else {
-                th_dn - (dn - c.pn)
-            };
-            let widened = second_dn as u64 * (100 + tuning.eps_percent as u64) / 100 + 1;
-            let child_th_dn = (th_pn as u64).min(widened).min(INF as u64) as u32;
+            let (child_th_pn, child_th_dn) = n.child_thresholds(th_pn, th_dn, c.pn, tuning);
             let (cpn, cdn) = self.mid(&c.pos, c.key, c.mirrored, child_th_pn, child_th_dn, ply + 1);
             if self.saver.stopped {
                 // Unwinding: the numbers are unfinished, store nothing.

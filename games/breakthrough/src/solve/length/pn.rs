@@ -6,14 +6,11 @@
 //! and the proof writer share them.
 
 use super::{Bounds, Length, NEVER};
+use crate::solve::dfpn::{Numbers, Tuning, INF};
 use crate::solve::leaves::Quick;
 use crate::solve::tt::Key;
 use crate::{Move, Position};
 
-/// Proof or disproof number that stands for infinity.
-const INF: u32 = u32::MAX / 4;
-/// The 1 + epsilon trick's epsilon in percent, as in df-pn.
-const EPS_PERCENT: u64 = 25;
 /// The largest number the table keeps (two bytes); larger ones are stored as this, which
 /// only blurs the guidance, never a result.
 const STORED_MAX: u32 = u16::MAX as u32 - 1;
@@ -178,35 +175,14 @@ impl Length<'_> {
         let (mut pn, mut dn);
         let mut best;
         loop {
-            // The mover wins when some child is lost for its own mover, and loses when
-            // every child is won for its own mover.
-            let (mut best_dn, mut second_dn) = (INF, INF);
-            best = 0;
-            let (mut sum_pn, mut max_pn) = (0u32, 0u32);
-            for (i, c) in kids.iter().enumerate() {
-                sum_pn = (sum_pn + c.pn).min(INF - 1);
-                max_pn = max_pn.max(c.pn);
-                if c.dn < best_dn {
-                    second_dn = best_dn;
-                    best_dn = c.dn;
-                    best = i;
-                } else if c.dn < second_dn {
-                    second_dn = c.dn;
-                }
-            }
-            pn = best_dn;
-            dn = if max_pn >= INF { INF } else { sum_pn };
-            if kids.is_empty() {
-                pn = INF;
-                dn = 0;
-            }
+            let n = Numbers::of(kids.iter().map(|c| (c.pn, c.dn)), false);
+            (pn, dn, best) = (n.pn, n.dn, n.best);
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 {
                 break;
             }
             let c = kids[best];
-            let child_th_pn = th_dn - (dn - c.pn);
-            let widened = second_dn as u64 * (100 + EPS_PERCENT) / 100 + 1;
-            let child_th_dn = (th_pn as u64).min(widened).min(INF as u64) as u32;
+            let (child_th_pn, child_th_dn) =
+                n.child_thresholds(th_pn, th_dn, c.pn, Tuning::default());
             let (cpn, cdn) = self.mid_pn(
                 &c.pos,
                 c.key,
