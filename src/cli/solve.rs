@@ -58,9 +58,10 @@ pub struct Args {
     /// Stop after this many nodes of this run, saving a checkpoint (to try --checkpoint)
     #[arg(long, value_name = "NODES")]
     stop_after: Option<u64>,
-    /// Test the length's bounds of this many plies or more by proof numbers (best first)
-    /// instead of depth first: on 5x6 positions whose game lasts 25 plies or more it took
-    /// up to half the time, on shorter ones up to twice as long (README, "Solve")
+    /// Test the length's bounds of this many plies or more by proof numbers (best first),
+    /// smaller ones depth first [default: 6 on boards of 5 columns and 6 rows or more,
+    /// else 255: depth first throughout]: on 5x6 positions lasting 25 plies or more it
+    /// took up to half the time, on smaller problems up to twice as long (README, "Solve")
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(4..=255))]
     length_pn_from: Option<u32>,
     /// Print one line per move of the position (one of each left-right mirror pair):
@@ -209,7 +210,7 @@ pub fn run(args: Args) -> CliResult {
         stop_after: args.stop_after,
         length_pn_from: args
             .length_pn_from
-            .unwrap_or(solve::length::DEFAULT_PN_FROM),
+            .unwrap_or_else(|| solve::default_length_pn_from(root.board())),
         interrupt: Some(&interrupt.raised),
     };
     let terminal = std::io::stderr().is_terminal();
