@@ -111,14 +111,25 @@ fn a_stopped_solve_resumes_and_a_damaged_checkpoint_is_one_error_line() {
         "--checkpoint",
         f,
     ];
-    let mut args = base.to_vec();
-    args.extend_from_slice(&["--stop-after", "300"]);
-    let (ok, _, err) = quasar(&args);
-    assert!(!ok);
-    assert!(err.contains("stopped after 300 nodes"), "{err}");
-    let (ok, out, err) = quasar(&base);
-    assert!(ok, "{err}");
-    assert!(out.contains("perfect play lasts 14 plies"), "{out}");
+    // 300 stops df-pn (948 nodes); 1,500 the length search by proof numbers (1,077 more).
+    // Either resumes to the same answer.
+    for (stop, pn_from) in [("300", "255"), ("1500", "4")] {
+        let _ = std::fs::remove_file(&file);
+        let mut with = base.to_vec();
+        with.extend_from_slice(&["--length-pn-from", pn_from]);
+        let mut args = with.clone();
+        args.extend_from_slice(&["--stop-after", stop]);
+        let (ok, _, err) = quasar(&args);
+        assert!(!ok);
+        // The count is checked at the next node after `stop`.
+        assert!(
+            err.contains("stopped after ") && err.contains(" nodes as asked"),
+            "{err}"
+        );
+        let (ok, out, err) = quasar(&with);
+        assert!(ok, "{err}");
+        assert!(out.contains("perfect play lasts 14 plies"), "{out}");
+    }
     // A cut file: an error naming it, never a panic.
     let bytes = std::fs::read(&file).unwrap();
     std::fs::write(&file, &bytes[..bytes.len() / 2]).unwrap();
