@@ -165,7 +165,7 @@ fn check_record(
                 r.bound
             ));
         }
-        if !plain.wins_within(&pos, r.bound as u32) {
+        if !plain.claim_holds(&pos, r.bound as u32, r.mv) {
             return invalid(format!(
                 "{}: the table's win within {} plies does not hold",
                 pos.to_fen(),
@@ -259,6 +259,39 @@ impl Plain {
         (h as usize) & (CACHE_SLOTS - 1)
     }
 
+    /// A table claim: the side to move wins within `d` plies. The record's move (the
+    /// table's) is tried first, and when it does not do it the whole search decides, so
+    /// the move only saves work, it never changes the verdict.
+    fn claim_holds(&mut self, pos: &Position, d: u32, mv: Move) -> bool {
+        if d == 0 {
+            return false;
+        }
+        self.nodes += 1;
+        if wins_in_one(pos) {
+            return true;
+        }
+        if d >= 3 && self.wins_after(pos, mv, d) {
+            return true;
+        }
+        self.wins_within(pos, d)
+    }
+
+    /// True when every reply to `mv` (a move that does not end the game) leaves a win
+    /// within `d - 2`.
+    fn wins_after(&mut self, pos: &Position, mv: Move, d: u32) -> bool {
+        let mut child = *pos;
+        child.make_move(mv);
+        if child.result().is_some() {
+            return true;
+        }
+        let rt = child.targets();
+        (0..rt.count()).all(|j| {
+            let mut gc = child;
+            gc.make_move(child.nth_move(&rt, j));
+            gc.result().is_none() && self.wins_within(&gc, d - 2)
+        })
+    }
+
     fn wins_within(&mut self, pos: &Position, d: u32) -> bool {
         if d == 0 {
             return false;
@@ -289,7 +322,9 @@ impl Plain {
             };
         }
         self.nodes += 1;
-        let won = self.search(pos, d);
+        // Shallow wins first: a search within `d` tries moves in order and refutes each
+        // wrong one to its full depth, while most of the positions asked have a short win.
+        let won = wins_in_one(pos) || (3..=d).step_by(2).any(|b| self.search(pos, b));
         if won {
             s.hi = d as u8;
         } else {
@@ -365,6 +400,54 @@ mod tests {
     use super::*;
     use crate::Board;
     use rand::SeedableRng;
+
+    /// "The side to move wins within `d`" by full-width minimax, nothing else.
+    fn brute(pos: &Position, d: u32) -> bool {
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        d >= 1
+            && moves.iter().any(|&m| {
+                let mut child = *pos;
+                child.make_move(m);
+                if child.result().is_some() {
+                    return true;
+                }
+                let mut replies = Vec::new();
+                child.generate_moves(&mut replies);
+                d >= 3
+                    && replies.iter().all(|&r| {
+                        let mut gc = child;
+                        gc.make_move(r);
+                        gc.result().is_none() && brute(&gc, d - 2)
+                    })
+            })
+    }
+
+    #[test]
+    fn claims_are_judged_as_by_full_minimax_whatever_move_they_name() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(9);
+        let mut plain = Plain::new();
+        let (mut held, mut failed) = (0, 0);
+        for (w, h) in [(4, 4), (5, 5), (3, 6), (5, 6)] {
+            for _ in 0..60 {
+                let mut pos = Position::start(Board::new(w, h).unwrap());
+                while pos.result().is_none() {
+                    let hint = pos.random_move(&mut rng).unwrap();
+                    for d in 1..=5 {
+                        let want = brute(&pos, d);
+                        assert_eq!(plain.claim_holds(&pos, d, hint), want, "{pos} {d}");
+                        (held, failed) = if want {
+                            (held + 1, failed)
+                        } else {
+                            (held, failed + 1)
+                        };
+                    }
+                    pos.make_move(hint);
+                }
+            }
+        }
+        assert!(held > 500 && failed > 500, "{held} {failed}");
+    }
 
     #[test]
     fn the_win_in_one_shortcut_agrees_with_trying_every_move() {
