@@ -60,6 +60,28 @@ impl Default for Bounds {
     }
 }
 
+/// What [`Length::verdict`] settles without a search.
+#[derive(Clone, Copy)]
+enum Verdict {
+    /// The table's facts answer the question as asked.
+    Known(bool),
+    /// The rules or a claim give the exact distance (0: the winner never wins here).
+    Exact(u32),
+    /// A table claim: won within this many plies, no more than asked.
+    Within(u32),
+}
+
+impl Verdict {
+    /// The answer to "won within `d`?" (the bound `d` the verdict was asked with).
+    fn within(self, d: u32) -> bool {
+        match self {
+            Verdict::Known(w) => w,
+            Verdict::Exact(dist) => dist != 0 && dist <= d,
+            Verdict::Within(plies) => plies <= d,
+        }
+    }
+}
+
 /// The bounded search for one fixed winner.
 pub struct Length<'a> {
     geo: &'a Geometry,
@@ -250,30 +272,14 @@ impl<'a> Length<'a> {
         }
         let (key, mirrored) = self.geo.key_mirrored(pos);
         let known = self.tt.get(&key).unwrap_or_default();
-        if known.hi != 0 && d >= known.hi as u32 {
-            return true;
-        }
-        if d <= known.lo as u32 {
-            return false;
+        let quick = self.geo.quick(pos);
+        match self.verdict(pos, known, d, quick) {
+            Some(Verdict::Known(w)) => return w,
+            Some(Verdict::Exact(dist)) => return self.settle(key, known, d, dist),
+            Some(Verdict::Within(plies)) => return self.settle_upper(key, known, d, plies),
+            None => {}
         }
         let winner_moves = pos.side() == self.winner;
-        let quick = self.geo.quick(pos);
-        match quick {
-            Quick::WinInOne => return self.settle(key, known, d, if winner_moves { 1 } else { 0 }),
-            Quick::LossInTwo => {
-                return self.settle(key, known, d, if winner_moves { 0 } else { 2 })
-            }
-            _ => {}
-        }
-        if let Some(plies) = self.geo.claim_plies(self.tb, pos) {
-            if !winner_moves {
-                // The loser has a certain win of its own: this line never wins.
-                return self.settle(key, known, d, 0);
-            }
-            if plies <= d {
-                return self.settle_upper(key, known, d, plies);
-            }
-        }
         if self.count_node() {
             return false;
         }
@@ -462,6 +468,30 @@ impl<'a> Length<'a> {
             }
         }
         true
+    }
+
+    /// What the table's entry `known`, the rules or a table claim say of the unfinished
+    /// `pos` with `d` plies left, without a search; `quick` is the rules' verdict on it.
+    #[inline]
+    fn verdict(&self, pos: &Position, known: Bounds, d: u32, quick: Quick) -> Option<Verdict> {
+        if known.hi != 0 && d >= known.hi as u32 {
+            return Some(Verdict::Known(true));
+        }
+        if d <= known.lo as u32 {
+            return Some(Verdict::Known(false));
+        }
+        let winner_moves = pos.side() == self.winner;
+        match quick {
+            Quick::WinInOne => return Some(Verdict::Exact(if winner_moves { 1 } else { 0 })),
+            Quick::LossInTwo => return Some(Verdict::Exact(if winner_moves { 0 } else { 2 })),
+            _ => {}
+        }
+        let plies = self.geo.claim_plies(self.tb, pos)?;
+        if !winner_moves {
+            // The loser has a certain win of its own: this line never wins.
+            return Some(Verdict::Exact(0));
+        }
+        (plies <= d).then_some(Verdict::Within(plies))
     }
 
     /// Stores and answers a position won within `plies` (a table claim: an upper bound).

@@ -7,7 +7,6 @@
 
 use super::{Bounds, Length, NEVER};
 use crate::solve::dfpn::{Numbers, Tuning, INF};
-use crate::solve::leaves::Quick;
 use crate::solve::tt::Key;
 use crate::{Move, Position};
 
@@ -67,29 +66,10 @@ impl Length<'_> {
             return Known::Solved(self.within(pos, d, ply));
         }
         let known = self.tt.get(key).unwrap_or_default();
-        if known.hi != 0 && d >= known.hi as u32 {
-            return Known::Solved(true);
+        match self.verdict(pos, known, d, self.geo.quick(pos)) {
+            Some(v) => Known::Solved(v.within(d)),
+            None => Known::Open(known),
         }
-        if d <= known.lo as u32 {
-            return Known::Solved(false);
-        }
-        let winner_moves = pos.side() == self.winner;
-        match self.geo.quick(pos) {
-            // d is at least pn_from, so a win in one or two is within it.
-            Quick::WinInOne => return Known::Solved(winner_moves),
-            Quick::LossInTwo => return Known::Solved(!winner_moves),
-            _ => {}
-        }
-        if let Some(plies) = self.geo.claim_plies(self.tb, pos) {
-            if !winner_moves {
-                // The loser has a certain win of its own: this line never wins.
-                return Known::Solved(false);
-            }
-            if plies <= d {
-                return Known::Solved(true);
-            }
-        }
-        Known::Open(known)
     }
 
     /// Searches `pos` with `d` plies left until its numbers (for its mover) reach
