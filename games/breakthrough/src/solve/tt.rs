@@ -159,7 +159,7 @@ impl<V: Copy + Default> Table<V> {
     /// larger of its old and new work.
     #[inline]
     pub fn put(&mut self, key: Key, value: V, work: u32) {
-        self.store(key, value, work, false);
+        self.store(key, work, false, |_| value);
     }
 
     /// Stores `value` for `key` as [`Table::put`] does, but a stored key adds `work` to
@@ -167,11 +167,19 @@ impl<V: Copy + Default> Table<V> {
     /// reporting only its own nodes.
     #[inline]
     pub fn add(&mut self, key: Key, value: V, work: u32) {
-        self.store(key, value, work, true);
+        self.store(key, work, true, |_| value);
+    }
+
+    /// [`Table::add`] of the value `update` makes from the one stored now (None when the
+    /// key is not stored): for a search whose entry may have changed since it read it,
+    /// at no extra probe.
+    #[inline]
+    pub fn add_with(&mut self, key: Key, work: u32, update: impl FnOnce(Option<V>) -> V) {
+        self.store(key, work, true, update);
     }
 
     #[inline]
-    fn store(&mut self, key: Key, value: V, work: u32, add: bool) {
+    fn store(&mut self, key: Key, work: u32, add: bool, update: impl FnOnce(Option<V>) -> V) {
         let i = self.bucket_of(&key);
         let pair = &mut self.buckets[i].slots;
         let j = if pair[0].holds(&key) {
@@ -198,10 +206,10 @@ impl<V: Copy + Default> Table<V> {
         } else {
             work
         };
+        s.value = update(s.holds(&key).then_some(s.value));
         s.white = key.white;
         s.black = key.black;
         s.meta = (key.side as u32 + 1) << SIDE_SHIFT | work;
-        s.value = value;
     }
 
     /// Every entry with the work behind it, in table order.

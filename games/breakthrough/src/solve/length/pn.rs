@@ -181,7 +181,6 @@ impl Length<'_> {
             kids[best].pn = cpn;
             kids[best].dn = cdn;
         }
-        let mut b = known;
         let won_here = if pn == 0 {
             Some(winner_moves)
         } else if dn == 0 {
@@ -189,35 +188,43 @@ impl Length<'_> {
         } else {
             None
         };
-        match won_here {
-            Some(true) => {
-                if b.hi == 0 || d < b.hi as u32 {
-                    b.hi = d as u8;
-                }
-                b.depth = 0;
-            }
-            Some(false) => {
-                b.lo = b.lo.max(d as u8).min(NEVER - 1);
-                b.depth = 0;
-            }
-            None => {
-                b.depth = d as u8;
-                b.pn = pn.min(STORED_MAX) as u16;
-                b.dn = dn.min(STORED_MAX) as u16;
-            }
-        }
-        if pn == 0 {
-            // The mover's deciding move, tried first by the depth-first search.
+        // The mover's deciding move, tried first by the depth-first search.
+        let hint = (pn == 0).then(|| {
             let mv = kids[best].mv;
-            b.hint = if mirrored {
+            if mirrored {
                 self.geo.mirror_move(mv)
             } else {
                 mv
-            };
-        }
+            }
+        });
         self.kids[ply] = kids;
         let work = (self.nodes - start).min(u32::MAX as u64) as u32;
-        self.tt.add(key, b, work);
+        // From the entry as stored now, not as read before the search: a fact found
+        // meanwhile (this position reached by another path) is kept.
+        self.tt.add_with(key, work, |now| {
+            let mut b = now.unwrap_or(known);
+            match won_here {
+                Some(true) => {
+                    if b.hi == 0 || d < b.hi as u32 {
+                        b.hi = d as u8;
+                    }
+                    b.depth = 0;
+                }
+                Some(false) => {
+                    b.lo = b.lo.max(d as u8).min(NEVER - 1);
+                    b.depth = 0;
+                }
+                None => {
+                    b.depth = d as u8;
+                    b.pn = pn.min(STORED_MAX) as u16;
+                    b.dn = dn.min(STORED_MAX) as u16;
+                }
+            }
+            if let Some(mv) = hint {
+                b.hint = mv;
+            }
+            b
+        });
         (pn, dn)
     }
 }
