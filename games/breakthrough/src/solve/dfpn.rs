@@ -4,7 +4,7 @@
 use super::checkpoint::{
     least_class_kept, work_class, Checkpoint, Entry, Phase, Saver, MAX_ENTRIES,
 };
-use super::leaves::{Geometry, Quick};
+use super::leaves::{Geometry, Quick, Step};
 use super::tt::{Key, Table};
 use super::{SolveProgress, Status};
 use crate::tablebase::Tablebase;
@@ -94,10 +94,7 @@ impl Default for Tuning {
 /// One child of the node being searched, with its current numbers.
 #[derive(Clone, Copy)]
 struct Child {
-    pos: Position,
-    mv: Move,
-    key: Key,
-    mirrored: bool,
+    step: Step,
     pn: u32,
     dn: u32,
 }
@@ -410,28 +407,20 @@ impl<'a> Dfpn<'a> {
         let quick = self.geo.quick(pos);
         let mut moves = std::mem::take(&mut self.moves);
         self.geo.moves(pos, quick, &mut moves);
-        for &mv in &moves {
-            let mut child = *pos;
-            child.make_move(mv);
-            let (ckey, cmirrored) = self.geo.key_mirrored(&child);
-            // Every child is probed below: ask for all their buckets first, so the misses
-            // overlap instead of coming one by one.
-            self.tt.prefetch(&ckey);
-            kids.push(Child {
-                pos: child,
-                mv,
-                key: ckey,
-                mirrored: cmirrored,
-                pn: 1,
-                dn: 1,
-            });
-        }
+        kids.extend(
+            self.geo
+                .steps(pos, &moves, &self.tt)
+                .map(|step| Child { step, pn: 1, dn: 1 }),
+        );
         for c in kids.iter_mut() {
-            let q = self.geo.quick(&c.pos);
-            if let Some(v) = self.settled(&c.pos, q).or_else(|| self.tt.get(&c.key)) {
+            let q = self.geo.quick(&c.step.pos);
+            if let Some(v) = self
+                .settled(&c.step.pos, q)
+                .or_else(|| self.tt.get(&c.step.key))
+            {
                 (c.pn, c.dn) = (v.pn, v.dn);
             } else if self.tuning.init != Init::Unit {
-                (c.pn, c.dn) = self.first_numbers(&c.pos, q);
+                (c.pn, c.dn) = self.first_numbers(&c.step.pos, q);
             }
         }
         self.moves = moves;
@@ -446,7 +435,8 @@ impl<'a> Dfpn<'a> {
             }
             let c = kids[best];
             let (child_th_pn, child_th_dn) = n.child_thresholds(th_pn, th_dn, c.pn, tuning);
-            let (cpn, cdn) = self.mid(&c.pos, c.key, c.mirrored, child_th_pn, child_th_dn, ply + 1);
+            let s = c.step;
+            let (cpn, cdn) = self.mid(&s.pos, s.key, s.mirrored, child_th_pn, child_th_dn, ply + 1);
             if self.saver.stopped {
                 // Unwinding: the numbers are unfinished, store nothing.
                 self.children[ply] = kids;
@@ -458,7 +448,7 @@ impl<'a> Dfpn<'a> {
         let mut best_move = Move { from: 0, to: 0 };
         if pn == 0 {
             self.proven += 1;
-            let mv = kids[best].mv;
+            let mv = kids[best].step.mv;
             best_move = if mirrored {
                 self.geo.mirror_move(mv)
             } else {

@@ -2,7 +2,7 @@
 //! in one, threats that must be captured, the fewest plies a win can take, table claims,
 //! and the ordered move lists.
 
-use super::tt::Key;
+use super::tt::{Key, Table};
 use crate::tablebase::Tablebase;
 use crate::{Board, Move, Position};
 use quasar_core::Side;
@@ -20,6 +20,20 @@ pub enum Quick {
     MustCapture(u64),
     /// Nothing forced.
     Open,
+}
+
+/// A child of a searched node: its position, the move to it, its table key and whether
+/// the key is the mirror image's.
+#[derive(Clone, Copy)]
+pub struct Step {
+    /// The child.
+    pub pos: Position,
+    /// The move that made it.
+    pub mv: Move,
+    /// Its table key.
+    pub key: Key,
+    /// The key is the mirror image's.
+    pub mirrored: bool,
 }
 
 /// Board facts the solver consults at every node.
@@ -69,6 +83,30 @@ impl Geometry {
             out |= (self.reverse[bits as usize] as u64) << (r * w);
         }
         Some(out)
+    }
+
+    /// The children of `pos` by `moves`, each with its key; every child's bucket in `tt`
+    /// is asked for as it is made, so that the searches' probes of all the children, which
+    /// come next, overlap their misses instead of waiting for them one by one.
+    #[inline]
+    pub fn steps<'s, V: Copy + Default>(
+        &'s self,
+        pos: &'s Position,
+        moves: &'s [Move],
+        tt: &'s Table<V>,
+    ) -> impl Iterator<Item = Step> + 's {
+        moves.iter().map(move |&mv| {
+            let mut child = *pos;
+            child.make_move(mv);
+            let (key, mirrored) = self.key_mirrored(&child);
+            tt.prefetch(&key);
+            Step {
+                pos: child,
+                mv,
+                key,
+                mirrored,
+            }
+        })
     }
 
     /// The table key of `pos`: the smaller of it and its mirror image, which have equal

@@ -7,8 +7,9 @@
 
 use super::{Bounds, Length, NEVER};
 use crate::solve::dfpn::{Numbers, Tuning, INF};
+use crate::solve::leaves::Step;
 use crate::solve::tt::Key;
-use crate::{Move, Position};
+use crate::Position;
 
 /// The largest number the table keeps (two bytes); larger ones are stored as this, which
 /// only blurs the guidance, never a result.
@@ -17,10 +18,7 @@ const STORED_MAX: u32 = u16::MAX as u32 - 1;
 /// One child of the node being searched, with its numbers for its own mover.
 #[derive(Clone, Copy)]
 pub(super) struct Child {
-    pos: Position,
-    mv: Move,
-    key: Key,
-    mirrored: bool,
+    step: Step,
     known: Bounds,
     pn: u32,
     dn: u32,
@@ -102,32 +100,21 @@ impl Length<'_> {
         }
         let mut moves = std::mem::take(&mut self.moves[ply]);
         self.geo.moves(pos, quick, &mut moves);
-        for &mv in &moves {
-            let mut child = *pos;
-            child.make_move(mv);
-            let (ckey, cmirrored) = self.geo.key_mirrored(&child);
-            // Every child is probed below: ask for all their buckets first, so that the
-            // misses overlap.
-            self.tt.prefetch(&ckey);
-            kids.push(Child {
-                pos: child,
-                mv,
-                key: ckey,
-                mirrored: cmirrored,
-                known: Bounds::default(),
-                pn: 1,
-                dn: 1,
-            });
-        }
+        kids.extend(self.geo.steps(pos, &moves, &self.tt).map(|step| Child {
+            step,
+            known: Bounds::default(),
+            pn: 1,
+            dn: 1,
+        }));
         self.moves[ply] = moves;
         for i in 0..kids.len() {
             let c = kids[i];
             // The child's numbers are its mover's, the other side.
-            let (pn, dn) = if c.pos.result().is_some() {
+            let (pn, dn) = if c.step.pos.result().is_some() {
                 // The move won the game: its mover (this node's) wins.
                 (INF, 0)
             } else {
-                match self.known(&c.pos, &c.key, d - 1, ply + 1) {
+                match self.known(&c.step.pos, &c.step.key, d - 1, ply + 1) {
                     Known::Solved(w) => {
                         if w != winner_moves {
                             (0, INF)
@@ -164,9 +151,9 @@ impl Length<'_> {
             let (child_th_pn, child_th_dn) =
                 n.child_thresholds(th_pn, th_dn, c.pn, Tuning::default());
             let (cpn, cdn) = self.mid_pn(
-                &c.pos,
-                c.key,
-                c.mirrored,
+                &c.step.pos,
+                c.step.key,
+                c.step.mirrored,
                 c.known,
                 d - 1,
                 child_th_pn,
@@ -190,7 +177,7 @@ impl Length<'_> {
         };
         // The mover's deciding move, tried first by the depth-first search.
         let hint = (pn == 0).then(|| {
-            let mv = kids[best].mv;
+            let mv = kids[best].step.mv;
             if mirrored {
                 self.geo.mirror_move(mv)
             } else {
