@@ -235,11 +235,7 @@ impl<'a> Length<'a> {
         self.checking = true;
         while d < NEVER as u32 {
             self.bound = d;
-            let holds = if d >= self.pn_from {
-                self.within_pn(root, d)
-            } else {
-                self.within(root, d, 0)
-            };
+            let holds = self.wins_within(root, d);
             if self.saver.stopped {
                 self.checking = false;
                 let nodes = self.winner_nodes + self.nodes;
@@ -255,6 +251,36 @@ impl<'a> Length<'a> {
         Err(SolveError::NoWin {
             winner: self.winner,
         })
+    }
+
+    /// True when the winner wins from the unfinished `pos` within `d` plies, asked as the
+    /// distance search asks it: by proof numbers from [`Length::pn_from`] plies on, depth
+    /// first below. The principal line and the proof ask this way too, so that they find
+    /// the facts the search left and never search a large bound depth first.
+    pub fn wins_within(&mut self, pos: &Position, d: u32) -> bool {
+        if d >= self.pn_from {
+            self.within_pn(pos, d)
+        } else {
+            self.within(pos, d, 0)
+        }
+    }
+
+    /// `hint` (a table entry's move, in the key's orientation) in the orientation of the
+    /// position whose key is `mirrored`; None when the entry has no move.
+    fn oriented(&self, hint: Move, mirrored: bool) -> Option<Move> {
+        if hint.from == hint.to {
+            None
+        } else if mirrored {
+            Some(self.geo.mirror_move(hint))
+        } else {
+            Some(hint)
+        }
+    }
+
+    /// The move that decided the table's last search of `pos`, if it kept one.
+    fn table_move(&self, pos: &Position) -> Option<Move> {
+        let (key, mirrored) = self.geo.key_mirrored(pos);
+        self.oriented(self.tt.get(&key)?.hint, mirrored)
     }
 
     /// True when the winner wins from the unfinished `pos` within `d` plies.
@@ -289,15 +315,8 @@ impl<'a> Length<'a> {
         }
         let mut moves = std::mem::take(&mut self.moves[ply]);
         self.geo.moves(pos, quick, &mut moves);
-        if known.hint.from != known.hint.to {
-            let hint = if mirrored {
-                self.geo.mirror_move(known.hint)
-            } else {
-                known.hint
-            };
-            if let Some(i) = moves.iter().position(|&m| m == hint) {
-                moves[..=i].rotate_right(1);
-            }
+        if let Some(hint) = self.oriented(known.hint, mirrored) {
+            move_first(&mut moves, hint);
         }
         if d >= ETC_MIN_BOUND {
             // Far from the leaves a subtree is large and a probe cheap beside it: a child
@@ -524,16 +543,21 @@ impl<'a> Length<'a> {
         let mut moves = Vec::new();
         while pos.result().is_none() && dist > 0 {
             pos.generate_moves(&mut moves);
+            // The move that decided the search here first: its child's facts are in the
+            // table, while another move's may take a search to settle.
+            if let Some(hint) = self.table_move(&pos) {
+                move_first(&mut moves, hint);
+            }
             let winner_moves = pos.side() == self.winner;
             let mut chosen = None;
             for &mv in &moves {
                 let mut child = pos;
                 child.make_move(mv);
                 let ok = if winner_moves {
-                    child.result().is_some() || self.within(&child, dist - 1, 0)
+                    child.result().is_some() || self.wins_within(&child, dist - 1)
                 } else {
                     // A child of exact distance dist - 1: not won within dist - 3.
-                    child.result().is_none() && (dist < 3 || !self.within(&child, dist - 3, 0))
+                    child.result().is_none() && (dist < 3 || !self.wins_within(&child, dist - 3))
                 };
                 if ok {
                     chosen = Some(mv);
@@ -596,12 +620,19 @@ impl<'a> Length<'a> {
                 child.make_move(m);
                 child.result().is_none()
             });
+        } else if d >= self.pn_from {
+            // The proof-number search proved one move here and may have left the others
+            // open: that move first, or the writer would settle them by a search. (Below,
+            // the depth-first search's own order, which refuted the moves before it.)
+            if let Some(hint) = self.table_move(pos) {
+                move_first(&mut moves, hint);
+            }
         }
         for &mv in &moves {
             let mut child = *pos;
             child.make_move(mv);
             let finished = child.result().is_some();
-            if finished || self.within(&child, d - 1, 0) {
+            if finished || self.wins_within(&child, d - 1) {
                 let bound = if finished { 1 } else { d };
                 // Written before the replies' records: the position is done once, even if
                 // the proof below meets it again.
@@ -640,5 +671,13 @@ impl<'a> Length<'a> {
             self.emit_winner(&child, d - 1, out)?;
         }
         Ok(())
+    }
+}
+
+/// Moves `mv` to the front of `moves`, the others keeping their order; nothing when it is
+/// not there.
+fn move_first(moves: &mut [Move], mv: Move) {
+    if let Some(i) = moves.iter().position(|&m| m == mv) {
+        moves[..=i].rotate_right(1);
     }
 }

@@ -281,6 +281,14 @@ pub fn solve(
         }
     }
     let plies = len.distance(root, from)?;
+    if len.saver.saves() {
+        // The length is known: a run stopped in the principal line or the proof resumes
+        // at the holding bound, whose facts settle it at once.
+        len.checkpoint(root, false);
+        if let Some(e) = len.saver.error.take() {
+            return Err(e.into());
+        }
+    }
     let line = len.principal_line(root, plies);
     let length_seconds = t1.elapsed().as_secs_f64();
     // The proof's searches below count too, but they are not the length's.
@@ -288,13 +296,6 @@ pub fn solve(
     let t2 = Instant::now();
     let proof = match options.proof {
         Some(path) => {
-            if len.saver.saves() {
-                // The length is known: a failed proof resumes at the holding bound.
-                len.checkpoint(root, false);
-                if let Some(e) = len.saver.error.take() {
-                    return Err(e.into());
-                }
-            }
             let mut out = ProofWriter::create(path, root, winner)?;
             if root.side() == winner {
                 len.emit_winner(root, plies, &mut out)?;
