@@ -375,6 +375,25 @@ fn a_stopped_solve_resumes_from_its_checkpoint_to_the_same_answer() {
         (s.winner, s.plies, &s.line),
         (fresh.winner, fresh.plies, &fresh.line)
     );
+    // Once the length is known the checkpoint holds the holding bound (saved before the
+    // principal line, so a run stopped there or in the proof does not search again), and
+    // a run from it has only the principal line left to search.
+    std::fs::remove_file(&path).unwrap();
+    solve(&root, &with(None), &Quiet).unwrap();
+    let c = Checkpoint::read(&path).unwrap().unwrap();
+    let holding = Phase::Length {
+        winner: Side::Second,
+        bound: fresh.plies,
+    };
+    assert_eq!(c.phase, holding);
+    let again = solve(&root, &with(None), &Quiet).unwrap();
+    assert_eq!((again.plies, &again.line), (fresh.plies, &fresh.line));
+    let searched = again.length_nodes - c.length_nodes;
+    assert!(
+        searched < fresh.length_nodes / 2,
+        "{searched} {}",
+        fresh.length_nodes
+    );
     // The checkpoint of another board is refused with a message, not used.
     let other = Position::start(board(5, 4));
     let e = solve(&other, &with(None), &Quiet).unwrap_err();
