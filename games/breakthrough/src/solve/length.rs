@@ -5,7 +5,7 @@
 
 use super::check::MAX_CLAIM_PLIES;
 use super::checkpoint::{
-    least_class_kept, work_class, Checkpoint, Entry, Phase, Saver, MAX_ENTRIES,
+    least_class_kept, work_class, Checkpoint, CheckpointError, Entry, Phase, Saver, MAX_ENTRIES,
 };
 use super::dfpn::Solved;
 use super::leaves::{Geometry, Quick};
@@ -151,7 +151,7 @@ impl<'a> Length<'a> {
 
     /// Saves the phase's state for `root`: the bound being tested and the most expensive
     /// entries; `stop` ends the search after it.
-    pub fn checkpoint(&mut self, root: &Position, stop: bool) {
+    fn checkpoint(&mut self, root: &Position, stop: bool) {
         if !self.saver.saves() {
             self.saver.save_nothing(stop);
             return;
@@ -188,6 +188,16 @@ impl<'a> Length<'a> {
             entries,
         };
         self.saver.save(&c, stop);
+    }
+
+    /// Saves a checkpoint for `root` now (when there is a file), so that a crash after
+    /// this point resumes here; the write's error, if any.
+    pub fn save_now(&mut self, root: &Position) -> Result<(), CheckpointError> {
+        if !self.saver.saves() {
+            return Ok(());
+        }
+        self.checkpoint(root, false);
+        self.saver.error.take().map_or(Ok(()), Err)
     }
 
     /// Starts from df-pn's solved positions: a position the loser wins is never won
@@ -268,12 +278,16 @@ impl<'a> Length<'a> {
     /// `hint` (a table entry's move, in the key's orientation) in the orientation of the
     /// position whose key is `mirrored`; None when the entry has no move.
     fn oriented(&self, hint: Move, mirrored: bool) -> Option<Move> {
-        if hint.from == hint.to {
-            None
-        } else if mirrored {
-            Some(self.geo.mirror_move(hint))
+        (hint.from != hint.to).then(|| self.flip(hint, mirrored))
+    }
+
+    /// `mv` mirrored when `mirrored`: a move of a position into its key's orientation and
+    /// back (mirroring is its own inverse).
+    fn flip(&self, mv: Move, mirrored: bool) -> Move {
+        if mirrored {
+            self.geo.mirror_move(mv)
         } else {
-            Some(hint)
+            mv
         }
     }
 
@@ -340,19 +354,10 @@ impl<'a> Length<'a> {
                     let mut b = known;
                     if winner_moves {
                         b.hi = d as u8;
-                        b.hint = if mirrored {
-                            self.geo.mirror_move(mv)
-                        } else {
-                            mv
-                        };
                     } else {
                         b.lo = b.lo.max(d as u8);
-                        b.hint = if mirrored {
-                            self.geo.mirror_move(mv)
-                        } else {
-                            mv
-                        };
                     }
+                    b.hint = self.flip(mv, mirrored);
                     self.tt.put(key, b, 1);
                     return winner_moves;
                 }
@@ -387,11 +392,7 @@ impl<'a> Length<'a> {
         self.moves[ply] = moves;
         let mut b = known;
         if let Some(mv) = decided {
-            b.hint = if mirrored {
-                self.geo.mirror_move(mv)
-            } else {
-                mv
-            };
+            b.hint = self.flip(mv, mirrored);
         }
         if result {
             b.hi = d as u8;

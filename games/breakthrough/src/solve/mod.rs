@@ -271,24 +271,14 @@ pub fn solve(
         _ => {
             len.seed(&solved);
             drop(solved);
-            if len.saver.saves() {
-                // The winner is known: a crash from here on never repeats df-pn.
-                len.checkpoint(root, false);
-                if let Some(e) = len.saver.error.take() {
-                    return Err(e.into());
-                }
-            }
+            // The winner is known: a crash from here on never repeats df-pn.
+            len.save_now(root)?;
         }
     }
     let plies = len.distance(root, from)?;
-    if len.saver.saves() {
-        // The length is known: a run stopped in the principal line or the proof resumes
-        // at the holding bound, whose facts settle it at once.
-        len.checkpoint(root, false);
-        if let Some(e) = len.saver.error.take() {
-            return Err(e.into());
-        }
-    }
+    // The length is known: a run stopped in the principal line or the proof resumes at
+    // the holding bound, whose facts settle it at once.
+    len.save_now(root)?;
     let line = len.principal_line(root, plies);
     let length_seconds = t1.elapsed().as_secs_f64();
     // The proof's searches below count too, but they are not the length's.

@@ -176,14 +176,7 @@ impl Length<'_> {
             None
         };
         // The mover's deciding move, tried first by the depth-first search.
-        let hint = (pn == 0).then(|| {
-            let mv = kids[best].step.mv;
-            if mirrored {
-                self.geo.mirror_move(mv)
-            } else {
-                mv
-            }
-        });
+        let hint = (pn == 0).then(|| self.flip(kids[best].step.mv, mirrored));
         self.kids[ply] = kids;
         let work = (self.nodes - start).min(u32::MAX as u64) as u32;
         // From the entry as stored now, not as read before the search: a fact found
