@@ -127,6 +127,11 @@ impl SolveProgress for Line {
             .bound
             .map(|b| format!(", testing {b} plies"))
             .unwrap_or_default();
+        // INF (u32::MAX) means solved; a search mid-way shows finite numbers.
+        let root = s
+            .root
+            .map(|(pn, dn)| format!(", root proof/disproof numbers {pn}/{dn}"))
+            .unwrap_or_default();
         let memory = peak_memory_kib()
             .map(|k| format!(", peak memory {} MiB", k >> 10))
             .unwrap_or_default();
@@ -147,7 +152,7 @@ impl SolveProgress for Line {
             return;
         }
         eprint!(
-            "{start}{:.0} s, {}: {} nodes, {} proven, {} disproven, table {} MiB{memory}{bound}{end}",
+            "{start}{:.0} s, {}: {} nodes, {} proven, {} disproven, table {} MiB{memory}{bound}{root}{end}",
             self.start.elapsed().as_secs_f64(),
             s.phase,
             s.nodes,

@@ -188,6 +188,46 @@ impl Numbers {
     }
 }
 
+/// The root's numbers for the progress line. A node with one child (a forced capture)
+/// has its child's numbers, so the root's are those of the first node below it with a
+/// choice, read each time one of that node's children returns.
+#[derive(Default)]
+pub(super) struct RootWatch {
+    /// The ply of the first node with a choice on the path from the root.
+    ply: usize,
+    /// Its numbers as last read, for its mover, and whether its mover is the root's.
+    numbers: Option<(u32, u32, bool)>,
+}
+
+impl RootWatch {
+    /// Starts watching a new root.
+    pub(super) fn reset(&mut self) {
+        *self = RootWatch::default();
+    }
+
+    /// Notes a node at `ply` with `children` children: a lone child is watched instead.
+    #[inline]
+    pub(super) fn expanded(&mut self, ply: usize, children: usize) {
+        if ply == self.ply && children == 1 {
+            self.ply += 1;
+        }
+    }
+
+    /// Notes the numbers (for its mover) of a node at `ply` about to search a child.
+    #[inline]
+    pub(super) fn read(&mut self, ply: usize, pn: u32, dn: u32) {
+        if ply == self.ply {
+            self.numbers = Some((pn, dn, ply % 2 == 0));
+        }
+    }
+
+    /// The root's proof and disproof numbers for its mover, if read yet.
+    pub(super) fn numbers(&self) -> Option<(u32, u32)> {
+        self.numbers
+            .map(|(pn, dn, same)| if same { (pn, dn) } else { (dn, pn) })
+    }
+}
+
 /// The df-pn searcher.
 pub struct Dfpn<'a> {
     geo: &'a Geometry,
@@ -198,6 +238,8 @@ pub struct Dfpn<'a> {
     nodes: u64,
     proven: u64,
     disproven: u64,
+    /// The root's numbers, for the progress line.
+    watch: RootWatch,
     progress: &'a dyn SolveProgress,
     root: Option<Position>,
     /// Saves checkpoints and says when to stop.
@@ -224,6 +266,7 @@ impl<'a> Dfpn<'a> {
             nodes: 0,
             proven: 0,
             disproven: 0,
+            watch: RootWatch::default(),
             progress,
             root: None,
             saver,
@@ -308,6 +351,7 @@ impl<'a> Dfpn<'a> {
     pub fn winner(&mut self, root: &Position) -> Option<Side> {
         let me = root.side();
         self.root = Some(*root);
+        self.watch.reset();
         let (pn, dn) = match self.leaf(root) {
             Some(v) => (v.pn, v.dn),
             None => {
@@ -391,6 +435,7 @@ impl<'a> Dfpn<'a> {
                 disproven: self.disproven,
                 table_bytes: self.tt.bytes() as u64,
                 bound: None,
+                root: self.watch.numbers(),
             });
         }
         if let Some(stop) = self.saver.tick() {
@@ -424,12 +469,14 @@ impl<'a> Dfpn<'a> {
             }
         }
         self.moves = moves;
+        self.watch.expanded(ply, kids.len());
         let (mut pn, mut dn);
         let mut best;
         let tuning = self.tuning;
         loop {
             let n = Numbers::of(kids.iter().map(|c| (c.pn, c.dn)), tuning.weak);
             (pn, dn, best) = (n.pn, n.dn, n.best);
+            self.watch.read(ply, pn, dn);
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 {
                 break;
             }
@@ -569,5 +616,76 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_reported_root_numbers_end_solved_for_the_winner() {
+        let b = Board::new(5, 5).unwrap();
+        let geo = Geometry::new(b);
+        let (mut forced, mut chosen) = (0, 0);
+        for pos in positions(b, 12, 60, 7) {
+            let saver = Saver::new(None, Duration::from_secs(3600), None);
+            let mut d = Dfpn::new(&geo, None, 1 << 20, &Quiet, saver);
+            let winner = d.winner(&pos).expect("never stopped");
+            let Some(numbers) = d.watch.numbers() else {
+                // Settled without a search: nothing to watch.
+                assert!(d.leaf(&pos).is_some(), "{}", pos.to_fen());
+                continue;
+            };
+            let mut moves = Vec::new();
+            geo.moves(&pos, geo.quick(&pos), &mut moves);
+            if moves.len() == 1 {
+                forced += 1;
+            } else {
+                chosen += 1;
+            }
+            let expected = if winner == pos.side() {
+                (0, INF)
+            } else {
+                (INF, 0)
+            };
+            assert_eq!(numbers, expected, "{}", pos.to_fen());
+        }
+        assert!(
+            forced > 0 && chosen > 0,
+            "{forced} forced roots, {chosen} with a choice"
+        );
+    }
+
+    #[test]
+    fn the_root_numbers_are_read_at_the_first_choice_below_forced_moves() {
+        let mut w = RootWatch::default();
+        // A root with one move (a forced capture) and a child with one reply.
+        w.expanded(0, 1);
+        w.read(0, 1, 1);
+        assert_eq!(
+            w.numbers(),
+            None,
+            "the root's own numbers only mirror its child's"
+        );
+        w.expanded(1, 1);
+        w.read(1, 7, 7);
+        // The first choice, two plies down: the root's mover moves there too.
+        w.expanded(2, 4);
+        w.read(2, 3, 9);
+        assert_eq!(w.numbers(), Some((3, 9)));
+        // Nodes below it, and its siblings' subtrees, are not read.
+        w.expanded(3, 1);
+        w.read(3, 5, 6);
+        w.read(4, 1, 2);
+        assert_eq!(w.numbers(), Some((3, 9)));
+        // A choice at an odd ply is read for the other side: its numbers swap.
+        w.reset();
+        w.expanded(0, 1);
+        w.expanded(1, 2);
+        w.read(1, 10, 20);
+        assert_eq!(w.numbers(), Some((20, 10)));
+        // A root with a choice is read itself.
+        w.reset();
+        w.expanded(0, 2);
+        w.read(0, 4, 8);
+        w.expanded(1, 1);
+        w.read(1, 1, 1);
+        assert_eq!(w.numbers(), Some((4, 8)));
     }
 }

@@ -7,7 +7,7 @@ use super::check::MAX_CLAIM_PLIES;
 use super::checkpoint::{
     least_class_kept, work_class, Checkpoint, CheckpointError, Entry, Phase, Saver, MAX_ENTRIES,
 };
-use super::dfpn::Solved;
+use super::dfpn::{RootWatch, Solved};
 use super::leaves::{Geometry, Quick};
 use super::proof::{Record, RecordKind};
 use super::proof_writer::ProofWriter;
@@ -104,6 +104,12 @@ pub struct Length<'a> {
     pub pn_from: u32,
     /// The proof-number search's children, one list a ply.
     kids: Vec<Vec<pn::Child>>,
+    /// Positions found won (proven) or not won (disproven) within their bound.
+    settled: [u64; 2],
+    /// The proof-number search's root numbers, for the progress line.
+    watch: RootWatch,
+    /// Whether the winner moves at the watched root.
+    winner_at_root: bool,
 }
 
 impl<'a> Length<'a> {
@@ -131,6 +137,9 @@ impl<'a> Length<'a> {
             winner_nodes: 0,
             pn_from: DEFAULT_PN_FROM,
             kids: Vec::new(),
+            settled: [0; 2],
+            watch: RootWatch::default(),
+            winner_at_root: true,
         }
     }
 
@@ -399,6 +408,7 @@ impl<'a> Length<'a> {
         } else {
             b.lo = b.lo.max(d as u8);
         }
+        self.settled[result as usize] += 1;
         let work = (self.nodes - start).min(u32::MAX as u64) as u32;
         self.tt.put(key, b, work);
         result
@@ -412,10 +422,17 @@ impl<'a> Length<'a> {
             self.progress.report(&Status {
                 phase: "length",
                 nodes: self.nodes,
-                proven: 0,
-                disproven: 0,
+                proven: self.settled[1],
+                disproven: self.settled[0],
                 table_bytes: self.tt.bytes() as u64,
                 bound: Some(self.bound),
+                root: self.watch.numbers().map(|(pn, dn)| {
+                    if self.winner_at_root {
+                        (pn, dn)
+                    } else {
+                        (dn, pn)
+                    }
+                }),
             });
         }
         if self.checking {
@@ -599,6 +616,7 @@ impl<'a> Length<'a> {
                 disproven: 0,
                 table_bytes: out.seen_bytes(),
                 bound: None,
+                root: None,
             });
         }
         let mut moves = Vec::new();

@@ -51,6 +51,10 @@ pub struct Status {
     pub table_bytes: u64,
     /// The length being tested, in the length phase.
     pub bound: Option<u32>,
+    /// The root's proof and disproof numbers for "the winner (df-pn: the side to move)
+    /// wins (within the bound)" as a search by proof numbers last read them: a long
+    /// search nears its answer as one of them falls towards 0.
+    pub root: Option<(u32, u32)>,
 }
 
 /// Receives progress reports from the search thread; the library never prints.

@@ -41,6 +41,8 @@ impl Length<'_> {
             Known::Open(b) => b,
         };
         let winner_moves = root.side() == self.winner;
+        self.watch.reset();
+        self.winner_at_root = winner_moves;
         loop {
             let (pn, dn) = self.mid_pn(root, key, mirrored, known, d, INF, INF, 0);
             if self.saver.stopped {
@@ -139,11 +141,13 @@ impl Length<'_> {
             kids[i].pn = pn;
             kids[i].dn = dn;
         }
+        self.watch.expanded(ply, kids.len());
         let (mut pn, mut dn);
         let mut best;
         loop {
             let n = Numbers::of(kids.iter().map(|c| (c.pn, c.dn)), false);
             (pn, dn, best) = (n.pn, n.dn, n.best);
+            self.watch.read(ply, pn, dn);
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 {
                 break;
             }
@@ -175,6 +179,9 @@ impl Length<'_> {
         } else {
             None
         };
+        if let Some(w) = won_here {
+            self.settled[w as usize] += 1;
+        }
         // The mover's deciding move, tried first by the depth-first search.
         let hint = (pn == 0).then(|| self.flip(kids[best].step.mv, mirrored));
         self.kids[ply] = kids;
