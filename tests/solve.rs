@@ -89,11 +89,38 @@ fn bad_input_is_one_error_line() {
         &["solve", "--check", "/nonexistent.proof"],
         &["solve", "--board", "4x4", "--tb-rows", "9"],
         &["solve", "--board", "4x4", "--length-pn-from", "3"],
+        &["solve", "--board", "4x4", "--memory", "0"],
+        // Refused before the search, not after it.
+        &[
+            "solve",
+            "--board",
+            "4x4",
+            "--proof",
+            "/nonexistent-folder/4x4.proof",
+        ],
+        &[
+            "solve",
+            "--board",
+            "4x4",
+            "--checkpoint",
+            "/nonexistent-folder/4x4.ckpt",
+        ],
     ] {
         let (ok, _, err) = quasar(args);
         assert!(!ok, "{args:?}");
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
+    // More memory than any machine has: a warning that it is more than is free, then the
+    // error, not an abort.
+    let (ok, _, err) = quasar(&["solve", "--board", "4x4", "--memory", "1099511627776"]);
+    assert!(!ok);
+    let lines: Vec<_> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(lines[0].starts_with("warning: --memory"), "{err}");
+    assert!(
+        lines[1].contains("cannot give a transposition table"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -53,7 +53,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
     /// Seconds between two checkpoints
-    #[arg(long, default_value_t = 300, requires = "checkpoint")]
+    #[arg(long, default_value_t = 300, requires = "checkpoint",
+          value_parser = clap::value_parser!(u64).range(1..))]
     checkpoint_every: u64,
     /// Stop after this many nodes of this run, saving a checkpoint (to try --checkpoint)
     #[arg(long, value_name = "NODES")]
@@ -69,8 +70,8 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["check", "proof", "checkpoint", "stop_after"])]
     list_children: bool,
     /// MiB for each phase's transposition table
-    #[arg(long, default_value_t = 512)]
-    memory: usize,
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
+    memory: u64,
     /// No progress line
     #[arg(long)]
     quiet: bool,
@@ -183,6 +184,22 @@ pub fn run(args: Args) -> CliResult {
         list_children(&root);
         return Ok(());
     }
+    if let Some(free) = available_mib() {
+        if args.memory > free {
+            eprintln!(
+                "warning: --memory {} MiB is more than the {free} MiB this machine has free \
+                 now; the system may kill the search when the table fills",
+                args.memory
+            );
+        }
+    }
+    // Before hours of search, not after them.
+    if let Some(path) = &args.proof {
+        writable_beside(path, "--proof")?;
+    }
+    if let Some(path) = &args.checkpoint {
+        writable_beside(path, "--checkpoint")?;
+    }
     // Installed before the table is built: a signal during the build stops the search at
     // its first look at the flag.
     let interrupt = Interrupt::install()?;
@@ -208,7 +225,12 @@ pub fn run(args: Args) -> CliResult {
     };
     let options = Options {
         tablebase: tb.as_ref(),
-        table_bytes: args.memory << 20,
+        table_bytes: usize::try_from(args.memory << 20).map_err(|_| {
+            format!(
+                "--memory {} MiB does not fit this machine's addresses",
+                args.memory
+            )
+        })?,
         proof: args.proof.as_deref(),
         checkpoint: args.checkpoint.as_deref(),
         checkpoint_every: std::time::Duration::from_secs(args.checkpoint_every),
@@ -410,4 +432,38 @@ fn check(file: &Path, threads: Option<usize>, quiet: bool) -> CliResult {
         println!("peak memory: {:.1} MiB", kib as f64 / 1024.0);
     }
     Ok(())
+}
+
+/// Ok when a file can be written beside `path` (its folder exists and takes a new file),
+/// tried with a scratch file removed at once; else an error naming the `option`.
+fn writable_beside(path: &Path, option: &str) -> Result<(), String> {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(format!(
+            "{option} {}: the folder {} does not exist; create it first",
+            path.display(),
+            folder.display()
+        ));
+    }
+    let mut probe = path.as_os_str().to_owned();
+    probe.push(format!(".probe-{}", std::process::id()));
+    let probe = PathBuf::from(probe);
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .map_err(|e| format!("{option} {}: cannot write there: {e}", path.display()))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+/// The memory the system could give now without swapping (Linux's MemAvailable), in MiB.
+fn available_mib() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib >> 10)
 }

@@ -50,7 +50,7 @@ fn main() {
         }
         let geo = Geometry::new(board);
         let saver = Saver::new(None, Duration::from_secs(3600), None);
-        let mut d = Dfpn::new(&geo, tb.as_ref(), mib << 20, &Quiet, saver);
+        let mut d = Dfpn::new(&geo, tb.as_ref(), mib << 20, &Quiet, saver).expect("table");
         d.tuning = tuning;
         let (c0, t0) = (cpu_seconds(), Instant::now());
         let winner = d.winner(&Position::start(board)).expect("not stopped");

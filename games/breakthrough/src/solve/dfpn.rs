@@ -5,7 +5,7 @@ use super::checkpoint::{
     least_class_kept, work_class, Checkpoint, Entry, Phase, Saver, MAX_ENTRIES,
 };
 use super::leaves::{Geometry, Quick, Step};
-use super::tt::{Key, Table};
+use super::tt::{Key, Table, TableTooLarge};
 use super::{SolveProgress, Status};
 use crate::tablebase::Tablebase;
 use crate::{Move, Position};
@@ -256,11 +256,11 @@ impl<'a> Dfpn<'a> {
         tt_bytes: usize,
         progress: &'a dyn SolveProgress,
         saver: Saver<'a>,
-    ) -> Dfpn<'a> {
-        Dfpn {
+    ) -> Result<Dfpn<'a>, TableTooLarge> {
+        Ok(Dfpn {
             geo,
             tb,
-            tt: Table::with_bytes(tt_bytes),
+            tt: Table::with_bytes(tt_bytes)?,
             children: Vec::new(),
             moves: Vec::new(),
             nodes: 0,
@@ -271,7 +271,7 @@ impl<'a> Dfpn<'a> {
             root: None,
             saver,
             tuning: Tuning::default(),
-        }
+        })
     }
 
     /// Resumes from a checkpoint of this phase: its solved positions and node count.
@@ -564,7 +564,7 @@ mod tests {
     fn winner(pos: &Position, tb: Option<&Tablebase>, tuning: Tuning, bytes: usize) -> Side {
         let geo = Geometry::new(pos.board());
         let saver = Saver::new(None, Duration::from_secs(3600), None);
-        let mut d = Dfpn::new(&geo, tb, bytes, &Quiet, saver);
+        let mut d = Dfpn::new(&geo, tb, bytes, &Quiet, saver).unwrap();
         d.tuning = tuning;
         d.winner(pos).expect("never stopped")
     }
@@ -625,7 +625,7 @@ mod tests {
         let (mut forced, mut chosen) = (0, 0);
         for pos in positions(b, 12, 60, 7) {
             let saver = Saver::new(None, Duration::from_secs(3600), None);
-            let mut d = Dfpn::new(&geo, None, 1 << 20, &Quiet, saver);
+            let mut d = Dfpn::new(&geo, None, 1 << 20, &Quiet, saver).unwrap();
             let winner = d.winner(&pos).expect("never stopped");
             let Some(numbers) = d.watch.numbers() else {
                 // Settled without a search: nothing to watch.

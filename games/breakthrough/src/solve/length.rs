@@ -11,7 +11,7 @@ use super::dfpn::{RootWatch, Solved};
 use super::leaves::{Geometry, Quick};
 use super::proof::{Record, RecordKind};
 use super::proof_writer::ProofWriter;
-use super::tt::{Key, Table};
+use super::tt::{Key, Table, TableTooLarge};
 use super::{SolveError, SolveProgress, Status};
 use crate::tablebase::Tablebase;
 use crate::{Move, Position};
@@ -121,12 +121,12 @@ impl<'a> Length<'a> {
         tt_bytes: usize,
         progress: &'a dyn SolveProgress,
         saver: Saver<'a>,
-    ) -> Length<'a> {
-        Length {
+    ) -> Result<Length<'a>, TableTooLarge> {
+        Ok(Length {
             geo,
             tb,
             winner,
-            tt: Table::with_bytes(tt_bytes),
+            tt: Table::with_bytes(tt_bytes)?,
             moves: Vec::new(),
             nodes: 0,
             bound: 0,
@@ -140,7 +140,7 @@ impl<'a> Length<'a> {
             settled: [0; 2],
             watch: RootWatch::default(),
             winner_at_root: true,
-        }
+        })
     }
 
     /// Resumes from a checkpoint of this phase: its bounds and node count.

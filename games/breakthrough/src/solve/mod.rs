@@ -176,6 +176,9 @@ pub enum SolveError {
     /// The proof file could not be written.
     #[error(transparent)]
     Proof(#[from] ProofError),
+    /// A transposition table of the size asked for could not be had.
+    #[error(transparent)]
+    Memory(#[from] tt::TableTooLarge),
     /// An inconsistency between the solver's phases (a bug, never expected).
     #[error("internal error: {0}")]
     Internal(String),
@@ -253,7 +256,7 @@ pub fn solve(
             },
         ) => (*winner, c.winner_nodes, Vec::new(), saver, *bound),
         _ => {
-            let mut d = dfpn::Dfpn::new(&geo, tb, options.table_bytes, progress, saver);
+            let mut d = dfpn::Dfpn::new(&geo, tb, options.table_bytes, progress, saver)?;
             if let Some(c) = &resume {
                 d.load(c);
             }
@@ -267,7 +270,7 @@ pub fn solve(
     };
     let winner_seconds = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
-    let mut len = length::Length::new(&geo, tb, winner, options.table_bytes, progress, saver);
+    let mut len = length::Length::new(&geo, tb, winner, options.table_bytes, progress, saver)?;
     len.winner_nodes = winner_nodes;
     len.pn_from = options.length_pn_from.max(4);
     match &resume {

@@ -2,6 +2,14 @@
 //! another position), two slots in a 64-byte bucket (one cache line, one miss a probe), the
 //! slot with less search behind it replaced, on huge pages where the system allows.
 
+/// The system would not give the memory asked for a table.
+#[derive(Debug, thiserror::Error)]
+#[error("the system cannot give a transposition table of {mib} MiB; ask for less (--memory)")]
+pub struct TableTooLarge {
+    /// The size asked for.
+    pub mib: usize,
+}
+
 /// A position as the table knows it: both piece sets and the side to move (0 or 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Key {
@@ -87,8 +95,8 @@ pub struct Table<V> {
 impl<V: Copy + Default> Table<V> {
     /// A table of at most `bytes` bytes (at least one bucket). Any bucket count works (a
     /// count that is no power of two maps the hash by a multiply), so all of `--memory`
-    /// is used.
-    pub fn with_bytes(bytes: usize) -> Table<V> {
+    /// is used. An error, not an abort, when the system cannot give them.
+    pub fn with_bytes(bytes: usize) -> Result<Table<V>, TableTooLarge> {
         let size = std::mem::size_of::<Bucket<V>>();
         let n = (bytes / size).max(1);
         let empty = Slot {
@@ -97,15 +105,18 @@ impl<V: Copy + Default> Table<V> {
             meta: 0,
             value: V::default(),
         };
-        let mut buckets = Vec::with_capacity(n);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(n).map_err(|_| TableTooLarge {
+            mib: (n * size) >> 20,
+        })?;
         advise_huge_pages(buckets.as_ptr() as usize, n * size);
         buckets.resize(n, Bucket { slots: [empty; 2] });
         let mask = if n.is_power_of_two() { n - 1 } else { 0 };
-        Table {
+        Ok(Table {
             buckets,
             mask,
             used: 0,
-        }
+        })
     }
 
     /// Bytes the slots occupy.
@@ -254,7 +265,7 @@ mod tests {
 
     #[test]
     fn stores_finds_and_replaces_the_cheaper_entry() {
-        let mut t: Table<u32> = Table::with_bytes(128);
+        let mut t: Table<u32> = Table::with_bytes(128).unwrap();
         assert_eq!(t.bytes(), 128);
         let k = |w: u64| Key {
             white: w,
@@ -292,7 +303,7 @@ mod tests {
     #[test]
     fn any_size_is_used_whole_and_add_totals_the_work() {
         // Three buckets: not a power of two, every one reachable.
-        let mut t: Table<u32> = Table::with_bytes(3 * 64 + 10);
+        let mut t: Table<u32> = Table::with_bytes(3 * 64 + 10).unwrap();
         assert_eq!(t.bytes(), 3 * 64);
         let k = |w: u64| Key {
             white: w,
