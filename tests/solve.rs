@@ -36,7 +36,7 @@ fn four_by_four_solves_proves_and_checks() {
     }
     let (ok, out, err) = quasar(&["solve", "--check", f, "--threads", "1"]);
     assert!(ok, "{err}");
-    assert!(out.contains("on 1 threads"), "{out}");
+    assert!(out.contains("on 1 thread)"), "{out}");
     // One flipped byte, a cut file, a file of the first format: an error naming the file,
     // never a panic.
     let bytes = std::fs::read(&file).unwrap();

@@ -418,7 +418,7 @@ fn check(file: &Path, threads: Option<usize>, quiet: bool) -> CliResult {
     };
     let r = pool.install(|| solve::check_view(&view, &progress))?;
     println!(
-        "proof checked: {} wins from {} within {} plies ({} records, {} table claims re-derived by plain search in {} nodes, {:.2} s on {} threads)",
+        "proof checked: {} wins from {} within {} plies ({} records, {} table claims re-derived by plain search in {} nodes, {:.2} s on {} thread{})",
         Position::side_name(view.winner),
         view.root.to_fen(),
         view.plies,
@@ -426,7 +426,8 @@ fn check(file: &Path, threads: Option<usize>, quiet: bool) -> CliResult {
         r.claims,
         r.claim_nodes,
         t.elapsed().as_secs_f64(),
-        pool.current_num_threads()
+        pool.current_num_threads(),
+        if pool.current_num_threads() == 1 { "" } else { "s" }
     );
     if let Some(kib) = peak_memory_kib() {
         println!("peak memory: {:.1} MiB", kib as f64 / 1024.0);

@@ -357,7 +357,16 @@ fn a_stopped_solve_resumes_from_its_checkpoint_to_the_same_answer() {
         ..Options::default()
     };
     let e = solve(&root, &with(Some(300)), &Quiet).unwrap_err();
-    assert!(matches!(e, SolveError::Stopped { nodes: 300 }), "{e}");
+    assert!(
+        matches!(
+            e,
+            SolveError::Stopped {
+                nodes: 300,
+                saved: Some(_)
+            }
+        ),
+        "{e}"
+    );
     let c = Checkpoint::read(&path).unwrap().unwrap();
     assert_eq!(c.phase, Phase::Winner);
     assert_eq!(c.winner_nodes, 300);

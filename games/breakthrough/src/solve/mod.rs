@@ -154,12 +154,12 @@ pub enum SolveError {
         winner: Side,
     },
     /// The search stopped where it was asked to, after saving its state.
-    #[error(
-        "stopped after {nodes} nodes as asked; run again with the same --checkpoint to resume"
-    )]
+    #[error("stopped after {nodes} nodes as asked; {}", stopped_text(.saved.as_deref()))]
     Stopped {
         /// Nodes of both phases so far (all runs).
         nodes: u64,
+        /// The checkpoint written, if any.
+        saved: Option<PathBuf>,
     },
     /// The interrupt flag was raised: the search stopped, saving its state when it had a
     /// checkpoint file.
@@ -182,6 +182,17 @@ pub enum SolveError {
     /// An inconsistency between the solver's phases (a bug, never expected).
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+/// The rest of [`SolveError::Stopped`]'s message.
+fn stopped_text(saved: Option<&Path>) -> String {
+    match saved {
+        Some(path) => format!(
+            "checkpoint {} saved; run again with the same --checkpoint to resume",
+            path.display()
+        ),
+        None => "nothing was saved (no checkpoint file)".into(),
+    }
 }
 
 /// The rest of [`SolveError::Interrupted`]'s message.
@@ -207,7 +218,10 @@ pub(crate) fn stop_error(saver: &mut Saver, nodes: u64) -> SolveError {
             saved: saver.path().map(Path::to_path_buf),
         };
     }
-    SolveError::Stopped { nodes }
+    SolveError::Stopped {
+        nodes,
+        saved: saver.path().map(Path::to_path_buf),
+    }
 }
 
 /// Solves the unfinished `root`: the winner, the exact length, the principal line and,
