@@ -195,10 +195,10 @@ pub fn run(args: Args) -> CliResult {
     }
     // Before hours of search, not after them.
     if let Some(path) = &args.proof {
-        writable_beside(path, "--proof")?;
+        super::paths::writable(path, "--proof")?;
     }
     if let Some(path) = &args.checkpoint {
-        writable_beside(path, "--checkpoint")?;
+        super::paths::writable(path, "--checkpoint")?;
     }
     // Installed before the table is built: a signal during the build stops the search at
     // its first look at the flag.
@@ -432,32 +432,6 @@ fn check(file: &Path, threads: Option<usize>, quiet: bool) -> CliResult {
     if let Some(kib) = peak_memory_kib() {
         println!("peak memory: {:.1} MiB", kib as f64 / 1024.0);
     }
-    Ok(())
-}
-
-/// Ok when a file can be written beside `path` (its folder exists and takes a new file),
-/// tried with a scratch file removed at once; else an error naming the `option`.
-fn writable_beside(path: &Path, option: &str) -> Result<(), String> {
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if !folder.is_dir() {
-        return Err(format!(
-            "{option} {}: the folder {} does not exist; create it first",
-            path.display(),
-            folder.display()
-        ));
-    }
-    let mut probe = path.as_os_str().to_owned();
-    probe.push(format!(".probe-{}", std::process::id()));
-    let probe = PathBuf::from(probe);
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&probe)
-        .map_err(|e| format!("{option} {}: cannot write there: {e}", path.display()))?;
-    let _ = std::fs::remove_file(&probe);
     Ok(())
 }
 

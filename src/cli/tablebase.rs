@@ -347,21 +347,7 @@ fn build_woodpush(a: BuildArgs) -> CliResult {
         PathBuf::from(format!("woodpush-w{width}{pieces}.qrt"))
     });
     // Before the solve, not after it: a bad output path should cost nothing.
-    let dir = match output.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    if !dir.is_dir() {
-        return Err(format!(
-            "{}: the directory {} does not exist",
-            output.display(),
-            dir.display()
-        )
-        .into());
-    }
-    if output.is_dir() {
-        return Err(format!("{} is a directory: give a file name", output.display()).into());
-    }
+    super::paths::writable(&output, "--output")?;
     woodpush_table::build(width, a.max_pieces, &output, a.quiet)
 }
 
