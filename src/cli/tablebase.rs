@@ -374,9 +374,7 @@ fn build_cc(a: BuildArgs) -> CliResult {
         .output
         .clone()
         .unwrap_or_else(|| cc_table::default_output(k));
-    if output.is_dir() {
-        return Err(format!("{} is a directory: give a file name", output.display()).into());
-    }
+    super::paths::writable(&output, "--output")?;
     cc_table::build(k, &a.cc, &output, a.quiet)
 }
 
@@ -510,6 +508,7 @@ fn build(a: BuildArgs) -> CliResult {
         PathBuf::from(name + ".qtb")
     });
     // Before the build, not after it: a bad output path should cost nothing.
+    super::paths::writable(&output, "--output")?;
     TableFile::check_output(&output)?;
     eprintln!(
         "building {} with {} rows ({limits}) on {} threads",
