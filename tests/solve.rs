@@ -37,6 +37,14 @@ fn four_by_four_solves_proves_and_checks() {
     let (ok, out, err) = quasar(&["solve", "--check", f, "--threads", "1"]);
     assert!(ok, "{err}");
     assert!(out.contains("on 1 thread)"), "{out}");
+    // One bound of the length search alone: 14 plies hold, 13 (and so 12) do not.
+    for (plies, answer) in [("13", "no (perfect play lasts longer)"), ("14", "yes")] {
+        let (ok, out, err) = quasar(&["solve", "--board", "4x4", "--within", plies]);
+        assert!(ok, "{err}");
+        let line =
+            format!("winner: Black (the side not to move); wins within {plies} plies: {answer}");
+        assert!(out.contains(&line), "{out}");
+    }
     // One flipped byte, a cut file, a file of the first format: an error naming the file,
     // never a panic.
     let bytes = std::fs::read(&file).unwrap();

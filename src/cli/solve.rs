@@ -8,7 +8,7 @@ use breakthrough::solve::{self, Options, ProofFile, SolveError, SolveProgress, S
 use breakthrough::tablebase::generate::peak_memory_kib;
 use breakthrough::tablebase::Tablebase;
 use breakthrough::{Board, Position};
-use quasar_core::Game;
+use quasar_core::{Game, Side};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -69,6 +69,13 @@ pub struct Args {
     /// the move, a tab, and the position after it, to solve each by its own job
     #[arg(long, conflicts_with_all = ["check", "proof", "checkpoint", "stop_after"])]
     list_children: bool,
+    /// Only test whether the winner wins within PLIES plies (after df-pn): one bound of
+    /// the length search, a job of its own; the length is the least bound that holds, so
+    /// bounds tested on as many machines find it at once. A --checkpoint of a solve of the
+    /// same position is used and stays valid for it
+    #[arg(long, value_name = "PLIES", conflicts_with_all = ["check", "proof", "list_children"],
+          value_parser = clap::value_parser!(u32).range(1..=254))]
+    within: Option<u32>,
     /// MiB for each phase's transposition table
     #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
     memory: u64,
@@ -248,47 +255,46 @@ pub fn run(args: Args) -> CliResult {
     };
     let show = !args.quiet;
     let progress: &dyn SolveProgress = if show { &line } else { &solve::Quiet };
-    let result = solve::solve(&root, &options, progress);
-    if show && terminal {
-        eprint!("\r{:79}\r", "");
-    }
-    let s = match result {
-        Ok(s) => s,
-        Err(SolveError::Interrupted { nodes, saved }) => {
-            // The shared error path exits with 1 for every error; a stop by signal gets a
-            // status of its own, so this one line is printed and the process ends here.
-            let signal = interrupt.signal();
-            let code = match &saved {
-                Some(path) => {
-                    eprintln!(
-                        "stopped by {}; checkpoint {} saved at {nodes} nodes; run the same command to resume",
-                        signal_name(signal),
-                        path.display()
-                    );
-                    EXIT_SAVED
-                }
-                None => {
-                    eprintln!(
-                        "stopped by {} after {nodes} nodes; nothing was saved (give --checkpoint FILE to be able to resume)",
-                        signal_name(signal)
-                    );
-                    128 + signal
-                }
-            };
-            std::process::exit(code);
+    if let Some(plies) = args.within {
+        let result = solve::test_bound(&root, &options, plies, progress);
+        let t = handle_stop(result, show && terminal, &interrupt)?;
+        println!("position: {}", root.to_fen());
+        println!("table: {table_text}");
+        println!(
+            "winner: {} ({}); wins within {plies} plies: {}",
+            Position::side_name(t.winner),
+            mover_text(t.winner, root.side()),
+            if t.holds {
+                "yes"
+            } else {
+                "no (perfect play lasts longer)"
+            }
+        );
+        println!(
+            "nodes: {} (winner, df-pn) + {} (length) = {}",
+            t.winner_nodes,
+            t.length_nodes,
+            t.winner_nodes + t.length_nodes
+        );
+        println!(
+            "time: {:.3} s (winner) + {:.3} s (bound) = {:.3} s",
+            t.winner_seconds,
+            t.length_seconds,
+            t.winner_seconds + t.length_seconds
+        );
+        if let Some(kib) = peak_memory_kib() {
+            println!("peak memory: {:.1} MiB", kib as f64 / 1024.0);
         }
-        Err(e) => return Err(e.into()),
-    };
+        return Ok(());
+    }
+    let result = solve::solve(&root, &options, progress);
+    let s = handle_stop(result, show && terminal, &interrupt)?;
     println!("position: {}", root.to_fen());
     println!("table: {table_text}");
-    let who = if s.winner == root.side() {
-        "the side to move"
-    } else {
-        "the side not to move"
-    };
     println!(
-        "winner: {} ({who}); perfect play lasts {} plies",
+        "winner: {} ({}); perfect play lasts {} plies",
         Position::side_name(s.winner),
+        mover_text(s.winner, root.side()),
         s.plies
     );
     let mut pos = root;
@@ -441,4 +447,50 @@ fn available_mib() -> Option<u64> {
     let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib >> 10)
+}
+
+/// Whether `winner` is the side to move (`mover`), in words.
+fn mover_text(winner: Side, mover: Side) -> &'static str {
+    if winner == mover {
+        "the side to move"
+    } else {
+        "the side not to move"
+    }
+}
+
+/// The solve's answer, or its error; a stop by signal prints its line and ends the
+/// process with a status of its own (75 when the checkpoint was saved), since the shared
+/// error path exits with 1 for every error. `clear` wipes the terminal's progress line.
+fn handle_stop<T>(
+    result: Result<T, SolveError>,
+    clear: bool,
+    interrupt: &Interrupt,
+) -> Result<T, SolveError> {
+    if clear {
+        eprint!("\r{:79}\r", "");
+    }
+    match result {
+        Err(SolveError::Interrupted { nodes, saved }) => {
+            let signal = interrupt.signal();
+            let code = match &saved {
+                Some(path) => {
+                    eprintln!(
+                        "stopped by {}; checkpoint {} saved at {nodes} nodes; run the same command to resume",
+                        signal_name(signal),
+                        path.display()
+                    );
+                    EXIT_SAVED
+                }
+                None => {
+                    eprintln!(
+                        "stopped by {} after {nodes} nodes; nothing was saved (give --checkpoint FILE to be able to resume)",
+                        signal_name(signal)
+                    );
+                    128 + signal
+                }
+            };
+            std::process::exit(code);
+        }
+        other => other,
+    }
 }

@@ -2,8 +2,8 @@
 //! small boards with and without a table, and the proof file (round trip, damage, holes).
 
 use breakthrough::solve::{
-    check, check_view, solve, table_in_memory, Options, Proof, ProofError, ProofFile, Quiet,
-    RecordKind,
+    check, check_view, solve, table_in_memory, test_bound, Options, Proof, ProofError, ProofFile,
+    Quiet, RecordKind,
 };
 use breakthrough::{Board, Position};
 use quasar_core::exact::ExactSolver;
@@ -408,4 +408,60 @@ fn a_stopped_solve_resumes_from_its_checkpoint_to_the_same_answer() {
     let e = solve(&other, &with(None), &Quiet).unwrap_err();
     assert!(e.to_string().contains("not of"), "{e}");
     std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn one_bound_holds_exactly_from_the_plain_searchs_length_on() {
+    // Depth first (255) and by proof numbers (4), with the table; each bound from 1 to two
+    // past the length, of both parities.
+    for (w, h, plies, count) in [(4, 4, 2, 4), (4, 5, 4, 4), (5, 4, 3, 3)] {
+        let b = board(w, h);
+        let tb = table_in_memory(b, 3).unwrap();
+        for pos in random_positions(b, plies, count, w as u64 * 7 + h as u64) {
+            let (winner, length) = plain(&pos);
+            for pn_from in [255, 4] {
+                let opts = Options {
+                    tablebase: Some(&tb),
+                    table_bytes: 1 << 20,
+                    length_pn_from: pn_from,
+                    ..Options::default()
+                };
+                for d in 1..=length + 2 {
+                    let t = test_bound(&pos, &opts, d, &Quiet).unwrap();
+                    assert_eq!(t.winner, winner, "{}", pos.to_fen());
+                    assert_eq!(
+                        t.holds,
+                        d >= length,
+                        "{}: within {d} plies (length {length}), proof numbers from {pn_from}",
+                        pos.to_fen()
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_bound_tested_from_a_checkpoint_leaves_it_good_for_the_whole_solve() {
+    use breakthrough::solve::checkpoint::{Checkpoint, Phase};
+    let b = board(4, 5);
+    let file = scratch("bound.ckpt");
+    let _ = std::fs::remove_file(&file);
+    for pos in random_positions(b, 4, 4, 45) {
+        let (winner, length) = plain(&pos);
+        let opts = Options {
+            table_bytes: 1 << 20,
+            checkpoint: Some(&file),
+            ..Options::default()
+        };
+        // A bound that holds, far above the length: had the checkpoint recorded it, the
+        // solve below would start there and answer it.
+        let t = test_bound(&pos, &opts, length + 6, &Quiet).unwrap();
+        assert!(t.holds);
+        let c = Checkpoint::read(&file).unwrap().expect("saved");
+        assert_eq!(c.phase, Phase::Length { winner, bound: 0 });
+        let s = solve(&pos, &opts, &Quiet).unwrap();
+        assert_eq!((s.winner, s.plies), (winner, length), "{}", pos.to_fen());
+        std::fs::remove_file(&file).unwrap();
+    }
 }

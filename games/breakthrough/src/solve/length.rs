@@ -106,6 +106,9 @@ pub struct Length<'a> {
     kids: Vec<Vec<pn::Child>>,
     /// Positions found won (proven) or not won (disproven) within their bound.
     settled: [u64; 2],
+    /// The bound a checkpoint records instead of the one being tested (see
+    /// [`Length::test`]).
+    saved_bound: Option<u32>,
     /// The proof-number search's root numbers, for the progress line.
     watch: RootWatch,
     /// Whether the winner moves at the watched root.
@@ -138,6 +141,7 @@ impl<'a> Length<'a> {
             pn_from: DEFAULT_PN_FROM,
             kids: Vec::new(),
             settled: [0; 2],
+            saved_bound: None,
             watch: RootWatch::default(),
             winner_at_root: true,
         })
@@ -190,7 +194,7 @@ impl<'a> Length<'a> {
             root: *root,
             phase: Phase::Length {
                 winner: self.winner,
-                bound: self.bound,
+                bound: self.saved_bound.unwrap_or(self.bound),
             },
             winner_nodes: self.winner_nodes,
             length_nodes: self.nodes,
@@ -270,6 +274,30 @@ impl<'a> Length<'a> {
         Err(SolveError::NoWin {
             winner: self.winner,
         })
+    }
+
+    /// True when the winner wins from the unfinished `root` within `d` plies, with
+    /// checkpoints and stops as in [`Length::distance`]. A checkpoint saved meanwhile
+    /// records the bound `from` (every smaller one failed), not `d`: that `d` holds says
+    /// nothing of the bounds between.
+    pub fn test(&mut self, root: &Position, d: u32, from: u32) -> Result<bool, SolveError> {
+        self.root = Some(*root);
+        self.checking = true;
+        self.bound = d;
+        self.saved_bound = Some(from);
+        let holds = self.wins_within(root, d);
+        self.checking = false;
+        if self.saver.stopped {
+            self.saved_bound = None;
+            let nodes = self.winner_nodes + self.nodes;
+            return Err(super::stop_error(&mut self.saver, nodes));
+        }
+        // The facts found hold for any bound: a later solve from this checkpoint starts
+        // with them.
+        let saved = self.save_now(root);
+        self.saved_bound = None;
+        saved?;
+        Ok(holds)
     }
 
     /// True when the winner wins from the unfinished `pos` within `d` plies, asked as the

@@ -231,71 +231,15 @@ pub fn solve(
     options: &Options,
     progress: &dyn SolveProgress,
 ) -> Result<Solution, SolveError> {
-    if root.result().is_some() {
-        return Err(SolveError::GameOver);
-    }
-    if let Some(tb) = options.tablebase {
-        let table = tb.region().board();
-        if table != root.board() {
-            return Err(SolveError::OtherBoard {
-                table,
-                board: root.board(),
-            });
-        }
-    }
     let geo = leaves::Geometry::new(root.board());
-    let tb = options.tablebase;
-    let resume = match options.checkpoint {
-        Some(path) => {
-            let c = Checkpoint::read(path)?;
-            if let Some(c) = &c {
-                c.matches(root, path)?;
-            }
-            c
-        }
-        None => None,
-    };
-    let saver = Saver::new(
-        options.checkpoint,
-        options.checkpoint_every,
-        options.stop_after,
-    )
-    .interruptible(options.interrupt);
-    let t0 = Instant::now();
-    let (winner, winner_nodes, solved, saver, from) = match &resume {
-        Some(
-            c @ Checkpoint {
-                phase: Phase::Length { winner, bound },
-                ..
-            },
-        ) => (*winner, c.winner_nodes, Vec::new(), saver, *bound),
-        _ => {
-            let mut d = dfpn::Dfpn::new(&geo, tb, options.table_bytes, progress, saver)?;
-            if let Some(c) = &resume {
-                d.load(c);
-            }
-            let winner = d.winner(root);
-            let nodes = d.nodes();
-            let Some(winner) = winner else {
-                return Err(stop_error(&mut d.saver, nodes));
-            };
-            (winner, nodes, d.solved(), d.saver, 0)
-        }
-    };
-    let winner_seconds = t0.elapsed().as_secs_f64();
-    let t1 = Instant::now();
-    let mut len = length::Length::new(&geo, tb, winner, options.table_bytes, progress, saver)?;
-    len.winner_nodes = winner_nodes;
-    len.pn_from = options.length_pn_from.max(4);
-    match &resume {
-        Some(c) if matches!(c.phase, Phase::Length { .. }) => len.load(c),
-        _ => {
-            len.seed(&solved);
-            drop(solved);
-            // The winner is known: a crash from here on never repeats df-pn.
-            len.save_now(root)?;
-        }
-    }
+    let Started {
+        mut len,
+        winner,
+        winner_nodes,
+        winner_seconds,
+        from,
+        length_start: t1,
+    } = start(root, options, &geo, progress)?;
     let plies = len.distance(root, from)?;
     // The length is known: a run stopped in the principal line or the proof resumes at
     // the holding bound, whose facts settle it at once.
@@ -328,6 +272,151 @@ pub fn solve(
         length_seconds,
         proof_seconds: t2.elapsed().as_secs_f64(),
         proof,
+    })
+}
+
+/// One bound of the length search answered.
+#[derive(Clone, Copy, Debug)]
+pub struct BoundTest {
+    /// Who wins with perfect play.
+    pub winner: Side,
+    /// The bound tested, in plies.
+    pub plies: u32,
+    /// True when the winner wins within `plies` plies whatever the loser does.
+    pub holds: bool,
+    /// Nodes df-pn expanded to find the winner.
+    pub winner_nodes: u64,
+    /// Nodes the bounded search visited.
+    pub length_nodes: u64,
+    /// Seconds to find the winner.
+    pub winner_seconds: f64,
+    /// Seconds for the bound.
+    pub length_seconds: f64,
+}
+
+/// Finds the winner of the unfinished `root`, then answers one bound of the length
+/// search: does the winner win within `plies` plies? A job per bound (on as many
+/// machines) finds the length as the least bound that holds. A checkpoint of either
+/// phase is used (its facts hold for any bound) and saved back with the bound it had,
+/// never `plies`: a bound that holds says nothing of the smaller ones.
+pub fn test_bound(
+    root: &Position,
+    options: &Options,
+    plies: u32,
+    progress: &dyn SolveProgress,
+) -> Result<BoundTest, SolveError> {
+    let geo = leaves::Geometry::new(root.board());
+    let Started {
+        mut len,
+        winner,
+        winner_nodes,
+        winner_seconds,
+        from,
+        length_start: t1,
+    } = start(root, options, &geo, progress)?;
+    let holds = len.test(root, plies, from)?;
+    Ok(BoundTest {
+        winner,
+        plies,
+        holds,
+        winner_nodes,
+        length_nodes: len.nodes(),
+        winner_seconds,
+        length_seconds: t1.elapsed().as_secs_f64(),
+    })
+}
+
+/// The length search, ready to ask bounds once the winner is known.
+struct Started<'a> {
+    len: length::Length<'a>,
+    winner: Side,
+    winner_nodes: u64,
+    winner_seconds: f64,
+    /// The bound a checkpoint resumes at (0: none), every smaller one having failed.
+    from: u32,
+    /// When the length phase began (its table made).
+    length_start: Instant,
+}
+
+/// Checks `root` and the options, finds the winner (df-pn, or from a checkpoint) and
+/// sets up the length search with what df-pn or the checkpoint knew.
+fn start<'a>(
+    root: &Position,
+    options: &Options<'a>,
+    geo: &'a leaves::Geometry,
+    progress: &'a dyn SolveProgress,
+) -> Result<Started<'a>, SolveError> {
+    if root.result().is_some() {
+        return Err(SolveError::GameOver);
+    }
+    if let Some(tb) = options.tablebase {
+        let table = tb.region().board();
+        if table != root.board() {
+            return Err(SolveError::OtherBoard {
+                table,
+                board: root.board(),
+            });
+        }
+    }
+    let tb = options.tablebase;
+    let resume = match options.checkpoint {
+        Some(path) => {
+            let c = Checkpoint::read(path)?;
+            if let Some(c) = &c {
+                c.matches(root, path)?;
+            }
+            c
+        }
+        None => None,
+    };
+    let saver = Saver::new(
+        options.checkpoint,
+        options.checkpoint_every,
+        options.stop_after,
+    )
+    .interruptible(options.interrupt);
+    let t0 = Instant::now();
+    let (winner, winner_nodes, solved, saver, from) = match &resume {
+        Some(
+            c @ Checkpoint {
+                phase: Phase::Length { winner, bound },
+                ..
+            },
+        ) => (*winner, c.winner_nodes, Vec::new(), saver, *bound),
+        _ => {
+            let mut d = dfpn::Dfpn::new(geo, tb, options.table_bytes, progress, saver)?;
+            if let Some(c) = &resume {
+                d.load(c);
+            }
+            let winner = d.winner(root);
+            let nodes = d.nodes();
+            let Some(winner) = winner else {
+                return Err(stop_error(&mut d.saver, nodes));
+            };
+            (winner, nodes, d.solved(), d.saver, 0)
+        }
+    };
+    let winner_seconds = t0.elapsed().as_secs_f64();
+    let length_start = Instant::now();
+    let mut len = length::Length::new(geo, tb, winner, options.table_bytes, progress, saver)?;
+    len.winner_nodes = winner_nodes;
+    len.pn_from = options.length_pn_from.max(4);
+    match &resume {
+        Some(c) if matches!(c.phase, Phase::Length { .. }) => len.load(c),
+        _ => {
+            len.seed(&solved);
+            drop(solved);
+            // The winner is known: a crash from here on never repeats df-pn.
+            len.save_now(root)?;
+        }
+    }
+    Ok(Started {
+        len,
+        winner,
+        winner_nodes,
+        winner_seconds,
+        from,
+        length_start,
     })
 }
 
