@@ -153,7 +153,8 @@ pub enum SolveError {
         /// The side df-pn named.
         winner: Side,
     },
-    /// The search stopped where it was asked to, after saving its state.
+    /// The search stopped where it was asked to, saving its state when it had a
+    /// checkpoint file.
     #[error("stopped after {nodes} nodes as asked; {}", stopped_text(.saved.as_deref()))]
     Stopped {
         /// Nodes of both phases so far (all runs).
