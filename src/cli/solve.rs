@@ -99,6 +99,7 @@ Examples:
   quasar solve --board 5x5 --proof 5x5.proof        Black wins, 26 plies
   quasar solve --check 5x5.proof --threads 2
   quasar solve --board 5x5 --no-tb                  without any table
+  quasar solve --board 5x5 --within 25              one bound: Black wins within 25 plies? no
   quasar solve --board 5x6 --list-children          a line per root move (MOVE<TAB>FEN),
                                                     to solve each child by its own job
   nice -n 19 quasar solve --board 6x5 --memory 4096 --checkpoint 6x5.ckpt --proof 6x5.proof
