@@ -271,21 +271,8 @@ pub fn run(args: Args) -> CliResult {
                 "no (perfect play lasts longer)"
             }
         );
-        println!(
-            "nodes: {} (winner, df-pn) + {} (length) = {}",
-            t.winner_nodes,
-            t.length_nodes,
-            t.winner_nodes + t.length_nodes
-        );
-        println!(
-            "time: {:.3} s (winner) + {:.3} s (bound) = {:.3} s",
-            t.winner_seconds,
-            t.length_seconds,
-            t.winner_seconds + t.length_seconds
-        );
-        if let Some(kib) = peak_memory_kib() {
-            println!("peak memory: {:.1} MiB", kib as f64 / 1024.0);
-        }
+        let nodes = (t.winner_nodes, t.length_nodes);
+        print_costs(nodes, (t.winner_seconds, t.length_seconds), "bound");
         return Ok(());
     }
     let result = solve::solve(&root, &options, progress);
@@ -305,21 +292,8 @@ pub fn run(args: Args) -> CliResult {
         pos.make_move(mv);
     }
     println!("principal line: {}", text.join(" "));
-    println!(
-        "nodes: {} (winner, df-pn) + {} (length) = {}",
-        s.winner_nodes,
-        s.length_nodes,
-        s.winner_nodes + s.length_nodes
-    );
-    println!(
-        "time: {:.3} s (winner) + {:.3} s (length) = {:.3} s",
-        s.winner_seconds,
-        s.length_seconds,
-        s.winner_seconds + s.length_seconds
-    );
-    if let Some(kib) = peak_memory_kib() {
-        println!("peak memory: {:.1} MiB", kib as f64 / 1024.0);
-    }
+    let nodes = (s.winner_nodes, s.length_nodes);
+    print_costs(nodes, (s.winner_seconds, s.length_seconds), "length");
     if let Some(p) = &s.proof {
         println!(
             "proof: {} ({} records, {} table claims, {} bytes, written in {:.3} s; set of written positions {} MiB)",
@@ -493,5 +467,25 @@ fn handle_stop<T>(
             std::process::exit(code);
         }
         other => other,
+    }
+}
+
+/// Prints the nodes and seconds of both phases (the second named `second`) and the peak
+/// memory.
+fn print_costs(nodes: (u64, u64), seconds: (f64, f64), second: &str) {
+    println!(
+        "nodes: {} (winner, df-pn) + {} (length) = {}",
+        nodes.0,
+        nodes.1,
+        nodes.0 + nodes.1
+    );
+    println!(
+        "time: {:.3} s (winner) + {:.3} s ({second}) = {:.3} s",
+        seconds.0,
+        seconds.1,
+        seconds.0 + seconds.1
+    );
+    if let Some(kib) = peak_memory_kib() {
+        println!("peak memory: {:.1} MiB", kib as f64 / 1024.0);
     }
 }

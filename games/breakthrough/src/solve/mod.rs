@@ -233,20 +233,14 @@ pub fn solve(
     progress: &dyn SolveProgress,
 ) -> Result<Solution, SolveError> {
     let geo = leaves::Geometry::new(root.board());
-    let Started {
-        mut len,
-        winner,
-        winner_nodes,
-        winner_seconds,
-        from,
-        length_start: t1,
-    } = start(root, options, &geo, progress)?;
-    let plies = len.distance(root, from)?;
+    let mut st = start(root, options, &geo, progress)?;
+    let (winner, len) = (st.winner, &mut st.len);
+    let plies = len.distance(root, st.from)?;
     // The length is known: a run stopped in the principal line or the proof resumes at
     // the holding bound, whose facts settle it at once.
     len.save_now(root)?;
     let line = len.principal_line(root, plies);
-    let length_seconds = t1.elapsed().as_secs_f64();
+    let length_seconds = st.length_start.elapsed().as_secs_f64();
     // The proof's searches below count too, but they are not the length's.
     let length_nodes = len.nodes();
     let t2 = Instant::now();
@@ -267,9 +261,9 @@ pub fn solve(
         winner,
         plies,
         line,
-        winner_nodes,
+        winner_nodes: st.winner_nodes,
         length_nodes,
-        winner_seconds,
+        winner_seconds: st.winner_seconds,
         length_seconds,
         proof_seconds: t2.elapsed().as_secs_f64(),
         proof,
@@ -307,23 +301,16 @@ pub fn test_bound(
     progress: &dyn SolveProgress,
 ) -> Result<BoundTest, SolveError> {
     let geo = leaves::Geometry::new(root.board());
-    let Started {
-        mut len,
-        winner,
-        winner_nodes,
-        winner_seconds,
-        from,
-        length_start: t1,
-    } = start(root, options, &geo, progress)?;
-    let holds = len.test(root, plies, from)?;
+    let mut st = start(root, options, &geo, progress)?;
+    let holds = st.len.test(root, plies, st.from)?;
     Ok(BoundTest {
-        winner,
+        winner: st.winner,
         plies,
         holds,
-        winner_nodes,
-        length_nodes: len.nodes(),
-        winner_seconds,
-        length_seconds: t1.elapsed().as_secs_f64(),
+        winner_nodes: st.winner_nodes,
+        length_nodes: st.len.nodes(),
+        winner_seconds: st.winner_seconds,
+        length_seconds: st.length_start.elapsed().as_secs_f64(),
     })
 }
 
