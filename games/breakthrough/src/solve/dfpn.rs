@@ -197,12 +197,18 @@ pub(super) struct RootWatch {
     ply: usize,
     /// Its numbers as last read, for its mover, and whether its mover is the root's.
     numbers: Option<(u32, u32, bool)>,
+    /// The numbers are wanted for the root's opponent, not its mover.
+    for_opponent: bool,
 }
 
 impl RootWatch {
-    /// Starts watching a new root.
-    pub(super) fn reset(&mut self) {
-        *self = RootWatch::default();
+    /// Starts watching a new root, whose numbers are wanted for its mover or (with
+    /// `for_opponent`) the other side.
+    pub(super) fn reset(&mut self, for_opponent: bool) {
+        *self = RootWatch {
+            for_opponent,
+            ..RootWatch::default()
+        };
     }
 
     /// Notes a node at `ply` with `children` children: a lone child is watched instead.
@@ -221,10 +227,15 @@ impl RootWatch {
         }
     }
 
-    /// The root's proof and disproof numbers for its mover, if read yet.
+    /// The root's proof and disproof numbers for the side asked at `reset`, if read yet.
     pub(super) fn numbers(&self) -> Option<(u32, u32)> {
-        self.numbers
-            .map(|(pn, dn, same)| if same { (pn, dn) } else { (dn, pn) })
+        self.numbers.map(|(pn, dn, same)| {
+            if same != self.for_opponent {
+                (pn, dn)
+            } else {
+                (dn, pn)
+            }
+        })
     }
 }
 
@@ -351,7 +362,7 @@ impl<'a> Dfpn<'a> {
     pub fn winner(&mut self, root: &Position) -> Option<Side> {
         let me = root.side();
         self.root = Some(*root);
-        self.watch.reset();
+        self.watch.reset(false);
         let (pn, dn) = match self.leaf(root) {
             Some(v) => (v.pn, v.dn),
             None => {
@@ -675,17 +686,22 @@ mod tests {
         w.read(4, 1, 2);
         assert_eq!(w.numbers(), Some((3, 9)));
         // A choice at an odd ply is read for the other side: its numbers swap.
-        w.reset();
+        w.reset(false);
         w.expanded(0, 1);
         w.expanded(1, 2);
         w.read(1, 10, 20);
         assert_eq!(w.numbers(), Some((20, 10)));
         // A root with a choice is read itself.
-        w.reset();
+        w.reset(false);
         w.expanded(0, 2);
         w.read(0, 4, 8);
         w.expanded(1, 1);
         w.read(1, 1, 1);
         assert_eq!(w.numbers(), Some((4, 8)));
+        // Asked for the root's opponent, the same numbers swap.
+        w.reset(true);
+        w.expanded(0, 2);
+        w.read(0, 4, 8);
+        assert_eq!(w.numbers(), Some((8, 4)));
     }
 }

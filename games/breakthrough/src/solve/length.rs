@@ -109,10 +109,8 @@ pub struct Length<'a> {
     /// The bound a checkpoint records instead of the one being tested (see
     /// [`Length::test`]).
     saved_bound: Option<u32>,
-    /// The proof-number search's root numbers, for the progress line.
+    /// The proof-number search's root numbers for the winner, for the progress line.
     watch: RootWatch,
-    /// Whether the winner moves at the watched root.
-    winner_at_root: bool,
 }
 
 impl<'a> Length<'a> {
@@ -143,7 +141,6 @@ impl<'a> Length<'a> {
             settled: [0; 2],
             saved_bound: None,
             watch: RootWatch::default(),
-            winner_at_root: true,
         })
     }
 
@@ -454,13 +451,7 @@ impl<'a> Length<'a> {
                 disproven: self.settled[0],
                 table_bytes: self.tt.bytes() as u64,
                 bound: Some(self.bound),
-                root: self.watch.numbers().map(|(pn, dn)| {
-                    if self.winner_at_root {
-                        (pn, dn)
-                    } else {
-                        (dn, pn)
-                    }
-                }),
+                root: self.watch.numbers(),
             });
         }
         if self.checking {

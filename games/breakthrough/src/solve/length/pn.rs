@@ -41,8 +41,7 @@ impl Length<'_> {
             Known::Open(b) => b,
         };
         let winner_moves = root.side() == self.winner;
-        self.watch.reset();
-        self.winner_at_root = winner_moves;
+        self.watch.reset(!winner_moves);
         loop {
             let (pn, dn) = self.mid_pn(root, key, mirrored, known, d, INF, INF, 0);
             if self.saver.stopped {
