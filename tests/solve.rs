@@ -37,6 +37,17 @@ fn four_by_four_solves_proves_and_checks() {
     let (ok, out, err) = quasar(&["solve", "--check", f, "--threads", "1"]);
     assert!(ok, "{err}");
     assert!(out.contains("on 1 thread)"), "{out}");
+    // A job's share of the check says whose it is; a shard out of range is one line.
+    let (ok, out, err) = quasar(&["solve", "--check", f, "--shard", "2/3"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains(
+            "proof shard 2/3 checked (the proof holds when all 3 shards pass): Black wins"
+        ),
+        "{out}"
+    );
+    let (ok, _, err) = quasar(&["solve", "--check", f, "--shard", "4/3"]);
+    assert!(!ok && err.contains("i must lie in 1..=N"), "{err}");
     // One bound of the length search alone: 14 plies hold, 13 (and so 12) do not.
     for (plies, answer) in [("13", "no (perfect play lasts longer)"), ("14", "yes")] {
         let (ok, out, err) = quasar(&["solve", "--board", "4x4", "--within", plies]);
@@ -291,6 +302,48 @@ fn a_signal_saves_the_checkpoint_and_the_solve_resumes() {
         err.contains("stopped by SIGINT (Ctrl-C) after ") && err.contains("nothing was saved"),
         "{err}"
     );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_signal_in_the_proof_keeps_what_is_written_and_the_same_command_resumes_it() {
+    // 3x7's proof has about 756 k records, 1.6 s of writing.
+    let (ckpt, proof) = (temp("3x7-proof.ckpt"), temp("3x7-resumed.proof"));
+    let _ = std::fs::remove_file(&ckpt);
+    let (c, p) = (ckpt.to_str().unwrap(), proof.to_str().unwrap());
+    let args = [
+        "solve",
+        "--board",
+        "3x7",
+        "--memory",
+        "64",
+        "--checkpoint",
+        c,
+        "--proof",
+        p,
+    ];
+    // The first progress line of the proof comes after 65,536 of its positions.
+    let (code, err) = signalled(&args, ", proof: ", libc::SIGTERM);
+    assert_eq!(code, Some(75), "{err}");
+    assert!(!proof.exists(), "{err}");
+    let scratch = breakthrough::solve::proof_writer::scratch_folder(&proof);
+    assert!(scratch.join("state").is_file(), "{err}");
+    let (ok, out, err) = quasar(&args);
+    assert!(ok, "{err}");
+    assert!(out.contains("lasts 32 plies"), "{out}");
+    let line = out.lines().find(|l| l.starts_with("proof: ")).unwrap();
+    let resumed: u64 = line
+        .split(", resuming ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(resumed > 0, "{line}");
+    assert!(!scratch.exists());
+    let (ok, out, err) = quasar(&["solve", "--check", p]);
+    assert!(ok, "{err}");
+    assert!(out.contains("proof checked: Black wins from "), "{out}");
+    assert!(out.contains("within 32 plies"), "{out}");
 }
 
 #[test]

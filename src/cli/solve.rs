@@ -8,7 +8,7 @@ use breakthrough::solve::{self, Options, ProofFile, SolveError, SolveProgress, S
 use breakthrough::tablebase::generate::peak_memory_kib;
 use breakthrough::tablebase::Tablebase;
 use breakthrough::{Board, Position};
-use quasar_core::{Game, Side};
+use quasar_core::{Game, Shard, Side};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -47,6 +47,10 @@ pub struct Args {
     /// Threads for --check (default: all cores)
     #[arg(long, requires = "check")]
     threads: Option<usize>,
+    /// Check only job i of N's share of the records (and the root): the proof holds when
+    /// all N jobs pass, e.g. a Slurm array or GNU parallel over 1/N .. N/N
+    #[arg(long, value_name = "I/N", requires = "check")]
+    shard: Option<Shard>,
     /// Save the search's state to FILE every few minutes and when stopped by SIGTERM or
     /// Ctrl-C, and resume from FILE when it exists (a stopped or killed solve goes on
     /// where the last save left it)
@@ -98,6 +102,7 @@ Examples:
   quasar solve --board 4x4                          Black wins, 14 plies
   quasar solve --board 5x5 --proof 5x5.proof        Black wins, 26 plies
   quasar solve --check 5x5.proof --threads 2
+  quasar solve --check 5x6.proof --shard 3/8        one of 8 jobs, each checking an eighth
   quasar solve --board 5x5 --no-tb                  without any table
   quasar solve --board 5x5 --within 25              one bound: Black wins within 25 plies? no
   quasar solve --board 5x6 --list-children          a line per root move (MOVE<TAB>FEN),
@@ -179,7 +184,12 @@ pub fn run(args: Args) -> CliResult {
         return Err(format!("quasar solve knows Breakthrough only, not {:?}", args.game).into());
     }
     if let Some(file) = &args.check {
-        return check(file, args.threads, args.quiet);
+        return check(
+            file,
+            args.threads,
+            args.shard.unwrap_or(Shard::WHOLE),
+            args.quiet,
+        );
     }
     let given = BreakthroughSetup { board: args.board };
     let (_, root) = position_from(
@@ -295,8 +305,12 @@ pub fn run(args: Args) -> CliResult {
     let nodes = (s.winner_nodes, s.length_nodes);
     print_costs(nodes, (s.winner_seconds, s.length_seconds), "length");
     if let Some(p) = &s.proof {
+        let resumed = match p.resumed {
+            0 => String::new(),
+            n => format!(", resuming {n} records an earlier run had written"),
+        };
         println!(
-            "proof: {} ({} records, {} table claims, {} bytes, written in {:.3} s; set of written positions {} MiB)",
+            "proof: {} ({} records, {} table claims, {} bytes, written in {:.3} s{resumed}; set of written positions {} MiB)",
             p.path.display(),
             p.records,
             p.claims,
@@ -375,8 +389,8 @@ fn signal_name(signal: i32) -> String {
     }
 }
 
-/// `--check FILE [--threads N] [--quiet]`.
-fn check(file: &Path, threads: Option<usize>, quiet: bool) -> CliResult {
+/// `--check FILE [--threads N] [--shard I/N] [--quiet]`.
+fn check(file: &Path, threads: Option<usize>, shard: Shard, quiet: bool) -> CliResult {
     let t = Instant::now();
     let proof = ProofFile::open(file)?;
     let view = proof.view()?;
@@ -386,7 +400,10 @@ fn check(file: &Path, threads: Option<usize>, quiet: bool) -> CliResult {
         .map_err(|e| format!("cannot start the checking threads: {e}"))?;
     // A line on standard error every ten seconds: a large proof takes minutes.
     let last = Mutex::new(Instant::now());
-    let total = view.len();
+    let total = match shard.count() {
+        1 => view.len().to_string(),
+        n => format!("about {}", view.len() / n as u64),
+    };
     let progress = |done: u64| {
         let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
         if !quiet && last.elapsed().as_secs() >= 10 {
@@ -397,9 +414,13 @@ fn check(file: &Path, threads: Option<usize>, quiet: bool) -> CliResult {
             );
         }
     };
-    let r = pool.install(|| solve::check_view(&view, &progress))?;
+    let r = pool.install(|| solve::check_shard(&view, shard, &progress))?;
+    let what = match shard.count() {
+        1 => "proof checked".to_string(),
+        n => format!("proof shard {shard} checked (the proof holds when all {n} shards pass)"),
+    };
     println!(
-        "proof checked: {} wins from {} within {} plies ({} records, {} table claims re-derived by plain search in {} nodes, {:.2} s on {} thread{})",
+        "{what}: {} wins from {} within {} plies ({} records, {} table claims re-derived by plain search in {} nodes, {:.2} s on {} thread{})",
         Position::side_name(view.winner),
         view.root.to_fen(),
         view.plies,

@@ -22,6 +22,7 @@
 pub mod bench;
 mod board;
 mod error;
+mod file_lock;
 mod movegen;
 mod notation;
 pub mod policy;

@@ -2,12 +2,12 @@
 //! small boards with and without a table, and the proof file (round trip, damage, holes).
 
 use breakthrough::solve::{
-    check, check_view, solve, table_in_memory, test_bound, Options, Proof, ProofError, ProofFile,
-    Quiet, RecordKind,
+    check, check_shard, check_view, solve, table_in_memory, test_bound, CheckReport, Options,
+    Proof, ProofError, ProofFile, ProofView, Quiet, RecordKind,
 };
 use breakthrough::{Board, Position};
 use quasar_core::exact::ExactSolver;
-use quasar_core::{GameResult, Side};
+use quasar_core::{GameResult, Shard, Side};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -316,6 +316,47 @@ fn holes_in_a_proof_are_found() {
         .unwrap();
     p.records[i].bound = 1;
     assert!(matches!(check(&p), Err(ProofError::Invalid(_))));
+}
+
+#[test]
+fn the_shards_of_a_check_share_the_records_and_one_of_them_finds_a_hole() {
+    // 4x5 from the start: about 108 k records, thousands of index buckets.
+    let b = board(4, 5);
+    let tb = table_in_memory(b, 3).unwrap();
+    let path = temp("4x5-shards.proof");
+    let opts = Options {
+        tablebase: Some(&tb),
+        table_bytes: 32 << 20,
+        proof: Some(&path),
+        ..Options::default()
+    };
+    solve(&Position::start(b), &opts, &Quiet).unwrap();
+    let proof = Proof::read(&path).unwrap();
+    let whole = check(&proof).unwrap();
+    let shards = |p: &Proof, n: u32| {
+        let bytes = p.to_bytes();
+        let view = ProofView::parse(&bytes, std::path::Path::new("test")).unwrap();
+        (1..=n)
+            .map(|i| check_shard(&view, Shard::new(i, n).unwrap(), &|_| {}))
+            .collect::<Vec<_>>()
+    };
+    for n in [2, 3, 7] {
+        let reports: Vec<CheckReport> = shards(&proof, n).into_iter().map(Result::unwrap).collect();
+        // Every shard has records of its own, and together they are the whole proof.
+        assert!(reports.iter().all(|r| r.records > 0), "{reports:?}");
+        let records: u64 = reports.iter().map(|r| r.records).sum();
+        let claims: u64 = reports.iter().map(|r| r.claims).sum();
+        assert_eq!(
+            (records, claims),
+            (whole.records, whole.claims),
+            "{n} shards"
+        );
+    }
+    // A record missing: its parent's shard fails, whichever it is.
+    let mut p = proof.clone();
+    p.records.remove(p.records.len() / 2);
+    let failed = shards(&p, 3).iter().filter(|r| r.is_err()).count();
+    assert!(failed >= 1);
 }
 
 #[test]

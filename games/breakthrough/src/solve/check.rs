@@ -5,15 +5,18 @@
 
 use super::proof::{position_hash, Proof, ProofError, ProofView, Record, RecordKind};
 use crate::{Move, Position};
-use quasar_core::Outcome;
+use quasar_core::{Outcome, Shard};
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The deepest table claim the checker re-derives by plain search, in plies.
 pub const MAX_CLAIM_PLIES: u8 = 9;
-/// Index buckets a parallel task checks.
+/// Index buckets a parallel task checks, at most (a small proof is cut into
+/// [`MIN_TASKS`] tasks, so that its shards and threads share it).
 const BUCKETS_PER_TASK: u64 = 1 << 12;
+/// Tasks a proof is cut into, at least, when it has that many buckets.
+const MIN_TASKS: u64 = 256;
 /// Slots of each thread's plain-search cache (24 bytes each: 96 MiB).
 const CACHE_SLOTS: usize = 1 << 22;
 
@@ -53,6 +56,17 @@ pub fn check_view(
     view: &ProofView,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<CheckReport, ProofError> {
+    check_shard(view, Shard::WHOLE, progress)
+}
+
+/// Checks the root and `shard`'s share of the records of the proof a file holds (runs of
+/// buckets, dealt round the jobs): the proof holds when every one of
+/// the `N` shards passes, each checked by its own job, on any machine.
+pub fn check_shard(
+    view: &ProofView,
+    shard: Shard,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<CheckReport, ProofError> {
     let invalid = |m: String| Err(ProofError::Invalid(m));
     let root = view.root;
     let winner = view.winner;
@@ -70,7 +84,11 @@ pub fn check_view(
     }
     // One worker a thread, each with its own plain-search cache, taking the next run of
     // buckets until none is left or one of them found a hole.
-    let tasks = view.buckets().div_ceil(BUCKETS_PER_TASK);
+    let per_task = (view.buckets() / MIN_TASKS).clamp(1, BUCKETS_PER_TASK);
+    let all_tasks = view.buckets().div_ceil(per_task);
+    let (count, first_task) = (shard.count() as u64, shard.index() as u64 - 1);
+    // This shard's tasks are first_task, first_task + count, ...
+    let tasks = all_tasks.saturating_sub(first_task).div_ceil(count);
     let next = AtomicU64::new(0);
     let failed = AtomicBool::new(false);
     let done = AtomicU64::new(0);
@@ -82,12 +100,13 @@ pub fn check_view(
             let (mut moves, mut replies) = (Vec::new(), Vec::new());
             let mut report = CheckReport::default();
             while !failed.load(Ordering::Relaxed) {
-                let t = next.fetch_add(1, Ordering::Relaxed);
-                if t >= tasks {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                if k >= tasks {
                     break;
                 }
-                let first = t * BUCKETS_PER_TASK;
-                let last = (first + BUCKETS_PER_TASK).min(view.buckets());
+                let t = first_task + k * count;
+                let first = t * per_task;
+                let last = (first + per_task).min(view.buckets());
                 let checked = (first..last).try_for_each(|b| {
                     let mut prev: Option<Record> = None;
                     for i in view.bucket(b) {

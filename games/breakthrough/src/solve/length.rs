@@ -30,6 +30,8 @@ const ETC_MIN_BOUND: u32 = 10;
 pub const DEFAULT_PN_FROM: u32 = NEVER as u32;
 /// Nodes between two progress reports.
 const REPORT_EVERY: u64 = 1 << 16;
+/// Proof positions between two looks at the interrupt flag.
+const INTERRUPT_EVERY: u64 = 1 << 10;
 
 /// What is known of a position's distance `dist` (plies until the winner has won with
 /// best play on both sides): `lo < dist <= hi`, `hi == 0` when no upper bound is known.
@@ -106,6 +108,8 @@ pub struct Length<'a> {
     kids: Vec<Vec<pn::Child>>,
     /// Positions found won (proven) or not won (disproven) within their bound.
     settled: [u64; 2],
+    /// Positions the proof writer has visited that still needed a record.
+    proof_nodes: u64,
     /// The bound a checkpoint records instead of the one being tested (see
     /// [`Length::test`]).
     saved_bound: Option<u32>,
@@ -139,6 +143,7 @@ impl<'a> Length<'a> {
             pn_from: DEFAULT_PN_FROM,
             kids: Vec::new(),
             settled: [0; 2],
+            proof_nodes: 0,
             saved_bound: None,
             watch: RootWatch::default(),
         })
@@ -620,14 +625,17 @@ impl<'a> Length<'a> {
         if !out.needs(pos, d) {
             return Ok(());
         }
-        if out.written % REPORT_EVERY == 0 {
-            if self.saver.interrupt_raised() {
-                // The checkpoint at the holding bound was saved before the proof began.
-                return Err(SolveError::Interrupted {
-                    nodes: self.winner_nodes + self.nodes,
-                    saved: self.saver.path().map(Path::to_path_buf),
-                });
-            }
+        // Counted by visits, not records: records come in runs as the proof unwinds.
+        self.proof_nodes += 1;
+        if self.proof_nodes % INTERRUPT_EVERY == 0 && self.saver.interrupt_raised() {
+            // The checkpoint at the holding bound was saved before the proof began, and the
+            // writer saves what it has written when dropped.
+            return Err(SolveError::Interrupted {
+                nodes: self.winner_nodes + self.nodes,
+                saved: self.saver.path().map(Path::to_path_buf),
+            });
+        }
+        if self.proof_nodes % REPORT_EVERY == 0 {
             self.progress.report(&Status {
                 phase: "proof",
                 nodes: out.written,
@@ -672,12 +680,13 @@ impl<'a> Length<'a> {
             let finished = child.result().is_some();
             if finished || self.wins_within(&child, d - 1) {
                 let bound = if finished { 1 } else { d };
-                // Written before the replies' records: the position is done once, even if
-                // the proof below meets it again.
-                out.push(&Record::new(pos, RecordKind::Move, mv, bound))?;
+                // Written after the replies' records (the proof below never meets this
+                // position again: no move can be undone), so that whatever the writer has
+                // written is finished and a stopped run resumes from it.
                 if !finished {
                     self.emit_loser(&child, d - 1, out)?;
                 }
+                out.push(&Record::new(pos, RecordKind::Move, mv, bound))?;
                 return Ok(());
             }
         }

@@ -23,7 +23,7 @@ pub mod proof_writer;
 pub mod seen;
 pub mod tt;
 
-pub use check::{check, check_view, CheckReport};
+pub use check::{check, check_shard, check_view, CheckReport};
 pub use checkpoint::{Checkpoint, CheckpointError};
 pub use proof::{Proof, ProofError, ProofFile, ProofView, Record, RecordKind};
 pub use proof_writer::{ProofSummary, ProofWriter};
@@ -246,13 +246,14 @@ pub fn solve(
     let t2 = Instant::now();
     let proof = match options.proof {
         Some(path) => {
-            let mut out = ProofWriter::create(path, root, winner)?;
+            // An earlier run's unfinished proof is resumed: its positions are skipped.
+            let mut out = ProofWriter::open(path, root, winner, plies)?;
             if root.side() == winner {
                 len.emit_winner(root, plies, &mut out)?;
             } else {
                 len.emit_loser(root, plies, &mut out)?;
             }
-            Some(out.finish(plies)?)
+            Some(out.finish()?)
         }
         None => None,
     };

@@ -136,6 +136,23 @@ pub enum ProofError {
         /// What is wrong.
         msg: String,
     },
+    /// An unfinished proof's scratch folder that this proof can't resume.
+    #[error("{path} cannot be resumed: {msg}; remove the folder to write the proof afresh")]
+    Unresumable {
+        /// The scratch folder.
+        path: PathBuf,
+        /// Why not.
+        msg: String,
+    },
+    /// Another process is writing the same proof.
+    #[error(
+        "{path} is locked by another quasar writing the same proof; wait for it to end or \
+         give another --proof path"
+    )]
+    Busy {
+        /// The scratch folder.
+        path: PathBuf,
+    },
     /// The file is intact but proves nothing: the check found a hole.
     #[error("the proof does not hold: {0}")]
     Invalid(String),

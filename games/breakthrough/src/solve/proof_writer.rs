@@ -1,9 +1,19 @@
-//! Writing a proof as it is found, in bounded memory: each record goes at once to one of
-//! 256 spill files (by the top bits of its hash, in the file's record format) in a scratch
-//! folder beside the proof; a [`Seen`] set of hashes keeps a position from being written
-//! twice; at the end each spill file is sorted in memory in turn (one 256th of the proof),
-//! its duplicates dropped (a position met again with a smaller bound is written again), and
-//! appended to the final file, which gets its name only when complete.
+//! Writing a proof as it is found, in bounded memory, so that a stopped run resumes it:
+//! each record goes at once to one of 256 spill files (by the top bits of its hash, in the
+//! file's record format) in a scratch folder `FILE.partial` beside the proof, and a [`Seen`]
+//! set of hashes keeps a position from being written twice.
+//!
+//! The solver writes a position's record only after the proof below it, so the records
+//! written so far are always finished sub-proofs. Every minute, and when the writer is
+//! dropped unfinished (an error, a signal), the spill files are flushed and their lengths
+//! saved in the folder's `state` file; the next writer of the same proof truncates them to
+//! those lengths (a killed run's unsaved tail), rebuilds the set from them and goes on, and
+//! the search skips every position already written.
+//!
+//! At the end each spill file is sorted in memory in turn (one 256th of the proof), its
+//! duplicates dropped (a position met again with a smaller bound is written again), and
+//! appended to the final file, which gets its name only when complete; the scratch folder
+//! goes after that.
 
 use super::frame;
 use super::proof::{
@@ -12,31 +22,55 @@ use super::proof::{
 };
 use super::seen::Seen;
 use super::RecordKind;
+use crate::file_lock::try_lock;
 use crate::Position;
-use quasar_core::Side;
-use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use quasar_core::{Game, Side};
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// Spill files: records go to the one named by their hash's top bits.
 const SPILL_BITS: u32 = 8;
+/// Spill files in the scratch folder.
+const SPILLS: usize = 1 << SPILL_BITS;
 /// Buffer of each spill file.
 const SPILL_BUFFER: usize = 64 << 10;
+/// Time between two saves of the spill files' lengths.
+const SAVE_EVERY: Duration = Duration::from_secs(60);
+/// Records between two looks at the clock.
+const CLOCK_EVERY: u64 = 1 << 12;
+/// The scratch folder's file of saved lengths.
+const STATE: &str = "state";
+/// The scratch folder's lock: one writer a proof.
+const LOCK: &str = "lock";
+/// Magic of the state file.
+const STATE_MAGIC: &[u8; 8] = b"QSPARTIA";
+/// Version of the state file.
+const STATE_VERSION: u32 = 1;
 
 /// A proof being written, record by record.
 pub struct ProofWriter {
     path: PathBuf,
     scratch: PathBuf,
     spills: Vec<BufWriter<File>>,
+    /// Bytes written to each spill file (saved by [`ProofWriter::save`]).
+    lengths: Vec<u64>,
     seen: Seen,
     root: Position,
     winner: Side,
+    plies: u32,
     buf: Vec<u8>,
     cells: usize,
+    last_save: Instant,
+    /// Held while the writer lives: a second writer of the same proof is refused.
+    _lock: File,
     /// Records written so far (a position written again with a smaller bound counts twice).
     pub written: u64,
     /// Of those, table claims.
     pub claims: u64,
+    /// Of those, records an earlier run had written.
+    pub resumed: u64,
 }
 
 /// What a finished proof file holds.
@@ -52,34 +86,99 @@ pub struct ProofSummary {
     pub bytes: u64,
     /// Peak bytes of the set of written positions.
     pub seen_bytes: u64,
+    /// Records written by an earlier run whose unfinished proof this one resumed.
+    pub resumed: u64,
+}
+
+/// The scratch folder of the proof to be written to `path`.
+pub fn scratch_folder(path: &Path) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(".partial");
+    PathBuf::from(s)
 }
 
 impl ProofWriter {
-    /// Starts the proof that `winner` wins from `root`, to be written to `path`; the
-    /// scratch folder `path.spill-PID` is made beside it.
-    pub fn create(path: &Path, root: &Position, winner: Side) -> Result<ProofWriter, ProofError> {
-        let mut scratch = path.as_os_str().to_owned();
-        scratch.push(format!(".spill-{}", std::process::id()));
-        let scratch = PathBuf::from(scratch);
-        let io = |source| ProofError::Io {
-            path: scratch.clone(),
-            source,
+    /// Starts the proof that `winner` wins from `root` within `plies` plies, to be written
+    /// to `path`, or resumes the one an earlier run left in its scratch folder.
+    pub fn open(
+        path: &Path,
+        root: &Position,
+        winner: Side,
+        plies: u32,
+    ) -> Result<ProofWriter, ProofError> {
+        let scratch = scratch_folder(path);
+        let io = |p: &Path| {
+            let p = p.to_path_buf();
+            move |source| ProofError::Io { path: p, source }
         };
-        std::fs::create_dir_all(&scratch).map_err(io)?;
+        std::fs::create_dir_all(&scratch).map_err(io(&scratch))?;
+        let lock_path = scratch.join(LOCK);
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(io(&lock_path))?;
+        if !try_lock(&lock).map_err(io(&lock_path))? {
+            return Err(ProofError::Busy { path: scratch });
+        }
+        let unresumable = |msg: String| ProofError::Unresumable {
+            path: scratch.clone(),
+            msg,
+        };
+        let fen = root.to_fen();
+        let state_path = scratch.join(STATE);
+        let saved = match std::fs::read(&state_path) {
+            Ok(bytes) => read_state(&bytes, &fen, winner, plies).map_err(unresumable)?,
+            // No state: a new proof, or a run killed before its first save.
+            Err(e) if e.kind() == io::ErrorKind::NotFound => State::default(),
+            Err(e) => return Err(io(&state_path)(e)),
+        };
+        let size = record_bytes(root.board()) as u64;
+        let cells = cell_bytes(root.board());
         let mut w = ProofWriter {
             path: path.to_path_buf(),
             scratch: scratch.clone(),
-            spills: Vec::new(),
+            spills: Vec::with_capacity(SPILLS),
+            lengths: saved.lengths.clone(),
             seen: Seen::new(),
             root: *root,
             winner,
-            buf: vec![0; record_bytes(root.board())],
-            cells: cell_bytes(root.board()),
-            written: 0,
-            claims: 0,
+            plies,
+            buf: vec![0; size as usize],
+            cells,
+            last_save: Instant::now(),
+            _lock: lock,
+            written: saved.written,
+            claims: saved.claims,
+            resumed: saved.written,
         };
-        for i in 0..1usize << SPILL_BITS {
-            let f = File::create(w.spill_path(i)).map_err(io)?;
+        let mut bytes = Vec::new();
+        for (i, &len) in saved.lengths.iter().enumerate() {
+            let p = w.spill_path(i);
+            let mut f = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&p)
+                .map_err(io(&p))?;
+            let on_disk = f.metadata().map_err(io(&p))?.len();
+            if on_disk < len || len % size != 0 {
+                return Err(unresumable(format!(
+                    "spill file {i:03} has {on_disk} bytes, the state says {len}"
+                )));
+            }
+            // A killed run's records after its last save: not known to be finished.
+            f.set_len(len).map_err(io(&p))?;
+            bytes.clear();
+            f.read_to_end(&mut bytes).map_err(io(&p))?;
+            for b in bytes.chunks_exact(size as usize) {
+                let r = decode(b, cells)
+                    .ok_or_else(|| unresumable(format!("spill file {i:03} is damaged")))?;
+                w.seen.set(r.hash(), r.bound);
+            }
+            f.seek(SeekFrom::End(0)).map_err(io(&p))?;
             w.spills.push(BufWriter::with_capacity(SPILL_BUFFER, f));
         }
         Ok(w)
@@ -97,7 +196,8 @@ impl ProofWriter {
         self.seen.bound(h).is_none_or(|b| b as u32 > bound)
     }
 
-    /// Writes `record` to its spill file and remembers its position.
+    /// Writes `record`, whose proof below must already be written, to its spill file and
+    /// remembers its position.
     pub fn push(&mut self, record: &Record) -> Result<(), ProofError> {
         let h = record.hash();
         self.seen.set(h, record.bound);
@@ -110,7 +210,34 @@ impl ProofWriter {
             .map_err(|source| ProofError::Io {
                 path: self.spill_path(i),
                 source,
-            })
+            })?;
+        self.lengths[i] += self.buf.len() as u64;
+        if self.written % CLOCK_EVERY == 0 && self.last_save.elapsed() >= SAVE_EVERY {
+            self.save()?;
+        }
+        Ok(())
+    }
+
+    /// Flushes and syncs the spill files, then saves their lengths: a later run resumes
+    /// from here.
+    fn save(&mut self) -> Result<(), ProofError> {
+        for (i, s) in self.spills.iter_mut().enumerate() {
+            let p = self.scratch.join(format!("{i:03}"));
+            s.flush()
+                .and_then(|()| s.get_ref().sync_data())
+                .map_err(|source| ProofError::Io { path: p, source })?;
+        }
+        let state = State {
+            lengths: self.lengths.clone(),
+            written: self.written,
+            claims: self.claims,
+        };
+        let bytes = write_state(&state, &self.root.to_fen(), self.winner, self.plies);
+        let path = self.scratch.join(STATE);
+        frame::write_atomically(&path, |f| f.write_all(&bytes))
+            .map_err(|source| ProofError::Io { path, source })?;
+        self.last_save = Instant::now();
+        Ok(())
     }
 
     /// Bytes of the set of written positions.
@@ -118,31 +245,23 @@ impl ProofWriter {
         self.seen.bytes() as u64
     }
 
-    /// Sorts the spill files into the proof file that `winner` wins within `plies`, named
-    /// only once complete; the scratch folder is removed (also on failure).
-    pub fn finish(mut self, plies: u32) -> Result<ProofSummary, ProofError> {
+    /// Sorts the spill files into the proof file, named only once complete; the scratch
+    /// folder is removed after that (on failure it stays, saved, for the next run).
+    pub fn finish(mut self) -> Result<ProofSummary, ProofError> {
+        self.save()?;
         let seen_bytes = self.seen_bytes();
         // The set is not needed any more: its memory goes back before the sort.
         self.seen = Seen::new();
-        for (i, s) in self.spills.drain(..).enumerate() {
-            s.into_inner()
-                .map_err(|e| e.into_error())
-                .map_err(|source| ProofError::Io {
-                    path: self.scratch.join(format!("{i:03}")),
-                    source,
-                })?;
-        }
+        // Closed here, so that a failure below leaves the state just saved as it is.
+        self.spills.clear();
         let board = self.root.board();
         let size = record_bytes(board);
         let cells = self.cells;
         let scratch = self.scratch.clone();
         let (mut records, mut claims) = (0, 0);
-        let chunks = (0..1usize << SPILL_BITS).map(|i| -> io::Result<Vec<Record>> {
+        let chunks = (0..SPILLS).map(|i| -> io::Result<Vec<Record>> {
             let p = scratch.join(format!("{i:03}"));
-            let mut bytes = Vec::new();
-            File::open(&p)?.read_to_end(&mut bytes)?;
-            // Each spill file is read once: the disk it held goes back at once.
-            std::fs::remove_file(&p)?;
+            let bytes = std::fs::read(&p)?;
             let mut chunk = Vec::with_capacity(bytes.len() / size);
             for b in bytes.chunks_exact(size) {
                 chunk.push(decode(b, cells).ok_or_else(|| {
@@ -153,7 +272,7 @@ impl ProofWriter {
             claims += chunk.iter().filter(|r| r.kind == RecordKind::Claim).count() as u64;
             Ok(chunk)
         });
-        let (root, winner, written) = (self.root, self.winner, self.written);
+        let (root, winner, written, plies) = (self.root, self.winner, self.written, self.plies);
         frame::write_atomically(&self.path, |f| {
             records = write_proof(f, &root, winner, plies, written, chunks)?;
             Ok(())
@@ -168,22 +287,115 @@ impl ProofWriter {
                 source,
             })?
             .len();
+        std::fs::remove_dir_all(&self.scratch).map_err(|source| ProofError::Io {
+            path: self.scratch.clone(),
+            source,
+        })?;
         Ok(ProofSummary {
             path: self.path.clone(),
             records,
             claims,
             bytes,
             seen_bytes,
+            resumed: self.resumed,
         })
     }
 }
 
 impl Drop for ProofWriter {
     fn drop(&mut self) {
-        // Closes any spill files still open, then removes the scratch folder: nothing of
-        // an unfinished proof stays behind.
+        // Unfinished (an error or a signal stopped the solve): what is written is saved
+        // for the next run. A failed save leaves the last one, which is still good.
+        if !self.spills.is_empty() {
+            let _ = self.save();
+        }
+    }
+}
+
+/// What the state file holds besides the proof it belongs to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct State {
+    /// Bytes of each spill file that hold finished sub-proofs.
+    lengths: Vec<u64>,
+    /// Records in them.
+    written: u64,
+    /// Of those, table claims.
+    claims: u64,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State {
+            lengths: vec![0; SPILLS],
+            written: 0,
+            claims: 0,
+        }
+    }
+}
+
+/// Bytes of the state file's fixed part: magic, version, plies, winner, written, claims,
+/// the root's FEN length.
+const STATE_HEAD: usize = 8 + 4 + 4 + 1 + 8 + 8 + 2;
+
+/// The state file of `state` for the proof that `winner` wins from `fen` within `plies`.
+fn write_state(state: &State, fen: &str, winner: Side, plies: u32) -> Vec<u8> {
+    let mut b = Vec::with_capacity(STATE_HEAD + fen.len() + 8 * SPILLS + 4);
+    b.extend_from_slice(STATE_MAGIC);
+    b.extend_from_slice(&STATE_VERSION.to_le_bytes());
+    b.extend_from_slice(&plies.to_le_bytes());
+    b.push(winner as u8);
+    b.extend_from_slice(&state.written.to_le_bytes());
+    b.extend_from_slice(&state.claims.to_le_bytes());
+    b.extend_from_slice(&(fen.len() as u16).to_le_bytes());
+    b.extend_from_slice(fen.as_bytes());
+    for l in &state.lengths {
+        b.extend_from_slice(&l.to_le_bytes());
+    }
+    let crc = crc32fast::hash(&b);
+    b.extend_from_slice(&crc.to_le_bytes());
+    b
+}
+
+/// The state in `bytes` when it is intact and belongs to the proof that `winner` wins from
+/// `fen` within `plies`; else why not.
+fn read_state(bytes: &[u8], fen: &str, winner: Side, plies: u32) -> Result<State, String> {
+    let body = frame::unframe(bytes, STATE_MAGIC, STATE_VERSION, STATE_HEAD, "proof state")?;
+    let u64_at = |i: usize| u64::from_le_bytes(body[i..i + 8].try_into().expect("8 bytes"));
+    let theirs_plies = u32::from_le_bytes(body[12..16].try_into().expect("4 bytes"));
+    let theirs_winner = frame::side_of(body[16]).ok_or("an unknown winner")?;
+    let fen_len = u16::from_le_bytes([body[33], body[34]]) as usize;
+    if body.len() != STATE_HEAD + fen_len + 8 * SPILLS {
+        return Err("its length does not match its contents".into());
+    }
+    let theirs_fen = std::str::from_utf8(&body[STATE_HEAD..STATE_HEAD + fen_len])
+        .map_err(|_| "its root is not text")?;
+    if (theirs_fen, theirs_winner, theirs_plies) != (fen, winner, plies) {
+        return Err(format!(
+            "it holds the proof that {} wins from {theirs_fen} within {theirs_plies} \
+             plies, not that {} wins from {fen} within {plies}",
+            Position::side_name(theirs_winner),
+            Position::side_name(winner)
+        ));
+    }
+    let lengths = (0..SPILLS)
+        .map(|i| u64_at(STATE_HEAD + fen_len + 8 * i))
+        .collect();
+    Ok(State {
+        lengths,
+        written: u64_at(17),
+        claims: u64_at(25),
+    })
+}
+
+#[cfg(test)]
+impl ProofWriter {
+    /// Ends the writer as a killed process would: the buffered records reach the files
+    /// but their lengths are not saved.
+    fn kill(mut self) {
+        for s in &mut self.spills {
+            s.flush().unwrap();
+        }
         self.spills.clear();
-        let _ = std::fs::remove_dir_all(&self.scratch);
     }
 }
 
@@ -192,49 +404,122 @@ mod tests {
     use super::*;
     use crate::{Board, Move};
 
+    fn dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("qs-writer-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// The start of 4x4 and three positions after one move, with a record of each.
+    fn records() -> (Position, [Record; 3]) {
+        let root = Position::start(Board::new(4, 4).unwrap());
+        let record = |from, kind, bound| {
+            let mut pos = root;
+            pos.make_move(Move { from, to: from + 4 });
+            Record::new(
+                &pos,
+                kind,
+                Move {
+                    from: from + 8,
+                    to: from + 4,
+                },
+                bound,
+            )
+        };
+        let a = record(4, RecordKind::Move, 7);
+        let b = record(5, RecordKind::Claim, 3);
+        let c = record(6, RecordKind::Move, 5);
+        (root, [a, b, c])
+    }
+
+    /// The position of `r`.
+    fn position(r: &Record) -> Position {
+        Position::from_parts(Board::new(4, 4).unwrap(), r.white, r.black, r.side).unwrap()
+    }
+
     #[test]
     fn keeps_the_smallest_bound_of_a_position_and_leaves_no_scratch() {
-        let board = Board::new(4, 4).unwrap();
-        let root = Position::start(board);
-        let dir = std::env::temp_dir().join(format!("qs-writer-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("w.proof");
-        let mut w = ProofWriter::create(&path, &root, Side::Second).unwrap();
-        let mut pos = root;
-        pos.make_move(Move { from: 4, to: 8 });
-        let a = Record::new(&pos, RecordKind::Move, Move { from: 12, to: 8 }, 7);
+        let (root, [a, b, _]) = records();
+        let path = dir("bound").join("w.proof");
+        let mut w = ProofWriter::open(&path, &root, Side::Second, 9).unwrap();
+        let pos = position(&a);
         assert!(w.needs(&pos, 7));
         w.push(&a).unwrap();
         assert!(!w.needs(&pos, 7) && !w.needs(&pos, 9) && w.needs(&pos, 5));
         w.push(&Record { bound: 5, ..a }).unwrap();
         assert!(!w.needs(&pos, 5));
-        let mut other = root;
-        other.make_move(Move { from: 5, to: 9 });
-        let b = Record::new(&other, RecordKind::Claim, Move { from: 13, to: 9 }, 3);
         w.push(&b).unwrap();
         assert_eq!((w.written, w.claims), (3, 1));
         let scratch = w.scratch.clone();
         assert!(scratch.is_dir());
-        let s = w.finish(9).unwrap();
+        let s = w.finish().unwrap();
         assert!(!scratch.exists());
-        assert_eq!((s.records, s.claims), (2, 1));
+        assert_eq!((s.records, s.claims, s.resumed), (2, 1, 0));
         let p = crate::solve::Proof::read(&path).unwrap();
         assert_eq!((p.root, p.winner, p.plies), (root, Side::Second, 9));
         let mut want = vec![Record { bound: 5, ..a }, b];
         want.sort_by_key(|r| r.hash());
         assert_eq!(p.records, want);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
-    fn a_writer_dropped_unfinished_leaves_nothing() {
-        let root = Position::start(Board::new(4, 4).unwrap());
-        let dir = std::env::temp_dir().join(format!("qs-writer-drop-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("w.proof");
-        let w = ProofWriter::create(&path, &root, Side::Second).unwrap();
+    fn a_dropped_writer_is_resumed_and_a_killed_one_loses_only_its_unsaved_records() {
+        let (root, [a, b, c]) = records();
+        let path = dir("resume").join("w.proof");
+        let mut w = ProofWriter::open(&path, &root, Side::Second, 9).unwrap();
+        w.push(&a).unwrap();
+        // A second writer of the same proof is refused while the first lives.
+        assert!(matches!(
+            ProofWriter::open(&path, &root, Side::Second, 9),
+            Err(ProofError::Busy { .. })
+        ));
         drop(w);
-        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
-        std::fs::remove_dir_all(&dir).unwrap();
+        let mut w = ProofWriter::open(&path, &root, Side::Second, 9).unwrap();
+        assert_eq!((w.written, w.resumed), (1, 1));
+        assert!(!w.needs(&position(&a), 7) && w.needs(&position(&b), 3));
+        w.push(&b).unwrap();
+        w.save().unwrap();
+        w.push(&c).unwrap();
+        w.kill();
+        // The killed run's last record was never saved: it is needed again.
+        let mut w = ProofWriter::open(&path, &root, Side::Second, 9).unwrap();
+        assert_eq!((w.written, w.claims, w.resumed), (2, 1, 2));
+        assert!(!w.needs(&position(&b), 3) && w.needs(&position(&c), 5));
+        w.push(&c).unwrap();
+        let s = w.finish().unwrap();
+        assert_eq!((s.records, s.claims, s.resumed), (3, 1, 2));
+        let mut want = vec![a, b, c];
+        want.sort_by_key(|r| r.hash());
+        assert_eq!(crate::solve::Proof::read(&path).unwrap().records, want);
+    }
+
+    #[test]
+    fn another_proofs_scratch_folder_is_one_error_naming_both() {
+        let (root, [a, ..]) = records();
+        let path = dir("other").join("w.proof");
+        let mut w = ProofWriter::open(&path, &root, Side::Second, 9).unwrap();
+        w.push(&a).unwrap();
+        drop(w);
+        for (winner, plies) in [(Side::Second, 11), (Side::First, 9)] {
+            let e = ProofWriter::open(&path, &root, winner, plies)
+                .err()
+                .expect("refused");
+            let text = e.to_string();
+            assert!(
+                text.contains("cannot be resumed: it holds the proof that Black wins from")
+                    && text.contains("remove the folder"),
+                "{text}"
+            );
+        }
+        // A damaged state file is refused too, never read as a shorter proof.
+        let state = scratch_folder(&path).join(STATE);
+        let mut bytes = std::fs::read(&state).unwrap();
+        bytes[20] ^= 1;
+        std::fs::write(&state, bytes).unwrap();
+        let e = ProofWriter::open(&path, &root, Side::Second, 9)
+            .err()
+            .expect("refused");
+        assert!(e.to_string().contains("checksum"), "{e}");
     }
 }

@@ -9,6 +9,7 @@ use super::blocks::{block_count, crc_words, BlockCheck, BlockWriter, Corrupt, BL
 use super::btree::{radix_root, Backing, Layout, StaticBTree, FANOUT, LEAF};
 use super::sliced::SlicedTable;
 use super::Tree;
+use crate::file_lock::try_lock;
 use crate::tablebase::key::ValueCodec;
 use crate::tablebase::progress::Progress;
 use crate::tablebase::region::{Limits, Region};
@@ -574,26 +575,4 @@ impl Drop for TempFile {
             let _ = std::fs::remove_file(&self.path);
         }
     }
-}
-
-/// Takes an exclusive lock on `file` without waiting: false when another process holds it.
-#[cfg(unix)]
-fn try_lock(file: &File) -> std::io::Result<bool> {
-    use std::os::unix::io::AsRawFd;
-    // SAFETY: flock on a descriptor this process owns and keeps open; no memory is involved.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
-        return Ok(true);
-    }
-    let e = std::io::Error::last_os_error();
-    if e.kind() == std::io::ErrorKind::WouldBlock {
-        Ok(false)
-    } else {
-        Err(e)
-    }
-}
-
-/// Without `flock`, a temporary file is always taken over.
-#[cfg(not(unix))]
-fn try_lock(_file: &File) -> std::io::Result<bool> {
-    Ok(true)
 }
