@@ -325,8 +325,23 @@ fn a_signal_in_the_proof_keeps_what_is_written_and_the_same_command_resumes_it()
     // The first progress line of the proof comes after 65,536 of its positions.
     let (code, err) = signalled(&args, ", proof: ", libc::SIGTERM);
     assert_eq!(code, Some(75), "{err}");
+    // The line places the writer in the tree: White, the loser, moves at the root.
+    let line = err.lines().find(|l| l.contains(", proof: ")).unwrap();
+    let place = line.split(", at the loser's replies ").nth(1).unwrap_or("");
+    let (k, n) = place
+        .split(" > ")
+        .next()
+        .and_then(|p| p.split_once('/'))
+        .unwrap_or_else(|| panic!("{line}"));
+    let (k, n): (u32, u32) = (k.parse().unwrap(), n.parse().unwrap());
+    assert!(1 <= k && k <= n, "{line}");
     assert!(!proof.exists(), "{err}");
     let scratch = breakthrough::solve::proof_writer::scratch_folder(&proof);
+    let kept = format!(
+        "the proof written so far is kept in {}; ",
+        scratch.display()
+    );
+    assert!(err.contains(&kept), "{err}");
     assert!(scratch.join("state").is_file(), "{err}");
     let (ok, out, err) = quasar(&args);
     assert!(ok, "{err}");

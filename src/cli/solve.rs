@@ -155,8 +155,18 @@ impl SolveProgress for Line {
             ("", "\n")
         };
         if s.phase == "proof" {
+            let place: Vec<String> = s
+                .place
+                .iter()
+                .take_while(|p| p.1 > 0)
+                .map(|(k, n)| format!("{k}/{n}"))
+                .collect();
+            let place = match place.len() {
+                0 => String::new(),
+                _ => format!(", at the loser's replies {}", place.join(" > ")),
+            };
             eprint!(
-                "{start}{:.0} s, proof: {} records written, {} table claims, set {} MiB{memory}{end}",
+                "{start}{:.0} s, proof: {} records written, {} table claims, set {} MiB{memory}{place}{end}",
                 self.start.elapsed().as_secs_f64(),
                 s.nodes,
                 s.proven,
@@ -268,7 +278,7 @@ pub fn run(args: Args) -> CliResult {
     let progress: &dyn SolveProgress = if show { &line } else { &solve::Quiet };
     if let Some(plies) = args.within {
         let result = solve::test_bound(&root, &options, plies, progress);
-        let t = handle_stop(result, show && terminal, &interrupt)?;
+        let t = handle_stop(result, show && terminal, &interrupt, None)?;
         println!("position: {}", root.to_fen());
         println!("table: {table_text}");
         println!(
@@ -286,7 +296,7 @@ pub fn run(args: Args) -> CliResult {
         return Ok(());
     }
     let result = solve::solve(&root, &options, progress);
-    let s = handle_stop(result, show && terminal, &interrupt)?;
+    let s = handle_stop(result, show && terminal, &interrupt, args.proof.as_deref())?;
     println!("position: {}", root.to_fen());
     println!("table: {table_text}");
     println!(
@@ -456,11 +466,13 @@ fn mover_text(winner: Side, mover: Side) -> &'static str {
 
 /// The solve's answer, or its error; a stop by signal prints its line and ends the
 /// process with a status of its own (75 when the checkpoint was saved), since the shared
-/// error path exits with 1 for every error. `clear` wipes the terminal's progress line.
+/// error path exits with 1 for every error. `clear` wipes the terminal's progress line;
+/// a stop in the writing of the `proof` also says where its written part is kept.
 fn handle_stop<T>(
     result: Result<T, SolveError>,
     clear: bool,
     interrupt: &Interrupt,
+    proof: Option<&Path>,
 ) -> Result<T, SolveError> {
     if clear {
         eprint!("\r{:79}\r", "");
@@ -468,6 +480,13 @@ fn handle_stop<T>(
     match result {
         Err(SolveError::Interrupted { nodes, saved }) => {
             let signal = interrupt.signal();
+            let partial = proof.map(solve::proof_writer::scratch_folder);
+            if let Some(folder) = partial.filter(|f| f.is_dir()) {
+                eprintln!(
+                    "the proof written so far is kept in {}; the same command goes on with it",
+                    folder.display()
+                );
+            }
             let code = match &saved {
                 Some(path) => {
                     eprintln!(

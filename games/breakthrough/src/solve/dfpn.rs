@@ -447,6 +447,7 @@ impl<'a> Dfpn<'a> {
                 table_bytes: self.tt.bytes() as u64,
                 bound: None,
                 root: self.watch.numbers(),
+                place: Default::default(),
             });
         }
         if let Some(stop) = self.saver.tick() {

@@ -12,7 +12,7 @@ use super::leaves::{Geometry, Quick};
 use super::proof::{Record, RecordKind};
 use super::proof_writer::ProofWriter;
 use super::tt::{Key, Table, TableTooLarge};
-use super::{SolveError, SolveProgress, Status};
+use super::{SolveError, SolveProgress, Status, PLACE_LEVELS};
 use crate::tablebase::Tablebase;
 use crate::{Move, Position};
 use quasar_core::Side;
@@ -110,6 +110,10 @@ pub struct Length<'a> {
     settled: [u64; 2],
     /// Positions the proof writer has visited that still needed a record.
     proof_nodes: u64,
+    /// The proof writer's place in the loser's first moves (see [`Status::place`]).
+    proof_place: [(u16, u16); PLACE_LEVELS],
+    /// The loser's turns the proof writer is below.
+    proof_depth: usize,
     /// The bound a checkpoint records instead of the one being tested (see
     /// [`Length::test`]).
     saved_bound: Option<u32>,
@@ -144,6 +148,8 @@ impl<'a> Length<'a> {
             kids: Vec::new(),
             settled: [0; 2],
             proof_nodes: 0,
+            proof_place: Default::default(),
+            proof_depth: 0,
             saved_bound: None,
             watch: RootWatch::default(),
         })
@@ -457,6 +463,7 @@ impl<'a> Length<'a> {
                 table_bytes: self.tt.bytes() as u64,
                 bound: Some(self.bound),
                 root: self.watch.numbers(),
+                place: Default::default(),
             });
         }
         if self.checking {
@@ -644,6 +651,7 @@ impl<'a> Length<'a> {
                 table_bytes: out.seen_bytes(),
                 bound: None,
                 root: None,
+                place: self.proof_place,
             });
         }
         let mut moves = Vec::new();
@@ -705,7 +713,30 @@ impl<'a> Length<'a> {
     ) -> Result<(), SolveError> {
         let mut moves = Vec::new();
         pos.generate_moves(&mut moves);
-        for mv in moves {
+        let level = self.proof_depth;
+        self.proof_depth += 1;
+        let result = self.emit_replies(pos, d, &moves, level, out);
+        if level < PLACE_LEVELS {
+            self.proof_place[level] = (0, 0);
+        }
+        self.proof_depth -= 1;
+        result
+    }
+
+    /// [`Length::emit_loser`]'s loop over the loser's `moves`, at the loser's `level`-th
+    /// turn below the root.
+    fn emit_replies(
+        &mut self,
+        pos: &Position,
+        d: u32,
+        moves: &[Move],
+        level: usize,
+        out: &mut ProofWriter,
+    ) -> Result<(), SolveError> {
+        for (k, &mv) in moves.iter().enumerate() {
+            if level < PLACE_LEVELS {
+                self.proof_place[level] = (k as u16 + 1, moves.len() as u16);
+            }
             let mut child = *pos;
             child.make_move(mv);
             if child.result().is_some() || d < 2 {

@@ -55,7 +55,14 @@ pub struct Status {
     /// wins (within the bound)" as a search by proof numbers last read them: a long
     /// search nears its answer as one of them falls towards 0.
     pub root: Option<(u32, u32)>,
+    /// In the proof: where the writer is in the loser's first moves, `(k, n)` for "reply
+    /// k of n" at the loser's first [`PLACE_LEVELS`] turns below the root (`(0, 0)` past
+    /// the depth reached), so a long proof shows how far through the tree it is.
+    pub place: [(u16, u16); PLACE_LEVELS],
 }
+
+/// The loser's turns the proof's progress line places the writer at.
+pub const PLACE_LEVELS: usize = 3;
 
 /// Receives progress reports from the search thread; the library never prints.
 pub trait SolveProgress: Sync {
