@@ -10,8 +10,11 @@ use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// The deepest table claim the checker re-derives by plain search, in plies.
-pub const MAX_CLAIM_PLIES: u8 = 9;
+/// The deepest table claim the checker re-derives by plain search, in plies. The plain
+/// search deepens from 3 and stops at the claim's real length, so a deep bound costs little
+/// more: at 21 instead of 9, a 27-ply 5x6 proof is 12 times smaller and checks as fast, and
+/// 5x5's is 40 % smaller and checks faster (README, "Deeper claims").
+pub const MAX_CLAIM_PLIES: u8 = 21;
 /// Index buckets a parallel task checks, at most (a small proof is cut into
 /// [`MIN_TASKS`] tasks, so that its shards and threads share it).
 const BUCKETS_PER_TASK: u64 = 1 << 12;
