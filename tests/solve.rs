@@ -48,6 +48,36 @@ fn four_by_four_solves_proves_and_checks() {
     );
     let (ok, _, err) = quasar(&["solve", "--check", f, "--shard", "4/3"]);
     assert!(!ok && err.contains("i must lie in 1..=N"), "{err}");
+    // The proof written by two jobs, merged, checks.
+    let pieces: Vec<String> = (1..=2)
+        .map(|i| {
+            let piece = temp(&format!("4x4-piece-{i}.proof"));
+            let p = piece.to_str().unwrap().to_string();
+            let shard = format!("{i}/2");
+            let args = ["solve", "--board", "4x4", "--proof", &p, "--shard", &shard];
+            let (ok, out, err) = quasar(&args);
+            assert!(ok, "{err}");
+            assert!(
+                out.contains(&format!("proof piece {i}/2 (not a whole proof")),
+                "{out}"
+            );
+            p
+        })
+        .collect();
+    let merged = temp("4x4-merged.proof");
+    let m = merged.to_str().unwrap();
+    let (ok, out, err) = quasar(&["solve", "--merge", &pieces[0], &pieces[1], "--proof", m]);
+    assert!(ok && out.contains("merged from 2 pieces"), "{out}{err}");
+    let (ok, out, err) = quasar(&["solve", "--check", m]);
+    assert!(
+        ok && out.contains("proof checked: Black wins"),
+        "{out}{err}"
+    );
+    let (ok, _, err) = quasar(&["solve", "--board", "4x4", "--shard", "1/2"]);
+    assert!(
+        !ok && err.contains("a job's share of a --check or of a --proof"),
+        "{err}"
+    );
     // One bound of the length search alone: 14 plies hold, 13 (and so 12) do not.
     for (plies, answer) in [("13", "no (perfect play lasts longer)"), ("14", "yes")] {
         let (ok, out, err) = quasar(&["solve", "--board", "4x4", "--within", plies]);

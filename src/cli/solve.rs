@@ -47,10 +47,18 @@ pub struct Args {
     /// Threads for --check (default: all cores)
     #[arg(long, requires = "check")]
     threads: Option<usize>,
-    /// Check only job i of N's share of the records (and the root): the proof holds when
-    /// all N jobs pass, e.g. a Slurm array or GNU parallel over 1/N .. N/N
-    #[arg(long, value_name = "I/N", requires = "check")]
+    /// One job of N: with --check, check its share of the records (the proof holds when
+    /// all N pass); with --proof, write its share of the proof (the sub-proofs of its share
+    /// of the loser's first replies), a piece for --merge. E.g. a Slurm array or GNU
+    /// parallel over 1/N .. N/N
+    #[arg(long, value_name = "I/N", conflicts_with_all = ["within", "list_children"])]
     shard: Option<Shard>,
+    /// Merge the proof pieces written with --proof P --shard I/N (each from the same
+    /// checkpoint) into the --proof file
+    #[arg(long, value_name = "PIECE", num_args = 1.., requires = "proof",
+          conflicts_with_all = ["check", "position", "tb", "tb_rows", "no_tb", "checkpoint",
+                                "stop_after", "within", "list_children", "shard"])]
+    merge: Vec<PathBuf>,
     /// Save the search's state to FILE every few minutes and when stopped by SIGTERM or
     /// Ctrl-C, and resume from FILE when it exists (a stopped or killed solve goes on
     /// where the last save left it)
@@ -103,6 +111,10 @@ Examples:
   quasar solve --board 5x5 --proof 5x5.proof        Black wins, 26 plies
   quasar solve --check 5x5.proof --threads 2
   quasar solve --check 5x6.proof --shard 3/8        one of 8 jobs, each checking an eighth
+  quasar solve --board 5x6 --checkpoint C --proof P3 --shard 3/8
+                                                    one of 8 jobs writing the proof (each
+                                                    from a copy of one solve's checkpoint)
+  quasar solve --merge P1 P2 P3 ... --proof 5x6.proof   the pieces into one proof
   quasar solve --board 5x5 --no-tb                  without any table
   quasar solve --board 5x5 --within 25              one bound: Black wins within 25 plies? no
   quasar solve --board 5x6 --list-children          a line per root move (MOVE<TAB>FEN),
@@ -193,6 +205,12 @@ pub fn run(args: Args) -> CliResult {
     if args.game != GameName::Breakthrough {
         return Err(format!("quasar solve knows Breakthrough only, not {:?}", args.game).into());
     }
+    if let (false, Some(out)) = (args.merge.is_empty(), &args.proof) {
+        return merge(&args.merge, out);
+    }
+    if args.shard.is_some() && args.check.is_none() && args.proof.is_none() {
+        return Err("--shard I/N names a job's share of a --check or of a --proof".into());
+    }
     if let Some(file) = &args.check {
         return check(
             file,
@@ -260,6 +278,7 @@ pub fn run(args: Args) -> CliResult {
             )
         })?,
         proof: args.proof.as_deref(),
+        proof_shard: args.shard.unwrap_or(Shard::WHOLE),
         checkpoint: args.checkpoint.as_deref(),
         checkpoint_every: std::time::Duration::from_secs(args.checkpoint_every),
         stop_after: args.stop_after,
@@ -319,8 +338,14 @@ pub fn run(args: Args) -> CliResult {
             0 => String::new(),
             n => format!(", resuming {n} records an earlier run had written"),
         };
+        let what = match args.shard {
+            Some(shard) if shard != Shard::WHOLE => {
+                format!("proof piece {shard} (not a whole proof: --merge every piece)")
+            }
+            _ => "proof".to_string(),
+        };
         println!(
-            "proof: {} ({} records, {} table claims, {} bytes, written in {:.3} s{resumed}; set of written positions {} MiB)",
+            "{what}: {} ({} records, {} table claims, {} bytes, written in {:.3} s{resumed}; set of written positions {} MiB)",
             p.path.display(),
             p.records,
             p.claims,
@@ -397,6 +422,24 @@ fn signal_name(signal: i32) -> String {
         15 => "SIGTERM".to_string(),
         n => format!("signal {n}"),
     }
+}
+
+/// `--merge PIECE... --proof OUT`.
+fn merge(pieces: &[PathBuf], out: &Path) -> CliResult {
+    super::paths::writable(out, "--proof")?;
+    let t = Instant::now();
+    let s = solve::merge(pieces, out)?;
+    println!(
+        "proof: {} ({} records, {} table claims, {} bytes, merged from {} pieces in {:.3} s); check it with quasar solve --check {}",
+        s.path.display(),
+        s.records,
+        s.claims,
+        s.bytes,
+        pieces.len(),
+        t.elapsed().as_secs_f64(),
+        s.path.display()
+    );
+    Ok(())
 }
 
 /// `--check FILE [--threads N] [--shard I/N] [--quiet]`.

@@ -2,8 +2,8 @@
 //! small boards with and without a table, and the proof file (round trip, damage, holes).
 
 use breakthrough::solve::{
-    check, check_shard, check_view, solve, table_in_memory, test_bound, CheckReport, Options,
-    Proof, ProofError, ProofFile, ProofView, Quiet, RecordKind,
+    check, check_shard, check_view, merge, solve, table_in_memory, test_bound, CheckReport,
+    Options, Proof, ProofError, ProofFile, ProofView, Quiet, RecordKind,
 };
 use breakthrough::{Board, Position};
 use quasar_core::exact::ExactSolver;
@@ -357,6 +357,68 @@ fn the_shards_of_a_check_share_the_records_and_one_of_them_finds_a_hole() {
     p.records.remove(p.records.len() / 2);
     let failed = shards(&p, 3).iter().filter(|r| r.is_err()).count();
     assert!(failed >= 1);
+}
+
+#[test]
+fn a_proof_written_in_pieces_merges_into_one_that_checks() {
+    // 4x5 (White, the loser, moves at the root) and a 5x4 middle game with the winner to
+    // move, so that both ways of sharing out the first replies are used.
+    let mut roots = vec![Position::start(board(4, 5))];
+    let b54 = board(5, 4);
+    roots.extend(
+        random_positions(b54, 4, 40, 5)
+            .into_iter()
+            .filter(|p| plain(p).0 == p.side())
+            .take(1),
+    );
+    assert_eq!(roots.len(), 2);
+    for root in roots {
+        let b = root.board();
+        let tb = table_in_memory(b, 3).unwrap();
+        let write = |proof: &std::path::Path, shard| {
+            let options = Options {
+                tablebase: Some(&tb),
+                table_bytes: 16 << 20,
+                proof: Some(proof),
+                proof_shard: shard,
+                ..Options::default()
+            };
+            solve(&root, &options, &Quiet)
+                .unwrap()
+                .proof
+                .unwrap()
+                .records
+        };
+        let whole = temp(&format!("{b}-whole.proof"));
+        write(&whole, Shard::WHOLE);
+        let pieces: Vec<_> = (1..=3)
+            .map(|i| {
+                let piece = temp(&format!("{b}-piece-{i}.proof"));
+                assert!(write(&piece, Shard::new(i, 3).unwrap()) > 0);
+                piece
+            })
+            .collect();
+        let merged = temp(&format!("{b}-merged.proof"));
+        let m = merge(&pieces, &merged).unwrap();
+        let proof = Proof::read(&merged).unwrap();
+        let want = Proof::read(&whole).unwrap();
+        assert_eq!(
+            (proof.root, proof.winner, proof.plies),
+            (want.root, want.winner, want.plies)
+        );
+        assert_eq!(check(&proof).unwrap().records, m.records);
+        // Without one of its pieces the proof has a hole.
+        merge(&pieces[..2], &merged).unwrap();
+        let holed = Proof::read(&merged).unwrap();
+        assert!(matches!(check(&holed), Err(ProofError::Invalid(_))), "{b}");
+    }
+    // Pieces of two proofs are refused.
+    let e = merge(
+        &[temp("4x5-piece-1.proof"), temp("5x4-piece-1.proof")],
+        &temp("x.proof"),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("pieces of one proof only"), "{e}");
 }
 
 #[test]

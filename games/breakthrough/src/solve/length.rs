@@ -13,9 +13,10 @@ use super::proof::{Record, RecordKind};
 use super::proof_writer::ProofWriter;
 use super::tt::{Key, Table, TableTooLarge};
 use super::{SolveError, SolveProgress, Status, PLACE_LEVELS};
+
 use crate::tablebase::Tablebase;
 use crate::{Move, Position};
-use quasar_core::Side;
+use quasar_core::{Shard, Side};
 use std::path::Path;
 
 mod pn;
@@ -692,7 +693,7 @@ impl<'a> Length<'a> {
                 // position again: no move can be undone), so that whatever the writer has
                 // written is finished and a stopped run resumes from it.
                 if !finished {
-                    self.emit_loser(&child, d - 1, out)?;
+                    self.emit_loser(&child, d - 1, out, Shard::WHOLE)?;
                 }
                 out.push(&Record::new(pos, RecordKind::Move, mv, bound))?;
                 return Ok(());
@@ -704,18 +705,51 @@ impl<'a> Length<'a> {
         )))
     }
 
-    /// Writes proofs for every reply of the loser (to move in `pos`) within `d` plies.
+    /// Writes `share`'s piece of the proof that the winner wins from `root` within `d`
+    /// plies: the sub-proofs of its share of the loser's first replies, below the root when
+    /// the loser moves there, else below `first` (the principal line's first move, the same
+    /// for every job resumed from one checkpoint), followed then by the root's record.
+    pub fn emit_share(
+        &mut self,
+        root: &Position,
+        d: u32,
+        first: Option<Move>,
+        share: Shard,
+        out: &mut ProofWriter,
+    ) -> Result<(), SolveError> {
+        if root.side() != self.winner {
+            return self.emit_loser(root, d, out, share);
+        }
+        if !out.needs(root, d) {
+            return Ok(());
+        }
+        let mv = first.ok_or_else(|| SolveError::Internal("no principal line".into()))?;
+        let mut child = *root;
+        child.make_move(mv);
+        let bound = if child.result().is_some() {
+            1
+        } else {
+            self.emit_loser(&child, d - 1, out, share)?;
+            d
+        };
+        out.push(&Record::new(root, RecordKind::Move, mv, bound))?;
+        Ok(())
+    }
+
+    /// Writes proofs for every reply of the loser (to move in `pos`) within `d` plies, or
+    /// for `share`'s share of them (replies `k` from 0 that it [takes](Shard::takes)).
     pub fn emit_loser(
         &mut self,
         pos: &Position,
         d: u32,
         out: &mut ProofWriter,
+        share: Shard,
     ) -> Result<(), SolveError> {
         let mut moves = Vec::new();
         pos.generate_moves(&mut moves);
         let level = self.proof_depth;
         self.proof_depth += 1;
-        let result = self.emit_replies(pos, d, &moves, level, out);
+        let result = self.emit_replies(pos, d, &moves, level, share, out);
         if level < PLACE_LEVELS {
             self.proof_place[level] = (0, 0);
         }
@@ -731,9 +765,13 @@ impl<'a> Length<'a> {
         d: u32,
         moves: &[Move],
         level: usize,
+        share: Shard,
         out: &mut ProofWriter,
     ) -> Result<(), SolveError> {
         for (k, &mv) in moves.iter().enumerate() {
+            if !share.takes(k) {
+                continue;
+            }
             if level < PLACE_LEVELS {
                 self.proof_place[level] = (k as u16 + 1, moves.len() as u16);
             }

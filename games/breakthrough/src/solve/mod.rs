@@ -18,6 +18,7 @@ pub mod dfpn;
 pub mod frame;
 pub mod leaves;
 pub mod length;
+pub mod merge;
 pub mod proof;
 pub mod proof_writer;
 pub mod seen;
@@ -25,13 +26,14 @@ pub mod tt;
 
 pub use check::{check, check_shard, check_view, CheckReport};
 pub use checkpoint::{Checkpoint, CheckpointError};
+pub use merge::merge;
 pub use proof::{Proof, ProofError, ProofFile, ProofView, Record, RecordKind};
 pub use proof_writer::{ProofSummary, ProofWriter};
 
 use crate::tablebase::{generate, Limits, Region, RegionError, Silent, Tablebase};
 use crate::{Board, Move, Position};
 use checkpoint::{Phase, Saver};
-use quasar_core::Side;
+use quasar_core::{Shard, Side};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -87,6 +89,9 @@ pub struct Options<'a> {
     pub table_bytes: usize,
     /// Write the proof to this file (records streamed to disk as they are found).
     pub proof: Option<&'a Path>,
+    /// Write only this job's share of the proof: the sub-proofs of its share of the
+    /// loser's first replies (and the root's record), a piece for [`merge()`].
+    pub proof_shard: Shard,
     /// Save the search's state here every `checkpoint_every`, and resume from it when it
     /// exists.
     pub checkpoint: Option<&'a Path>,
@@ -106,6 +111,7 @@ impl Default for Options<'_> {
             tablebase: None,
             table_bytes: 256 << 20,
             proof: None,
+            proof_shard: Shard::WHOLE,
             checkpoint: None,
             checkpoint_every: Duration::from_secs(300),
             stop_after: None,
@@ -255,10 +261,15 @@ pub fn solve(
         Some(path) => {
             // An earlier run's unfinished proof is resumed: its positions are skipped.
             let mut out = ProofWriter::open(path, root, winner, plies)?;
-            if root.side() == winner {
-                len.emit_winner(root, plies, &mut out)?;
+            let share = options.proof_shard;
+            if share == Shard::WHOLE {
+                if root.side() == winner {
+                    len.emit_winner(root, plies, &mut out)?;
+                } else {
+                    len.emit_loser(root, plies, &mut out, Shard::WHOLE)?;
+                }
             } else {
-                len.emit_loser(root, plies, &mut out)?;
+                len.emit_share(root, plies, line.first().copied(), share, &mut out)?;
             }
             Some(out.finish()?)
         }

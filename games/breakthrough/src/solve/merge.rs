@@ -1,0 +1,109 @@
+//! Proofs written by several jobs (`--proof FILE --shard I/N`, each proving its share of
+//! the loser's first replies) merged into one file: the pieces' records, sorted by hash in
+//! each, are taken a 256th of the hash range at a time from every piece, a position in two
+//! pieces keeps its smallest bound (its sub-proof in that piece is whole), and the file is
+//! named only once complete.
+
+use super::frame;
+use super::proof::{sort_records, write_proof, ProofError, ProofFile, ProofView, Record};
+use super::proof_writer::ProofSummary;
+use super::RecordKind;
+use quasar_core::Game;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Hash bits that cut the merge into parts.
+const PART_BITS: u32 = 8;
+
+/// Merges the proof pieces at `pieces` (one proof's root, winner and length) into `out`.
+pub fn merge(pieces: &[PathBuf], out: &Path) -> Result<ProofSummary, ProofError> {
+    let files = pieces
+        .iter()
+        .map(|p| ProofFile::open(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let views = files
+        .iter()
+        .map(ProofFile::view)
+        .collect::<Result<Vec<_>, _>>()?;
+    let Some(first) = views.first() else {
+        return Err(ProofError::Invalid("no proof pieces to merge".into()));
+    };
+    for (v, p) in views.iter().zip(pieces) {
+        if (v.root, v.winner, v.plies) != (first.root, first.winner, first.plies) {
+            return Err(ProofError::Invalid(format!(
+                "{} proves that {} wins from {} within {} plies, {} that {} wins from {} \
+                 within {}: pieces of one proof only",
+                p.display(),
+                crate::Position::side_name(v.winner),
+                v.root.to_fen(),
+                v.plies,
+                pieces[0].display(),
+                crate::Position::side_name(first.winner),
+                first.root.to_fen(),
+                first.plies
+            )));
+        }
+    }
+    let root = first.root;
+    if root.side() == first.winner {
+        // Each job wrote the root's record with the move whose replies it shared out: the
+        // jobs must have agreed on it, or no piece proves the other move's replies.
+        let moves: Vec<Option<Record>> = views
+            .iter()
+            .map(|v| v.find(root.white(), root.black(), root.side()))
+            .collect();
+        if moves
+            .iter()
+            .any(|m| m.map(|r| r.mv) != moves[0].map(|r| r.mv))
+        {
+            return Err(ProofError::Invalid(
+                "the pieces prove different moves at the root (or one has no root record): \
+                 write every piece from the same checkpoint"
+                    .into(),
+            ));
+        }
+    }
+    let expected: u64 = views.iter().map(ProofView::len).sum();
+    let mut cursors = vec![0u64; views.len()];
+    let (mut records, mut claims) = (0, 0);
+    let chunks = (0..1u64 << PART_BITS).map(|part| -> io::Result<Vec<Record>> {
+        let mut chunk = Vec::new();
+        for (v, at) in views.iter().zip(cursors.iter_mut()) {
+            while *at < v.len() {
+                let r = v.record(*at).ok_or_else(|| {
+                    io::Error::new(io::ErrorKind::InvalidData, "a record of an unknown kind")
+                })?;
+                if r.hash() >> (64 - PART_BITS) != part {
+                    break;
+                }
+                chunk.push(r);
+                *at += 1;
+            }
+        }
+        sort_records(&mut chunk, true);
+        claims += chunk.iter().filter(|r| r.kind == RecordKind::Claim).count() as u64;
+        Ok(chunk)
+    });
+    frame::write_atomically(out, |f| {
+        records = write_proof(f, &root, first.winner, first.plies, expected, chunks)?;
+        Ok(())
+    })
+    .map_err(|source| ProofError::Io {
+        path: out.to_path_buf(),
+        source,
+    })?;
+    let bytes = std::fs::metadata(out)
+        .map_err(|source| ProofError::Io {
+            path: out.to_path_buf(),
+            source,
+        })?
+        .len();
+    Ok(ProofSummary {
+        path: out.to_path_buf(),
+        records,
+        claims,
+        bytes,
+        seen_bytes: 0,
+        resumed: 0,
+    })
+}
