@@ -13,7 +13,6 @@ use super::proof::{Record, RecordKind};
 use super::proof_writer::ProofWriter;
 use super::tt::{Key, Table, TableTooLarge};
 use super::{SolveError, SolveProgress, Status, PLACE_LEVELS};
-
 use crate::tablebase::Tablebase;
 use crate::{Move, Position};
 use quasar_core::{Shard, Side};
@@ -708,7 +707,7 @@ impl<'a> Length<'a> {
     /// Writes `share`'s piece of the proof that the winner wins from `root` within `d`
     /// plies: the sub-proofs of its share of the loser's first replies, below the root when
     /// the loser moves there, else below `first` (the principal line's first move, the same
-    /// for every job resumed from one checkpoint), followed then by the root's record.
+    /// for every job resumed from one checkpoint), then the root's record.
     pub fn emit_share(
         &mut self,
         root: &Position,

@@ -262,12 +262,8 @@ pub fn solve(
             // An earlier run's unfinished proof is resumed: its positions are skipped.
             let mut out = ProofWriter::open(path, root, winner, plies)?;
             let share = options.proof_shard;
-            if share == Shard::WHOLE {
-                if root.side() == winner {
-                    len.emit_winner(root, plies, &mut out)?;
-                } else {
-                    len.emit_loser(root, plies, &mut out, Shard::WHOLE)?;
-                }
+            if share == Shard::WHOLE && root.side() == winner {
+                len.emit_winner(root, plies, &mut out)?;
             } else {
                 len.emit_share(root, plies, line.first().copied(), share, &mut out)?;
             }
