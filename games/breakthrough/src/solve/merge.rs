@@ -4,10 +4,8 @@
 //! pieces keeps its smallest bound (its sub-proof in that piece is whole), and the file is
 //! named only once complete.
 
-use super::frame;
-use super::proof::{sort_records, write_proof, ProofError, ProofFile, ProofView, Record};
+use super::proof::{sort_records, write_proof_file, ProofError, ProofFile, ProofView, Record};
 use super::proof_writer::ProofSummary;
-use super::RecordKind;
 use quasar_core::Game;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -65,7 +63,6 @@ pub fn merge(pieces: &[PathBuf], out: &Path) -> Result<ProofSummary, ProofError>
     }
     let expected: u64 = views.iter().map(ProofView::len).sum();
     let mut cursors = vec![0u64; views.len()];
-    let (mut records, mut claims) = (0, 0);
     let chunks = (0..1u64 << PART_BITS).map(|part| -> io::Result<Vec<Record>> {
         let mut chunk = Vec::new();
         for (v, at) in views.iter().zip(cursors.iter_mut()) {
@@ -81,23 +78,10 @@ pub fn merge(pieces: &[PathBuf], out: &Path) -> Result<ProofSummary, ProofError>
             }
         }
         sort_records(&mut chunk, true);
-        claims += chunk.iter().filter(|r| r.kind == RecordKind::Claim).count() as u64;
         Ok(chunk)
     });
-    frame::write_atomically(out, |f| {
-        records = write_proof(f, &root, first.winner, first.plies, expected, chunks)?;
-        Ok(())
-    })
-    .map_err(|source| ProofError::Io {
-        path: out.to_path_buf(),
-        source,
-    })?;
-    let bytes = std::fs::metadata(out)
-        .map_err(|source| ProofError::Io {
-            path: out.to_path_buf(),
-            source,
-        })?
-        .len();
+    let (records, claims, bytes) =
+        write_proof_file(out, &root, first.winner, first.plies, expected, chunks)?;
     Ok(ProofSummary {
         path: out.to_path_buf(),
         records,

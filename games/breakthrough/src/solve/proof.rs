@@ -238,6 +238,35 @@ pub fn sort_records(records: &mut Vec<Record>, dedup: bool) {
     }
 }
 
+/// Writes the proof file `path` (named only once complete) from `chunks`, as
+/// [`write_proof`]; returns its records, of those the table claims, and its bytes.
+pub(super) fn write_proof_file(
+    path: &Path,
+    root: &Position,
+    winner: Side,
+    plies: u32,
+    expected: u64,
+    chunks: impl Iterator<Item = io::Result<Vec<Record>>>,
+) -> Result<(u64, u64, u64), ProofError> {
+    let io = |source| ProofError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let (mut records, mut claims) = (0, 0);
+    let chunks = chunks.inspect(|chunk| {
+        if let Ok(chunk) = chunk {
+            claims += chunk.iter().filter(|r| r.kind == RecordKind::Claim).count() as u64;
+        }
+    });
+    frame::write_atomically(path, |f| {
+        records = write_proof(f, root, winner, plies, expected, chunks)?;
+        Ok(())
+    })
+    .map_err(io)?;
+    let bytes = std::fs::metadata(path).map_err(io)?.len();
+    Ok((records, claims, bytes))
+}
+
 /// Writes a whole proof file to `out`: the header, the records of `chunks` (each sorted
 /// by [`sort_records`], chunk after chunk in hash order), the index and the checksum;
 /// `expected` (at least the record count) sizes the index. Returns the records written.

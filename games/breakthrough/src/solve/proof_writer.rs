@@ -17,8 +17,8 @@
 
 use super::frame;
 use super::proof::{
-    cell_bytes, decode, encode, position_hash, record_bytes, sort_records, write_proof, ProofError,
-    Record,
+    cell_bytes, decode, encode, position_hash, record_bytes, sort_records, write_proof_file,
+    ProofError, Record,
 };
 use super::seen::Seen;
 use super::RecordKind;
@@ -258,7 +258,6 @@ impl ProofWriter {
         let size = record_bytes(board);
         let cells = self.cells;
         let scratch = self.scratch.clone();
-        let (mut records, mut claims) = (0, 0);
         let chunks = (0..SPILLS).map(|i| -> io::Result<Vec<Record>> {
             let p = scratch.join(format!("{i:03}"));
             let bytes = std::fs::read(&p)?;
@@ -269,24 +268,16 @@ impl ProofWriter {
                 })?);
             }
             sort_records(&mut chunk, true);
-            claims += chunk.iter().filter(|r| r.kind == RecordKind::Claim).count() as u64;
             Ok(chunk)
         });
-        let (root, winner, written, plies) = (self.root, self.winner, self.written, self.plies);
-        frame::write_atomically(&self.path, |f| {
-            records = write_proof(f, &root, winner, plies, written, chunks)?;
-            Ok(())
-        })
-        .map_err(|source| ProofError::Io {
-            path: self.path.clone(),
-            source,
-        })?;
-        let bytes = std::fs::metadata(&self.path)
-            .map_err(|source| ProofError::Io {
-                path: self.path.clone(),
-                source,
-            })?
-            .len();
+        let (records, claims, bytes) = write_proof_file(
+            &self.path,
+            &self.root,
+            self.winner,
+            self.plies,
+            self.written,
+            chunks,
+        )?;
         std::fs::remove_dir_all(&self.scratch).map_err(|source| ProofError::Io {
             path: self.scratch.clone(),
             source,
