@@ -90,6 +90,11 @@ pub struct ProofSummary {
     pub resumed: u64,
 }
 
+/// Spill file `i` of the scratch folder `scratch`.
+fn spill_path(scratch: &Path, i: usize) -> PathBuf {
+    scratch.join(format!("{i:03}"))
+}
+
 /// The scratch folder of the proof to be written to `path`.
 pub fn scratch_folder(path: &Path) -> PathBuf {
     let mut s = path.as_os_str().to_owned();
@@ -185,7 +190,7 @@ impl ProofWriter {
     }
 
     fn spill_path(&self, i: usize) -> PathBuf {
-        self.scratch.join(format!("{i:03}"))
+        spill_path(&self.scratch, i)
     }
 
     /// True when `pos` still needs a record proving a win within `bound` plies (none was
@@ -222,7 +227,7 @@ impl ProofWriter {
     /// from here.
     fn save(&mut self) -> Result<(), ProofError> {
         for (i, s) in self.spills.iter_mut().enumerate() {
-            let p = self.scratch.join(format!("{i:03}"));
+            let p = spill_path(&self.scratch, i);
             s.flush()
                 .and_then(|()| s.get_ref().sync_data())
                 .map_err(|source| ProofError::Io { path: p, source })?;
@@ -259,7 +264,7 @@ impl ProofWriter {
         let cells = self.cells;
         let scratch = self.scratch.clone();
         let chunks = (0..SPILLS).map(|i| -> io::Result<Vec<Record>> {
-            let p = scratch.join(format!("{i:03}"));
+            let p = spill_path(&scratch, i);
             let bytes = std::fs::read(&p)?;
             let mut chunk = Vec::with_capacity(bytes.len() / size);
             for b in bytes.chunks_exact(size) {
