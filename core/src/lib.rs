@@ -1,11 +1,12 @@
 //! The game-neutral core of quasar: the [`Game`] trait, sides and outcomes, the [`Oracle`]
-//! trait that endgame knowledge implements, perft, an exact solver for tiny games, the
+//! trait that endgame knowledge implements, the [`Evaluation`] trait of heuristic knowledge, perft, an exact solver for tiny games, the
 //! conformance suite every game runs, and the small shared tools (bit operations chosen at
 //! run time, binomials and colex ranks, SplitMix64).
 
 pub mod bits;
 pub mod combin;
 pub mod conformance;
+pub mod eval;
 pub mod exact;
 pub mod game;
 pub mod measure;
@@ -15,6 +16,7 @@ pub mod rng;
 #[cfg(test)]
 mod toy;
 
+pub use eval::{win_chance, Evaluation, Verdict, EVAL_LIMIT};
 pub use game::{perft, Detail, Game, GameResult, Outcome, ParseError, Side};
 pub use measure::cpu_seconds;
 pub use oracle::{NoOracle, Oracle, ProvenOutcome};

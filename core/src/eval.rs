@@ -1,0 +1,82 @@
+//! The trait a game's heuristic knowledge implements for searches that stop before the end
+//! of the game: an evaluation, a move-ordering hint and sound quick verdicts.
+
+use crate::game::{Game, GameResult};
+
+/// The largest magnitude an [`Evaluation::evaluate`] may return; searches keep the values
+/// above it for proven results.
+pub const EVAL_LIMIT: i32 = 1_000_000;
+
+/// A result that follows from the rules a few plies ahead, found without a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The result for the side to move.
+    pub result: GameResult,
+    /// Plies until the game ends with best play (exact or a bound that the rules make sure
+    /// of: a win within `plies`, a loss not before `plies`).
+    pub plies: u32,
+}
+
+/// Heuristic knowledge of a game: how good a position looks, which moves to try first, and
+/// results the rules settle a ply or two ahead. Alpha-beta uses all three; MCTS may use the
+/// evaluation for priors and implicit minimax backups.
+pub trait Evaluation<G: Game>: Send + Sync {
+    /// The value of `pos` (not finished) for its side to move; positive is good for it.
+    /// Must stay within `-EVAL_LIMIT..=EVAL_LIMIT` and be antisymmetric as far as the game
+    /// allows (a position and its colour-flipped twin score the same for their movers).
+    fn evaluate(&self, pos: &G) -> i32;
+
+    /// Roughly the evaluation at which the side to move wins three games in four: MCTS maps
+    /// an evaluation `v` to a winning chance `1 / (1 + exp(-v * ln 3 / scale))`.
+    fn scale(&self) -> f64;
+
+    /// Whether `mv` changes the material or otherwise forces the play (a capture), so that
+    /// a search tries it early; `false` by default.
+    #[inline]
+    fn is_tactical(&self, pos: &G, mv: G::Move) -> bool {
+        let _ = (pos, mv);
+        false
+    }
+
+    /// A result the rules settle without a search (a win on the next move, a threat that
+    /// no move can answer); must be sound. `None` by default.
+    #[inline]
+    fn verdict(&self, pos: &G) -> Option<Verdict> {
+        let _ = pos;
+        None
+    }
+
+    /// The moves worth searching when the rules force the side to move (only captures of a
+    /// piece about to win answer it): writes them into `moves` and returns `true`; `false`
+    /// (and `moves` untouched) when every legal move must be searched.
+    #[inline]
+    fn forced_moves(&self, pos: &G, moves: &mut Vec<G::Move>) -> bool {
+        let _ = (pos, moves);
+        false
+    }
+
+    /// A short name for reports and player specs (`material`, `efms+safety`).
+    fn name(&self) -> &'static str;
+}
+
+/// Maps an evaluation to the side to move's winning chance in (0, 1), by the logistic
+/// curve that [`Evaluation::scale`] sets.
+#[inline]
+pub fn win_chance(value: i32, scale: f64) -> f64 {
+    // ln 3: a value of one scale gives odds of three to one.
+    let x = value as f64 * 3f64.ln() / scale;
+    1.0 / (1.0 + (-x).exp())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::win_chance;
+
+    #[test]
+    fn the_scale_is_the_value_of_three_wins_in_four() {
+        assert!((win_chance(0, 100.0) - 0.5).abs() < 1e-12);
+        assert!((win_chance(100, 100.0) - 0.75).abs() < 1e-12);
+        assert!((win_chance(-100, 100.0) - 0.25).abs() < 1e-12);
+        assert!(win_chance(10 * 100, 100.0) > 0.99);
+    }
+}
