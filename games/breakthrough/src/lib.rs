@@ -22,6 +22,7 @@
 pub mod bench;
 mod board;
 mod error;
+pub mod eval;
 mod file_lock;
 mod movegen;
 mod notation;
@@ -32,6 +33,7 @@ mod transform;
 
 pub use board::{Board, Move, Position, BLACK, WHITE};
 pub use error::{BoardError, CellError, Illegal, MoveError, PositionError};
+pub use eval::BreakthroughEval;
 pub use movegen::Targets;
 pub use policy::{evaluate, BreakthroughPolicy};
 

@@ -48,7 +48,7 @@ impl BreakthroughPolicy {
 
 /// Masks a side needs: its goal row, the cells its pieces attack, its pre-goal row.
 #[inline]
-fn attacks(pos: &Position, side: Side) -> u64 {
+pub(crate) fn attacks(pos: &Position, side: Side) -> u64 {
     let b = pos.board();
     let w = b.width();
     let p = pos.pieces(side);
@@ -60,7 +60,7 @@ fn attacks(pos: &Position, side: Side) -> u64 {
 
 /// The goal row of `side`.
 #[inline]
-fn goal(pos: &Position, side: Side) -> u64 {
+pub(crate) fn goal(pos: &Position, side: Side) -> u64 {
     match side {
         Side::First => pos.board().last_row(),
         Side::Second => pos.board().first_row(),
@@ -69,7 +69,7 @@ fn goal(pos: &Position, side: Side) -> u64 {
 
 /// Pieces of `side` that could step onto the goal row if it were their turn.
 #[inline]
-fn threats(pos: &Position, side: Side) -> u64 {
+pub(crate) fn threats(pos: &Position, side: Side) -> u64 {
     let b = pos.board();
     let w = b.width();
     let own = pos.pieces(side);

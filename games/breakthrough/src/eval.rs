@@ -1,0 +1,261 @@
+//! Breakthrough's evaluation for searches that stop early: material and advancement as in
+//! Schadd's evaluation ("10 a piece, 2.5 a row", called efMS by Lanctot et al.), piece
+//! safety, and the sound verdicts of pieces one step from their goal row.
+
+use crate::policy::{attacks, threats};
+use crate::{Board, Move, Position};
+use quasar_core::{Evaluation, GameResult, Side, Verdict};
+
+/// A piece, in evaluation units; efMS values a row of advancement at a quarter of it.
+pub const PIECE: i32 = 40;
+/// One row of advancement.
+pub const ROW: i32 = 10;
+/// An attacked piece that no own piece defends (half a piece: it may be lost).
+pub const HANGING: i32 = PIECE / 2;
+/// A defended piece in the opponent's half (a tenth of a piece: a supported attacker).
+pub const SUPPORTED: i32 = PIECE / 10;
+
+/// The masks one board's evaluation needs, computed once per board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BreakthroughEval {
+    board: Board,
+    /// `row_bits[k]`: the cells whose 0-based row has bit `k` set, so that the sum of the
+    /// rows of a set of pieces is `sum_k 2^k * popcount(pieces & row_bits[k])`.
+    row_bits: [u64; 5],
+    /// The cells of the opponent's half, per side (rows beyond the middle).
+    far_half: [u64; 2],
+}
+
+impl BreakthroughEval {
+    /// The evaluation of positions on `board`.
+    pub fn new(board: Board) -> BreakthroughEval {
+        let h = board.height();
+        let mut row_bits = [0u64; 5];
+        let mut far_half = [0u64; 2];
+        for row in 0..h {
+            let mask = board.row_mask(row);
+            for (k, bits) in row_bits.iter_mut().enumerate() {
+                if row & (1 << k) != 0 {
+                    *bits |= mask;
+                }
+            }
+            // White's far half is the rows above the middle, Black's those below it.
+            if 2 * row >= h {
+                far_half[Side::First.index()] |= mask;
+            }
+            if 2 * (row + 1) <= h {
+                far_half[Side::Second.index()] |= mask;
+            }
+        }
+        BreakthroughEval {
+            board,
+            row_bits,
+            far_half,
+        }
+    }
+
+    /// The board this evaluation is for.
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    /// The sum of the 0-based rows of `pieces`.
+    #[inline]
+    fn row_sum(&self, pieces: u64) -> i32 {
+        let mut sum = 0;
+        for (k, bits) in self.row_bits.iter().enumerate() {
+            sum += ((pieces & bits).count_ones() as i32) << k;
+        }
+        sum
+    }
+
+    /// The score of `side`'s pieces alone: material, advancement and safety.
+    #[inline]
+    fn side_score(&self, pos: &Position, side: Side) -> i32 {
+        let own = pos.pieces(side);
+        let n = own.count_ones() as i32;
+        let rows = self.row_sum(own);
+        let advance = match side {
+            Side::First => rows,
+            Side::Second => (self.board.height() as i32 - 1) * n - rows,
+        };
+        let defended = attacks(pos, side);
+        let attacked = attacks(pos, side.opponent());
+        let hanging = (own & attacked & !defended).count_ones() as i32;
+        let supported = (own & defended & self.far_half[side.index()]).count_ones() as i32;
+        PIECE * n + ROW * advance - HANGING * hanging + SUPPORTED * supported
+    }
+}
+
+impl Evaluation<Position> for BreakthroughEval {
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> i32 {
+        debug_assert_eq!(pos.board(), self.board, "an evaluation is for one board");
+        let me = pos.side();
+        self.side_score(pos, me) - self.side_score(pos, me.opponent())
+    }
+
+    fn scale(&self) -> f64 {
+        PIECE as f64
+    }
+
+    #[inline]
+    fn is_tactical(&self, pos: &Position, mv: Move) -> bool {
+        pos.is_capture(mv)
+    }
+
+    /// A piece one step from its goal wins next ply; the opponent's such pieces lose the
+    /// game in two plies unless one capture removes them all. Only captures of the
+    /// opponent's pieces stop them: no piece can move back onto its own home row to block.
+    #[inline]
+    fn verdict(&self, pos: &Position) -> Option<Verdict> {
+        let me = pos.side();
+        let opp = me.opponent();
+        let theirs = pos.pieces(opp);
+        let t = pos.targets();
+        let caps = (t.left | t.right) & theirs;
+        if threats(pos, me) != 0 || (theirs.count_ones() == 1 && caps != 0) {
+            return Some(Verdict {
+                result: GameResult::Win,
+                plies: 1,
+            });
+        }
+        let danger = threats(pos, opp);
+        if danger != 0 && (danger.count_ones() > 1 || caps & danger == 0) {
+            return Some(Verdict {
+                result: GameResult::Loss,
+                plies: 2,
+            });
+        }
+        None
+    }
+
+    #[inline]
+    fn forced_moves(&self, pos: &Position, moves: &mut Vec<Move>) -> bool {
+        let danger = threats(pos, pos.side().opponent());
+        if danger == 0 {
+            return false;
+        }
+        // One threat that a capture answers (else `verdict` has already called the loss).
+        pos.generate_moves(moves);
+        moves.retain(|m| danger & (1u64 << m.to) != 0);
+        true
+    }
+
+    fn name(&self) -> &'static str {
+        "efms+safety"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quasar_core::Game;
+
+    fn eval(fen: &str) -> i32 {
+        let p = Position::from_fen(fen).unwrap();
+        BreakthroughEval::new(p.board()).evaluate(&p)
+    }
+
+    /// The score written out cell by cell, as the documentation states it.
+    fn by_hand(pos: &Position) -> i32 {
+        let b = pos.board();
+        let score = |side: Side| {
+            let own = pos.pieces(side);
+            let defended = attacks(pos, side);
+            let attacked = attacks(pos, side.opponent());
+            let mut s = 0;
+            for sq in 0..b.num_cells() as u8 {
+                let bit = 1u64 << sq;
+                if own & bit == 0 {
+                    continue;
+                }
+                let row = b.row(sq) as i32;
+                let adv = match side {
+                    Side::First => row,
+                    Side::Second => b.height() as i32 - 1 - row,
+                };
+                s += PIECE + ROW * adv;
+                if attacked & bit != 0 && defended & bit == 0 {
+                    s -= HANGING;
+                }
+                let far = match side {
+                    Side::First => 2 * row >= b.height() as i32,
+                    Side::Second => 2 * (row + 1) <= b.height() as i32,
+                };
+                if defended & bit != 0 && far {
+                    s += SUPPORTED;
+                }
+            }
+            s
+        };
+        score(pos.side()) - score(pos.side().opponent())
+    }
+
+    #[test]
+    fn the_start_is_level_and_the_value_matches_the_definition() {
+        for board in ["6x6", "8x8", "5x7", "7x5", "3x4"] {
+            let b: Board = board.parse().unwrap();
+            assert_eq!(eval(&Position::start(b).to_fen()), 0, "{board}");
+        }
+        // Positions along a seeded random game on several boards.
+        let mut rng = quasar_core::SplitMix64::new(11);
+        let mut moves = Vec::new();
+        for board in ["6x6", "8x8", "5x7", "9x4"] {
+            let b: Board = board.parse().unwrap();
+            let e = BreakthroughEval::new(b);
+            for _game in 0..20 {
+                let mut p = Position::start(b);
+                while p.outcome().is_none() {
+                    assert_eq!(e.evaluate(&p), by_hand(&p), "{p}");
+                    p.legal_moves(&mut moves);
+                    let k = rng.below(moves.len());
+                    p.play(moves[k]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn colour_flipped_positions_score_the_same_for_their_movers() {
+        let a = eval("6/6/2B3/1W4/6/6 w");
+        let b = eval("6/6/4B1/3W2/6/6 b");
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn verdicts_follow_the_rules() {
+        let p = |fen: &str| {
+            let p = Position::from_fen(fen).unwrap();
+            BreakthroughEval::new(p.board()).verdict(&p)
+        };
+        let win = Some(Verdict {
+            result: GameResult::Win,
+            plies: 1,
+        });
+        let loss = Some(Verdict {
+            result: GameResult::Loss,
+            plies: 2,
+        });
+        // White on row 5 of 6 steps onto row 6.
+        assert_eq!(p("6/3W2/6/6/1B4/6 w"), win);
+        // Black to move: White's row-5 piece wins next move and no Black piece attacks it.
+        assert_eq!(p("B5/3W2/6/6/6/6 b"), loss);
+        // Black's e6 piece can capture it: no verdict, and the capture is the one move.
+        let pos = Position::from_fen("4B1/3W2/6/B5/6/5W b").unwrap();
+        let e = BreakthroughEval::new(pos.board());
+        assert_eq!(e.verdict(&pos), None);
+        let mut moves = Vec::new();
+        assert!(e.forced_moves(&pos, &mut moves));
+        assert_eq!(
+            moves.iter().map(|&m| pos.move_text(m)).collect::<Vec<_>>(),
+            ["e6xd5"]
+        );
+        // Capturing the last opponent piece wins.
+        assert_eq!(p("6/6/6/2B3/1W4/6 w"), win);
+        // Nothing near a goal: no verdict, no forced move.
+        let quiet = Position::from_fen("6/2B3/6/6/2W3/6 w").unwrap();
+        assert_eq!(e.verdict(&quiet), None);
+        assert!(!e.forced_moves(&quiet, &mut moves));
+    }
+}
