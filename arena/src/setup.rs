@@ -3,7 +3,7 @@
 
 use crate::settings::{EngineSettings, PlayoutSettings, TableSpec};
 use mcts::{PlayoutPolicy, Searcher};
-use quasar_core::{Game, Oracle};
+use quasar_core::{Evaluation, Game, Oracle};
 use std::fmt;
 use std::sync::Arc;
 
@@ -89,6 +89,12 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     /// row"), for records.
     fn end_detail(&self, pos: &Self::Game) -> Option<String> {
         let _ = pos;
+        None
+    }
+
+    /// The game's evaluation of positions for searches that stop early (alpha-beta's leaves,
+    /// MCTS priors and implicit minimax backups); `None` for a game without one.
+    fn evaluation(&self) -> Option<Arc<dyn Evaluation<Self::Game>>> {
         None
     }
 

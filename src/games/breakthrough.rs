@@ -6,8 +6,8 @@ use super::registration::{CliGame, DefaultSize, MainJob};
 use arena::settings::{PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
 use arena::setup::{GameSetup, SetupError};
 use breakthrough::tablebase::{generate, Limits, Progress, Region, Silent, TableFile, Tablebase};
-use breakthrough::{Board, BreakthroughPolicy, Position};
-use quasar_core::{Game, Oracle, Outcome, Side};
+use breakthrough::{Board, BreakthroughEval, BreakthroughPolicy, Position};
+use quasar_core::{Evaluation, Game, Oracle, Outcome, Side};
 use std::error::Error;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, Weak};
@@ -72,6 +72,10 @@ impl GameSetup for BreakthroughSetup {
         let setup = BreakthroughSetup { board };
         setup.start()?;
         Ok(setup)
+    }
+
+    fn evaluation(&self) -> Option<Arc<dyn Evaluation<Position>>> {
+        Some(Arc::new(BreakthroughEval::new(self.board)))
     }
 
     fn boardsize_command(&self) -> String {
