@@ -1,0 +1,352 @@
+//! The search: iterative deepening over a negamax principal-variation search with a
+//! transposition table, killer and history ordering, the game's verdicts and forced moves,
+//! an oracle at every node, and repetitions along the path scored as draws.
+
+use crate::limits::{Limit, CHECK_EVERY};
+use crate::ordering::{sort_by_score, Ordering};
+use crate::score::{from_table, proven, to_table, Score, INFINITY, PROVEN};
+use crate::tt::{Bound, Table};
+use quasar_core::{Evaluation, Game, Oracle, EVAL_LIMIT};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Plies an oracle's answer without a distance counts as (a win/draw/loss database): far
+/// enough that any win the search sees itself scores higher.
+const UNKNOWN_DISTANCE: u32 = 4096;
+
+/// What shapes the search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Bytes of the transposition table.
+    pub table_bytes: usize,
+    /// The deepest iteration (plies).
+    pub max_depth: u32,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            table_bytes: 64 << 20,
+            max_depth: 64,
+        }
+    }
+}
+
+/// Why a search could not run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    /// The position is already over; there is no move to search.
+    #[error("the game is already over in this position: there is no move to search")]
+    GameOver,
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct Report<M> {
+    /// The move to play.
+    pub best_move: M,
+    /// Its value for the side to move.
+    pub score: Score,
+    /// The deepest iteration that finished (0 when the first was stopped).
+    pub depth: u32,
+    /// Nodes visited (every position searched, leaves included).
+    pub nodes: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+    /// The principal variation, starting with `best_move`.
+    pub pv: Vec<M>,
+}
+
+impl<M> Report<M> {
+    /// Nodes a second.
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// An alpha-beta searcher for one game; it keeps its transposition table and history from
+/// search to search (call [`AlphaBeta::clear`] between games).
+pub struct AlphaBeta<G: Game> {
+    config: Config,
+    eval: Arc<dyn Evaluation<G>>,
+    oracle: Option<Arc<dyn Oracle<G>>>,
+    table: Table<G::Move>,
+    order: Ordering<G::Move>,
+    /// One move buffer and one score buffer per ply, so the search allocates nothing.
+    moves: Vec<Vec<G::Move>>,
+    scores: Vec<Vec<i32>>,
+    /// Hashes of the positions from the root to the current node, for repetitions.
+    path: Vec<u64>,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+    /// The best root move of the running iteration and its value.
+    root_best: Option<(G::Move, i32)>,
+}
+
+impl<G: Game> AlphaBeta<G> {
+    /// A searcher with `eval` at its leaves and no oracle.
+    pub fn new(config: Config, eval: Arc<dyn Evaluation<G>>) -> AlphaBeta<G> {
+        let plies = config.max_depth as usize + 1;
+        AlphaBeta {
+            table: Table::new(config.table_bytes),
+            order: Ordering::new(plies),
+            moves: vec![Vec::new(); plies],
+            scores: vec![Vec::new(); plies],
+            path: Vec::with_capacity(plies),
+            config,
+            eval,
+            oracle: None,
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stopped: false,
+            root_best: None,
+        }
+    }
+
+    /// The same searcher consulting `oracle` at every node below the root: a proven
+    /// result ends the line.
+    pub fn with_oracle(mut self, oracle: Arc<dyn Oracle<G>>) -> AlphaBeta<G> {
+        self.oracle = Some(oracle);
+        self
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The evaluation's name.
+    pub fn evaluation_name(&self) -> &'static str {
+        self.eval.name()
+    }
+
+    /// Forgets the transposition table and the history (a new game).
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.order = Ordering::new(self.config.max_depth as usize + 1);
+    }
+
+    /// Searches `pos` within `limit` and returns the move to play.
+    pub fn search(&mut self, pos: &G, limit: Limit) -> Result<Report<G::Move>, SearchError> {
+        if pos.outcome().is_some() {
+            return Err(SearchError::GameOver);
+        }
+        let start = Instant::now();
+        let mut root_moves = Vec::new();
+        pos.legal_moves(&mut root_moves);
+        let Some(&first) = root_moves.first() else {
+            return Err(SearchError::GameOver);
+        };
+        self.table.new_search();
+        self.order.new_search();
+        self.nodes = 0;
+        self.stopped = false;
+        let (max_depth, soft) = match limit {
+            Limit::Depth(d) => (d.clamp(1, self.config.max_depth), None),
+            Limit::Time(t) => (self.config.max_depth, Some(t / 2)),
+            Limit::Nodes(_) => (self.config.max_depth, None),
+        };
+        self.deadline = match limit {
+            Limit::Time(t) => Some(start + t),
+            _ => None,
+        };
+        self.node_limit = match limit {
+            Limit::Nodes(n) => n.max(1),
+            _ => u64::MAX,
+        };
+        let mut best = (first, 0);
+        let mut depth_done = 0;
+        for depth in 1..=max_depth {
+            self.root_best = None;
+            self.path.clear();
+            let value = self.node(pos, depth, -INFINITY, INFINITY, 0);
+            if self.stopped {
+                // The moves searched before the stop were searched fully; the first was
+                // the previous iteration's best, so what was found is at least as good.
+                if let Some(b) = self.root_best {
+                    if depth_done == 0 || b.0 != best.0 {
+                        best = b;
+                    }
+                }
+                break;
+            }
+            best = (self.root_best.map_or(first, |b| b.0), value);
+            depth_done = depth;
+            if value.abs() > PROVEN || (root_moves.len() == 1 && soft.is_some()) {
+                break;
+            }
+            if soft.is_some_and(|s| start.elapsed() >= s) {
+                break;
+            }
+        }
+        let pv = self.principal_variation(pos, best.0, depth_done.max(1));
+        Ok(Report {
+            best_move: best.0,
+            score: Score::from_value(best.1),
+            depth: depth_done,
+            nodes: self.nodes,
+            elapsed: start.elapsed(),
+            pv,
+        })
+    }
+
+    fn check_limits(&mut self) {
+        if self.nodes >= self.node_limit || self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stopped = true;
+        }
+    }
+
+    /// The negamax value of `pos` for its side to move, searched `depth` plies deep within
+    /// the window (`alpha`, `beta`); `ply` plies below the root.
+    fn node(&mut self, pos: &G, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+        self.nodes += 1;
+        if self.nodes % CHECK_EVERY == 0 {
+            self.check_limits();
+        }
+        if self.stopped {
+            return 0;
+        }
+        let side = pos.side_to_move();
+        if let Some(o) = pos.outcome() {
+            return proven(o.result_for(side), ply, 0);
+        }
+        let key = pos.hash();
+        if ply > 0 {
+            // A position repeated along the path (games that cycle) is scored a draw.
+            let p = ply as usize;
+            if self.path[..p]
+                .iter()
+                .rev()
+                .skip(1)
+                .step_by(2)
+                .any(|&h| h == key)
+            {
+                return 0;
+            }
+            if let Some(v) = self.eval.verdict(pos) {
+                return proven(v.result, ply, v.plies);
+            }
+            if let Some(oracle) = &self.oracle {
+                if let Some(p) = oracle.probe_value(pos) {
+                    return proven(p.result, ply, p.plies.unwrap_or(UNKNOWN_DISTANCE));
+                }
+            }
+        }
+        if depth == 0 {
+            return self.eval.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        }
+        let mut table_move = None;
+        if let Some(e) = self.table.probe(key) {
+            table_move = e.mv;
+            if ply > 0 && e.depth as u32 >= depth {
+                let v = from_table(e.value, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                };
+                if cut {
+                    return v;
+                }
+            }
+        }
+        let p = ply as usize;
+        let mut moves = std::mem::take(&mut self.moves[p]);
+        let mut scores = std::mem::take(&mut self.scores[p]);
+        if !self.eval.forced_moves(pos, &mut moves) {
+            pos.legal_moves(&mut moves);
+        }
+        scores.clear();
+        for &mv in &moves {
+            let tactical = self.eval.is_tactical(pos, mv);
+            scores.push(self.order.score(mv, p, table_move, tactical));
+        }
+        sort_by_score(&mut moves, &mut scores);
+        let alpha_start = alpha;
+        // A position without moves that the game does not call over counts as a draw.
+        let mut best = if moves.is_empty() { 0 } else { -INFINITY };
+        let mut best_move = None;
+        self.path.push(key);
+        for (i, &mv) in moves.iter().enumerate() {
+            let mut child = pos.clone();
+            child.play(mv);
+            let v = if i == 0 {
+                -self.node(&child, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let v = -self.node(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if v > alpha && v < beta && !self.stopped {
+                    -self.node(&child, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    v
+                }
+            };
+            if self.stopped {
+                break;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(mv);
+                if ply == 0 {
+                    self.root_best = Some((mv, v));
+                }
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        let tactical = self.eval.is_tactical(pos, mv);
+                        self.order.cutoff(mv, p, depth, tactical);
+                        break;
+                    }
+                }
+            }
+        }
+        self.path.pop();
+        self.moves[p] = moves;
+        self.scores[p] = scores;
+        if self.stopped {
+            return 0;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_start {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_move = if bound == Bound::Upper {
+            None
+        } else {
+            best_move
+        };
+        self.table
+            .store(key, to_table(best, ply), stored_move, depth, bound);
+        best
+    }
+
+    /// The best move followed by the table's moves, while they are legal and new.
+    fn principal_variation(&self, pos: &G, best: G::Move, max: u32) -> Vec<G::Move> {
+        let mut pv = vec![best];
+        let mut p = pos.clone();
+        p.play(best);
+        let mut seen = vec![pos.hash(), p.hash()];
+        let mut legal = Vec::new();
+        while pv.len() < max as usize && p.outcome().is_none() {
+            let Some(mv) = self.table.probe(p.hash()).and_then(|e| e.mv) else {
+                break;
+            };
+            p.legal_moves(&mut legal);
+            if !legal.contains(&mv) {
+                break;
+            }
+            p.play(mv);
+            if seen.contains(&p.hash()) {
+                break;
+            }
+            seen.push(p.hash());
+            pv.push(mv);
+        }
+        pv
+    }
+}

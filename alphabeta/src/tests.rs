@@ -1,0 +1,329 @@
+//! The search against plain negamax on a random game tree (no transpositions: the values
+//! must be equal), and against a brute-force solve of a take-away game (transpositions and
+//! proven results).
+
+use crate::{AlphaBeta, Config, Limit, Score, SearchError};
+use quasar_core::{
+    splitmix64, Detail, Evaluation, Game, GameResult, Outcome, ParseError, Side, Verdict,
+};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// A random game tree: a node is its path's hash; it has 1 to 4 children, ends after
+/// `height` plies (or earlier, by the hash) with a win for either side or a draw.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Tree {
+    id: u64,
+    ply: u32,
+    height: u32,
+}
+
+impl Tree {
+    fn branching(&self) -> u8 {
+        1 + (splitmix64(self.id ^ 0xb) % 4) as u8
+    }
+}
+
+fn unsupported() -> ParseError {
+    ParseError::Move(Detail::message("no notation"))
+}
+
+impl Game for Tree {
+    type Move = u8;
+    fn side_to_move(&self) -> Side {
+        if self.ply % 2 == 0 {
+            Side::First
+        } else {
+            Side::Second
+        }
+    }
+    fn legal_moves(&self, moves: &mut Vec<u8>) {
+        moves.clear();
+        if self.outcome().is_none() {
+            moves.extend(0..self.branching());
+        }
+    }
+    fn play(&mut self, mv: u8) {
+        self.id = splitmix64(self.id.wrapping_mul(31) ^ (mv as u64 + 1));
+        self.ply += 1;
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        let early = self.ply > 2 && splitmix64(self.id ^ 0xe) % 9 == 0;
+        if self.ply < self.height && !early {
+            return None;
+        }
+        Some(match splitmix64(self.id ^ 0x0) % 3 {
+            0 => Outcome::Win(Side::First),
+            1 => Outcome::Win(Side::Second),
+            _ => Outcome::Draw,
+        })
+    }
+    fn hash(&self) -> u64 {
+        self.id
+    }
+    fn parse_move(&self, _: &str) -> Result<u8, ParseError> {
+        Err(unsupported())
+    }
+    fn move_text(&self, mv: u8) -> String {
+        mv.to_string()
+    }
+    fn position_text(&self) -> String {
+        self.id.to_string()
+    }
+    fn parse_position(_: &str) -> Result<Self, ParseError> {
+        Err(unsupported())
+    }
+}
+
+/// A pseudo-random evaluation, with moves 0 called tactical and a verdict on some nodes.
+struct TreeEval;
+
+impl Evaluation<Tree> for TreeEval {
+    fn evaluate(&self, pos: &Tree) -> i32 {
+        (splitmix64(pos.id ^ 0x5) % 2001) as i32 - 1000
+    }
+    fn scale(&self) -> f64 {
+        100.0
+    }
+    fn is_tactical(&self, _: &Tree, mv: u8) -> bool {
+        mv == 0
+    }
+    fn verdict(&self, pos: &Tree) -> Option<Verdict> {
+        (splitmix64(pos.id ^ 0x7) % 17 == 0).then_some(Verdict {
+            result: GameResult::Win,
+            plies: 3,
+        })
+    }
+    fn name(&self) -> &'static str {
+        "random"
+    }
+}
+
+/// Plain negamax with the same leaves, verdicts and distances as the search.
+fn negamax(pos: &Tree, depth: u32, ply: u32) -> i32 {
+    let side = pos.side_to_move();
+    if let Some(o) = pos.outcome() {
+        return crate::score::proven(o.result_for(side), ply, 0);
+    }
+    if ply > 0 {
+        if let Some(v) = TreeEval.verdict(pos) {
+            return crate::score::proven(v.result, ply, v.plies);
+        }
+    }
+    if depth == 0 {
+        return TreeEval.evaluate(pos);
+    }
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    moves
+        .iter()
+        .map(|&m| {
+            let mut c = pos.clone();
+            c.play(m);
+            -negamax(&c, depth - 1, ply + 1)
+        })
+        .max()
+        .unwrap()
+}
+
+#[test]
+fn values_equal_plain_negamax_at_every_depth() {
+    for seed in 0..200u64 {
+        let root = Tree {
+            id: splitmix64(seed),
+            ply: 0,
+            height: 9,
+        };
+        if root.outcome().is_some() {
+            continue;
+        }
+        let mut ab = AlphaBeta::new(
+            Config {
+                table_bytes: 1 << 16,
+                max_depth: 12,
+            },
+            Arc::new(TreeEval),
+        );
+        for depth in 1..=7 {
+            ab.clear();
+            let r = ab.search(&root, Limit::Depth(depth)).unwrap();
+            let want = negamax(&root, depth, 0);
+            let got = match r.score {
+                Score::Eval(v) => v,
+                Score::Proven { result, plies } => crate::score::proven(result, 0, plies),
+            };
+            // A proven result stops the deepening early; it must be the true one.
+            if r.depth < depth {
+                assert!(got.abs() > crate::PROVEN, "seed {seed} depth {depth}");
+                assert_eq!(got, negamax(&root, r.depth, 0), "seed {seed}");
+                continue;
+            }
+            assert_eq!(got, want, "seed {seed} depth {depth}");
+            // The move played reaches that value.
+            let mut child = root.clone();
+            child.play(r.best_move);
+            assert_eq!(
+                -negamax(&child, depth - 1, 1),
+                want,
+                "seed {seed} depth {depth}"
+            );
+        }
+    }
+}
+
+/// Take 1 to 3 from either of two piles; who cannot move loses. Many transpositions.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Piles {
+    piles: [u8; 2],
+    first_to_move: bool,
+}
+
+impl Game for Piles {
+    type Move = (u8, u8);
+    fn side_to_move(&self) -> Side {
+        if self.first_to_move {
+            Side::First
+        } else {
+            Side::Second
+        }
+    }
+    fn legal_moves(&self, moves: &mut Vec<(u8, u8)>) {
+        moves.clear();
+        for p in 0..2u8 {
+            for n in 1..=3.min(self.piles[p as usize]) {
+                moves.push((p, n));
+            }
+        }
+    }
+    fn play(&mut self, (p, n): (u8, u8)) {
+        self.piles[p as usize] -= n;
+        self.first_to_move = !self.first_to_move;
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        (self.piles == [0, 0]).then(|| Outcome::Win(self.side_to_move().opponent()))
+    }
+    fn hash(&self) -> u64 {
+        splitmix64(
+            self.piles[0] as u64 * 1000 + self.piles[1] as u64 * 2 + self.first_to_move as u64,
+        )
+    }
+    fn parse_move(&self, _: &str) -> Result<(u8, u8), ParseError> {
+        Err(unsupported())
+    }
+    fn move_text(&self, (p, n): (u8, u8)) -> String {
+        format!("{p}-{n}")
+    }
+    fn position_text(&self) -> String {
+        format!("{:?}", self.piles)
+    }
+    fn parse_position(_: &str) -> Result<Self, ParseError> {
+        Err(unsupported())
+    }
+}
+
+struct Flat;
+
+impl Evaluation<Piles> for Flat {
+    fn evaluate(&self, pos: &Piles) -> i32 {
+        pos.piles[0] as i32 - pos.piles[1] as i32
+    }
+    fn scale(&self) -> f64 {
+        10.0
+    }
+    fn name(&self) -> &'static str {
+        "flat"
+    }
+}
+
+/// Win or loss and the shortest win / longest loss, by brute force.
+fn solve(pos: &Piles, memo: &mut HashMap<Piles, (GameResult, u32)>) -> (GameResult, u32) {
+    if let Some(&r) = memo.get(pos) {
+        return r;
+    }
+    let r = if pos.outcome().is_some() {
+        (GameResult::Loss, 0)
+    } else {
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        let kids: Vec<_> = moves
+            .iter()
+            .map(|&m| {
+                let mut c = pos.clone();
+                c.play(m);
+                solve(&c, memo)
+            })
+            .collect();
+        let win = kids
+            .iter()
+            .filter(|k| k.0 == GameResult::Loss)
+            .map(|k| k.1)
+            .min();
+        match win {
+            Some(d) => (GameResult::Win, d + 1),
+            None => (
+                GameResult::Loss,
+                kids.iter().map(|k| k.1).max().unwrap() + 1,
+            ),
+        }
+    };
+    memo.insert(pos.clone(), r);
+    r
+}
+
+#[test]
+fn proven_results_equal_a_brute_force_solve() {
+    let mut memo = HashMap::new();
+    for a in 0..=9u8 {
+        for b in 0..=9u8 {
+            let pos = Piles {
+                piles: [a, b],
+                first_to_move: true,
+            };
+            let mut ab = AlphaBeta::new(Config::default(), Arc::new(Flat));
+            if pos.outcome().is_some() {
+                assert_eq!(
+                    ab.search(&pos, Limit::Depth(4)).unwrap_err(),
+                    SearchError::GameOver
+                );
+                continue;
+            }
+            let (result, plies) = solve(&pos, &mut memo);
+            let r = ab.search(&pos, Limit::Depth(40)).unwrap();
+            match r.score {
+                Score::Proven {
+                    result: got,
+                    plies: p,
+                } => {
+                    assert_eq!(got, result, "{a} {b}");
+                    // A win is never claimed sooner than it can come, a loss never later.
+                    if result == GameResult::Win {
+                        assert!(p >= plies, "{a} {b}: {p} < {plies}");
+                        let mut c = pos.clone();
+                        c.play(r.best_move);
+                        assert_eq!(solve(&c, &mut memo).0, GameResult::Loss, "{a} {b}");
+                    } else {
+                        assert!(p <= plies, "{a} {b}: {p} > {plies}");
+                    }
+                }
+                other => panic!("{a} {b}: not proven: {other:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn limits_stop_the_search_and_still_name_a_legal_move() {
+    let pos = Piles {
+        piles: [40, 40],
+        first_to_move: true,
+    };
+    let mut ab = AlphaBeta::new(Config::default(), Arc::new(Flat));
+    let r = ab.search(&pos, Limit::Nodes(5000)).unwrap();
+    assert!(r.nodes < 5000 + 2048, "{}", r.nodes);
+    let mut legal = Vec::new();
+    pos.legal_moves(&mut legal);
+    assert!(legal.contains(&r.best_move));
+    let t = std::time::Duration::from_millis(30);
+    let r = ab.search(&pos, Limit::Time(t)).unwrap();
+    assert!(legal.contains(&r.best_move) && r.depth >= 1);
+}
