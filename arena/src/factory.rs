@@ -1,6 +1,7 @@
 //! Turns a player spec into the factory of its players for one game setup: the one place
 //! that knows every kind of player (factories depend on players, never the reverse).
 
+use crate::ab_player::AbFactory;
 use crate::gtp_client::GtpFactory;
 use crate::mcts_player::MctsFactory;
 use crate::player::{PlayerError, PlayerFactory};
@@ -18,5 +19,6 @@ pub fn build_factory<S: GameSetup>(
         PlayerSpec::Random { seed } => Arc::new(RandomFactory::new(*seed)),
         PlayerSpec::Gtp(g) => Arc::new(GtpFactory::new(g.clone(), setup.boardsize_command())),
         PlayerSpec::Mcts(settings) => Arc::new(MctsFactory::new(settings.clone(), setup)?),
+        PlayerSpec::AlphaBeta(settings) => Arc::new(AbFactory::new(settings.clone(), setup)?),
     })
 }

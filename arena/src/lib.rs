@@ -4,6 +4,7 @@
 //! A game joins by implementing [`setup::GameSetup`] (its name, sizes, start, playout
 //! policy and tables); nothing here names a game.
 
+pub mod ab_player;
 pub mod duration;
 pub mod factory;
 pub mod game;

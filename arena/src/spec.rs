@@ -1,6 +1,8 @@
-//! Player specs as the command line names them: `mcts[:key=value,...]`, `random[:seed=S]`
+//! Player specs as the command line names them: `mcts[:key=value,...]`, `ab[:key=value,...]`,
+//! `random[:seed=S]`
 //! and `gtp:<command line>`, read from and printed back to the same text.
 
+use crate::ab_player::{AbSettingError, AbSettings};
 use crate::gtp_client::GtpSpec;
 use crate::settings::{EngineSettings, SettingError};
 use std::fmt;
@@ -11,6 +13,8 @@ use std::str::FromStr;
 pub enum PlayerSpec {
     /// quasar's MCTS with these settings (a table, limits, policy switches).
     Mcts(EngineSettings),
+    /// quasar's alpha-beta search with these settings (a table, a time, a depth cap).
+    AlphaBeta(AbSettings),
     /// Uniformly random legal moves; `random:seed=S` names a distinct random player.
     Random {
         /// Mixed into each game's seed, so two random players differ.
@@ -24,10 +28,10 @@ pub enum PlayerSpec {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SpecProblem {
     /// Nothing before the colon.
-    #[error("empty player: use mcts, mcts:tb=FILE, random or gtp:<command>")]
+    #[error("empty player: use mcts, mcts:tb=FILE, ab, random or gtp:<command>")]
     Empty,
     /// A kind other than mcts, random and gtp.
-    #[error("unknown player kind '{0}': use mcts, mcts:key=value,..., random or gtp:<command>")]
+    #[error("unknown player kind '{0}': use mcts, mcts:key=value,..., ab, ab:key=value,..., random or gtp:<command>")]
     UnknownKind(String),
     /// `random:` with something other than `seed=N`.
     #[error("'random' takes only seed=N (to tell two random players apart)")]
@@ -41,6 +45,9 @@ pub enum SpecProblem {
     /// A bad `mcts:` setting.
     #[error(transparent)]
     Setting(#[from] SettingError),
+    /// A bad `ab:` setting.
+    #[error(transparent)]
+    AbSetting(#[from] AbSettingError),
 }
 
 /// A bad player spec: the spec as given and what is wrong with it.
@@ -59,6 +66,14 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Random { seed: None } => f.write_str("random"),
             PlayerSpec::Random { seed: Some(s) } => write!(f, "random:seed={s}"),
             PlayerSpec::Gtp(g) => write!(f, "gtp:{}", g.text),
+            PlayerSpec::AlphaBeta(a) => {
+                let keys = a.to_string();
+                if keys.is_empty() {
+                    f.write_str("ab")
+                } else {
+                    write!(f, "ab:{keys}")
+                }
+            }
             PlayerSpec::Mcts(m) => {
                 let keys = m.to_string();
                 if keys.is_empty() {
@@ -107,6 +122,9 @@ impl FromStr for PlayerSpec {
             }
             "mcts" => EngineSettings::parse_keys(rest.unwrap_or(""))
                 .map(PlayerSpec::Mcts)
+                .map_err(|e| err(e.into())),
+            "ab" | "alphabeta" => AbSettings::parse_keys(rest.unwrap_or(""))
+                .map(PlayerSpec::AlphaBeta)
                 .map_err(|e| err(e.into())),
             "" => Err(err(SpecProblem::Empty)),
             other => Err(err(SpecProblem::UnknownKind(other.into()))),
@@ -157,6 +175,8 @@ mod tests {
             "mcts:tb=x.qtb,rule=race,c=0.4,playout=full,sims=2000,threads=2,seed=3",
             "mcts:time=100ms,parallel=tree,nodes=100000,eval-after=10",
             "gtp:./engine --gtp",
+            "ab",
+            "ab:tb=t.qtb,time=1s,depth=9,hash=128",
         ] {
             assert_eq!(parse(t).unwrap().to_string(), t);
         }
@@ -168,7 +188,11 @@ mod tests {
             ("mcts:depth=3", "unknown key 'depth'"),
             ("mcts:time=100", "no unit"),
             ("mcts:rule=race", "needs a tablebase"),
-            ("alphabeta", "unknown player kind"),
+            ("minimax", "unknown player kind"),
+            ("ab:depth=0", "from 1 to 64"),
+            ("ab:c=0.4", "unknown key 'c' for the alpha-beta player"),
+            ("ab:hash=-3", "MiB from 1"),
+            ("ab:time=0s", "above zero"),
             ("", "empty player"),
             ("gtp:", "give the engine's command"),
             ("gtp:'unclosed", "unclosed"),

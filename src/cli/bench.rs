@@ -4,10 +4,12 @@
 use super::CliResult;
 use crate::games::breakthrough::BreakthroughSetup;
 use crate::games::{CliGame, DefaultSize, GameArgs, GameName};
+use alphabeta::{AlphaBeta, Limit};
+use arena::setup::GameSetup;
 use breakthrough::bench::{movegen_rate, plain_playout_rate, playout_rate, PlayoutRate};
 use breakthrough::Position;
-use quasar_core::cpu_seconds;
-use std::time::Instant;
+use quasar_core::{cpu_seconds, Game};
+use std::time::{Duration, Instant};
 
 /// Measure move generation and uniformly random playouts from the start position, on one
 /// thread, and print rates.
@@ -26,6 +28,10 @@ pub struct Args {
     /// Also time the plain playout loop (random_move, make_move, result per ply)
     #[arg(long)]
     plain: bool,
+    /// Also run the alpha-beta player from the start for 100 ms and for 1 s (a fresh table
+    /// each): nodes a second and the deepest iteration finished
+    #[arg(long)]
+    alphabeta: bool,
 }
 
 const BENCH_HELP: &str = "\
@@ -39,7 +45,8 @@ Examples:
   quasar bench                          6x6 and 8x8, 1 s per measurement, seed 1
   quasar bench --board 8x8 --seconds 5  one board, longer runs for steadier figures
   quasar bench --board 6x5              6 columns, 5 rows
-  quasar bench --seed 42 --plain        also time the plain per-move playout loop";
+  quasar bench --seed 42 --plain        also time the plain per-move playout loop
+  quasar bench --board 8x8 --alphabeta  alpha-beta nodes/s and depth in 100 ms and 1 s";
 
 fn positive_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
@@ -111,6 +118,32 @@ fn breakthrough(args: &Args) -> CliResult {
             let r = plain_playout_rate(pos, args.seed, args.seconds);
             print_playouts("plain loop     ", &r, on_cpu(cpu, r.seconds));
         }
+        if args.alphabeta {
+            alphabeta_rates(&BreakthroughSetup::of_position(pos), pos)?;
+        }
+    }
+    Ok(())
+}
+
+/// The alpha-beta player's nodes a second and depth from `pos` in 100 ms and in 1 s.
+fn alphabeta_rates<S: GameSetup>(setup: &S, pos: &S::Game) -> CliResult {
+    let Some(eval) = setup.evaluation() else {
+        return Err(format!("{} has no evaluation for alpha-beta", S::NAME).into());
+    };
+    for ms in [100, 1000] {
+        let mut ab = AlphaBeta::new(alphabeta::Config::default(), eval.clone());
+        let (cpu, wall) = (cpu_seconds(), Instant::now());
+        let r = ab.search(pos, Limit::Time(Duration::from_millis(ms)))?;
+        println!(
+            "  alpha-beta {:>4} ms: {:>6.2} M nodes/s  depth {:>2}  {:>10} nodes  best {} ({}{})",
+            ms,
+            r.nodes_per_second() / 1e6,
+            r.depth,
+            r.nodes,
+            pos.move_text(r.best_move),
+            r.score,
+            on_cpu(cpu, wall.elapsed().as_secs_f64())
+        );
     }
     Ok(())
 }

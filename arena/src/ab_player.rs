@@ -1,0 +1,245 @@
+//! quasar's alpha-beta search as an arena player of any game with an evaluation: its
+//! `ab:key=value` settings, the factory that loads a table once per match, and the player.
+
+use crate::duration::{format_duration, parse_duration, DurationError};
+use crate::player::{Budget, Player, PlayerError, PlayerFactory};
+use crate::settings::{ProbeRule, TableSpec};
+use crate::setup::{GameSetup, SetupError};
+use crate::spec::PlayerSpec;
+use alphabeta::{AlphaBeta, Config, Limit};
+use mcts::Limits;
+use quasar_core::{Evaluation, Game, Oracle};
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The keys an `ab:` spec takes, for error messages.
+pub const AB_KEYS: &str = "tb, time, depth, hash";
+
+/// The largest transposition table an `ab:` spec may ask for, in MiB.
+pub const MAX_HASH_MIB: usize = 1 << 16;
+
+/// Everything that shapes the alpha-beta player; `None` leaves the default.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AbSettings {
+    /// A table consulted at every node below the root (`tb=FILE`).
+    pub table: Option<PathBuf>,
+    /// The per-move time, overriding the match's (`time=1s`).
+    pub time: Option<Duration>,
+    /// The deepest iteration (`depth=8`), within the time budget.
+    pub depth: Option<u32>,
+    /// The transposition table's size in MiB (`hash=64`).
+    pub hash_mib: Option<usize>,
+}
+
+/// A setting of an `ab:` spec that cannot be taken.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AbSettingError {
+    /// A key the alpha-beta player does not have.
+    #[error("unknown key '{0}' for the alpha-beta player (keys: {AB_KEYS})")]
+    UnknownKey(String),
+    /// An item without `=`.
+    #[error("'{0}' is not key=value (keys: {AB_KEYS})")]
+    NotKeyValue(String),
+    /// A key given twice.
+    #[error("'{0}' is given twice")]
+    Twice(String),
+    /// A value out of range or unreadable.
+    #[error("{key}={value}: {expected}")]
+    BadValue {
+        /// The key.
+        key: String,
+        /// The value as given.
+        value: String,
+        /// What the value must be.
+        expected: &'static str,
+    },
+    /// A `time=` value that is not a duration.
+    #[error("time: {0}")]
+    Duration(#[from] DurationError),
+}
+
+impl AbSettings {
+    /// Reads `key=value,...` (the part of an `ab:` spec after the colon).
+    pub fn parse_keys(text: &str) -> Result<AbSettings, AbSettingError> {
+        let mut s = AbSettings::default();
+        for item in text.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            let (key, value) = item
+                .split_once('=')
+                .ok_or_else(|| AbSettingError::NotKeyValue(item.into()))?;
+            s.set(key.trim(), value.trim())?;
+        }
+        Ok(s)
+    }
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), AbSettingError> {
+        let bad = |expected| AbSettingError::BadValue {
+            key: key.into(),
+            value: value.into(),
+            expected,
+        };
+        let twice = || AbSettingError::Twice(key.into());
+        match key {
+            "tb" if self.table.is_some() => return Err(twice()),
+            "tb" if value.is_empty() => return Err(bad("give a table file")),
+            "tb" => self.table = Some(PathBuf::from(value)),
+            "time" if self.time.is_some() => return Err(twice()),
+            "time" => self.time = Some(parse_duration(value)?),
+            "depth" if self.depth.is_some() => return Err(twice()),
+            "depth" => match value.parse::<u32>() {
+                Ok(d) if (1..=64).contains(&d) => self.depth = Some(d),
+                _ => return Err(bad("expected a whole number of plies from 1 to 64")),
+            },
+            "hash" if self.hash_mib.is_some() => return Err(twice()),
+            "hash" => match value.parse::<usize>() {
+                Ok(m) if (1..=MAX_HASH_MIB).contains(&m) => self.hash_mib = Some(m),
+                _ => return Err(bad("expected MiB from 1 to 65536")),
+            },
+            _ => return Err(AbSettingError::UnknownKey(key.into())),
+        }
+        Ok(())
+    }
+
+    /// The search configuration.
+    pub fn config(&self) -> Config {
+        let d = Config::default();
+        Config {
+            table_bytes: self.hash_mib.map_or(d.table_bytes, |m| m << 20),
+            max_depth: self.depth.unwrap_or(d.max_depth),
+        }
+    }
+
+    /// The searcher these settings describe for `setup`, with its table opened.
+    pub fn searcher<S: GameSetup>(&self, setup: &S) -> Result<AlphaBeta<S::Game>, SetupError> {
+        let (eval, oracle) = self.parts(setup)?;
+        let ab = AlphaBeta::new(self.config(), eval);
+        Ok(match oracle {
+            Some(o) => ab.with_oracle(o),
+            None => ab,
+        })
+    }
+
+    /// The game's evaluation and the table, loaded.
+    #[allow(clippy::type_complexity)]
+    fn parts<S: GameSetup>(
+        &self,
+        setup: &S,
+    ) -> Result<
+        (
+            Arc<dyn Evaluation<S::Game>>,
+            Option<Arc<dyn Oracle<S::Game>>>,
+        ),
+        SetupError,
+    > {
+        let eval = setup.evaluation().ok_or_else(|| {
+            SetupError::Policy(format!(
+                "the alpha-beta player needs an evaluation, and {} has none yet",
+                S::NAME
+            ))
+        })?;
+        let oracle = match &self.table {
+            Some(path) => Some(setup.load_oracle(&TableSpec {
+                path: path.clone(),
+                rule: ProbeRule::Sound,
+            })?),
+            None => None,
+        };
+        Ok((eval, oracle))
+    }
+}
+
+impl fmt::Display for AbSettings {
+    /// The keys that are set, in a fixed order, as `parse_keys` reads them back.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut keys: Vec<String> = Vec::new();
+        if let Some(t) = &self.table {
+            keys.push(format!("tb={}", t.display()));
+        }
+        if let Some(t) = self.time {
+            keys.push(format!("time={}", format_duration(t)));
+        }
+        if let Some(d) = self.depth {
+            keys.push(format!("depth={d}"));
+        }
+        if let Some(m) = self.hash_mib {
+            keys.push(format!("hash={m}"));
+        }
+        f.write_str(&keys.join(","))
+    }
+}
+
+/// The search limit of one move: the budget's time, or with a simulation budget that many
+/// nodes (so a match in simulations still bounds the alpha-beta player).
+pub fn limit_of(limit: Limits) -> Limit {
+    match limit {
+        Limits::Time(t) => Limit::Time(t),
+        Limits::Simulations(n) => Limit::Nodes(n),
+    }
+}
+
+/// Builds alpha-beta players that share one loaded table.
+pub struct AbFactory<S: GameSetup> {
+    settings: AbSettings,
+    eval: Arc<dyn Evaluation<S::Game>>,
+    oracle: Option<Arc<dyn Oracle<S::Game>>>,
+}
+
+impl<S: GameSetup> AbFactory<S> {
+    /// A factory for `settings`' players on `setup`: finds the evaluation and opens the
+    /// table now, so a bad setting fails before the first game.
+    pub fn new(settings: AbSettings, setup: &S) -> Result<AbFactory<S>, PlayerError> {
+        let (eval, oracle) = settings.parts(setup)?;
+        Ok(AbFactory {
+            settings,
+            eval,
+            oracle,
+        })
+    }
+}
+
+impl<S: GameSetup> PlayerFactory<S::Game> for AbFactory<S> {
+    fn name(&self) -> String {
+        PlayerSpec::AlphaBeta(self.settings.clone()).to_string()
+    }
+
+    fn own_limit(&self) -> Option<Limits> {
+        self.settings.time.map(Limits::Time)
+    }
+
+    fn make(&self, _seed: u64) -> Result<Box<dyn Player<S::Game>>, PlayerError> {
+        let ab = AlphaBeta::new(self.settings.config(), Arc::clone(&self.eval));
+        let searcher = match &self.oracle {
+            Some(o) => ab.with_oracle(Arc::clone(o)),
+            None => ab,
+        };
+        Ok(Box::new(AbPlayer {
+            name: self.name(),
+            searcher,
+        }))
+    }
+}
+
+/// One game's alpha-beta player; its table carries over from move to move.
+struct AbPlayer<G: Game> {
+    name: String,
+    searcher: AlphaBeta<G>,
+}
+
+impl<G: Game> Player<G> for AbPlayer<G> {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn new_game(&mut self, _start: &G, _opening: &[G::Move]) -> Result<(), PlayerError> {
+        self.searcher.clear();
+        Ok(())
+    }
+
+    fn choose(&mut self, pos: &G, budget: &Budget) -> Result<G::Move, PlayerError> {
+        self.searcher
+            .search(pos, limit_of(budget.limit))
+            .map(|r| r.best_move)
+            .map_err(|_| PlayerError::NoMove)
+    }
+}
