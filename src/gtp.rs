@@ -1,9 +1,9 @@
 //! The GTP version 2 engine for any game: one command line in, one reply out, with the
 //! game setup, the move history, the time settings and the searcher; `serve` runs the loop.
 
-use arena::settings::EngineSettings;
+use arena::engine::{Engine, EngineChoice};
 use arena::setup::{GameSetup, SetupError};
-use mcts::{Limits, Searcher};
+use mcts::Limits;
 use quasar_core::{Game, Side};
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -85,10 +85,10 @@ impl Reply {
 /// The GTP engine state.
 pub struct GtpEngine<S: GameSetup> {
     setup: S,
-    engine: EngineSettings,
+    engine: EngineChoice,
     pos: S::Game,
     history: Vec<S::Game>,
-    searcher: Searcher<S::Game, S::Policy>,
+    searcher: Engine<S>,
     limits: Limits,
     settings: Option<TimeSettings>,
     left: [Option<TimeLeft>; 2],
@@ -135,10 +135,12 @@ impl<S: GameSetup> GtpEngine<S> {
     /// An engine for `setup` that searches as `engine` says, within its limit per move
     /// unless the controller sets a clock with `time_settings` / `time_left`; an error when
     /// the setup has no start position or the settings' table cannot be opened.
-    pub fn new(setup: S, engine: EngineSettings) -> Result<GtpEngine<S>, SetupError> {
+    pub fn new(setup: S, engine: EngineChoice) -> Result<GtpEngine<S>, SetupError> {
         let pos = setup.start()?;
-        let searcher = setup.searcher(&engine, 0)?;
-        let limits = engine.limit.unwrap_or(Limits::Time(Duration::from_secs(1)));
+        let searcher = Engine::new(&setup, &engine, 0)?;
+        let limits = engine
+            .limit()
+            .unwrap_or(Limits::Time(Duration::from_secs(1)));
         Ok(GtpEngine {
             setup,
             engine,
@@ -240,7 +242,7 @@ impl<S: GameSetup> GtpEngine<S> {
         let setup = self.setup.boardsize(args).map_err(unacceptable)?;
         let pos = setup.start().map_err(unacceptable)?;
         if setup != self.setup {
-            self.searcher = setup.searcher(&self.engine, 0).map_err(unacceptable)?;
+            self.searcher = Engine::new(&setup, &self.engine, 0).map_err(unacceptable)?;
             self.setup = setup;
         }
         self.pos = pos;
@@ -293,7 +295,7 @@ impl<S: GameSetup> GtpEngine<S> {
         let limits = self.move_limits(side);
         let report = self.searcher.search(&self.pos, limits);
         let mv = report
-            .best_move
+            .best_move()
             .ok_or_else(|| "no legal move".to_string())?;
         let text = self.pos.move_text(mv);
         self.history.push(self.pos.clone());
@@ -404,19 +406,20 @@ mod tests {
     use super::*;
     use crate::games::breakthrough::BreakthroughSetup;
     use crate::games::{CliGame, DefaultSize};
+    use arena::settings::EngineSettings;
 
-    type Engine = GtpEngine<BreakthroughSetup>;
+    type TestEngine = GtpEngine<BreakthroughSetup>;
 
-    fn engine() -> Engine {
+    fn engine() -> TestEngine {
         let setup = BreakthroughSetup::default_size(DefaultSize::Quick);
         let settings = EngineSettings {
             limit: Some(Limits::Simulations(200)),
             ..EngineSettings::default()
         };
-        GtpEngine::new(setup, settings).unwrap()
+        GtpEngine::new(setup, EngineChoice::Mcts(settings)).unwrap()
     }
 
-    fn say(e: &mut Engine, line: &str) -> String {
+    fn say(e: &mut TestEngine, line: &str) -> String {
         e.handle_line(line).expect("a reply").0
     }
 

@@ -256,7 +256,7 @@ impl<G: Game> AlphaBeta<G> {
         let p = ply as usize;
         let mut moves = std::mem::take(&mut self.moves[p]);
         let mut scores = std::mem::take(&mut self.scores[p]);
-        if !self.eval.forced_moves(pos, &mut moves) {
+        if !self.eval.forced_moves(pos, &mut moves) || moves.is_empty() {
             pos.legal_moves(&mut moves);
         }
         scores.clear();

@@ -52,7 +52,7 @@ impl Game for Tree {
         if self.ply < self.height && !early {
             return None;
         }
-        Some(match splitmix64(self.id ^ 0x0) % 3 {
+        Some(match splitmix64(self.id) % 3 {
             0 => Outcome::Win(Side::First),
             1 => Outcome::Win(Side::Second),
             _ => Outcome::Draw,

@@ -6,6 +6,7 @@
 
 pub mod ab_player;
 pub mod duration;
+pub mod engine;
 pub mod factory;
 pub mod game;
 pub mod gtp_client;

@@ -47,8 +47,8 @@ pub trait Evaluation<G: Game>: Send + Sync {
     }
 
     /// The moves worth searching when the rules force the side to move (only captures of a
-    /// piece about to win answer it): writes them into `moves` and returns `true`; `false`
-    /// (and `moves` untouched) when every legal move must be searched.
+    /// piece about to win answer it): writes them, never none, into `moves` and returns
+    /// `true`; `false` (and `moves` untouched) when every legal move must be searched.
     #[inline]
     fn forced_moves(&self, pos: &G, moves: &mut Vec<G::Move>) -> bool {
         let _ = (pos, moves);

@@ -1,8 +1,9 @@
 //! `quasar bestmove`: search one position and print the move with the search statistics.
 
-use super::engine_opts::{describe_report, EngineArgs};
+use super::engine_opts::{describe_engine_report, EngineArgs};
 use super::{position_from, CliResult, SizeRule};
 use crate::games::{with_game, CliGame, DefaultSize, GameArgs};
+use arena::engine::Engine;
 
 /// Search a position and print the best move and the statistics.
 #[derive(clap::Args)]
@@ -32,9 +33,8 @@ fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
         DefaultSize::Standard,
         SizeRule::PositionWins,
     )?;
-    let settings = args.engine.settings();
-    let mut searcher = setup.searcher(&settings, 0)?;
-    let report = searcher.search(&pos, args.engine.limits());
-    print!("{}", describe_report(&pos, &report, args.moves));
+    let mut engine = Engine::new(&setup, &args.engine.choice()?, 0)?;
+    let report = engine.search(&pos, args.engine.limits());
+    print!("{}", describe_engine_report(&pos, &report, args.moves));
     Ok(())
 }

@@ -1,13 +1,25 @@
 //! Search options shared by `bestmove`, `play` and `gtp` (they fill the same
 //! [`EngineSettings`] as the arena's `mcts:` specs), and the text of a search report.
 
+use arena::ab_player::AbSettings;
 use arena::duration::parse_duration;
+use arena::engine::{EngineChoice, EngineReport};
 use arena::settings::{EngineSettings, PlayoutKind, PlayoutSettings, ProbeRule, MIN_NODES};
 use mcts::{Limits, Parallelism, Report};
 use quasar_core::{Game, GameResult};
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::time::Duration;
+
+/// Which search picks the moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineKind {
+    /// Monte Carlo Tree Search with the MCTS-solver (the default player)
+    Mcts,
+    /// Alpha-beta with the game's evaluation (iterative deepening, PVS, a hash table)
+    #[value(alias = "alphabeta")]
+    Ab,
+}
 
 /// Which playouts the search runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -57,6 +69,16 @@ fn nodes(text: &str) -> Result<usize, String> {
 /// How the engine searches.
 #[derive(clap::Args, Clone, Debug)]
 pub struct EngineArgs {
+    /// The search: mcts or ab (alpha-beta); --time, --sims (a node count for ab) and --tb
+    /// serve both, --depth and --hash only ab, the other options only mcts
+    #[arg(long, value_enum, default_value_t = EngineKind::Mcts)]
+    pub engine: EngineKind,
+    /// Alpha-beta: the deepest iteration, in plies, within --time [default: 64]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: Option<u32>,
+    /// Alpha-beta: the transposition table's size in MiB [default: 64]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub hash: Option<u64>,
     /// Time per move, e.g. 500ms, 2s, 1.5s, 900us
     #[arg(long, default_value = "1s", value_parser = parse_duration)]
     pub time: Duration,
@@ -138,6 +160,31 @@ impl EngineArgs {
         }
     }
 
+    /// The searcher these options choose, or why they do not fit together.
+    pub fn choice(&self) -> Result<EngineChoice, String> {
+        match self.engine {
+            EngineKind::Mcts => {
+                if self.depth.is_some() || self.hash.is_some() {
+                    return Err("--depth and --hash are alpha-beta options: add --engine ab".into());
+                }
+                Ok(EngineChoice::Mcts(self.settings()))
+            }
+            EngineKind::Ab => {
+                if self.race {
+                    return Err("--race is an MCTS playout rule; alpha-beta uses only what \
+                                the table proves"
+                        .into());
+                }
+                Ok(EngineChoice::AlphaBeta(AbSettings {
+                    table: self.tb.clone(),
+                    time: None,
+                    depth: self.depth,
+                    hash_mib: self.hash.map(|m| m as usize),
+                }))
+            }
+        }
+    }
+
     /// The per-move limit: `--sims` when given, else `--time`.
     pub fn limits(&self) -> Limits {
         match self.sims {
@@ -156,6 +203,43 @@ pub fn line_text<G: Game>(pos: &G, line: &[G::Move]) -> String {
         p.play(mv);
     }
     out.join(" ")
+}
+
+/// Either search's statistics as lines of text (see [`describe_report`] and
+/// [`describe_ab_report`]).
+pub fn describe_engine_report<G: Game>(pos: &G, r: &EngineReport<G::Move>, moves: bool) -> String {
+    match r {
+        EngineReport::Mcts(r) => describe_report(pos, r, moves),
+        EngineReport::AlphaBeta(r) => describe_ab_report(pos, r),
+        EngineReport::GameOver => "bestmove none (the game is over)\n".to_string(),
+    }
+}
+
+/// Alpha-beta's statistics as lines of text: move, nodes and rate, depth, value, principal
+/// variation, proven status.
+pub fn describe_ab_report<G: Game>(pos: &G, r: &alphabeta::Report<G::Move>) -> String {
+    let me = G::side_name(pos.side_to_move());
+    let mut s = String::new();
+    let _ = writeln!(s, "bestmove {}", pos.move_text(r.best_move));
+    let _ = writeln!(
+        s,
+        "nodes {} in {:.3} s ({:.0} per second), depth {}",
+        r.nodes,
+        r.elapsed.as_secs_f64(),
+        r.nodes_per_second(),
+        r.depth
+    );
+    let _ = writeln!(s, "pv {}", line_text(pos, &r.pv));
+    match r.score {
+        alphabeta::Score::Eval(v) => {
+            let _ = writeln!(s, "value {v:+} for {me} (evaluation units)");
+            let _ = writeln!(s, "proven no");
+        }
+        score => {
+            let _ = writeln!(s, "proven {score} for {me}");
+        }
+    }
+    s
 }
 
 /// The search statistics as lines of text: move, simulations and rate, value, principal

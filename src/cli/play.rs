@@ -1,10 +1,11 @@
 //! `quasar play`: a person plays against the engine in the terminal (or through a pipe).
 
-use super::engine_opts::{describe_report, EngineArgs};
+use super::engine_opts::{describe_engine_report, EngineArgs};
 use super::{position_from, CliResult, SizeRule};
 use crate::games::{with_game, CliGame, DefaultSize, GameArgs};
+use arena::engine::Engine;
 use arena::setup::GameSetup;
-use mcts::{Limits, PlayoutPolicy, Searcher};
+use mcts::Limits;
 use quasar_core::{Game, Outcome, Side};
 use std::io::{self, BufRead, IsTerminal, Write};
 
@@ -58,7 +59,7 @@ fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
         SizeRule::PositionWins,
     )?;
     let human = human_side::<S::Game>(&args.human)?;
-    let mut searcher = setup.searcher(&args.engine.settings(), 0)?;
+    let mut searcher = Engine::new(&setup, &args.engine.choice()?, 0)?;
     let limits = args.engine.limits();
     let stdin = io::stdin();
     // Piped moves are not shown by a terminal, so the transcript echoes them.
@@ -90,11 +91,11 @@ pub struct Show {
 
 /// Plays one game between the person (reading `input`) and the engine, writing to `out`.
 #[allow(clippy::too_many_arguments)]
-pub fn play_game<S: GameSetup, P: PlayoutPolicy<S::Game>>(
+pub fn play_game<S: GameSetup>(
     setup: &S,
     mut pos: S::Game,
     human: Side,
-    searcher: &mut Searcher<S::Game, P>,
+    searcher: &mut Engine<S>,
     limits: Limits,
     show: Show,
     input: impl BufRead,
@@ -164,13 +165,13 @@ pub fn play_game<S: GameSetup, P: PlayoutPolicy<S::Game>>(
             }
         } else {
             let report = searcher.search(&pos, limits);
-            let Some(mv) = report.best_move else {
+            let Some(mv) = report.best_move() else {
                 writeln!(out, "the engine has no move")?;
                 return Ok(());
             };
             writeln!(out, "quasar plays {}", pos.move_text(mv))?;
             if show.stats {
-                write!(out, "{}", describe_report(&pos, &report, false))?;
+                write!(out, "{}", describe_engine_report(&pos, &report, false))?;
             }
             pos.play(mv);
             write!(out, "{}", setup.diagram(&pos))?;

@@ -132,13 +132,18 @@ impl Evaluation<Position> for BreakthroughEval {
 
     #[inline]
     fn forced_moves(&self, pos: &Position, moves: &mut Vec<Move>) -> bool {
-        let danger = threats(pos, pos.side().opponent());
-        if danger == 0 {
+        let me = pos.side();
+        let danger = threats(pos, me.opponent());
+        // With a win of its own at hand the side to move is not forced to defend.
+        if danger == 0 || threats(pos, me) != 0 || pos.pieces(me.opponent()).count_ones() == 1 {
             return false;
         }
-        // One threat that a capture answers (else `verdict` has already called the loss).
         pos.generate_moves(moves);
         moves.retain(|m| danger & (1u64 << m.to) != 0);
+        if moves.is_empty() {
+            // No capture answers the threat: every move loses alike, so all are searched.
+            pos.generate_moves(moves);
+        }
         true
     }
 

@@ -1,0 +1,91 @@
+//! quasar's own searchers behind one interface, for the commands that play one game at a
+//! time (`bestmove`, `play`, `gtp`): MCTS or alpha-beta, as the user chose.
+
+use crate::ab_player::{limit_of, AbSettings};
+use crate::settings::EngineSettings;
+use crate::setup::{GameSetup, SetupError};
+use alphabeta::AlphaBeta;
+use mcts::{Limits, Searcher};
+use quasar_core::Game;
+
+/// Which searcher to build, with its settings.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineChoice {
+    /// Monte Carlo Tree Search (the default player).
+    Mcts(EngineSettings),
+    /// Alpha-beta with the game's evaluation.
+    AlphaBeta(AbSettings),
+}
+
+impl EngineChoice {
+    /// The per-move limit the settings fix, if any.
+    pub fn limit(&self) -> Option<Limits> {
+        match self {
+            EngineChoice::Mcts(s) => s.limit,
+            EngineChoice::AlphaBeta(s) => s.time.map(Limits::Time),
+        }
+    }
+}
+
+/// A searcher of either kind; each keeps what it learnt (tree, table) between moves.
+pub enum Engine<S: GameSetup> {
+    /// MCTS.
+    Mcts(Searcher<S::Game, S::Policy>),
+    /// Alpha-beta.
+    AlphaBeta(AlphaBeta<S::Game>),
+}
+
+/// What one search of either kind found.
+pub enum EngineReport<M> {
+    /// MCTS's report (its best move is `None` when the game is over).
+    Mcts(mcts::Report<M>),
+    /// Alpha-beta's report.
+    AlphaBeta(alphabeta::Report<M>),
+    /// Alpha-beta was asked about a finished game.
+    GameOver,
+}
+
+impl<M: Copy> EngineReport<M> {
+    /// The move to play; `None` when the game is over.
+    pub fn best_move(&self) -> Option<M> {
+        match self {
+            EngineReport::Mcts(r) => r.best_move,
+            EngineReport::AlphaBeta(r) => Some(r.best_move),
+            EngineReport::GameOver => None,
+        }
+    }
+}
+
+impl<S: GameSetup> Engine<S> {
+    /// The searcher `choice` describes on `setup` (its table opened); `seed` serves MCTS
+    /// when its settings fix none.
+    pub fn new(setup: &S, choice: &EngineChoice, seed: u64) -> Result<Engine<S>, SetupError> {
+        Ok(match choice {
+            EngineChoice::Mcts(s) => Engine::Mcts(setup.searcher(s, seed)?),
+            EngineChoice::AlphaBeta(s) => Engine::AlphaBeta(s.searcher(setup)?),
+        })
+    }
+
+    /// Searches `pos` within `limits` (for alpha-beta a simulation count is a node count).
+    pub fn search(
+        &mut self,
+        pos: &S::Game,
+        limits: Limits,
+    ) -> EngineReport<<S::Game as Game>::Move> {
+        match self {
+            Engine::Mcts(s) => EngineReport::Mcts(s.search(pos, limits)),
+            Engine::AlphaBeta(ab) => match ab.search(pos, limit_of(limits)) {
+                Ok(r) => EngineReport::AlphaBeta(r),
+                Err(_) => EngineReport::GameOver,
+            },
+        }
+    }
+
+    /// Forgets what was learnt (a new game).
+    pub fn clear(&mut self) {
+        match self {
+            Engine::Mcts(s) => s.clear(),
+            Engine::AlphaBeta(ab) => ab.clear(),
+        }
+    }
+}

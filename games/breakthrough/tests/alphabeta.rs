@@ -1,0 +1,100 @@
+//! The alpha-beta search with Breakthrough's evaluation checked against the exact solver:
+//! every result it calls proven is the true one, and it finds every win within its depth.
+
+use alphabeta::{AlphaBeta, Config, Limit, Score};
+use breakthrough::{Board, BreakthroughEval, Position};
+use quasar_core::exact::ExactSolver;
+use quasar_core::{Game, GameResult};
+use rand::{RngExt, SeedableRng};
+use std::sync::Arc;
+
+/// Positions along random games from the start, none finished.
+fn positions(board: Board, games: usize, seed: u64) -> Vec<Position> {
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut out = Vec::new();
+    let mut moves = Vec::new();
+    for _ in 0..games {
+        let mut p = Position::start(board);
+        while p.outcome().is_none() {
+            out.push(p);
+            p.legal_moves(&mut moves);
+            p.play(moves[rng.random_range(0..moves.len())]);
+        }
+    }
+    out
+}
+
+#[test]
+fn proven_results_are_true_and_wins_within_the_depth_are_found() {
+    let depth = 9;
+    let mut checked = [0usize; 2];
+    for (board, games, seed) in [("5x5", 6, 1), ("4x5", 8, 2), ("6x5", 3, 3)] {
+        let board: Board = board.parse().unwrap();
+        let mut ab = AlphaBeta::new(
+            Config {
+                table_bytes: 1 << 20,
+                max_depth: 16,
+            },
+            Arc::new(BreakthroughEval::new(board)),
+        );
+        for pos in positions(board, games, seed) {
+            let mut exact = ExactSolver::new(2_000_000);
+            let truth = exact.solve(&pos, depth);
+            ab.clear();
+            let r = ab.search(&pos, Limit::Depth(depth)).unwrap();
+            match (r.score, truth) {
+                (Score::Proven { result, plies }, Some(t)) => {
+                    assert_eq!(result, t.result, "{pos}");
+                    if result == GameResult::Win {
+                        assert!(plies >= t.plies, "{pos}: win in {plies} < {}", t.plies);
+                        // The move leads to a position the opponent loses.
+                        let mut c = pos;
+                        c.play(r.best_move);
+                        let reply = ExactSolver::new(2_000_000).solve(&c, depth);
+                        let lost = c.outcome().is_some()
+                            || reply.is_some_and(|s| s.result == GameResult::Loss);
+                        assert!(lost, "{pos}: {} does not win", pos.move_text(r.best_move));
+                    }
+                    checked[0] += 1;
+                }
+                (Score::Proven { result, .. }, None) => {
+                    // The exact solver stops at `depth` plies or its node budget; a claim
+                    // beyond that is checked deeper.
+                    let deep = ExactSolver::new(50_000_000).solve(&pos, 40);
+                    assert_eq!(deep.map(|s| s.result), Some(result), "{pos}");
+                }
+                (Score::Eval(_), Some(t)) => {
+                    // Every win within the depth is found; a loss may hide behind the
+                    // horizon only when the exact one is longer than the search reached.
+                    assert!(
+                        t.result != GameResult::Win,
+                        "{pos}: missed a win in {}",
+                        t.plies
+                    );
+                    assert!(t.plies + 1 >= depth, "{pos}: missed a loss in {}", t.plies);
+                }
+                (Score::Eval(_), None) => checked[1] += 1,
+            }
+        }
+    }
+    assert!(checked[0] > 50 && checked[1] > 20, "{checked:?}");
+}
+
+#[test]
+fn a_win_in_one_is_played_even_with_a_threat_against_it() {
+    // White's d5 steps onto row 6; Black's b2 would win next move.
+    let pos = Position::from_fen("6/3W2/6/6/1B4/6 w").unwrap();
+    let mut ab = AlphaBeta::new(
+        Config::default(),
+        Arc::new(BreakthroughEval::new(pos.board())),
+    );
+    let r = ab.search(&pos, Limit::Depth(4)).unwrap();
+    assert!(pos.move_text(r.best_move).starts_with("d5"), "{r:?}");
+    assert_eq!(
+        r.score,
+        Score::Proven {
+            result: GameResult::Win,
+            plies: 1
+        }
+    );
+}
