@@ -68,7 +68,7 @@ for page in "${pages[@]}"; do
     ran=$((ran + 1))
     if ! out=$(cd "$work" && PATH="$bindir:$PATH" timeout 60 bash -c "$cmd" 2>&1 </dev/null); then
       say "$page: example failed: $cmd"
-      say "${out: -2000}"
+      say "$(printf %s "$out" | tail -c 2000)"
       fail=1
     fi
   done <<<"$cmds"
