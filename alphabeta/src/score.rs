@@ -56,11 +56,11 @@ impl fmt::Display for Score {
                 GameResult::Win => f.write_str("proven win"),
                 _ => f.write_str("proven loss"),
             },
-            Score::Proven {
-                result: GameResult::Win,
-                plies,
-            } => write!(f, "win within {plies} plies"),
-            Score::Proven { plies, .. } => write!(f, "loss within {plies} plies"),
+            Score::Proven { result, plies } => {
+                let what = if result == GameResult::Win { "win" } else { "loss" };
+                let unit = if plies == 1 { "ply" } else { "plies" };
+                write!(f, "{what} within {plies} {unit}")
+            }
         }
     }
 }
