@@ -25,12 +25,14 @@
 
 mod limits;
 mod ordering;
+mod playout;
 mod score;
 mod search;
 mod time;
 mod tt;
 
 pub use limits::Limit;
+pub use playout::SearchPlayout;
 pub use score::{Score, MATE, PROVEN};
 pub use search::{AlphaBeta, Config, Report, SearchError};
 pub use time::move_budget;
