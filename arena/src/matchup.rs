@@ -687,6 +687,24 @@ mod tests {
     }
 
     #[test]
+    fn backups_and_priors_need_an_evaluation() {
+        // The test setup registers no evaluation: asking for one fails before any game,
+        // naming the key; 0 (off) is taken.
+        let s = setup(6, 6);
+        for (keys, want) in [("imb=0.4", "imb=0.4"), ("prior=5", "prior=5")] {
+            let settings = crate::settings::EngineSettings::parse_keys(keys).unwrap();
+            let e = match crate::mcts_player::MctsFactory::new(settings.clone(), &s) {
+                Ok(_) => panic!("{keys} was taken"),
+                Err(e) => e.to_string(),
+            };
+            assert!(e.contains(want) && e.contains("needs an evaluation"), "{e}");
+            assert!(s.searcher(&settings, 0).is_err());
+        }
+        let off = crate::settings::EngineSettings::parse_keys("imb=0,prior=0").unwrap();
+        assert!(crate::mcts_player::MctsFactory::new(off, &s).is_ok());
+    }
+
+    #[test]
     fn a_board_without_a_start_is_an_error_not_a_panic() {
         let e = opening(&setup(5, 3), 2, 1, 0).unwrap_err();
         assert!(matches!(e, MatchError::Setup(SetupError::Size(_))), "{e}");

@@ -3,7 +3,7 @@
 
 use crate::player::{Budget, Player, PlayerError, PlayerFactory};
 use crate::settings::EngineSettings;
-use crate::setup::GameSetup;
+use crate::setup::{EvaluationUse, GameSetup};
 use crate::spec::PlayerSpec;
 use mcts::{Limits, Searcher};
 use quasar_core::{Game, Oracle};
@@ -14,14 +14,17 @@ pub struct MctsFactory<S: GameSetup> {
     settings: EngineSettings,
     policy: S::Policy,
     oracle: Option<Arc<dyn Oracle<S::Game>>>,
+    eval: EvaluationUse<S::Game>,
     default_every: u32,
 }
 
 impl<S: GameSetup> MctsFactory<S> {
     /// A factory for `settings`' players on `setup`: builds the policy and opens the table
-    /// now, so a bad setting fails before the first game.
+    /// now, and checks that the game has the evaluation the settings need, so a bad
+    /// setting fails before the first game.
     pub fn new(settings: EngineSettings, setup: &S) -> Result<MctsFactory<S>, PlayerError> {
         let policy = setup.policy(&settings.playout)?;
+        let eval = setup.evaluation_use(&settings)?;
         let oracle = match settings.table_spec() {
             Some(table) => Some(setup.load_oracle(&table)?),
             None => None,
@@ -30,6 +33,7 @@ impl<S: GameSetup> MctsFactory<S> {
             settings,
             policy,
             oracle,
+            eval,
             default_every: setup.default_oracle_every(),
         })
     }
@@ -45,13 +49,12 @@ impl<S: GameSetup> PlayerFactory<S::Game> for MctsFactory<S> {
     }
 
     fn make(&self, seed: u64) -> Result<Box<dyn Player<S::Game>>, PlayerError> {
-        let config = self
+        let mut config = self
             .settings
             .config(self.policy.clone(), seed, self.default_every);
-        let searcher = match &self.oracle {
-            Some(oracle) => Searcher::new(config, Arc::clone(oracle)),
-            None => Searcher::without_oracle(config),
-        };
+        self.eval.apply(&mut config);
+        let searcher =
+            Searcher::with_evaluation(config, self.oracle.clone(), self.eval.evaluation.clone());
         Ok(Box::new(MctsPlayer {
             name: self.name(),
             searcher,

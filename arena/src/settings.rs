@@ -9,7 +9,11 @@ use std::path::PathBuf;
 
 /// The keys an `mcts:` spec takes, for error messages.
 pub const KEYS: &str = "tb, rule, every, c, playout, time, sims, threads, parallel, nodes, seed, \
-                        eval-after, capture-weight, win-in-one, stop-threats, probe-children";
+                        eval-after, capture-weight, win-in-one, stop-threats, probe-children, \
+                        imb, prior";
+
+/// The most virtual visits `prior=N` may give a new node.
+pub const MAX_PRIOR: u32 = 10_000;
 
 /// The fewest tree nodes a search may be given (a smaller budget fills at the first move).
 pub const MIN_NODES: usize = 1000;
@@ -86,6 +90,12 @@ pub struct EngineSettings {
     /// When a new node's children are probed
     /// (`probe-children=expansion|next-visit|first-visit`); needs a table.
     pub child_probes: Option<ChildProbes>,
+    /// The weight of implicit minimax backups in selection (`imb=0.4`; 0: off); needs a
+    /// game with an evaluation.
+    pub imb: Option<f64>,
+    /// Virtual visits of node priors from the evaluation (`prior=20`; 0: off); needs a
+    /// game with an evaluation.
+    pub prior: Option<u32>,
 }
 
 /// A setting that cannot be taken; each message names the key and what is allowed.
@@ -317,6 +327,20 @@ impl EngineSettings {
                 }
                 once(&mut self.playout.capture_weight, w, twice)?;
             }
+            "imb" => {
+                let a: f64 = number(key, value, "expected a weight from 0 to 1, such as 0.4")?;
+                if !(0.0..=1.0).contains(&a) {
+                    return Err(bad(key, value, "the weight must be from 0 to 1 (0: off)"));
+                }
+                once(&mut self.imb, a, twice)?;
+            }
+            "prior" => {
+                let n: u32 = number(key, value, "expected a whole number of virtual visits")?;
+                if n > MAX_PRIOR {
+                    return Err(bad(key, value, "give at most 10000 virtual visits (0: off)"));
+                }
+                once(&mut self.prior, n, twice)?;
+            }
             "win-in-one" => once(&mut self.playout.win_in_one, on_off(key, value)?, twice)?,
             "stop-threats" => once(&mut self.playout.stop_threats, on_off(key, value)?, twice)?,
             "probe-children" => {
@@ -359,6 +383,10 @@ impl EngineSettings {
             child_probes: self.child_probes.unwrap_or(defaults.child_probes),
             max_playout_plies: defaults.max_playout_plies,
             seed: self.seed.unwrap_or(seed),
+            // The game's defaults apply in `GameSetup::mcts_config`, which knows whether
+            // the game has an evaluation.
+            imb: self.imb.unwrap_or(defaults.imb),
+            prior: self.prior.unwrap_or(defaults.prior),
         }
     }
 }
@@ -428,6 +456,12 @@ impl fmt::Display for EngineSettings {
         if let Some(on) = self.playout.stop_threats {
             keys.push(format!("stop-threats={}", word(on)));
         }
+        if let Some(a) = self.imb {
+            keys.push(format!("imb={a}"));
+        }
+        if let Some(n) = self.prior {
+            keys.push(format!("prior={n}"));
+        }
         f.write_str(&keys.join(","))
     }
 }
@@ -441,7 +475,7 @@ mod tests {
     fn every_key_reads_and_prints_back() {
         let text = "tb=t.qtb,rule=race,c=0.4,playout=uniform,time=250ms,threads=2,parallel=tree,\
                     nodes=5000,seed=9,every=4,probe-children=next-visit,eval-after=0,capture-weight=2,\
-                    win-in-one=off,stop-threats=on";
+                    win-in-one=off,stop-threats=on,imb=0.4,prior=20";
         let s = EngineSettings::parse_keys(text).unwrap();
         assert_eq!(
             s.table_spec(),
@@ -453,6 +487,8 @@ mod tests {
         assert_eq!(s.limit, Some(Limits::Time(Duration::from_millis(250))));
         assert_eq!(s.playout.eval_after, Some(0));
         assert_eq!(s.playout.win_in_one, Some(false));
+        assert_eq!((s.imb, s.prior), (Some(0.4), Some(20)));
+        assert_eq!((s.config((), 1, 1).imb, s.config((), 1, 1).prior), (0.4, 20));
         assert_eq!(s.config((), 1, 1).child_probes, ChildProbes::NextVisit);
         let d = EngineSettings::default().config((), 1, 1);
         assert_eq!(d.child_probes, ChildProbes::Expansion);
@@ -528,6 +564,13 @@ mod tests {
             ),
             ("tb=x,every=-1", "every=-1"),
             ("capture-weight=0", "1 to 1000"),
+            ("imb=-0.1", "from 0 to 1"),
+            ("imb=1.5", "from 0 to 1"),
+            ("imb=NaN", "from 0 to 1"),
+            ("imb=much", "imb=much"),
+            ("prior=-3", "prior=-3"),
+            ("prior=20000", "at most 10000"),
+            ("imb=0.4,imb=0.3", "twice"),
         ];
         for (text, want) in cases {
             let e = EngineSettings::parse_keys(text)

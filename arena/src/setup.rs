@@ -2,7 +2,7 @@
 //! the command line beyond [`Game`] (its name, start, sizes, playout policy and tables).
 
 use crate::settings::{EngineSettings, PlayoutSettings, TableSpec};
-use mcts::{PlayoutPolicy, Searcher};
+use mcts::{Config, PlayoutPolicy, Searcher};
 use quasar_core::{Evaluation, Game, Oracle};
 use std::fmt;
 use std::sync::Arc;
@@ -25,6 +25,35 @@ pub enum SetupError {
     /// A playout switch this game's policy does not have.
     #[error("{0}")]
     Policy(String),
+    /// A search option that needs the game's evaluation, in a game without one.
+    #[error("{key}={value} needs an evaluation of positions, and {game} has none (use {key}=0)")]
+    NoEvaluation {
+        /// The option's key (`imb`, `prior`).
+        key: &'static str,
+        /// Its value as given.
+        value: String,
+        /// The game's name.
+        game: &'static str,
+    },
+}
+
+/// The evaluation a search uses and how: the game's defaults filled in for the options
+/// the settings leave unset.
+pub struct EvaluationUse<G: Game> {
+    /// The weight of implicit minimax backups (0: off).
+    pub imb: f64,
+    /// Virtual visits of node priors (0: off).
+    pub prior: u32,
+    /// The game's evaluation, `None` when neither is on.
+    pub evaluation: Option<Arc<dyn Evaluation<G>>>,
+}
+
+impl<G: Game> EvaluationUse<G> {
+    /// Puts the weights into `config`.
+    pub fn apply<P>(&self, config: &mut Config<P>) {
+        config.imb = self.imb;
+        config.prior = self.prior;
+    }
 }
 
 /// Loads an exact table (win/draw/loss or scores, so `rule=race`, Breakthrough's, does not
@@ -98,6 +127,53 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         None
     }
 
+    /// The weight of implicit minimax backups when the settings name no `imb=` (by match
+    /// results per game; 0, off, by default and for games without an evaluation).
+    fn default_imb(&self) -> f64 {
+        0.0
+    }
+
+    /// The virtual visits of node priors when the settings name no `prior=` (0, off, by
+    /// default and for games without an evaluation).
+    fn default_prior(&self) -> u32 {
+        0
+    }
+
+    /// How `settings` use the game's evaluation, with the game's defaults for what they
+    /// leave unset; an error when they ask for backups or priors and the game has no
+    /// evaluation.
+    fn evaluation_use(
+        &self,
+        settings: &EngineSettings,
+    ) -> Result<EvaluationUse<Self::Game>, SetupError> {
+        let imb = settings.imb.unwrap_or_else(|| self.default_imb());
+        let prior = settings.prior.unwrap_or_else(|| self.default_prior());
+        if imb == 0.0 && prior == 0 {
+            return Ok(EvaluationUse {
+                imb,
+                prior,
+                evaluation: None,
+            });
+        }
+        let Some(evaluation) = self.evaluation() else {
+            let (key, value) = if imb != 0.0 {
+                ("imb", imb.to_string())
+            } else {
+                ("prior", prior.to_string())
+            };
+            return Err(SetupError::NoEvaluation {
+                key,
+                value,
+                game: Self::NAME,
+            });
+        };
+        Ok(EvaluationUse {
+            imb,
+            prior,
+            evaluation: Some(evaluation),
+        })
+    }
+
     /// How often playouts consult a table when the settings name no `every=K` (0: only
     /// at expansion); measured per game, by default every ply.
     fn default_oracle_every(&self) -> u32 {
@@ -111,14 +187,17 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         settings: &EngineSettings,
         seed: u64,
     ) -> Result<Searcher<Self::Game, Self::Policy>, SetupError> {
-        let config = settings.config(
+        let mut config = settings.config(
             self.policy(&settings.playout)?,
             seed,
             self.default_oracle_every(),
         );
-        Ok(match settings.table_spec() {
-            Some(table) => Searcher::new(config, self.load_oracle(&table)?),
-            None => Searcher::without_oracle(config),
-        })
+        let eval = self.evaluation_use(settings)?;
+        eval.apply(&mut config);
+        let oracle = match settings.table_spec() {
+            Some(table) => Some(self.load_oracle(&table)?),
+            None => None,
+        };
+        Ok(Searcher::with_evaluation(config, oracle, eval.evaluation))
     }
 }

@@ -29,6 +29,14 @@ pub struct Config<P> {
     /// Seed of the random numbers; identical seeds and simulation counts give identical
     /// searches (with one thread).
     pub seed: u64,
+    /// The weight `alpha` of implicit minimax backups (Lanctot et al. 2014): selection
+    /// ranks a child by `(1 - alpha) * playout mean + alpha * minimax value`, the value
+    /// backed up from the evaluation of the tree's leaves; 0 turns them off. Needs a
+    /// searcher with an evaluation ([`crate::Searcher::with_evaluation`]).
+    pub imb: f64,
+    /// Node priors: every new child starts with this many virtual visits scored at the
+    /// evaluation's winning chance for its mover; 0 turns them off. Needs an evaluation.
+    pub prior: u32,
 }
 
 impl<P: Default> Default for Config<P> {
@@ -44,6 +52,8 @@ impl<P: Default> Default for Config<P> {
             child_probes: ChildProbes::Expansion,
             max_playout_plies: 1000,
             seed: 0x5eed,
+            imb: 0.0,
+            prior: 0,
         }
     }
 }

@@ -70,6 +70,8 @@ mod uct;
 mod worker;
 
 #[cfg(test)]
+mod eval_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod toy;

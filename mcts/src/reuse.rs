@@ -43,11 +43,9 @@ mod tests {
     fn tree(pos: &Nim) -> Tree<u8> {
         let mut t = Tree::new(pos.side_to_move(), 1000);
         let kids = |p: &Nim| {
-            p.moves().into_iter().map(|mv| NewChild {
-                mv,
-                proof: crate::store::Proof::Unknown,
-                plies: 0,
-            })
+            p.moves()
+                .into_iter()
+                .map(|mv| NewChild::new(mv, crate::store::Proof::Unknown, 0))
         };
         let moves = pos.moves();
         t.add_children(0, Side::First, moves.len(), false, kids(pos))

@@ -6,7 +6,7 @@ use crate::config::{Config, Limits};
 use crate::playout::PlayoutPolicy;
 use crate::report::Snapshot;
 use crate::worker::{Settings, Stop, Worker};
-use quasar_core::{Game, Oracle};
+use quasar_core::{Evaluation, Game, Oracle};
 use std::sync::atomic::AtomicBool;
 use std::sync::{mpsc, Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -52,6 +52,7 @@ impl<G: Game> Helper<G> {
         index: usize,
         config: Arc<Config<P>>,
         oracle: Option<Arc<dyn Oracle<G>>>,
+        evaluation: Option<Arc<dyn Evaluation<G>>>,
     ) -> Self {
         let (tx, rx) = mpsc::channel();
         let slot = Arc::new(Slot {
@@ -62,7 +63,7 @@ impl<G: Game> Helper<G> {
         let s = slot.clone();
         let handle = std::thread::Builder::new()
             .name(format!("mcts-{index}"))
-            .spawn(move || helper_loop(worker, config, oracle, rx, s))
+            .spawn(move || helper_loop(worker, config, oracle, evaluation, rx, s))
             .expect("spawn a search thread");
         Helper {
             tx: Some(tx),
@@ -127,6 +128,7 @@ fn helper_loop<G: Game, P: PlayoutPolicy<G>>(
     mut w: Worker<G>,
     config: Arc<Config<P>>,
     oracle: Option<Arc<dyn Oracle<G>>>,
+    evaluation: Option<Arc<dyn Evaluation<G>>>,
     rx: mpsc::Receiver<Msg<G>>,
     slot: Arc<Slot<G::Move>>,
 ) {
@@ -135,7 +137,7 @@ fn helper_loop<G: Game, P: PlayoutPolicy<G>>(
         *s = snap;
         slot.changed.notify_all();
     };
-    let settings = Settings::new(&config, oracle.as_deref());
+    let settings = Settings::new(&config, oracle.as_deref(), evaluation.as_deref());
     while let Ok(msg) = rx.recv() {
         let job = match msg {
             Msg::Clear => {
@@ -144,7 +146,7 @@ fn helper_loop<G: Game, P: PlayoutPolicy<G>>(
             }
             Msg::Search(job) => job,
         };
-        let reused = w.prepare(&job.pos, job.budget, settings.oracle);
+        let reused = w.prepare(&job.pos, job.budget, settings.oracle, settings.heuristic);
         let stop = Stop {
             flag: &job.stop,
             deadline: job.deadline,

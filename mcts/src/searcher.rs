@@ -9,7 +9,7 @@ use crate::solver;
 use crate::stats::Report;
 use crate::tree_parallel::TreeParallel;
 use crate::worker::{Settings, Stop, Worker};
-use quasar_core::{Game, Oracle};
+use quasar_core::{Evaluation, Game, Oracle};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -33,6 +33,8 @@ enum Threads<G: Game> {
 pub struct Searcher<G: Game, P: PlayoutPolicy<G>> {
     config: Arc<Config<P>>,
     oracle: Option<Arc<dyn Oracle<G>>>,
+    /// The evaluation for implicit minimax backups and priors, if any.
+    evaluation: Option<Arc<dyn Evaluation<G>>>,
     /// The calling thread's tree (root parallelism) and scratch (both modes).
     main: Worker<G>,
     threads: Threads<G>,
@@ -53,23 +55,30 @@ impl<G: Game, P: PlayoutPolicy<G>> Drop for Searcher<G, P> {
 impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
     /// A searcher that consults `oracle` at expansion (and in playouts, per the config).
     pub fn new(config: Config<P>, oracle: Arc<dyn Oracle<G>>) -> Self {
-        Self::build(config, Some(oracle))
+        Self::with_evaluation(config, Some(oracle), None)
     }
 
     /// A searcher without endgame knowledge.
     pub fn without_oracle(config: Config<P>) -> Self {
-        Self::build(config, None)
+        Self::with_evaluation(config, None, None)
     }
 
-    fn build(config: Config<P>, oracle: Option<Arc<dyn Oracle<G>>>) -> Self {
+    /// A searcher with an optional oracle and an optional evaluation: the config's
+    /// implicit minimax backups (`imb`) and node priors (`prior`) use the evaluation, and
+    /// are off without one.
+    pub fn with_evaluation(
+        config: Config<P>,
+        oracle: Option<Arc<dyn Oracle<G>>>,
+        evaluation: Option<Arc<dyn Evaluation<G>>>,
+    ) -> Self {
         let threads = config.thread_count();
         let config = Arc::new(config);
         let threads = if threads > 1 && config.parallelism == Parallelism::Tree {
-            Threads::Tree(TreeParallel::new(threads, &config, &oracle))
+            Threads::Tree(TreeParallel::new(threads, &config, &oracle, &evaluation))
         } else {
             Threads::Root(
                 (1..threads)
-                    .map(|i| Helper::spawn(i, config.clone(), oracle.clone()))
+                    .map(|i| Helper::spawn(i, config.clone(), oracle.clone(), evaluation.clone()))
                     .collect(),
             )
         };
@@ -77,6 +86,7 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
             main: Worker::new(config.seed, 0),
             config,
             oracle,
+            evaluation,
             threads,
             job: 0,
             stop: Arc::new(AtomicBool::new(false)),
@@ -112,7 +122,11 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
         let deadline = limits.deadline(start);
         self.job += 1;
         self.stop = Arc::new(AtomicBool::new(false));
-        let settings = Settings::new(&self.config, self.oracle.as_deref());
+        let settings = Settings::new(
+            &self.config,
+            self.oracle.as_deref(),
+            self.evaluation.as_deref(),
+        );
         match &mut self.threads {
             Threads::Tree(tp) => {
                 let snap = tp.search(
@@ -138,7 +152,9 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
                         stop: self.stop.clone(),
                     });
                 }
-                let reused = self.main.prepare(pos, budget, settings.oracle);
+                let reused = self
+                    .main
+                    .prepare(pos, budget, settings.oracle, settings.heuristic);
                 let stop = Stop {
                     flag: &self.stop,
                     deadline,

@@ -10,9 +10,9 @@
 //! threads that prove sibling nodes at the same time, at least one sees both proofs and
 //! carries them to the parent.
 
-use crate::store::{points, NewChild, Proof, Refused, Store};
+use crate::store::{points, NewChild, Proof, Refused, Store, VALUE_HALF};
 use quasar_core::{Outcome, Side};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 /// A proof and its plies packed in one word: the proof in the low byte.
@@ -40,6 +40,7 @@ pub struct SharedNode<M> {
     visits: AtomicU32,
     score2: AtomicU32,
     proof: AtomicU32,
+    value: AtomicU16,
 }
 
 impl<M> SharedNode<M> {
@@ -53,7 +54,17 @@ impl<M> SharedNode<M> {
             visits: AtomicU32::new(0),
             score2: AtomicU32::new(0),
             proof: AtomicU32::new(pack(proof, plies)),
+            value: AtomicU16::new(VALUE_HALF),
         }
+    }
+
+    /// A new child as expansion describes it, with its value and prior.
+    fn child(mover: Side, k: NewChild<M>) -> Self {
+        let n = SharedNode::new(Some(k.mv), mover, k.proof, k.plies);
+        n.value.store(k.value, Ordering::Relaxed);
+        n.visits.store(k.prior_visits, Ordering::Relaxed);
+        n.score2.store(k.prior_score2, Ordering::Relaxed);
+        n
     }
 
     /// The children, once published.
@@ -189,6 +200,18 @@ impl<'a, M: Copy> Store<M> for &'a SharedTree<M> {
     }
 
     #[inline]
+    fn value(&self, id: Self::Id) -> u16 {
+        id.value.load(Ordering::Relaxed)
+    }
+
+    /// Threads may back values up through one node at once: the last store wins, and the
+    /// next backup through it mends any stale value.
+    #[inline]
+    fn set_value(&mut self, id: Self::Id, value: u16) {
+        id.value.store(value, Ordering::Relaxed);
+    }
+
+    #[inline]
     fn len(&self) -> usize {
         self.nodes.load(Ordering::Relaxed)
     }
@@ -244,7 +267,7 @@ impl<'a, M: Copy> Store<M> for &'a SharedTree<M> {
             return Err(Refused::Full);
         }
         let block: Box<[SharedNode<M>]> = kids
-            .map(|k| SharedNode::new(Some(k.mv), mover, k.proof, k.plies))
+            .map(|k| SharedNode::child(mover, k))
             .collect();
         // Only the thread holding the expansion flag sets the children.
         let _ = id.children.set(block);
@@ -267,11 +290,7 @@ mod tests {
     use super::*;
 
     fn kid(mv: u8) -> NewChild<u8> {
-        NewChild {
-            mv,
-            proof: Proof::Unknown,
-            plies: 0,
-        }
+        NewChild::new(mv, Proof::Unknown, 0)
     }
 
     #[test]

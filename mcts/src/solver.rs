@@ -106,11 +106,7 @@ mod tests {
         proofs
             .iter()
             .enumerate()
-            .map(|(i, &(proof, plies))| NewChild {
-                mv: i as u8,
-                proof,
-                plies,
-            })
+            .map(|(i, &(proof, plies))| NewChild::new(i as u8, proof, plies))
     }
 
     /// The root's proof and plies after its children `proofs` are added and it is updated,

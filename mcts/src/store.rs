@@ -73,8 +73,27 @@ pub fn mean(visits: u64, score2: u64) -> f64 {
     }
 }
 
-/// A new child as expansion describes it: its move, and its proof with plies when the game
-/// ends there or the oracle knows it.
+/// A minimax value of 1 (a sure win for the node's mover): values are winning chances in
+/// `[0, 1]` kept in 16 bits, so that the arena's node stays 24 bytes.
+pub const VALUE_ONE: u16 = u16::MAX;
+
+/// The value of a node nothing is known about (an even chance).
+pub const VALUE_HALF: u16 = u16::MAX / 2 + 1;
+
+/// A winning chance in `[0, 1]` as a stored value.
+#[inline]
+pub fn to_value(chance: f64) -> u16 {
+    (chance.clamp(0.0, 1.0) * VALUE_ONE as f64).round() as u16
+}
+
+/// A stored value as a winning chance in `[0, 1]`.
+#[inline]
+pub fn chance(value: u16) -> f64 {
+    value as f64 / VALUE_ONE as f64
+}
+
+/// A new child as expansion describes it: its move, its proof with plies when the game
+/// ends there or the oracle knows it, its heuristic value and its prior statistics.
 #[derive(Clone, Copy, Debug)]
 pub struct NewChild<M> {
     /// The move from the parent.
@@ -83,6 +102,27 @@ pub struct NewChild<M> {
     pub proof: Proof,
     /// Plies to the end when proven.
     pub plies: u16,
+    /// The evaluation's winning chance for the child's mover ([`VALUE_HALF`] without one).
+    pub value: u16,
+    /// Virtual visits the child starts with (node priors; 0 without).
+    pub prior_visits: u32,
+    /// The doubled score of those virtual visits.
+    pub prior_score2: u32,
+}
+
+#[cfg(test)]
+impl<M> NewChild<M> {
+    /// A child with no heuristic value and no prior.
+    pub fn new(mv: M, proof: Proof, plies: u16) -> Self {
+        NewChild {
+            mv,
+            proof,
+            plies,
+            value: VALUE_HALF,
+            prior_visits: 0,
+            prior_score2: 0,
+        }
+    }
 }
 
 /// Why a store did not take a node's children.
@@ -118,6 +158,11 @@ pub trait Store<M: Copy> {
     fn stats(&self, id: Self::Id) -> (u32, u32, Proof);
     /// The proof and its plies (ordered with other threads' proofs in a shared tree).
     fn proof(&self, id: Self::Id) -> (Proof, u16);
+    /// The node's minimax value: the winning chance for its mover that the evaluation
+    /// gives, backed up from its children once it has them (implicit minimax backups).
+    fn value(&self, id: Self::Id) -> u16;
+    /// Sets the minimax value (a relaxed store in a shared tree: values only steer).
+    fn set_value(&mut self, id: Self::Id, value: u16);
     /// Nodes in the tree.
     fn len(&self) -> usize;
     /// True when an expansion found the node budget full in this search.

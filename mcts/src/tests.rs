@@ -154,7 +154,7 @@ fn every_proof_in_either_store_agrees_with_brute_force() {
         playout: playout.clone(),
         ..Config::default()
     };
-    let settings = Settings::new(&config, None);
+    let settings = Settings::new(&config, None, None);
     let flag = AtomicBool::new(false);
     let stop = Stop {
         flag: &flag,
@@ -163,7 +163,7 @@ fn every_proof_in_either_store_agrees_with_brute_force() {
     };
     // The arena.
     let mut w = Worker::<Nim>::new(1, 0);
-    w.prepare(&pos, 1 << 16, None);
+    w.prepare(&pos, 1 << 16, None, settings.heuristic);
     let sims = w.run(&pos, &settings, &stop, &mut |_, _| {});
     assert!(sims > 100, "{sims}");
     let proven = check_nodes(&w.tree, 0, &pos, &mut brute);
@@ -174,7 +174,7 @@ fn every_proof_in_either_store_agrees_with_brute_force() {
     let tree = SharedTree::<u8>::new(pos.side_to_move(), 1 << 16);
     let mut store = &tree;
     let mut scratch = Scratch::<Nim>::new(1, 0);
-    worker::ready_root(&mut store, &pos, None, &mut scratch.moves);
+    worker::ready_root(&mut store, &pos, None, settings.heuristic, &mut scratch.moves);
     std::thread::scope(|sc| {
         for i in 0..2 {
             let (tree, pos, settings, stop) = (&tree, &pos, &settings, &stop);
@@ -367,7 +367,11 @@ fn arena_search(pos: &Nim, oracle: &Knows, when: ChildProbes, sims: u64) -> (Wor
         child_probes: when,
         ..Config::default()
     };
-    let settings = Settings::new(&config, Some(oracle as &dyn quasar_core::Oracle<Nim>));
+    let settings = Settings::new(
+        &config,
+        Some(oracle as &dyn quasar_core::Oracle<Nim>),
+        None,
+    );
     let flag = AtomicBool::new(false);
     let stop = Stop {
         flag: &flag,
@@ -375,7 +379,7 @@ fn arena_search(pos: &Nim, oracle: &Knows, when: ChildProbes, sims: u64) -> (Wor
         max_sims: sims,
     };
     let mut w = Worker::<Nim>::new(1, 0);
-    w.prepare(pos, 1 << 16, settings.oracle);
+    w.prepare(pos, 1 << 16, settings.oracle, settings.heuristic);
     let ran = w.run(pos, &settings, &stop, &mut |_, _| {});
     (w, ran)
 }

@@ -2,7 +2,7 @@
 //! `Vec`, each node's children contiguous and addressed by `u32` indices, with the node
 //! budget and subtree reuse.
 
-use crate::store::{points, NewChild, Proof, Refused, Store};
+use crate::store::{points, NewChild, Proof, Refused, Store, VALUE_HALF};
 use quasar_core::{Outcome, Side};
 
 /// Index of a node in the arena; the root is always node 0.
@@ -18,8 +18,11 @@ pub struct Node<M> {
     pub mv: Option<M>,
     /// Index of the first child, or `NO_CHILDREN` while unexpanded.
     first_child: NodeId,
-    /// Number of children (0 while unexpanded).
-    num_children: u32,
+    /// Number of children (0 while unexpanded); 16 bits leave room for `value` in 24
+    /// bytes (a node's children are at most `u16::MAX`).
+    num_children: u16,
+    /// The minimax value for the mover (see [`Store::value`]).
+    pub value: u16,
     /// Simulations that passed through this node.
     pub visits: u32,
     /// Twice the summed score for the mover (win 2, draw 1, loss 0), so draws stay integral.
@@ -41,6 +44,7 @@ impl<M> Node<M> {
             mv,
             first_child: NO_CHILDREN,
             num_children: 0,
+            value: VALUE_HALF,
             visits: 0,
             score2: 0,
             mover,
@@ -59,7 +63,7 @@ impl<M> Node<M> {
     #[inline]
     pub fn children(&self) -> std::ops::Range<NodeId> {
         if self.is_expanded() {
-            self.first_child..self.first_child + self.num_children
+            self.first_child..self.first_child + self.num_children as NodeId
         } else {
             0..0
         }
@@ -142,7 +146,7 @@ impl<M: Copy> Tree<M> {
             if n.is_expanded() {
                 let start = nodes.len() as NodeId;
                 nodes.extend_from_slice(
-                    &old[n.first_child as usize..(n.first_child + n.num_children) as usize],
+                    &old[n.first_child as usize..n.first_child as usize + n.num_children as usize],
                 );
                 nodes[i].first_child = start;
             }
@@ -195,6 +199,16 @@ impl<M: Copy> Store<M> for Tree<M> {
     }
 
     #[inline]
+    fn value(&self, id: NodeId) -> u16 {
+        self.node(id).value
+    }
+
+    #[inline]
+    fn set_value(&mut self, id: NodeId, value: u16) {
+        self.node_mut(id).value = value;
+    }
+
+    #[inline]
     fn len(&self) -> usize {
         self.nodes.len()
     }
@@ -236,6 +250,11 @@ impl<M: Copy> Store<M> for Tree<M> {
         force: bool,
         kids: impl Iterator<Item = NewChild<M>>,
     ) -> Result<(), Refused> {
+        assert!(
+            count <= u16::MAX as usize,
+            "a node has at most {} children",
+            u16::MAX
+        );
         if !force && self.nodes.len() + count > self.budget {
             self.full = true;
             return Err(Refused::Full);
@@ -244,9 +263,12 @@ impl<M: Copy> Store<M> for Tree<M> {
         self.nodes.extend(kids.map(|k| Node {
             proof: k.proof,
             proof_plies: k.plies,
+            value: k.value,
+            visits: k.prior_visits,
+            score2: k.prior_score2,
             ..Node::new(Some(k.mv), mover)
         }));
-        let n = self.nodes.len() as u32 - first;
+        let n = (self.nodes.len() as u32 - first) as u16;
         let p = &mut self.nodes[id as usize];
         p.first_child = first;
         p.num_children = n;
@@ -259,11 +281,14 @@ mod tests {
     use super::*;
 
     fn kid(mv: u8) -> NewChild<u8> {
-        NewChild {
-            mv,
-            proof: Proof::Unknown,
-            plies: 0,
-        }
+        NewChild::new(mv, Proof::Unknown, 0)
+    }
+
+    #[test]
+    fn a_node_stays_24_bytes_with_its_minimax_value() {
+        // Breakthrough's move is two bytes, as `u16` here: a dependent read per node is the
+        // cost of selection, so the minimax value must not grow the node.
+        assert_eq!(std::mem::size_of::<Node<u16>>(), 24);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::report::{self, Snapshot};
 use crate::reuse;
 use crate::shared::SharedTree;
 use crate::worker::{self, Scratch, Settings, Stop};
-use quasar_core::{Game, Oracle};
+use quasar_core::{Evaluation, Game, Oracle};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
@@ -51,15 +51,16 @@ impl<G: Game> TreeParallel<G> {
         threads: usize,
         config: &Arc<Config<P>>,
         oracle: &Option<Arc<dyn Oracle<G>>>,
+        evaluation: &Option<Arc<dyn Evaluation<G>>>,
     ) -> Self {
         let helpers = (1..threads)
             .map(|i| {
                 let (tx, rx) = mpsc::channel();
                 let scratch = Scratch::new(config.seed, i as u64);
-                let (c, o) = (config.clone(), oracle.clone());
+                let (c, o, e) = (config.clone(), oracle.clone(), evaluation.clone());
                 let handle = std::thread::Builder::new()
                     .name(format!("mcts-tree-{i}"))
-                    .spawn(move || tree_helper_loop(scratch, c, o, rx))
+                    .spawn(move || tree_helper_loop(scratch, c, o, e, rx))
                     .expect("spawn a search thread");
                 TreeHelper {
                     tx: Some(tx),
@@ -107,7 +108,13 @@ impl<G: Game> TreeParallel<G> {
         let mut store: &SharedTree<G::Move> = &tree;
         // The root is expanded before the helpers start, so that none of them finds it
         // being expanded and spends its simulation on the root alone.
-        worker::ready_root(&mut store, pos, settings.oracle, &mut scratch.moves);
+        worker::ready_root(
+            &mut store,
+            pos,
+            settings.oracle,
+            settings.heuristic,
+            &mut scratch.moves,
+        );
         let max_sims = limits.total();
         for h in &self.helpers {
             if let Some(tx) = &h.tx {
@@ -176,9 +183,10 @@ fn tree_helper_loop<G: Game, P: PlayoutPolicy<G>>(
     mut scratch: Scratch<G>,
     config: Arc<Config<P>>,
     oracle: Option<Arc<dyn Oracle<G>>>,
+    evaluation: Option<Arc<dyn Evaluation<G>>>,
     rx: mpsc::Receiver<TreeJob<G>>,
 ) {
-    let settings = Settings::new(&config, oracle.as_deref());
+    let settings = Settings::new(&config, oracle.as_deref(), evaluation.as_deref());
     while let Ok(job) = rx.recv() {
         let lim = Stop {
             flag: &job.stop,

@@ -1,6 +1,7 @@
-//! UCT selection by the thesis' formula 2.1, `w_i/n_i + c*sqrt(ln t / n_i)`, aware of proofs.
+//! UCT selection by the thesis' formula 2.1, `w_i/n_i + c*sqrt(ln t / n_i)`, aware of proofs,
+//! with the mean mixed with the minimax value under implicit minimax backups.
 
-use crate::store::{Proof, Store};
+use crate::store::{Proof, Store, VALUE_ONE};
 
 /// Visit counts below this read `1/n`, `1/sqrt(n)` and `sqrt(ln n)` from tables: the loop
 /// over children then has no division or square root on its critical path.
@@ -35,9 +36,16 @@ fn tables() -> &'static Tables {
 ///
 /// An unvisited child is taken first (its value is infinite), in move order. Children proven
 /// lost for the side to move are never picked while another exists; a proven draw counts
-/// 1/2. Single precision keeps the loop short; ranks are all that matter here.
+/// 1/2. With `alpha > 0` (implicit minimax backups) the mean `w_i/n_i` is replaced by
+/// `(1 - alpha) * w_i/n_i + alpha * v_i`, `v_i` the child's minimax value. Single precision
+/// keeps the loop short; ranks are all that matter here.
 #[inline(always)]
-pub fn select<M: Copy, S: Store<M>>(store: &S, parent: S::Id, c: f32) -> Option<S::Id> {
+pub fn select<M: Copy, S: Store<M>>(
+    store: &S,
+    parent: S::Id,
+    c: f32,
+    alpha: f32,
+) -> Option<S::Id> {
     let t = tables();
     let pv = store.stats(parent).0.max(1) as usize;
     let sqrt_ln = if pv < TABLE {
@@ -46,6 +54,10 @@ pub fn select<M: Copy, S: Store<M>>(store: &S, parent: S::Id, c: f32) -> Option<
         (pv as f32).ln().sqrt()
     };
     let explore = c * sqrt_ln;
+    // With alpha 0 both weights make the plain mean exactly (a product with 1, a sum with
+    // 0), so the search without backups is unchanged.
+    let keep = 1.0 - alpha;
+    let per_value = alpha / VALUE_ONE as f32;
     let kids = store.children(parent);
     // A plain id, not an `Option`, keeps the comparison in the loop to one register move.
     let mut best = kids.clone().next()?;
@@ -63,7 +75,13 @@ pub fn select<M: Copy, S: Store<M>>(store: &S, parent: S::Id, c: f32) -> Option<
                 let inv = 1.0 / visits as f32;
                 (inv, inv.sqrt())
             };
-            score2 as f32 * 0.5 * inv + explore * inv_sqrt
+            let mean = score2 as f32 * 0.5 * inv;
+            let q = if alpha > 0.0 {
+                keep * mean + per_value * store.value(id) as f32
+            } else {
+                mean
+            };
+            q + explore * inv_sqrt
         } else {
             match proof {
                 Proof::Win => return Some(id),
@@ -95,14 +113,13 @@ mod tests {
     /// `third_lost`.
     fn pick(children: &[(u32, u32)], c: f32, third_lost: bool) -> usize {
         let kids = || {
-            children.iter().enumerate().map(|(i, _)| NewChild {
-                mv: i as u8,
-                proof: if i == 2 && third_lost {
+            children.iter().enumerate().map(|(i, _)| {
+                let proof = if i == 2 && third_lost {
                     Proof::Loss
                 } else {
                     Proof::Unknown
-                },
-                plies: 0,
+                };
+                NewChild::new(i as u8, proof, 0)
             })
         };
         let n = children.len();
@@ -114,7 +131,7 @@ mod tests {
             node.score2 = 2 * w;
             node.visits = v;
         }
-        let a = select(&t, 0, c).map(|id| t.mv(id).unwrap() as usize);
+        let a = select(&t, 0, c, 0.0).map(|id| t.mv(id).unwrap() as usize);
         let shared: SharedTree<u8> = SharedTree::new(Side::First, 10);
         let mut s = &shared;
         let root = s.root();
@@ -130,7 +147,7 @@ mod tests {
                 s.backup(k, quasar_core::Outcome::Win(winner));
             }
         }
-        let b = select(&s, root, c).map(|id| s.mv(id).unwrap() as usize);
+        let b = select(&s, root, c, 0.0).map(|id| s.mv(id).unwrap() as usize);
         assert_eq!(a, b);
         a.unwrap()
     }

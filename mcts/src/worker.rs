@@ -6,10 +6,10 @@ use crate::config::{ChildProbes, Config, CLOCK_EVERY, MAX_ROOT_VISITS, PUBLISH_E
 use crate::playout::{PlayoutContext, PlayoutPolicy};
 use crate::reuse;
 use crate::solver;
-use crate::store::{NewChild, Proof, Store};
+use crate::store::{chance, to_value, NewChild, Proof, Store, VALUE_HALF, VALUE_ONE};
 use crate::tree::{NodeId, Tree};
 use crate::uct;
-use quasar_core::{Game, Oracle, Side};
+use quasar_core::{win_chance, Evaluation, Game, Oracle, Side};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,20 +27,58 @@ pub struct Settings<'a, G: Game, P> {
     pub oracle_every: u32,
     /// When a new node's children are probed.
     pub child_probes: ChildProbes,
+    /// What the evaluation gives new children.
+    pub heuristic: Heuristic<'a, G>,
+    /// The weight of the minimax value in selection (0: implicit minimax backups off).
+    pub alpha: f32,
 }
 
 impl<'a, G: Game, P> Settings<'a, G, P> {
-    /// The settings of `config` with `oracle`.
-    pub fn new(config: &'a Config<P>, oracle: Option<&'a dyn Oracle<G>>) -> Self {
+    /// The settings of `config` with `oracle` and `evaluation` (without an evaluation,
+    /// implicit minimax backups and priors are off whatever the config says).
+    pub fn new(
+        config: &'a Config<P>,
+        oracle: Option<&'a dyn Oracle<G>>,
+        evaluation: Option<&'a dyn Evaluation<G>>,
+    ) -> Self {
+        let alpha = if evaluation.is_some() {
+            config.imb.clamp(0.0, 1.0) as f32
+        } else {
+            0.0
+        };
+        let prior = if evaluation.is_some() { config.prior } else { 0 };
+        // Only the features in use pay for the evaluation at expansion.
+        let eval = evaluation.filter(|_| alpha > 0.0 || prior > 0);
         Settings {
             config,
             c: config.c as f32,
             oracle,
             oracle_every: config.oracle_in_playouts.map_or(0, |k| k.get()),
             child_probes: config.child_probes,
+            heuristic: Heuristic { eval, prior },
+            alpha,
         }
     }
 }
+
+/// The evaluation's part in expansion: each new child gets its winning chance as value
+/// and, with priors, `prior` virtual visits scored at it.
+pub struct Heuristic<'a, G: Game> {
+    /// The evaluation (`None`: values stay even and no prior is given).
+    pub eval: Option<&'a dyn Evaluation<G>>,
+    /// Virtual visits of every child an expansion creates (0 without an evaluation):
+    /// a node's real visits are its visits less this.
+    pub prior: u32,
+}
+
+impl<G: Game> Clone for Heuristic<'_, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Game> Copy for Heuristic<'_, G> {}
+
 
 /// What one search thread owns besides a tree: its random numbers and a move buffer, so
 /// that simulations allocate nothing.
@@ -133,7 +171,10 @@ pub fn simulate<G: Game, P: PlayoutPolicy<G>, S: Store<G::Move>>(
     store.enter(id);
     path.push(id);
     let mut before = u32::MAX;
-    let expand_after = settings.config.expand_after;
+    // Nodes start with `prior` virtual visits: the expansion and probe thresholds count
+    // real visits on top of them.
+    let prior = settings.heuristic.prior;
+    let expand_after = settings.config.expand_after + prior;
     let lazy = settings.child_probes != ChildProbes::Expansion;
     loop {
         if store.stats(id).2 != Proof::Unknown {
@@ -150,7 +191,18 @@ pub fn simulate<G: Game, P: PlayoutPolicy<G>, S: Store<G::Move>>(
             } else {
                 None
             };
-            let expanded = expand(store, id, &pos, is_root, oracle, &mut scratch.moves);
+            let expanded = expand(
+                store,
+                id,
+                &pos,
+                is_root,
+                oracle,
+                settings.heuristic,
+                &mut scratch.moves,
+            );
+            if expanded && settings.alpha > 0.0 {
+                back_up_values(store, path, true);
+            }
             if !expanded || store.proof(id).0 != Proof::Unknown {
                 break;
             }
@@ -162,13 +214,13 @@ pub fn simulate<G: Game, P: PlayoutPolicy<G>, S: Store<G::Move>>(
             // now (an expansion refused at first, in a full or shared tree, leaves them to
             // the playouts: knowledge lost, never a wrong proof).
             if let Some(o) = settings.oracle {
-                probe_unvisited(store, id, &pos, o, &mut scratch.moves);
+                probe_unvisited(store, id, &pos, o, prior, &mut scratch.moves);
                 if solver::update(store, id) {
                     break;
                 }
             }
         }
-        let Some(child) = uct::select(store, id, settings.c) else {
+        let Some(child) = uct::select(store, id, settings.c, settings.alpha) else {
             break;
         };
         let mover = pos.side_to_move();
@@ -182,7 +234,7 @@ pub fn simulate<G: Game, P: PlayoutPolicy<G>, S: Store<G::Move>>(
             ChildProbes::NextVisit => parent_before == expand_after,
             ChildProbes::FirstVisit => true,
         };
-        if before == 0 && first_visit_probe && path.len() > 2 {
+        if before == prior && first_visit_probe && path.len() > 2 {
             // The first visit of a child its parent's expansion did not probe (a shared
             // tree counts the visit in `enter`, so one thread probes it).
             if let Some(o) = settings.oracle {
@@ -213,18 +265,56 @@ pub fn simulate<G: Game, P: PlayoutPolicy<G>, S: Store<G::Move>>(
     }
     if proven.is_some() {
         solver::propagate(store, path);
+        if settings.alpha > 0.0 {
+            back_up_values(store, path, false);
+        }
+    }
+}
+
+/// The value a child counts for in its parent's minimax: its proof when it has one, else
+/// its backed-up value.
+#[inline]
+fn child_value<M: Copy, S: Store<M>>(store: &S, c: S::Id) -> u16 {
+    match store.stats(c).2 {
+        Proof::Unknown => store.value(c),
+        Proof::Win => VALUE_ONE,
+        Proof::Loss => 0,
+        Proof::Draw => VALUE_HALF,
+    }
+}
+
+/// Implicit minimax backups along `path` (root to leaf): each expanded node's value
+/// becomes one less the best of its children's (their mover is its opponent), from the
+/// deepest up. After an expansion only values changed (`early`): the backup stops at the
+/// first ancestor whose value stays (those above it were computed from it). After proofs,
+/// which change what children count for without changing their values, it runs to the
+/// root.
+pub fn back_up_values<M: Copy, S: Store<M>>(store: &mut S, path: &[S::Id], early: bool) {
+    let mut first = true;
+    for &n in path.iter().rev() {
+        let Some(best) = store.children(n).map(|c| child_value(store, c)).max() else {
+            continue;
+        };
+        let v = VALUE_ONE - best;
+        if early && !first && v == store.value(n) {
+            return;
+        }
+        first = false;
+        store.set_value(n, v);
     }
 }
 
 /// Creates every child of `id` at once, proving those that end the game or that the oracle
-/// knows; false when the store refused (node budget full, or another thread expanding it:
-/// the leaf then gets a playout). `force` ignores the budget (the root).
+/// knows, with the heuristic's values and priors; false when the store refused (node
+/// budget full, or another thread expanding it: the leaf then gets a playout). `force`
+/// ignores the budget (the root).
 pub fn expand<G: Game, S: Store<G::Move>>(
     store: &mut S,
     id: S::Id,
     pos: &G,
     force: bool,
     oracle: Option<&dyn Oracle<G>>,
+    heuristic: Heuristic<'_, G>,
     moves: &mut Vec<G::Move>,
 ) -> bool {
     pos.legal_moves(moves);
@@ -247,7 +337,23 @@ pub fn expand<G: Game, S: Store<G::Move>>(
                 .and_then(|o| oracle_proof(o, &child, mover))
                 .unwrap_or((Proof::Unknown, 0))
         };
-        NewChild { mv, proof, plies }
+        let value = match (proof, heuristic.eval) {
+            (Proof::Unknown, Some(e)) => {
+                // The evaluation is for the child's side to move, the mover's opponent.
+                to_value(1.0 - win_chance(e.evaluate(&child), e.scale()))
+            }
+            (Proof::Unknown, None) => VALUE_HALF,
+            _ => child_value_of_proof(proof),
+        };
+        let prior = heuristic.prior;
+        NewChild {
+            mv,
+            proof,
+            plies,
+            value,
+            prior_visits: prior,
+            prior_score2: (2.0 * prior as f64 * chance(value)).round() as u32,
+        }
     });
     if store
         .add_children(id, mover, moves.len(), force, kids)
@@ -259,17 +365,29 @@ pub fn expand<G: Game, S: Store<G::Move>>(
     true
 }
 
-/// Probes the children of `id` (expanded, at `pos`) not visited and not proven yet.
+/// The value of a child proven at creation.
+#[inline]
+fn child_value_of_proof(proof: Proof) -> u16 {
+    match proof {
+        Proof::Win => VALUE_ONE,
+        Proof::Loss => 0,
+        Proof::Draw | Proof::Unknown => VALUE_HALF,
+    }
+}
+
+/// Probes the children of `id` (expanded, at `pos`) not visited (beyond their `prior`
+/// virtual visits) and not proven yet.
 fn probe_unvisited<G: Game, S: Store<G::Move>>(
     store: &mut S,
     id: S::Id,
     pos: &G,
     oracle: &dyn Oracle<G>,
+    prior: u32,
     moves: &mut Vec<G::Move>,
 ) {
     probe_children_where(store, id, pos, oracle, moves, |store, c| {
         let (visits, _, proof) = store.stats(c);
-        visits == 0 && proof == Proof::Unknown
+        visits == prior && proof == Proof::Unknown
     });
 }
 
@@ -326,6 +444,7 @@ pub fn ready_root<G: Game, S: Store<G::Move>>(
     store: &mut S,
     pos: &G,
     oracle: Option<&dyn Oracle<G>>,
+    heuristic: Heuristic<'_, G>,
     moves: &mut Vec<G::Move>,
 ) {
     let root = store.root();
@@ -338,7 +457,9 @@ pub fn ready_root<G: Game, S: Store<G::Move>>(
     }
     solver::update(store, root);
     if !store.is_expanded(root) && store.proof(root).0 == Proof::Unknown {
-        expand(store, root, pos, true, oracle, moves);
+        if expand(store, root, pos, true, oracle, heuristic, moves) {
+            back_up_values(store, &[root], true);
+        }
     }
 }
 
@@ -368,7 +489,13 @@ impl<G: Game> Worker<G> {
 
     /// Sets the tree up for a search of `pos` with `budget` nodes, reusing the matching
     /// subtree and expanding the root; returns the number of nodes kept.
-    pub fn prepare(&mut self, pos: &G, budget: usize, oracle: Option<&dyn Oracle<G>>) -> usize {
+    pub fn prepare(
+        &mut self,
+        pos: &G,
+        budget: usize,
+        oracle: Option<&dyn Oracle<G>>,
+        heuristic: Heuristic<'_, G>,
+    ) -> usize {
         let route = match &self.root {
             Some(prev) if self.tree.budget() == budget => reuse::find(&self.tree, prev, pos),
             _ => None,
@@ -382,7 +509,7 @@ impl<G: Game> Worker<G> {
         };
         self.root = Some(pos.clone());
         self.tree.reset_for_search();
-        ready_root(&mut self.tree, pos, oracle, &mut self.scratch.moves);
+        ready_root(&mut self.tree, pos, oracle, heuristic, &mut self.scratch.moves);
         kept
     }
 

@@ -4,7 +4,9 @@
 use arena::ab_player::AbSettings;
 use arena::duration::parse_duration;
 use arena::engine::{EngineChoice, EngineReport};
-use arena::settings::{EngineSettings, PlayoutKind, PlayoutSettings, ProbeRule, MIN_NODES};
+use arena::settings::{
+    EngineSettings, PlayoutKind, PlayoutSettings, ProbeRule, MAX_PRIOR, MIN_NODES,
+};
 use mcts::{Limits, Parallelism, Report};
 use quasar_core::{Game, GameResult};
 use std::fmt::Write;
@@ -54,6 +56,24 @@ fn exploration(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(c) if c.is_finite() && c >= 0.0 => Ok(c),
         _ => Err(format!("'{text}' is not a number >= 0")),
+    }
+}
+
+/// Reads `--imb`: a weight from 0 to 1.
+fn imb_weight(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(a) if (0.0..=1.0).contains(&a) => Ok(a),
+        _ => Err(format!("'{text}' is not a weight from 0 to 1 (0: off)")),
+    }
+}
+
+/// Reads `--prior`: at most [`MAX_PRIOR`] virtual visits.
+fn prior_visits(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(n) if n <= MAX_PRIOR => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not a whole number of virtual visits from 0 to {MAX_PRIOR}"
+        )),
     }
 }
 
@@ -114,6 +134,15 @@ pub struct EngineArgs {
     /// Policy: do not capture pieces that threaten to win next move
     #[arg(long)]
     pub no_stop_threats: bool,
+    /// Implicit minimax backups: weight alpha of the evaluation's minimax value against the
+    /// playout mean in selection (0: off; needs a game with an evaluation) [default: the
+    /// game's]
+    #[arg(long, value_parser = imb_weight)]
+    pub imb: Option<f64>,
+    /// Node priors: virtual visits each new node starts with, scored at the evaluation's
+    /// winning chance (0: off; needs a game with an evaluation) [default: the game's]
+    #[arg(long, value_parser = prior_visits)]
+    pub prior: Option<u32>,
     /// Most tree nodes (24 bytes each on 8x8 Breakthrough)
     #[arg(long, default_value_t = 1 << 23, value_parser = nodes)]
     pub nodes: usize,
@@ -157,6 +186,8 @@ impl EngineArgs {
             nodes: Some(self.nodes),
             seed: Some(self.seed),
             child_probes: None,
+            imb: self.imb,
+            prior: self.prior,
         }
     }
 
@@ -367,11 +398,15 @@ mod tests {
             "2",
             "--playout",
             "uniform",
+            "--imb",
+            "0.25",
+            "--prior",
+            "8",
         ])
         .unwrap();
         let spec = EngineSettings::parse_keys(
             "sims=300,c=0.4,nodes=5000,parallel=tree,threads=2,eval-after=0,win-in-one=off,\
-             tb=t.qtb,rule=race,seed=3,every=2,playout=uniform",
+             tb=t.qtb,rule=race,seed=3,every=2,playout=uniform,imb=0.25,prior=8",
         )
         .unwrap();
         assert_eq!(flags, spec);
@@ -384,6 +419,10 @@ mod tests {
             &["--c", "-1"],
             &["--nodes", "10"],
             &["--time", "5"],
+            &["--imb", "-0.1"],
+            &["--imb", "2"],
+            &["--prior", "-1"],
+            &["--prior", "100000"],
         ] {
             assert!(settings(bad).is_err(), "{bad:?}");
         }

@@ -1,0 +1,207 @@
+//! Tests of the evaluation in the search: the values of implicit minimax backups against an
+//! independent negamax of the tree's evaluated leaves, in both stores, and what backups and
+//! priors change in a search of few simulations.
+
+use crate::config::{Config, Limits, Parallelism};
+use crate::playout::UniformPolicy;
+use crate::searcher::Searcher;
+use crate::shared::SharedTree;
+use crate::store::{to_value, Proof, Store, VALUE_HALF, VALUE_ONE};
+use crate::toy::Nim;
+use crate::worker::{self, Scratch, Settings, Stop, Worker};
+use quasar_core::{win_chance, Evaluation, Game, GameResult};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// An evaluation with many distinct values and no meaning, so that every max matters.
+struct Scrambled;
+
+impl Evaluation<Nim> for Scrambled {
+    fn evaluate(&self, pos: &Nim) -> i32 {
+        let (a, b, p) = (pos.piles[0] as i32, pos.piles[1] as i32, pos.ply as i32);
+        (a * 37 + b * 61 + p * 17) % 400 - 200
+    }
+    fn scale(&self) -> f64 {
+        100.0
+    }
+    fn name(&self) -> &'static str {
+        "scrambled"
+    }
+}
+
+/// Take-away's exact rule as an evaluation: the side to move wins when the piles' sizes
+/// modulo 4 differ (their Grundy values' xor is not 0).
+struct Grundy;
+
+impl Evaluation<Nim> for Grundy {
+    fn evaluate(&self, pos: &Nim) -> i32 {
+        if pos.piles[0] % 4 != pos.piles[1] % 4 {
+            300
+        } else {
+            -300
+        }
+    }
+    fn scale(&self) -> f64 {
+        100.0
+    }
+    fn name(&self) -> &'static str {
+        "grundy"
+    }
+}
+
+/// The minimax value of node `id` (at `pos`) for its mover, computed afresh from the
+/// evaluation of the tree's leaves: a finished leaf scores its result, an unexpanded one
+/// the evaluation's chance for its mover, an expanded node one less its best child (a
+/// proven child counting as its proof).
+fn negamax<S: Store<u8>>(s: &S, id: S::Id, pos: &Nim, eval: &dyn Evaluation<Nim>) -> u16 {
+    if !s.is_expanded(id) {
+        return match pos.outcome() {
+            Some(o) => match o.result_for(s.mover(id)) {
+                GameResult::Win => VALUE_ONE,
+                GameResult::Loss => 0,
+                GameResult::Draw => VALUE_HALF,
+            },
+            None => to_value(1.0 - win_chance(eval.evaluate(pos), eval.scale())),
+        };
+    }
+    let best = s
+        .children(id)
+        .map(|c| match s.proof(c).0 {
+            Proof::Win => VALUE_ONE,
+            Proof::Loss => 0,
+            Proof::Draw => VALUE_HALF,
+            Proof::Unknown => negamax(s, c, &pos.after(s.mv(c).unwrap()), eval),
+        })
+        .max()
+        .unwrap();
+    VALUE_ONE - best
+}
+
+/// Checks every expanded node's stored value against [`negamax`]; returns how many.
+fn check_values<S: Store<u8>>(s: &S, id: S::Id, pos: &Nim, eval: &dyn Evaluation<Nim>) -> usize {
+    if !s.is_expanded(id) {
+        return 0;
+    }
+    assert_eq!(s.value(id), negamax(s, id, pos, eval), "{pos:?}");
+    s.children(id)
+        .map(|c| check_values(s, c, &pos.after(s.mv(c).unwrap()), eval))
+        .sum::<usize>()
+        + 1
+}
+
+#[test]
+fn backed_up_values_are_the_negamax_of_the_evaluated_leaves() {
+    let pos = Nim::new([7, 9], 30);
+    let config = Config {
+        playout: UniformPolicy,
+        imb: 0.5,
+        ..Config::default()
+    };
+    let eval = Scrambled;
+    let settings = Settings::new(&config, None, Some(&eval as &dyn Evaluation<Nim>));
+    let flag = AtomicBool::new(false);
+    let stop = Stop {
+        flag: &flag,
+        deadline: None,
+        max_sims: 2_000,
+    };
+    let mut w = Worker::<Nim>::new(3, 0);
+    w.prepare(&pos, 1 << 16, None, settings.heuristic);
+    w.run(&pos, &settings, &stop, &mut |_, _| {});
+    let checked = check_values(&w.tree, 0, &pos, &eval);
+    assert!(checked > 200, "only {checked} expanded nodes");
+    // The root's value is one less its best child's, which leaves differ in.
+    assert_ne!(w.tree.value(0), VALUE_HALF);
+
+    // The shared tree, driven by one thread so that no backup races another.
+    let tree = SharedTree::<u8>::new(pos.side_to_move(), 1 << 16);
+    let mut store = &tree;
+    let mut scratch = Scratch::<Nim>::new(3, 0);
+    worker::ready_root(&mut store, &pos, None, settings.heuristic, &mut scratch.moves);
+    let mut path = Vec::new();
+    flag.store(false, std::sync::atomic::Ordering::Relaxed);
+    worker::run(
+        &mut store,
+        &mut path,
+        &mut scratch,
+        &pos,
+        &settings,
+        &stop,
+        &mut |_, _| {},
+    );
+    let checked = check_values(&store, store.root(), &pos, &eval);
+    assert!(checked > 200, "only {checked} expanded nodes");
+}
+
+/// How many of `seeds` searches of `sims` simulations from a won take-away position play
+/// a winning move, with `imb` and `prior` and the exact rule as evaluation.
+fn winning_choices(imb: f64, prior: u32, sims: u64, threads: usize, p: Parallelism) -> usize {
+    let pos = Nim::new([9, 14], 60);
+    (0..20u64)
+        .filter(|&seed| {
+            let config = Config {
+                playout: UniformPolicy,
+                imb,
+                prior,
+                seed,
+                threads,
+                parallelism: p,
+                ..Config::default()
+            };
+            let mut s = Searcher::with_evaluation(config, None, Some(Arc::new(Grundy)));
+            let mv = s.search(&pos, Limits::Simulations(sims)).best_move.unwrap();
+            let after = pos.after(mv);
+            after.piles[0] % 4 == after.piles[1] % 4
+        })
+        .count()
+}
+
+#[test]
+fn the_evaluation_steers_a_search_of_few_simulations_to_its_move() {
+    // Six moves, two of which win; random playouts of long take-away games say little.
+    let plain = winning_choices(0.0, 0, 40, 1, Parallelism::Root);
+    let imb = winning_choices(0.5, 0, 40, 1, Parallelism::Root);
+    let prior = winning_choices(0.0, 10, 40, 1, Parallelism::Root);
+    assert!(plain <= 12, "plain MCTS found a winning move {plain} times in 20");
+    assert!(imb >= 19, "with backups: {imb} in 20");
+    assert!(prior >= 19, "with priors: {prior} in 20");
+    // Both parallel modes carry the evaluation to their helper threads.
+    assert!(winning_choices(0.5, 0, 80, 2, Parallelism::Tree) >= 19);
+    assert!(winning_choices(0.0, 10, 80, 2, Parallelism::Root) >= 19);
+}
+
+#[test]
+fn priors_leave_expansion_to_real_visits() {
+    // Every node starts with 10 virtual visits: a leaf is still expanded at its second
+    // real visit, so a simulation adds at most one expanded node.
+    let pos = Nim::new([7, 9], 40);
+    let sims = 300;
+    let config = Config {
+        playout: UniformPolicy,
+        prior: 10,
+        ..Config::default()
+    };
+    let eval = Grundy;
+    let settings = Settings::new(&config, None, Some(&eval as &dyn Evaluation<Nim>));
+    let flag = AtomicBool::new(false);
+    let stop = Stop {
+        flag: &flag,
+        deadline: None,
+        max_sims: sims,
+    };
+    let mut w = Worker::<Nim>::new(1, 0);
+    w.prepare(&pos, 1 << 16, None, settings.heuristic);
+    let ran = w.run(&pos, &settings, &stop, &mut |_, _| {});
+    let t = &w.tree;
+    let expanded = (0..t.len() as u32).filter(|&i| t.is_expanded(i)).count() as u64;
+    assert!(expanded <= ran + 1 && expanded >= ran / 3, "{expanded} of {ran}");
+    // The root's children: 10 virtual visits at the evaluation's chance, then real ones.
+    for c in t.children(0) {
+        let n = t.node(c);
+        assert!(n.visits >= 10);
+        if n.proof == Proof::Unknown && n.visits == 10 {
+            let want = (20.0 * crate::store::chance(n.value)).round() as u32;
+            assert_eq!(n.score2, want);
+        }
+    }
+}
