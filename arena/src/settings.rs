@@ -337,7 +337,11 @@ impl EngineSettings {
             "prior" => {
                 let n: u32 = number(key, value, "expected a whole number of virtual visits")?;
                 if n > MAX_PRIOR {
-                    return Err(bad(key, value, "give at most 10000 virtual visits (0: off)"));
+                    return Err(bad(
+                        key,
+                        value,
+                        "give at most 10000 virtual visits (0: off)",
+                    ));
                 }
                 once(&mut self.prior, n, twice)?;
             }
@@ -488,7 +492,10 @@ mod tests {
         assert_eq!(s.playout.eval_after, Some(0));
         assert_eq!(s.playout.win_in_one, Some(false));
         assert_eq!((s.imb, s.prior), (Some(0.4), Some(20)));
-        assert_eq!((s.config((), 1, 1).imb, s.config((), 1, 1).prior), (0.4, 20));
+        assert_eq!(
+            (s.config((), 1, 1).imb, s.config((), 1, 1).prior),
+            (0.4, 20)
+        );
         assert_eq!(s.config((), 1, 1).child_probes, ChildProbes::NextVisit);
         let d = EngineSettings::default().config((), 1, 1);
         assert_eq!(d.child_probes, ChildProbes::Expansion);

@@ -117,7 +117,13 @@ fn backed_up_values_are_the_negamax_of_the_evaluated_leaves() {
     let tree = SharedTree::<u8>::new(pos.side_to_move(), 1 << 16);
     let mut store = &tree;
     let mut scratch = Scratch::<Nim>::new(3, 0);
-    worker::ready_root(&mut store, &pos, None, settings.heuristic, &mut scratch.moves);
+    worker::ready_root(
+        &mut store,
+        &pos,
+        None,
+        settings.heuristic,
+        &mut scratch.moves,
+    );
     let mut path = Vec::new();
     flag.store(false, std::sync::atomic::Ordering::Relaxed);
     worker::run(
@@ -162,7 +168,10 @@ fn the_evaluation_steers_a_search_of_few_simulations_to_its_move() {
     let plain = winning_choices(0.0, 0, 40, 1, Parallelism::Root);
     let imb = winning_choices(0.5, 0, 40, 1, Parallelism::Root);
     let prior = winning_choices(0.0, 10, 40, 1, Parallelism::Root);
-    assert!(plain <= 12, "plain MCTS found a winning move {plain} times in 20");
+    assert!(
+        plain <= 12,
+        "plain MCTS found a winning move {plain} times in 20"
+    );
     assert!(imb >= 19, "with backups: {imb} in 20");
     assert!(prior >= 19, "with priors: {prior} in 20");
     // Both parallel modes carry the evaluation to their helper threads.
@@ -194,7 +203,10 @@ fn priors_leave_expansion_to_real_visits() {
     let ran = w.run(&pos, &settings, &stop, &mut |_, _| {});
     let t = &w.tree;
     let expanded = (0..t.len() as u32).filter(|&i| t.is_expanded(i)).count() as u64;
-    assert!(expanded <= ran + 1 && expanded >= ran / 3, "{expanded} of {ran}");
+    assert!(
+        expanded <= ran + 1 && expanded >= ran / 3,
+        "{expanded} of {ran}"
+    );
     // The root's children: 10 virtual visits at the evaluation's chance, then real ones.
     for c in t.children(0) {
         let n = t.node(c);

@@ -11,7 +11,17 @@
 //!   the generic [`UniformPolicy`]), the node budget, threads, how often playouts consult the
 //!   oracle, the playout ply cap and the seed; `Config::default()` is a sensible player.
 //! - [`Searcher::new`] takes the config and an `Arc<dyn Oracle<G>>` (a tablebase, the
-//!   exact solver); [`Searcher::without_oracle`] takes none.
+//!   exact solver); [`Searcher::without_oracle`] takes none; [`Searcher::with_evaluation`]
+//!   takes an optional oracle and an optional `Arc<dyn Evaluation<G>>`.
+//! - With an evaluation, `Config::imb` (alpha) turns on implicit minimax backups (Lanctot,
+//!   Winands, Pepels and Sturtevant 2014): every new child stores the evaluation's winning
+//!   chance for its mover, each expanded node one less its best child's (backed up after
+//!   each expansion, and to the root after each proof), and selection ranks children by
+//!   `(1 - alpha) * mean + alpha * value` in place of the mean. `Config::prior` gives every
+//!   new child that many virtual visits scored at the same chance (node priors); expansion
+//!   and the oracle's lazy probes count real visits on top of them. Both work in either
+//!   parallel mode (a shared tree's value backups may race: values only steer, and the
+//!   next backup mends them).
 //! - [`Searcher::search`] takes a position and [`Limits`] (`Time(Duration)` or
 //!   `Simulations(n)`) and returns a [`Report`]: best move, simulations, rate, value, PV,
 //!   proven result, tree size, whether the node budget filled, and per-move statistics.

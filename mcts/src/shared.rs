@@ -266,9 +266,7 @@ impl<'a, M: Copy> Store<M> for &'a SharedTree<M> {
             id.expanding.store(false, Ordering::Release);
             return Err(Refused::Full);
         }
-        let block: Box<[SharedNode<M>]> = kids
-            .map(|k| SharedNode::child(mover, k))
-            .collect();
+        let block: Box<[SharedNode<M>]> = kids.map(|k| SharedNode::child(mover, k)).collect();
         // Only the thread holding the expansion flag sets the children.
         let _ = id.children.set(block);
         Ok(())

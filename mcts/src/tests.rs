@@ -174,7 +174,13 @@ fn every_proof_in_either_store_agrees_with_brute_force() {
     let tree = SharedTree::<u8>::new(pos.side_to_move(), 1 << 16);
     let mut store = &tree;
     let mut scratch = Scratch::<Nim>::new(1, 0);
-    worker::ready_root(&mut store, &pos, None, settings.heuristic, &mut scratch.moves);
+    worker::ready_root(
+        &mut store,
+        &pos,
+        None,
+        settings.heuristic,
+        &mut scratch.moves,
+    );
     std::thread::scope(|sc| {
         for i in 0..2 {
             let (tree, pos, settings, stop) = (&tree, &pos, &settings, &stop);
@@ -367,11 +373,7 @@ fn arena_search(pos: &Nim, oracle: &Knows, when: ChildProbes, sims: u64) -> (Wor
         child_probes: when,
         ..Config::default()
     };
-    let settings = Settings::new(
-        &config,
-        Some(oracle as &dyn quasar_core::Oracle<Nim>),
-        None,
-    );
+    let settings = Settings::new(&config, Some(oracle as &dyn quasar_core::Oracle<Nim>), None);
     let flag = AtomicBool::new(false);
     let stop = Stop {
         flag: &flag,

@@ -40,12 +40,7 @@ fn tables() -> &'static Tables {
 /// `(1 - alpha) * w_i/n_i + alpha * v_i`, `v_i` the child's minimax value. Single precision
 /// keeps the loop short; ranks are all that matter here.
 #[inline(always)]
-pub fn select<M: Copy, S: Store<M>>(
-    store: &S,
-    parent: S::Id,
-    c: f32,
-    alpha: f32,
-) -> Option<S::Id> {
+pub fn select<M: Copy, S: Store<M>>(store: &S, parent: S::Id, c: f32, alpha: f32) -> Option<S::Id> {
     let t = tables();
     let pv = store.stats(parent).0.max(1) as usize;
     let sqrt_ln = if pv < TABLE {

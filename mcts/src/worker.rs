@@ -46,7 +46,11 @@ impl<'a, G: Game, P> Settings<'a, G, P> {
         } else {
             0.0
         };
-        let prior = if evaluation.is_some() { config.prior } else { 0 };
+        let prior = if evaluation.is_some() {
+            config.prior
+        } else {
+            0
+        };
         // Only the features in use pay for the evaluation at expansion.
         let eval = evaluation.filter(|_| alpha > 0.0 || prior > 0);
         Settings {
@@ -78,7 +82,6 @@ impl<G: Game> Clone for Heuristic<'_, G> {
 }
 
 impl<G: Game> Copy for Heuristic<'_, G> {}
-
 
 /// What one search thread owns besides a tree: its random numbers and a move buffer, so
 /// that simulations allocate nothing.
@@ -456,10 +459,11 @@ pub fn ready_root<G: Game, S: Store<G::Move>>(
         });
     }
     solver::update(store, root);
-    if !store.is_expanded(root) && store.proof(root).0 == Proof::Unknown {
-        if expand(store, root, pos, true, oracle, heuristic, moves) {
-            back_up_values(store, &[root], true);
-        }
+    if !store.is_expanded(root)
+        && store.proof(root).0 == Proof::Unknown
+        && expand(store, root, pos, true, oracle, heuristic, moves)
+    {
+        back_up_values(store, &[root], true);
     }
 }
 
@@ -509,7 +513,13 @@ impl<G: Game> Worker<G> {
         };
         self.root = Some(pos.clone());
         self.tree.reset_for_search();
-        ready_root(&mut self.tree, pos, oracle, heuristic, &mut self.scratch.moves);
+        ready_root(
+            &mut self.tree,
+            pos,
+            oracle,
+            heuristic,
+            &mut self.scratch.moves,
+        );
         kept
     }
 

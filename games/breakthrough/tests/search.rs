@@ -384,6 +384,8 @@ fn oracle_hits_at_expansion_prove_nodes_without_playouts() {
             max_playout_plies: 1000,
             c: 0.7,
             seed: 1,
+            imb: 0.0,
+            prior: 0,
         };
         let mut s = Searcher::new(cfg, oracle.clone());
         let r = s.search(&pos, Limits::Simulations(1000));
