@@ -312,6 +312,25 @@ mod tests {
     }
 
     #[test]
+    fn backups_and_priors_use_breakthroughs_evaluation_and_are_off_by_default() {
+        let s = setup(6, 6);
+        let on = EngineSettings::parse_keys("imb=0.4,prior=5").unwrap();
+        let u = s.evaluation_use(&on).unwrap();
+        assert!(u.evaluation.is_some());
+        assert_eq!((u.imb, u.prior), (0.4, 5));
+        let mut searcher = s.searcher(&on, 1).unwrap();
+        assert_eq!(searcher.config().imb, 0.4);
+        let r = searcher.search(&s.start().unwrap(), mcts::Limits::Simulations(300));
+        assert_eq!(r.simulations, 300);
+        assert!(r.best_move.is_some());
+        // Matches at 50 ms on 8x8 showed no clear gain (the playouts already end in the
+        // evaluation), so the default player leaves both off.
+        let d = s.evaluation_use(&EngineSettings::default()).unwrap();
+        assert!(d.evaluation.is_none());
+        assert_eq!((d.imb, d.prior), (0.0, 0));
+    }
+
+    #[test]
     fn the_policy_follows_the_switches() {
         let s = setup(6, 6);
         let full = s.policy(&PlayoutSettings::default()).unwrap();
