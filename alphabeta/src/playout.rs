@@ -52,7 +52,12 @@ impl<G: Game> Clone for SearchPlayout<G> {
 
 impl<G: Game> fmt::Debug for SearchPlayout<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "SearchPlayout({}, depth {})", self.eval.name(), self.depth)
+        write!(
+            f,
+            "SearchPlayout({}, depth {})",
+            self.eval.name(),
+            self.depth
+        )
     }
 }
 

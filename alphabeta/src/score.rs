@@ -57,7 +57,11 @@ impl fmt::Display for Score {
                 _ => f.write_str("proven loss"),
             },
             Score::Proven { result, plies } => {
-                let what = if result == GameResult::Win { "win" } else { "loss" };
+                let what = if result == GameResult::Win {
+                    "win"
+                } else {
+                    "loss"
+                };
                 let unit = if plies == 1 { "ply" } else { "plies" };
                 write!(f, "{what} within {plies} {unit}")
             }

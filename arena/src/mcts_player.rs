@@ -25,10 +25,7 @@ impl<S: GameSetup> MctsFactory<S> {
     pub fn new(settings: EngineSettings, setup: &S) -> Result<MctsFactory<S>, PlayerError> {
         let policy = setup.policy(&settings.playout)?;
         let eval = setup.evaluation_use(&settings)?;
-        let oracle = match settings.table_spec() {
-            Some(table) => Some(setup.load_oracle(&table)?),
-            None => None,
-        };
+        let oracle = setup.mcts_oracle(&settings)?;
         Ok(MctsFactory {
             settings,
             policy,

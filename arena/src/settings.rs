@@ -10,7 +10,7 @@ use std::path::PathBuf;
 /// The keys an `mcts:` spec takes, for error messages.
 pub const KEYS: &str = "tb, rule, every, c, playout, time, sims, threads, parallel, nodes, seed, \
                         eval-after, capture-weight, win-in-one, stop-threats, probe-children, \
-                        imb, prior";
+                        imb, prior, verdicts";
 
 /// The most virtual visits `prior=N` may give a new node.
 pub const MAX_PRIOR: u32 = 10_000;
@@ -96,6 +96,8 @@ pub struct EngineSettings {
     /// Virtual visits of node priors from the evaluation (`prior=20`; 0: off); needs a
     /// game with an evaluation.
     pub prior: Option<u32>,
+    /// Whether the game's sound verdicts prove nodes at expansion (`verdicts=on|off`).
+    pub verdicts: Option<bool>,
 }
 
 /// A setting that cannot be taken; each message names the key and what is allowed.
@@ -345,6 +347,7 @@ impl EngineSettings {
                 }
                 once(&mut self.prior, n, twice)?;
             }
+            "verdicts" => once(&mut self.verdicts, on_off(key, value)?, twice)?,
             "win-in-one" => once(&mut self.playout.win_in_one, on_off(key, value)?, twice)?,
             "stop-threats" => once(&mut self.playout.stop_threats, on_off(key, value)?, twice)?,
             "probe-children" => {
@@ -466,6 +469,9 @@ impl fmt::Display for EngineSettings {
         if let Some(n) = self.prior {
             keys.push(format!("prior={n}"));
         }
+        if let Some(on) = self.verdicts {
+            keys.push(format!("verdicts={}", word(on)));
+        }
         f.write_str(&keys.join(","))
     }
 }
@@ -479,7 +485,7 @@ mod tests {
     fn every_key_reads_and_prints_back() {
         let text = "tb=t.qtb,rule=race,c=0.4,playout=uniform,time=250ms,threads=2,parallel=tree,\
                     nodes=5000,seed=9,every=4,probe-children=next-visit,eval-after=0,capture-weight=2,\
-                    win-in-one=off,stop-threats=on,imb=0.4,prior=20";
+                    win-in-one=off,stop-threats=on,imb=0.4,prior=20,verdicts=off";
         let s = EngineSettings::parse_keys(text).unwrap();
         assert_eq!(
             s.table_spec(),

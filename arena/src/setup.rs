@@ -3,7 +3,7 @@
 
 use crate::settings::{EngineSettings, PlayoutSettings, TableSpec};
 use mcts::{Config, PlayoutPolicy, Searcher};
-use quasar_core::{Evaluation, Game, Oracle};
+use quasar_core::{Chain, Evaluation, Game, Oracle, Verdicts};
 use std::fmt;
 use std::sync::Arc;
 
@@ -194,10 +194,28 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         );
         let eval = self.evaluation_use(settings)?;
         eval.apply(&mut config);
-        let oracle = match settings.table_spec() {
+        let oracle = self.mcts_oracle(settings)?;
+        Ok(Searcher::with_evaluation(config, oracle, eval.evaluation))
+    }
+
+    /// What MCTS consults as its oracle under `settings`: the table when one is set, then
+    /// the game's sound verdicts unless `verdicts=off` (or the game has no evaluation).
+    #[allow(clippy::type_complexity)]
+    fn mcts_oracle(
+        &self,
+        settings: &EngineSettings,
+    ) -> Result<Option<Arc<dyn Oracle<Self::Game>>>, SetupError> {
+        let table = match settings.table_spec() {
             Some(table) => Some(self.load_oracle(&table)?),
             None => None,
         };
-        Ok(Searcher::with_evaluation(config, oracle, eval.evaluation))
+        let verdicts = match (settings.verdicts, self.evaluation()) {
+            (Some(false), _) | (_, None) => None,
+            (_, Some(eval)) => Some(Arc::new(Verdicts(eval)) as Arc<dyn Oracle<Self::Game>>),
+        };
+        Ok(match (table, verdicts) {
+            (Some(t), Some(v)) => Some(Arc::new(Chain::new(t, v))),
+            (t, v) => t.or(v),
+        })
     }
 }

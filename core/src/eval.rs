@@ -80,3 +80,26 @@ mod tests {
         assert!(win_chance(10 * 100, 100.0) > 0.99);
     }
 }
+
+/// A game's sound verdicts as an oracle, so that MCTS proves at expansion what the rules
+/// settle a ply or two ahead. It answers nothing inside playouts (`guess`), where a game's
+/// policy already plays its wins in one, and names no move.
+pub struct Verdicts<G: Game>(pub std::sync::Arc<dyn Evaluation<G>>);
+
+impl<G: Game> crate::oracle::Oracle<G> for Verdicts<G> {
+    #[inline]
+    fn probe(&self, pos: &G) -> Option<crate::oracle::ProvenOutcome<G::Move>> {
+        if pos.outcome().is_some() {
+            return None;
+        }
+        self.0.verdict(pos).map(|v| crate::oracle::ProvenOutcome {
+            result: v.result,
+            plies: Some(v.plies),
+            best_move: None,
+        })
+    }
+    #[inline]
+    fn guess(&self, _pos: &G) -> Option<GameResult> {
+        None
+    }
+}

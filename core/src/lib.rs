@@ -16,9 +16,9 @@ pub mod rng;
 #[cfg(test)]
 mod toy;
 
-pub use eval::{win_chance, Evaluation, Verdict, EVAL_LIMIT};
+pub use eval::{win_chance, Evaluation, Verdict, Verdicts, EVAL_LIMIT};
 pub use game::{perft, Detail, Game, GameResult, Outcome, ParseError, Side};
 pub use measure::cpu_seconds;
-pub use oracle::{NoOracle, Oracle, ProvenOutcome};
+pub use oracle::{Chain, NoOracle, Oracle, ProvenOutcome};
 pub use plan::{Plan, Selection, Shard};
 pub use rng::{splitmix64, SplitMix64};

@@ -64,3 +64,48 @@ impl<G: Game> Oracle<G> for NoOracle {
         None
     }
 }
+
+/// Two oracles asked in turn: the first's answer, else the second's (a table, then the
+/// game's verdicts).
+pub struct Chain<G: Game> {
+    first: std::sync::Arc<dyn Oracle<G>>,
+    second: std::sync::Arc<dyn Oracle<G>>,
+}
+
+impl<G: Game> Chain<G> {
+    /// `first`, falling back on `second`.
+    pub fn new(
+        first: std::sync::Arc<dyn Oracle<G>>,
+        second: std::sync::Arc<dyn Oracle<G>>,
+    ) -> Self {
+        Chain { first, second }
+    }
+}
+
+impl<G: Game> Oracle<G> for Chain<G> {
+    #[inline]
+    fn probe(&self, pos: &G) -> Option<ProvenOutcome<G::Move>> {
+        self.first.probe(pos).or_else(|| self.second.probe(pos))
+    }
+    #[inline]
+    fn probe_value(&self, pos: &G) -> Option<ProvenOutcome<G::Move>> {
+        self.first
+            .probe_value(pos)
+            .or_else(|| self.second.probe_value(pos))
+    }
+    #[inline]
+    fn guess(&self, pos: &G) -> Option<GameResult> {
+        self.first.guess(pos).or_else(|| self.second.guess(pos))
+    }
+    #[inline]
+    fn probe_root(&self, pos: &G) -> Option<ProvenOutcome<G::Move>> {
+        self.first
+            .probe_root(pos)
+            .or_else(|| self.second.probe_root(pos))
+    }
+    #[inline]
+    fn prefetch_children(&self, pos: &G, moves: &[G::Move]) {
+        self.first.prefetch_children(pos, moves);
+        self.second.prefetch_children(pos, moves);
+    }
+}

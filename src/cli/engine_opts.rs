@@ -134,6 +134,10 @@ pub struct EngineArgs {
     /// Policy: do not capture pieces that threaten to win next move
     #[arg(long)]
     pub no_stop_threats: bool,
+    /// Do not prove nodes at expansion by the game's sound verdicts (Breakthrough: a win
+    /// on the next move, a threat no capture answers)
+    #[arg(long)]
+    pub no_verdicts: bool,
     /// Implicit minimax backups: weight alpha of the evaluation's minimax value against the
     /// playout mean in selection (0: off; needs a game with an evaluation) [default: the
     /// game's]
@@ -188,6 +192,7 @@ impl EngineArgs {
             child_probes: None,
             imb: self.imb,
             prior: self.prior,
+            verdicts: self.no_verdicts.then_some(false),
         }
     }
 
