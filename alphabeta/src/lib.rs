@@ -11,7 +11,8 @@
 //!   returns a [`Report`]: the move, its [`Score`] (an evaluation, or a proven win or loss
 //!   with its distance), the deepest finished iteration, nodes, time and the principal
 //!   variation. A finished position is refused with [`SearchError::GameOver`].
-//! - [`move_budget`] turns a clock (time left, increment) into one move's time.
+//! - A clock is turned into one move's time by whoever drives the search (the GTP engine's
+//!   `time_settings`/`time_left`), the same for every engine.
 //!
 //! # Inside
 //!
@@ -28,14 +29,12 @@ mod ordering;
 mod playout;
 mod score;
 mod search;
-mod time;
 mod tt;
 
 pub use limits::Limit;
 pub use playout::SearchPlayout;
 pub use score::{Score, MATE, PROVEN};
 pub use search::{AlphaBeta, Config, Report, SearchError};
-pub use time::move_budget;
 
 #[cfg(test)]
 mod tests;
