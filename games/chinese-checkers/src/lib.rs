@@ -4,12 +4,14 @@
 //! `retro` solvers, and the solved table as an MCTS oracle.
 
 pub mod board;
+pub mod eval;
 pub mod notation;
 pub mod policy;
 pub mod position;
 pub mod solve;
 pub mod space;
 
+pub use eval::CcEval;
 pub use notation::NotationError;
 pub use policy::CcPolicy;
 pub use position::{Move, PiecesError, Position};

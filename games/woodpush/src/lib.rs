@@ -3,6 +3,7 @@
 //! space indexed for the `retro` solvers, and the solved game.
 
 pub mod board;
+pub mod eval;
 pub mod notation;
 pub mod policy;
 pub mod position;
@@ -11,6 +12,7 @@ pub mod space;
 pub mod store;
 
 pub use board::{Board, Kind, MAX_WIDTH};
+pub use eval::WoodpushEval;
 pub use notation::NotationError;
 pub use policy::WoodpushPolicy;
 pub use position::{Move, Position, WidthError};
