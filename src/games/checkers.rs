@@ -6,9 +6,9 @@ use super::registration::{CliGame, DefaultSize, MainJob};
 use arena::settings::{PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
 use arena::setup::{GameSetup, SetupError};
 use checkers::db::{build, Database};
-use checkers::Checkers;
+use checkers::{Checkers, CheckersEval};
 use mcts::UniformPolicy;
-use quasar_core::{Game, Oracle, Outcome, Selection};
+use quasar_core::{Evaluation, Game, Oracle, Outcome, Selection};
 use std::error::Error;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -46,6 +46,10 @@ impl GameSetup for CheckersSetup {
                 "checkers is played on 8x8 only: boardsize 8".into(),
             )),
         }
+    }
+
+    fn evaluation(&self) -> Option<Arc<dyn Evaluation<Checkers>>> {
+        Some(Arc::new(CheckersEval))
     }
 
     fn boardsize_command(&self) -> String {

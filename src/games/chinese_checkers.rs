@@ -6,8 +6,8 @@ use super::registration::{CliGame, DefaultSize, MainJob};
 use arena::settings::{PlayoutKind, PlayoutSettings, TableSpec};
 use arena::setup::{load_exact_table, GameSetup, SetupError};
 use chinese_checkers::notation::diagram;
-use chinese_checkers::{CcPolicy, CcTable, Position};
-use quasar_core::{Game, Oracle, Outcome};
+use chinese_checkers::{CcEval, CcPolicy, CcTable, Position};
+use quasar_core::{Evaluation, Game, Oracle, Outcome};
 use std::error::Error;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -55,6 +55,10 @@ impl GameSetup for CcSetup {
                 "Chinese Checkers is played on 7x7 only: boardsize 7".into(),
             )),
         }
+    }
+
+    fn evaluation(&self) -> Option<Arc<dyn Evaluation<Position>>> {
+        Some(Arc::new(CcEval::new()))
     }
 
     fn boardsize_command(&self) -> String {

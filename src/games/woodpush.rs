@@ -5,7 +5,7 @@
 use super::registration::{CliGame, DefaultSize, MainJob};
 use arena::settings::{PlayoutKind, PlayoutSettings, TableSpec};
 use arena::setup::{load_exact_table, GameSetup, SetupError};
-use quasar_core::{Game, Oracle, Outcome};
+use quasar_core::{Evaluation, Game, Oracle, Outcome};
 use std::error::Error;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -98,6 +98,10 @@ impl GameSetup for WoodpushSetup {
             SetupError::Boardsize(format!("boardsize {n}: the width is a whole number"))
         })?;
         WoodpushSetup::checked(width, self.pieces)
+    }
+
+    fn evaluation(&self) -> Option<Arc<dyn Evaluation<Position>>> {
+        Some(Arc::new(woodpush::WoodpushEval))
     }
 
     fn boardsize_command(&self) -> String {

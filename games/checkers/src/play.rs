@@ -122,9 +122,13 @@ impl Game for Checkers {
 
     fn hash(&self) -> u64 {
         let h = self.history();
-        // Only the history that can still repeat matters; fold it in.
-        h.iter()
-            .fold(self.pos.hash() ^ mix(self.quiet as u64), |acc, &k| {
+        // Only the history that can still repeat matters; fold in the positions before
+        // this one (the last key is this position's own: folding it in as well would
+        // cancel it, and every position just after a capture or a man's move would share
+        // one hash).
+        h[..h.len() - 1]
+            .iter()
+            .fold(mix(self.pos.hash() ^ mix(self.quiet as u64)), |acc, &k| {
                 mix(acc ^ k)
             })
     }
@@ -158,6 +162,22 @@ mod tests {
     fn play(g: &mut Checkers, text: &str) {
         let mv = g.parse_move(text).unwrap();
         g.play(mv);
+    }
+
+    #[test]
+    fn positions_after_an_irreversible_move_hash_apart() {
+        let start = Checkers::default();
+        let mut moves = Vec::new();
+        start.legal_moves(&mut moves);
+        let keys: std::collections::HashSet<u64> = moves
+            .iter()
+            .map(|&m| {
+                let mut g = start.clone();
+                g.play(m);
+                g.hash()
+            })
+            .collect();
+        assert_eq!(keys.len(), moves.len());
     }
 
     #[test]
