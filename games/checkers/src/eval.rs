@@ -90,10 +90,13 @@ impl Evaluation<Checkers> for CheckersEval {
         }
         let mut moves = Vec::new();
         b.moves(me, &mut moves);
-        moves.iter().any(|m| m.captured == theirs).then_some(Verdict {
-            result: GameResult::Win,
-            plies: 1,
-        })
+        moves
+            .iter()
+            .any(|m| m.captured == theirs)
+            .then_some(Verdict {
+                result: GameResult::Win,
+                plies: 1,
+            })
     }
 
     fn name(&self) -> &'static str {
@@ -147,7 +150,12 @@ mod tests {
         for _game in 0..30 {
             let mut g = Checkers::default();
             while g.outcome().is_none() {
-                assert_eq!(CheckersEval.evaluate(&g), by_hand(&g), "{}", g.position_text());
+                assert_eq!(
+                    CheckersEval.evaluate(&g),
+                    by_hand(&g),
+                    "{}",
+                    g.position_text()
+                );
                 // The colour-flipped twin scores the same for its mover.
                 let twin = Checkers::new(g.pos.reversed());
                 assert_eq!(CheckersEval.evaluate(&twin), CheckersEval.evaluate(&g));

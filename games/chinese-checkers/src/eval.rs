@@ -117,7 +117,7 @@ impl Evaluation<Position> for CcEval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{far_area, start_area, CELLS};
+    use crate::board::{far_area, CELLS};
     use quasar_core::Game;
 
     /// The score written out from axial coordinates cell by cell, as documented.
@@ -199,9 +199,9 @@ mod tests {
             }
         }
         assert!(wins > 20 && seen > 1000, "{wins} of {seen}");
-        // A hand-made case: the first player with one piece a side, one step from cell 48.
+        // A hand-made case: one piece a side, the first player one step from cell 48.
         let p = Position {
-            pieces: [1 << 47, start_area(1)],
+            pieces: [1 << 47, 1 << 24],
             side: Side::First,
         };
         assert_eq!(far_area(1), 1 << 48);

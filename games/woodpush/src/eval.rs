@@ -89,7 +89,11 @@ mod tests {
                 let bit = 1u32 << (cell - 1);
                 if pos.board.pieces(side) & bit != 0 {
                     // Left leaves past cell w, Right past cell 1.
-                    s += if side == Side::First { w + 1 - cell } else { cell };
+                    s += if side == Side::First {
+                        w + 1 - cell
+                    } else {
+                        cell
+                    };
                 }
             }
             s
@@ -121,8 +125,16 @@ mod tests {
                     if p.outcome().is_some() {
                         break;
                     }
-                    assert_eq!(WoodpushEval.evaluate(&p), by_hand(&p), "{}", p.position_text());
-                    assert_eq!(WoodpushEval.evaluate(&flipped(&p)), WoodpushEval.evaluate(&p));
+                    assert_eq!(
+                        WoodpushEval.evaluate(&p),
+                        by_hand(&p),
+                        "{}",
+                        p.position_text()
+                    );
+                    assert_eq!(
+                        WoodpushEval.evaluate(&flipped(&p)),
+                        WoodpushEval.evaluate(&p)
+                    );
                     seen += 1;
                     p.legal_moves(&mut moves);
                     let i = rng.below(moves.len());
@@ -151,7 +163,12 @@ mod tests {
                         .iter()
                         .any(|&m| p.after(m).outcome() == Some(quasar_core::Outcome::Win(me)));
                     // Only pushes can win at once: a forward move never takes a piece.
-                    assert_eq!(WoodpushEval.verdict(&p).is_some(), now, "{}", p.position_text());
+                    assert_eq!(
+                        WoodpushEval.verdict(&p).is_some(),
+                        now,
+                        "{}",
+                        p.position_text()
+                    );
                     wins += usize::from(now);
                     seen += 1;
                     let i = rng.below(moves.len());
