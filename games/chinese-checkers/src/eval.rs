@@ -31,12 +31,7 @@ fn rows_to_go(side: Side, cell: usize) -> i32 {
 
 /// Table of [`rows_to_go`] per side and cell.
 fn rows_table() -> [[i32; crate::board::CELLS]; 2] {
-    let mut t = [[0; crate::board::CELLS]; 2];
-    for c in 0..crate::board::CELLS {
-        t[0][c] = rows_to_go(Side::First, c);
-        t[1][c] = rows_to_go(Side::Second, c);
-    }
-    t
+    [Side::First, Side::Second].map(|side| std::array::from_fn(|c| rows_to_go(side, c)))
 }
 
 /// The race evaluation of two-player Chinese Checkers; holds its row table.
