@@ -26,13 +26,11 @@
 
 mod limits;
 mod ordering;
-mod playout;
 mod score;
 mod search;
 mod tt;
 
 pub use limits::Limit;
-pub use playout::SearchPlayout;
 pub use score::{Score, MATE, PROVEN};
 pub use search::{AlphaBeta, Config, Report, SearchError};
 

@@ -193,31 +193,6 @@ impl<G: Game> AlphaBeta<G> {
         })
     }
 
-    /// The value of `pos` (not finished) for its side to move, searched by iterative
-    /// deepening to `depth` plies with no time limit; keeps the history and killers, and
-    /// allocates nothing once warm, for use inside another search's inner loop.
-    pub fn value(&mut self, pos: &G, depth: u32) -> i32 {
-        self.table.new_search();
-        self.stopped = false;
-        self.deadline = None;
-        self.node_limit = u64::MAX;
-        let depth = depth.clamp(1, self.config.max_depth);
-        let mut value = 0;
-        for d in 1..=depth {
-            self.path.clear();
-            value = self.node(pos, d, -INFINITY, INFINITY, 0);
-            if value.abs() > PROVEN {
-                break;
-            }
-        }
-        value
-    }
-
-    /// Nodes visited since the searcher was made (by [`AlphaBeta::value`] calls too).
-    pub fn nodes(&self) -> u64 {
-        self.nodes
-    }
-
     fn check_limits(&mut self) {
         if self.nodes >= self.node_limit || self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.stopped = true;
