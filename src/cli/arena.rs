@@ -63,7 +63,8 @@ pub struct MatchArgs {
     /// A player: mcts[:KEY=VALUE,...] with keys tb=FILE, rule=sound|race, every=K, c=0.4,
     /// playout=uniform|full, time=100ms or sims=N, threads=N, parallel=root|tree, nodes=N,
     /// seed=S, eval-after=N, capture-weight=W, win-in-one=on|off, stop-threats=on|off,
-    /// imb=ALPHA (implicit minimax backups, 0 to 1), prior=N (node priors, virtual visits);
+    /// imb=ALPHA (implicit minimax backups, 0 to 1), prior=N (node priors, virtual visits),
+    /// verdicts=on|off (the game's sound verdicts prove nodes; on by default);
     /// ab[:KEY=VALUE,...] (alpha-beta) with keys tb=FILE, time=1s, depth=D, hash=MiB;
     /// random[:seed=S]; or gtp:<command line>. Two players play a match; more play a round
     /// robin
