@@ -68,19 +68,6 @@ pub fn win_chance(value: i32, scale: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::win_chance;
-
-    #[test]
-    fn the_scale_is_the_value_of_three_wins_in_four() {
-        assert!((win_chance(0, 100.0) - 0.5).abs() < 1e-12);
-        assert!((win_chance(100, 100.0) - 0.75).abs() < 1e-12);
-        assert!((win_chance(-100, 100.0) - 0.25).abs() < 1e-12);
-        assert!(win_chance(10 * 100, 100.0) > 0.99);
-    }
-}
-
 /// A game's sound verdicts as an oracle, so that MCTS proves at expansion what the rules
 /// settle a ply or two ahead. It answers nothing inside playouts (`guess`), where a game's
 /// policy already plays its wins in one, and names no move.
@@ -101,5 +88,18 @@ impl<G: Game> crate::oracle::Oracle<G> for Verdicts<G> {
     #[inline]
     fn guess(&self, _pos: &G) -> Option<GameResult> {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::win_chance;
+
+    #[test]
+    fn the_scale_is_the_value_of_three_wins_in_four() {
+        assert!((win_chance(0, 100.0) - 0.5).abs() < 1e-12);
+        assert!((win_chance(100, 100.0) - 0.75).abs() < 1e-12);
+        assert!((win_chance(-100, 100.0) - 0.25).abs() < 1e-12);
+        assert!(win_chance(10 * 100, 100.0) > 0.99);
     }
 }
