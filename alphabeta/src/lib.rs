@@ -24,6 +24,7 @@
 //! limit no iteration starts after half the budget, and the running one stops at the
 //! budget, keeping the best root move it had searched fully.
 
+pub mod check;
 mod limits;
 mod ordering;
 mod score;
