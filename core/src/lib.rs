@@ -1,6 +1,6 @@
 //! The game-neutral core of quasar: the [`Game`] trait, sides and outcomes, the [`Oracle`]
 //! trait that endgame knowledge implements, the [`Evaluation`] trait of heuristic knowledge, perft, an exact solver for tiny games, the
-//! conformance suite every game runs, and the small shared tools (bit operations chosen at
+//! conformance suite every game runs, the one file layer ([`file`]), and the small shared tools (bit operations chosen at
 //! run time, binomials and colex ranks, SplitMix64).
 
 pub mod bits;
@@ -8,6 +8,7 @@ pub mod combin;
 pub mod conformance;
 pub mod eval;
 pub mod exact;
+pub mod file;
 pub mod game;
 pub mod measure;
 pub mod oracle;

@@ -1,0 +1,650 @@
+//! The one way quasar reads and writes the files users name: reads refuse anything but a
+//! regular file before reading (a FIFO would block, a device would never end) and are
+//! bounded; writes go through [`OutputLock`] (one writer per output, held for a whole run)
+//! and [`AtomicWrite`] (a temporary file of a unique name beside the target, synced and
+//! renamed, removed on error, by [`remove_temps`] on a signal, and as stale by the next
+//! writer); an existing output that is not a regular file is refused before any work.
+
+use std::fs::{File, FileType, OpenOptions};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// Why a file cannot be read or written; every variant names the file and what is wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    /// The system refused an operation on the file.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// A file to be read is a device, a FIFO, a directory or a socket.
+    #[error("{path} is {kind}, not a regular file: give the path of a file")]
+    NotRegular {
+        /// The file.
+        path: PathBuf,
+        /// What it is instead.
+        kind: &'static str,
+    },
+    /// An output path names something a write would replace that is no regular file.
+    #[error("{path} is {kind}: writing would replace it; give the path of a regular file")]
+    WouldReplace {
+        /// The output.
+        path: PathBuf,
+        /// What it is instead.
+        kind: &'static str,
+    },
+    /// An output's folder is missing.
+    #[error("{path}: the folder {folder} does not exist; create it first")]
+    NoFolder {
+        /// The output.
+        path: PathBuf,
+        /// Its missing folder.
+        folder: PathBuf,
+    },
+    /// A file is larger than any valid file of its kind.
+    #[error("{path} is {len} bytes, more than the {limit} bytes a {what} can be: not a {what}")]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size.
+        len: u64,
+        /// The largest size accepted.
+        limit: u64,
+        /// What kind of file was expected.
+        what: &'static str,
+    },
+    /// Another run holds the output's lock.
+    #[error("{path} is being written by another run (it holds {lock}); wait for it to end or choose another output")]
+    Busy {
+        /// The output.
+        path: PathBuf,
+        /// The lock file held.
+        lock: PathBuf,
+    },
+    /// A file's header or contents fail their checks.
+    #[error("{path}: {msg}")]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, in words a user can act on.
+        msg: String,
+    },
+}
+
+impl FileError {
+    /// The error of a system call on `path`.
+    pub fn io(path: &Path, source: std::io::Error) -> FileError {
+        FileError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    /// True when the file was not found (an absent optional file, such as a first checkpoint).
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, FileError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound)
+    }
+}
+
+/// What a file that is not a regular file is, in words for messages.
+pub fn describe(kind: &FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else if kind.is_symlink() {
+        "a symbolic link"
+    } else if kind.is_file() {
+        "a regular file"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Opens `path` for reading when it is a regular file (links followed); anything else is
+/// refused without blocking: on Unix the open itself does not wait (`O_NONBLOCK`, which
+/// reads of a regular file ignore), and the opened file's type is checked.
+pub fn open_read(path: &Path) -> Result<File, FileError> {
+    let mut opts = OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = opts.open(path).map_err(|e| FileError::io(path, e))?;
+    let kind = file
+        .metadata()
+        .map_err(|e| FileError::io(path, e))?
+        .file_type();
+    if !kind.is_file() {
+        return Err(FileError::NotRegular {
+            path: path.to_path_buf(),
+            kind: describe(&kind),
+        });
+    }
+    Ok(file)
+}
+
+/// Opens `path` for reading (see [`open_read`]) and refuses it when larger than `limit`
+/// bytes, the largest valid `what`; returns the file and its length.
+pub fn open_bounded(path: &Path, limit: u64, what: &'static str) -> Result<(File, u64), FileError> {
+    let file = open_read(path)?;
+    let len = file.metadata().map_err(|e| FileError::io(path, e))?.len();
+    if len > limit {
+        return Err(FileError::TooLarge {
+            path: path.to_path_buf(),
+            len,
+            limit,
+            what,
+        });
+    }
+    Ok((file, len))
+}
+
+/// The whole of the regular file `path`, refused when larger than `limit` bytes (the
+/// largest valid `what`); never reads more than `limit` bytes even if the file grows.
+pub fn read(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u8>, FileError> {
+    let (file, len) = open_bounded(path, limit, what)?;
+    let mut bytes = Vec::with_capacity(len as usize);
+    file.take(limit)
+        .read_to_end(&mut bytes)
+        .map_err(|e| FileError::io(path, e))?;
+    Ok(bytes)
+}
+
+/// The whole of the regular text file `path` (see [`read`]); bytes that are not UTF-8
+/// are reported as damage.
+pub fn read_to_string(path: &Path, limit: u64, what: &'static str) -> Result<String, FileError> {
+    String::from_utf8(read(path, limit, what)?).map_err(|e| FileError::Damaged {
+        path: path.to_path_buf(),
+        msg: format!(
+            "not text (invalid UTF-8 at byte {}): not a {what}",
+            e.utf8_error().valid_up_to()
+        ),
+    })
+}
+
+/// Refuses an output `path` that exists but is not a regular file (a device, a FIFO, a
+/// directory, a symbolic link: the final rename would replace it) or whose folder is
+/// missing; call it before long work, so that a bad path costs nothing.
+pub fn check_output(path: &Path) -> Result<(), FileError> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if !m.is_file() => {
+            return Err(FileError::WouldReplace {
+                path: path.to_path_buf(),
+                kind: describe(&m.file_type()),
+            })
+        }
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(FileError::io(path, e)),
+    }
+    check_folder(path)
+}
+
+/// Refuses an output directory `path` that exists and is no directory, or whose parent is
+/// missing.
+pub fn check_output_dir(path: &Path) -> Result<(), FileError> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(m) => Err(FileError::WouldReplace {
+            path: path.to_path_buf(),
+            kind: describe(&m.file_type()),
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => check_folder(path),
+        Err(e) => Err(FileError::io(path, e)),
+    }
+}
+
+/// The folder `path` lies in (`.` for a bare name).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+fn check_folder(path: &Path) -> Result<(), FileError> {
+    let folder = folder_of(path);
+    if folder.is_dir() {
+        Ok(())
+    } else {
+        Err(FileError::NoFolder {
+            path: path.to_path_buf(),
+            folder: folder.to_path_buf(),
+        })
+    }
+}
+
+/// `path` with `suffix` appended to its last component.
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
+/// The temporary files and lock files this process has made and not yet removed, for
+/// [`remove_temps`].
+static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn register(path: &Path) {
+    LIVE.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(path.to_path_buf());
+}
+
+fn unregister(path: &Path) {
+    let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(i) = live.iter().position(|p| p == path) {
+        live.swap_remove(i);
+    }
+}
+
+/// Removes every temporary file and lock file this process has open, for a process about
+/// to end on a signal (call it from a normal thread, not from a signal handler).
+pub fn remove_temps() {
+    let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+    for p in live.iter() {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+/// Takes an exclusive advisory lock on `file` without waiting: false when another open
+/// file (of this or another process) holds it. The system drops it with the process, so a
+/// killed run leaves no stale lock.
+pub fn try_lock(file: &File) -> std::io::Result<bool> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::io::AsRawFd;
+        // SAFETY: flock on a descriptor this process owns and keeps open; no memory is involved.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+            return Ok(true);
+        }
+        let e = std::io::Error::last_os_error();
+        if e.kind() == std::io::ErrorKind::WouldBlock {
+            Ok(false)
+        } else {
+            Err(e)
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        Ok(true)
+    }
+}
+
+/// The one lock of an output (a file or a directory): `<target>.lock` beside it, locked
+/// while this value lives and removed when it drops, so that two runs never write one
+/// output; holding it, the writer owns the output's temporary files, and the stale ones a
+/// killed run left are removed when it is taken.
+#[derive(Debug)]
+pub struct OutputLock {
+    target: PathBuf,
+    path: PathBuf,
+    _file: File,
+}
+
+impl OutputLock {
+    /// Locks the output file `target` after [`check_output`].
+    pub fn acquire(target: &Path) -> Result<OutputLock, FileError> {
+        check_output(target)?;
+        OutputLock::take(target)
+    }
+
+    /// Locks the output directory `target` after [`check_output_dir`].
+    pub fn acquire_dir(target: &Path) -> Result<OutputLock, FileError> {
+        check_output_dir(target)?;
+        OutputLock::take(target)
+    }
+
+    fn take(target: &Path) -> Result<OutputLock, FileError> {
+        let path = with_suffix(target, ".lock");
+        let busy = || FileError::Busy {
+            path: target.to_path_buf(),
+            lock: path.clone(),
+        };
+        match std::fs::symlink_metadata(&path) {
+            Ok(m) if !m.is_file() => {
+                return Err(FileError::WouldReplace {
+                    path: path.clone(),
+                    kind: describe(&m.file_type()),
+                })
+            }
+            _ => {}
+        }
+        // A lock file the holder removes between our open and our lock is another file
+        // than the one at the path now: take the lock again on the new one.
+        for _ in 0..8 {
+            let file = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path)
+                .map_err(|e| FileError::io(&path, e))?;
+            if !try_lock(&file).map_err(|e| FileError::io(&path, e))? {
+                return Err(busy());
+            }
+            if same_file(&file, &path) {
+                register(&path);
+                remove_stale_temps(target);
+                return Ok(OutputLock {
+                    target: target.to_path_buf(),
+                    path,
+                    _file: file,
+                });
+            }
+        }
+        Err(busy())
+    }
+
+    /// The output this lock holds.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+}
+
+impl Drop for OutputLock {
+    fn drop(&mut self) {
+        // Removed while still locked: a run that opened it before sees another file at
+        // the path once it gets the lock, and takes the lock again.
+        let _ = std::fs::remove_file(&self.path);
+        unregister(&self.path);
+    }
+}
+
+/// True when `file` is the file now at `path`.
+fn same_file(file: &File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), std::fs::metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, path);
+        true
+    }
+}
+
+/// Removes the temporary files of `target` that earlier runs left: `<name>.<pid>.<n>.tmp`
+/// and the older `<name>.tmp`. Only the holder of the output's lock calls it.
+fn remove_stale_temps(target: &Path) {
+    let Some(name) = target.file_name().and_then(|n| n.to_str()) else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(folder_of(target)) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let file = e.file_name();
+        let Some(file) = file.to_str() else { continue };
+        let Some(middle) = file
+            .strip_prefix(name)
+            .and_then(|r| r.strip_prefix('.'))
+            .and_then(|r| r.strip_suffix("tmp"))
+        else {
+            continue;
+        };
+        let ours = middle.is_empty()
+            || middle
+                .strip_suffix('.')
+                .is_some_and(|m| m.split('.').count() == 2 && m.split('.').all(is_number));
+        if ours && e.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
+fn is_number(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Numbers the temporary files of this process, so that each has a unique name.
+static NEXT_TEMP: AtomicU64 = AtomicU64::new(0);
+
+/// A file being written in place of `target`: `<target>.<pid>.<n>.tmp` beside it until
+/// [`AtomicWrite::commit`] syncs it and renames it over the target, so a file at the
+/// target's path is always complete; removed when dropped uncommitted. Created only under
+/// the [`OutputLock`] of the target or of a directory holding it.
+#[derive(Debug)]
+pub struct AtomicWrite {
+    target: PathBuf,
+    path: PathBuf,
+    file: File,
+    committed: bool,
+}
+
+impl AtomicWrite {
+    /// Starts a write of `target`, which `_lock` (of the target or of its directory)
+    /// keeps to this run; refuses a target that is not a regular file.
+    pub fn create(target: &Path, _lock: &OutputLock) -> Result<AtomicWrite, FileError> {
+        check_output(target)?;
+        remove_stale_temps(target);
+        let n = NEXT_TEMP.fetch_add(1, Ordering::Relaxed);
+        let path = with_suffix(target, &format!(".{}.{n}.tmp", std::process::id()));
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(|e| FileError::io(&path, e))?;
+        register(&path);
+        Ok(AtomicWrite {
+            target: target.to_path_buf(),
+            path,
+            file,
+            committed: false,
+        })
+    }
+
+    /// The temporary file, to write (and seek) through; `&File` is `Write` and `Seek`.
+    pub fn file(&self) -> &File {
+        &self.file
+    }
+
+    /// The temporary file's path, for messages.
+    pub fn temp_path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Makes the written file durable and gives it the target's name.
+    pub fn commit(mut self) -> Result<(), FileError> {
+        self.file
+            .sync_all()
+            .map_err(|e| FileError::io(&self.path, e))?;
+        std::fs::rename(&self.path, &self.target).map_err(|e| FileError::io(&self.target, e))?;
+        self.committed = true;
+        unregister(&self.path);
+        // The rename itself is durable once the folder is synced; a folder that cannot be
+        // opened or synced (some file systems) keeps the file, only not yet its new name.
+        if let Ok(dir) = File::open(folder_of(&self.target)) {
+            let _ = dir.sync_all();
+        }
+        Ok(())
+    }
+}
+
+impl Write for AtomicWrite {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.file.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+impl Drop for AtomicWrite {
+    fn drop(&mut self) {
+        if !self.committed {
+            // Nothing more can be done about a failed removal while unwinding from an
+            // earlier error; the next writer removes it as stale.
+            let _ = std::fs::remove_file(&self.path);
+            unregister(&self.path);
+        }
+    }
+}
+
+/// Writes `target` whole through `fill`, under a lock `lock` already held (of the target
+/// or of its directory): a temporary file, synced and renamed when `fill` succeeds.
+pub fn write_with(
+    target: &Path,
+    lock: &OutputLock,
+    fill: impl FnOnce(&mut std::io::BufWriter<&File>) -> std::io::Result<()>,
+) -> Result<(), FileError> {
+    let w = AtomicWrite::create(target, lock)?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, w.file());
+    fill(&mut out)
+        .and_then(|()| out.flush())
+        .map_err(|e| FileError::io(target, e))?;
+    drop(out);
+    w.commit()
+}
+
+/// Writes `bytes` to `target` atomically, taking and releasing the target's lock.
+pub fn write(target: &Path, bytes: &[u8]) -> Result<(), FileError> {
+    let lock = OutputLock::acquire(target)?;
+    write_with(target, &lock, |f| f.write_all(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let d =
+            std::env::temp_dir().join(format!("quasar-core-file-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn write_replaces_whole_and_leaves_nothing_beside() {
+        let d = scratch("write");
+        let p = d.join("out.bin");
+        write(&p, b"first").unwrap();
+        write(&p, b"second").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"second");
+        assert_eq!(names(&d), ["out.bin"]);
+        assert_eq!(read(&p, 6, "test file").unwrap(), b"second");
+        let e = read(&p, 5, "test file").unwrap_err().to_string();
+        assert!(
+            e.contains("is 6 bytes, more than the 5 bytes a test file can be"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn failed_write_keeps_the_old_file_and_removes_its_temp() {
+        let d = scratch("fail");
+        let p = d.join("out.bin");
+        write(&p, b"old").unwrap();
+        let lock = OutputLock::acquire(&p).unwrap();
+        let e = write_with(&p, &lock, |f| {
+            f.write_all(b"half")?;
+            Err(std::io::Error::other("disk on fire"))
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("disk on fire"), "{e}");
+        drop(lock);
+        assert_eq!(std::fs::read(&p).unwrap(), b"old");
+        assert_eq!(names(&d), ["out.bin"]);
+    }
+
+    #[test]
+    fn a_second_writer_is_refused_and_stale_temps_are_removed() {
+        let d = scratch("lock");
+        let p = d.join("out.bin");
+        std::fs::write(d.join("out.bin.123.4.tmp"), b"stale").unwrap();
+        std::fs::write(d.join("out.bin.tmp"), b"stale").unwrap();
+        std::fs::write(d.join("out.bin.x.tmp"), b"not ours").unwrap();
+        let held = OutputLock::acquire(&p).unwrap();
+        assert_eq!(names(&d), ["out.bin.lock", "out.bin.x.tmp"]);
+        let e = OutputLock::acquire(&p).unwrap_err().to_string();
+        assert!(e.contains("out.bin is being written by another run"), "{e}");
+        let w = AtomicWrite::create(&p, &held).unwrap();
+        let tmp = w.temp_path().to_path_buf();
+        assert!(tmp.exists());
+        remove_temps();
+        assert!(!tmp.exists());
+        drop(w);
+        drop(held);
+        OutputLock::acquire(&p).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_fifos_and_folders_are_neither_read_nor_replaced() {
+        let d = scratch("kinds");
+        let fifo = d.join("fifo");
+        let ok = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(ok.success());
+        for (p, kind) in [
+            (fifo.as_path(), "a FIFO (named pipe)"),
+            (Path::new("/dev/zero"), "a character device"),
+            (d.as_path(), "a directory"),
+        ] {
+            let e = read(p, 1 << 20, "test file").unwrap_err().to_string();
+            assert_eq!(
+                e,
+                format!(
+                    "{} is {kind}, not a regular file: give the path of a file",
+                    p.display()
+                )
+            );
+            let e = write(p, b"x").unwrap_err().to_string();
+            assert_eq!(
+                e,
+                format!(
+                    "{} is {kind}: writing would replace it; give the path of a regular file",
+                    p.display()
+                )
+            );
+        }
+        let e = check_output(&d.join("no/such/out"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.ends_with("no/such does not exist; create it first"),
+            "{e}"
+        );
+    }
+}
