@@ -69,6 +69,10 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if cli::output::json_requested() => {
+            println!("{}", cli::output::json_error(&e.to_string()));
+            ExitCode::FAILURE
+        }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
@@ -76,7 +80,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// Prints help and version as clap does, and any other argument error as one line.
+/// Prints help and version as clap does, and any other argument error as one line (a JSON
+/// error object on standard output with `--json`).
 fn usage_error(e: clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
     if !e.use_stderr() || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
@@ -89,6 +94,12 @@ fn usage_error(e: clap::Error) -> ExitCode {
         .take_while(|l| !l.trim().is_empty())
         .map(str::trim)
         .collect();
-    eprintln!("{} (see 'quasar --help')", what.join(" "));
+    let line = format!("{} (see 'quasar --help')", what.join(" "));
+    if cli::output::json_requested() {
+        let line = line.strip_prefix("error: ").unwrap_or(&line);
+        println!("{}", cli::output::json_error(line));
+    } else {
+        eprintln!("{line}");
+    }
     ExitCode::from(2)
 }

@@ -96,7 +96,8 @@ fn drivers_build_the_same_databases_as_one_build() {
         "B:WK14:BK1,K32",
     ]);
     assert!(
-        ok && out.starts_with("b0k2-w0k1: win for Black to move"),
+        ok && out.starts_with("Black to move: win\nbest move: ")
+            && out.contains("\ndetail: slice b0k2-w0k1\n"),
         "{out}"
     );
 }
@@ -234,9 +235,12 @@ fn distance_files_beside_the_databases_choose_the_engines_move_in_a_won_ending()
     };
     let d = db.distance(&g.pos.board, g.pos.side).unwrap();
     let out = probe(&dir);
-    let first = out.lines().next().unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "White to move: win", "{out}");
+    assert!(lines[1].starts_with("best move: "), "{out}");
     assert!(
-        first.ends_with(&format!("win for White to move, converts in {d} plies")),
+        lines[2].starts_with("detail: slice ")
+            && lines[2].ends_with(&format!(", converts in {d} plies")),
         "{out}"
     );
     let shortest_line = format!(
@@ -250,11 +254,7 @@ fn distance_files_beside_the_databases_choose_the_engines_move_in_a_won_ending()
     );
     let out = probe(&plain);
     assert!(
-        out.lines()
-            .next()
-            .unwrap()
-            .ends_with("win for White to move")
-            && !out.contains("converts"),
+        out.starts_with("White to move: win\n") && !out.contains("converts"),
         "{out}"
     );
     std::fs::remove_dir_all(&dir).unwrap();

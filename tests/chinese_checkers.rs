@@ -50,7 +50,7 @@ fn the_two_piece_table_builds_probes_and_verifies() {
     assert!(ok && out.contains("2 pieces a side"), "{out}{err}");
     let (ok, out, err) = quasar(&["tablebase", "probe", f, "--position", START2]);
     assert!(
-        ok && out.contains("wins in 33 plies") && out.contains("best move"),
+        ok && out.contains("X to move: win in 33 plies") && out.contains("best move"),
         "{out}{err}"
     );
     let (ok, out, err) = quasar(&["tablebase", "verify", f]);

@@ -50,7 +50,7 @@ fn bestmove_takes_the_win_and_prints_statistics() {
         "simulations ",
         "value ",
         "pv ",
-        "proven win for White in 1 plies",
+        "proven win for White within 1 ply",
         "tree ",
     ] {
         assert!(out.contains(field), "{field} missing: {out}");

@@ -40,18 +40,24 @@ fn build_info_probe_verify() {
     // the Black piece on a5 is on row R + 2 = 5 and far from White's goal side.
     let (ok, out, err) = quasar(&["tablebase", "probe", f, "--position", "B4/5/2W2/5/5 w"]);
     assert!(ok, "{err}");
-    assert!(out.starts_with("win in 2"), "{out}");
+    assert!(
+        out.starts_with("White to move: win within 3 plies"),
+        "{out}"
+    );
 
     // The same seen from Black: colours flipped, Black to move.
     let (ok, out, _) = quasar(&["tablebase", "probe", f, "--position", "5/5/2B2/5/W4 b"]);
     assert!(ok);
-    assert!(out.starts_with("win in 2"), "{out}");
+    assert!(
+        out.starts_with("Black to move: win within 3 plies"),
+        "{out}"
+    );
 
     // A Black piece on row 2 may win first: unknown, and why.
     let (ok, out, _) = quasar(&["tablebase", "probe", f, "--position", "B4/5/2W2/1B3/5 w"]);
     assert!(ok);
     assert!(
-        out.starts_with("unknown: an opponent piece on row 2"),
+        out.starts_with("White to move: unknown\nwhy: an opponent piece on row 2"),
         "{out}"
     );
 
@@ -73,7 +79,10 @@ fn build_info_probe_verify() {
         "B4/5/2W2/5/5 w",
     ]);
     assert!(ok, "{err}");
-    assert!(out.starts_with("win in 2"), "{out}");
+    assert!(
+        out.starts_with("White to move: win within 3 plies"),
+        "{out}"
+    );
     let (ok, out, err) = quasar(&[
         "tablebase",
         "verify",
@@ -367,7 +376,7 @@ fn sliced_builds_by_shards_equal_one_build_byte_for_byte() {
     // A lone White piece on row H-2 = 4 that nothing can capture: D = 2.
     let (ok, out, err) = quasar(&["tablebase", "probe", w, "--position", "B3/4/2W1/4/4/4 w"]);
     assert!(ok, "{err}");
-    assert!(out.contains("win in 2"), "{out}");
+    assert!(out.contains("win within 3 plies"), "{out}");
     let (ok, out, err) = quasar(&["tablebase", "verify", w, "--samples", "200"]);
     assert!(ok, "{err}{out}");
     assert!(out.contains("all agree"), "{out}");

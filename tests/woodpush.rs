@@ -68,14 +68,14 @@ fn width_7_is_a_win_for_right_by_4_with_no_draws() {
     let f = file.to_str().unwrap();
     let (ok, out, err) = quasar(&["tablebase", "probe", f, "--position", "L.L.R.R L"]);
     assert!(ok, "{err}");
-    assert!(out.contains("score: Right wins by 4"), "{out}");
-    assert!(out.contains("Left to move: a loss in 25 plies"), "{out}");
+    assert!(out.contains("detail: score -4 (Right wins by 4)"), "{out}");
+    assert!(out.contains("Left to move: loss in 25 plies"), "{out}");
     assert!(out.contains("best move: "), "{out}");
     // A lone Left piece next to the far end steps off at once: Right wins by its pieces.
     let (ok, out, _) = quasar(&["tablebase", "probe", f, "--position", "R.....L L"]);
     assert!(ok);
-    assert!(out.contains("score: Right wins by 1"), "{out}");
-    assert!(out.contains("Left to move: a loss in 1 plies"), "{out}");
+    assert!(out.contains("detail: score -1 (Right wins by 1)"), "{out}");
+    assert!(out.contains("Left to move: loss in 1 ply"), "{out}");
 
     let (ok, out, err) = quasar(&["tablebase", "verify", f]);
     assert!(ok, "{err}");
@@ -107,7 +107,7 @@ fn width_9_is_a_draw_with_933_draws_per_side() {
     let (ok, out, _) = quasar(&["tablebase", "probe", f, "--position", "L.L...R.R L"]);
     assert!(ok);
     assert!(
-        out.contains("Left to move: a draw, play never ends"),
+        out.contains("Left to move: draw\n") && out.contains("detail: score 0: play never ends"),
         "{out}"
     );
 
@@ -204,7 +204,7 @@ fn an_endgame_table_of_few_pieces_on_a_wide_strip() {
         "L................R R",
     ]);
     assert!(ok);
-    assert!(out.contains("score: "), "{out}");
+    assert!(out.contains("detail: score "), "{out}");
     let e = one_error_line(&[
         "tablebase",
         "probe",
@@ -349,7 +349,10 @@ fn a_table_proves_the_start_and_plays_in_the_arena() {
         "bestmove", "--game", "woodpush", "--width", "7", "--sims", "500", "--tb", f,
     ]);
     assert!(ok, "{err}");
-    assert!(out.contains("proven loss for Left in 25 plies"), "{out}");
+    assert!(
+        out.contains("proven loss for Left within 25 plies"),
+        "{out}"
+    );
     let e = one_error_line(&[
         "bestmove", "--game", "woodpush", "--width", "9", "--sims", "50", "--tb", f,
     ]);

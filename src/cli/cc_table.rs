@@ -2,6 +2,7 @@
 //! solvers (or over half the space with counters, resumable), and print a table's contents,
 //! a probe and a verification.
 
+use super::output::{print_json, result_word, ProbeAnswer, TableInfo};
 use super::CliResult;
 use chinese_checkers::solve::{method_of, solve_full, solve_half, CcTable};
 use chinese_checkers::Position;
@@ -179,8 +180,31 @@ fn value_text(t: &CcTable, pos: &Position) -> String {
 }
 
 /// Prints a table's facts and counts (loading checked its checksum).
-pub fn info(t: &CcTable, path: &Path) -> CliResult {
+pub fn info(t: &CcTable, path: &Path, json: bool) -> CliResult {
     let size = std::fs::metadata(path)?.len();
+    if json {
+        let c = t.counts();
+        let start = Position::start(t.k()).ok().and_then(|p| t.value(&p));
+        return print_json(&TableInfo {
+            game: "chinese-checkers",
+            file: path.display().to_string(),
+            bytes: size,
+            covers: format!("7x7, {} pieces a side", t.k()),
+            positions: c.positions,
+            checksum_verified: true,
+            details: serde_json::json!({
+                "pieces_per_side": t.k(),
+                "half_stored": t.is_mirror(),
+                "first_wins": c.first_wins,
+                "second_wins": c.second_wins,
+                "draws": c.draws,
+                "start": start.map(|(r, plies)| serde_json::json!({
+                    "result": result_word(r),
+                    "plies": plies,
+                })),
+            }),
+        });
+    }
     println!("file: {} ({size} bytes, checksum verified)", path.display());
     println!("table: chinese-checkers 7x7, {} pieces a side", t.k());
     print_counts(t);
@@ -188,7 +212,7 @@ pub fn info(t: &CcTable, path: &Path) -> CliResult {
 }
 
 /// Prints the value of one position and a move that keeps it.
-pub fn probe(t: &CcTable, text: &str) -> CliResult {
+pub fn probe(t: &CcTable, text: &str, json: bool) -> CliResult {
     let pos = Position::parse_position(text)?;
     if pos.k() != t.k() {
         return Err(format!(
@@ -198,12 +222,24 @@ pub fn probe(t: &CcTable, text: &str) -> CliResult {
         )
         .into());
     }
-    println!("{}", pos.position_text());
-    println!("{}", value_text(t, &pos));
-    if let Some(mv) = t.best_move(&pos) {
-        println!("best move: {}", pos.move_text(mv));
+    let value = t.value(&pos);
+    let draw = matches!(value, Some((GameResult::Draw, _)));
+    ProbeAnswer {
+        game: "chinese-checkers",
+        position: pos.position_text(),
+        to_move: Position::side_name(pos.side).to_string(),
+        result: value.map(|(r, _)| result_word(r)),
+        plies: value.filter(|_| !draw).map(|(_, n)| n),
+        // The half solver's plies are exact; the paper's solvers' may be bounds.
+        plies_exact: !draw && t.is_mirror(),
+        best_move: t.best_move(&pos).map(|mv| pos.move_text(mv)),
+        detail: match value {
+            None => Some("not in the table".into()),
+            Some(_) if draw => Some("or not proven, in a table solved with --win-only".into()),
+            Some(_) => None,
+        },
     }
-    Ok(())
+    .print(json)
 }
 
 /// Checks positions against their moves (all of them up to 10 M positions, else a sample).

@@ -2,6 +2,7 @@
 //! them, one slice, or one job's share of a wave), print the plan, and print, probe and
 //! verify a directory of slice files.
 
+use super::output::{print_json, ProbeAnswer, TableInfo};
 use super::CliResult;
 use checkers::build::MAX_DISTANCE;
 use checkers::db::{build_with, BuildOptions, Built, Database, SliceTable, Wdl};
@@ -102,9 +103,61 @@ fn open(path: &Path) -> Result<Database, Box<dyn std::error::Error>> {
     }
 }
 
+/// The bytes of a file, or of the files in a directory.
+fn bytes_on_disk(path: &Path) -> u64 {
+    match std::fs::read_dir(path) {
+        Ok(entries) => entries
+            .filter_map(Result::ok)
+            .filter_map(|e| e.metadata().ok())
+            .filter(|m| m.is_file())
+            .map(|m| m.len())
+            .sum(),
+        Err(_) => std::fs::metadata(path).map_or(0, |m| m.len()),
+    }
+}
+
 /// Per slice and side to move: positions, wins, draws, losses.
-pub fn info(path: &Path) -> CliResult {
+pub fn info(path: &Path, json: bool) -> CliResult {
     let db = open(path)?;
+    if json {
+        let mut total = [0u64; 4];
+        let mut slices = Vec::new();
+        for s in db.slices() {
+            let t = db.table(s).expect("listed");
+            for side in [Side::First, Side::Second] {
+                let c = t.counts(side);
+                slices.push(serde_json::json!({
+                    "slice": s.to_string(),
+                    "to_move": Position::side_name(side),
+                    "positions": c.positions,
+                    "wins": c.wins,
+                    "draws": c.draws,
+                    "losses": c.losses,
+                }));
+                for (a, b) in total
+                    .iter_mut()
+                    .zip([c.positions, c.wins, c.draws, c.losses])
+                {
+                    *a += b;
+                }
+            }
+        }
+        return print_json(&TableInfo {
+            game: "checkers",
+            file: path.display().to_string(),
+            bytes: bytes_on_disk(path),
+            covers: format!("up to {} pieces", db.max_pieces()),
+            positions: total[0],
+            checksum_verified: true,
+            details: serde_json::json!({
+                "max_pieces": db.max_pieces(),
+                "slices": slices,
+                "wins": total[1],
+                "draws": total[2],
+                "losses": total[3],
+            }),
+        });
+    }
     println!(
         "checkers databases in {}: {} slices, up to {} pieces (checksums verified)",
         path.display(),
@@ -140,19 +193,23 @@ pub fn info(path: &Path) -> CliResult {
     Ok(())
 }
 
-/// The value of a position, and each move's (with plies to conversion where the
-/// directory holds distance files).
-pub fn probe(path: &Path, text: &str) -> CliResult {
+/// The value of a position in the answer shape of every game (with plies to conversion
+/// where the directory holds distance files), then in text each move's value.
+pub fn probe(path: &Path, text: &str, json: bool) -> CliResult {
     let mut db = open(path)?;
     if path.is_dir() {
         db.load_distances(path)?;
     }
     let pos = Position::parse_position(text)?;
     // With distance files, a decided value also says how soon it converts.
-    let plies = |board: &checkers::Board, side: Side, w: Wdl| match (w, db.distance(board, side)) {
-        (Wdl::Draw, _) | (_, None) => String::new(),
-        (_, Some(d)) if d >= MAX_DISTANCE => format!(", converts in {d} plies or more"),
-        (_, Some(d)) => format!(", converts in {d} plies"),
+    let distance = |board: &checkers::Board, side: Side, w: Wdl| match w {
+        Wdl::Draw => None,
+        _ => db.distance(board, side),
+    };
+    let plies = |d: Option<u8>| match d {
+        None => String::new(),
+        Some(d) if d >= MAX_DISTANCE => format!(", converts in {d} plies or more"),
+        Some(d) => format!(", converts in {d} plies"),
     };
     let word = |w: Wdl| match w {
         Wdl::Win => "win",
@@ -168,27 +225,51 @@ pub fn probe(path: &Path, text: &str) -> CliResult {
         )
         .into());
     };
-    println!(
-        "{}: {} for {} to move{}",
-        Slice::of(&pos.board),
-        word(v),
-        Position::side_name(pos.side),
-        plies(&pos.board, pos.side, v)
-    );
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
-    for m in moves {
-        let child = pos.after(m);
-        let after = db
-            .probe_position(&child)
-            .map_or("not in the databases".to_string(), |w| {
-                format!(
-                    "{} for the opponent{}",
-                    word(w),
-                    plies(&child.board, child.side, w)
-                )
+    let children: Vec<_> = moves
+        .iter()
+        .map(|&m| {
+            let child = pos.after(m);
+            let w = db.probe_position(&child);
+            let d = w.and_then(|w| distance(&child.board, child.side, w));
+            (m, w, d)
+        })
+        .collect();
+    // A move that keeps the value: to a lost child soonest, a drawn one, or, lost, to the
+    // won child that converts last.
+    let keep = match v {
+        Wdl::Win => Wdl::Loss,
+        Wdl::Draw => Wdl::Draw,
+        Wdl::Loss => Wdl::Win,
+    };
+    let best = children
+        .iter()
+        .filter(|c| c.1 == Some(keep))
+        .min_by_key(|c| match v {
+            Wdl::Loss => u8::MAX - c.2.unwrap_or(0),
+            _ => c.2.unwrap_or(0),
+        })
+        .map(|c| pos.move_text(c.0));
+    let d = distance(&pos.board, pos.side, v);
+    let answer = ProbeAnswer {
+        game: "checkers",
+        position: pos.position_text(),
+        to_move: Position::side_name(pos.side).to_string(),
+        result: Some(word(v)),
+        plies: None,
+        plies_exact: false,
+        best_move: best,
+        detail: Some(format!("slice {}{}", Slice::of(&pos.board), plies(d))),
+    };
+    answer.print(json)?;
+    if !json {
+        for (m, w, d) in children {
+            let after = w.map_or("not in the databases".to_string(), |w| {
+                format!("{} for the opponent{}", word(w), plies(d))
             });
-        println!("  {}: {after}", pos.move_text(m));
+            println!("  {}: {after}", pos.move_text(m));
+        }
     }
     Ok(())
 }

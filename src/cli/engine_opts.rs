@@ -1,6 +1,7 @@
 //! Search options shared by `bestmove`, `play` and `gtp` (they fill the same
 //! [`EngineSettings`] as the arena's `mcts:` specs), and the text of a search report.
 
+use super::output::{length_text, result_word};
 use arena::ab_player::AbSettings;
 use arena::duration::parse_duration;
 use arena::engine::{EngineChoice, EngineReport};
@@ -309,8 +310,9 @@ pub fn describe_report<G: Game>(pos: &G, r: &Report<G::Move>, moves: bool) -> St
                 GameResult::Loss => "loss",
                 GameResult::Draw => "draw",
             };
+            // The solver's plies bound the game's length: a shorter line may exist.
             match p.known_plies() {
-                Some(n) => format!("{what} for {me} in {n} plies"),
+                Some(n) => format!("{what} for {me} {}", length_text(n, false)),
                 None => format!("{what} for {me} (by a table without distances)"),
             }
         }
@@ -327,8 +329,12 @@ pub fn describe_report<G: Game>(pos: &G, r: &Report<G::Move>, moves: bool) -> St
         for c in &r.children {
             let proof = match c.proven {
                 Some(p) => match p.known_plies() {
-                    Some(n) => format!(" proven {:?} in {n}", p.result),
-                    None => format!(" proven {:?}", p.result),
+                    Some(n) => format!(
+                        " proven {} {}",
+                        result_word(p.result),
+                        length_text(n, false)
+                    ),
+                    None => format!(" proven {}", result_word(p.result)),
                 },
                 None => String::new(),
             };

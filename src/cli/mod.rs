@@ -7,6 +7,7 @@ pub mod cc_table;
 pub mod checkers_table;
 pub mod engine_opts;
 pub mod gtp;
+pub mod output;
 pub mod paths;
 pub mod perft;
 pub mod play;

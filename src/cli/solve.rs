@@ -1,6 +1,7 @@
 //! `quasar solve`: solve a small board exactly (winner and length under perfect play),
 //! write the proof, or check a proof file.
 
+use super::output::{length_text, print_json};
 use super::{position_from, CliResult, SizeRule};
 use crate::games::breakthrough::BreakthroughSetup;
 use crate::games::{DefaultSize, GameName};
@@ -94,6 +95,10 @@ pub struct Args {
     /// No progress line
     #[arg(long)]
     quiet: bool,
+    /// Print one JSON object (keys in docs/solver.md) instead of text, for a solve, a
+    /// --within bound or a --check; an error prints {"error": "..."}
+    #[arg(long, conflicts_with_all = ["merge", "list_children"])]
+    json: bool,
 }
 
 const SOLVE_HELP: &str = "\
@@ -217,6 +222,7 @@ pub fn run(args: Args) -> CliResult {
             args.threads,
             args.shard.unwrap_or(Shard::WHOLE),
             args.quiet,
+            args.json,
         );
     }
     let given = BreakthroughSetup { board: args.board };
@@ -298,6 +304,20 @@ pub fn run(args: Args) -> CliResult {
     if let Some(plies) = args.within {
         let result = solve::test_bound(&root, &options, plies, progress);
         let t = handle_stop(result, show && terminal, &interrupt, None)?;
+        if args.json {
+            return print_json(&serde_json::json!({
+                "game": "breakthrough",
+                "board": root.board().to_string(),
+                "position": root.to_fen(),
+                "table": table_text,
+                "winner": Position::side_name(t.winner),
+                "winner_to_move": t.winner == root.side(),
+                "within": plies,
+                "holds": t.holds,
+                "nodes": t.winner_nodes + t.length_nodes,
+                "seconds": t.winner_seconds + t.length_seconds,
+            }));
+        }
         println!("position: {}", root.to_fen());
         println!("table: {table_text}");
         println!(
@@ -316,20 +336,42 @@ pub fn run(args: Args) -> CliResult {
     }
     let result = solve::solve(&root, &options, progress);
     let s = handle_stop(result, show && terminal, &interrupt, args.proof.as_deref())?;
-    println!("position: {}", root.to_fen());
-    println!("table: {table_text}");
-    println!(
-        "winner: {} ({}); perfect play lasts {} plies",
-        Position::side_name(s.winner),
-        mover_text(s.winner, root.side()),
-        s.plies
-    );
     let mut pos = root;
     let mut text = Vec::new();
     for &mv in &s.line {
         text.push(pos.format_move(mv));
         pos.make_move(mv);
     }
+    if args.json {
+        return print_json(&serde_json::json!({
+            "game": "breakthrough",
+            "board": root.board().to_string(),
+            "position": root.to_fen(),
+            "table": table_text,
+            "winner": Position::side_name(s.winner),
+            "winner_to_move": s.winner == root.side(),
+            "plies": s.plies,
+            "plies_exact": true,
+            "line": text,
+            "nodes": s.winner_nodes + s.length_nodes,
+            "seconds": s.winner_seconds + s.length_seconds,
+            "proof": s.proof.as_ref().map(|p| serde_json::json!({
+                "file": p.path.display().to_string(),
+                "records": p.records,
+                "claims": p.claims,
+                "bytes": p.bytes,
+                "whole": args.shard.is_none_or(|sh| sh == Shard::WHOLE),
+            })),
+        }));
+    }
+    println!("position: {}", root.to_fen());
+    println!("table: {table_text}");
+    println!(
+        "winner: {} ({}); perfect play lasts {}",
+        Position::side_name(s.winner),
+        mover_text(s.winner, root.side()),
+        length_text(s.plies, true).trim_start_matches("in ")
+    );
     println!("principal line: {}", text.join(" "));
     let nodes = (s.winner_nodes, s.length_nodes);
     print_costs(nodes, (s.winner_seconds, s.length_seconds), "length");
@@ -443,7 +485,7 @@ fn merge(pieces: &[PathBuf], out: &Path) -> CliResult {
 }
 
 /// `--check FILE [--threads N] [--shard I/N] [--quiet]`.
-fn check(file: &Path, threads: Option<usize>, shard: Shard, quiet: bool) -> CliResult {
+fn check(file: &Path, threads: Option<usize>, shard: Shard, quiet: bool, json: bool) -> CliResult {
     let t = Instant::now();
     let proof = ProofFile::open(file)?;
     let view = proof.view()?;
@@ -468,6 +510,22 @@ fn check(file: &Path, threads: Option<usize>, shard: Shard, quiet: bool) -> CliR
         }
     };
     let r = pool.install(|| solve::check_shard(&view, shard, &progress))?;
+    if json {
+        return print_json(&serde_json::json!({
+            "game": "breakthrough",
+            "proof": file.display().to_string(),
+            "position": view.root.to_fen(),
+            "winner": Position::side_name(view.winner),
+            "plies": view.plies,
+            "plies_exact": false,
+            "shard": shard.to_string(),
+            "whole": shard.count() == 1,
+            "records": r.records,
+            "claims": r.claims,
+            "claim_nodes": r.claim_nodes,
+            "seconds": t.elapsed().as_secs_f64(),
+        }));
+    }
     let what = match shard.count() {
         1 => "proof checked".to_string(),
         n => format!("proof shard {shard} checked (the proof holds when all {n} shards pass)"),

@@ -4,6 +4,7 @@
 
 use super::cc_table;
 use super::checkers_table;
+use super::output::{histogram_json, print_json, ProbeAnswer, TableInfo};
 use super::woodpush_table;
 use super::CliResult;
 use crate::games::GameName;
@@ -100,6 +101,10 @@ pub struct InfoArgs {
     game: Option<GameName>,
     /// Table file
     file: PathBuf,
+    /// Print one JSON object (keys in docs/tablebases.md) instead of text; an error prints
+    /// {"error": "..."}
+    #[arg(long)]
+    json: bool,
 }
 
 /// Options of `tablebase probe`.
@@ -113,6 +118,10 @@ pub struct ProbeArgs {
     /// Position text, e.g. "6/6/2W3/6/6/6 w" (Breakthrough) or "L.L...R.R L" (Woodpush)
     #[arg(long)]
     position: String,
+    /// Print one JSON object (keys in docs/tablebases.md) instead of text; an error prints
+    /// {"error": "..."}
+    #[arg(long)]
+    json: bool,
 }
 
 /// Options of `tablebase verify`.
@@ -182,15 +191,15 @@ pub fn run(cmd: Command) -> CliResult {
         },
         Command::Info(a) => match open(&a.file, a.game)? {
             Opened::Breakthrough => info(a),
-            Opened::Woodpush(t) => woodpush_table::info(&t, &a.file),
-            Opened::Cc(t) => cc_table::info(&t, &a.file),
-            Opened::Checkers => checkers_table::info(&a.file),
+            Opened::Woodpush(t) => woodpush_table::info(&t, &a.file, a.json),
+            Opened::Cc(t) => cc_table::info(&t, &a.file, a.json),
+            Opened::Checkers => checkers_table::info(&a.file, a.json),
         },
         Command::Probe(a) => match open(&a.file, a.game)? {
             Opened::Breakthrough => probe(a),
-            Opened::Woodpush(t) => woodpush_table::probe(&t, &a.position),
-            Opened::Cc(t) => cc_table::probe(&t, &a.position),
-            Opened::Checkers => checkers_table::probe(&a.file, &a.position),
+            Opened::Woodpush(t) => woodpush_table::probe(&t, &a.position, a.json),
+            Opened::Cc(t) => cc_table::probe(&t, &a.position, a.json),
+            Opened::Checkers => checkers_table::probe(&a.file, &a.position, a.json),
         },
         Command::Verify(a) => match open(&a.file, a.game)? {
             Opened::Breakthrough => verify(a),
@@ -547,7 +556,7 @@ fn build(a: BuildArgs) -> CliResult {
 }
 
 /// `info` of a sliced table's directory: its finished slices and their depths.
-fn info_sliced(t: &SlicedTable) -> CliResult {
+fn info_sliced(t: &SlicedTable, json: bool) -> CliResult {
     let s = t.slicing();
     let headers = t
         .verify_all(&Bars::default())
@@ -586,6 +595,24 @@ fn info_sliced(t: &SlicedTable) -> CliResult {
         .enumerate()
         .map(|(k, (d, n))| format!("{k}:{d}/{n}"))
         .collect();
+    if json {
+        return print_json(&TableInfo {
+            game: "breakthrough",
+            file: t.dir().display().to_string(),
+            bytes: t.bytes() as u64,
+            covers: format!("{}, {} rows", region.board(), region.rows()),
+            positions: headers.len() as u64 * s.per_slice(),
+            checksum_verified: true,
+            details: serde_json::json!({
+                "board": region.board().to_string(),
+                "rows": region.rows(),
+                "sliced": true,
+                "slices_finished": headers.len(),
+                "slices": total,
+                "depth_histogram": histogram_json(&histogram),
+            }),
+        });
+    }
     println!("finished by wave: {}", done.join(" "));
     println!(
         "capped depth histogram of stored slices (D = {} means no win within {} moves):",
@@ -600,12 +627,40 @@ fn info(a: InfoArgs) -> CliResult {
     let t = TableFile::open(&a.file)?;
     let tree = match &t.tree {
         Tree::Static(tree) => tree,
-        Tree::Sliced(sliced) => return info_sliced(sliced),
+        Tree::Sliced(sliced) => return info_sliced(sliced, a.json),
     };
     // The histogram reads every entry anyway: check every block first, on all cores.
     t.verify_all(&Bars::default())?;
     let h = &t.header;
     let size = std::fs::metadata(&a.file)?.len();
+    if a.json {
+        let mut histogram = vec![0u64; h.max_depth as usize + 1];
+        for entry in tree.iter() {
+            let (_, v) = entry.map_err(|c| t.damaged(c))?;
+            let d = t.codec.decode(v).depth as usize;
+            if d < histogram.len() {
+                histogram[d] += 1;
+            }
+        }
+        return print_json(&TableInfo {
+            game: "breakthrough",
+            file: a.file.display().to_string(),
+            bytes: size,
+            covers: format!("{}, {} rows", h.board, h.rows),
+            positions: h.entries,
+            checksum_verified: true,
+            details: serde_json::json!({
+                "board": h.board.to_string(),
+                "rows": h.rows,
+                "limits": h.limits.to_string(),
+                "format_version": h.version,
+                "value_bytes": h.value_bytes,
+                "checksum": format!("{:08x}", h.checksum),
+                "sliced": false,
+                "depth_histogram": histogram_json(&histogram),
+            }),
+        });
+    }
     println!("file: {} ({size} bytes)", a.file.display());
     println!("format version: {}", h.version);
     println!(
@@ -648,16 +703,32 @@ fn probe(a: ProbeArgs) -> CliResult {
         )
         .into());
     }
+    let mut answer = ProbeAnswer {
+        game: "breakthrough",
+        position: pos.position_text(),
+        to_move: Position::side_name(pos.side_to_move()).to_string(),
+        result: None,
+        plies: None,
+        plies_exact: false,
+        best_move: None,
+        detail: None,
+    };
     match tb.explain(&pos) {
-        Ok(w) => println!(
-            "win in {} (moves of the side to move), best move {}",
-            w.depth,
-            pos.move_text(w.best_move)
-        ),
+        // D moves of the side to move, the opponent's between them: a bound, since the
+        // opponent may lose sooner.
+        Ok(w) => {
+            answer.result = Some("win");
+            answer.plies = Some(2 * w.depth - 1);
+            answer.best_move = Some(pos.move_text(w.best_move));
+            answer.detail = Some(format!(
+                "depth D = {} (moves of the side to move, at most)",
+                w.depth
+            ));
+        }
         Err(Unknown::Damaged(c)) => return Err(tb.table().damaged(c).into()),
-        Err(why) => println!("unknown: {why}"),
+        Err(why) => answer.detail = Some(why.to_string()),
     }
-    Ok(())
+    answer.print(a.json)
 }
 
 fn verify(a: VerifyArgs) -> CliResult {

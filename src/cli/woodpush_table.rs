@@ -1,6 +1,7 @@
 //! `quasar tablebase` for Woodpush: solve a width (or its positions of few pieces) into a
 //! table file, and print a table's contents, a probe and a verification.
 
+use super::output::{print_json, result_word, ProbeAnswer, TableInfo};
 use super::CliResult;
 use crate::progress::SolveBars;
 use quasar_core::{Game, GameResult};
@@ -90,9 +91,28 @@ fn print_report(r: &SolveReport) {
 }
 
 /// Prints a table's header facts and counts (loading checks its checksum).
-pub fn info(table: &WoodpushTable, path: &Path) -> CliResult {
+pub fn info(table: &WoodpushTable, path: &Path, json: bool) -> CliResult {
     let size = std::fs::metadata(path)?.len();
     let c = table.counts();
+    if json {
+        let [l, r] = c.positions_per_side;
+        return print_json(&TableInfo {
+            game: "woodpush",
+            file: path.display().to_string(),
+            bytes: size,
+            covers: kind_text(table).trim_start_matches("woodpush ").to_string(),
+            positions: l + r,
+            checksum_verified: true,
+            details: serde_json::json!({
+                "width": table.width(),
+                "max_pieces": table.space().max_pieces(),
+                "positions_per_side": {"Left": l, "Right": r},
+                "start_score": table.start_score(),
+                "draws_per_side": {"Left": c.draws_per_side[0], "Right": c.draws_per_side[1]},
+                "wins": {"Left": c.wins[0], "Right": c.wins[1]},
+            }),
+        });
+    }
     println!("file: {} ({size} bytes, checksum verified)", path.display());
     println!("table: {}", kind_text(table));
     let ko = match table.space().ko_states() {
@@ -120,8 +140,9 @@ pub fn info(table: &WoodpushTable, path: &Path) -> CliResult {
     Ok(())
 }
 
-/// Prints the value of one position: its score, its result with plies, and a move that keeps it.
-pub fn probe(table: &WoodpushTable, text: &str) -> CliResult {
+/// Prints the value of one position: its result with plies, a move that keeps it, and its
+/// score.
+pub fn probe(table: &WoodpushTable, text: &str, json: bool) -> CliResult {
     let pos = Position::parse_position(text)?;
     if pos.board.width != table.width() {
         return Err(format!(
@@ -141,25 +162,23 @@ pub fn probe(table: &WoodpushTable, text: &str) -> CliResult {
         }
         .into());
     };
-    println!("{}", pos.position_text());
-    println!("score: {}", score_text(score));
     let p = quasar_core::Oracle::probe(table, &pos).expect("the table holds the position");
-    let me = Position::side_name(pos.side);
-    let word = match p.result {
-        GameResult::Win => "win",
-        GameResult::Loss => "loss",
-        GameResult::Draw => "draw",
-    };
-    match (p.result, p.plies) {
-        (GameResult::Draw, _) => println!("{me} to move: a draw, play never ends"),
-        (_, Some(0)) => println!("{me} to move: the game is over, a {word} for {me}"),
-        (_, Some(n)) => println!("{me} to move: a {word} in {n} plies"),
-        (_, None) => println!("{me} to move: a {word}"),
+    let draw = p.result == GameResult::Draw;
+    ProbeAnswer {
+        game: "woodpush",
+        position: pos.position_text(),
+        to_move: Position::side_name(pos.side).to_string(),
+        result: Some(result_word(p.result)),
+        plies: if draw { None } else { p.plies },
+        plies_exact: !draw && p.plies.is_some(),
+        best_move: p.best_move.map(|mv| pos.move_text(mv)),
+        detail: Some(if draw {
+            format!("score {score}: play never ends")
+        } else {
+            format!("score {score} ({})", score_text(score))
+        }),
     }
-    if let Some(mv) = p.best_move {
-        println!("best move: {}", pos.move_text(mv));
-    }
-    Ok(())
+    .print(json)
 }
 
 /// Checks every position against the rules; an error when any disagrees.
