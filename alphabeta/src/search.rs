@@ -123,6 +123,11 @@ impl<G: Game> AlphaBeta<G> {
         self.eval.name()
     }
 
+    /// The evaluation's scale: the value at which the side to move wins three games in four.
+    pub fn evaluation_scale(&self) -> f64 {
+        self.eval.scale()
+    }
+
     /// Forgets the transposition table and the history (a new game).
     pub fn clear(&mut self) {
         self.table.clear();

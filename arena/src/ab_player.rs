@@ -2,7 +2,7 @@
 //! `ab:key=value` settings, the factory that loads a table once per match, and the player.
 
 use crate::duration::{format_duration, parse_duration, DurationError};
-use crate::player::{Budget, Player, PlayerError, PlayerFactory};
+use crate::player::{Budget, MoveInfo, Player, PlayerError, PlayerFactory};
 use crate::settings::{ProbeRule, TableSpec};
 use crate::setup::{GameSetup, SetupError};
 use crate::spec::PlayerSpec;
@@ -216,6 +216,7 @@ impl<S: GameSetup> PlayerFactory<S::Game> for AbFactory<S> {
         Ok(Box::new(AbPlayer {
             name: self.name(),
             searcher,
+            info: None,
         }))
     }
 }
@@ -224,6 +225,7 @@ impl<S: GameSetup> PlayerFactory<S::Game> for AbFactory<S> {
 struct AbPlayer<G: Game> {
     name: String,
     searcher: AlphaBeta<G>,
+    info: Option<MoveInfo>,
 }
 
 impl<G: Game> Player<G> for AbPlayer<G> {
@@ -237,9 +239,16 @@ impl<G: Game> Player<G> for AbPlayer<G> {
     }
 
     fn choose(&mut self, pos: &G, budget: &Budget) -> Result<G::Move, PlayerError> {
-        self.searcher
+        let report = self
+            .searcher
             .search(pos, limit_of(budget.limit))
-            .map(|r| r.best_move)
-            .map_err(|_| PlayerError::NoMove)
+            .map_err(|_| PlayerError::NoMove)?;
+        let scale = self.searcher.evaluation_scale();
+        self.info = Some(MoveInfo::of_alphabeta(pos, &report, scale));
+        Ok(report.best_move)
+    }
+
+    fn last_info(&mut self) -> Option<MoveInfo> {
+        self.info.take()
     }
 }

@@ -2,6 +2,7 @@
 //! time (`bestmove`, `play`, `gtp`): MCTS or alpha-beta, as the user chose.
 
 use crate::ab_player::{limit_of, AbSettings};
+use crate::player::MoveInfo;
 use crate::settings::EngineSettings;
 use crate::setup::{GameSetup, SetupError};
 use alphabeta::AlphaBeta;
@@ -78,6 +79,22 @@ impl<S: GameSetup> Engine<S> {
                 Ok(r) => EngineReport::AlphaBeta(r),
                 Err(_) => EngineReport::GameOver,
             },
+        }
+    }
+
+    /// What `report`, this engine's search of `pos`, says for a record; `None` for a
+    /// finished game.
+    pub fn info(
+        &self,
+        pos: &S::Game,
+        report: &EngineReport<<S::Game as Game>::Move>,
+    ) -> Option<MoveInfo> {
+        match (self, report) {
+            (_, EngineReport::Mcts(r)) => Some(MoveInfo::of_mcts(pos, r)),
+            (Engine::AlphaBeta(ab), EngineReport::AlphaBeta(r)) => {
+                Some(MoveInfo::of_alphabeta(pos, r, ab.evaluation_scale()))
+            }
+            _ => None,
         }
     }
 

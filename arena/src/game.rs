@@ -2,7 +2,7 @@
 //! time per move, losses for illegal moves, overruns and failures, and a ply cap.
 
 use crate::duration::format_duration;
-use crate::player::{Budget, Player, PlayerError};
+use crate::player::{Budget, MoveInfo, Player, PlayerError};
 use quasar_core::{Game, Outcome, Side};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
@@ -55,6 +55,8 @@ pub struct PlayedGame<G: Game> {
     pub moves: Vec<G::Move>,
     /// Wall-clock time of each move in `moves`.
     pub times: Vec<Duration>,
+    /// What the mover's search said about each move in `moves`, when it says.
+    pub infos: Vec<Option<MoveInfo>>,
     /// The last position (finished when the rules ended the game).
     pub end: G,
 }
@@ -80,6 +82,7 @@ pub fn play_game<G: Game>(
         detail: None,
         moves: Vec::new(),
         times: Vec::new(),
+        infos: Vec::new(),
         end: pos.clone(),
     };
     for side in [Side::First, Side::Second] {
@@ -114,6 +117,7 @@ pub fn play_game<G: Game>(
             Ok(mv) => mv,
             Err(e) => return forfeit(game, side, &e, "failed to move"),
         };
+        let info = players[side.index()].last_info();
         pos.legal_moves(&mut legal);
         if !legal.contains(&mv) {
             game.outcome = Outcome::Win(side.opponent());
@@ -141,6 +145,7 @@ pub fn play_game<G: Game>(
         pos.play(mv);
         game.moves.push(mv);
         game.times.push(took);
+        game.infos.push(info);
         game.end = pos.clone();
     }
 }

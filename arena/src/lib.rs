@@ -13,6 +13,7 @@ pub mod gtp_client;
 pub mod matchup;
 pub mod mcts_player;
 pub mod merge;
+pub mod pgn;
 pub mod player;
 pub mod random_player;
 pub mod record;

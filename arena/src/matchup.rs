@@ -613,6 +613,8 @@ fn make_record<S: GameSetup>(
         detail,
         players: names.to_vec(),
         games_per_pairing: Some(cfg.games),
+        start: Some(after_opening.position_text()),
+        search: played.infos,
     }
 }
 
@@ -636,6 +638,9 @@ mod tests {
         }
         fn of_position(pos: &Position) -> Self {
             TestSetup(pos.board())
+        }
+        fn from_params(text: &str) -> Result<Self, SetupError> {
+            Ok(TestSetup(text.parse().map_err(|e: breakthrough::BoardError| SetupError::Size(e.into()))?))
         }
         fn start(&self) -> Result<Position, SetupError> {
             Position::try_start(self.0).map_err(|e| SetupError::Size(e.into()))

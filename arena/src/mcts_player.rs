@@ -1,7 +1,7 @@
 //! quasar's own MCTS as an arena player of any game, with or without a table oracle, and
 //! the factory that loads the table once per match.
 
-use crate::player::{Budget, Player, PlayerError, PlayerFactory};
+use crate::player::{Budget, MoveInfo, Player, PlayerError, PlayerFactory};
 use crate::settings::EngineSettings;
 use crate::setup::{EvaluationUse, GameSetup};
 use crate::spec::PlayerSpec;
@@ -55,6 +55,7 @@ impl<S: GameSetup> PlayerFactory<S::Game> for MctsFactory<S> {
         Ok(Box::new(MctsPlayer {
             name: self.name(),
             searcher,
+            info: None,
         }))
     }
 }
@@ -63,6 +64,7 @@ impl<S: GameSetup> PlayerFactory<S::Game> for MctsFactory<S> {
 struct MctsPlayer<G: Game, P: mcts::PlayoutPolicy<G>> {
     name: String,
     searcher: Searcher<G, P>,
+    info: Option<MoveInfo>,
 }
 
 impl<G: Game, P: mcts::PlayoutPolicy<G>> Player<G> for MctsPlayer<G, P> {
@@ -76,9 +78,12 @@ impl<G: Game, P: mcts::PlayoutPolicy<G>> Player<G> for MctsPlayer<G, P> {
     }
 
     fn choose(&mut self, pos: &G, budget: &Budget) -> Result<G::Move, PlayerError> {
-        self.searcher
-            .search(pos, budget.limit)
-            .best_move
-            .ok_or(PlayerError::NoMove)
+        let report = self.searcher.search(pos, budget.limit);
+        self.info = Some(MoveInfo::of_mcts(pos, &report));
+        report.best_move.ok_or(PlayerError::NoMove)
+    }
+
+    fn last_info(&mut self) -> Option<MoveInfo> {
+        self.info.take()
     }
 }

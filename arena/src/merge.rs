@@ -391,6 +391,8 @@ mod tests {
             detail: None,
             players: players.iter().map(|p| p.to_string()).collect(),
             games_per_pairing: Some(4),
+            start: None,
+            search: vec![],
         }
     }
 

@@ -5,7 +5,95 @@ use crate::duration::format_duration;
 use crate::setup::SetupError;
 use mcts::Limits;
 use quasar_core::Game;
+use serde::{Deserialize, Serialize};
 use std::time::Duration;
+
+/// What a player's search said about the move it chose, for records and reports.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MoveInfo {
+    /// The mover's expected score in `[0, 1]` (1: a certain win): MCTS's value, alpha-beta's
+    /// evaluation through the game's logistic scale, 1 or 0 for a proven result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<f64>,
+    /// MCTS's simulations for this move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sims: Option<u64>,
+    /// Alpha-beta's deepest finished iteration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// Alpha-beta's score as it prints it (`+35`, `win within 5 plies`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<String>,
+    /// The principal variation in the game's notation, from the move played.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pv: Vec<String>,
+}
+
+impl MoveInfo {
+    /// What an MCTS search of `pos` reported.
+    pub fn of_mcts<G: Game>(pos: &G, r: &mcts::Report<G::Move>) -> MoveInfo {
+        MoveInfo {
+            value: Some(round3(r.value)),
+            sims: Some(r.simulations),
+            pv: line_texts(pos, &r.pv),
+            ..MoveInfo::default()
+        }
+    }
+
+    /// What an alpha-beta search of `pos` reported; `scale` maps its evaluation to a value.
+    pub fn of_alphabeta<G: Game>(pos: &G, r: &alphabeta::Report<G::Move>, scale: f64) -> MoveInfo {
+        let value = match r.score {
+            alphabeta::Score::Eval(v) => quasar_core::win_chance(v, scale),
+            alphabeta::Score::Proven { result, .. } => result.score(),
+        };
+        MoveInfo {
+            value: Some(round3(value)),
+            depth: Some(r.depth),
+            score: Some(r.score.to_string()),
+            pv: line_texts(pos, &r.pv),
+            ..MoveInfo::default()
+        }
+    }
+
+    /// The info as a record's move comment: `value 0.620, 1234 sims` (no principal variation).
+    pub fn comment(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(v) = self.value {
+            parts.push(format!("value {v:.3}"));
+        }
+        if let Some(s) = &self.score {
+            parts.push(format!("score {s}"));
+        }
+        if let Some(n) = self.sims {
+            parts.push(format!("{n} sims"));
+        }
+        if let Some(d) = self.depth {
+            parts.push(format!("depth {d}"));
+        }
+        parts.join(", ")
+    }
+}
+
+/// Three decimals are all a record keeps: enough for a curve, short in a file.
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// The texts of a line of moves played one after another from `pos`.
+pub fn line_texts<G: Game>(pos: &G, line: &[G::Move]) -> Vec<String> {
+    let mut pos = pos.clone();
+    let mut out = Vec::with_capacity(line.len());
+    let mut legal = Vec::new();
+    for &mv in line {
+        pos.legal_moves(&mut legal);
+        if !legal.contains(&mv) {
+            break;
+        }
+        out.push(pos.move_text(mv));
+        pos.play(mv);
+    }
+    out
+}
 
 /// The budget of one move: the limit the player should aim for, and the longest the arena
 /// waits before the move counts as an overrun (which loses the game).
@@ -99,6 +187,12 @@ pub trait Player<G: Game>: Send {
 
     /// The move to play in `pos` (this player's turn) within `budget`.
     fn choose(&mut self, pos: &G, budget: &Budget) -> Result<G::Move, PlayerError>;
+
+    /// What the search behind the last [`Player::choose`] found; `None` for a player that
+    /// does not say (random moves, external engines).
+    fn last_info(&mut self) -> Option<MoveInfo> {
+        None
+    }
 
     /// The opponent played `mv` in `before`.
     fn opponent_played(&mut self, before: &G, mv: G::Move) -> Result<(), PlayerError> {

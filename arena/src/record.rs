@@ -3,6 +3,7 @@
 //! against a second run and checked for games recorded twice.
 
 use crate::game::EndReason;
+use crate::player::MoveInfo;
 use quasar_core::GameResult;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -74,6 +75,14 @@ pub struct GameRecord {
     /// for more); `None` in older records. `arena report` counts missing games by it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub games_per_pairing: Option<u32>,
+    /// The position the moves start from (after the opening), in the game's text; `None`
+    /// in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
+    /// What the mover's search said about each move in `moves` (`null` where it said
+    /// nothing); empty in older records.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub search: Vec<Option<MoveInfo>>,
 }
 
 impl GameRecord {
@@ -315,6 +324,12 @@ mod tests {
             detail: Some("chose a1-a4".into()),
             players: vec!["random".into(), "gtp:./x".into()],
             games_per_pairing: Some(20),
+            start: Some("BBBBBB/BBBBBB/6/6/WWWWWW/WWWWWW w".into()),
+            search: vec![Some(MoveInfo {
+                value: Some(0.5),
+                sims: Some(100),
+                ..MoveInfo::default()
+            })],
         }
     }
 

@@ -472,6 +472,8 @@ mod tests {
             detail: None,
             players: vec![],
             games_per_pairing: None,
+            start: None,
+            search: vec![],
         }
     }
 

@@ -76,6 +76,39 @@ pub fn load_exact_table<T, E: Into<GameError>>(
     Ok(t)
 }
 
+/// How a game's records are written: the file's extension and the tags its readers expect
+/// beyond the arena's own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordStyle {
+    /// The file extension without its dot (`pgn`; `pdn` for checkers).
+    pub extension: &'static str,
+    /// Tags written after the arena's own (`GameType "21"` for checkers' PDN).
+    pub tags: Vec<(&'static str, String)>,
+}
+
+impl Default for RecordStyle {
+    fn default() -> RecordStyle {
+        RecordStyle {
+            extension: "pgn",
+            tags: Vec::new(),
+        }
+    }
+}
+
+/// How a report draws a game's board: where each cell sits, its shape, and the colours of
+/// the two sides' pieces. [`GameSetup::cells`] gives a position one character a cell.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Picture {
+    /// Each cell's centre, in cell widths from the top left, in the order of the cells text.
+    pub cells: Vec<[f64; 2]>,
+    /// `square` (checkered by position) or `hex`.
+    pub shape: &'static str,
+    /// Squares drawn as plain light background, not cells (checkers' light squares).
+    pub background: Vec<[f64; 2]>,
+    /// The fill colours of the first and the second side's pieces (CSS colours).
+    pub colours: [&'static str; 2],
+}
+
 /// A game together with its size parameters ("Breakthrough on 6x6"): what the arena, the
 /// GTP engine and the command line need beyond [`Game`]. Each game implements it where
 /// `--game` registers it; generic code never names a game.
@@ -90,6 +123,26 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
 
     /// The size parameters as text, for records and reports (`6x6`).
     fn params(&self) -> String;
+
+    /// The setup whose [`GameSetup::params`] are `text`, for reading records back.
+    fn from_params(text: &str) -> Result<Self, SetupError>;
+
+    /// How records of this game are written (PGN-style by default).
+    fn record_style(&self) -> RecordStyle {
+        RecordStyle::default()
+    }
+
+    /// How a report draws the board; `None` shows positions as text.
+    fn picture(&self) -> Option<Picture> {
+        None
+    }
+
+    /// A position as one character per cell of [`GameSetup::picture`]: `.` empty, `a` and
+    /// `b` a piece of the first and the second side, `A` and `B` a crowned piece.
+    fn cells(&self, pos: &Self::Game) -> String {
+        let _ = pos;
+        String::new()
+    }
 
     /// The setup a position belongs to (its board size).
     fn of_position(pos: &Self::Game) -> Self;

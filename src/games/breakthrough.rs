@@ -4,7 +4,7 @@
 
 use super::registration::{CliGame, DefaultSize, MainJob};
 use arena::settings::{PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
-use arena::setup::{GameSetup, SetupError};
+use arena::setup::{GameSetup, Picture, SetupError};
 use breakthrough::tablebase::{generate, Limits, Progress, Region, Silent, TableFile, Tablebase};
 use breakthrough::{Board, BreakthroughEval, BreakthroughPolicy, Position};
 use quasar_core::{Evaluation, Game, Oracle, Outcome, Side};
@@ -49,6 +49,41 @@ impl GameSetup for BreakthroughSetup {
 
     fn of_position(pos: &Position) -> Self {
         BreakthroughSetup { board: pos.board() }
+    }
+
+    fn from_params(text: &str) -> Result<Self, SetupError> {
+        let board: Board = text.parse().map_err(|e| SetupError::Size(Box::new(e)))?;
+        Ok(BreakthroughSetup { board })
+    }
+
+    fn picture(&self) -> Option<Picture> {
+        let (w, h) = (self.board.width(), self.board.height());
+        Some(Picture {
+            cells: (0..h)
+                .flat_map(|y| (0..w).map(move |x| [x as f64, y as f64]))
+                .collect(),
+            shape: "square",
+            background: Vec::new(),
+            colours: ["#f4f1e8", "#2b2b2b"],
+        })
+    }
+
+    fn cells(&self, pos: &Position) -> String {
+        let b = self.board;
+        // The picture's rows run from the top, Black's home row.
+        (0..b.height())
+            .rev()
+            .flat_map(|row| (0..b.width()).map(move |col| 1u64 << b.square(col, row)))
+            .map(|bit| {
+                if pos.white() & bit != 0 {
+                    'a'
+                } else if pos.black() & bit != 0 {
+                    'b'
+                } else {
+                    '.'
+                }
+            })
+            .collect()
     }
 
     fn start(&self) -> Result<Position, SetupError> {

@@ -4,7 +4,7 @@
 
 use super::registration::{CliGame, DefaultSize, MainJob};
 use arena::settings::{PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
-use arena::setup::{GameSetup, SetupError};
+use arena::setup::{GameSetup, Picture, RecordStyle, SetupError};
 use checkers::db::{build, Database};
 use checkers::{Checkers, CheckersEval};
 use mcts::UniformPolicy;
@@ -33,6 +33,57 @@ impl GameSetup for CheckersSetup {
 
     fn of_position(_: &Checkers) -> Self {
         CheckersSetup
+    }
+
+    fn from_params(text: &str) -> Result<Self, SetupError> {
+        match text {
+            "8x8" => Ok(CheckersSetup),
+            _ => Err(SetupError::Size(
+                format!("checkers is played on 8x8, not {text:?}").into(),
+            )),
+        }
+    }
+
+    fn record_style(&self) -> RecordStyle {
+        // PDN: GameType 21 is English draughts; FEN and moves are the game's own text.
+        RecordStyle {
+            extension: "pdn",
+            tags: vec![("GameType", "21".into())],
+        }
+    }
+
+    fn picture(&self) -> Option<Picture> {
+        // Square s (from 0) lies on row s / 4 from Black's side, on the dark squares.
+        let dark = |r: u8, c: u8| (r + c) % 2 == 1;
+        let spots = |want: bool| {
+            (0..8u8)
+                .flat_map(|r| (0..8u8).map(move |c| (r, c)))
+                .filter(move |&(r, c)| dark(r, c) == want)
+                .map(|(r, c)| [c as f64, r as f64])
+                .collect()
+        };
+        Some(Picture {
+            cells: spots(true),
+            shape: "square",
+            background: spots(false),
+            colours: ["#2b2b2b", "#f4f1e8"],
+        })
+    }
+
+    fn cells(&self, g: &Checkers) -> String {
+        let b = g.pos.board;
+        (0..32u8)
+            .map(|sq| {
+                let king = b.kings >> sq & 1 == 1;
+                match (b.black >> sq & 1 == 1, b.white >> sq & 1 == 1, king) {
+                    (true, _, false) => 'a',
+                    (true, _, true) => 'A',
+                    (_, true, false) => 'b',
+                    (_, true, true) => 'B',
+                    _ => '.',
+                }
+            })
+            .collect()
     }
 
     fn start(&self) -> Result<Checkers, SetupError> {

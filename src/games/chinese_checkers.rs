@@ -4,7 +4,7 @@
 
 use super::registration::{CliGame, DefaultSize, MainJob};
 use arena::settings::{PlayoutKind, PlayoutSettings, TableSpec};
-use arena::setup::{load_exact_table, GameSetup, SetupError};
+use arena::setup::{load_exact_table, GameSetup, Picture, SetupError};
 use chinese_checkers::notation::diagram;
 use chinese_checkers::{CcEval, CcPolicy, CcTable, Position};
 use quasar_core::{Evaluation, Game, Oracle, Outcome};
@@ -42,6 +42,52 @@ impl GameSetup for CcSetup {
 
     fn of_position(pos: &Position) -> Self {
         CcSetup { pieces: pos.k() }
+    }
+
+    fn from_params(text: &str) -> Result<Self, SetupError> {
+        let pieces = text
+            .strip_prefix("7x7, ")
+            .and_then(|t| t.strip_suffix(" pieces a side"))
+            .and_then(|k| k.parse().ok())
+            .ok_or_else(|| {
+                SetupError::Size(
+                    format!("expected Chinese Checkers parameters such as \"7x7, 2 pieces a side\", got {text:?}").into(),
+                )
+            })?;
+        CcSetup::checked(pieces)
+    }
+
+    fn picture(&self) -> Option<Picture> {
+        // The rhombus stood on a corner, as the diagram draws it: 13 rows of 1 to 7 cells.
+        let rows = chinese_checkers::board::ROW_START;
+        let mut cells = Vec::new();
+        for r in 0..13 {
+            let len = rows[r + 1] - rows[r];
+            for k in 0..len {
+                let x = (7 - len) as f64 / 2.0 + k as f64;
+                cells.push([x, r as f64 * 0.6]);
+            }
+        }
+        Some(Picture {
+            cells,
+            shape: "hex",
+            background: Vec::new(),
+            colours: ["#c8302c", "#2c5fc8"],
+        })
+    }
+
+    fn cells(&self, pos: &Position) -> String {
+        (0..chinese_checkers::board::CELLS)
+            .map(|c| {
+                if pos.pieces[0] >> c & 1 == 1 {
+                    'a'
+                } else if pos.pieces[1] >> c & 1 == 1 {
+                    'b'
+                } else {
+                    '.'
+                }
+            })
+            .collect()
     }
 
     fn start(&self) -> Result<Position, SetupError> {

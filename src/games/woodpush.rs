@@ -4,7 +4,7 @@
 
 use super::registration::{CliGame, DefaultSize, MainJob};
 use arena::settings::{PlayoutKind, PlayoutSettings, TableSpec};
-use arena::setup::{load_exact_table, GameSetup, SetupError};
+use arena::setup::{load_exact_table, GameSetup, Picture, SetupError};
 use quasar_core::{Evaluation, Game, Oracle, Outcome};
 use std::error::Error;
 use std::path::{Path, PathBuf};
@@ -86,6 +86,42 @@ impl GameSetup for WoodpushSetup {
 
     fn start(&self) -> Result<Position, SetupError> {
         Position::start_with(self.width, self.pieces).map_err(|e| SetupError::Size(e.into()))
+    }
+
+    fn from_params(text: &str) -> Result<Self, SetupError> {
+        let bad = || {
+            SetupError::Size(
+                format!("expected Woodpush parameters such as \"width 9\" or \"width 9, 3 pieces a side\", got {text:?}").into(),
+            )
+        };
+        let rest = text.strip_prefix("width ").ok_or_else(bad)?;
+        let (width, pieces) = match rest.split_once(", ") {
+            Some((w, k)) => (w, k.strip_suffix(" pieces a side").ok_or_else(bad)?),
+            None => (rest, "2"),
+        };
+        let width = width.parse().map_err(|_| bad())?;
+        let pieces = pieces.parse().map_err(|_| bad())?;
+        WoodpushSetup::checked(width, pieces)
+    }
+
+    fn picture(&self) -> Option<Picture> {
+        Some(Picture {
+            cells: (0..self.width).map(|i| [i as f64, 0.0]).collect(),
+            shape: "square",
+            background: Vec::new(),
+            colours: ["#c8302c", "#2c5fc8"],
+        })
+    }
+
+    fn cells(&self, pos: &Position) -> String {
+        board_text(pos.board)
+            .chars()
+            .map(|c| match c {
+                'L' => 'a',
+                'R' => 'b',
+                _ => '.',
+            })
+            .collect()
     }
 
     fn boardsize(&self, args: &[&str]) -> Result<Self, SetupError> {
