@@ -36,6 +36,8 @@ enum Command {
     Tablebase(cli::tablebase::Command),
     /// Play matches between players and report win rates
     Arena(cli::arena::Args),
+    /// Print the boards of a recorded game move by move
+    Replay(cli::replay::Args),
     /// Solve a small board exactly (winner, length, proof) or check a proof file
     Solve(cli::solve::Args),
 }
@@ -65,6 +67,7 @@ fn main() -> ExitCode {
         Command::Gtp(a) => cli::gtp::run(a),
         Command::Tablebase(c) => cli::tablebase::run(c),
         Command::Arena(a) => cli::arena::run(a),
+        Command::Replay(a) => cli::replay::run(a),
         Command::Solve(a) => cli::solve::run(a),
     };
     match result {

@@ -25,6 +25,8 @@ pub enum EndReason {
     Resigned,
     /// The arena's ply cap was reached; scored as a draw.
     PlyCap,
+    /// The game was left before its end (`quasar play` at the end of its input).
+    Unfinished,
 }
 
 impl EndReason {
@@ -38,6 +40,7 @@ impl EndReason {
             EndReason::Crash => "crash",
             EndReason::Resigned => "resigned",
             EndReason::PlyCap => "ply-cap",
+            EndReason::Unfinished => "unfinished",
         }
     }
 }

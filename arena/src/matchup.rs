@@ -640,7 +640,9 @@ mod tests {
             TestSetup(pos.board())
         }
         fn from_params(text: &str) -> Result<Self, SetupError> {
-            Ok(TestSetup(text.parse().map_err(|e: breakthrough::BoardError| SetupError::Size(e.into()))?))
+            Ok(TestSetup(text.parse().map_err(
+                |e: breakthrough::BoardError| SetupError::Size(e.into()),
+            )?))
         }
         fn start(&self) -> Result<Position, SetupError> {
             Position::try_start(self.0).map_err(|e| SetupError::Size(e.into()))

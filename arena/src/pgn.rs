@@ -4,9 +4,10 @@
 //! side names) and its [`RecordStyle`].
 
 use crate::game::EndReason;
+use crate::player::MoveInfo;
 use crate::record::{GameRecord, Winner};
 use crate::setup::{GameSetup, RecordStyle};
-use quasar_core::{Game, Side};
+use quasar_core::{Game, Outcome, Side};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -63,9 +64,13 @@ pub fn path_beside(record: &Path, style: &RecordStyle) -> PathBuf {
     record.with_extension(style.extension)
 }
 
-/// The result token of a record: `1-0` when the side that moves first won.
-pub fn result_token(winner: Winner) -> &'static str {
-    match winner {
+/// The result token of a record: `1-0` when the side that moves first won, `*` when the
+/// game was left unfinished.
+pub fn result_token(rec: &GameRecord) -> &'static str {
+    if rec.reason == EndReason::Unfinished {
+        return "*";
+    }
+    match rec.winner {
         Winner::First => "1-0",
         Winner::Second => "0-1",
         Winner::Draw => "1/2-1/2",
@@ -80,6 +85,7 @@ fn termination(reason: EndReason) -> &'static str {
         EndReason::Illegal => "rules infraction",
         EndReason::Crash => "abandoned",
         EndReason::PlyCap => "adjudication",
+        EndReason::Unfinished => "unterminated",
     }
 }
 
@@ -115,13 +121,18 @@ pub fn game_text<S: GameSetup>(setup: &S, rec: &GameRecord, event: &str, round: 
         ("Round", round.to_string()),
         (names[0], rec.first.clone()),
         (names[1], rec.second.clone()),
-        ("Result", result_token(rec.winner).into()),
+        ("Result", result_token(rec).into()),
         ("Game", rec.game.clone()),
         ("Parameters", rec.params.clone()),
     ];
     tags.extend(style.tags.iter().cloned());
+    // `-`, PGN's "no time control", stands for a person.
+    let per_move = |b: &str| match b {
+        "-" => "-".to_string(),
+        b => format!("{b}/move"),
+    };
     if rec.first_budget == rec.second_budget {
-        tags.push(("TimeControl", format!("{}/move", rec.first_budget)));
+        tags.push(("TimeControl", per_move(&rec.first_budget)));
     } else {
         tags.push(("TimeControl", "?".into()));
     }
@@ -131,10 +142,13 @@ pub fn game_text<S: GameSetup>(setup: &S, rec: &GameRecord, event: &str, round: 
     }
     if rec.first_budget != rec.second_budget {
         for (name, budget) in names.iter().zip([&rec.first_budget, &rec.second_budget]) {
-            let _ = writeln!(text, "[{name}TimeControl \"{}/move\"]", quote(budget));
+            let _ = writeln!(text, "[{name}TimeControl \"{}\"]", quote(&per_move(budget)));
         }
     }
     let _ = writeln!(text, "[Termination \"{}\"]", termination(rec.reason));
+    if let Some(detail) = &rec.detail {
+        let _ = writeln!(text, "[TerminationDetails \"{}\"]", quote(detail));
+    }
     let _ = writeln!(text, "[PlyCount \"{}\"]", rec.moves.len());
     if let (Some(start), Some(standard)) = (&start, &standard) {
         if start != standard {
@@ -143,7 +157,11 @@ pub fn game_text<S: GameSetup>(setup: &S, rec: &GameRecord, event: &str, round: 
         }
     }
     if !rec.opening_moves.is_empty() {
-        let _ = writeln!(text, "[Opening \"{}\"]", quote(&rec.opening_moves.join(" ")));
+        let _ = writeln!(
+            text,
+            "[Opening \"{}\"]",
+            quote(&rec.opening_moves.join(" "))
+        );
     }
     text.push('\n');
 
@@ -175,10 +193,7 @@ pub fn game_text<S: GameSetup>(setup: &S, rec: &GameRecord, event: &str, round: 
         }
         side = side.opponent();
     }
-    if let Some(detail) = &rec.detail {
-        tokens.push(format!("{{{}}}", comment_text(detail)));
-    }
-    tokens.push(result_token(rec.winner).to_string());
+    tokens.push(result_token(rec).to_string());
     let mut line = String::new();
     for t in tokens {
         // A comment's words may wrap; a move never does.
@@ -225,14 +240,240 @@ pub fn match_text<S: GameSetup>(setup: &S, players: &[String], games: &[GameReco
     text
 }
 
-/// Writes `text` to `path` through a temporary file beside it, so that a reader never sees
-/// half a file.
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
+/// A game played outside a match (`quasar play`), to be saved as a record.
+#[derive(Clone, Debug)]
+pub struct LoneGame<G: Game> {
+    /// The position the game started from.
+    pub start: G,
+    /// The names of the players of the first and the second side.
+    pub players: [String; 2],
+    /// Their budgets per move as text (`100ms`, `2000 sims`; `-` for a person).
+    pub budgets: [String; 2],
+    /// The moves played.
+    pub moves: Vec<G::Move>,
+    /// The time each move took.
+    pub times: Vec<std::time::Duration>,
+    /// What the mover's search said about each move, when it says.
+    pub infos: Vec<Option<MoveInfo>>,
+    /// Who won and why; `None` while the game is unfinished.
+    pub end: Option<(Outcome, EndReason)>,
+}
+
+impl<G: Game> LoneGame<G> {
+    /// A game about to start from `start`.
+    pub fn new(start: G, players: [String; 2], budgets: [String; 2]) -> LoneGame<G> {
+        LoneGame {
+            start,
+            players,
+            budgets,
+            moves: Vec::new(),
+            times: Vec::new(),
+            infos: Vec::new(),
+            end: None,
+        }
+    }
+
+    /// The game as a record of `setup`'s game (a match of one game).
+    pub fn record<S: GameSetup<Game = G>>(&self, setup: &S) -> GameRecord {
+        let mut pos = self.start.clone();
+        let moves = self
+            .moves
+            .iter()
+            .map(|&mv| {
+                let t = pos.move_text(mv);
+                pos.play(mv);
+                t
+            })
+            .collect();
+        let (outcome, reason) = self.end.unwrap_or((Outcome::Draw, EndReason::Unfinished));
+        let detail = match reason {
+            EndReason::Win | EndReason::Draw => setup.end_detail(&pos),
+            EndReason::Resigned => Some("resigned".into()),
+            _ => None,
+        };
+        let [first, second] = self.players.clone();
+        let [first_budget, second_budget] = self.budgets.clone();
+        GameRecord {
+            game: S::NAME.to_string(),
+            params: setup.params(),
+            player_a: first.clone(),
+            player_b: second.clone(),
+            number: 0,
+            opening: 0,
+            first,
+            second,
+            seed: 0,
+            opening_plies: 0,
+            first_budget,
+            second_budget,
+            ply_cap: 0,
+            opening_moves: Vec::new(),
+            moves,
+            times_ms: self.times.iter().map(|d| d.as_secs_f64() * 1e3).collect(),
+            winner: match outcome {
+                Outcome::Win(Side::First) => Winner::First,
+                Outcome::Win(Side::Second) => Winner::Second,
+                Outcome::Draw => Winner::Draw,
+            },
+            reason,
+            detail,
+            players: Vec::new(),
+            games_per_pairing: None,
+            start: Some(self.start.position_text()),
+            search: self.infos.clone(),
+        }
+    }
+
+    /// Writes the game as a one-game record to `path`, atomically.
+    pub fn save<S: GameSetup<Game = G>>(
+        &self,
+        setup: &S,
+        path: &Path,
+    ) -> Result<(), quasar_core::file::FileError> {
+        let text = game_text(setup, &self.record(setup), "quasar play", "1");
+        quasar_core::file::write(path, text.as_bytes())
+    }
+}
+
+/// A recorded game as a replay needs it, read from either kind of record.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Replay {
+    /// The game's name (`breakthrough`), when the record names it.
+    pub game: Option<String>,
+    /// The game's parameters (`6x6`), when the record gives them.
+    pub params: Option<String>,
+    /// The position the moves start from, when it is not the standard start.
+    pub start: Option<String>,
+    /// The names of the players of the first and the second side.
+    pub players: [String; 2],
+    /// The moves in the game's notation.
+    pub moves: Vec<String>,
+    /// A comment on each move (search information, time), when the record has one.
+    pub comments: Vec<Option<String>>,
+    /// The result token (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    pub result: String,
+    /// How the game ended in words, when the record says.
+    pub detail: Option<String>,
+    /// The tags of a PGN-style record (empty for JSON Lines), for finding the game by them.
+    pub tags: Vec<(String, String)>,
+}
+
+impl Replay {
+    /// A game of the arena's JSON Lines record.
+    pub fn of_record(rec: &GameRecord) -> Replay {
+        let comments = (0..rec.moves.len())
+            .map(|i| {
+                let mut parts = Vec::new();
+                if let Some(Some(info)) = rec.search.get(i) {
+                    parts.push(info.comment());
+                }
+                if let Some(ms) = rec.times_ms.get(i) {
+                    parts.push(format!("{:.3}s", ms / 1000.0));
+                }
+                parts.retain(|p| !p.is_empty());
+                (!parts.is_empty()).then(|| parts.join(", "))
+            })
+            .collect();
+        // An older record without its start: the opening's moves come first.
+        let (start, moves) = match &rec.start {
+            Some(s) => (Some(s.clone()), rec.moves.clone()),
+            None => (
+                None,
+                [rec.opening_moves.clone(), rec.moves.clone()].concat(),
+            ),
+        };
+        let mut comments: Vec<Option<String>> = comments;
+        if rec.start.is_none() {
+            let mut all = vec![None; rec.opening_moves.len()];
+            all.append(&mut comments);
+            comments = all;
+        }
+        Replay {
+            game: Some(rec.game.clone()),
+            params: Some(rec.params.clone()),
+            start,
+            players: [rec.first.clone(), rec.second.clone()],
+            moves,
+            comments,
+            result: result_token(rec).to_string(),
+            detail: rec.detail.clone(),
+            tags: Vec::new(),
+        }
+    }
+
+    /// A game of a PGN-style file; `sides` are the game's names of its sides (the tags
+    /// of its players), when known.
+    pub fn of_pgn(g: &PgnGame, sides: Option<[&str; 2]>) -> Replay {
+        let [a, b] = sides.unwrap_or(["White", "Black"]);
+        Replay {
+            game: g.tag("Game").map(str::to_string),
+            params: g.tag("Parameters").map(str::to_string),
+            start: g.tag("FEN").map(str::to_string),
+            players: [a, b].map(|s| g.tag(s).unwrap_or("?").to_string()),
+            moves: g.moves.clone(),
+            comments: g.comments.clone(),
+            result: g.result.clone(),
+            detail: g.tag("TerminationDetails").map(str::to_string),
+            tags: g.tags.clone(),
+        }
+    }
+}
+
+/// Why a record cannot be read for a replay.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The file cannot be read.
+    #[error(transparent)]
+    File(#[from] quasar_core::file::FileError),
+    /// A JSON Lines record that does not parse.
+    #[error(transparent)]
+    Record(#[from] crate::record::RecordError),
+    /// A PGN-style file that does not parse.
+    #[error("{path}: {source}")]
+    Pgn {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        source: PgnError,
+    },
+}
+
+/// The largest record a replay reads.
+const MAX_RECORD: u64 = 1 << 30;
+
+/// What kind of record a file is, and its text.
+pub enum RecordText {
+    /// The arena's JSON Lines record.
+    JsonLines(Vec<GameRecord>),
+    /// A PGN-style file.
+    Pgn(Vec<PgnGame>),
+}
+
+/// Reads a record of either kind: JSON Lines when its first character is `{`, else PGN-style.
+pub fn read_record(path: &Path) -> Result<RecordText, ReadError> {
+    let text = quasar_core::file::read_to_string(path, MAX_RECORD, "game record")?;
+    if text.trim_start().starts_with('{') {
+        Ok(RecordText::JsonLines(
+            crate::record::parse(path, &text)?.games,
+        ))
+    } else {
+        parse(&text)
+            .map(RecordText::Pgn)
+            .map_err(|source| ReadError::Pgn {
+                path: path.to_path_buf(),
+                source,
+            })
+    }
+}
+
+/// Writes the games of a match (see [`match_text`]) to `path`, atomically.
+pub fn write_match<S: GameSetup>(
+    path: &Path,
+    setup: &S,
+    players: &[String],
+    games: &[GameRecord],
+) -> Result<(), quasar_core::file::FileError> {
+    quasar_core::file::write(path, match_text(setup, players, games).as_bytes())
 }
 
 /// Reads every game of a PGN-style text: tags, moves, comments and result; move numbers,

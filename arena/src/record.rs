@@ -168,7 +168,7 @@ pub struct Loaded {
 /// Reads the games of a record's text; an unparsable last line without its newline is the
 /// trace of an interrupted write and is dropped; elsewhere a bad line is an error, and so
 /// is a game recorded twice.
-fn parse(path: &Path, text: &str) -> Result<Loaded, RecordError> {
+pub fn parse(path: &Path, text: &str) -> Result<Loaded, RecordError> {
     let mut loaded = Loaded::default();
     let ends_cleanly = text.is_empty() || text.ends_with('\n');
     let lines: Vec<&str> = text.split('\n').collect();
@@ -428,7 +428,9 @@ mod tests {
         );
         assert!(line.contains(r#""ply_cap":1000"#), "{line}");
         assert!(
-            line.ends_with(r#""players":["random","gtp:./x"],"games_per_pairing":20}"#),
+            line.ends_with(
+                r#""players":["random","gtp:./x"],"games_per_pairing":20,"start":"BBBBBB/BBBBBB/6/6/WWWWWW/WWWWWW w","search":[{"value":0.5,"sims":100}]}"#
+            ),
             "{line}"
         );
     }
@@ -438,11 +440,16 @@ mod tests {
         let mut old = serde_json::to_value(sample(0)).unwrap();
         old.as_object_mut().unwrap().remove("players");
         old.as_object_mut().unwrap().remove("games_per_pairing");
+        old.as_object_mut().unwrap().remove("start");
+        old.as_object_mut().unwrap().remove("search");
         let g: GameRecord = serde_json::from_value(old).unwrap();
         assert!(g.players.is_empty() && g.games_per_pairing.is_none());
+        assert!(g.start.is_none() && g.search.is_empty());
         let mut no_list = sample(0);
         no_list.players.clear();
         no_list.games_per_pairing = None;
+        no_list.start = None;
+        no_list.search.clear();
         let line = serde_json::to_string(&no_list).unwrap();
         assert!(line.ends_with(r#""detail":"chose a1-a4"}"#), "{line}");
     }

@@ -10,6 +10,7 @@ use arena::duration::parse_duration;
 use arena::factory::build_factory;
 use arena::matchup::{run_match, Contestant, MatchConfig};
 use arena::merge::{merge, Merged};
+use arena::pgn;
 use arena::record;
 use arena::report;
 use arena::settings::limit_text;
@@ -229,6 +230,9 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
         );
     }
     let names: Vec<String> = players.iter().map(|p| p.spec.clone()).collect();
+    let games_file = pgn::path_beside(&record, &cfg.setup.record_style());
+    pgn::write_match(&games_file, &cfg.setup, &names, &outcome.games)?;
+    eprintln!("wrote {}", games_file.display());
     let rep = report::summarize(
         &names,
         &outcome.games,
@@ -320,7 +324,17 @@ fn run_report(args: ReportArgs) -> CliResult {
         report::markdown(&rep)
     )?;
     out.flush()?;
-    write_report(&rep, &args.out)
+    write_report(&rep, &args.out)?;
+    with_game!(name, S => write_games::<S>(&m, &args.out))
+}
+
+/// Writes the merged games as the game's PGN-style record into `dir`.
+fn write_games<S: CliGame>(m: &Merged, dir: &std::path::Path) -> CliResult {
+    let setup = S::from_params(&m.params)?;
+    let path = dir.join(format!("games.{}", setup.record_style().extension));
+    pgn::write_match(&path, &setup, &m.players, &m.games)?;
+    eprintln!("wrote {}", path.display());
+    Ok(())
 }
 
 /// The budgets per move as the match prints them (`100ms per move`) when all players share

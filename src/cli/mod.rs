@@ -11,6 +11,7 @@ pub mod output;
 pub mod paths;
 pub mod perft;
 pub mod play;
+pub mod replay;
 pub mod show;
 pub mod solve;
 pub mod tablebase;

@@ -3,11 +3,16 @@
 use super::engine_opts::{describe_engine_report, EngineArgs};
 use super::{position_from, CliResult, SizeRule};
 use crate::games::{with_game, CliGame, DefaultSize, GameArgs};
-use arena::engine::Engine;
+use arena::engine::{Engine, EngineChoice};
+use arena::game::EndReason;
+use arena::pgn::LoneGame;
+use arena::settings::limit_text;
 use arena::setup::GameSetup;
+use arena::spec::PlayerSpec;
 use mcts::Limits;
 use quasar_core::{Game, Outcome, Side};
 use std::io::{self, BufRead, IsTerminal, Write};
+use std::time::Instant;
 
 /// Play against the engine: type moves like b2-b3, b2xc3 or b2b3; 'moves' lists the legal
 /// moves, 'quit' ends the game.
@@ -25,6 +30,9 @@ pub struct Args {
     /// Print the engine's search statistics after each of its moves
     #[arg(long)]
     stats: bool,
+    /// Save the game, however it ends, as a PGN-style record (PDN for checkers)
+    #[arg(long, value_name = "FILE")]
+    save: Option<std::path::PathBuf>,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -59,12 +67,26 @@ fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
         SizeRule::PositionWins,
     )?;
     let human = human_side::<S::Game>(&args.human)?;
-    let mut searcher = Engine::new(&setup, &args.engine.choice()?, 0)?;
+    if let Some(path) = &args.save {
+        quasar_core::file::check_output(path)?;
+    }
+    let choice = args.engine.choice()?;
+    let mut searcher = Engine::new(&setup, &choice, 0)?;
     let limits = args.engine.limits();
+    let engine_name = match choice {
+        EngineChoice::Mcts(s) => PlayerSpec::Mcts(s),
+        EngineChoice::AlphaBeta(s) => PlayerSpec::AlphaBeta(s),
+    }
+    .to_string();
+    let mut players = [engine_name.clone(), engine_name];
+    let mut budgets = [limit_text(limits), limit_text(limits)];
+    players[human.index()] = "human".into();
+    budgets[human.index()] = "-".into();
+    let mut game = LoneGame::new(pos.clone(), players, budgets);
     let stdin = io::stdin();
     // Piped moves are not shown by a terminal, so the transcript echoes them.
     let echo = !stdin.is_terminal();
-    play_game(
+    let played = play_game(
         &setup,
         pos,
         human,
@@ -76,7 +98,14 @@ fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
         },
         stdin.lock(),
         io::stdout().lock(),
-    )?;
+        &mut game,
+    );
+    // The game is saved even when the terminal went away mid-game.
+    if let Some(path) = &args.save {
+        game.save(&setup, path)?;
+        eprintln!("saved the game to {}", path.display());
+    }
+    played?;
     Ok(())
 }
 
@@ -89,7 +118,8 @@ pub struct Show {
     pub echo: bool,
 }
 
-/// Plays one game between the person (reading `input`) and the engine, writing to `out`.
+/// Plays one game between the person (reading `input`) and the engine, writing to `out`
+/// and keeping the moves, times, search information and end in `game`.
 #[allow(clippy::too_many_arguments)]
 pub fn play_game<S: GameSetup>(
     setup: &S,
@@ -100,11 +130,20 @@ pub fn play_game<S: GameSetup>(
     show: Show,
     input: impl BufRead,
     mut out: impl Write,
+    game: &mut LoneGame<S::Game>,
 ) -> io::Result<()> {
     let mut lines = input.lines();
     write!(out, "{}", setup.diagram(&pos))?;
+    let mut asked = Instant::now();
     loop {
         if let Some(o) = pos.outcome() {
+            game.end = Some((
+                o,
+                match o {
+                    Outcome::Win(_) => EndReason::Win,
+                    Outcome::Draw => EndReason::Draw,
+                },
+            ));
             let Outcome::Win(w) = o else {
                 writeln!(out, "game over: draw")?;
                 return Ok(());
@@ -137,6 +176,7 @@ pub fn play_game<S: GameSetup>(
             match text {
                 "" => continue,
                 "quit" | "resign" => {
+                    game.end = Some((Outcome::Win(human.opponent()), EndReason::Resigned));
                     writeln!(
                         out,
                         "you resign; {} wins",
@@ -155,6 +195,9 @@ pub fn play_game<S: GameSetup>(
             }
             match pos.parse_move(text) {
                 Ok(mv) => {
+                    game.moves.push(mv);
+                    game.times.push(asked.elapsed());
+                    game.infos.push(None);
                     pos.play(mv);
                     write!(out, "{}", setup.diagram(&pos))?;
                 }
@@ -164,7 +207,9 @@ pub fn play_game<S: GameSetup>(
                 )?,
             }
         } else {
+            let clock = Instant::now();
             let report = searcher.search(&pos, limits);
+            let took = clock.elapsed();
             let Some(mv) = report.best_move() else {
                 writeln!(out, "the engine has no move")?;
                 return Ok(());
@@ -173,8 +218,12 @@ pub fn play_game<S: GameSetup>(
             if show.stats {
                 write!(out, "{}", describe_engine_report(&pos, &report, false))?;
             }
+            game.moves.push(mv);
+            game.times.push(took);
+            game.infos.push(searcher.info(&pos, &report));
             pos.play(mv);
             write!(out, "{}", setup.diagram(&pos))?;
+            asked = Instant::now();
         }
     }
 }

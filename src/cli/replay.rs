@@ -1,0 +1,139 @@
+//! `quasar replay`: the boards of a recorded game, move by move, from the arena's JSON Lines
+//! or a PGN-style record (`play --save`, the arena's `games.pgn`, PDN of other programs).
+
+use super::CliResult;
+use crate::games::{with_game, CliGame, DefaultSize, GameName};
+use arena::pgn::{read_record, RecordText, Replay};
+use arena::setup::GameSetup;
+use quasar_core::{Game, Side};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Print the boards of a recorded game move by move.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The record: the arena's JSON Lines (games.jsonl) or a PGN-style file (games.pgn,
+    /// games.pdn, a file of `play --save`)
+    #[arg(value_name = "RECORD")]
+    record: PathBuf,
+    /// Which game of the record, from 1
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    game: usize,
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> CliResult {
+    let text = read_record(&args.record)?;
+    let total = match &text {
+        RecordText::JsonLines(g) => g.len(),
+        RecordText::Pgn(g) => g.len(),
+    };
+    if args.game == 0 || args.game > total {
+        return Err(format!(
+            "--game {}: {} holds {total} game(s); give 1 to {total}",
+            args.game,
+            args.record.display()
+        )
+        .into());
+    }
+    let i = args.game - 1;
+    let (name, replay) = match &text {
+        RecordText::JsonLines(games) => {
+            let r = Replay::of_record(&games[i]);
+            (game_named(r.game.as_deref().unwrap_or_default())?, r)
+        }
+        RecordText::Pgn(games) => {
+            let g = &games[i];
+            let name = match g.tag("Game") {
+                Some(n) => game_named(n)?,
+                None => game_by_tags(&g.tags).ok_or(
+                    "the record names no game: add a tag such as [Game \"breakthrough\"] \
+                     (or [GameType \"21\"] for checkers)",
+                )?,
+            };
+            let sides = with_game!(name, S => [
+                <<S as GameSetup>::Game as Game>::side_name(Side::First),
+                <<S as GameSetup>::Game as Game>::side_name(Side::Second),
+            ]);
+            (name, Replay::of_pgn(g, Some(sides)))
+        }
+    };
+    with_game!(name, S => show::<S>(&replay, args.game, total))
+}
+
+/// The game a record's name stands for.
+fn game_named(name: &str) -> Result<GameName, String> {
+    <GameName as clap::ValueEnum>::from_str(name, true)
+        .map_err(|_| format!("the record is of the game '{name}', which this quasar does not play"))
+}
+
+/// The game whose record style's tags (PDN's `GameType`) the file carries.
+fn game_by_tags(tags: &[(String, String)]) -> Option<GameName> {
+    <GameName as clap::ValueEnum>::value_variants()
+        .iter()
+        .copied()
+        .find(|&name| {
+            let wanted =
+                with_game!(name, S => S::default_size(DefaultSize::Standard).record_style().tags);
+            !wanted.is_empty()
+                && wanted
+                    .iter()
+                    .all(|(k, v)| tags.iter().any(|(n, x)| n == k && x == v))
+        })
+}
+
+/// Prints game `number` of `total` of the record: its players, then every board.
+fn show<S: CliGame>(r: &Replay, number: usize, total: usize) -> CliResult {
+    let (setup, mut pos) = match &r.start {
+        Some(text) => {
+            let pos = S::Game::parse_position(text)
+                .map_err(|e| format!("the record's start position {text:?}: {e}"))?;
+            (S::of_position(&pos), pos)
+        }
+        None => {
+            let setup = match &r.params {
+                Some(p) => S::from_params(p)?,
+                None => S::default_size(DefaultSize::Standard),
+            };
+            let pos = setup.start()?;
+            (setup, pos)
+        }
+    };
+    let side = |s| <S::Game as Game>::side_name(s);
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "game {number} of {total}: {} ({}) vs {} ({}), {} {}, result {}",
+        r.players[0],
+        side(Side::First),
+        r.players[1],
+        side(Side::Second),
+        S::NAME,
+        setup.params(),
+        r.result
+    )?;
+    write!(out, "\n{}", setup.diagram(&pos))?;
+    for (i, text) in r.moves.iter().enumerate() {
+        let mv = pos
+            .parse_move(text)
+            .map_err(|e| format!("move {} ({text}) of game {number}: {e}", i + 1))?;
+        let comment = match r.comments.get(i) {
+            Some(Some(c)) => format!("  {{{c}}}"),
+            _ => String::new(),
+        };
+        writeln!(
+            out,
+            "\n{}. {} plays {text}{comment}",
+            i + 1,
+            side(pos.side_to_move())
+        )?;
+        pos.play(mv);
+        write!(out, "{}", setup.diagram(&pos))?;
+    }
+    match &r.detail {
+        Some(d) => writeln!(out, "\nresult {} ({d})", r.result)?,
+        None => writeln!(out, "\nresult {}", r.result)?,
+    }
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,282 @@
+//! Game records end to end: the arena writes a PGN-style file (PDN for checkers) beside its
+//! JSON Lines with the start position and each move's search information, `play --save`
+//! writes the same format, and `replay` prints the same boards from either record.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn quasar(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_quasar"))
+        .args(args)
+        .output()
+        .expect("the quasar binary runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn run_ok(args: &[&str]) -> String {
+    let out = quasar(args);
+    let (so, se) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "quasar {args:?} failed:\n{se}\n{so}");
+    so
+}
+
+fn run_err(args: &[&str]) -> String {
+    let out = quasar(args);
+    assert!(!out.status.success(), "quasar {args:?} succeeded");
+    let se = text(&out.stderr);
+    assert_eq!(se.lines().count(), 1, "one error line: {se}");
+    se
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("quasar-records-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn games(record: &Path) -> Vec<Value> {
+    std::fs::read_to_string(record)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every line is JSON"))
+        .collect()
+}
+
+/// The value of tag `name` in the `n`-th game (from 0) of a PGN-style text.
+fn tag(pgn: &str, n: usize, name: &str) -> Option<String> {
+    let game = pgn.split("\n\n[").nth(n)?;
+    let prefix = format!("[{name} \"");
+    game.lines()
+        .map(|l| l.trim_start_matches('['))
+        .find_map(|l| l.strip_prefix(&prefix[1..]))
+        .map(|v| v.trim_end_matches("\"]").to_string())
+}
+
+fn s(v: &Value) -> &str {
+    v.as_str().unwrap()
+}
+
+#[test]
+fn a_match_writes_pgn_with_search_information_and_replay_reads_both_records() {
+    let dir = scratch("bt");
+    let out = dir.join("out");
+    run_ok(&[
+        "arena",
+        "--board",
+        "5x5",
+        "--player",
+        "mcts",
+        "--player",
+        "ab",
+        "--games",
+        "2",
+        "--sims",
+        "100",
+        "--jobs",
+        "2",
+        "--no-progress",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let record = out.join("games.jsonl");
+    let jsonl = games(&record);
+    assert_eq!(jsonl.len(), 2);
+    let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
+    for g in &jsonl {
+        // The PGN holds the games in the order of their numbers.
+        let n = g["number"].as_u64().unwrap() as usize;
+        // The record gains the start (after the 2-ply opening) and one search entry a move.
+        let moves = g["moves"].as_array().unwrap();
+        let search = g["search"].as_array().unwrap();
+        assert_eq!(search.len(), moves.len());
+        let first_is_mcts = s(&g["first"]) == "mcts";
+        for (i, info) in search.iter().enumerate() {
+            let mcts_moved = (i % 2 == 0) == first_is_mcts;
+            let v = info["value"].as_f64().unwrap();
+            assert!((0.0..=1.0).contains(&v), "{info}");
+            assert_eq!(info.get("sims").is_some(), mcts_moved, "{info}");
+            assert_eq!(info.get("depth").is_some(), !mcts_moved, "{info}");
+        }
+        let start = s(&g["start"]);
+        assert_ne!(
+            start, "BBBBB/BBBBB/5/WWWWW/WWWWW w",
+            "the opening moved the start"
+        );
+        // The PGN's tags say the same as the JSON line.
+        assert_eq!(tag(&pgn, n, "FEN").as_deref(), Some(start));
+        assert_eq!(tag(&pgn, n, "SetUp").as_deref(), Some("1"));
+        assert_eq!(tag(&pgn, n, "White").as_deref(), Some(s(&g["first"])));
+        assert_eq!(tag(&pgn, n, "Black").as_deref(), Some(s(&g["second"])));
+        assert_eq!(tag(&pgn, n, "Game").as_deref(), Some("breakthrough"));
+        assert_eq!(tag(&pgn, n, "Parameters").as_deref(), Some("5x5"));
+        assert_eq!(
+            tag(&pgn, n, "TimeControl").as_deref(),
+            Some("100 sims/move")
+        );
+        assert_eq!(tag(&pgn, n, "Round"), Some(format!("1.{}", n + 1)));
+        assert_eq!(tag(&pgn, n, "PlyCount"), Some(moves.len().to_string()));
+        let result = match s(&g["winner"]) {
+            "first" => "1-0",
+            "second" => "0-1",
+            _ => "1/2-1/2",
+        };
+        assert_eq!(tag(&pgn, n, "Result").as_deref(), Some(result));
+        assert_eq!(tag(&pgn, n, "Termination").as_deref(), Some("normal"));
+        assert_eq!(
+            tag(&pgn, n, "TerminationDetails").as_deref(),
+            g["detail"].as_str()
+        );
+    }
+    assert!(pgn.contains("1. ") && pgn.contains(" sims, ") && pgn.contains(", depth "));
+    assert!(pgn.lines().all(|l| l.len() <= 79), "{pgn}");
+
+    // The same boards and comments from either record.
+    for (line, g) in jsonl.iter().enumerate() {
+        let n = (line + 1).to_string();
+        let in_pgn = (g["number"].as_u64().unwrap() + 1).to_string();
+        let from_json = run_ok(&["replay", record.to_str().unwrap(), "--game", &n]);
+        let from_pgn = run_ok(&[
+            "replay",
+            out.join("games.pgn").to_str().unwrap(),
+            "--game",
+            &in_pgn,
+        ]);
+        assert_eq!(
+            from_json.split_once('\n').unwrap().1,
+            from_pgn.split_once('\n').unwrap().1
+        );
+        let last = g["moves"].as_array().unwrap().len();
+        let last_move = s(g["moves"].as_array().unwrap().last().unwrap());
+        assert!(
+            from_json.contains(&format!("\n{last}. ")) && from_json.contains(last_move),
+            "{from_json}"
+        );
+        assert!(
+            from_json.starts_with(&format!("game {n} of 2: ")),
+            "{from_json}"
+        );
+    }
+
+    let e = run_err(&["replay", record.to_str().unwrap(), "--game", "3"]);
+    assert!(e.contains("holds 2 game(s)"), "{e}");
+    let bad = dir.join("bad.pgn");
+    std::fs::write(&bad, "[Event \"x\"]\n[Game \"breakthrough\"]\n1. a2-a4 *\n").unwrap();
+    let e = run_err(&["replay", bad.to_str().unwrap()]);
+    assert!(e.contains("move 1 (a2-a4)"), "{e}");
+    std::fs::write(&bad, "[Event \"x\"]\n1. a2-a3 {open\n").unwrap();
+    let e = run_err(&["replay", bad.to_str().unwrap()]);
+    assert!(e.contains("never closed"), "{e}");
+    let e = run_err(&["replay", dir.to_str().unwrap()]);
+    assert!(e.contains("not a regular file"), "{e}");
+}
+
+#[test]
+fn every_game_records_in_its_notation_and_replays() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["--board", "4x5"], "pgn"),
+        (&["--game", "woodpush", "--width", "7"], "pgn"),
+        (&["--game", "chinese-checkers", "--pieces", "1"], "pgn"),
+        (&["--game", "checkers"], "pdn"),
+    ];
+    for (i, (size, ext)) in cases.iter().enumerate() {
+        let dir = scratch(&format!("every-{i}"));
+        let out = dir.join("out");
+        let mut args = vec![
+            "arena",
+            "--player",
+            "random",
+            "--player",
+            "random:seed=2",
+            "--games",
+            "2",
+            "--ply-cap",
+            "80",
+            "--no-progress",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(size);
+        run_ok(&args);
+        let file = out.join(format!("games.{ext}"));
+        let pgn = std::fs::read_to_string(&file).unwrap();
+        // Random players finish their games in order of length: compare game 0 of each.
+        let jsonl = games(&out.join("games.jsonl"));
+        let line = jsonl.iter().position(|g| g["number"] == 0).unwrap() + 1;
+        let from_json = run_ok(&[
+            "replay",
+            out.join("games.jsonl").to_str().unwrap(),
+            "--game",
+            &line.to_string(),
+        ]);
+        let from_pgn = run_ok(&["replay", file.to_str().unwrap()]);
+        assert_eq!(
+            from_json.split_once('\n').unwrap().1,
+            from_pgn.split_once('\n').unwrap().1,
+            "{size:?}"
+        );
+        assert!(tag(&pgn, 0, "FEN").is_some(), "{size:?}: {pgn}");
+        if *ext == "pdn" {
+            // What checkers programs read: GameType 21, the side to move and squares.
+            assert_eq!(tag(&pgn, 0, "GameType").as_deref(), Some("21"));
+            assert!(tag(&pgn, 0, "FEN").unwrap().starts_with("B:W"), "{pgn}");
+            assert!(tag(&pgn, 0, "Black").is_some() && tag(&pgn, 0, "White").is_some());
+            // Without the Game tag, GameType alone names the game.
+            let bare: String = pgn
+                .lines()
+                .filter(|l| !l.starts_with("[Game \"") && !l.starts_with("[Parameters"))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            let other = dir.join("other.pdn");
+            std::fs::write(&other, bare).unwrap();
+            assert_eq!(run_ok(&["replay", other.to_str().unwrap()]), from_pgn);
+        }
+    }
+}
+
+#[test]
+fn play_saves_its_game_in_the_same_format() {
+    let dir = scratch("play");
+    let saved = dir.join("game.pgn");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quasar"))
+        .args([
+            "play",
+            "--board",
+            "5x5",
+            "--sims",
+            "50",
+            "--save",
+            saved.to_str().unwrap(),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"a2-a3\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let pgn = std::fs::read_to_string(&saved).unwrap();
+    assert_eq!(tag(&pgn, 0, "White").as_deref(), Some("human"));
+    assert_eq!(tag(&pgn, 0, "Result").as_deref(), Some("0-1"));
+    assert_eq!(tag(&pgn, 0, "WhiteTimeControl").as_deref(), Some("-"));
+    assert_eq!(
+        tag(&pgn, 0, "BlackTimeControl").as_deref(),
+        Some("50 sims/move")
+    );
+    assert_eq!(tag(&pgn, 0, "FEN"), None, "the standard start needs no FEN");
+    assert!(pgn.contains("1. a2-a3 {"), "{pgn}");
+    assert!(pgn.contains(", 50 sims, "), "{pgn}");
+    let replay = run_ok(&["replay", saved.to_str().unwrap()]);
+    assert!(replay.contains("1. White plays a2-a3") && replay.contains("2. Black plays"));
+}
