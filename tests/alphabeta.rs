@@ -45,6 +45,40 @@ fn every_game_has_an_alpha_beta_player() {
 }
 
 #[test]
+fn each_game_has_its_default_engine_and_mcts_options_do_not_go_to_alpha_beta() {
+    // Chinese Checkers plays alpha-beta by default (it won its matches), the others MCTS.
+    for (game, word) in [
+        ("chinese-checkers", "depth"),
+        ("checkers", "simulations"),
+        ("woodpush", "simulations"),
+        ("breakthrough", "simulations"),
+    ] {
+        let (ok, out, err) = quasar(&["bestmove", "--game", game, "--time", "50ms"]);
+        assert!(ok && out.contains(word), "{game}: {out}{err}");
+    }
+    let (ok, out, err) = quasar(&[
+        "bestmove",
+        "--game",
+        "chinese-checkers",
+        "--engine",
+        "mcts",
+        "--time",
+        "50ms",
+    ]);
+    assert!(ok && out.contains("simulations"), "{out}{err}");
+    // An MCTS option with alpha-beta, chosen or by default, is refused by name.
+    for args in [
+        &["bestmove", "--game", "chinese-checkers", "--imb", "0.3"][..],
+        &["bestmove", "--engine", "ab", "--prior", "5"][..],
+    ] {
+        let (ok, out, err) = quasar(args);
+        assert!(!ok && out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains("is an MCTS option"), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+}
+
+#[test]
 fn the_arena_plays_ab_against_mcts() {
     let out_dir = temp("alphabeta", "arena");
     let (ok, out, err) = quasar(&[

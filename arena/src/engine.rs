@@ -9,10 +9,19 @@ use alphabeta::AlphaBeta;
 use mcts::{Limits, Searcher};
 use quasar_core::Game;
 
+/// The two kinds of searcher a game can be played by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// Monte Carlo Tree Search with the MCTS-solver.
+    Mcts,
+    /// Alpha-beta with the game's evaluation.
+    AlphaBeta,
+}
+
 /// Which searcher to build, with its settings.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EngineChoice {
-    /// Monte Carlo Tree Search (the default player).
+    /// Monte Carlo Tree Search (the default player of most games).
     Mcts(EngineSettings),
     /// Alpha-beta with the game's evaluation.
     AlphaBeta(AbSettings),

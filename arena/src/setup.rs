@@ -180,6 +180,12 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         None
     }
 
+    /// The searcher `bestmove`, `play` and `gtp` use when the user names none: the
+    /// stronger of the two in matches at 100 ms a move (MCTS unless alpha-beta won clearly).
+    fn default_engine(&self) -> crate::engine::Family {
+        crate::engine::Family::Mcts
+    }
+
     /// The weight of implicit minimax backups when the settings name no `imb=` (by match
     /// results per game; 0, off, by default and for games without an evaluation).
     fn default_imb(&self) -> f64 {

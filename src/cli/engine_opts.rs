@@ -4,7 +4,7 @@
 use super::output::{length_text, result_word};
 use arena::ab_player::AbSettings;
 use arena::duration::parse_duration;
-use arena::engine::{EngineChoice, EngineReport};
+use arena::engine::{EngineChoice, EngineReport, Family};
 use arena::settings::{
     EngineSettings, PlayoutKind, PlayoutSettings, ProbeRule, MAX_PRIOR, MIN_NODES,
 };
@@ -91,9 +91,10 @@ fn nodes(text: &str) -> Result<usize, String> {
 #[derive(clap::Args, Clone, Debug)]
 pub struct EngineArgs {
     /// The search: mcts or ab (alpha-beta); --time, --sims (a node count for ab) and --tb
-    /// serve both, --depth and --hash only ab, the other options only mcts
-    #[arg(long, value_enum, default_value_t = EngineKind::Mcts)]
-    pub engine: EngineKind,
+    /// serve both, --depth and --hash only ab, the other options only mcts [default: ab for
+    /// chinese-checkers, where it wins clearly; mcts for the other games]
+    #[arg(long, value_enum)]
+    pub engine: Option<EngineKind>,
     /// Alpha-beta: the deepest iteration, in plies, within --time [default: 64]
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: Option<u32>,
@@ -197,9 +198,14 @@ impl EngineArgs {
         }
     }
 
-    /// The searcher these options choose, or why they do not fit together.
-    pub fn choice(&self) -> Result<EngineChoice, String> {
-        match self.engine {
+    /// The searcher these options choose (`default` when they name none), or why they do
+    /// not fit together.
+    pub fn choice(&self, default: Family) -> Result<EngineChoice, String> {
+        let kind = self.engine.unwrap_or(match default {
+            Family::Mcts => EngineKind::Mcts,
+            Family::AlphaBeta => EngineKind::Ab,
+        });
+        match kind {
             EngineKind::Mcts => {
                 if self.depth.is_some() || self.hash.is_some() {
                     return Err("--depth and --hash are alpha-beta options: add --engine ab".into());
@@ -207,6 +213,27 @@ impl EngineArgs {
                 Ok(EngineChoice::Mcts(self.settings()))
             }
             EngineKind::Ab => {
+                let mcts_only = [
+                    (self.imb.is_some(), "--imb"),
+                    (self.prior.is_some(), "--prior"),
+                    (self.oracle_every.is_some(), "--oracle-every"),
+                    (self.eval_after.is_some(), "--eval-after"),
+                    (self.capture_weight.is_some(), "--capture-weight"),
+                    (self.no_win_in_one, "--no-win-in-one"),
+                    (self.no_stop_threats, "--no-stop-threats"),
+                    (self.no_verdicts, "--no-verdicts"),
+                ];
+                if let Some((_, flag)) = mcts_only.iter().find(|(given, _)| *given) {
+                    let why = if self.engine.is_none() {
+                        " (this game's default engine is ab)"
+                    } else {
+                        ""
+                    };
+                    return Err(format!(
+                        "{flag} is an MCTS option, and the engine is alpha-beta{why}: add \
+                         --engine mcts or leave {flag} out"
+                    ));
+                }
                 if self.race {
                     return Err("--race is an MCTS playout rule; alpha-beta uses only what \
                                 the table proves"

@@ -3,6 +3,7 @@
 //! oracles), and the main job: the solved 2-piece table against no table.
 
 use super::registration::{CliGame, DefaultSize, MainJob};
+use arena::engine::Family;
 use arena::settings::{PlayoutKind, PlayoutSettings, TableSpec};
 use arena::setup::{load_exact_table, GameSetup, Picture, SetupError};
 use chinese_checkers::notation::diagram;
@@ -101,6 +102,12 @@ impl GameSetup for CcSetup {
                 "Chinese Checkers is played on 7x7 only: boardsize 7".into(),
             )),
         }
+    }
+
+    /// Alpha-beta: it beat the default MCTS 144 - 56 in 200 games at 100 ms a move
+    /// (docs/results.md).
+    fn default_engine(&self) -> Family {
+        Family::AlphaBeta
     }
 
     fn evaluation(&self) -> Option<Arc<dyn Evaluation<Position>>> {
