@@ -162,6 +162,23 @@ fn a_match_writes_pgn_with_search_information_and_replay_reads_both_records() {
         );
     }
 
+    // `arena report` writes the same record, and the HTML page, into its --out.
+    let merged = dir.join("merged");
+    run_ok(&[
+        "arena",
+        "report",
+        record.to_str().unwrap(),
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        std::fs::read_to_string(merged.join("games.pgn")).unwrap(),
+        pgn
+    );
+    assert!(std::fs::read_to_string(merged.join("report.html"))
+        .unwrap()
+        .contains("id=\"board\""));
+
     let e = run_err(&["replay", record.to_str().unwrap(), "--game", "3"]);
     assert!(e.contains("holds 2 game(s)"), "{e}");
     let bad = dir.join("bad.pgn");

@@ -10,6 +10,7 @@ pub mod engine;
 pub mod factory;
 pub mod game;
 pub mod gtp_client;
+pub mod html;
 pub mod matchup;
 pub mod mcts_player;
 pub mod merge;

@@ -150,7 +150,7 @@ pub fn summarize(players: &[String], games: &[GameRecord], first_side: &str) -> 
 }
 
 /// `W - L`, or `W - L - D` when there were draws.
-fn wl(t: &Tally) -> String {
+pub(crate) fn wl(t: &Tally) -> String {
     if t.draws > 0 {
         format!("{} - {} - {}", t.wins, t.losses, t.draws)
     } else {
@@ -158,7 +158,7 @@ fn wl(t: &Tally) -> String {
     }
 }
 
-fn pct(x: f64) -> String {
+pub(crate) fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
@@ -175,14 +175,14 @@ fn elo_text(x: f64) -> String {
     }
 }
 
-fn score_cell(s: &PairingSummary) -> String {
+pub(crate) fn score_cell(s: &PairingSummary) -> String {
     match (s.score, s.score_ci) {
         (Some(p), Some(ci)) => format!("{} ({} - {})", pct(p), pct(ci.low), pct(ci.high)),
         _ => "-".into(),
     }
 }
 
-fn elo_cell(s: &PairingSummary) -> String {
+pub(crate) fn elo_cell(s: &PairingSummary) -> String {
     let e = elo(&s.total);
     match e {
         Some((v, ci)) => format!(

@@ -107,6 +107,8 @@ pub struct Picture {
     pub background: Vec<[f64; 2]>,
     /// The fill colours of the first and the second side's pieces (CSS colours).
     pub colours: [&'static str; 2],
+    /// Each cell's name in the game's notation, in the cells' order (empty: none shown).
+    pub labels: Vec<String>,
 }
 
 /// A game together with its size parameters ("Breakthrough on 6x6"): what the arena, the

@@ -8,6 +8,7 @@ use crate::games::{with_game, CliGame, DefaultSize, GameArgs, GameName};
 use crate::progress::MatchBar;
 use arena::duration::parse_duration;
 use arena::factory::build_factory;
+use arena::html;
 use arena::matchup::{run_match, Contestant, MatchConfig};
 use arena::merge::{merge, Merged};
 use arena::pgn;
@@ -240,15 +241,14 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
     );
     // The arena runs with SIGPIPE ignored (for its engines' pipes): a closed stdout is an
     // error to report, not a panic.
-    let mut out = std::io::stdout().lock();
-    write!(
-        out,
-        "{params}, {} per move, {games} games per pairing, openings of {} random plies (seed {})\n\n{}",
+    let summary = format!(
+        "{params}, {} per move, {games} games per pairing, openings of {} random plies (seed {})",
         limit_text(limit),
         cfg.opening_plies,
         cfg.seed,
-        report::markdown(&rep)
-    )?;
+    );
+    let mut out = std::io::stdout().lock();
+    write!(out, "{summary}\n\n{}", report::markdown(&rep))?;
     out.flush()?;
     if let Some(shard) = args.shard {
         // Report files of a share would be overwritten by the other shards in a shared --out.
@@ -260,7 +260,10 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
         );
         return Ok(());
     }
-    write_report(&rep, &args.out)
+    write_report(&rep, &args.out)?;
+    let page = html::write(&args.out, &cfg.setup, &summary, &rep, &outcome.games)?;
+    eprintln!("wrote {}", page.display());
+    Ok(())
 }
 
 /// Writes the report's files into `dir` and says which.
@@ -312,28 +315,33 @@ fn run_report(args: ReportArgs) -> CliResult {
         eprintln!("{warning}");
     }
     let rep = report::summarize(&m.players, &m.games, first_side);
-    let mut out = std::io::stdout().lock();
-    write!(
-        out,
-        "{}, {}, {} games per pairing, openings of {} random plies (seed {})\n\n{}",
+    let summary = format!(
+        "{}, {}, {} games per pairing, openings of {} random plies (seed {})",
         m.params,
         budgets_text(&m),
         m.games_per_pairing,
         m.opening_plies,
         m.seed,
-        report::markdown(&rep)
-    )?;
+    );
+    let mut out = std::io::stdout().lock();
+    write!(out, "{summary}\n\n{}", report::markdown(&rep))?;
     out.flush()?;
     write_report(&rep, &args.out)?;
-    with_game!(name, S => write_games::<S>(&m, &args.out))
+    with_game!(name, S => write_games::<S>(&m, &rep, &summary, &args.out))
 }
 
-/// Writes the merged games as the game's PGN-style record into `dir`.
-fn write_games<S: CliGame>(m: &Merged, dir: &std::path::Path) -> CliResult {
+/// Writes the merged games as the game's PGN-style record and the HTML report into `dir`.
+fn write_games<S: CliGame>(
+    m: &Merged,
+    rep: &report::Report,
+    summary: &str,
+    dir: &std::path::Path,
+) -> CliResult {
     let setup = S::from_params(&m.params)?;
     let path = dir.join(format!("games.{}", setup.record_style().extension));
     pgn::write_match(&path, &setup, &m.players, &m.games)?;
-    eprintln!("wrote {}", path.display());
+    let page = html::write(dir, &setup, summary, rep, &m.games)?;
+    eprintln!("wrote {}, {}", path.display(), page.display());
     Ok(())
 }
 

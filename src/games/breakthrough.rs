@@ -65,6 +65,12 @@ impl GameSetup for BreakthroughSetup {
             shape: "square",
             background: Vec::new(),
             colours: ["#f4f1e8", "#2b2b2b"],
+            labels: (0..h)
+                .rev()
+                .flat_map(|row| {
+                    (0..w).map(move |col| format!("{}{}", (b'a' + col as u8) as char, row + 1))
+                })
+                .collect(),
         })
     }
 

@@ -67,6 +67,7 @@ impl GameSetup for CheckersSetup {
             shape: "square",
             background: spots(false),
             colours: ["#2b2b2b", "#f4f1e8"],
+            labels: (1..=32).map(|s: u32| s.to_string()).collect(),
         })
     }
 

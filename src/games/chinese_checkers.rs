@@ -66,7 +66,7 @@ impl GameSetup for CcSetup {
             let len = rows[r + 1] - rows[r];
             for k in 0..len {
                 let x = (7 - len) as f64 / 2.0 + k as f64;
-                cells.push([x, r as f64 * 0.6]);
+                cells.push([x, r as f64 * 0.866]);
             }
         }
         Some(Picture {
@@ -74,6 +74,9 @@ impl GameSetup for CcSetup {
             shape: "hex",
             background: Vec::new(),
             colours: ["#c8302c", "#2c5fc8"],
+            labels: (0..chinese_checkers::board::CELLS)
+                .map(chinese_checkers::board::cell_name)
+                .collect(),
         })
     }
 

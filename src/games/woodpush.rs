@@ -110,6 +110,7 @@ impl GameSetup for WoodpushSetup {
             shape: "square",
             background: Vec::new(),
             colours: ["#c8302c", "#2c5fc8"],
+            labels: (1..=self.width).map(|i| i.to_string()).collect(),
         })
     }
 
