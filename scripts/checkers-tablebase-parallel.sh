@@ -13,18 +13,18 @@ DIR=${2:?usage: $0 PIECES DIR [JOBS]}
 JOBS=${3:-$(nproc)}
 Q=${QUASAR:-quasar}
 mkdir -p "$DIR"
-for w in $("$Q" tablebase plan --game checkers --pieces "$N" | cut -f1 | uniq); do
+for w in $("$Q" tablebase plan --game checkers --max-pieces "$N" | cut -f1 | uniq); do
     if [ "${LOOP:-0}" = 1 ]; then
         pids=""
         i=1
         while [ "$i" -le "$JOBS" ]; do
-            "$Q" tablebase build --game checkers --pieces "$N" -o "$DIR" --wave "$w" --shard "$i/$JOBS" --quiet &
+            "$Q" tablebase build --game checkers --max-pieces "$N" -o "$DIR" --wave "$w" --shard "$i/$JOBS" --quiet &
             pids="$pids $!"
             i=$((i + 1))
         done
         for p in $pids; do wait "$p"; done
     else
         seq 1 "$JOBS" | parallel -j "$JOBS" --halt now,fail=1 \
-            "$Q" tablebase build --game checkers --pieces "$N" -o "$DIR" --wave "$w" --shard "{}/$JOBS" --quiet
+            "$Q" tablebase build --game checkers --max-pieces "$N" -o "$DIR" --wave "$w" --shard "{}/$JOBS" --quiet
     fi
 done

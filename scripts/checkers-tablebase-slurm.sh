@@ -14,7 +14,7 @@ shift 2
 [ $# -gt 0 ] && shift
 Q=${QUASAR:-quasar}
 mkdir -p "$DIR"
-PLAN=$("$Q" tablebase plan --game checkers --pieces "$N")
+PLAN=$("$Q" tablebase plan --game checkers --max-pieces "$N")
 prev=""
 for w in $(printf '%s\n' "$PLAN" | cut -f1 | uniq); do
     slices=$(printf '%s\n' "$PLAN" | awk -F'\t' -v w="$w" '$1 == w' | wc -l)
@@ -22,7 +22,7 @@ for w in $(printf '%s\n' "$PLAN" | cut -f1 | uniq); do
     dep=""
     [ -n "$prev" ] && dep="--dependency=afterok:$prev"
     prev=$(sbatch --parsable $dep --array=1-"$tasks" --job-name="checkers-w$w" "$@" \
-        --wrap="$Q tablebase build --game checkers --pieces $N -o $DIR --wave $w --shard \${SLURM_ARRAY_TASK_ID}/$tasks --quiet")
+        --wrap="$Q tablebase build --game checkers --max-pieces $N -o $DIR --wave $w --shard \${SLURM_ARRAY_TASK_ID}/$tasks --quiet")
     prev=${prev%%;*}
     echo "wave $w: $slices slices, job array $prev ($tasks tasks)"
 done

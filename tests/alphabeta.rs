@@ -112,7 +112,7 @@ fn bad_alpha_beta_input_gets_one_clear_line() {
         (&["bestmove", "--engine", "ab", "--depth", "0"], "0"),
         (
             &["bestmove", "--engine", "ab", "--tb", "t.qtb", "--race"],
-            "MCTS playout rule",
+            "--rule is an MCTS option",
         ),
         (
             &["arena", "--player", "ab:c=0.4", "--player", "mcts"],

@@ -166,7 +166,7 @@ fn checkers_plays_on_the_command_line() {
     ]);
     assert!(ok, "{out}{err}");
     let (ok, _, err) = quasar(&["tablebase", "plan", "--game", "checkers"]);
-    assert!(!ok && err.contains("--pieces"), "{err}");
+    assert!(!ok && err.contains("--max-pieces"), "{err}");
 }
 
 #[test]

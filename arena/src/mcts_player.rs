@@ -23,6 +23,7 @@ impl<S: GameSetup> MctsFactory<S> {
     /// now, and checks that the game has the evaluation the settings need, so a bad
     /// setting fails before the first game.
     pub fn new(settings: EngineSettings, setup: &S) -> Result<MctsFactory<S>, PlayerError> {
+        setup.check_playout_keys(&settings.playout)?;
         let policy = setup.policy(&settings.playout)?;
         let eval = setup.evaluation_use(&settings)?;
         let oracle = setup.mcts_oracle(&settings)?;

@@ -62,6 +62,22 @@ pub struct PlayoutSettings {
     pub eval_after: Option<u32>,
 }
 
+impl PlayoutSettings {
+    /// The keys of the switches that are set, in the order `mcts:` specs print them;
+    /// `playout` only for `uniform` (the game's own policy is every game's default).
+    pub fn given_keys(&self) -> impl Iterator<Item = &'static str> {
+        [
+            (self.kind == Some(PlayoutKind::Uniform), "playout"),
+            (self.eval_after.is_some(), "eval-after"),
+            (self.capture_weight.is_some(), "capture-weight"),
+            (self.win_in_one.is_some(), "win-in-one"),
+            (self.stop_threats.is_some(), "stop-threats"),
+        ]
+        .into_iter()
+        .filter_map(|(given, key)| given.then_some(key))
+    }
+}
+
 /// Everything that shapes quasar's MCTS player; `None` leaves the default (of `mcts::Config`,
 /// of the game's policy, or of the match for the seed and the limit).
 #[derive(Clone, Debug, Default, PartialEq)]

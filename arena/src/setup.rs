@@ -7,6 +7,15 @@ use quasar_core::{Chain, Evaluation, Game, Oracle, Verdicts};
 use std::fmt;
 use std::sync::Arc;
 
+/// Every playout switch a policy may take, as `mcts:` keys name them.
+pub const PLAYOUT_KEYS: [&str; 5] = [
+    "playout",
+    "eval-after",
+    "capture-weight",
+    "win-in-one",
+    "stop-threats",
+];
+
 /// A boxed error from a game crate (its own typed size or table error), kept as the source.
 pub type GameError = Box<dyn std::error::Error + Send + Sync>;
 
@@ -25,6 +34,16 @@ pub enum SetupError {
     /// A playout switch this game's policy does not have.
     #[error("{0}")]
     Policy(String),
+    /// A playout switch of another game's policy.
+    #[error("{key}= is not an option of {game}: {policy}")]
+    NotAnOption {
+        /// The key as specs write it.
+        key: &'static str,
+        /// The game's name.
+        game: &'static str,
+        /// What the game's playouts do, and which switches they take.
+        policy: String,
+    },
     /// A search option that needs the game's evaluation, in a game without one.
     #[error("{key}={value} needs an evaluation of positions, and {game} has none (use {key}=0)")]
     NoEvaluation {
@@ -158,8 +177,38 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     /// The GTP `boardsize` command that sets this setup up in an engine.
     fn boardsize_command(&self) -> String;
 
-    /// The playout policy these switches describe.
+    /// The playout policy these switches describe (only keys of [`Self::playout_keys`]
+    /// are set: [`Self::searcher`] refuses the others by name).
     fn policy(&self, playout: &PlayoutSettings) -> Result<Self::Policy, SetupError>;
+
+    /// The playout switches the game's policy takes, as `mcts:` keys and flags name them
+    /// (`playout` for `playout=uniform`, `eval-after`, `capture-weight`, `win-in-one`,
+    /// `stop-threats`).
+    fn playout_keys(&self) -> &'static [&'static str] {
+        &PLAYOUT_KEYS
+    }
+
+    /// What the game's playouts do and which switches they take, in words, for the
+    /// refusal of another game's switch.
+    fn playout_text(&self) -> String {
+        format!("its playouts take {}", self.playout_keys().join(", "))
+    }
+
+    /// An error naming the first playout switch of `settings` that this game's policy
+    /// does not have.
+    fn check_playout_keys(&self, playout: &PlayoutSettings) -> Result<(), SetupError> {
+        match playout
+            .given_keys()
+            .find(|k| !self.playout_keys().contains(k))
+        {
+            Some(key) => Err(SetupError::NotAnOption {
+                key,
+                game: Self::NAME,
+                policy: self.playout_text(),
+            }),
+            None => Ok(()),
+        }
+    }
 
     /// Opens a table for this setup as an oracle.
     fn load_oracle(&self, table: &TableSpec) -> Result<Arc<dyn Oracle<Self::Game>>, SetupError>;
@@ -248,6 +297,7 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         settings: &EngineSettings,
         seed: u64,
     ) -> Result<Searcher<Self::Game, Self::Policy>, SetupError> {
+        self.check_playout_keys(&settings.playout)?;
         let mut config = settings.config(
             self.policy(&settings.playout)?,
             seed,

@@ -41,7 +41,7 @@ fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
         DefaultSize::Standard,
         SizeRule::PositionWins,
     )?;
-    let mut engine = Engine::new(&setup, &args.engine.choice(setup.default_engine())?, 0)?;
+    let mut engine = Engine::new(&setup, &args.engine.choice(&setup)?, 0)?;
     let report = engine.search(&pos, args.engine.limits());
     if args.json {
         return print_json(&Answer::of(&setup, &pos, &report));

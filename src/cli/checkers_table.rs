@@ -17,12 +17,12 @@ fn pieces(p: Option<u32>) -> Result<u32, Box<dyn std::error::Error>> {
     match p {
         Some(n @ 1..=MAX_PIECES) => Ok(n),
         Some(n) => Err(format!(
-            "--pieces {n}: checkers databases take 1 to {MAX_PIECES} pieces in all"
+            "--max-pieces {n}: checkers databases take 1 to {MAX_PIECES} pieces in all"
         )
         .into()),
-        None => {
-            Err("checkers databases need --pieces N (pieces on the board in all, e.g. 5)".into())
-        }
+        None => Err(
+            "checkers databases need --max-pieces N (pieces on the board in all, e.g. 5)".into(),
+        ),
     }
 }
 

@@ -5,9 +5,8 @@ use super::output::{length_text, result_word};
 use arena::ab_player::AbSettings;
 use arena::duration::parse_duration;
 use arena::engine::{EngineChoice, EngineReport, Family};
-use arena::settings::{
-    EngineSettings, PlayoutKind, PlayoutSettings, ProbeRule, MAX_PRIOR, MIN_NODES,
-};
+use arena::settings::{EngineSettings, MIN_NODES};
+use arena::setup::GameSetup;
 use mcts::{Limits, Parallelism, Report};
 use quasar_core::{Game, GameResult};
 use std::fmt::Write;
@@ -22,16 +21,6 @@ pub enum EngineKind {
     /// Alpha-beta with the game's evaluation (iterative deepening, PVS, a hash table)
     #[value(alias = "alphabeta")]
     Ab,
-}
-
-/// Which playouts the search runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum PlayoutArg {
-    /// Uniform random moves to the end of the game (the enhancement switches are ignored).
-    Uniform,
-    /// The game's policy with the enhancements the switches leave on.
-    #[value(alias = "full")]
-    Policy,
 }
 
 /// How several search threads share the work.
@@ -60,24 +49,6 @@ fn exploration(text: &str) -> Result<f64, String> {
     }
 }
 
-/// Reads `--imb`: a weight from 0 to 1.
-fn imb_weight(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(a) if (0.0..=1.0).contains(&a) => Ok(a),
-        _ => Err(format!("'{text}' is not a weight from 0 to 1 (0: off)")),
-    }
-}
-
-/// Reads `--prior`: at most [`MAX_PRIOR`] virtual visits.
-fn prior_visits(text: &str) -> Result<u32, String> {
-    match text.parse::<u32>() {
-        Ok(n) if n <= MAX_PRIOR => Ok(n),
-        _ => Err(format!(
-            "'{text}' is not a whole number of virtual visits from 0 to {MAX_PRIOR}"
-        )),
-    }
-}
-
 /// Reads `--nodes`: at least [`MIN_NODES`].
 fn nodes(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
@@ -87,7 +58,20 @@ fn nodes(text: &str) -> Result<usize, String> {
     }
 }
 
-/// How the engine searches.
+/// A flag that is also an `mcts:` key: its value is read by the key's own parser
+/// ([`EngineSettings::set`]), so the flag and the key take the same values.
+fn key(name: &'static str) -> impl Fn(&str) -> Result<String, String> + Clone + Send + Sync {
+    move |text: &str| {
+        EngineSettings::default()
+            .set(name, text)
+            .map(|()| text.to_string())
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// How the engine searches. Each MCTS option is a flag of the same name as its `mcts:` key
+/// (`--every 2` is `every=2`), read by the same parser; the flags' old names stay as hidden
+/// aliases.
 #[derive(clap::Args, Clone, Debug)]
 pub struct EngineArgs {
     /// The search: mcts or ab (alpha-beta); --time, --sims (a node count for ab) and --tb
@@ -119,70 +103,102 @@ pub struct EngineArgs {
     /// UCT exploration constant c of w/n + c*sqrt(ln t / n)
     #[arg(long, default_value_t = 0.7, value_parser = exploration)]
     pub c: f64,
-    /// Playout kind
-    #[arg(long, value_enum, default_value_t = PlayoutArg::Policy)]
-    pub playout: PlayoutArg,
+    /// Playouts: uniform (random moves to the end) or full (the game's policy with the
+    /// switches below) [default: full]
+    #[arg(long, value_name = "uniform|full", value_parser = key("playout"))]
+    pub playout: Option<String>,
     /// Policy: plies after which the evaluation function decides a playout (0: play to the
     /// end) [default: the game's, 20 for Breakthrough]
-    #[arg(long)]
-    pub eval_after: Option<u32>,
+    #[arg(long, value_name = "N", value_parser = key("eval-after"))]
+    pub eval_after: Option<String>,
     /// Policy: weight of captures of undefended pieces against 1 for other moves (1: off)
     /// [default: the game's, 4 for Breakthrough]
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
-    pub capture_weight: Option<u32>,
-    /// Policy: do not take wins in one automatically
-    #[arg(long)]
-    pub no_win_in_one: bool,
-    /// Policy: do not capture pieces that threaten to win next move
-    #[arg(long)]
-    pub no_stop_threats: bool,
-    /// Do not prove nodes at expansion by the game's sound verdicts (Breakthrough: a win
-    /// on the next move, a threat no capture answers)
-    #[arg(long)]
-    pub no_verdicts: bool,
+    #[arg(long, value_name = "W", value_parser = key("capture-weight"))]
+    pub capture_weight: Option<String>,
+    /// Policy: take wins in one automatically [default: on]
+    #[arg(long, value_name = "on|off", value_parser = key("win-in-one"))]
+    pub win_in_one: Option<String>,
+    /// Policy: capture pieces that threaten to win next move [default: on]
+    #[arg(long, value_name = "on|off", value_parser = key("stop-threats"))]
+    pub stop_threats: Option<String>,
+    /// Prove nodes at expansion by the game's sound verdicts (Breakthrough: a win on the
+    /// next move, a threat no capture answers) [default: on]
+    #[arg(long, value_name = "on|off", value_parser = key("verdicts"))]
+    pub verdicts: Option<String>,
+    #[arg(long, hide = true, conflicts_with = "win_in_one")]
+    no_win_in_one: bool,
+    #[arg(long, hide = true, conflicts_with = "stop_threats")]
+    no_stop_threats: bool,
+    #[arg(long, hide = true, conflicts_with = "verdicts")]
+    no_verdicts: bool,
     /// Implicit minimax backups: weight alpha of the evaluation's minimax value against the
-    /// playout mean in selection (0: off; needs a game with an evaluation) [default: the
-    /// game's]
-    #[arg(long, value_parser = imb_weight)]
-    pub imb: Option<f64>,
+    /// playout mean in selection (0: off) [default: the game's]
+    #[arg(long, value_name = "ALPHA", value_parser = key("imb"))]
+    pub imb: Option<String>,
     /// Node priors: virtual visits each new node starts with, scored at the evaluation's
-    /// winning chance (0: off; needs a game with an evaluation) [default: the game's]
-    #[arg(long, value_parser = prior_visits)]
-    pub prior: Option<u32>,
+    /// winning chance (0: off) [default: the game's]
+    #[arg(long, value_name = "N", value_parser = key("prior"))]
+    pub prior: Option<String>,
     /// Most tree nodes (24 bytes each on 8x8 Breakthrough)
     #[arg(long, default_value_t = 1 << 23, value_parser = nodes)]
     pub nodes: usize,
-    /// Consult the oracle inside playouts at every K-th turn of each side (1: every ply; 0:
-    /// only at expansion; needs an oracle) [default: the game's; for Breakthrough every ply up to 7 rows, 0 from 8]
-    #[arg(long)]
-    pub oracle_every: Option<u32>,
     /// Tablebase file (from `quasar tablebase build`) to consult at expansion and in playouts
     #[arg(long, value_name = "FILE")]
     pub tb: Option<PathBuf>,
-    /// With --tb: also end playouts by the table's looser rule (for Breakthrough the
-    /// thesis' race rule; never used as a proof)
-    #[arg(long, requires = "tb")]
-    pub race: bool,
+    /// With --tb: consult the table inside playouts at every K-th turn of each side (1:
+    /// every ply; 0: only at expansion) [default: the game's; for Breakthrough every ply up
+    /// to 7 rows, 0 from 8]
+    #[arg(long, value_name = "K", alias = "oracle-every", requires = "tb", value_parser = key("every"))]
+    pub every: Option<String>,
+    /// With --tb: sound (only what the table proves) or race (playouts also end by the
+    /// table's looser rule, Breakthrough's race rule; never a proof) [default: sound]
+    #[arg(long, value_name = "sound|race", requires = "tb", value_parser = key("rule"))]
+    pub rule: Option<String>,
+    #[arg(long, hide = true, requires = "tb", conflicts_with = "rule")]
+    race: bool,
+    /// With --tb: when a new node's children are probed: expansion, next-visit or
+    /// first-visit [default: expansion]
+    #[arg(long, value_name = "WHEN", requires = "tb", value_parser = key("probe-children"))]
+    pub probe_children: Option<String>,
 }
 
 impl EngineArgs {
+    /// The options given that are `mcts:` keys, as key and value (the old switches as the
+    /// values they stand for).
+    fn keyed(&self) -> Vec<(&'static str, &str)> {
+        let off = |given: bool| given.then_some("off");
+        [
+            ("playout", self.playout.as_deref()),
+            ("eval-after", self.eval_after.as_deref()),
+            ("capture-weight", self.capture_weight.as_deref()),
+            (
+                "win-in-one",
+                self.win_in_one.as_deref().or(off(self.no_win_in_one)),
+            ),
+            (
+                "stop-threats",
+                self.stop_threats.as_deref().or(off(self.no_stop_threats)),
+            ),
+            (
+                "verdicts",
+                self.verdicts.as_deref().or(off(self.no_verdicts)),
+            ),
+            ("imb", self.imb.as_deref()),
+            ("prior", self.prior.as_deref()),
+            ("every", self.every.as_deref()),
+            ("rule", self.rule.as_deref().or(self.race.then_some("race"))),
+            ("probe-children", self.probe_children.as_deref()),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| v.map(|v| (k, v)))
+        .collect()
+    }
+
     /// The settings these options describe: the same builder the arena's specs fill.
     pub fn settings(&self) -> EngineSettings {
-        EngineSettings {
+        let mut s = EngineSettings {
             table: self.tb.clone(),
-            rule: self.race.then_some(ProbeRule::Race),
-            oracle_every: self.oracle_every,
             c: Some(self.c),
-            playout: PlayoutSettings {
-                kind: Some(match self.playout {
-                    PlayoutArg::Uniform => PlayoutKind::Uniform,
-                    PlayoutArg::Policy => PlayoutKind::Policy,
-                }),
-                win_in_one: self.no_win_in_one.then_some(false),
-                stop_threats: self.no_stop_threats.then_some(false),
-                capture_weight: self.capture_weight,
-                eval_after: self.eval_after,
-            },
             limit: Some(self.limits()),
             threads: Some(self.threads as usize),
             parallelism: Some(match self.parallel {
@@ -191,17 +207,21 @@ impl EngineArgs {
             }),
             nodes: Some(self.nodes),
             seed: Some(self.seed),
-            child_probes: None,
-            imb: self.imb,
-            prior: self.prior,
-            verdicts: self.no_verdicts.then_some(false),
+            ..EngineSettings::default()
+        };
+        for (key, value) in self.keyed() {
+            // Each value was read by this key's parser when the flag was parsed.
+            s.set(key, value)
+                .expect("a flag's value reads as its key's");
         }
+        s
     }
 
-    /// The searcher these options choose (`default` when they name none), or why they do
-    /// not fit together.
-    pub fn choice(&self, default: Family) -> Result<EngineChoice, String> {
-        let kind = self.engine.unwrap_or(match default {
+    /// The searcher these options choose for `setup` (the game's default engine when they
+    /// name none), or why they do not fit together (alpha-beta options with MCTS, MCTS
+    /// options with alpha-beta, a playout switch the game's policy does not have).
+    pub fn choice<S: GameSetup>(&self, setup: &S) -> Result<EngineChoice, String> {
+        let kind = self.engine.unwrap_or(match setup.default_engine() {
             Family::Mcts => EngineKind::Mcts,
             Family::AlphaBeta => EngineKind::Ab,
         });
@@ -210,34 +230,28 @@ impl EngineArgs {
                 if self.depth.is_some() || self.hash.is_some() {
                     return Err("--depth and --hash are alpha-beta options: add --engine ab".into());
                 }
-                Ok(EngineChoice::Mcts(self.settings()))
+                let settings = self.settings();
+                let theirs = setup.playout_keys();
+                if let Some(key) = settings.playout.given_keys().find(|k| !theirs.contains(k)) {
+                    return Err(format!(
+                        "--{key} is not an option of {}: {}",
+                        S::NAME,
+                        setup.playout_text()
+                    ));
+                }
+                Ok(EngineChoice::Mcts(settings))
             }
             EngineKind::Ab => {
-                let mcts_only = [
-                    (self.imb.is_some(), "--imb"),
-                    (self.prior.is_some(), "--prior"),
-                    (self.oracle_every.is_some(), "--oracle-every"),
-                    (self.eval_after.is_some(), "--eval-after"),
-                    (self.capture_weight.is_some(), "--capture-weight"),
-                    (self.no_win_in_one, "--no-win-in-one"),
-                    (self.no_stop_threats, "--no-stop-threats"),
-                    (self.no_verdicts, "--no-verdicts"),
-                ];
-                if let Some((_, flag)) = mcts_only.iter().find(|(given, _)| *given) {
+                if let Some((key, _)) = self.keyed().first() {
                     let why = if self.engine.is_none() {
                         " (this game's default engine is ab)"
                     } else {
                         ""
                     };
                     return Err(format!(
-                        "{flag} is an MCTS option, and the engine is alpha-beta{why}: add \
-                         --engine mcts or leave {flag} out"
+                        "--{key} is an MCTS option, and the engine is alpha-beta{why}: add \
+                         --engine mcts or leave --{key} out"
                     ));
-                }
-                if self.race {
-                    return Err("--race is an MCTS playout rule; alpha-beta uses only what \
-                                the table proves"
-                        .into());
                 }
                 Ok(EngineChoice::AlphaBeta(AbSettings {
                     table: self.tb.clone(),
@@ -451,6 +465,63 @@ mod tests {
     }
 
     #[test]
+    fn every_mcts_key_is_a_flag_of_the_same_name() {
+        let samples = [
+            ("tb", "t.qtb"),
+            ("rule", "race"),
+            ("every", "2"),
+            ("c", "0.4"),
+            ("playout", "uniform"),
+            ("time", "250ms"),
+            ("sims", "9"),
+            ("threads", "2"),
+            ("parallel", "tree"),
+            ("nodes", "5000"),
+            ("seed", "3"),
+            ("eval-after", "0"),
+            ("capture-weight", "2"),
+            ("win-in-one", "off"),
+            ("stop-threats", "off"),
+            ("probe-children", "next-visit"),
+            ("imb", "0.4"),
+            ("prior", "20"),
+            ("verdicts", "off"),
+        ];
+        let keys: Vec<&str> = arena::settings::KEYS.split(", ").collect();
+        let named: Vec<&str> = samples.iter().map(|(k, _)| *k).collect();
+        assert_eq!(keys, named, "a sample for every key, in the keys' order");
+        for (key, value) in samples {
+            let flag = format!("--{key}");
+            let mut args = vec![flag.as_str(), value];
+            if key != "tb" {
+                args.extend(["--tb", "t.qtb"]);
+            }
+            let s = settings(&args).unwrap_or_else(|e| panic!("{flag}: {e}"));
+            let text = s.to_string();
+            let want = format!("{key}={value}");
+            assert!(text.split(',').any(|kv| kv == want), "{flag}: {text}");
+        }
+    }
+
+    #[test]
+    fn the_old_flag_names_are_the_new_ones() {
+        let tb = ["--tb", "t.qtb"];
+        for (old, new) in [
+            (&["--no-win-in-one"][..], &["--win-in-one", "off"][..]),
+            (&["--no-stop-threats"], &["--stop-threats", "off"]),
+            (&["--no-verdicts"], &["--verdicts", "off"]),
+            (&["--race"], &["--rule", "race"]),
+            (&["--oracle-every", "3"], &["--every", "3"]),
+            (&["--playout", "policy"], &["--playout", "full"]),
+        ] {
+            let (old, new) = ([old, &tb].concat(), [new, &tb].concat());
+            assert_eq!(settings(&old).unwrap(), settings(&new).unwrap(), "{old:?}");
+        }
+        assert!(settings(&["--no-verdicts", "--verdicts", "on"]).is_err());
+        assert!(settings(&["--every", "2"]).is_err(), "needs --tb");
+    }
+
+    #[test]
     fn bad_values_are_refused_when_parsed() {
         for bad in [
             &["--sims", "0"][..],
@@ -461,6 +532,8 @@ mod tests {
             &["--imb", "2"],
             &["--prior", "-1"],
             &["--prior", "100000"],
+            &["--playout", "smart"],
+            &["--win-in-one", "maybe"],
         ] {
             assert!(settings(bad).is_err(), "{bad:?}");
         }

@@ -23,7 +23,7 @@ pub fn run(args: Args) -> CliResult {
 
 fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
     let setup = given.unwrap_or_else(|| S::default_size(DefaultSize::Standard));
-    let choice = args.engine.choice(setup.default_engine())?;
+    let choice = args.engine.choice(&setup)?;
     let mut engine = GtpEngine::new(setup, choice)?;
     serve(&mut engine, io::stdin().lock(), io::stdout().lock())?;
     Ok(())

@@ -70,7 +70,7 @@ fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
     if let Some(path) = &args.save {
         quasar_core::file::check_output(path)?;
     }
-    let choice = args.engine.choice(setup.default_engine())?;
+    let choice = args.engine.choice(&setup)?;
     let mut searcher = Engine::new(&setup, &choice, 0)?;
     let limits = args.engine.limits();
     let engine_name = match choice {

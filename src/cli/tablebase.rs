@@ -62,11 +62,15 @@ pub struct BuildArgs {
     /// At most this many Black pieces in the region
     #[arg(long)]
     max_black: Option<u32>,
-    /// At most this many pieces in the region (Woodpush: on the strip, an endgame table)
-    #[arg(long)]
+    /// At most this many pieces: Breakthrough in the region, Woodpush on the strip (an
+    /// endgame table), checkers on the board (the databases of 1 to N pieces)
+    #[arg(long, value_name = "N")]
     max_pieces: Option<u32>,
-    /// Chinese Checkers: pieces a side; checkers: pieces on the board in all
+    /// Chinese Checkers: pieces a side (1 to 6)
     #[arg(long, value_name = "K")]
+    pieces_per_side: Option<u32>,
+    /// The old name of --pieces-per-side (Chinese Checkers) and --max-pieces (checkers)
+    #[arg(long, hide = true, value_name = "K")]
     pieces: Option<u32>,
     /// Build only the slice of this name (`tablebase plan` lists them); its inputs must be
     /// built already. A finished slice is found and skipped
@@ -155,39 +159,54 @@ pub fn run(cmd: Command) -> CliResult {
             Err(not_sliced(a.game))
         }
         Command::Build(a)
-            if a.pieces.is_some()
+            if (a.pieces.is_some() || a.pieces_per_side.is_some())
                 && matches!(a.game, GameName::Breakthrough | GameName::Woodpush) =>
         {
-            Err(
-                "--pieces sizes Chinese Checkers and checkers tables: a Breakthrough table \
-                 limits its pieces with --max-white, --max-black and --max-pieces, a Woodpush \
-                 endgame table with --max-pieces"
-                    .into(),
+            Err(format!(
+                "--pieces-per-side is not an option of {} tables: they limit their pieces \
+                 with --max-pieces{}",
+                a.game.name(),
+                if a.game == GameName::Breakthrough {
+                    ", --max-white and --max-black"
+                } else {
+                    ""
+                }
             )
+            .into())
         }
         Command::Build(a) => match a.game {
             GameName::Breakthrough => build(a),
             GameName::Woodpush => build_woodpush(a),
             GameName::ChineseCheckers => build_cc(a),
             GameName::Checkers => {
-                let foreign = a.board.is_some()
-                    || a.rows.is_some()
-                    || a.width.is_some()
-                    || a.max_white.is_some()
-                    || a.max_black.is_some()
-                    || a.max_pieces.is_some();
-                if foreign {
-                    return Err(
-                        "checkers databases take --pieces N (pieces in all) and -o DIR only".into(),
-                    );
+                let foreign = [
+                    (a.board.is_some(), "--board"),
+                    (a.rows.is_some(), "--rows"),
+                    (a.width.is_some(), "--width"),
+                    (a.max_white.is_some(), "--max-white"),
+                    (a.max_black.is_some(), "--max-black"),
+                    (a.pieces_per_side.is_some(), "--pieces-per-side"),
+                ];
+                if let Some((_, flag)) = foreign.iter().find(|(given, _)| *given) {
+                    return Err(format!(
+                        "{flag} is not an option of checkers tables: they take --max-pieces N \
+                         (pieces on the board in all) and -o DIR"
+                    )
+                    .into());
                 }
-                checkers_table::build(a.pieces, a.selection(), a.output.as_deref(), &a.ck, a.quiet)
+                checkers_table::build(
+                    a.max_pieces.or(a.pieces),
+                    a.selection(),
+                    a.output.as_deref(),
+                    &a.ck,
+                    a.quiet,
+                )
             }
         },
         Command::Plan(a) => match a.game {
             GameName::Breakthrough => plan(a),
             GameName::Woodpush | GameName::ChineseCheckers => Err(not_sliced(a.game)),
-            GameName::Checkers => checkers_table::plan(a.pieces),
+            GameName::Checkers => checkers_table::plan(a.max_pieces.or(a.pieces)),
         },
         Command::Info(a) => match open(&a.file, a.game)? {
             Opened::Breakthrough => info(a),
@@ -343,7 +362,7 @@ fn build_woodpush(a: BuildArgs) -> CliResult {
     ];
     if let Some((_, flag)) = foreign.iter().find(|(given, _)| *given) {
         return Err(format!(
-            "{flag} is a Breakthrough option: a Woodpush table takes --width N (and \
+            "{flag} is not an option of woodpush tables: they take --width N (and \
              --max-pieces K for an endgame table)"
         )
         .into());
@@ -371,12 +390,15 @@ fn build_cc(a: BuildArgs) -> CliResult {
     ];
     if let Some((_, flag)) = foreign.iter().find(|(given, _)| *given) {
         return Err(format!(
-            "{flag} is not a Chinese Checkers option: its table takes --pieces K (1 to 6 a side)"
+            "{flag} is not an option of chinese-checkers tables: they take \
+             --pieces-per-side K (1 to 6)"
         )
         .into());
     }
-    let Some(k) = a.pieces else {
-        return Err("a Chinese Checkers table needs --pieces K (2 and 3 are the paper's)".into());
+    let Some(k) = a.pieces_per_side.or(a.pieces) else {
+        return Err(
+            "a Chinese Checkers table needs --pieces-per-side K (2 and 3 are the paper's)".into(),
+        );
     };
     chinese_checkers::CcSpace::new(k)?;
     let output = a
@@ -399,8 +421,8 @@ fn print_histogram(histogram: &[u64]) {
 fn board_rows(a: &BuildArgs) -> Result<(Board, u32), Box<dyn std::error::Error>> {
     if a.width.is_some() {
         return Err(
-            "--width is a Woodpush option: add --game woodpush, or give Breakthrough's \
-             --board WxH and --rows R"
+            "--width is not an option of breakthrough tables: they take --board WxH and \
+             --rows R (or add --game woodpush)"
                 .into(),
         );
     }

@@ -222,7 +222,10 @@ impl CliGame for BreakthroughSetup {
 
     fn from_size(args: &SizeArgs, pieces: Option<u32>) -> Result<Option<Self>, Box<dyn Error>> {
         if pieces.is_some() {
-            return Err("--pieces is not a Breakthrough option: its start fills two rows".into());
+            return Err(
+                "--pieces-per-side is not an option of breakthrough: its start fills two rows"
+                    .into(),
+            );
         }
         Ok(args.board.map(|board| BreakthroughSetup { board }))
     }

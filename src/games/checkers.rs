@@ -3,7 +3,7 @@
 //! with the 5-piece databases against plain MCTS.
 
 use super::registration::{CliGame, DefaultSize, MainJob};
-use arena::settings::{PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
+use arena::settings::{PlayoutSettings, ProbeRule, TableSpec};
 use arena::setup::{GameSetup, Picture, RecordStyle, SetupError};
 use checkers::db::{build, Database};
 use checkers::{Checkers, CheckersEval};
@@ -108,24 +108,18 @@ impl GameSetup for CheckersSetup {
         "boardsize 8".into()
     }
 
-    fn policy(&self, p: &PlayoutSettings) -> Result<UniformPolicy, SetupError> {
-        let switches = [
-            (p.kind == Some(PlayoutKind::Uniform), ""),
-            (p.win_in_one.is_some(), "win-in-one"),
-            (p.stop_threats.is_some(), "stop-threats"),
-            (p.capture_weight.is_some(), "capture-weight"),
-            (p.eval_after.is_some(), "eval-after"),
-        ];
-        match switches
-            .iter()
-            .find(|(given, name)| *given && !name.is_empty())
-        {
-            Some((_, name)) => Err(SetupError::Policy(format!(
-                "checkers playouts have no {name} switch: they play uniform legal moves \
-                 (captures are compulsory) and end on entering the databases"
-            ))),
-            None => Ok(UniformPolicy),
-        }
+    fn policy(&self, _: &PlayoutSettings) -> Result<UniformPolicy, SetupError> {
+        Ok(UniformPolicy)
+    }
+
+    fn playout_keys(&self) -> &'static [&'static str] {
+        &["playout"]
+    }
+
+    fn playout_text(&self) -> String {
+        "its playouts play uniform legal moves (captures are compulsory) and end on entering \
+         the databases; they take only playout=uniform"
+            .into()
     }
 
     fn load_oracle(&self, table: &TableSpec) -> Result<Arc<dyn Oracle<Checkers>>, SetupError> {
@@ -200,8 +194,8 @@ impl CliGame for CheckersSetup {
         match pieces {
             None => Ok(None),
             Some(_) => Err(
-                "checkers has no --pieces for play: it starts with 12 men a side \
-                            (--pieces sizes `tablebase build --game checkers`)"
+                "--pieces-per-side is not an option of checkers: it starts with 12 men a \
+                 side (`tablebase build --game checkers --max-pieces N` sizes its databases)"
                     .into(),
             ),
         }

@@ -1,4 +1,4 @@
-//! Chinese Checkers' registration: `--pieces K` (1 to 6 a side on the 7x7 rhombus), its
+//! Chinese Checkers' registration: `--pieces-per-side K` (1 to 6 on the 7x7 rhombus), its
 //! setup for the arena and GTP (start, `boardsize`, playout policy, solved tables as
 //! oracles), and the main job: the solved 2-piece table against no table.
 
@@ -13,7 +13,7 @@ use std::error::Error;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// Chinese Checkers has no size option of its own (the board is 7x7); `--pieces K` sizes it.
+/// Chinese Checkers has no size option of its own (the board is 7x7); `--pieces-per-side K` sizes it.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct CcSize {}
 
@@ -122,21 +122,19 @@ impl GameSetup for CcSetup {
     }
 
     fn policy(&self, p: &PlayoutSettings) -> Result<CcPolicy, SetupError> {
-        let switches = [
-            (p.win_in_one.is_some(), "win-in-one"),
-            (p.stop_threats.is_some(), "stop-threats"),
-            (p.capture_weight.is_some(), "capture-weight"),
-            (p.eval_after.is_some(), "eval-after"),
-        ];
-        match switches.iter().find(|(given, _)| *given) {
-            Some((_, name)) => Err(SetupError::Policy(format!(
-                "Chinese Checkers' playouts have no {name} switch: they take a winning move, \
-                 else the more forward of two random moves (playout=uniform: uniform moves)"
-            ))),
-            None => Ok(CcPolicy {
-                uniform: p.kind == Some(PlayoutKind::Uniform),
-            }),
-        }
+        Ok(CcPolicy {
+            uniform: p.kind == Some(PlayoutKind::Uniform),
+        })
+    }
+
+    fn playout_keys(&self) -> &'static [&'static str] {
+        &["playout"]
+    }
+
+    fn playout_text(&self) -> String {
+        "its playouts take a winning move, else the more forward of two random moves, and \
+         take only playout=uniform (uniform moves)"
+            .into()
     }
 
     fn load_oracle(&self, table: &TableSpec) -> Result<Arc<dyn Oracle<Position>>, SetupError> {

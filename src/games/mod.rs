@@ -17,7 +17,7 @@ pub enum GameName {
     Breakthrough,
     /// Woodpush on a strip of 6 to 31 cells
     Woodpush,
-    /// Two-player Chinese Checkers on the 7x7 hex rhombus, --pieces 1 to 6 a side
+    /// Two-player Chinese Checkers on the 7x7 hex rhombus, --pieces-per-side 1 to 6
     ChineseCheckers,
     /// English checkers (8x8 draughts)
     Checkers,
@@ -30,8 +30,9 @@ pub struct GameArgs {
     #[arg(long, value_enum, default_value_t = GameName::Breakthrough)]
     pub game: GameName,
     /// Pieces a side at the start (Woodpush: 1 to 8, on every other cell from each end, the
-    /// width at least 4K-2; Chinese Checkers: 1 to 6 [default: 2, the papers' starts])
-    #[arg(long, value_name = "K")]
+    /// width at least 4K-2 [default: 2]; Chinese Checkers: 1 to 6 [default: 2, the papers'
+    /// starts])
+    #[arg(long = "pieces-per-side", alias = "pieces", value_name = "K")]
     pub pieces: Option<u32>,
     #[command(flatten)]
     pub breakthrough: breakthrough::SizeArgs,
@@ -43,33 +44,56 @@ pub struct GameArgs {
     pub checkers: checkers::CheckersSize,
 }
 
+impl GameName {
+    /// The name `--game` takes (`chinese-checkers`).
+    pub fn name(self) -> &'static str {
+        match self {
+            GameName::Breakthrough => "breakthrough",
+            GameName::Woodpush => "woodpush",
+            GameName::ChineseCheckers => "chinese-checkers",
+            GameName::Checkers => "checkers",
+        }
+    }
+
+    /// The game's own size options, in words, for the refusal of another game's.
+    fn size_options(self) -> &'static str {
+        match self {
+            GameName::Breakthrough => "its size is --board WxH",
+            GameName::Woodpush => "its size is --width N and --pieces-per-side K",
+            GameName::ChineseCheckers => "it is played on 7x7, sized by --pieces-per-side K",
+            GameName::Checkers => "it is played on 8x8 with 12 men a side and has no size options",
+        }
+    }
+}
+
 impl GameArgs {
-    /// An error when a size option of another game than `--game` is given.
+    /// An error naming the first size option given that is not `--game`'s:
+    /// "--width is not an option of breakthrough".
     pub fn check_sizes(&self) -> Result<(), String> {
-        match self.game {
-            GameName::Breakthrough if self.woodpush.given() || self.pieces.is_some() => Err(
-                "--width and --pieces are Woodpush options: add --game woodpush, or give \
-                 Breakthrough's size as --board WxH"
-                    .into(),
+        use GameName::*;
+        let options: [(bool, &str, &[GameName]); 3] = [
+            (
+                self.breakthrough.board.is_some(),
+                "--board",
+                &[Breakthrough],
             ),
-            GameName::Woodpush if self.breakthrough.board.is_some() => Err(
-                "--board is a Breakthrough option: give Woodpush's size as --width N (and \
-                 --pieces K)"
-                    .into(),
+            (self.woodpush.given(), "--width", &[Woodpush]),
+            (
+                self.pieces.is_some(),
+                "--pieces-per-side",
+                &[Woodpush, ChineseCheckers],
             ),
-            GameName::ChineseCheckers
-                if self.breakthrough.board.is_some() || self.woodpush.given() =>
-            {
-                Err(
-                    "Chinese Checkers is played on 7x7 only: size it with --pieces K (1 to 6 \
-                     a side), not --board or --width"
-                        .into(),
-                )
-            }
-            GameName::Checkers if self.woodpush.given() || self.breakthrough.board.is_some() => {
-                Err("checkers is played on 8x8 only: it takes no --board or --width".into())
-            }
-            _ => Ok(()),
+        ];
+        match options
+            .iter()
+            .find(|(given, _, games)| *given && !games.contains(&self.game))
+        {
+            Some((_, flag, _)) => Err(format!(
+                "{flag} is not an option of {}: {}",
+                self.game.name(),
+                self.game.size_options()
+            )),
+            None => Ok(()),
         }
     }
 }

@@ -49,7 +49,7 @@ pub trait CliGame: GameSetup {
     /// The game's size options (flattened into every subcommand that plays).
     type SizeArgs: clap::Args;
 
-    /// The setup these size options and the shared `--pieces` ask for; `None` when none
+    /// The setup these size options and the shared `--pieces-per-side` ask for; `None` when none
     /// was given (a game without pieces in its size refuses `pieces`).
     fn from_size(
         args: &Self::SizeArgs,

@@ -1,9 +1,9 @@
-//! Woodpush's registration: the `--width N` and `--pieces K` options and default sizes, its
+//! Woodpush's registration: the `--width N` and `--pieces-per-side K` options and default sizes, its
 //! setup for the arena and GTP (start, `boardsize`, playout policy, solved tables as oracles),
 //! and the main job: an endgame table of few pieces against none, from three pieces a side.
 
 use super::registration::{CliGame, DefaultSize, MainJob};
-use arena::settings::{PlayoutKind, PlayoutSettings, TableSpec};
+use arena::settings::{PlayoutSettings, TableSpec};
 use arena::setup::{load_exact_table, GameSetup, Picture, SetupError};
 use quasar_core::{Evaluation, Game, Oracle, Outcome};
 use std::error::Error;
@@ -145,21 +145,18 @@ impl GameSetup for WoodpushSetup {
         format!("boardsize {}", self.width)
     }
 
-    fn policy(&self, p: &PlayoutSettings) -> Result<WoodpushPolicy, SetupError> {
-        let switches = [
-            (p.kind == Some(PlayoutKind::Uniform), "playout=uniform"),
-            (p.win_in_one.is_some(), "win-in-one"),
-            (p.stop_threats.is_some(), "stop-threats"),
-            (p.capture_weight.is_some(), "capture-weight"),
-            (p.eval_after.is_some(), "eval-after"),
-        ];
-        match switches.iter().find(|(given, _)| *given) {
-            Some((_, name)) => Err(SetupError::Policy(format!(
-                "Woodpush's playouts have no {name} switch: they take a move that removes the \
-                 opponent's last piece, else a uniform move"
-            ))),
-            None => Ok(WoodpushPolicy),
-        }
+    fn policy(&self, _: &PlayoutSettings) -> Result<WoodpushPolicy, SetupError> {
+        Ok(WoodpushPolicy)
+    }
+
+    fn playout_keys(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn playout_text(&self) -> String {
+        "its playouts take a move that removes the opponent's last piece, else a uniform \
+         move, and have no switches"
+            .into()
     }
 
     fn load_oracle(&self, table: &TableSpec) -> Result<Arc<dyn Oracle<Position>>, SetupError> {
@@ -301,14 +298,18 @@ mod tests {
     #[test]
     fn the_policy_refuses_switches_it_does_not_have() {
         let s = WoodpushSetup::paper(7);
-        assert!(s.policy(&PlayoutSettings::default()).is_ok());
+        assert!(s.check_playout_keys(&PlayoutSettings::default()).is_ok());
         let e = s
-            .policy(&PlayoutSettings {
+            .check_playout_keys(&PlayoutSettings {
                 eval_after: Some(5),
                 ..PlayoutSettings::default()
             })
             .unwrap_err();
-        assert!(e.to_string().contains("eval-after"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("eval-after= is not an option of woodpush: its playouts take"),
+            "{e}"
+        );
     }
 
     #[test]
