@@ -653,6 +653,42 @@ fn a_resumed_match_refuses_a_changed_ply_cap() {
 }
 
 #[test]
+fn a_match_of_other_players_is_refused_before_it_plays() {
+    let dir = scratch("other-players");
+    run_ok(&strs(&random_args(&dir, "2", &[])));
+    let before = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    let report = std::fs::read_to_string(dir.join("out").join("report.json")).unwrap();
+    // Another player, or one more: one error line naming the difference; nothing written.
+    for extra in [&["--player", "random:seed=3"][..], &[][..]] {
+        let mut args = random_args(&dir, "2", extra);
+        if extra.is_empty() {
+            let at = args.iter().position(|a| a == "random:seed=2").unwrap();
+            args[at] = "random:seed=3".into();
+        }
+        let e = one_error_line(&strs(&args));
+        let now = if extra.is_empty() {
+            "random, random:seed=3"
+        } else {
+            "random, random:seed=2, random:seed=3"
+        };
+        assert!(
+            e.contains(&format!(
+                "with players random, random:seed=2, but this match has {now}: one record holds one match"
+            )) && e.contains("another --out"),
+            "{e}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.join("games.jsonl")).unwrap(),
+        before
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("out").join("report.json")).unwrap(),
+        report
+    );
+}
+
+#[test]
 fn a_record_with_a_game_twice_is_refused() {
     let dir = scratch("twice");
     run_ok(&strs(&random_args(&dir, "2", &[])));

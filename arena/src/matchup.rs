@@ -134,7 +134,7 @@ pub enum MatchError {
 #[derive(Debug, thiserror::Error)]
 pub enum Mismatch {
     /// A setting differs.
-    #[error("record {} holds game {number} of {player_a} vs {player_b} with {what} {then}, but this match has {now}; use another --record or the same settings", path.display())]
+    #[error("record {} holds game {number} of {player_a} vs {player_b} with {what} {then}, but this match has {now}: one record holds one match; give this one another --out (or another --record), or the same settings", path.display())]
     Setting {
         /// The record's path.
         path: PathBuf,
@@ -318,25 +318,18 @@ pub fn run_match<S: GameSetup>(
     let mut done: Vec<Vec<Option<GameRecord>>> = vec![vec![None; cfg.games as usize]; pairs.len()];
     let mut resumed = 0;
     for g in loaded.games {
-        let Some(pi) = pairs
+        let pairing = pairs
             .iter()
-            .position(|&(a, b)| players[a].spec == g.player_a && players[b].spec == g.player_b)
-        else {
-            continue;
+            .position(|&(a, b)| players[a].spec == g.player_a && players[b].spec == g.player_b);
+        // One record, one match: a game of other players is refused, not skipped, so that
+        // the record (and the report made from it) never mixes two matches. Records written
+        // before the players' list was kept name only the pairing.
+        let players_then = match (g.players.is_empty(), pairing) {
+            (false, _) => g.players.join(", "),
+            (true, Some(_)) => names.join(", "),
+            (true, None) => format!("{}, {}", g.player_a, g.player_b),
         };
-        let (a, b) = pairs[pi];
-        let (first, second) = if g.a_moves_first() {
-            (&players[a], &players[b])
-        } else {
-            (&players[b], &players[a])
-        };
-        // Records written before the players' list was kept have none to compare.
-        let players_then = if g.players.is_empty() {
-            names.join(", ")
-        } else {
-            g.players.join(", ")
-        };
-        let expected = [
+        let common = [
             ("players", names.join(", "), players_then),
             ("game", S::NAME.to_string(), g.game.clone()),
             ("parameters", cfg.setup.params(), g.params.clone()),
@@ -347,6 +340,25 @@ pub fn run_match<S: GameSetup>(
                 g.opening_plies.to_string(),
             ),
             ("ply cap", cfg.ply_cap.to_string(), g.ply_cap.to_string()),
+        ];
+        mismatch(record_path, &g, common)?;
+        let Some(pi) = pairing else {
+            // The same list of players, yet a pairing not among them: an edited record.
+            let pairing = format!("{} vs {}", g.player_a, g.player_b);
+            mismatch(
+                record_path,
+                &g,
+                [("a pairing", "none such".into(), pairing)],
+            )?;
+            continue;
+        };
+        let (a, b) = pairs[pi];
+        let (first, second) = if g.a_moves_first() {
+            (&players[a], &players[b])
+        } else {
+            (&players[b], &players[a])
+        };
+        let budgets = [
             (
                 "the first player's budget",
                 limit_text(limit_of(cfg, first)),
@@ -358,19 +370,7 @@ pub fn run_match<S: GameSetup>(
                 g.second_budget.clone(),
             ),
         ];
-        for (what, now, then) in expected {
-            if now != then {
-                return Err(MatchError::Mismatch(Box::new(Mismatch::Setting {
-                    path: record_path.to_path_buf(),
-                    number: g.number,
-                    player_a: g.player_a,
-                    player_b: g.player_b,
-                    what,
-                    then,
-                    now,
-                })));
-            }
-        }
+        mismatch(record_path, &g, budgets)?;
         // Same settings but other openings would mean the opening generator changed.
         if let Some(o) = openings.get(g.opening as usize) {
             let made = move_texts(&start, o);
@@ -512,6 +512,29 @@ pub fn run_match<S: GameSetup>(
         dropped_partial_line: loaded.dropped_partial_line,
         sprt,
     })
+}
+
+/// The first of `settings` (what, this match's value, the recorded game's) that differs, as
+/// the error that refuses the record.
+fn mismatch<const N: usize>(
+    path: &Path,
+    g: &GameRecord,
+    settings: [(&'static str, String, String); N],
+) -> Result<(), MatchError> {
+    for (what, now, then) in settings {
+        if now != then {
+            return Err(MatchError::Mismatch(Box::new(Mismatch::Setting {
+                path: path.to_path_buf(),
+                number: g.number,
+                player_a: g.player_a.clone(),
+                player_b: g.player_b.clone(),
+                what,
+                then,
+                now,
+            })));
+        }
+    }
+    Ok(())
 }
 
 /// Plays game `g` of pairing `pi` (A = `a`, B = `b`) of the match among `names` and makes
