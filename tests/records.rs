@@ -197,7 +197,10 @@ fn every_game_records_in_its_notation_and_replays() {
     let cases: [(&[&str], &str); 4] = [
         (&["--board", "4x5"], "pgn"),
         (&["--game", "woodpush", "--width", "7"], "pgn"),
-        (&["--game", "chinese-checkers", "--pieces", "1"], "pgn"),
+        (
+            &["--game", "chinese-checkers", "--pieces-per-side", "1"],
+            "pgn",
+        ),
         (&["--game", "checkers"], "pdn"),
     ];
     for (i, (size, ext)) in cases.iter().enumerate() {
