@@ -4,6 +4,7 @@ mod cli;
 mod games;
 mod gtp;
 mod progress;
+mod signals;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -57,6 +58,10 @@ fn main() -> ExitCode {
         unsafe {
             libc::signal(libc::SIGPIPE, libc::SIG_DFL);
         }
+    }
+    if let Err(e) = signals::install() {
+        eprintln!("error: cannot install the signal handler: {e}");
+        return ExitCode::FAILURE;
     }
     let result = match cli.command {
         Command::Perft(a) => cli::perft::run(a),

@@ -4,6 +4,7 @@
 
 use crate::game::EndReason;
 use crate::player::MoveInfo;
+use quasar_core::file::{self, FileError};
 use quasar_core::GameResult;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -113,6 +114,9 @@ impl GameRecord {
 /// A problem with the record file, with its path.
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
+    /// The file layer refused the record (a device, a FIFO, a directory).
+    #[error("record {0}")]
+    File(#[from] FileError),
     /// The file could not be read, created or written.
     #[error("record {path}: {source}")]
     Io {
@@ -210,13 +214,11 @@ pub fn parse(path: &Path, text: &str) -> Result<Loaded, RecordError> {
 
 /// Reads every game of a record without locking it; a missing file is an empty record.
 pub fn load(path: &Path) -> Result<Loaded, RecordError> {
-    match fs::read_to_string(path) {
-        Ok(text) => parse(path, &text),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Loaded::default()),
-        Err(source) => Err(RecordError::Io {
-            path: path.to_path_buf(),
-            source,
-        }),
+    // A record is as long as its games: a regular file's length bounds the read.
+    match file::read(path, u64::MAX, "game record") {
+        Ok(bytes) => parse(path, &String::from_utf8_lossy(&bytes)),
+        Err(e) if e.is_not_found() => Ok(Loaded::default()),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -241,6 +243,8 @@ impl RecordWriter {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             fs::create_dir_all(dir).map_err(io)?;
         }
+        // A device or a FIFO would never end (or never start): refused before opening.
+        file::check_output(path)?;
         let mut file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -248,14 +252,10 @@ impl RecordWriter {
             .truncate(false)
             .open(path)
             .map_err(io)?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(fs::TryLockError::WouldBlock) => {
-                return Err(RecordError::InUse {
-                    path: path.to_path_buf(),
-                })
-            }
-            Err(fs::TryLockError::Error(e)) => return Err(io(e)),
+        if !file::try_lock(&file).map_err(io)? {
+            return Err(RecordError::InUse {
+                path: path.to_path_buf(),
+            });
         }
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).map_err(io)?;

@@ -172,6 +172,42 @@ pub fn read(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u8>, File
     Ok(bytes)
 }
 
+/// The whole of the regular file `path`, bounded by what its own header states: the first
+/// `header_bytes` are read, `limit_of` gives from them the largest size the file may have
+/// (or says why the header is not one of a `what`: reported as damage), and a larger file
+/// is refused before the rest is read.
+pub fn read_by_header(
+    path: &Path,
+    header_bytes: usize,
+    what: &'static str,
+    limit_of: impl FnOnce(&[u8]) -> Result<u64, String>,
+) -> Result<Vec<u8>, FileError> {
+    let mut file = open_read(path)?;
+    let len = file.metadata().map_err(|e| FileError::io(path, e))?.len();
+    let damaged = |msg: String| FileError::Damaged {
+        path: path.to_path_buf(),
+        msg,
+    };
+    if len < header_bytes as u64 {
+        return Err(damaged(format!(
+            "{len} bytes, shorter than the {header_bytes}-byte header of a {what}: truncated or not a {what}"
+        )));
+    }
+    let mut bytes = vec![0; header_bytes];
+    file.read_exact(&mut bytes)
+        .map_err(|e| FileError::io(path, e))?;
+    let limit = limit_of(&bytes).map_err(damaged)?;
+    if len > limit {
+        return Err(damaged(format!(
+            "{len} bytes, more than the {limit} its header allows: damaged or not a {what}"
+        )));
+    }
+    file.take(limit - header_bytes as u64)
+        .read_to_end(&mut bytes)
+        .map_err(|e| FileError::io(path, e))?;
+    Ok(bytes)
+}
+
 /// The whole of the regular text file `path` (see [`read`]); bytes that are not UTF-8
 /// are reported as damage.
 pub fn read_to_string(path: &Path, limit: u64, what: &'static str) -> Result<String, FileError> {
@@ -273,11 +309,22 @@ pub fn remove_temps() {
 /// file (of this or another process) holds it. The system drops it with the process, so a
 /// killed run leaves no stale lock.
 pub fn try_lock(file: &File) -> std::io::Result<bool> {
+    lock(file, false)
+}
+
+/// Takes an exclusive advisory lock on `file`, waiting for it when `wait`; false when it
+/// is held elsewhere and not `wait`.
+fn lock(file: &File, wait: bool) -> std::io::Result<bool> {
     #[cfg(unix)]
     {
         use std::os::unix::io::AsRawFd;
+        let op = if wait {
+            libc::LOCK_EX
+        } else {
+            libc::LOCK_EX | libc::LOCK_NB
+        };
         // SAFETY: flock on a descriptor this process owns and keeps open; no memory is involved.
-        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        if unsafe { libc::flock(file.as_raw_fd(), op) } == 0 {
             return Ok(true);
         }
         let e = std::io::Error::last_os_error();
@@ -289,7 +336,7 @@ pub fn try_lock(file: &File) -> std::io::Result<bool> {
     }
     #[cfg(not(unix))]
     {
-        let _ = file;
+        let _ = (file, wait);
         Ok(true)
     }
 }
@@ -309,16 +356,24 @@ impl OutputLock {
     /// Locks the output file `target` after [`check_output`].
     pub fn acquire(target: &Path) -> Result<OutputLock, FileError> {
         check_output(target)?;
-        OutputLock::take(target)
+        OutputLock::take(target, false)
+    }
+
+    /// Locks the output file `target` after [`check_output`], waiting while another run
+    /// holds it: for the short writes of files that jobs in parallel share (a sliced
+    /// table's manifest), where the later writer goes on after the earlier one.
+    pub fn wait(target: &Path) -> Result<OutputLock, FileError> {
+        check_output(target)?;
+        OutputLock::take(target, true)
     }
 
     /// Locks the output directory `target` after [`check_output_dir`].
     pub fn acquire_dir(target: &Path) -> Result<OutputLock, FileError> {
         check_output_dir(target)?;
-        OutputLock::take(target)
+        OutputLock::take(target, false)
     }
 
-    fn take(target: &Path) -> Result<OutputLock, FileError> {
+    fn take(target: &Path, wait: bool) -> Result<OutputLock, FileError> {
         let path = with_suffix(target, ".lock");
         let busy = || FileError::Busy {
             path: target.to_path_buf(),
@@ -343,7 +398,7 @@ impl OutputLock {
                 .truncate(false)
                 .open(&path)
                 .map_err(|e| FileError::io(&path, e))?;
-            if !try_lock(&file).map_err(|e| FileError::io(&path, e))? {
+            if !lock(&file, wait).map_err(|e| FileError::io(&path, e))? {
                 return Err(busy());
             }
             if same_file(&file, &path) {
@@ -562,9 +617,23 @@ mod tests {
         assert_eq!(std::fs::read(&p).unwrap(), b"second");
         assert_eq!(names(&d), ["out.bin"]);
         assert_eq!(read(&p, 6, "test file").unwrap(), b"second");
+        let limit = |h: &[u8]| Ok(u64::from(h[0] - b'0'));
+        write(&p, b"5abcdef").unwrap();
+        let e = read_by_header(&p, 1, "test file", limit)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.ends_with("7 bytes, more than the 5 its header allows: damaged or not a test file"),
+            "{e}"
+        );
+        write(&p, b"7seven!").unwrap();
+        assert_eq!(
+            read_by_header(&p, 1, "test file", limit).unwrap(),
+            b"7seven!"
+        );
         let e = read(&p, 5, "test file").unwrap_err().to_string();
         assert!(
-            e.contains("is 6 bytes, more than the 5 bytes a test file can be"),
+            e.contains("is 7 bytes, more than the 5 bytes a test file can be"),
             "{e}"
         );
     }

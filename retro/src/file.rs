@@ -3,6 +3,7 @@
 //! sections of packed values; written to a temporary file and renamed into place.
 
 use crate::packed::PackedArray;
+use quasar_core::file::{self, FileError, OutputLock};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -28,6 +29,9 @@ pub enum TableFileError {
         /// The system's error.
         source: std::io::Error,
     },
+    /// The file layer refused the file (not a regular file, too large, another run's).
+    #[error(transparent)]
+    File(#[from] FileError),
     /// The file is not a table of this format, or is damaged.
     #[error("{path}: {msg}")]
     Invalid {
@@ -112,12 +116,6 @@ impl TableFile {
         }
         let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().expect("4 bytes"));
         let u64_at = |o: usize| u64::from_le_bytes(bytes[o..o + 8].try_into().expect("8 bytes"));
-        let version = u32_at(8);
-        if version != VERSION {
-            return Err(bad(format!(
-                "format version {version}; this quasar reads version {VERSION}: rebuild the table"
-            )));
-        }
         let stored = u32_at(72);
         let mut copy = bytes.to_vec();
         copy[72..76].fill(0);
@@ -125,6 +123,13 @@ impl TableFile {
         if crc != stored {
             return Err(bad(format!(
                 "checksum {crc:08x} does not match the header's {stored:08x}: the file is damaged"
+            )));
+        }
+        // After the checksum: a damaged version field is damage, not another version.
+        let version = u32_at(8);
+        if version != VERSION {
+            return Err(bad(format!(
+                "format version {version}; this quasar reads version {VERSION}: rebuild the table"
             )));
         }
         let name = &bytes[12..12 + NAME_BYTES];
@@ -183,24 +188,30 @@ impl TableFile {
         })
     }
 
-    /// Writes the table to `path` (through a temporary file, renamed when complete).
+    /// Writes the table to `path` atomically, taking its lock (see [`quasar_core::file`]).
     pub fn save(&self, path: &Path) -> Result<(), TableFileError> {
-        let io = |source| TableFileError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let tmp = path.with_extension("tmp");
-        let mut f = std::fs::File::create(&tmp).map_err(io)?;
-        f.write_all(&self.to_bytes()).map_err(io)?;
-        f.sync_all().map_err(io)?;
-        std::fs::rename(&tmp, path).map_err(io)
+        Ok(file::write(path, &self.to_bytes())?)
     }
 
-    /// Reads and checks the table at `path`.
+    /// Writes the table to `path` atomically under `lock`, already held.
+    pub fn save_under(&self, path: &Path, lock: &OutputLock) -> Result<(), TableFileError> {
+        Ok(file::write_with(path, lock, |f| {
+            f.write_all(&self.to_bytes())
+        })?)
+    }
+
+    /// Reads and checks the table at `path`: a regular file, read no further than its
+    /// header's position and section counts allow (values of at most 32 bits).
     pub fn load(path: &Path) -> Result<TableFile, TableFileError> {
-        let bytes = std::fs::read(path).map_err(|source| TableFileError::Io {
-            path: path.to_path_buf(),
-            source,
+        let bytes = file::read_by_header(path, HEADER_BYTES, "quasar retrograde table", |h| {
+            if h[0..8] != MAGIC {
+                return Err("not a quasar retrograde table (bad magic)".into());
+            }
+            let positions = u64::from_le_bytes(h[60..68].try_into().expect("8 bytes"));
+            let sections = u32::from_le_bytes(h[68..72].try_into().expect("4 bytes"));
+            let words = positions.div_ceil(2).saturating_add(1);
+            let section = (SECTION_HEADER as u64).saturating_add(words.saturating_mul(8));
+            Ok((HEADER_BYTES as u64).saturating_add(section.saturating_mul(sections.into())))
         })?;
         TableFile::from_bytes(&bytes, path)
     }

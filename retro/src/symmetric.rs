@@ -7,6 +7,7 @@
 
 use crate::packed::{bits_for, PackedArray};
 use crate::progress::{Progress, ProgressFn};
+use quasar_core::file::{self, FileError, OutputLock};
 use rayon::prelude::*;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -56,6 +57,9 @@ pub struct MirrorReport {
 /// Why a solve stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum MirrorError {
+    /// The file layer refused the checkpoint (not a regular file, damaged, another run's).
+    #[error("checkpoint {0}")]
+    File(#[from] FileError),
     /// The checkpoint could not be read or written.
     #[error("checkpoint {path}: {source}")]
     Checkpoint {
@@ -123,9 +127,15 @@ pub fn solve_mirror<G: MirrorGame + ?Sized>(
         seconds: 0.0,
         max_plies: 0,
     };
+    // Taken before any work and held to the end: a bad path costs nothing, and two runs
+    // never share one checkpoint.
+    let lock = match &options.checkpoint {
+        Some(p) => Some(OutputLock::acquire(p)?),
+        None => None,
+    };
     let resumed = match &options.checkpoint {
-        Some(p) if p.exists() => Some(load_checkpoint(p, n)?),
-        _ => None,
+        Some(p) => load_checkpoint(p, n)?,
+        None => None,
     };
     let (values, counts, mut layer) = match resumed {
         Some((v, c, layer)) => {
@@ -206,9 +216,9 @@ pub fn solve_mirror<G: MirrorGame + ?Sized>(
         if backward == 0 && solved == 0 {
             break;
         }
-        if let Some(path) = &options.checkpoint {
+        if let (Some(path), Some(lock)) = (&options.checkpoint, &lock) {
             if last_save.elapsed().as_secs_f64() >= options.checkpoint_every {
-                save_checkpoint(path, &values, &counts, layer)?;
+                save_checkpoint(path, lock, &values, &counts, layer)?;
                 last_save = Instant::now();
             }
         }
@@ -247,60 +257,72 @@ pub fn solve_mirror<G: MirrorGame + ?Sized>(
     Ok((MirrorTable { results, plies }, report))
 }
 
-fn io_err(path: &Path) -> impl Fn(std::io::Error) -> MirrorError + '_ {
-    move |source| MirrorError::Checkpoint {
-        path: path.to_path_buf(),
-        source,
-    }
-}
-
-/// Writes values, counters and the layer finished, through a temporary file renamed into
-/// place, so a run killed while saving keeps the previous checkpoint.
+/// Writes values, counters and the layer finished atomically (see [`quasar_core::file`]),
+/// so a run killed while saving keeps the previous checkpoint.
 fn save_checkpoint(
     path: &Path,
+    lock: &OutputLock,
     values: &[AtomicU16],
     counts: &[AtomicU8],
     layer: u64,
 ) -> Result<(), MirrorError> {
-    let tmp = path.with_extension("tmp");
-    let e = io_err(path);
-    let mut f =
-        std::io::BufWriter::with_capacity(1 << 22, std::fs::File::create(&tmp).map_err(&e)?);
-    f.write_all(MAGIC).map_err(&e)?;
-    f.write_all(&(values.len() as u64).to_le_bytes())
-        .map_err(&e)?;
-    f.write_all(&layer.to_le_bytes()).map_err(&e)?;
-    let mut buf = Vec::with_capacity(1 << 20);
-    for chunk in values.chunks(1 << 19) {
-        buf.clear();
-        for v in chunk {
-            buf.extend_from_slice(&v.load(Relaxed).to_le_bytes());
+    file::write_with(path, lock, |f| {
+        f.write_all(MAGIC)?;
+        f.write_all(&(values.len() as u64).to_le_bytes())?;
+        f.write_all(&layer.to_le_bytes())?;
+        let mut buf = Vec::with_capacity(1 << 20);
+        for chunk in values.chunks(1 << 19) {
+            buf.clear();
+            for v in chunk {
+                buf.extend_from_slice(&v.load(Relaxed).to_le_bytes());
+            }
+            f.write_all(&buf)?;
         }
-        f.write_all(&buf).map_err(&e)?;
-    }
-    for chunk in counts.chunks(1 << 20) {
-        buf.clear();
-        buf.extend(chunk.iter().map(|c| c.load(Relaxed)));
-        f.write_all(&buf).map_err(&e)?;
-    }
-    f.into_inner()
-        .map_err(|x| e(x.into_error()))?
-        .sync_all()
-        .map_err(&e)?;
-    std::fs::rename(&tmp, path).map_err(&e)
+        for chunk in counts.chunks(1 << 20) {
+            buf.clear();
+            buf.extend(chunk.iter().map(|c| c.load(Relaxed)));
+            f.write_all(&buf)?;
+        }
+        Ok(())
+    })?;
+    Ok(())
 }
 
 type Loaded = (Vec<AtomicU16>, Vec<AtomicU8>, u64);
 
-fn load_checkpoint(path: &Path, n: u64) -> Result<Loaded, MirrorError> {
-    let e = io_err(path);
-    let mut f = std::io::BufReader::with_capacity(1 << 22, std::fs::File::open(path).map_err(&e)?);
+/// The checkpoint at `path` of a solve of `n` positions, `None` when there is none yet;
+/// its size is checked before anything is read, and it is read in pieces (a checkpoint
+/// may be as large as memory allows once).
+fn load_checkpoint(path: &Path, n: u64) -> Result<Option<Loaded>, MirrorError> {
+    let f = match file::open_read(path) {
+        Err(e) if e.is_not_found() => return Ok(None),
+        r => r?,
+    };
+    let e = |source| MirrorError::File(FileError::io(path, source));
+    let size = f.metadata().map_err(e)?.len();
+    let mut f = std::io::BufReader::with_capacity(1 << 22, f);
     let mut head = [0u8; 24];
-    f.read_exact(&mut head).map_err(&e)?;
+    let got = f.by_ref().take(24).read(&mut head).map_err(e)?;
+    let damaged = |msg: String| {
+        MirrorError::File(FileError::Damaged {
+            path: path.to_path_buf(),
+            msg,
+        })
+    };
+    if head[..8] == crate::file::MAGIC {
+        return Err(damaged(
+            "a finished table, not a checkpoint: give --checkpoint another path".into(),
+        ));
+    }
+    if got < 24 || &head[..8] != MAGIC {
+        return Err(damaged(format!(
+            "{size} bytes that are not a quasar retrograde checkpoint: give --checkpoint \
+             another path, or delete the file to start over"
+        )));
+    }
     let len = u64::from_le_bytes(head[8..16].try_into().expect("8 bytes"));
     let layer = u64::from_le_bytes(head[16..24].try_into().expect("8 bytes"));
-    let size = std::fs::metadata(path).map_err(&e)?.len();
-    if &head[..8] != MAGIC || len != n || size != 24 + 3 * n {
+    if len != n || size != 24 + 3 * n {
         return Err(MirrorError::Foreign(path.to_path_buf()));
     }
     let mut values = Vec::with_capacity(n as usize);
@@ -308,7 +330,7 @@ fn load_checkpoint(path: &Path, n: u64) -> Result<Loaded, MirrorError> {
     let mut left = n as usize;
     while left > 0 {
         let k = left.min(buf.len() / 2);
-        f.read_exact(&mut buf[..2 * k]).map_err(&e)?;
+        f.read_exact(&mut buf[..2 * k]).map_err(e)?;
         values.extend(
             buf[..2 * k]
                 .chunks_exact(2)
@@ -320,11 +342,11 @@ fn load_checkpoint(path: &Path, n: u64) -> Result<Loaded, MirrorError> {
     let mut left = n as usize;
     while left > 0 {
         let k = left.min(buf.len());
-        f.read_exact(&mut buf[..k]).map_err(&e)?;
+        f.read_exact(&mut buf[..k]).map_err(e)?;
         counts.extend(buf[..k].iter().map(|&b| AtomicU8::new(b)));
         left -= k;
     }
-    Ok((values, counts, layer))
+    Ok(Some((values, counts, layer)))
 }
 
 #[cfg(test)]
@@ -429,7 +451,14 @@ mod tests {
                 })
             })
             .collect();
-        save_checkpoint(&path, &values, &counts, 3).unwrap();
+        save_checkpoint(
+            &path,
+            &OutputLock::acquire(&path).unwrap(),
+            &values,
+            &counts,
+            3,
+        )
+        .unwrap();
         let o = MirrorOptions {
             checkpoint: Some(path.clone()),
             checkpoint_every: 0.0,
@@ -438,6 +467,41 @@ mod tests {
         assert_eq!(r.resumed_after, Some(3));
         assert_eq!(resumed, whole);
         assert!(!path.exists(), "a finished solve removes its checkpoint");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn bad_checkpoints_are_refused_by_name_before_any_work() {
+        let dir = std::env::temp_dir().join(format!("retro-bad-ckpt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let solve = |p: &Path| {
+            let o = MirrorOptions {
+                checkpoint: Some(p.to_path_buf()),
+                checkpoint_every: 0.0,
+            };
+            solve_mirror(&Pile(30), &o, &|_| {})
+                .unwrap_err()
+                .to_string()
+        };
+        let empty = dir.join("empty.ckpt");
+        std::fs::write(&empty, b"").unwrap();
+        assert_eq!(
+            solve(&empty),
+            format!(
+                "checkpoint {}: 0 bytes that are not a quasar retrograde checkpoint: give \
+                 --checkpoint another path, or delete the file to start over",
+                empty.display()
+            )
+        );
+        let table = dir.join("done.qrt");
+        let mut bytes = crate::file::MAGIC.to_vec();
+        bytes.resize(200, 0);
+        std::fs::write(&table, bytes).unwrap();
+        assert!(solve(&table)
+            .ends_with("a finished table, not a checkpoint: give --checkpoint another path"));
+        let missing = dir.join("no/such/folder.ckpt");
+        assert!(solve(&missing).ends_with("does not exist; create it first"));
+        assert!(solve(Path::new("/dev/zero")).contains("is a character device"));
         let _ = std::fs::remove_dir_all(dir);
     }
 }

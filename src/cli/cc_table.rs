@@ -6,6 +6,7 @@ use super::output::{print_json, result_word, ProbeAnswer, TableInfo};
 use super::CliResult;
 use chinese_checkers::solve::{method_of, solve_full, solve_half, CcTable};
 use chinese_checkers::Position;
+use quasar_core::file::OutputLock;
 use quasar_core::{Game, GameResult};
 use retro::symmetric::MirrorOptions;
 use retro::wdl::WdlOptions;
@@ -43,6 +44,8 @@ pub struct CcBuildArgs {
 
 /// Solves and writes the table, printing counts, the start's value, the work and the time.
 pub fn build(k: u32, a: &CcBuildArgs, output: &Path, quiet: bool) -> CliResult {
+    // Before the solve, held to the end: a bad or busy output costs nothing.
+    let lock = OutputLock::acquire(output)?;
     let solver = a.solver.as_deref().unwrap_or("half");
     let progress = |p: Progress| {
         if !quiet {
@@ -128,7 +131,7 @@ pub fn build(k: u32, a: &CcBuildArgs, output: &Path, quiet: bool) -> CliResult {
     if !quiet {
         eprintln!();
     }
-    table.save(output)?;
+    table.to_file().save_under(output, &lock)?;
     println!(
         "table {}: chinese-checkers 7x7, {k} pieces a side",
         output.display()

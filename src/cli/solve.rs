@@ -432,22 +432,10 @@ struct Interrupt {
 }
 
 impl Interrupt {
-    /// Registers the handlers (signal-hook: the handler only stores to atomics, which is
-    /// async-signal-safe, and a second signal while the flag is up ends the process at once).
+    /// Asks for the flag instead of an exit on the first signal (a second signal while the
+    /// flag is up removes the files in progress and ends the process at once).
     fn install() -> Result<Interrupt, Box<dyn std::error::Error>> {
-        let raised = Arc::new(AtomicBool::new(false));
-        let which = Arc::new(AtomicUsize::new(0));
-        #[cfg(unix)]
-        for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-            let fail = |e: std::io::Error| format!("cannot install the signal handler: {e}");
-            // Registered first, so it sees the flag as it was before this signal: only a
-            // second signal finds it raised and exits.
-            signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, Arc::clone(&raised))
-                .map_err(fail)?;
-            signal_hook::flag::register_usize(sig, Arc::clone(&which), sig as usize)
-                .map_err(fail)?;
-            signal_hook::flag::register(sig, Arc::clone(&raised)).map_err(fail)?;
-        }
+        let (raised, which) = crate::signals::graceful();
         Ok(Interrupt { raised, which })
     }
 

@@ -540,7 +540,7 @@ fn build(a: BuildArgs) -> CliResult {
     });
     // Before the build, not after it: a bad output path should cost nothing.
     super::paths::writable(&output, "--output")?;
-    TableFile::check_output(&output)?;
+    let lock = TableFile::claim_output(&output)?;
     eprintln!(
         "building {} with {} rows ({limits}) on {} threads",
         board,
@@ -550,7 +550,7 @@ fn build(a: BuildArgs) -> CliResult {
     let bars = Bars::default();
     let progress: &dyn Progress = if a.quiet { &Silent } else { &bars };
     let g = generate(&region, limits, progress)?;
-    let header = TableFile::write(&output, &region, limits, &g.codec, &g.entries)?;
+    let header = TableFile::write_under(&lock, &region, limits, &g.codec, &g.entries)?;
     let size = std::fs::metadata(&output)?.len();
     let r = &g.report;
     println!(

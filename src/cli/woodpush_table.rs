@@ -4,6 +4,7 @@
 use super::output::{print_json, result_word, ProbeAnswer, TableInfo};
 use super::CliResult;
 use crate::progress::SolveBars;
+use quasar_core::file::OutputLock;
 use quasar_core::{Game, GameResult};
 use std::path::Path;
 use woodpush::space::KoStates;
@@ -32,6 +33,8 @@ fn kind_text(t: &WoodpushTable) -> String {
 /// Solves `width` (only positions of at most `max_pieces` pieces when given) and writes the
 /// table to `output`, printing the start's value, the draws, the work and the time.
 pub fn build(width: u32, max_pieces: Option<u32>, output: &Path, quiet: bool) -> CliResult {
+    // Before the solve, held to the end: a bad or busy output costs nothing.
+    let lock = OutputLock::acquire(output)?;
     let options = SolveOptions {
         max_pieces,
         ..SolveOptions::default()
@@ -40,7 +43,7 @@ pub fn build(width: u32, max_pieces: Option<u32>, output: &Path, quiet: bool) ->
     let solved = solve(width, options, &|p| bars.update(p));
     bars.finish();
     let (table, r) = solved?;
-    table.save(output)?;
+    table.to_file().save_under(output, &lock)?;
     let size = std::fs::metadata(output)?.len();
     println!("table {}: {}", output.display(), kind_text(&table));
     print_report(&r);

@@ -270,8 +270,9 @@ fn ensure_table(
     let limits = Limits::default();
     let bars = crate::progress::Bars::default();
     let progress: &dyn Progress = if progress { &bars } else { &Silent };
+    let lock = TableFile::claim_output(&path).map_err(|e| fail(&e))?;
     let generated = generate(&region, limits, progress).map_err(|e| fail(&e))?;
-    TableFile::write(&path, &region, limits, &generated.codec, &generated.entries)
+    TableFile::write_under(&lock, &region, limits, &generated.codec, &generated.entries)
         .map_err(|e| fail(&e))?;
     Ok(path)
 }

@@ -23,7 +23,6 @@ pub mod bench;
 mod board;
 mod error;
 pub mod eval;
-mod file_lock;
 mod movegen;
 mod notation;
 pub mod policy;

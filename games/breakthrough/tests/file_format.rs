@@ -7,6 +7,7 @@ use breakthrough::tablebase::{
     generate, Limits, Region, Silent, TableFile, TableFileError, Tablebase, Unknown,
 };
 use breakthrough::{Board, Position};
+use quasar_core::file::FileError;
 use quasar_core::Oracle;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -296,7 +297,7 @@ fn a_write_never_replaces_what_is_not_a_regular_file() {
         (fifo.as_path(), "FIFO"),
         (link.as_path(), "symbolic link"),
     ] {
-        let msg = TableFile::check_output(p).unwrap_err().to_string();
+        let msg = TableFile::claim_output(p).unwrap_err().to_string();
         assert!(msg.contains(what), "{msg}");
         let msg = write(p).unwrap_err().to_string();
         assert!(msg.contains(what), "{msg}");
@@ -312,35 +313,32 @@ fn a_write_never_replaces_what_is_not_a_regular_file() {
 }
 
 #[test]
-fn a_stale_temporary_file_is_reused_or_cleaned_and_a_busy_one_refused() {
+fn a_stale_temporary_file_is_cleaned_and_a_busy_output_refused() {
     let g = generate(&region(), Limits::NONE, &Silent).unwrap();
     let write = |p: &Path| TableFile::write(p, &region(), Limits::NONE, &g.codec, &g.entries);
     let path = temp("stale.qtb");
     let tmp = tmp_of(&path);
-    // A killed build's leftover, longer than the table: reused, truncated, then renamed.
+    // A killed build's leftover is removed by the next build.
     std::fs::write(&tmp, vec![7u8; 1 << 20]).unwrap();
     write(&path).unwrap();
     assert!(!tmp.exists());
     let t = TableFile::open(&path).unwrap();
     assert_eq!(t.verify_all(&Silent).map_err(|e| e.to_string()), Ok(()));
-    // check_output cleans a stale one before a build.
+    // Taking the output cleans a stale one before a build.
     std::fs::write(&tmp, b"junk").unwrap();
-    TableFile::check_output(&path).unwrap();
+    let held = TableFile::claim_output(&path).unwrap();
     assert!(!tmp.exists());
-    // A temporary file another build holds locked is neither used nor removed.
-    std::fs::write(&tmp, b"in progress").unwrap();
-    let held = std::fs::File::open(&tmp).unwrap();
-    use std::os::unix::io::AsRawFd;
-    // SAFETY: flock on a descriptor this test owns.
-    assert_eq!(
-        unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) },
-        0
-    );
+    // A table another build holds is refused, before and at the write.
     let err = write(&path).unwrap_err();
-    assert!(matches!(err, TableFileError::Busy { .. }), "{err}");
-    assert!(err.to_string().contains("another build"), "{err}");
-    assert!(TableFile::check_output(&path).is_err());
-    assert_eq!(std::fs::read(&tmp).unwrap(), b"in progress");
+    assert!(
+        matches!(err, TableFileError::File(FileError::Busy { .. })),
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains("being written by another run"),
+        "{err}"
+    );
+    assert!(TableFile::claim_output(&path).is_err());
     drop(held);
     write(&path).unwrap();
     assert!(!tmp.exists());

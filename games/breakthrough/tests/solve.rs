@@ -7,6 +7,7 @@ use breakthrough::solve::{
 };
 use breakthrough::{Board, Position};
 use quasar_core::exact::ExactSolver;
+use quasar_core::file::FileError;
 use quasar_core::{GameResult, Shard, Side};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -258,8 +259,16 @@ fn damaged_proof_files_are_errors() {
     }
     assert!(matches!(
         Proof::read(&temp("missing.proof")),
-        Err(ProofError::Io { .. })
+        Err(ProofError::File(FileError::Io { .. }))
     ));
+    // A device or a FIFO is refused at once, never read without end.
+    let e = Proof::read(std::path::Path::new("/dev/zero"))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "/dev/zero is a character device, not a regular file: give the path of a file"
+    );
     // A file of the first format (version 1, intact): refused by name, not misread.
     let mut old = bytes[..48].to_vec();
     old[8..12].copy_from_slice(&1u32.to_le_bytes());

@@ -6,8 +6,10 @@ use crate::board::Board;
 use crate::distance::{distance_path, DistanceTable};
 use crate::position::Position;
 use crate::slice::{Slice, SliceIndex, MAX_PIECES};
+use quasar_core::file::{self, OutputLock};
 use quasar_core::{GameResult, Side};
 use retro::{PackedArray, Section, TableFile, TableFileError};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -182,8 +184,7 @@ impl SliceTable {
     /// place when complete (a killed job leaves no partial slice file).
     pub fn save(&self, dir: &Path) -> Result<PathBuf, DbError> {
         let path = slice_path(dir, self.slice());
-        let tmp = dir.join(format!(".{}.{}.tmp", self.slice(), std::process::id()));
-        write_atomically(&tmp, &path, &self.to_file().to_bytes())?;
+        write_atomically(&path, &self.to_file().to_bytes())?;
         Ok(path)
     }
 
@@ -241,18 +242,12 @@ fn prefetch_read<T>(p: &T) {
     let _ = p;
 }
 
-/// Writes `bytes` to `tmp`, synced, then renames it to `path`: a killed job leaves no
-/// partial file under the real name.
-pub(crate) fn write_atomically(tmp: &Path, path: &Path, bytes: &[u8]) -> Result<(), DbError> {
-    use std::io::Write;
-    let io = |p: &Path| {
-        let p = p.to_path_buf();
-        move |source| DbError::Io { path: p, source }
-    };
-    let mut f = std::fs::File::create(tmp).map_err(io(tmp))?;
-    f.write_all(bytes).map_err(io(tmp))?;
-    f.sync_all().map_err(io(tmp))?;
-    std::fs::rename(tmp, path).map_err(io(path))
+/// Writes `bytes` to `path` atomically under its own lock (see [`quasar_core::file`]):
+/// shards of one build share the directory and write different slices.
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), DbError> {
+    let lock = OutputLock::wait(path).map_err(TableFileError::from)?;
+    file::write_with(path, &lock, |f| f.write_all(bytes)).map_err(TableFileError::from)?;
+    Ok(())
 }
 
 /// The slice a file's header names, when the file is of `game` and `layout` and its

@@ -65,7 +65,6 @@ impl DistanceTable {
     pub fn save(&self, dir: &Path) -> Result<PathBuf, DbError> {
         let s = self.slice();
         let path = distance_path(dir, s);
-        let tmp = dir.join(format!(".{s}.{}.dtmp", std::process::id()));
         let sections = self
             .plies
             .iter()
@@ -88,7 +87,7 @@ impl DistanceTable {
             positions: self.index.size(),
             sections,
         };
-        write_atomically(&tmp, &path, &file.to_bytes())?;
+        write_atomically(&path, &file.to_bytes())?;
         Ok(path)
     }
 

@@ -5,6 +5,7 @@
 use super::frame;
 use super::tt::Key;
 use crate::{Board, Move, Position};
+use quasar_core::file::{self, FileError, OutputLock};
 use quasar_core::Side;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -22,6 +23,9 @@ const ENTRY_BYTES: usize = 24;
 /// At most this many entries go into a file (the most expensive ones): 384 MiB.
 pub const MAX_ENTRIES: usize = 16 << 20;
 
+/// The largest checkpoint file: the header, the most entries and the checksum.
+const MAX_FILE_BYTES: u64 = (HEADER_BYTES + MAX_ENTRIES * ENTRY_BYTES + 4) as u64;
+
 /// Nodes between two looks at the clock and the interrupt flag.
 const POLL_EVERY: u64 = 1 << 16;
 
@@ -29,6 +33,8 @@ const POLL_EVERY: u64 = 1 << 16;
 #[derive(Debug)]
 pub struct Saver<'a> {
     path: Option<PathBuf>,
+    /// The checkpoint's lock, held for the whole run when given.
+    lock: Option<OutputLock>,
     every: Duration,
     last: Instant,
     stop_after: Option<u64>,
@@ -49,6 +55,7 @@ impl<'a> Saver<'a> {
     pub fn new(path: Option<&Path>, every: Duration, stop_after: Option<u64>) -> Saver<'a> {
         Saver {
             path: path.map(Path::to_path_buf),
+            lock: None,
             every,
             last: Instant::now(),
             stop_after,
@@ -64,6 +71,13 @@ impl<'a> Saver<'a> {
     /// where the clock is read).
     pub fn interruptible(mut self, flag: Option<&'a AtomicBool>) -> Saver<'a> {
         self.interrupt = flag;
+        self
+    }
+
+    /// Writes under `lock` (the checkpoint's, taken before it was read), held until the
+    /// saver drops, so that two runs never share one checkpoint.
+    pub fn holding(mut self, lock: Option<OutputLock>) -> Saver<'a> {
+        self.lock = lock;
         self
     }
 
@@ -101,7 +115,11 @@ impl<'a> Saver<'a> {
     /// when the write fails.
     pub fn save(&mut self, checkpoint: &Checkpoint, stop: bool) {
         if let Some(path) = &self.path {
-            if let Err(e) = checkpoint.write(path) {
+            let written = match &self.lock {
+                Some(lock) => checkpoint.write_under(path, lock),
+                None => checkpoint.write(path),
+            };
+            if let Err(e) = written {
                 self.error = Some(e);
                 self.stopped = true;
             }
@@ -170,6 +188,9 @@ pub struct Checkpoint {
 /// Why a checkpoint could not be written, read, or used.
 #[derive(Debug, thiserror::Error)]
 pub enum CheckpointError {
+    /// The file layer refused the file (not a regular file, too large, another run's).
+    #[error(transparent)]
+    File(#[from] FileError),
     /// The file system refused.
     #[error("checkpoint {path}: {source}")]
     Io {
@@ -245,11 +266,12 @@ impl Checkpoint {
     /// Writes the file through a temporary file in the same folder, renamed when complete,
     /// so a crash mid-write leaves the previous checkpoint intact.
     pub fn write(&self, path: &Path) -> Result<(), CheckpointError> {
-        let io = |source| CheckpointError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        frame::write_atomically(path, |f| {
+        self.write_under(path, &OutputLock::acquire(path)?)
+    }
+
+    /// Writes the file as [`Checkpoint::write`] does, under the `lock` already held.
+    pub fn write_under(&self, path: &Path, lock: &OutputLock) -> Result<(), CheckpointError> {
+        file::write_with(path, lock, |f| {
             let mut crc = crc32fast::Hasher::new();
             let header = self.header();
             crc.update(&header);
@@ -265,21 +287,16 @@ impl Checkpoint {
                 f.write_all(&buf)?;
             }
             f.write_all(&crc.finalize().to_le_bytes())
-        })
-        .map_err(io)
+        })?;
+        Ok(())
     }
 
     /// Reads a checkpoint file, `None` when there is none yet.
     pub fn read(path: &Path) -> Result<Option<Checkpoint>, CheckpointError> {
-        let bytes = match std::fs::read(path) {
+        let bytes = match file::read(path, MAX_FILE_BYTES, "solve checkpoint") {
             Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(source) => {
-                return Err(CheckpointError::Io {
-                    path: path.to_path_buf(),
-                    source,
-                })
-            }
+            Err(e) if e.is_not_found() => return Ok(None),
+            Err(e) => return Err(e.into()),
         };
         Checkpoint::from_bytes(&bytes, path).map(Some)
     }

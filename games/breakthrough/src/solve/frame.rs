@@ -1,9 +1,7 @@
-//! What the proof and checkpoint files share: a magic and a version up front, a CRC-32 of
-//! everything before it at the end, and a write that never leaves half a file behind.
+//! What the proof and checkpoint files share: a magic and a version up front and a CRC-32
+//! of everything before it at the end (they are written through `quasar_core::file`).
 
 use quasar_core::Side;
-use std::io::{self, BufWriter};
-use std::path::{Path, PathBuf};
 
 /// The body of a file of `bytes` (everything but the checksum) once its magic, length,
 /// checksum and version are right; else why not, in words for an error message.
@@ -29,28 +27,6 @@ pub fn unframe<'a>(
         ));
     }
     Ok(body)
-}
-
-/// Writes `path` through a temporary file in the same folder, synced and renamed when
-/// `fill` has written all of it, so a crash mid-write leaves any previous file intact.
-pub fn write_atomically(
-    path: &Path,
-    fill: impl FnOnce(&mut BufWriter<std::fs::File>) -> io::Result<()>,
-) -> io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".tmp-{}", std::process::id()));
-    let tmp = PathBuf::from(tmp);
-    let result = (|| {
-        let mut f = BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
-        fill(&mut f)?;
-        let f = f.into_inner().map_err(|e| e.into_error())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }
 
 /// The side a stored byte names (0 first, 1 second), `None` for any other byte.

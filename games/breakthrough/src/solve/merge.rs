@@ -6,6 +6,7 @@
 
 use super::proof::{sort_records, write_proof_file, ProofError, ProofFile, ProofView, Record};
 use super::proof_writer::ProofSummary;
+use quasar_core::file::OutputLock;
 use quasar_core::Game;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -15,6 +16,7 @@ const PART_BITS: u32 = 8;
 
 /// Merges the proof pieces at `pieces` (one proof's root, winner and length) into `out`.
 pub fn merge(pieces: &[PathBuf], out: &Path) -> Result<ProofSummary, ProofError> {
+    let lock = OutputLock::acquire(out)?;
     let files = pieces
         .iter()
         .map(|p| ProofFile::open(p))
@@ -80,8 +82,15 @@ pub fn merge(pieces: &[PathBuf], out: &Path) -> Result<ProofSummary, ProofError>
         sort_records(&mut chunk, true);
         Ok(chunk)
     });
-    let (records, claims, bytes) =
-        write_proof_file(out, &root, first.winner, first.plies, expected, chunks)?;
+    let (records, claims, bytes) = write_proof_file(
+        out,
+        &lock,
+        &root,
+        first.winner,
+        first.plies,
+        expected,
+        chunks,
+    )?;
     Ok(ProofSummary {
         path: out.to_path_buf(),
         records,

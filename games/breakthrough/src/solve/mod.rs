@@ -33,6 +33,7 @@ pub use proof_writer::{ProofSummary, ProofWriter};
 use crate::tablebase::{generate, Limits, Region, RegionError, Silent, Tablebase};
 use crate::{Board, Move, Position};
 use checkpoint::{Phase, Saver};
+use quasar_core::file::OutputLock;
 use quasar_core::{Shard, Side};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -362,6 +363,11 @@ fn start<'a>(
         }
     }
     let tb = options.tablebase;
+    // Taken before the checkpoint is read and held to the end: one run a checkpoint.
+    let lock = match options.checkpoint {
+        Some(path) => Some(OutputLock::acquire(path).map_err(CheckpointError::from)?),
+        None => None,
+    };
     let resume = match options.checkpoint {
         Some(path) => {
             let c = Checkpoint::read(path)?;
@@ -377,7 +383,8 @@ fn start<'a>(
         options.checkpoint_every,
         options.stop_after,
     )
-    .interruptible(options.interrupt);
+    .interruptible(options.interrupt)
+    .holding(lock);
     let t0 = Instant::now();
     let (winner, winner_nodes, solved, saver, from) = match &resume {
         Some(

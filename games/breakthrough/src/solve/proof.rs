@@ -6,6 +6,7 @@
 
 use super::frame;
 use crate::{Board, Move, Position};
+use quasar_core::file::{self, FileError, OutputLock};
 use quasar_core::Side;
 use std::io::{self, Seek, SeekFrom, Write};
 use std::ops::Range;
@@ -118,6 +119,9 @@ pub struct Proof {
 /// Why a proof file could not be written, read, or accepted.
 #[derive(Debug, thiserror::Error)]
 pub enum ProofError {
+    /// The file layer refused the file (not a regular file, another run writing it).
+    #[error(transparent)]
+    File(#[from] FileError),
     /// The file system refused.
     #[error("{path}: {source}")]
     Io {
@@ -143,15 +147,6 @@ pub enum ProofError {
         path: PathBuf,
         /// Why not.
         msg: String,
-    },
-    /// Another process is writing the same proof.
-    #[error(
-        "{path} is locked by another quasar writing the same proof; wait for it to end or \
-         give another --proof path"
-    )]
-    Busy {
-        /// The scratch folder.
-        path: PathBuf,
     },
     /// The file is intact but proves nothing: the check found a hole.
     #[error("the proof does not hold: {0}")]
@@ -242,6 +237,7 @@ pub fn sort_records(records: &mut Vec<Record>, dedup: bool) {
 /// [`write_proof`]; returns its records, of those the table claims, and its bytes.
 pub(super) fn write_proof_file(
     path: &Path,
+    lock: &OutputLock,
     root: &Position,
     winner: Side,
     plies: u32,
@@ -258,11 +254,10 @@ pub(super) fn write_proof_file(
             claims += chunk.iter().filter(|r| r.kind == RecordKind::Claim).count() as u64;
         }
     });
-    frame::write_atomically(path, |f| {
+    file::write_with(path, lock, |f| {
         records = write_proof(f, root, winner, plies, expected, chunks)?;
         Ok(())
-    })
-    .map_err(io)?;
+    })?;
     let bytes = std::fs::metadata(path).map_err(io)?.len();
     Ok((records, claims, bytes))
 }
@@ -515,11 +510,9 @@ impl Proof {
 
     /// Writes the file through a temporary file in the same folder, renamed when complete.
     pub fn write(&self, path: &Path) -> Result<(), ProofError> {
-        let io = |source| ProofError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        frame::write_atomically(path, |f| f.write_all(&self.to_bytes())).map_err(io)
+        let lock = OutputLock::acquire(path)?;
+        file::write_with(path, &lock, |f| f.write_all(&self.to_bytes()))?;
+        Ok(())
     }
 
     /// Reads a proof file into memory.
@@ -541,16 +534,17 @@ enum Data {
 }
 
 impl ProofFile {
-    /// Opens `path` (a missing or unreadable file is an error).
+    /// Opens `path` (a missing or unreadable file is an error, and so is anything but a
+    /// regular file: a FIFO or a device never ends).
     pub fn open(path: &Path) -> Result<ProofFile, ProofError> {
         let io = |source| ProofError::Io {
             path: path.to_path_buf(),
             source,
         };
-        let f = std::fs::File::open(path).map_err(io)?;
+        let f = file::open_read(path)?;
         let len = f.metadata().map_err(io)?.len();
         let data = if len < MAP_FROM_BYTES {
-            Data::Bytes(std::fs::read(path).map_err(io)?)
+            Data::Bytes(file::read(path, MAP_FROM_BYTES, "small proof file")?)
         } else {
             // SAFETY: the map is read-only; a proof file is written once under a temporary
             // name and renamed, never modified in place while it is checked.

@@ -22,8 +22,8 @@ use super::proof::{
 };
 use super::seen::Seen;
 use super::RecordKind;
-use crate::file_lock::try_lock;
 use crate::Position;
+use quasar_core::file::{self, OutputLock};
 use quasar_core::{Game, Side};
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
@@ -42,8 +42,6 @@ const SAVE_EVERY: Duration = Duration::from_secs(60);
 const CLOCK_EVERY: u64 = 1 << 12;
 /// The scratch folder's file of saved lengths.
 const STATE: &str = "state";
-/// The scratch folder's lock: one writer a proof.
-const LOCK: &str = "lock";
 /// Magic of the state file.
 const STATE_MAGIC: &[u8; 8] = b"QSPARTIA";
 /// Version of the state file.
@@ -64,7 +62,7 @@ pub struct ProofWriter {
     cells: usize,
     last_save: Instant,
     /// Held while the writer lives: a second writer of the same proof is refused.
-    _lock: File,
+    lock: OutputLock,
     /// Records written so far (a position written again with a smaller bound counts twice).
     pub written: u64,
     /// Of those, table claims.
@@ -116,17 +114,9 @@ impl ProofWriter {
             let p = p.to_path_buf();
             move |source| ProofError::Io { path: p, source }
         };
+        // The proof's lock covers its scratch folder too: one writer of both.
+        let lock = OutputLock::acquire(path)?;
         std::fs::create_dir_all(&scratch).map_err(io(&scratch))?;
-        let lock_path = scratch.join(LOCK);
-        let lock = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(io(&lock_path))?;
-        if !try_lock(&lock).map_err(io(&lock_path))? {
-            return Err(ProofError::Busy { path: scratch });
-        }
         let unresumable = |msg: String| ProofError::Unresumable {
             path: scratch.clone(),
             msg,
@@ -153,7 +143,7 @@ impl ProofWriter {
             buf: vec![0; size as usize],
             cells,
             last_save: Instant::now(),
-            _lock: lock,
+            lock,
             written: saved.written,
             claims: saved.claims,
             resumed: saved.written,
@@ -239,8 +229,7 @@ impl ProofWriter {
         };
         let bytes = write_state(&state, &self.root.to_fen(), self.winner, self.plies);
         let path = self.scratch.join(STATE);
-        frame::write_atomically(&path, |f| f.write_all(&bytes))
-            .map_err(|source| ProofError::Io { path, source })?;
+        file::write_with(&path, &self.lock, |f| f.write_all(&bytes))?;
         self.last_save = Instant::now();
         Ok(())
     }
@@ -277,6 +266,7 @@ impl ProofWriter {
         });
         let (records, claims, bytes) = write_proof_file(
             &self.path,
+            &self.lock,
             &self.root,
             self.winner,
             self.plies,
@@ -468,7 +458,7 @@ mod tests {
         // A second writer of the same proof is refused while the first lives.
         assert!(matches!(
             ProofWriter::open(&path, &root, Side::Second, 9),
-            Err(ProofError::Busy { .. })
+            Err(ProofError::File(file::FileError::Busy { .. }))
         ));
         drop(w);
         let mut w = ProofWriter::open(&path, &root, Side::Second, 9).unwrap();

@@ -9,12 +9,11 @@ use super::blocks::{block_count, crc_words, BlockCheck, BlockWriter, Corrupt, BL
 use super::btree::{radix_root, Backing, Layout, StaticBTree, FANOUT, LEAF};
 use super::sliced::SlicedTable;
 use super::Tree;
-use crate::file_lock::try_lock;
 use crate::tablebase::key::ValueCodec;
 use crate::tablebase::progress::Progress;
 use crate::tablebase::region::{Limits, Region};
 use crate::Board;
-use std::fs::{File, OpenOptions};
+use quasar_core::file::{self, AtomicWrite, FileError, OutputLock};
 use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -58,12 +57,9 @@ pub enum TableFileError {
         /// Where and how.
         source: Corrupt,
     },
-    /// Another process is writing the same table right now.
-    #[error("{path}: another build is writing this file now (its temporary file is locked); wait for it or write elsewhere")]
-    Busy {
-        /// The temporary file.
-        path: PathBuf,
-    },
+    /// The file layer refused the file (not a regular file, busy, too large).
+    #[error(transparent)]
+    File(#[from] FileError),
 }
 
 /// The header's fields.
@@ -268,10 +264,9 @@ impl Header {
 }
 
 impl TableFile {
-    /// Writes sorted, unique entries to `path` through `path.tmp` and a rename, so a file
-    /// at `path` is always complete: the temporary file is removed when writing fails, and
-    /// one a killed build left is reused. An existing `path` that is not a regular file is
-    /// refused (see [`TableFile::check_output`]).
+    /// Writes sorted, unique entries to `path` atomically (see [`quasar_core::file`]), so
+    /// a file at `path` is always complete; an existing `path` that is not a regular file
+    /// is refused, and so is a table another run is writing.
     pub fn write(
         path: &Path,
         region: &Region,
@@ -279,15 +274,27 @@ impl TableFile {
         codec: &ValueCodec,
         entries: &[(u64, u32)],
     ) -> Result<Header, TableFileError> {
-        check_target(path)?;
+        let lock = TableFile::claim_output(path)?;
+        TableFile::write_under(&lock, region, limits, codec, entries)
+    }
+
+    /// Writes the table to the output `lock` holds (see [`TableFile::write`]).
+    pub fn write_under(
+        lock: &OutputLock,
+        region: &Region,
+        limits: Limits,
+        codec: &ValueCodec,
+        entries: &[(u64, u32)],
+    ) -> Result<Header, TableFileError> {
+        let path = lock.target();
         let mut header = Header::for_entries(region, limits, codec, entries);
         let layout = Layout::new(header.entries, header.value_bytes);
         let io = |source| TableFileError::Io {
             path: path.to_path_buf(),
             source,
         };
-        let tmp = TempFile::create(path)?;
-        let mut out = BufWriter::with_capacity(1 << 20, &tmp.file);
+        let tmp = AtomicWrite::create(path, lock)?;
+        let mut out = BufWriter::with_capacity(1 << 20, tmp.file());
         // The header is written last, once the checksums are known.
         out.write_all(&[0; HEADER_BYTES]).map_err(io)?;
         // The body is streamed, never held whole: a table may be larger than memory allows twice.
@@ -302,23 +309,16 @@ impl TableFile {
         out.write_all(&header.encode()).map_err(io)?;
         out.flush().map_err(io)?;
         drop(out);
-        tmp.commit(path)?;
+        tmp.commit()?;
         Ok(header)
     }
 
-    /// Refuses an output path that exists but is not a regular file (a device, a FIFO, a
-    /// directory, a symbolic link: the final rename would replace it), and removes the
-    /// temporary file a killed build left beside it; call it before a long build.
-    pub fn check_output(path: &Path) -> Result<(), TableFileError> {
-        check_target(path)?;
-        let tmp = temp_path(path);
-        if std::fs::symlink_metadata(&tmp).is_err() {
-            return Ok(());
-        }
-        // Holding its lock tells a stale file from one another build is writing now.
-        let stale = TempFile::create(path)?;
-        drop(stale);
-        Ok(())
+    /// Takes the output `path` for a build before any work: refuses a path that exists but
+    /// is not a regular file (a device, a FIFO, a directory, a symbolic link: the final
+    /// rename would replace it) and one another run is writing, and removes the temporary
+    /// files a killed build left. Held until dropped.
+    pub fn claim_output(path: &Path) -> Result<OutputLock, TableFileError> {
+        Ok(OutputLock::acquire(path)?)
     }
 
     /// Opens a table file in a few milliseconds whatever its size: checks that it is a
@@ -335,22 +335,12 @@ impl TableFile {
             path: path.to_path_buf(),
             msg,
         };
-        // Before opening: opening a FIFO for reading would wait for a writer forever.
-        let kind = std::fs::metadata(path).map_err(io)?.file_type();
-        if kind.is_dir() {
+        // Before opening a file: a directory is a sliced table.
+        if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
             return TableFile::open_sliced(path);
         }
-        if !kind.is_file() {
-            return Err(bad(format!("{}, not a table file", describe(&kind))));
-        }
-        let f = File::open(path).map_err(io)?;
+        let f = file::open_read(path)?;
         let meta = f.metadata().map_err(io)?;
-        if !meta.is_file() {
-            return Err(bad(format!(
-                "{}, not a table file",
-                describe(&meta.file_type())
-            )));
-        }
         let len = meta.len();
         if len < HEADER_BYTES as u64 {
             return Err(bad(format!(
@@ -465,114 +455,6 @@ impl TableFile {
             region: region.clone(),
             codec: *codec,
             tree: Tree::Static(tree),
-        }
-    }
-}
-
-/// The temporary file a table is written through: `<path>.tmp`.
-fn temp_path(path: &Path) -> PathBuf {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    PathBuf::from(tmp)
-}
-
-/// What a file that is not a regular file is, for messages.
-fn describe(kind: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_fifo() {
-            return "a FIFO (named pipe)";
-        }
-        if kind.is_char_device() {
-            return "a character device";
-        }
-        if kind.is_block_device() {
-            return "a block device";
-        }
-        if kind.is_socket() {
-            return "a socket";
-        }
-    }
-    if kind.is_dir() {
-        "a directory"
-    } else if kind.is_symlink() {
-        "a symbolic link"
-    } else {
-        "not a regular file"
-    }
-}
-
-/// Refuses to replace anything but a regular file (or nothing) at `path`.
-fn check_target(path: &Path) -> Result<(), TableFileError> {
-    match std::fs::symlink_metadata(path) {
-        Ok(m) if !m.is_file() => Err(TableFileError::Invalid {
-            path: path.to_path_buf(),
-            msg: format!(
-                "{}: writing the table would replace it; choose a regular file's path for -o",
-                describe(&m.file_type())
-            ),
-        }),
-        _ => Ok(()),
-    }
-}
-
-/// The temporary file of a write in progress: locked while open, so that a second build
-/// of the same table is refused and a stale file from a killed one is told apart and
-/// reused; removed when dropped before [`TempFile::commit`].
-struct TempFile {
-    path: PathBuf,
-    file: File,
-    committed: bool,
-}
-
-impl TempFile {
-    /// Creates (or takes over a stale) `<target>.tmp`, locked and empty.
-    fn create(target: &Path) -> Result<TempFile, TableFileError> {
-        let path = temp_path(target);
-        let io = |source| TableFileError::Io {
-            path: temp_path(target),
-            source,
-        };
-        check_target(&path)?;
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(io)?;
-        if !try_lock(&file).map_err(io)? {
-            return Err(TableFileError::Busy { path });
-        }
-        let tmp = TempFile {
-            path,
-            file,
-            committed: false,
-        };
-        tmp.file.set_len(0).map_err(io)?;
-        Ok(tmp)
-    }
-
-    /// Makes the written file durable and gives it its final name.
-    fn commit(mut self, target: &Path) -> Result<(), TableFileError> {
-        let io = |source| TableFileError::Io {
-            path: target.to_path_buf(),
-            source,
-        };
-        self.file.sync_all().map_err(io)?;
-        std::fs::rename(&self.path, target).map_err(io)?;
-        self.committed = true;
-        Ok(())
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        if !self.committed {
-            // Still locked by us: nobody else is using it. Nothing more can be done about
-            // a failed removal while unwinding from an earlier error.
-            let _ = std::fs::remove_file(&self.path);
         }
     }
 }

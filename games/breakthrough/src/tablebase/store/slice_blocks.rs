@@ -91,9 +91,12 @@ impl BlockIndex {
     /// error when it is damaged or of another table (then delete or rewrite it).
     pub fn read(dir: &Path, s: &Slicing) -> Result<Option<BlockIndex>, TableFileError> {
         let path = dir.join(BLOCK_INDEX);
-        let bytes = match std::fs::read(&path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(source) => return Err(TableFileError::Io { path, source }),
+        // A CRC a block of at least 64 bytes, and an entry a slice: more is not an index.
+        let slices = s.slices() as u64;
+        let limit = HEADER as u64 + slices * (16 + 4 * (s.bytes_per_slice() as u64 / 64 + 1));
+        let bytes = match quasar_core::file::read(&path, limit, "slice block index") {
+            Err(e) if e.is_not_found() => return Ok(None),
+            Err(e) => return Err(e.into()),
             Ok(b) => b,
         };
         let bad = |msg: &str| TableFileError::Invalid {

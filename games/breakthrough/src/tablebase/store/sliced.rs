@@ -17,10 +17,10 @@ use crate::tablebase::progress::Progress;
 use crate::tablebase::region::{Config, Region};
 use crate::tablebase::slices::{Capped, DepthSource, Slicing};
 use crate::{Board, Move};
+use quasar_core::file::{self, OutputLock};
 use rayon::prelude::*;
 use std::cell::Cell;
 use std::fmt;
-use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
@@ -222,12 +222,13 @@ impl SlicedTable {
             msg,
         };
         let manifest = dir.join(MANIFEST);
-        let text = std::fs::read_to_string(&manifest).map_err(|e| {
-            bad(format!(
-                "a directory without a readable sliced-table manifest ({e}); build one with \
+        let text =
+            file::read_to_string(&manifest, 1 << 16, "sliced-table manifest").map_err(|e| {
+                bad(format!(
+                    "a directory without a readable sliced-table manifest ({e}); build one with \
                  `quasar tablebase build --board WxH --rows n -o DIR`"
-            ))
-        })?;
+                ))
+            })?;
         let mut lines = text.lines();
         if lines.next() != Some(MANIFEST_FIRST_LINE) {
             return Err(bad("the manifest is not a quasar sliced table's".into()));
@@ -259,6 +260,7 @@ impl SlicedTable {
             path: dir.to_path_buf(),
             source,
         };
+        file::check_output_dir(dir)?;
         std::fs::create_dir_all(dir).map_err(io)?;
         if dir.join(MANIFEST).exists() {
             let t = SlicedTable::open(dir)?;
@@ -373,10 +375,16 @@ impl SlicedTable {
         self.dir.join(format!("{}.qts", self.slicing.name(id)))
     }
 
+    /// The bytes of slice `id`'s file (a regular file of at most a slice's size).
+    fn read_slice(&self, id: u32) -> Result<Vec<u8>, file::FileError> {
+        let limit = (SLICE_HEADER + self.slice_len) as u64;
+        file::read(&self.slice_path(id), limit, "table slice")
+    }
+
     /// Reads slice `id`'s file now, checking its header and checksum (nothing is cached).
     pub fn state(&self, id: u32) -> SliceState {
-        match std::fs::read(self.slice_path(id)) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => SliceState::Missing,
+        match self.read_slice(id) {
+            Err(e) if e.is_not_found() => SliceState::Missing,
             Err(e) => SliceState::Damaged(e.to_string()),
             Ok(bytes) => match self.check(id, &bytes) {
                 Ok(h) => SliceState::Finished(h),
@@ -455,8 +463,10 @@ impl SlicedTable {
             Slot::Failed(c)
         };
         let damaged = || failed(Corrupt::Slice { slice: id });
-        let Ok(f) = File::open(self.slice_path(id)) else {
-            return Slot::Missing;
+        let f = match file::open_read(&self.slice_path(id)) {
+            Ok(f) => f,
+            Err(e) if e.is_not_found() => return Slot::Missing,
+            Err(_) => return damaged(),
         };
         // SAFETY: read-only map of a finished slice; slices are written to a temporary
         // file and renamed, never modified in place.
@@ -708,19 +718,16 @@ impl SlicedTable {
         block_bytes: usize,
         progress: &dyn Progress,
     ) -> Result<(), TableFileError> {
-        let index = BlockIndex::build(
-            &self.slicing,
-            block_bytes,
-            progress,
-            |id| match std::fs::read(self.slice_path(id)) {
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        let index = BlockIndex::build(&self.slicing, block_bytes, progress, |id| {
+            match self.read_slice(id) {
+                Err(e) if e.is_not_found() => Ok(None),
                 Err(_) => Err(Corrupt::Slice { slice: id }),
                 Ok(mut bytes) => match self.check(id, &bytes) {
                     Ok(h) => Ok(Some((bytes.split_off(SLICE_HEADER), h.crc))),
                     Err(_) => Err(Corrupt::Slice { slice: id }),
                 },
-            },
-        )
+            }
+        })
         .map_err(|source| TableFileError::Damaged {
             path: self.dir.clone(),
             source,
@@ -792,21 +799,12 @@ impl Lookup for SlicedTable {
     }
 }
 
-/// Writes `parts` to `path` through `<path>.tmp`, renamed when complete, so a killed write
-/// never leaves a file under the final name. Not synced: thousands of slices would wait on
-/// the disk, and a slice a power cut truncates fails its checksum and is rebuilt.
+/// Writes `parts` to `path` atomically under its own lock (see [`quasar_core::file`]):
+/// shards of one build share the directory and write different slices, so a writer of
+/// one file waits only for another writer of that file.
 fn write_atomic(path: &Path, parts: &[&[u8]]) -> Result<(), TableFileError> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let io = |source| TableFileError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut f = File::create(&tmp).map_err(io)?;
-    for p in parts {
-        f.write_all(p).map_err(io)?;
-    }
-    drop(f);
-    std::fs::rename(&tmp, path).map_err(io)
+    let lock = OutputLock::wait(path)?;
+    Ok(file::write_with(path, &lock, |f| {
+        parts.iter().try_for_each(|p| f.write_all(p))
+    })?)
 }
