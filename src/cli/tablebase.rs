@@ -294,7 +294,8 @@ fn open(path: &Path, expected: Option<GameName>) -> Result<Opened, Box<dyn std::
     }
     let mut magic = [0u8; 8];
     let read = matches!(regular, Ok(true))
-        && std::fs::File::open(path)
+        && quasar_core::file::open_read(path)
+            .map_err(std::io::Error::other)
             .and_then(|mut f| f.read_exact(&mut magic))
             .is_ok();
     let found = match read {
