@@ -268,18 +268,22 @@ enum Opened {
 /// an error when it is not the `expected` game's, or not a table.
 fn open(path: &Path, expected: Option<GameName>) -> Result<Opened, Box<dyn std::error::Error>> {
     // Only a regular file is read here: a FIFO would block the read.
-    let regular = std::fs::metadata(path).map(|m| m.is_file());
-    if matches!(regular, Ok(false))
-        && matches!(
-            expected,
-            Some(GameName::Woodpush | GameName::ChineseCheckers)
-        )
-    {
-        return Err(format!(
-            "{}: not a regular file (a directory, a FIFO or a device); give a table file",
-            path.display()
-        )
-        .into());
+    let meta = std::fs::metadata(path);
+    let regular = meta.as_ref().map(|m| m.is_file());
+    if let Ok(m) = &meta {
+        if !m.is_file()
+            && (!m.is_dir()
+                || matches!(
+                    expected,
+                    Some(GameName::Woodpush | GameName::ChineseCheckers)
+                ))
+        {
+            return Err(quasar_core::file::FileError::NotRegular {
+                path: path.to_path_buf(),
+                kind: quasar_core::file::describe(&m.file_type()),
+            }
+            .into());
+        }
     }
     // Checkers databases and sliced Breakthrough tables are both directories of slice
     // files: a Breakthrough one has its manifest.
