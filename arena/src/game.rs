@@ -1,10 +1,12 @@
 //! One game of any two-player game between two players from an opening, with a wall-clock
-//! time per move, losses for illegal moves, overruns and failures, and a ply cap.
+//! time per move, losses for illegal moves, overruns and failures, a ply cap, and an
+//! optional table that ends the game as soon as it proves the result.
 
 use crate::duration::format_duration;
 use crate::player::{Budget, MoveInfo, Player, PlayerError};
-use quasar_core::{Game, Outcome, Side};
+use quasar_core::{Game, GameResult, Oracle, Outcome, Side};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Why a game ended, in terms every game shares; the game's own words go in the detail.
@@ -25,6 +27,8 @@ pub enum EndReason {
     Resigned,
     /// The arena's ply cap was reached; scored as a draw.
     PlyCap,
+    /// A table proved the result before the rules ended the game.
+    Adjudicated,
     /// The game was left before its end (`quasar play` at the end of its input).
     Unfinished,
 }
@@ -40,6 +44,7 @@ impl EndReason {
             EndReason::Crash => "crash",
             EndReason::Resigned => "resigned",
             EndReason::PlyCap => "ply-cap",
+            EndReason::Adjudicated => "adjudicated",
             EndReason::Unfinished => "unfinished",
         }
     }
@@ -64,6 +69,23 @@ pub struct PlayedGame<G: Game> {
     pub end: G,
 }
 
+/// A table that ends a game as soon as it proves the result, and its name for records.
+#[derive(Clone)]
+pub struct Adjudicator<G: Game> {
+    /// The table (only proven results count).
+    pub oracle: Arc<dyn Oracle<G>>,
+    /// What the record names as the proof's source (the table's file).
+    pub source: String,
+}
+
+impl<G: Game> std::fmt::Debug for Adjudicator<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Adjudicator")
+            .field("source", &self.source)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Plays one game: `players[side.index()]` plays `side`, from `start` after the `opening`
 /// moves (which must be legal), each move within its side's `budgets` entry.
 ///
@@ -74,6 +96,20 @@ pub fn play_game<G: Game>(
     opening: &[G::Move],
     budgets: [Budget; 2],
     ply_cap: u32,
+) -> PlayedGame<G> {
+    play_adjudicated_game(players, start, opening, budgets, ply_cap, None)
+}
+
+/// [`play_game`], ended before each move where `adjudicator` proves the result (a win,
+/// a draw or a loss for the side to move): the result is the proven one, the reason
+/// [`EndReason::Adjudicated`], and the detail names the table.
+pub fn play_adjudicated_game<G: Game>(
+    players: [&mut dyn Player<G>; 2],
+    start: &G,
+    opening: &[G::Move],
+    budgets: [Budget; 2],
+    ply_cap: u32,
+    adjudicator: Option<&Adjudicator<G>>,
 ) -> PlayedGame<G> {
     let mut pos = start.clone();
     for &mv in opening {
@@ -101,6 +137,27 @@ pub fn play_game<G: Game>(
                 Outcome::Win(_) => EndReason::Win,
                 Outcome::Draw => EndReason::Draw,
             };
+            game.end = pos;
+            return game;
+        }
+        if let Some(proven) = adjudicator.and_then(|a| a.oracle.probe_value(&pos)) {
+            let side = pos.side_to_move();
+            game.outcome = match proven.result {
+                GameResult::Win => Outcome::Win(side),
+                GameResult::Loss => Outcome::Win(side.opponent()),
+                GameResult::Draw => Outcome::Draw,
+            };
+            game.reason = EndReason::Adjudicated;
+            let result = match proven.result {
+                GameResult::Win => "a win for the side to move",
+                GameResult::Draw => "a draw",
+                GameResult::Loss => "a loss for the side to move",
+            };
+            game.detail = Some(format!(
+                "{} proves {result} ({} to move)",
+                adjudicator.map_or("", |a| a.source.as_str()),
+                G::side_name(side)
+            ));
             game.end = pos;
             return game;
         }
@@ -232,6 +289,52 @@ mod tests {
 
     fn random(seed: u64) -> RandomPlayer<Position> {
         RandomPlayer::new(seed)
+    }
+
+    #[test]
+    fn an_adjudicator_ends_a_game_at_the_first_position_it_proves() {
+        use breakthrough::BreakthroughEval;
+        use quasar_core::{Evaluation, Verdicts};
+        // The evaluation's verdicts prove a win for a side to move with a piece one step
+        // from its goal row, and a loss for one facing such a piece it cannot capture.
+        let eval = Arc::new(BreakthroughEval::new(Board::new(6, 6).unwrap()));
+        let adj = Adjudicator {
+            oracle: Arc::new(Verdicts(eval.clone())),
+            source: "verdicts".into(),
+        };
+        for seed in 0..20 {
+            let (mut a, mut b) = (random(seed), random(seed + 100));
+            let g = play_adjudicated_game(
+                [&mut a, &mut b],
+                &start(),
+                &[],
+                [budget(50); 2],
+                1000,
+                Some(&adj),
+            );
+            assert_eq!(g.reason, EndReason::Adjudicated, "seed {seed}");
+            let end = &g.end;
+            assert!(
+                end.outcome().is_none(),
+                "seed {seed}: the rules had not ended it"
+            );
+            let side = end.side_to_move();
+            let v = eval.verdict(end).expect("the verdict that ended the game");
+            let want = match v.result {
+                GameResult::Win => Outcome::Win(side),
+                GameResult::Loss => Outcome::Win(side.opponent()),
+                GameResult::Draw => Outcome::Draw,
+            };
+            assert_eq!(g.outcome, want, "seed {seed}");
+            // No earlier position was proven: the game ended at the first.
+            let mut pos = start();
+            for &mv in &g.moves {
+                assert!(eval.verdict(&pos).is_none(), "seed {seed}: proven earlier");
+                pos.play(mv);
+            }
+            assert_eq!(&pos, end);
+            assert!(g.detail.as_deref().unwrap().starts_with("verdicts proves"));
+        }
     }
 
     #[test]

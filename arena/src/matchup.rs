@@ -4,7 +4,7 @@
 //! into shards (`--shard i/N`), one job of a cluster each, whose records merge into the
 //! whole match (`crate::merge`).
 
-use crate::game::{play_game, EndReason, PlayedGame};
+use crate::game::{play_adjudicated_game, Adjudicator, EndReason, PlayedGame};
 use crate::player::{Budget, PlayerError, PlayerFactory};
 use crate::random_player::random_move;
 use crate::record::{GameRecord, RecordError, RecordWriter, Winner};
@@ -24,7 +24,7 @@ use std::time::Duration;
 
 /// The settings of a match, shared by all its pairings.
 #[derive(Clone, Debug)]
-pub struct MatchConfig<S> {
+pub struct MatchConfig<S: GameSetup> {
     /// The game and its size parameters.
     pub setup: S,
     /// Games per pairing: game `g` uses opening `g / 2`, and player A moves first when `g`
@@ -48,6 +48,8 @@ pub struct MatchConfig<S> {
     pub sprt: Option<Sprt>,
     /// This job's share of the match ([`in_share`]); [`Shard::WHOLE`] plays it all.
     pub shard: Shard,
+    /// A table that ends each game as soon as it proves the result (`None`: play on).
+    pub adjudicator: Option<Adjudicator<S::Game>>,
 }
 
 /// A player of the match: the spec text that names it in records, and its factory.
@@ -253,7 +255,7 @@ fn player_seed(seed: u64, pair: usize, game: u32, side: Side) -> u64 {
 }
 
 /// The limit a contestant plays under: its own spec's, else the match's.
-fn limit_of<S, G: Game>(cfg: &MatchConfig<S>, c: &Contestant<G>) -> Limits {
+fn limit_of<S: GameSetup>(cfg: &MatchConfig<S>, c: &Contestant<S::Game>) -> Limits {
     c.factory.own_limit().unwrap_or(cfg.limit)
 }
 
@@ -562,12 +564,13 @@ fn play_one<S: GameSetup>(
     let mut sp = make(second, Side::Second)?;
     let limits = [limit_of(cfg, first), limit_of(cfg, second)];
     let budgets = limits.map(|l| Budget::new(l, cfg.tolerance, cfg.sims_safeguard));
-    let played = play_game(
+    let played = play_adjudicated_game(
         [fp.as_mut(), sp.as_mut()],
         start,
         opening,
         budgets,
         cfg.ply_cap,
+        cfg.adjudicator.as_ref(),
     );
     // The players (and any engine processes) end before the record is written.
     drop((fp, sp));

@@ -84,7 +84,7 @@ fn termination(reason: EndReason) -> &'static str {
         EndReason::Time => "time forfeit",
         EndReason::Illegal => "rules infraction",
         EndReason::Crash => "abandoned",
-        EndReason::PlyCap => "adjudication",
+        EndReason::PlyCap | EndReason::Adjudicated => "adjudication",
         EndReason::Unfinished => "unterminated",
     }
 }

@@ -8,13 +8,14 @@ use crate::games::{with_game, CliGame, DefaultSize, GameArgs, GameName};
 use crate::progress::MatchBar;
 use arena::duration::parse_duration;
 use arena::factory::build_factory;
+use arena::game::Adjudicator;
 use arena::html;
 use arena::matchup::{run_match, Contestant, MatchConfig};
 use arena::merge::{merge, Merged};
 use arena::pgn;
 use arena::record;
 use arena::report;
-use arena::settings::limit_text;
+use arena::settings::{limit_text, ProbeRule, TableSpec};
 use arena::setup::GameSetup;
 use arena::spec::PlayerSpec;
 use arena::stats::{Sprt, SprtDecision};
@@ -112,6 +113,11 @@ pub struct MatchArgs {
     /// Plies after which a game is stopped and scored as a draw
     #[arg(long, default_value_t = 1000)]
     ply_cap: u32,
+    /// A table (any table `tablebase build` makes for this game and size) that ends a game
+    /// as soon as it proves the result, recorded as adjudicated; no table adjudicates by
+    /// default
+    #[arg(long, value_name = "TABLE")]
+    adjudicate: Option<PathBuf>,
     /// Where the main job keeps its tablebase
     #[arg(long, default_value = "tables")]
     cache: PathBuf,
@@ -176,6 +182,22 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
             factory,
         });
     }
+    let adjudicator = match &args.adjudicate {
+        None => None,
+        Some(path) => {
+            let spec = TableSpec {
+                path: path.clone(),
+                rule: ProbeRule::Sound,
+            };
+            let oracle = setup
+                .load_oracle(&spec)
+                .map_err(|e| format!("--adjudicate {}: {e}", path.display()))?;
+            Some(Adjudicator {
+                oracle,
+                source: path.display().to_string(),
+            })
+        }
+    };
     let params = setup.params();
     let cfg = MatchConfig {
         setup,
@@ -189,6 +211,7 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
         ply_cap: args.ply_cap,
         sprt: args.sprt,
         shard: args.shard.unwrap_or(Shard::WHOLE),
+        adjudicator,
     };
     let record = args.record.clone().unwrap_or_else(|| match args.shard {
         Some(s) => args
