@@ -52,6 +52,11 @@ pub struct Reply {
     pub quit: bool,
 }
 
+/// The longest command line read: longer ones are answered `?` and read past, never held.
+pub const MAX_LINE: usize = 16 << 10;
+/// The longest error text: the start of a long quoted argument is enough to find it.
+const MAX_ERROR: usize = 300;
+
 impl Reply {
     fn ok(text: impl Into<String>) -> Reply {
         Reply {
@@ -61,10 +66,12 @@ impl Reply {
         }
     }
 
+    /// An error; its text is cut to [`MAX_ERROR`] characters, as it may quote a junk line.
     fn err(text: impl Into<String>) -> Reply {
+        let text: String = text.into();
         Reply {
             ok: false,
-            text: text.into(),
+            text: quasar_core::file::shorten(&text, MAX_ERROR).into_owned(),
             quit: false,
         }
     }
@@ -374,20 +381,27 @@ pub fn serve<S: GameSetup>(
 ) -> io::Result<()> {
     let mut bytes = Vec::new();
     loop {
-        bytes.clear();
-        if input.read_until(b'\n', &mut bytes)? == 0 {
-            break;
-        }
-        let answer = match std::str::from_utf8(&bytes) {
-            Ok(line) => engine.handle_line(line.trim_end_matches(['\n', '\r'])),
-            Err(_) => {
-                let lossy = String::from_utf8_lossy(&bytes);
-                let id = lossy
-                    .split_whitespace()
-                    .next()
-                    .filter(|w| w.chars().all(|c| c.is_ascii_digit()));
+        let read = quasar_core::file::read_line(&mut input, &mut bytes, MAX_LINE)?;
+        let id = |bytes: &[u8]| {
+            let lossy = String::from_utf8_lossy(bytes);
+            lossy
+                .split_whitespace()
+                .next()
+                .filter(|w| w.chars().all(|c| c.is_ascii_digit()))
+                .map(|w| quasar_core::file::shorten(w, 20).into_owned())
+        };
+        let answer = match (read, std::str::from_utf8(&bytes)) {
+            (quasar_core::file::Line::End, _) => break,
+            (quasar_core::file::Line::TooLong, _) => {
+                let reply = Reply::err(format!(
+                    "the command line is longer than {MAX_LINE} bytes: not a GTP command"
+                ));
+                Some((reply.render(id(&bytes).as_deref()), false))
+            }
+            (_, Ok(line)) => engine.handle_line(line),
+            (_, Err(_)) => {
                 let reply = Reply::err("the command line is not valid UTF-8");
-                Some((reply.render(id), false))
+                Some((reply.render(id(&bytes).as_deref()), false))
             }
         };
         if let Some((reply, quit)) = answer {

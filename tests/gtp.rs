@@ -197,3 +197,26 @@ fn a_board_without_a_start_position_is_one_error_line() {
         );
     }
 }
+
+#[test]
+fn a_line_too_long_is_answered_and_read_past_and_errors_quote_little() {
+    let mut input = b"1 name\n2 ".to_vec();
+    input.extend(std::iter::repeat_n(b'x', 1 << 20));
+    input.extend_from_slice(b"\n3 play white ");
+    input.extend(std::iter::repeat_n(b'y', 10_000));
+    input.extend_from_slice(b"\n4 name\n");
+    let out = session_bytes(&[], &input);
+    let r = replies(&out);
+    assert_eq!(r.len(), 4, "{out:.300}");
+    assert_eq!(r[0], "=1 quasar");
+    assert_eq!(
+        r[1],
+        "?2 the command line is longer than 16384 bytes: not a GTP command"
+    );
+    assert!(
+        r[2].starts_with("?3 ") && r[2].len() < 400,
+        "{}",
+        &r[2][..300]
+    );
+    assert_eq!(r[3], "=4 quasar");
+}

@@ -4,6 +4,10 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn quasar(args: &[&str], input: &str) -> (bool, String, String) {
+    quasar_bytes(args, input.as_bytes())
+}
+
+fn quasar_bytes(args: &[&str], input: &[u8]) -> (bool, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_quasar"))
         .args(args)
         .stdin(Stdio::piped())
@@ -15,7 +19,7 @@ fn quasar(args: &[&str], input: &str) -> (bool, String, String) {
         .stdin
         .take()
         .expect("stdin")
-        .write_all(input.as_bytes())
+        .write_all(input)
         .expect("write input");
     let out = child.wait_with_output().expect("quasar ends");
     (
@@ -153,4 +157,22 @@ fn play_accepts_the_games_side_names() {
         !ok && err.contains("--human green: give white, black, first or second"),
         "{err}"
     );
+}
+
+#[test]
+fn play_answers_a_line_too_long_or_not_text_and_goes_on() {
+    let mut input = vec![b'x'; 1 << 20];
+    input.extend_from_slice(b"\n\xff\xfe b2-b3\nb2-b3\nquit\n");
+    let (ok, out, err) = quasar_bytes(&["play", "--board", "5x5", "--sims", "100"], &input);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("that line is longer than 16384 bytes; type a move"),
+        "{out}"
+    );
+    assert!(
+        out.contains("that line is not text (invalid UTF-8); type a move"),
+        "{out}"
+    );
+    assert!(out.contains("quasar plays "), "{out}");
+    assert!(out.len() < 10_000, "the long line is not echoed");
 }

@@ -587,6 +587,68 @@ pub fn write(target: &Path, bytes: &[u8]) -> Result<(), FileError> {
     write_with(target, &lock, |f| f.write_all(bytes))
 }
 
+/// What [`read_line`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// A whole line (its end of line removed), or the last, unterminated one.
+    Whole,
+    /// A line longer than the limit: its first bytes are kept, the rest was read past.
+    TooLong,
+    /// The end of the input.
+    End,
+}
+
+/// Reads one line of `input` into `line` (cleared first, without its `\n` or `\r\n`)
+/// holding at most `limit` bytes of it: a longer line's first `limit` bytes are kept and
+/// the rest is read and dropped, so that an input without line ends never grows memory.
+pub fn read_line(
+    input: &mut impl std::io::BufRead,
+    line: &mut Vec<u8>,
+    limit: usize,
+) -> std::io::Result<Line> {
+    line.clear();
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(match (too_long, any) {
+                (true, _) => Line::TooLong,
+                (false, true) => Line::Whole,
+                (false, false) => Line::End,
+            });
+        }
+        any = true;
+        let end = buf.iter().position(|&b| b == b'\n');
+        let take = end.unwrap_or(buf.len());
+        let room = limit.saturating_sub(line.len());
+        if take > room {
+            too_long = true;
+        }
+        line.extend_from_slice(&buf[..take.min(room)]);
+        input.consume(end.map_or(take, |e| e + 1));
+        if end.is_some() {
+            if line.last() == Some(&b'\r') && !too_long {
+                line.pop();
+            }
+            return Ok(if too_long { Line::TooLong } else { Line::Whole });
+        }
+    }
+}
+
+/// `text` cut to at most `max` characters, with `...` and the length when cut: for errors
+/// that quote what a user typed.
+pub fn shorten(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => text.into(),
+        Some((at, _)) => format!("{}... ({} bytes)", &text[..at], text.len()).into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -674,6 +736,32 @@ mod tests {
         drop(w);
         drop(held);
         OutputLock::acquire(&p).unwrap();
+    }
+
+    #[test]
+    fn lines_are_bounded_and_long_ones_read_past() {
+        let text = format!("ab\r\n{}\nlast", "x".repeat(100));
+        let mut input = std::io::BufReader::with_capacity(7, text.as_bytes());
+        let mut line = Vec::new();
+        let mut got = Vec::new();
+        loop {
+            let r = read_line(&mut input, &mut line, 10).unwrap();
+            got.push((r, String::from_utf8(line.clone()).unwrap()));
+            if r == Line::End {
+                break;
+            }
+        }
+        assert_eq!(
+            got,
+            [
+                (Line::Whole, "ab".into()),
+                (Line::TooLong, "x".repeat(10)),
+                (Line::Whole, "last".into()),
+                (Line::End, String::new()),
+            ]
+        );
+        assert_eq!(shorten("abcdef", 3), "abc... (6 bytes)");
+        assert_eq!(shorten("abc", 3), "abc");
     }
 
     #[cfg(unix)]

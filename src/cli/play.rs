@@ -3,6 +3,7 @@
 use super::engine_opts::{describe_engine_report, EngineArgs};
 use super::{position_from, CliResult, SizeRule};
 use crate::games::{with_game, CliGame, DefaultSize, GameArgs};
+use crate::gtp::MAX_LINE;
 use arena::engine::{Engine, EngineChoice};
 use arena::game::EndReason;
 use arena::pgn::LoneGame;
@@ -128,11 +129,11 @@ pub fn play_game<S: GameSetup>(
     searcher: &mut Engine<S>,
     limits: Limits,
     show: Show,
-    input: impl BufRead,
+    mut input: impl BufRead,
     mut out: impl Write,
     game: &mut LoneGame<S::Game>,
 ) -> io::Result<()> {
-    let mut lines = input.lines();
+    let mut bytes = Vec::new();
     write!(out, "{}", setup.diagram(&pos))?;
     let mut asked = Instant::now();
     loop {
@@ -163,12 +164,27 @@ pub fn play_game<S: GameSetup>(
         if pos.side_to_move() == human {
             write!(out, "your move ({}): ", <S::Game as Game>::side_name(human))?;
             out.flush()?;
-            let Some(line) = lines.next() else {
+            let read = quasar_core::file::read_line(&mut input, &mut bytes, MAX_LINE)?;
+            if read == quasar_core::file::Line::End {
                 writeln!(out)?;
                 writeln!(out, "end of input: game abandoned")?;
                 return Ok(());
+            }
+            // A line too long or not text is answered, and the game goes on.
+            let line = match (read, std::str::from_utf8(&bytes)) {
+                (quasar_core::file::Line::TooLong, _) => {
+                    writeln!(
+                        out,
+                        "that line is longer than {MAX_LINE} bytes; type a move"
+                    )?;
+                    continue;
+                }
+                (_, Ok(line)) => line.to_string(),
+                (_, Err(_)) => {
+                    writeln!(out, "that line is not text (invalid UTF-8); type a move")?;
+                    continue;
+                }
             };
-            let line = line?;
             if show.echo {
                 writeln!(out, "{line}")?;
             }
