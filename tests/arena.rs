@@ -320,6 +320,69 @@ fn a_round_robin_gives_a_cross_table() {
     assert_eq!(cross.lines().count(), 4);
     // Three pairings of two games each: 6 games, in the default record under --out.
     assert_eq!(games(&out.join("games.jsonl")).len(), 6);
+
+    // The rating list: the first player is 0, better scores rate higher (every pairing
+    // played as often), and another anchor moves every rating by the same amount.
+    assert!(stdout.contains("Ratings (maximum likelihood"), "{stdout}");
+    let rows = |dir: &Path| -> Vec<(String, f64, f64)> {
+        std::fs::read_to_string(dir.join("ratings.csv"))
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                (
+                    f[1].to_string(),
+                    f[2].parse().unwrap(),
+                    f[6].parse().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let first = rows(&out);
+    assert_eq!(first.len(), 3);
+    let elo_of = |rows: &[(String, f64, f64)], p: &str| rows.iter().find(|r| r.0 == p).unwrap().1;
+    assert_eq!(elo_of(&first, "random"), 0.0);
+    assert!(
+        first
+            .windows(2)
+            .all(|w| w[0].1 >= w[1].1 && w[0].2 >= w[1].2),
+        "{first:?}"
+    );
+    let again = dir.join("again");
+    run_ok(&[
+        "arena",
+        "report",
+        out.join("games.jsonl").to_str().unwrap(),
+        "--out",
+        again.to_str().unwrap(),
+        "--anchor",
+        "random:seed=3",
+    ]);
+    let second = rows(&again);
+    let shift = elo_of(&first, "random:seed=3");
+    for (p, elo, _) in &first {
+        assert!(
+            (elo_of(&second, p) - (elo - shift)).abs() < 0.15,
+            "{first:?} {second:?}"
+        );
+    }
+    let e = one_error_line(&[
+        "arena",
+        "--player",
+        "random",
+        "--player",
+        "random:seed=2",
+        "--anchor",
+        "mcts",
+        "--out",
+        dir.join("never").to_str().unwrap(),
+    ]);
+    assert!(
+        e.contains("--anchor mcts: not a player of the match"),
+        "{e}"
+    );
+    assert!(!dir.join("never").exists());
 }
 
 #[test]

@@ -81,6 +81,10 @@ fn a_round_robin_report_replays_its_games_in_chromium() {
         "the page loads nothing from elsewhere"
     );
     assert!(html.contains("<svg") && html.contains("Cross table"));
+    assert!(
+        html.contains("id=\"ratings\""),
+        "a round robin's page has the rating list"
+    );
 
     let Some(browser) = chromium() else {
         println!("skipped: chromium is not installed (apt-get install chromium runs this check)");

@@ -4,7 +4,7 @@
 //! the move list with each move's time, and the value curve).
 
 use crate::record::GameRecord;
-use crate::report::{elo_cell, pct, score_cell, svg, wl, Report};
+use crate::report::{elo_cell, pct, rating_cell, score_cell, svg, wl, Report};
 use crate::setup::{GameSetup, Picture};
 use quasar_core::{Game, Side};
 use serde::Serialize;
@@ -200,6 +200,27 @@ pub fn page<S: GameSetup>(setup: &S, summary: &str, rep: &Report, games: &[GameR
             let _ = writeln!(h, "<td>{score}</td></tr>");
         }
         h.push_str("</table>\n");
+        if !rep.ratings.is_empty() {
+            let _ = writeln!(
+                h,
+                "<h3>Ratings</h3>\n<p>Maximum-likelihood Elo over all games, 95% intervals, \
+                 <code>{}</code> = 0.</p>\n<table class=\"results\" id=\"ratings\"><tr><th>Rank</th>\
+                 <th>Player</th><th>Elo (95% CI)</th><th>Games</th><th>Score</th></tr>",
+                esc(&rep.anchor)
+            );
+            for (k, row) in rep.ratings.iter().enumerate() {
+                let _ = writeln!(
+                    h,
+                    "<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                    k + 1,
+                    esc(&row.player),
+                    rating_cell(row),
+                    row.games,
+                    row.score.map_or("-".into(), pct)
+                );
+            }
+            h.push_str("</table>\n");
+        }
     }
     let chart = svg(rep);
     let chart = chart.find("<svg").map_or(chart.as_str(), |i| &chart[i..]);

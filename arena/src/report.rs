@@ -4,7 +4,7 @@
 
 use crate::matchup::pairings;
 use crate::record::GameRecord;
-use crate::stats::{elo, los, wilson, Interval, Tally, Z95};
+use crate::stats::{elo, los, ratings, wilson, Interval, Tally, Z95};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -67,6 +67,58 @@ pub struct Report {
     pub cross: Vec<Vec<Option<Tally>>>,
     /// Each player's results against everyone.
     pub overall: Vec<Tally>,
+    /// The player rated 0 in `ratings`.
+    pub anchor: String,
+    /// Every player's maximum-likelihood Elo from all games, best first; empty when a
+    /// player has no games linking it to the anchor.
+    pub ratings: Vec<RatingRow>,
+}
+
+/// One line of the rating list.
+#[derive(Clone, Debug, Serialize)]
+pub struct RatingRow {
+    /// The player's spec.
+    pub player: String,
+    /// Elo relative to the anchor.
+    pub elo: f64,
+    /// Its 95% interval relative to the anchor.
+    pub elo_ci: Interval,
+    /// Games played.
+    pub games: u32,
+    /// Mean score over all games.
+    pub score: Option<f64>,
+}
+
+impl Report {
+    /// Rates every player relative to `player` (one of the report's players), rated 0.
+    pub fn anchor_at(&mut self, player: &str) -> Result<(), String> {
+        let Some(i) = self.players.iter().position(|p| p == player) else {
+            return Err(format!(
+                "--anchor {player}: not a player of the match ({})",
+                self.players.join(", ")
+            ));
+        };
+        self.anchor = player.to_string();
+        self.ratings = match ratings(&self.cross, i) {
+            Some(r) => {
+                let mut rows: Vec<RatingRow> = r
+                    .iter()
+                    .enumerate()
+                    .map(|(k, r)| RatingRow {
+                        player: self.players[k].clone(),
+                        elo: r.elo,
+                        elo_ci: r.ci,
+                        games: self.overall[k].games(),
+                        score: self.overall[k].score(),
+                    })
+                    .collect();
+                rows.sort_by(|a, b| b.elo.total_cmp(&a.elo));
+                rows
+            }
+            None => Vec::new(),
+        };
+        Ok(())
+    }
 }
 
 fn finite(x: f64) -> Option<f64> {
@@ -140,13 +192,52 @@ pub fn summarize(players: &[String], games: &[GameRecord], first_side: &str) -> 
             b_ms: times(b_sum),
         });
     }
-    Report {
+    let mut report = Report {
         first_side: first_side.to_string(),
         players: players.to_vec(),
         pairings: summaries,
         cross,
         overall,
+        anchor: String::new(),
+        ratings: Vec::new(),
+    };
+    if let Some(first) = players.first() {
+        report
+            .anchor_at(first)
+            .expect("the first player is a player");
     }
+    report
+}
+
+/// The rating list as Markdown: rank, player, Elo with its interval, games, score.
+pub fn ratings_markdown(r: &Report) -> String {
+    let mut out = format!(
+        "Ratings (maximum likelihood over all games, 95% intervals, {} = 0):\n\n\
+         | Rank | Player | Elo (95% CI) | Games | Score |\n|---:|---|---:|---:|---:|\n",
+        md_escape(&r.anchor)
+    );
+    for (k, row) in r.ratings.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} |",
+            k + 1,
+            md_escape(&row.player),
+            rating_cell(row),
+            row.games,
+            row.score.map_or("-".into(), pct)
+        );
+    }
+    out
+}
+
+/// An Elo rating with its interval: `+35 (-12 .. +82)`.
+pub(crate) fn rating_cell(row: &RatingRow) -> String {
+    format!(
+        "{} ({} .. {})",
+        elo_text(row.elo),
+        elo_text(row.elo_ci.low),
+        elo_text(row.elo_ci.high)
+    )
 }
 
 /// `W - L`, or `W - L - D` when there were draws.
@@ -254,6 +345,29 @@ pub fn markdown(r: &Report) -> String {
             let score = r.overall[i].score().map_or("-".into(), pct);
             let _ = writeln!(out, " {score} |");
         }
+        if !r.ratings.is_empty() {
+            out.push('\n');
+            out.push_str(&ratings_markdown(r));
+        }
+    }
+    out
+}
+
+/// The rating list as CSV.
+pub fn ratings_csv(r: &Report) -> String {
+    let mut out = String::from("rank,player,elo,elo_low,elo_high,games,score\n");
+    for (k, row) in r.ratings.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "{},{},{:.1},{:.1},{:.1},{},{}",
+            k + 1,
+            csv_field(&row.player),
+            row.elo,
+            row.elo_ci.low,
+            row.elo_ci.high,
+            row.games,
+            csv_num(row.score)
+        );
     }
     out
 }
@@ -428,6 +542,9 @@ pub fn write_files(r: &Report, dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     ];
     if r.players.len() > 2 {
         files.push((dir.join("crosstable.csv"), cross_csv(r)));
+        if !r.ratings.is_empty() {
+            files.push((dir.join("ratings.csv"), ratings_csv(r)));
+        }
     }
     let mut written = Vec::new();
     for (path, text) in files {

@@ -125,6 +125,131 @@ pub fn elo(t: &Tally) -> Option<(f64, Interval)> {
     ))
 }
 
+/// One player's rating in a [`ratings`] list.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Rating {
+    /// Elo relative to the anchor (0 for the anchor itself).
+    pub elo: f64,
+    /// The 95% interval of the Elo relative to the anchor (a point for the anchor).
+    pub ci: Interval,
+}
+
+/// Maximum-likelihood Elo ratings of every player from all their games (the Bradley-Terry
+/// model with draws as half a win, as Ordo and BayesElo fit it): `cross[i][j]` is player
+/// i's results against player j. The player `anchor` is rated 0 and the intervals are 95%
+/// intervals relative to it, from the curvature of the likelihood. Each pairing that played
+/// counts one virtual draw besides its games (BayesElo's prior), so that a perfect score
+/// gets a finite rating. `None` when some player is not linked to the anchor by games.
+pub fn ratings(cross: &[Vec<Option<Tally>>], anchor: usize) -> Option<Vec<Rating>> {
+    let n = cross.len();
+    if anchor >= n {
+        return None;
+    }
+    // Games and points of i against j, the virtual draw included.
+    let mut games = vec![vec![0.0; n]; n];
+    let mut points = vec![vec![0.0; n]; n];
+    for i in 0..n {
+        for j in 0..n {
+            if let Some(t) = cross[i][j].filter(|t| t.games() > 0 && i != j) {
+                games[i][j] = t.games() as f64 + 1.0;
+                points[i][j] = t.wins as f64 + 0.5 * t.draws as f64 + 0.5;
+            }
+        }
+    }
+    let free: Vec<usize> = (0..n).filter(|&i| i != anchor).collect();
+    let sigmoid = |d: f64| 1.0 / (1.0 + (-d).exp());
+    // Newton's method on the concave log-likelihood in natural-log odds units.
+    let mut x = vec![0.0; n];
+    let mut info = vec![vec![0.0; free.len()]; free.len()];
+    for _ in 0..100 {
+        let mut grad = vec![0.0; free.len()];
+        for row in info.iter_mut() {
+            row.iter_mut().for_each(|v| *v = 0.0);
+        }
+        for (a, &i) in free.iter().enumerate() {
+            for j in 0..n {
+                if games[i][j] == 0.0 {
+                    continue;
+                }
+                let p = sigmoid(x[i] - x[j]);
+                grad[a] += points[i][j] - games[i][j] * p;
+                let w = games[i][j] * p * (1.0 - p);
+                info[a][a] += w;
+                if let Some(b) = free.iter().position(|&f| f == j) {
+                    info[a][b] -= w;
+                }
+            }
+        }
+        let step = solve(&info, &grad)?;
+        let mut largest: f64 = 0.0;
+        for (a, &i) in free.iter().enumerate() {
+            x[i] += step[a];
+            largest = largest.max(step[a].abs());
+        }
+        if largest < 1e-10 {
+            break;
+        }
+    }
+    let scale = 400.0 / std::f64::consts::LN_10;
+    let mut out = vec![
+        Rating {
+            elo: 0.0,
+            ci: Interval {
+                low: 0.0,
+                high: 0.0
+            },
+        };
+        n
+    ];
+    for (a, &i) in free.iter().enumerate() {
+        let mut unit = vec![0.0; free.len()];
+        unit[a] = 1.0;
+        let variance = solve(&info, &unit)?[a];
+        let half = Z95 * variance.max(0.0).sqrt() * scale;
+        let elo = x[i] * scale;
+        out[i] = Rating {
+            elo,
+            ci: Interval {
+                low: elo - half,
+                high: elo + half,
+            },
+        };
+    }
+    Some(out)
+}
+
+/// Solves `m x = v` by Gaussian elimination with partial pivoting; `None` when `m` is
+/// singular (a player without games linking it to the others).
+fn solve(m: &[Vec<f64>], v: &[f64]) -> Option<Vec<f64>> {
+    let n = v.len();
+    let mut a: Vec<Vec<f64>> = m
+        .iter()
+        .zip(v)
+        .map(|(row, &b)| {
+            let mut r = row.clone();
+            r.push(b);
+            r
+        })
+        .collect();
+    for c in 0..n {
+        let p = (c..n).max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))?;
+        if a[p][c].abs() < 1e-12 {
+            return None;
+        }
+        a.swap(c, p);
+        let pivot = a[c].clone();
+        for (r, row) in a.iter_mut().enumerate() {
+            if r != c {
+                let f = row[c] / pivot[c];
+                for (x, p) in row[c..].iter_mut().zip(&pivot[c..]) {
+                    *x -= f * p;
+                }
+            }
+        }
+    }
+    Some((0..n).map(|i| a[i][n] / a[i][i]).collect())
+}
+
 /// The likelihood of superiority: the probability that the player is the stronger, from
 /// wins and losses only (draws carry no information about which is stronger),
 /// `Phi((W - L) / sqrt(W + L))`; one half with no decisive game.
@@ -310,6 +435,57 @@ mod tests {
 
     fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol
+    }
+
+    /// A cross table from `(i, j, tally of i against j)` entries.
+    fn cross(n: usize, entries: &[(usize, usize, Tally)]) -> Vec<Vec<Option<Tally>>> {
+        let mut c = vec![vec![None; n]; n];
+        for &(i, j, t) in entries {
+            c[i][j] = Some(t);
+            c[j][i] = Some(t.flip());
+        }
+        c
+    }
+
+    #[test]
+    fn two_players_rate_as_their_score_says() {
+        // 74 - 26 plus the virtual draw: 74.5 of 101; Elo 400 log10(p / (1 - p)), and the
+        // interval from the binomial variance of the log odds, 1 / (n p (1 - p)).
+        let r = ratings(&cross(2, &[(0, 1, t(74, 0, 26))]), 0).unwrap();
+        let p: f64 = 74.5 / 101.0;
+        let elo = 400.0 * (p / (1.0 - p)).log10();
+        let half = Z95 * 400.0 / std::f64::consts::LN_10 / (101.0 * p * (1.0 - p)).sqrt();
+        assert_eq!(r[0].elo, 0.0);
+        assert!(close(r[1].elo, -elo, 1e-6), "{r:?} {elo}");
+        assert!(close(r[1].ci.high - r[1].elo, half, 1e-6), "{r:?} {half}");
+        // Anchored to the other player, the same difference the other way.
+        let r = ratings(&cross(2, &[(0, 1, t(74, 0, 26))]), 1).unwrap();
+        assert!(close(r[0].elo, elo, 1e-6));
+    }
+
+    #[test]
+    fn three_players_rate_transitively_and_perfect_scores_stay_finite() {
+        // Odds 3:1, 3:1 and 9:1 agree with ratings 0, -190.8, -381.7 (400 log10 3 apart).
+        let c = cross(
+            3,
+            &[
+                (0, 1, t(3000, 0, 1000)),
+                (1, 2, t(3000, 0, 1000)),
+                (0, 2, t(9000, 0, 1000)),
+            ],
+        );
+        let r = ratings(&c, 0).unwrap();
+        let step = 400.0 * 3f64.log10();
+        assert!(close(r[1].elo, -step, 0.2), "{r:?}");
+        assert!(close(r[2].elo, -2.0 * step, 0.2), "{r:?}");
+        assert!(r[1].ci.low < r[1].elo && r[1].elo < r[1].ci.high);
+        let perfect = ratings(&cross(2, &[(0, 1, t(10, 0, 0))]), 0).unwrap();
+        assert!(
+            perfect[1].elo.is_finite() && perfect[1].elo < -300.0,
+            "{perfect:?}"
+        );
+        // A player linked to nobody by games has no rating.
+        assert!(ratings(&cross(3, &[(0, 1, t(1, 0, 1))]), 0).is_none());
     }
 
     #[test]

@@ -56,6 +56,9 @@ pub struct ReportArgs {
     /// Directory for pairings.csv, crosstable.csv, report.json and winrates.svg
     #[arg(long, default_value = "arena-results")]
     out: PathBuf,
+    /// The player rated 0 in the rating list [default: the first]
+    #[arg(long, value_name = "SPEC")]
+    anchor: Option<String>,
 }
 
 /// Options of a match.
@@ -124,6 +127,9 @@ pub struct MatchArgs {
     /// Do not draw the progress bar
     #[arg(long)]
     no_progress: bool,
+    /// The player rated 0 in a round robin's rating list [default: the first]
+    #[arg(long, value_name = "SPEC")]
+    anchor: Option<String>,
 }
 
 /// How long a move under a simulation limit may take before it is lost as hung.
@@ -174,6 +180,16 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
     };
     // The start position is checked before any player is built (a table loads slowly).
     setup.start()?;
+    if let Some(anchor) = &args.anchor {
+        if !specs.iter().any(|s| s.to_string() == *anchor) {
+            let names: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
+            return Err(format!(
+                "--anchor {anchor}: not a player of the match ({})",
+                names.join(", ")
+            )
+            .into());
+        }
+    }
     let mut players = Vec::new();
     for spec in &specs {
         let factory = build_factory(spec, &setup).map_err(|e| format!("player '{spec}': {e}"))?;
@@ -257,11 +273,14 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
     let games_file = pgn::path_beside(&record, &cfg.setup.record_style());
     pgn::write_match(&games_file, &cfg.setup, &names, &outcome.games)?;
     eprintln!("wrote {}", games_file.display());
-    let rep = report::summarize(
+    let mut rep = report::summarize(
         &names,
         &outcome.games,
         <S::Game as Game>::side_name(Side::First),
     );
+    if let Some(anchor) = &args.anchor {
+        rep.anchor_at(anchor)?;
+    }
     // The arena runs with SIGPIPE ignored (for its engines' pipes): a closed stdout is an
     // error to report, not a panic.
     let summary = format!(
@@ -337,7 +356,10 @@ fn run_report(args: ReportArgs) -> CliResult {
     if let Some(warning) = missing_text(&m) {
         eprintln!("{warning}");
     }
-    let rep = report::summarize(&m.players, &m.games, first_side);
+    let mut rep = report::summarize(&m.players, &m.games, first_side);
+    if let Some(anchor) = &args.anchor {
+        rep.anchor_at(anchor)?;
+    }
     let summary = format!(
         "{}, {}, {} games per pairing, openings of {} random plies (seed {})",
         m.params,
