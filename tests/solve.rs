@@ -159,6 +159,18 @@ fn bad_input_is_one_error_line() {
         assert!(!ok, "{args:?}");
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
+    // Threads are 1 to the cores there are: more would only cost memory.
+    let cores = std::thread::available_parallelism().unwrap().get();
+    for n in ["0", "10000", &(cores + 1).to_string()] {
+        let (ok, _, err) = quasar(&["solve", "--check", "x.proof", "--threads", n]);
+        assert!(!ok);
+        assert!(
+            err.contains(&format!(
+                "give 1 to {cores} (the cores of this machine), not {n}"
+            )),
+            "{err}"
+        );
+    }
     // More memory than any machine has: a warning that it is more than is free, then the
     // error, not an abort.
     let (ok, _, err) = quasar(&["solve", "--board", "4x4", "--memory", "1099511627776"]);

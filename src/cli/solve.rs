@@ -45,8 +45,8 @@ pub struct Args {
     /// Check a proof file instead of solving
     #[arg(long, conflicts_with_all = ["position", "tb", "tb_rows", "no_tb", "proof", "checkpoint", "stop_after"])]
     check: Option<PathBuf>,
-    /// Threads for --check (default: all cores)
-    #[arg(long, requires = "check")]
+    /// Threads for --check (default: all cores; at most the cores there are)
+    #[arg(long, requires = "check", value_parser = parse_threads)]
     threads: Option<usize>,
     /// One job of N: with --check, check its share of the records (the proof holds when
     /// all N pass); with --proof, write its share of the proof (the sub-proofs of its share
@@ -470,6 +470,19 @@ fn merge(pieces: &[PathBuf], out: &Path) -> CliResult {
         s.path.display()
     );
     Ok(())
+}
+
+/// A thread count for `--check`: 1 to the cores this machine has (each thread holds its
+/// own buffers, so more threads than cores only cost memory).
+fn parse_threads(text: &str) -> Result<usize, String> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    match text.parse::<usize>() {
+        Ok(n) if (1..=cores).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "give 1 to {cores} (the cores of this machine), not {}",
+            quasar_core::file::shorten(text, 20)
+        )),
+    }
 }
 
 /// `--check FILE [--threads N] [--shard I/N] [--quiet]`.
