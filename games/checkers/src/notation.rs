@@ -25,6 +25,17 @@ pub enum NotationError {
     /// A man on its own promotion row, where it would already be a king.
     #[error("a man on square {0} stands on its own far row: write it as a king, `K{0}`")]
     ManOnFarRow(u8),
+    /// More pieces for a side than the 12 it starts with (a man never becomes two pieces).
+    #[error("{side} has {count} pieces, more than the 12 a side starts with: not a position of the game")]
+    TooMany {
+        /// The side, as the game names it.
+        side: &'static str,
+        /// Its men and kings.
+        count: u32,
+    },
+    /// No piece on the board at all.
+    #[error("no piece on the board: not a position of the game (a side without pieces has lost, but both cannot be)")]
+    Empty,
     /// A move text that is not `a-b` or `axbx...`.
     #[error("bad move {0:?}: write a step as `9-13` and a capture as `22x15` or `22x15x6`")]
     Move(String),
@@ -101,6 +112,17 @@ pub fn parse_fen(text: &str) -> Result<(Board, Side), NotationError> {
     if let Some(s) = (b.black & b.white).checked_ilog2() {
         return Err(NotationError::Twice(s as u8 + 1));
     }
+    for (side, pieces) in [("Black", b.black), ("White", b.white)] {
+        if pieces.count_ones() > 12 {
+            return Err(NotationError::TooMany {
+                side,
+                count: pieces.count_ones(),
+            });
+        }
+    }
+    if b.black | b.white == 0 {
+        return Err(NotationError::Empty);
+    }
     let men_far = (b.black & !b.kings & BLACK_PROMOTION) | (b.white & !b.kings & WHITE_PROMOTION);
     if men_far != 0 {
         return Err(NotationError::ManOnFarRow(
@@ -169,6 +191,23 @@ pub fn parse_move_squares(text: &str) -> Result<(Vec<u8>, bool), NotationError> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn impossible_positions_are_refused() {
+        let kings: Vec<String> = (1..=13).map(|s| format!("K{s}")).collect();
+        let e = parse_fen(&format!("W:W{}:B30", kings.join(","))).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "White has 13 pieces, more than the 12 a side starts with: not a position of the game"
+        );
+        let e = parse_fen("B:W1-4:B5-32").unwrap_err();
+        assert!(e.to_string().starts_with("Black has 28 pieces"), "{e}");
+        assert!(matches!(parse_fen("W:W:B"), Err(NotationError::Empty)));
+        assert!(
+            parse_fen("W:W:B1-12").is_ok(),
+            "one side without pieces has lost"
+        );
+    }
 
     #[test]
     fn fen_reads_back() {

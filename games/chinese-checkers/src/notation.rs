@@ -26,6 +26,9 @@ pub enum NotationError {
     /// The sides' piece counts differ or are out of range.
     #[error("X has {0} pieces and O has {1}: both sides need the same number, 1 to {MAX_PIECES}")]
     Pieces(u32, u32),
+    /// Both sides fill the other's home: the game ended when the first of them did.
+    #[error("both X and O have every piece in the other's home: not a position of the game (it ended when the first side got there)")]
+    BothHome,
     /// Not a move's text.
     #[error("'{0}': a move is two cells such as a1-b2 (column a..g, row 1..7)")]
     Move(String),
@@ -100,7 +103,11 @@ pub fn parse_position(text: &str) -> Result<Position, NotationError> {
         return Err(NotationError::Pieces(a, b));
     }
     debug_assert!(pieces[0] >> CELLS == 0);
-    Ok(Position { pieces, side })
+    let pos = Position { pieces, side };
+    if pos.has_won(Side::First) && pos.has_won(Side::Second) {
+        return Err(NotationError::BothHome);
+    }
+    Ok(pos)
 }
 
 /// A move's text, `a1-b1`.
@@ -156,6 +163,17 @@ pub fn diagram(pos: &Position) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn both_sides_home_is_refused() {
+        let swapped = "O/O./.../..../...../....../......./....../...../..../.../.X/X X";
+        assert!(matches!(
+            parse_position(swapped),
+            Err(NotationError::BothHome)
+        ));
+        let start = "X/X./.../..../...../....../......./....../...../..../.../.O/O X";
+        assert!(parse_position(start).is_ok());
+    }
 
     #[test]
     fn the_start_reads_back() {
