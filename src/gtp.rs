@@ -419,13 +419,13 @@ pub fn serve<S: GameSetup>(
 mod tests {
     use super::*;
     use crate::games::breakthrough::BreakthroughSetup;
-    use crate::games::{CliGame, DefaultSize};
+    use crate::games::CliGame;
     use arena::settings::EngineSettings;
 
     type TestEngine = GtpEngine<BreakthroughSetup>;
 
     fn engine() -> TestEngine {
-        let setup = BreakthroughSetup::default_size(DefaultSize::Quick);
+        let setup = BreakthroughSetup::default_size();
         let settings = EngineSettings {
             limit: Some(Limits::Simulations(200)),
             ..EngineSettings::default()

@@ -9,10 +9,11 @@ mod signals;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-/// quasar: a Monte Carlo Tree Search player (of Breakthrough; --game picks the game) that
-/// knows when a position is already won, with endgame tablebases and an arena for matches.
+/// quasar: a Monte Carlo Tree Search and alpha-beta player of Breakthrough, Woodpush, Chinese
+/// Checkers and English checkers (--game picks one) that knows when a position is already
+/// won, with endgame tablebases, an exact solver and an arena for matches.
 #[derive(Parser)]
-#[command(name = "quasar", version, about, long_about = None)]
+#[command(name = "quasar", version, long_about = None, after_help = cli::examples::QUASAR)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -27,17 +28,22 @@ enum Command {
     /// Measure move generation and random playout rates (single thread)
     Bench(cli::bench::Args),
     /// Search a position and print the best move with the search statistics
+    #[command(after_help = cli::examples::BESTMOVE)]
     Bestmove(cli::bestmove::Args),
     /// Play against the engine in the terminal
+    #[command(after_help = cli::examples::PLAY)]
     Play(cli::play::Args),
     /// Speak GTP version 2 on standard input and output
+    #[command(after_help = cli::examples::GTP)]
     Gtp(cli::gtp::Args),
-    /// Build, inspect, probe and verify row-limited tablebases
-    #[command(subcommand)]
+    /// Build, inspect, probe and verify endgame tables of every game
+    #[command(subcommand, after_help = cli::examples::TABLEBASE)]
     Tablebase(cli::tablebase::Command),
     /// Play matches between players and report win rates
+    #[command(after_help = cli::examples::ARENA)]
     Arena(cli::arena::Args),
     /// Print the boards of a recorded game move by move
+    #[command(after_help = cli::examples::REPLAY)]
     Replay(cli::replay::Args),
     /// Solve a small board exactly (winner, length, proof) or check a proof file
     Solve(cli::solve::Args),

@@ -142,7 +142,7 @@ fn bench_prints_the_seed_and_rates() {
     ]);
     let mut lines = text.lines();
     assert!(lines.next().unwrap().starts_with("seed 7"), "{text}");
-    assert!(text.contains("board 5x5"), "{text}");
+    assert!(text.contains("\nbreakthrough 5x5\n"), "{text}");
     assert!(text.contains("leaves/s"), "{text}");
     assert!(text.contains("playouts/s"), "{text}");
     assert!(text.contains("plies/playout"), "{text}");

@@ -148,3 +148,114 @@ fn piece_counts_are_named_for_what_they_count() {
     assert!(!help.contains("--pieces <"), "the old name is hidden");
     assert!(!help.contains("--oracle-every"), "the old name is hidden");
 }
+
+#[test]
+fn every_help_screen_has_examples_and_the_top_one_names_the_games() {
+    for cmd in [
+        &[][..],
+        &["perft"],
+        &["show"],
+        &["bench"],
+        &["bestmove"],
+        &["play"],
+        &["gtp"],
+        &["tablebase"],
+        &["tablebase", "build"],
+        &["tablebase", "plan"],
+        &["tablebase", "info"],
+        &["tablebase", "probe"],
+        &["tablebase", "verify"],
+        &["arena"],
+        &["arena", "report"],
+        &["replay"],
+        &["solve"],
+    ] {
+        let (ok, out, err) = quasar(&[cmd, &["--help"]].concat());
+        assert!(ok, "{cmd:?}: {err}");
+        assert!(out.contains("\nExamples:\n  quasar "), "{cmd:?}: {out}");
+    }
+    let top = quasar(&["--help"]).1;
+    for game in ["breakthrough", "woodpush", "chinese-checkers", "checkers"] {
+        assert!(top.contains(game), "{game}: {top}");
+    }
+}
+
+#[test]
+fn each_game_has_one_default_size() {
+    let size = |args: &[&str]| {
+        let (ok, out, err) = quasar(&[args, &["--sims", "20", "--json"]].concat());
+        assert!(ok, "{args:?}: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        v["size"].as_str().unwrap().to_string()
+    };
+    assert_eq!(size(&["bestmove"]), "6x6");
+    assert_eq!(size(&["bestmove", "--game", "woodpush"]), "width 7");
+    assert_eq!(
+        size(&["bestmove", "--game", "chinese-checkers", "--engine", "mcts"]),
+        "7x7, 2 pieces a side"
+    );
+    let perft = |args: &[&str]| quasar(&[&["perft", "--depth", "1"], args].concat()).1;
+    assert!(
+        perft(&[]).starts_with("perft 6x6 depth 1"),
+        "{}",
+        perft(&[])
+    );
+    assert!(perft(&["--game", "woodpush"]).starts_with("perft width 7 depth 1"));
+    let w = temp("options", "w-default.qrt");
+    let (ok, out, err) = quasar(&[
+        "tablebase",
+        "build",
+        "--game",
+        "woodpush",
+        "-o",
+        w.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("woodpush width 7, every position"), "{out}");
+    let (_, help, _) = quasar(&["solve", "--help"]);
+    assert!(help.contains("[default: 5x5]"), "{help}");
+    let _ = std::fs::remove_file(&w);
+}
+
+#[test]
+fn a_bad_side_lists_the_games_own_sides() {
+    for (game, sides) in [
+        ("breakthrough", "give white, black, first or second"),
+        ("woodpush", "give left, right, first or second"),
+        ("chinese-checkers", "give x, o, first or second"),
+        ("checkers", "give black, white, first or second"),
+    ] {
+        let e = error(&["play", "--game", game, "--human", "green"]);
+        assert!(e.contains(sides), "{game}: {e}");
+    }
+}
+
+#[test]
+fn bench_prints_the_same_rates_for_every_game() {
+    for (args, header, first) in [
+        (&["--board", "5x5"][..], "breakthrough 5x5", "White"),
+        (&["--game", "woodpush"], "woodpush width 7", "Left"),
+        (
+            &["--game", "chinese-checkers", "--pieces-per-side", "1"],
+            "chinese-checkers 7x7, 1 pieces a side",
+            "X",
+        ),
+        (&["--game", "checkers"], "checkers 8x8", "Black"),
+    ] {
+        let (ok, out, err) =
+            quasar(&[&["bench", "--seconds", "0.05", "--seed", "5"], args].concat());
+        assert!(ok, "{args:?}: {err}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 4, "{out}");
+        assert_eq!(lines[0], "seed 5, 0.05 s per measurement, single thread");
+        assert_eq!(lines[1], header);
+        assert!(lines[2].starts_with("  move generation: "), "{out}");
+        assert!(lines[2].contains(" M perft leaves/s "), "{out}");
+        assert!(lines[3].starts_with("  random playouts: "), "{out}");
+        assert!(lines[3].contains(" plies/playout "), "{out}");
+        assert!(lines[3].contains(&format!("({first} wins ")), "{out}");
+    }
+    let e = error(&["bench", "--game", "woodpush", "--plain"]);
+    assert!(e.contains("--plain is not an option of woodpush"), "{e}");
+}

@@ -293,8 +293,6 @@ fn size_options_belong_to_their_game() {
         "L.L...R.R L",
     ]);
     assert!(e.contains("width 7 but the position is width 9"), "{e}");
-    let e = one_error_line(&["bench", "--game", "woodpush"]);
-    assert!(e.contains("cargo bench -p woodpush"), "{e}");
     let e = one_error_line(&[
         "tablebase",
         "build",

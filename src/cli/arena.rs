@@ -4,7 +4,7 @@
 //! match into its report.
 
 use super::CliResult;
-use crate::games::{with_game, CliGame, DefaultSize, GameArgs, GameName};
+use crate::games::{with_game, CliGame, GameArgs, GameName};
 use crate::progress::MatchBar;
 use arena::duration::parse_duration;
 use arena::factory::build_factory;
@@ -44,6 +44,7 @@ pub enum Command {
     /// Merge the records of one match (its shards' records, or runs of it) into one report:
     /// every game counted once, all played alike (same game, size, players, seed, openings,
     /// ply cap and budgets), else an error naming the difference
+    #[command(after_help = super::examples::REPORT)]
     Report(ReportArgs),
 }
 
@@ -159,7 +160,7 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
     } else if args.players.len() == 1 {
         return Err("give at least two --player options (or none for the main job)".into());
     } else {
-        let setup = given.unwrap_or_else(|| S::default_size(DefaultSize::Quick));
+        let setup = given.unwrap_or_else(|| S::default_size());
         (args.players, setup, args.games.unwrap_or(20))
     };
     if games == 0 || games % 2 == 1 {

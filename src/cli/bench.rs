@@ -1,14 +1,12 @@
-//! `quasar bench`: single-thread move-generation and random-playout rates, as printed rates
-//! (each game measures its own fast paths).
+//! `quasar bench`: single-thread move-generation and random-playout rates, the same lines
+//! for every game (a game may time its own fast playout loop).
 
 use super::CliResult;
-use crate::games::breakthrough::BreakthroughSetup;
-use crate::games::{CliGame, DefaultSize, GameArgs, GameName};
+use crate::games::{with_game, CliGame, GameArgs, GameName};
 use alphabeta::{AlphaBeta, Limit};
 use arena::setup::GameSetup;
-use breakthrough::bench::{movegen_rate, plain_playout_rate, playout_rate, PlayoutRate};
-use breakthrough::Position;
-use quasar_core::{cpu_seconds, Game};
+use quasar_core::measure::{movegen_rate, PlayoutRate};
+use quasar_core::{cpu_seconds, Game, Side};
 use std::time::{Duration, Instant};
 
 /// Measure move generation and uniformly random playouts from the start position, on one
@@ -22,10 +20,10 @@ pub struct Args {
     /// Seconds per measurement (2 measurements per board, 3 with --plain)
     #[arg(long, default_value_t = 1.0, value_parser = positive_seconds)]
     seconds: f64,
-    /// The game, and only this size (e.g. --board 8x8, 6x5); default: 6x6 and 8x8
+    /// The game and its size (e.g. --board 8x8, 6x5) [default: the game's, 6x6 for Breakthrough]
     #[command(flatten)]
     game: GameArgs,
-    /// Also time the plain playout loop (random_move, make_move, result per ply)
+    /// Breakthrough: also time the plain playout loop (random_move, make_move, result per ply)
     #[arg(long)]
     plain: bool,
     /// Also run the alpha-beta player from the start for 100 ms and for 1 s (a fresh table
@@ -42,11 +40,13 @@ The seed is printed first; the same seed plays the same games. Rates are per wal
 second; \"on CPU\" says how much of that time the process ran (below 100% the machine was busy).
 
 Examples:
-  quasar bench                          6x6 and 8x8, 1 s per measurement, seed 1
+  quasar bench                          6x6, 1 s per measurement, seed 1
   quasar bench --board 8x8 --seconds 5  one board, longer runs for steadier figures
   quasar bench --board 6x5              6 columns, 5 rows
   quasar bench --seed 42 --plain        also time the plain per-move playout loop
-  quasar bench --board 8x8 --alphabeta  alpha-beta nodes/s and depth in 100 ms and 1 s";
+  quasar bench --board 8x8 --alphabeta  alpha-beta nodes/s and depth in 100 ms and 1 s
+  quasar bench --game woodpush --width 9    the same rates for every game
+  quasar bench --game checkers --seconds 2";
 
 fn positive_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
@@ -59,68 +59,51 @@ fn positive_seconds(text: &str) -> Result<f64, String> {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {
-    args.game.check_sizes()?;
-    match args.game.game {
-        GameName::Breakthrough => breakthrough(&args),
-        GameName::Woodpush => Err("bench times Breakthrough's bitboard fast paths only; for \
-             Woodpush time `quasar perft --game woodpush --width N --depth D` (it prints leaves \
-             per second) or run `cargo bench -p woodpush --bench solve`"
-            .into()),
-        GameName::ChineseCheckers => {
-            Err("bench times Breakthrough's bitboard fast paths only; for \
-             Chinese Checkers run `cargo bench -p chinese-checkers --bench cc -- --movegen \
-             --variants` (move generation, perft and every solver variant)"
-                .into())
-        }
-        GameName::Checkers => Err("bench times Breakthrough's bitboard fast paths only; for \
-             checkers run `cargo bench -p checkers -- perft 10`, `-- build 5` or `-- probe DIR`"
-            .into()),
+    if args.plain && args.game.game != GameName::Breakthrough {
+        return Err(format!(
+            "--plain is not an option of {}: only Breakthrough has a fused playout to compare \
+             with its plain loop",
+            args.game.game.name()
+        )
+        .into());
     }
+    with_game!(args.game, S, given => rates::<S>(&args, given.unwrap_or_else(S::default_size)))
 }
 
-/// Breakthrough's rates: perft, and its bitboard random playouts.
-fn breakthrough(args: &Args) -> CliResult {
-    let setups = match BreakthroughSetup::from_size(&args.game.breakthrough, args.game.pieces)? {
-        Some(s) => vec![s],
-        None => vec![
-            BreakthroughSetup::default_size(DefaultSize::Quick),
-            BreakthroughSetup::default_size(DefaultSize::Standard),
-        ],
-    };
-    let starts = setups
-        .iter()
-        .map(|s| Position::try_start(s.board))
-        .collect::<Result<Vec<_>, _>>()?;
+/// The rates every game prints: perft, and uniformly random playouts (the game's fastest
+/// loop), then what the options add.
+fn rates<S: CliGame>(args: &Args, setup: S) -> CliResult {
+    let pos = setup.start()?;
     println!(
         "seed {}, {} s per measurement, single thread",
         args.seed, args.seconds
     );
-    for pos in &starts {
-        println!("board {}", pos.board());
-        // The share on CPU is of the whole call, which also picks the perft depth first.
-        let (cpu, wall) = (cpu_seconds(), Instant::now());
-        let m = movegen_rate(pos, args.seconds);
-        println!(
-            "  move generation: {:>8.2} M perft leaves/s  {:>7.2} M legal_moves calls/s  {:>7.2} M moves/s  (perft {}, {} full runs, {:.2} s{})",
-            m.leaves_per_second() / 1e6,
-            m.calls_per_second() / 1e6,
-            m.moves_per_second() / 1e6,
-            m.depth,
-            m.runs,
-            m.seconds,
-            on_cpu(cpu, wall.elapsed().as_secs_f64())
-        );
+    println!("{} {}", S::NAME, setup.params());
+    // The share on CPU is of the whole call, which also picks the perft depth first.
+    let (cpu, wall) = (cpu_seconds(), Instant::now());
+    let m = movegen_rate(&pos, args.seconds);
+    println!(
+        "  move generation: {:>8.2} M perft leaves/s  {:>7.2} M legal_moves calls/s  {:>7.2} M moves/s  (perft {}, {} full runs, {:.2} s{})",
+        m.leaves_per_second() / 1e6,
+        m.calls_per_second() / 1e6,
+        m.moves_per_second() / 1e6,
+        m.depth,
+        m.runs,
+        m.seconds,
+        on_cpu(cpu, wall.elapsed().as_secs_f64())
+    );
+    let first = <S::Game as Game>::side_name(Side::First);
+    let cpu = cpu_seconds();
+    let r = S::playout_rate(&pos, args.seed, args.seconds);
+    print_playouts("random playouts", &r, first, on_cpu(cpu, r.seconds));
+    if args.plain {
         let cpu = cpu_seconds();
-        let r = playout_rate(pos, args.seed, args.seconds);
-        print_playouts("random playouts", &r, on_cpu(cpu, r.seconds));
-        if args.plain {
-            let cpu = cpu_seconds();
-            let r = plain_playout_rate(pos, args.seed, args.seconds);
-            print_playouts("plain loop     ", &r, on_cpu(cpu, r.seconds));
+        if let Some(r) = S::plain_playout_rate(&pos, args.seed, args.seconds) {
+            print_playouts("plain loop     ", &r, first, on_cpu(cpu, r.seconds));
         }
-        if args.alphabeta {
-            alphabeta_rates(&BreakthroughSetup::of_position(pos), pos)?;
-        }
+    }
+    if args.alphabeta {
+        alphabeta_rates(&setup, &pos)?;
     }
     Ok(())
 }
@@ -148,13 +131,13 @@ fn alphabeta_rates<S: GameSetup>(setup: &S, pos: &S::Game) -> CliResult {
     Ok(())
 }
 
-fn print_playouts(label: &str, r: &PlayoutRate, on_cpu: String) {
+fn print_playouts(label: &str, r: &PlayoutRate, first: &str, on_cpu: String) {
     println!(
-        "  {label}: {:>8.3} M playouts/s  {:>5.1} plies/playout  {:>7.1} M plies/s  (White wins {:.1}%, {} playouts, {:.2} s{on_cpu})",
+        "  {label}: {:>8.3} M playouts/s  {:>5.1} plies/playout  {:>7.1} M plies/s  ({first} wins {:.1}%, {} playouts, {:.2} s{on_cpu})",
         r.playouts_per_second() / 1e6,
         r.plies_per_playout(),
         r.plies_per_second() / 1e6,
-        100.0 * r.white_win_share(),
+        100.0 * r.first_win_share(),
         r.playouts,
         r.seconds
     );

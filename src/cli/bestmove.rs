@@ -3,7 +3,7 @@
 use super::engine_opts::{describe_engine_report, line_text, EngineArgs};
 use super::output::{print_json, result_word, Proven};
 use super::{position_from, CliResult, SizeRule};
-use crate::games::{with_game, CliGame, DefaultSize, GameArgs};
+use crate::games::{with_game, CliGame, GameArgs};
 use arena::engine::{Engine, EngineReport};
 use arena::setup::GameSetup;
 use quasar_core::Game;
@@ -35,12 +35,7 @@ pub fn run(args: Args) -> CliResult {
 }
 
 fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
-    let (setup, pos) = position_from::<S>(
-        given,
-        args.position.as_deref(),
-        DefaultSize::Standard,
-        SizeRule::PositionWins,
-    )?;
+    let (setup, pos) = position_from::<S>(given, args.position.as_deref(), SizeRule::PositionWins)?;
     let mut engine = Engine::new(&setup, &args.engine.choice(&setup)?, 0)?;
     let report = engine.search(&pos, args.engine.limits());
     if args.json {

@@ -2,7 +2,7 @@
 
 use super::engine_opts::EngineArgs;
 use super::CliResult;
-use crate::games::{with_game, CliGame, DefaultSize, GameArgs};
+use crate::games::{with_game, CliGame, GameArgs};
 use crate::gtp::{serve, GtpEngine};
 use std::io;
 
@@ -22,7 +22,7 @@ pub fn run(args: Args) -> CliResult {
 }
 
 fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
-    let setup = given.unwrap_or_else(|| S::default_size(DefaultSize::Standard));
+    let setup = given.unwrap_or_else(|| S::default_size());
     let choice = args.engine.choice(&setup)?;
     let mut engine = GtpEngine::new(setup, choice)?;
     serve(&mut engine, io::stdin().lock(), io::stdout().lock())?;

@@ -6,6 +6,7 @@ pub mod bestmove;
 pub mod cc_table;
 pub mod checkers_table;
 pub mod engine_opts;
+pub mod examples;
 pub mod gtp;
 pub mod output;
 pub mod paths;
@@ -17,7 +18,7 @@ pub mod solve;
 pub mod tablebase;
 pub mod woodpush_table;
 
-use crate::games::{CliGame, DefaultSize};
+use crate::games::CliGame;
 use quasar_core::Game;
 
 /// What a subcommand returns: an error here is printed as one line and exits non-zero.
@@ -33,11 +34,10 @@ pub enum SizeRule {
 }
 
 /// The setup and position to work on: `--position` text, else the start position of the
-/// size the options `given`, or of the game's `default` size.
+/// size the options `given`, or of the game's default size.
 pub fn position_from<S: CliGame>(
     given: Option<S>,
     text: Option<&str>,
-    default: DefaultSize,
     rule: SizeRule,
 ) -> Result<(S, S::Game), Box<dyn std::error::Error>> {
     match text {
@@ -57,7 +57,7 @@ pub fn position_from<S: CliGame>(
             Ok((setup, pos))
         }
         None => {
-            let setup = given.unwrap_or_else(|| S::default_size(default));
+            let setup = given.unwrap_or_else(|| S::default_size());
             let pos = setup.start()?;
             Ok((setup, pos))
         }

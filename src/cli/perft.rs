@@ -1,7 +1,7 @@
 //! `quasar perft`: leaf counts of the game tree, optionally divided by first move.
 
 use super::{position_from, CliResult, SizeRule};
-use crate::games::{with_game, CliGame, DefaultSize, GameArgs};
+use crate::games::{with_game, CliGame, GameArgs};
 use quasar_core::perft;
 use quasar_core::Game;
 use std::time::Instant;
@@ -40,12 +40,7 @@ pub fn run(args: Args) -> CliResult {
 }
 
 fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
-    let (setup, pos) = position_from::<S>(
-        given,
-        args.position.as_deref(),
-        DefaultSize::Standard,
-        SizeRule::MustAgree,
-    )?;
+    let (setup, pos) = position_from::<S>(given, args.position.as_deref(), SizeRule::MustAgree)?;
     let start = Instant::now();
     let total = if args.divide && args.depth > 0 {
         let mut moves = Vec::new();

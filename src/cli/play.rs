@@ -2,7 +2,7 @@
 
 use super::engine_opts::{describe_engine_report, EngineArgs};
 use super::{position_from, CliResult, SizeRule};
-use crate::games::{with_game, CliGame, DefaultSize, GameArgs};
+use crate::games::{with_game, CliGame, GameArgs};
 use crate::gtp::MAX_LINE;
 use arena::engine::{Engine, EngineChoice};
 use arena::game::EndReason;
@@ -61,12 +61,7 @@ pub fn run(args: Args) -> CliResult {
 }
 
 fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
-    let (setup, pos) = position_from::<S>(
-        given,
-        args.position.as_deref(),
-        DefaultSize::Quick,
-        SizeRule::PositionWins,
-    )?;
+    let (setup, pos) = position_from::<S>(given, args.position.as_deref(), SizeRule::PositionWins)?;
     let human = human_side::<S::Game>(&args.human)?;
     if let Some(path) = &args.save {
         quasar_core::file::check_output(path)?;

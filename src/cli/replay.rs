@@ -2,7 +2,7 @@
 //! or a PGN-style record (`play --save`, the arena's `games.pgn`, PDN of other programs).
 
 use super::CliResult;
-use crate::games::{with_game, CliGame, DefaultSize, GameName};
+use crate::games::{with_game, CliGame, GameName};
 use arena::pgn::{read_record, RecordText, Replay};
 use arena::setup::GameSetup;
 use quasar_core::{Game, Side};
@@ -73,8 +73,7 @@ fn game_by_tags(tags: &[(String, String)]) -> Option<GameName> {
         .iter()
         .copied()
         .find(|&name| {
-            let wanted =
-                with_game!(name, S => S::default_size(DefaultSize::Standard).record_style().tags);
+            let wanted = with_game!(name, S => S::default_size().record_style().tags);
             !wanted.is_empty()
                 && wanted
                     .iter()
@@ -93,7 +92,7 @@ fn show<S: CliGame>(r: &Replay, number: usize, total: usize) -> CliResult {
         None => {
             let setup = match &r.params {
                 Some(p) => S::from_params(p)?,
-                None => S::default_size(DefaultSize::Standard),
+                None => S::default_size(),
             };
             let pos = setup.start()?;
             (setup, pos)

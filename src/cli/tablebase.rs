@@ -7,7 +7,10 @@ use super::checkers_table;
 use super::output::{histogram_json, print_json, ProbeAnswer, TableInfo};
 use super::woodpush_table;
 use super::CliResult;
-use crate::games::GameName;
+use crate::games::breakthrough::BreakthroughSetup;
+use crate::games::chinese_checkers::CcSetup;
+use crate::games::woodpush::WoodpushSetup;
+use crate::games::{CliGame, GameName};
 use crate::progress::Bars;
 use breakthrough::tablebase::index::Indexer;
 use breakthrough::tablebase::slices::Slicing;
@@ -28,16 +31,21 @@ use woodpush::WoodpushTable;
 pub enum Command {
     /// Breakthrough: compute D for every region configuration; Woodpush: solve every position
     /// of a width (or those of at most --max-pieces pieces); write the table file
+    #[command(after_help = super::examples::BUILD)]
     Build(BuildArgs),
     /// Print a sliced build's slices in dependency waves, one a line: the wave (from 0), a
     /// tab, the slice's name. A slice's inputs all lie in earlier waves, so one wave's
     /// slices can be built at once on many machines (`build --wave W --shard i/N`)
+    #[command(after_help = super::examples::PLAN)]
     Plan(BuildArgs),
     /// Print a table's header, counts and depth histogram
+    #[command(after_help = super::examples::INFO)]
     Info(InfoArgs),
     /// Probe a position: a certain win with its depth and best move, or why unknown
+    #[command(after_help = super::examples::PROBE)]
     Probe(ProbeArgs),
     /// Check a table's checksum and re-derive a random sample of entries by brute force
+    #[command(after_help = super::examples::VERIFY)]
     Verify(VerifyArgs),
 }
 
@@ -53,7 +61,7 @@ pub struct BuildArgs {
     /// Breakthrough rows of the region (3 ..= H-1) [default: 3]
     #[arg(long)]
     rows: Option<u32>,
-    /// Woodpush strip width (1 to 16 whole; up to 31 with --max-pieces)
+    /// Woodpush strip width (1 to 16 whole; up to 31 with --max-pieces) [default: 7]
     #[arg(long, value_name = "N")]
     width: Option<u32>,
     /// At most this many White pieces in the region
@@ -66,7 +74,7 @@ pub struct BuildArgs {
     /// endgame table), checkers on the board (the databases of 1 to N pieces)
     #[arg(long, value_name = "N")]
     max_pieces: Option<u32>,
-    /// Chinese Checkers: pieces a side (1 to 6)
+    /// Chinese Checkers: pieces a side (1 to 6) [default: 2]
     #[arg(long, value_name = "K")]
     pieces_per_side: Option<u32>,
     /// The old name of --pieces-per-side (Chinese Checkers) and --max-pieces (checkers)
@@ -372,9 +380,7 @@ fn build_woodpush(a: BuildArgs) -> CliResult {
         )
         .into());
     }
-    let Some(width) = a.width else {
-        return Err("a Woodpush table needs --width N".into());
-    };
+    let width = a.width.unwrap_or(WoodpushSetup::default_size().width);
     let output = a.output.unwrap_or_else(|| {
         let pieces = a.max_pieces.map_or(String::new(), |k| format!("-p{k}"));
         PathBuf::from(format!("woodpush-w{width}{pieces}.qrt"))
@@ -400,11 +406,10 @@ fn build_cc(a: BuildArgs) -> CliResult {
         )
         .into());
     }
-    let Some(k) = a.pieces_per_side.or(a.pieces) else {
-        return Err(
-            "a Chinese Checkers table needs --pieces-per-side K (2 and 3 are the paper's)".into(),
-        );
-    };
+    let k = a
+        .pieces_per_side
+        .or(a.pieces)
+        .unwrap_or(CcSetup::default_size().pieces);
     chinese_checkers::CcSpace::new(k)?;
     let output = a
         .output
@@ -422,7 +427,8 @@ fn print_histogram(histogram: &[u64]) {
     }
 }
 
-/// The board and rows of a Breakthrough build or plan (6x6 and 3 rows by default).
+/// The board and rows of a Breakthrough build or plan (the game's default board and 3
+/// rows by default).
 fn board_rows(a: &BuildArgs) -> Result<(Board, u32), Box<dyn std::error::Error>> {
     if a.width.is_some() {
         return Err(
@@ -431,9 +437,7 @@ fn board_rows(a: &BuildArgs) -> Result<(Board, u32), Box<dyn std::error::Error>>
                 .into(),
         );
     }
-    let board = a
-        .board
-        .unwrap_or_else(|| Board::new(6, 6).expect("6x6 is a board"));
+    let board = a.board.unwrap_or(BreakthroughSetup::default_size().board);
     Ok((board, a.rows.unwrap_or(3)))
 }
 

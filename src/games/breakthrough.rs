@@ -2,11 +2,12 @@
 //! the arena and GTP (start, `boardsize`, playout policy, row-limited tables as oracles),
 //! and the main job's table, built once into a cache directory.
 
-use super::registration::{CliGame, DefaultSize, MainJob};
+use super::registration::{CliGame, MainJob};
 use arena::settings::{PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
 use arena::setup::{GameSetup, Picture, SetupError};
 use breakthrough::tablebase::{generate, Limits, Progress, Region, Silent, TableFile, Tablebase};
 use breakthrough::{Board, BreakthroughEval, BreakthroughPolicy, Position};
+use quasar_core::measure::PlayoutRate;
 use quasar_core::{Evaluation, Game, Oracle, Outcome, Side};
 use std::error::Error;
 use std::path::{Path, PathBuf};
@@ -15,8 +16,8 @@ use std::sync::{Arc, Mutex, Weak};
 /// Breakthrough's size option.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct SizeArgs {
-    /// Breakthrough board WxH: W columns, H rows, W and H >= 3, W*H <= 64 [default: 8x8; 6x6
-    /// for play and arena; the size of --position when one is given]
+    /// Breakthrough board WxH: W columns, H rows, W and H >= 3, W*H <= 64 [default: 6x6; the size of
+    /// --position when one is given]
     #[arg(long, value_name = "WxH")]
     pub board: Option<Board>,
 }
@@ -230,11 +231,19 @@ impl CliGame for BreakthroughSetup {
         Ok(args.board.map(|board| BreakthroughSetup { board }))
     }
 
-    fn default_size(which: DefaultSize) -> Self {
-        match which {
-            DefaultSize::Standard => BreakthroughSetup::sized(8, 8),
-            DefaultSize::Quick => BreakthroughSetup::sized(6, 6),
-        }
+    /// 6x6: quick enough for games against people and for matches, and the size of the
+    /// main job's table.
+    fn default_size() -> Self {
+        BreakthroughSetup::sized(6, 6)
+    }
+
+    /// The bitboard playout that fuses move choice, move and result.
+    fn playout_rate(pos: &Position, seed: u64, seconds: f64) -> PlayoutRate {
+        breakthrough::bench::playout_rate(pos, seed, seconds)
+    }
+
+    fn plain_playout_rate(pos: &Position, seed: u64, seconds: f64) -> Option<PlayoutRate> {
+        Some(breakthrough::bench::plain_playout_rate(pos, seed, seconds))
     }
 
     fn main_job(cache: &Path, progress: bool) -> Result<Option<MainJob<Self>>, Box<dyn Error>> {

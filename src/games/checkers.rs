@@ -2,7 +2,7 @@
 //! and GTP (start, uniform playouts, endgame databases as oracles), and the main job: MCTS
 //! with the 5-piece databases against plain MCTS.
 
-use super::registration::{CliGame, DefaultSize, MainJob};
+use super::registration::{CliGame, MainJob};
 use arena::settings::{PlayoutSettings, ProbeRule, TableSpec};
 use arena::setup::{GameSetup, Picture, RecordStyle, SetupError};
 use checkers::db::{build, Database};
@@ -201,7 +201,7 @@ impl CliGame for CheckersSetup {
         }
     }
 
-    fn default_size(_: DefaultSize) -> Self {
+    fn default_size() -> Self {
         CheckersSetup
     }
 

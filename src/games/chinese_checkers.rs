@@ -2,7 +2,7 @@
 //! setup for the arena and GTP (start, `boardsize`, playout policy, solved tables as
 //! oracles), and the main job: the solved 2-piece table against no table.
 
-use super::registration::{CliGame, DefaultSize, MainJob};
+use super::registration::{CliGame, MainJob};
 use arena::engine::Family;
 use arena::settings::{PlayoutKind, PlayoutSettings, TableSpec};
 use arena::setup::{load_exact_table, GameSetup, Picture, SetupError};
@@ -185,7 +185,7 @@ impl CliGame for CcSetup {
         })
     }
 
-    fn default_size(_: DefaultSize) -> Self {
+    fn default_size() -> Self {
         CcSetup { pieces: 2 }
     }
 

@@ -7,7 +7,7 @@ pub mod chinese_checkers;
 pub mod registration;
 pub mod woodpush;
 
-pub use registration::{CliGame, DefaultSize};
+pub use registration::CliGame;
 
 /// The games quasar plays.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

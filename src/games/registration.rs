@@ -4,17 +4,9 @@
 use arena::settings::EngineSettings;
 use arena::setup::GameSetup;
 use arena::spec::PlayerSpec;
+use quasar_core::measure::PlayoutRate;
 use std::error::Error;
 use std::path::Path;
-
-/// Which of a game's sizes a command starts from when none is given.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DefaultSize {
-    /// The game's usual size (8x8 Breakthrough): perft, bestmove, gtp.
-    Standard,
-    /// A quick size for games against people and matches (6x6 Breakthrough): play, arena.
-    Quick,
-}
 
 /// The main job of `quasar arena` without players: the game, its players and the games.
 pub struct MainJob<S> {
@@ -56,8 +48,23 @@ pub trait CliGame: GameSetup {
         pieces: Option<u32>,
     ) -> Result<Option<Self>, Box<dyn Error>>;
 
-    /// The setup a command starts from when no size is given.
-    fn default_size(which: DefaultSize) -> Self;
+    /// The setup every command that plays or builds starts from when no size is given
+    /// (`solve`, slower by far, keeps a smaller board of its own).
+    fn default_size() -> Self;
+
+    /// Uniformly random playouts from `pos` for about `seconds`, as `quasar bench` times
+    /// them: the game's fastest loop (by default the generic one of `legal_moves` and
+    /// `play`).
+    fn playout_rate(pos: &Self::Game, seed: u64, seconds: f64) -> PlayoutRate {
+        quasar_core::measure::playout_rate(pos, seed, seconds)
+    }
+
+    /// The plain per-ply playout loop to compare with [`Self::playout_rate`], for a game
+    /// whose fastest loop is a fused one.
+    fn plain_playout_rate(pos: &Self::Game, seed: u64, seconds: f64) -> Option<PlayoutRate> {
+        let _ = (pos, seed, seconds);
+        None
+    }
 
     /// The main job of `quasar arena`, building what it needs in `cache` (with progress on
     /// standard error when `progress`); `None` for a game that has none.

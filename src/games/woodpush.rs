@@ -2,7 +2,7 @@
 //! setup for the arena and GTP (start, `boardsize`, playout policy, solved tables as oracles),
 //! and the main job: an endgame table of few pieces against none, from three pieces a side.
 
-use super::registration::{CliGame, DefaultSize, MainJob};
+use super::registration::{CliGame, MainJob};
 use arena::settings::{PlayoutSettings, TableSpec};
 use arena::setup::{load_exact_table, GameSetup, Picture, SetupError};
 use quasar_core::{Evaluation, Game, Oracle, Outcome};
@@ -15,8 +15,8 @@ use woodpush::{solve, Position, SolveOptions, WoodpushPolicy, WoodpushTable};
 /// Woodpush's size options (named apart from other games' for clap's argument groups).
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct WoodpushSize {
-    /// Woodpush strip width, 6 to 31 cells [default: 9; 7 for play and arena; the width of
-    /// --position when one is given]
+    /// Woodpush strip width, 6 to 31 cells [default: 7; the width of --position when one
+    /// is given]
     #[arg(long, value_name = "N")]
     pub width: Option<u32>,
 }
@@ -228,18 +228,15 @@ impl CliGame for WoodpushSetup {
         }
         let width = args
             .width
-            .unwrap_or_else(|| WoodpushSetup::default_size(DefaultSize::Standard).width);
+            .unwrap_or_else(|| WoodpushSetup::default_size().width);
         Ok(Some(WoodpushSetup::checked(
             width,
             pieces.unwrap_or(PAPER_PIECES),
         )?))
     }
 
-    fn default_size(which: DefaultSize) -> Self {
-        match which {
-            DefaultSize::Standard => WoodpushSetup::paper(9),
-            DefaultSize::Quick => WoodpushSetup::paper(7),
-        }
+    fn default_size() -> Self {
+        WoodpushSetup::paper(7)
     }
 
     fn main_job(cache: &Path, progress: bool) -> Result<Option<MainJob<Self>>, Box<dyn Error>> {
