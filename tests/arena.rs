@@ -1121,31 +1121,3 @@ fn the_slurm_driver_submits_an_array_and_a_dependent_report() {
     );
     assert!(out.join("report.json").is_file());
 }
-
-#[test]
-fn an_engine_that_cannot_start_a_game_stops_the_match_and_records_nothing() {
-    let out = scratch("unstarted");
-    let run = quasar(&[
-        "arena",
-        "--board",
-        "4x4",
-        "--player",
-        "gtp:true",
-        "--player",
-        "random",
-        "--games",
-        "2",
-        "--no-progress",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(!run.status.success());
-    assert_eq!(
-        text(&run.stderr).trim_end(),
-        "error: player 'gtp:true' could not start the game: GTP engine 'true' closed its \
-         input before 'boardsize 4' (exit status: 0); the match is stopped and no game was \
-         recorded for it"
-    );
-    let record = std::fs::read_to_string(out.join("games.jsonl")).unwrap_or_default();
-    assert_eq!(record, "", "no game is recorded");
-}

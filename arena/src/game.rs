@@ -67,9 +67,6 @@ pub struct PlayedGame<G: Game> {
     pub infos: Vec<Option<MoveInfo>>,
     /// The last position (finished when the rules ended the game).
     pub end: G,
-    /// The side whose player could not start the game (the detail says why): no game was
-    /// played, and a match stops rather than count it.
-    pub unstarted: Option<Side>,
 }
 
 /// A table that ends a game as soon as it proves the result, and its name for records.
@@ -126,14 +123,10 @@ pub fn play_adjudicated_game<G: Game>(
         times: Vec::new(),
         infos: Vec::new(),
         end: pos.clone(),
-        unstarted: None,
     };
     for side in [Side::First, Side::Second] {
         if let Err(e) = players[side.index()].new_game(start, opening) {
-            let mut game = forfeit(game, side, &e, "could not start the game");
-            game.unstarted = Some(side);
-            game.detail = Some(format!("could not start the game: {e}"));
-            return game;
+            return forfeit(game, side, &e, "could not start the game");
         }
     }
     let mut legal = Vec::new();

@@ -127,15 +127,6 @@ pub enum MatchError {
         /// Why it could not be built.
         error: PlayerError,
     },
-    /// A player could not start a game (an engine that exits, refuses or never answers
-    /// its setup commands): the match stops, and no game is recorded.
-    #[error("player '{spec}' {detail}; the match is stopped and no game was recorded for it")]
-    Unstarted {
-        /// The player's spec.
-        spec: String,
-        /// What went wrong.
-        detail: String,
-    },
     /// The record holds games of these players under other settings.
     #[error(transparent)]
     Mismatch(Box<Mismatch>),
@@ -583,13 +574,6 @@ fn play_one<S: GameSetup>(
     );
     // The players (and any engine processes) end before the record is written.
     drop((fp, sp));
-    if let Some(side) = played.unstarted {
-        let who = if side == Side::First { first } else { second };
-        return Err(MatchError::Unstarted {
-            spec: who.spec.clone(),
-            detail: played.detail.unwrap_or_default(),
-        });
-    }
     Ok(make_record(
         cfg,
         [a, b],
