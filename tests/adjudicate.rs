@@ -4,10 +4,9 @@
 mod common;
 use common::{quasar, temp};
 
-#[test]
-fn a_solved_woodpush_start_is_adjudicated_before_the_first_move() {
-    let table = temp("adjudicate", "w7.qrt");
-    let table = table.to_str().unwrap();
+/// Builds the solved Woodpush width-7 table as the temporary file `name`; its path.
+fn width_7_table(name: &str) -> String {
+    let table = temp("adjudicate", name).to_str().unwrap().to_string();
     let (ok, _, err) = quasar(&[
         "tablebase",
         "build",
@@ -17,9 +16,16 @@ fn a_solved_woodpush_start_is_adjudicated_before_the_first_move() {
         "7",
         "--quiet",
         "-o",
-        table,
+        &table,
     ]);
     assert!(ok, "{err}");
+    table
+}
+
+#[test]
+fn a_solved_woodpush_start_is_adjudicated_before_the_first_move() {
+    let table = width_7_table("w7.qrt");
+    let table = table.as_str();
     let out_dir = temp("adjudicate", "match");
     let (ok, out, err) = quasar(&[
         "arena",
@@ -76,20 +82,8 @@ fn a_solved_woodpush_start_is_adjudicated_before_the_first_move() {
 
 #[test]
 fn a_table_that_does_not_fit_is_refused_before_any_game() {
-    let table = temp("adjudicate", "w7-bad.qrt");
-    let table = table.to_str().unwrap();
-    let (ok, _, err) = quasar(&[
-        "tablebase",
-        "build",
-        "--game",
-        "woodpush",
-        "--width",
-        "7",
-        "--quiet",
-        "-o",
-        table,
-    ]);
-    assert!(ok, "{err}");
+    let table = width_7_table("w7-bad.qrt");
+    let table = table.as_str();
     let out_dir = temp("adjudicate", "refused");
     for (width, table, why) in [
         ("9", table, "width 7"),

@@ -126,7 +126,7 @@ fn show_prints_the_diagram_of_the_position() {
     assert!(text.contains(fen), "{text}");
     // A finished game says so.
     let over = ok(&["show", "W2/3/1B1/3 b"]);
-    assert!(over.contains("game over"), "{over}");
+    assert!(over.contains("game over: White wins"), "{over}");
 }
 
 #[test]

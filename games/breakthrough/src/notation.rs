@@ -276,9 +276,10 @@ impl Position {
         }
         out.push('\n');
         match self.result() {
-            Some(o) => {
-                let _ = writeln!(out, "game over: {o:?}");
+            Some(Outcome::Win(side)) => {
+                let _ = writeln!(out, "game over: {} wins", side_name(side));
             }
+            Some(Outcome::Draw) => out.push_str("game over: a draw\n"),
             None => {
                 let _ = writeln!(out, "{} to move", side_name(self.side));
             }
