@@ -2,7 +2,7 @@
 //! proves its result, and refuses a table it cannot use before any game.
 
 mod common;
-use common::{quasar, temp};
+use common::{json_lines, quasar, temp};
 
 /// Builds the solved Woodpush width-7 table as the temporary file `name`; its path.
 fn width_7_table(name: &str) -> String {
@@ -50,11 +50,7 @@ fn a_solved_woodpush_start_is_adjudicated_before_the_first_move() {
         out_dir.to_str().unwrap(),
     ]);
     assert!(ok, "{out}{err}");
-    let record = std::fs::read_to_string(out_dir.join("games.jsonl")).unwrap();
-    let games: Vec<serde_json::Value> = record
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let games = json_lines(&out_dir.join("games.jsonl"));
     assert_eq!(games.len(), 2);
     // The table's own answer for the start, to compare the adjudications with.
     let start = games[0]["start"].as_str().expect("the start position");

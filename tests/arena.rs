@@ -2,6 +2,8 @@
 //! resumed match replays no finished game (also after a write cut short), and records of
 //! other settings, damaged records and records in use are refused.
 
+mod common;
+
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -19,18 +21,11 @@ fn text(b: &[u8]) -> String {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("quasar-arena-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch("arena", name)
 }
 
 fn games(record: &Path) -> Vec<Value> {
-    std::fs::read_to_string(record)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("every line is JSON"))
-        .collect()
+    common::json_lines(record)
 }
 
 fn run_ok(args: &[&str]) -> (String, String) {

@@ -2,6 +2,8 @@
 //! JSON Lines with the start position and each move's search information, `play --save`
 //! writes the same format, and `replay` prints the same boards from either record.
 
+mod common;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -33,18 +35,11 @@ fn run_err(args: &[&str]) -> String {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("quasar-records-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch("records", name)
 }
 
 fn games(record: &Path) -> Vec<Value> {
-    std::fs::read_to_string(record)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("every line is JSON"))
-        .collect()
+    common::json_lines(record)
 }
 
 /// The value of tag `name` in the `n`-th game (from 0) of a PGN-style text.

@@ -2,15 +2,14 @@
 //! page shows a board with pieces, every game in the games table, and the first game's
 //! moves. Skipped, with a notice, only where Chromium is not installed (CI installs it).
 
+mod common;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("quasar-html-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch("html", name)
 }
 
 /// The Chromium binary on the PATH, if any.

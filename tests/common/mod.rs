@@ -1,6 +1,8 @@
-//! Helpers the end-to-end tests share: running the binary and a per-run scratch folder.
+//! Helpers the end-to-end tests share: running the binary, per-run scratch files and
+//! folders, and reading a JSON Lines record. Each test file uses some of them.
+#![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Runs `quasar` with `args`: whether it succeeded, its standard output and error.
@@ -21,4 +23,21 @@ pub fn temp(tag: &str, name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("quasar-e2e-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
+}
+
+/// A fresh, empty folder named `name` in this test run's own folder for the test file `tag`.
+pub fn scratch(tag: &str, name: &str) -> PathBuf {
+    let dir = temp(tag, name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The objects of a JSON Lines record (an arena's games), one a line.
+pub fn json_lines(record: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(record)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every line is JSON"))
+        .collect()
 }
