@@ -301,18 +301,17 @@ pub fn run(args: Args) -> CliResult {
         let result = solve::test_bound(&root, &options, plies, progress);
         let t = handle_stop(result, show && terminal, &interrupt, None)?;
         if args.json {
-            return print_json(&serde_json::json!({
-                "game": "breakthrough",
-                "board": root.board().to_string(),
-                "position": root.to_fen(),
-                "table": table_text,
-                "winner": Position::side_name(t.winner),
-                "winner_to_move": t.winner == root.side(),
-                "within": plies,
-                "holds": t.holds,
-                "nodes": t.winner_nodes + t.length_nodes,
-                "seconds": t.winner_seconds + t.length_seconds,
-            }));
+            return print_json(&solved_json(
+                &root,
+                &table_text,
+                t.winner,
+                serde_json::json!({
+                    "within": plies,
+                    "holds": t.holds,
+                    "nodes": t.winner_nodes + t.length_nodes,
+                    "seconds": t.winner_seconds + t.length_seconds,
+                }),
+            ));
         }
         println!("position: {}", root.to_fen());
         println!("table: {table_text}");
@@ -339,13 +338,11 @@ pub fn run(args: Args) -> CliResult {
         pos.make_move(mv);
     }
     if args.json {
-        return print_json(&serde_json::json!({
-            "game": "breakthrough",
-            "board": root.board().to_string(),
-            "position": root.to_fen(),
-            "table": table_text,
-            "winner": Position::side_name(s.winner),
-            "winner_to_move": s.winner == root.side(),
+        return print_json(&solved_json(
+            &root,
+            &table_text,
+            s.winner,
+            serde_json::json!({
             "plies": s.plies,
             "plies_exact": true,
             "line": text,
@@ -358,7 +355,8 @@ pub fn run(args: Args) -> CliResult {
                 "bytes": p.bytes,
                 "whole": args.shard.is_none_or(|sh| sh == Shard::WHOLE),
             })),
-        }));
+            }),
+        ));
     }
     println!("position: {}", root.to_fen());
     println!("table: {table_text}");
@@ -626,4 +624,26 @@ fn print_costs(nodes: (u64, u64), seconds: (f64, f64), second: &str) {
     if let Some(kib) = peak_memory_kib() {
         println!("peak memory: {:.1} MiB", kib as f64 / 1024.0);
     }
+}
+
+/// The JSON answer of a solve or a `--within` test of `root`: the keys both share (game,
+/// board, position, table, winner), then `rest`'s.
+fn solved_json(
+    root: &Position,
+    table_text: &str,
+    winner: Side,
+    rest: serde_json::Value,
+) -> serde_json::Value {
+    let mut answer = serde_json::json!({
+        "game": "breakthrough",
+        "board": root.board().to_string(),
+        "position": root.to_fen(),
+        "table": table_text,
+        "winner": Position::side_name(winner),
+        "winner_to_move": winner == root.side(),
+    });
+    if let (Some(all), serde_json::Value::Object(more)) = (answer.as_object_mut(), rest) {
+        all.extend(more);
+    }
+    answer
 }
