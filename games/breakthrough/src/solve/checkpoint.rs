@@ -278,8 +278,8 @@ impl Checkpoint {
             f.write_all(&header)?;
             let mut buf = [0u8; ENTRY_BYTES];
             for e in &self.entries {
-                buf[0..8].copy_from_slice(&e.key.white.to_le_bytes());
-                buf[8..16].copy_from_slice(&e.key.black.to_le_bytes());
+                buf[0..8].copy_from_slice(&e.key.a.to_le_bytes());
+                buf[8..16].copy_from_slice(&e.key.b.to_le_bytes());
                 buf[16..20].copy_from_slice(&[e.key.side, e.a, e.b, e.mv.from]);
                 buf[20] = e.mv.to;
                 buf[21..24].copy_from_slice(&e.work.min(0xFF_FFFF).to_le_bytes()[..3]);
@@ -336,11 +336,11 @@ impl Checkpoint {
         let mut entries = Vec::with_capacity(count as usize);
         for c in body[HEADER_BYTES..].chunks_exact(ENTRY_BYTES) {
             let key = Key {
-                white: u64::from_le_bytes(c[0..8].try_into().expect("8 bytes")),
-                black: u64::from_le_bytes(c[8..16].try_into().expect("8 bytes")),
+                a: u64::from_le_bytes(c[0..8].try_into().expect("8 bytes")),
+                b: u64::from_le_bytes(c[8..16].try_into().expect("8 bytes")),
                 side: c[16],
             };
-            if key.side > 1 || key.white & key.black != 0 {
+            if key.side > 1 || key.a & key.b != 0 {
                 return Err(bad("an entry holds no position"));
             }
             entries.push(Entry {
@@ -394,8 +394,8 @@ mod tests {
             entries: (0..5)
                 .map(|i| Entry {
                     key: Key {
-                        white: 1 << i,
-                        black: 1 << 20,
+                        a: 1 << i,
+                        b: 1 << 20,
                         side: (i % 2) as u8,
                     },
                     a: i as u8,

@@ -122,22 +122,8 @@ impl Geometry {
         let side = pos.side() as u8;
         let (w, b) = (pos.white(), pos.black());
         match (self.mirror_bits(w), self.mirror_bits(b)) {
-            (Some(mw), Some(mb)) if (mw, mb) < (w, b) => (
-                Key {
-                    white: mw,
-                    black: mb,
-                    side,
-                },
-                true,
-            ),
-            _ => (
-                Key {
-                    white: w,
-                    black: b,
-                    side,
-                },
-                false,
-            ),
+            (Some(mw), Some(mb)) if (mw, mb) < (w, b) => (Key { a: mw, b: mb, side }, true),
+            _ => (Key { a: w, b, side }, false),
         }
     }
 

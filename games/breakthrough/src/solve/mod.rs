@@ -15,14 +15,13 @@
 pub mod check;
 pub mod checkpoint;
 pub mod dfpn;
-pub mod frame;
 pub mod leaves;
 pub mod length;
 pub mod merge;
 pub mod proof;
 pub mod proof_writer;
-pub mod seen;
-pub mod tt;
+
+pub use prover::{frame, seen, tt};
 
 pub use check::{check, check_shard, check_view, CheckReport};
 pub use checkpoint::{Checkpoint, CheckpointError};

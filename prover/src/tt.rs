@@ -10,14 +10,15 @@ pub struct TableTooLarge {
     pub mib: usize,
 }
 
-/// A position as the table knows it: both piece sets and the side to move (0 or 1).
+/// A position as the table and the files know it: two words the game packs the position
+/// into ([`crate::Instance::raw_key`]) and the side to move (0 or 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Key {
-    /// White's pieces.
-    pub white: u64,
-    /// Black's pieces.
-    pub black: u64,
-    /// 0 White to move, 1 Black to move.
+    /// The position's first word.
+    pub a: u64,
+    /// The position's second word.
+    pub b: u64,
+    /// 0 the first side to move, 1 the second.
     pub side: u8,
 }
 
@@ -25,11 +26,8 @@ impl Key {
     /// A strong mix of the three fields.
     #[inline]
     fn hash(&self) -> u64 {
-        let mut h = self.white.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            ^ self
-                .black
-                .rotate_left(31)
-                .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+        let mut h = self.a.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ self.b.rotate_left(31).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
             ^ (self.side as u64).wrapping_mul(0x1656_67B1_9E37_79F9);
         h ^= h >> 29;
         h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -37,15 +35,15 @@ impl Key {
     }
 }
 
-/// `meta`'s top two bits: 0 an empty slot, 1 White to move, 2 Black to move.
+/// `meta`'s top two bits: 0 an empty slot, 1 the first side to move, 2 the second.
 const SIDE_SHIFT: u32 = 30;
 /// `meta`'s low 30 bits: the work behind the entry, saturated.
 const WORK_MASK: u32 = (1 << SIDE_SHIFT) - 1;
 
 #[derive(Clone, Copy)]
 struct Slot<V> {
-    white: u64,
-    black: u64,
+    a: u64,
+    b: u64,
     meta: u32,
     value: V,
 }
@@ -53,9 +51,7 @@ struct Slot<V> {
 impl<V> Slot<V> {
     #[inline]
     fn holds(&self, key: &Key) -> bool {
-        self.white == key.white
-            && self.black == key.black
-            && self.meta >> SIDE_SHIFT == key.side as u32 + 1
+        self.a == key.a && self.b == key.b && self.meta >> SIDE_SHIFT == key.side as u32 + 1
     }
 
     #[inline]
@@ -68,8 +64,8 @@ impl<V> Slot<V> {
         match self.meta >> SIDE_SHIFT {
             0 => None,
             s => Some(Key {
-                white: self.white,
-                black: self.black,
+                a: self.a,
+                b: self.b,
                 side: (s - 1) as u8,
             }),
         }
@@ -100,8 +96,8 @@ impl<V: Copy + Default> Table<V> {
         let size = std::mem::size_of::<Bucket<V>>();
         let n = (bytes / size).max(1);
         let empty = Slot {
-            white: 0,
-            black: 0,
+            a: 0,
+            b: 0,
             meta: 0,
             value: V::default(),
         };
@@ -218,8 +214,8 @@ impl<V: Copy + Default> Table<V> {
             work
         };
         s.value = update(s.holds(&key).then_some(s.value));
-        s.white = key.white;
-        s.black = key.black;
+        s.a = key.a;
+        s.b = key.b;
         s.meta = (key.side as u32 + 1) << SIDE_SHIFT | work;
     }
 
@@ -268,8 +264,8 @@ mod tests {
         let mut t: Table<u32> = Table::with_bytes(128).unwrap();
         assert_eq!(t.bytes(), 128);
         let k = |w: u64| Key {
-            white: w,
-            black: 1,
+            a: w,
+            b: 1,
             side: 0,
         };
         t.put(k(5), 7, 10);
@@ -306,8 +302,8 @@ mod tests {
         let mut t: Table<u32> = Table::with_bytes(3 * 64 + 10).unwrap();
         assert_eq!(t.bytes(), 3 * 64);
         let k = |w: u64| Key {
-            white: w,
-            black: 1 << 40,
+            a: w,
+            b: 1 << 40,
             side: 1,
         };
         let mut seen = [false; 3];
