@@ -17,6 +17,7 @@ pub const COMMANDS: &[&str] = &[
     "list_commands",
     "boardsize",
     "clear_board",
+    "setboard",
     "play",
     "genmove",
     "undo",
@@ -204,6 +205,7 @@ impl<S: GameSetup> GtpEngine<S> {
             "list_commands" => Ok(COMMANDS.join("\n")),
             "boardsize" => self.boardsize(args),
             "clear_board" => self.clear_board(),
+            "setboard" => self.setboard(args),
             "play" => self.play(args),
             "genmove" => self.genmove(args),
             "undo" => match self.history.pop() {
@@ -251,6 +253,27 @@ impl<S: GameSetup> GtpEngine<S> {
         if setup != self.setup {
             self.searcher = Engine::new(&setup, &self.engine, 0).map_err(unacceptable)?;
             self.setup = setup;
+        }
+        self.pos = pos;
+        self.history.clear();
+        self.searcher.clear();
+        Ok(String::new())
+    }
+
+    /// xboard's `setboard`: the position in the game's text (the board size must be the
+    /// one set), with an empty history.
+    fn setboard(&mut self, args: &[&str]) -> Result<String, String> {
+        if args.is_empty() {
+            return Err("setboard takes a position in the game's text".to_string());
+        }
+        let pos = S::Game::parse_position(&args.join(" ")).map_err(|e| e.to_string())?;
+        let size = S::of_position(&pos);
+        if size != self.setup {
+            return Err(format!(
+                "the position is {}, but the board is {}: send boardsize first",
+                size.params(),
+                self.setup.params()
+            ));
         }
         self.pos = pos;
         self.history.clear();
@@ -454,6 +477,23 @@ mod tests {
         for c in COMMANDS {
             assert!(list.contains(c));
         }
+    }
+
+    #[test]
+    fn setboard_sets_a_position_of_the_board_size_only() {
+        let mut e = engine();
+        let text = "BBBBBB/BBBBBB/6/2W3/WW1WWW/WWWWWW b";
+        assert_eq!(say(&mut e, &format!("setboard {text}")), "= \n\n");
+        assert_eq!(e.position().position_text(), text);
+        assert!(say(&mut e, "undo").starts_with("? cannot undo"));
+        let other = say(&mut e, "setboard BBBBB/BBBBB/5/5/WWWWW/WWWWW w");
+        assert!(other.contains("send boardsize first"), "{other}");
+        assert!(say(&mut e, "setboard nonsense").starts_with("? "));
+        assert_eq!(
+            e.position().position_text(),
+            text,
+            "a refusal changes nothing"
+        );
     }
 
     #[test]

@@ -17,7 +17,11 @@ pub fn build_factory<S: GameSetup>(
 ) -> Result<Arc<dyn PlayerFactory<S::Game>>, PlayerError> {
     Ok(match spec {
         PlayerSpec::Random { seed } => Arc::new(RandomFactory::new(*seed)),
-        PlayerSpec::Gtp(g) => Arc::new(GtpFactory::new(g.clone(), setup.boardsize_command())),
+        PlayerSpec::Gtp(g) => Arc::new(GtpFactory::new(
+            g.clone(),
+            setup.boardsize_command(),
+            setup.start().ok(),
+        )),
         PlayerSpec::Mcts(settings) => Arc::new(MctsFactory::new(settings.clone(), setup)?),
         PlayerSpec::AlphaBeta(settings) => Arc::new(AbFactory::new(settings.clone(), setup)?),
     })

@@ -1,11 +1,12 @@
 //! An external engine as a [`Player`] of any game: spawns its command and speaks GTP
-//! version 2 to it (`boardsize`, `clear_board`, `play`, `genmove`, `quit`); and its factory.
+//! version 2 to it (`boardsize`, `clear_board`, `play`, `genmove`, `quit`), with xboard's
+//! `setboard` for a game that starts from another position than the standard one; and its
+//! factory.
 
 use crate::player::{Budget, Player, PlayerError, PlayerFactory};
 use quasar_core::{Game, Side};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
-use std::marker::PhantomData;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -39,7 +40,7 @@ pub struct GtpPlayer<G> {
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
-    game: PhantomData<fn() -> G>,
+    standard: Option<G>,
 }
 
 /// The GTP colour of a side: the first letter of the game's own name for it, in lower
@@ -103,7 +104,7 @@ impl<G: Game> GtpPlayer<G> {
             child,
             lines,
             stderr_tail,
-            game: PhantomData,
+            standard: None,
         })
     }
 
@@ -201,6 +202,13 @@ impl<G: Game> GtpPlayer<G> {
         }
     }
 
+    /// Tells the player the position `clear_board` sets up, so that a game from any other
+    /// start sends it with `setboard` (without, every game starts from `clear_board`'s).
+    pub fn with_standard_start(mut self, standard: Option<G>) -> GtpPlayer<G> {
+        self.standard = standard;
+        self
+    }
+
     /// `play <colour> <move>` for `mv` in `before`.
     fn play_command(before: &G, mv: G::Move) -> String {
         format!(
@@ -220,6 +228,10 @@ impl<G: Game> Player<G> for GtpPlayer<G> {
         let size = self.boardsize.clone();
         self.command(&size, SETUP_WAIT)?;
         self.command("clear_board", SETUP_WAIT)?;
+        if self.standard.as_ref().is_some_and(|s| s != start) {
+            let cmd = format!("setboard {}", start.position_text());
+            self.command(&cmd, SETUP_WAIT)?;
+        }
         let mut pos = start.clone();
         for &mv in opening {
             self.command(&Self::play_command(&pos, mv), SETUP_WAIT)?;
@@ -252,16 +264,18 @@ impl<G: Game> Player<G> for GtpPlayer<G> {
 pub struct GtpFactory<G> {
     spec: GtpSpec,
     boardsize: String,
-    game: PhantomData<fn() -> G>,
+    standard: Option<G>,
 }
 
 impl<G> GtpFactory<G> {
-    /// A factory that starts `spec` for every game and sends it `boardsize` first.
-    pub fn new(spec: GtpSpec, boardsize: String) -> GtpFactory<G> {
+    /// A factory that starts `spec` for every game and sends it `boardsize` first;
+    /// `standard` is the position `clear_board` sets up (games from elsewhere send
+    /// `setboard`).
+    pub fn new(spec: GtpSpec, boardsize: String, standard: Option<G>) -> GtpFactory<G> {
         GtpFactory {
             spec,
             boardsize,
-            game: PhantomData,
+            standard,
         }
     }
 }
@@ -272,10 +286,10 @@ impl<G: Game> PlayerFactory<G> for GtpFactory<G> {
     }
 
     fn make(&self, _seed: u64) -> Result<Box<dyn Player<G>>, PlayerError> {
-        Ok(Box::new(GtpPlayer::<G>::spawn(
-            &self.spec,
-            self.boardsize.clone(),
-        )?))
+        Ok(Box::new(
+            GtpPlayer::<G>::spawn(&self.spec, self.boardsize.clone())?
+                .with_standard_start(self.standard.clone()),
+        ))
     }
 }
 

@@ -14,6 +14,7 @@ pub mod html;
 pub mod matchup;
 pub mod mcts_player;
 pub mod merge;
+pub mod openings;
 pub mod pgn;
 pub mod player;
 pub mod random_player;

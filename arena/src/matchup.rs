@@ -5,6 +5,7 @@
 //! whole match (`crate::merge`).
 
 use crate::game::{play_adjudicated_game, Adjudicator, EndReason, PlayedGame};
+use crate::openings::OpeningBook;
 use crate::player::{Budget, PlayerError, PlayerFactory};
 use crate::random_player::random_move;
 use crate::record::{GameRecord, RecordError, RecordWriter, Winner};
@@ -36,8 +37,11 @@ pub struct MatchConfig<S: GameSetup> {
     pub tolerance: Duration,
     /// The longest a move under a simulation limit may take before it loses.
     pub sims_safeguard: Duration,
-    /// Random plies from the start position that make each opening (0: the start itself).
+    /// Random plies from the start position that make each opening (0: the start itself);
+    /// 0 with an openings file.
     pub opening_plies: u32,
+    /// The openings file's positions, which replace the random openings.
+    pub book: Option<Arc<OpeningBook<S::Game>>>,
     /// Seeds the openings and the players.
     pub seed: u64,
     /// Games played at once.
@@ -50,6 +54,60 @@ pub struct MatchConfig<S: GameSetup> {
     pub shard: Shard,
     /// A table that ends each game as soon as it proves the result (`None`: play on).
     pub adjudicator: Option<Adjudicator<S::Game>>,
+}
+
+impl<S: GameSetup> MatchConfig<S> {
+    /// Where the openings come from, as records keep it ([`GameRecord::openings_text`]).
+    pub fn openings_text(&self) -> String {
+        match &self.book {
+            Some(book) => book.describe(),
+            None => format!("{} random plies", self.opening_plies),
+        }
+    }
+
+    /// Opening `index`: the openings file's position for it, or `opening_plies` random
+    /// plies from the start drawn from the seed.
+    pub fn opening(&self, index: u32) -> Result<Opening<S::Game>, MatchError> {
+        Ok(match &self.book {
+            Some(book) => {
+                let at = book.pick(self.seed, index);
+                Opening {
+                    start: at.position.clone(),
+                    moves: Vec::new(),
+                    line: Some(at.line),
+                }
+            }
+            None => Opening {
+                start: self.setup.start()?,
+                moves: opening(&self.setup, self.opening_plies, self.seed, index)?,
+                line: None,
+            },
+        })
+    }
+}
+
+/// Where a game starts: a position and the moves played from it before the players take
+/// over.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opening<G: Game> {
+    /// The position the opening's moves start from (the game's start, or an openings
+    /// file's position).
+    pub start: G,
+    /// The opening's moves (random plies; none from an openings file).
+    pub moves: Vec<G::Move>,
+    /// The position's line in the openings file.
+    pub line: Option<u32>,
+}
+
+impl<G: Game> Opening<G> {
+    /// The position after the opening's moves.
+    pub fn after(&self) -> G {
+        let mut pos = self.start.clone();
+        for &mv in &self.moves {
+            pos.play(mv);
+        }
+        pos
+    }
 }
 
 /// A player of the match: the spec text that names it in records, and its factory.
@@ -167,8 +225,8 @@ pub enum Mismatch {
         /// This job's shard.
         shard: Shard,
     },
-    /// The record's opening differs from the one the seed makes now.
-    #[error("record {} holds game {number} of {player_a} vs {player_b} with opening {recorded:?}, but this version of quasar makes {made:?} from the same seed; use another --record", path.display())]
+    /// The record's opening differs from the one the seed (and openings file) makes now.
+    #[error("record {} holds game {number} of {player_a} vs {player_b} with opening {recorded:?}, but this version of quasar makes {made:?} from the same seed and openings; use another --record", path.display())]
     Opening {
         /// The record's path.
         path: PathBuf,
@@ -309,9 +367,8 @@ pub fn run_match<S: GameSetup>(
 ) -> Result<MatchOutcome, MatchError> {
     check(cfg, players)?;
     let pairs = pairings(players.len());
-    let start = cfg.setup.start()?;
-    let openings: Vec<Vec<<S::Game as Game>::Move>> = (0..cfg.games.div_ceil(2))
-        .map(|i| opening(&cfg.setup, cfg.opening_plies, cfg.seed, i))
+    let openings: Vec<Opening<S::Game>> = (0..cfg.games.div_ceil(2))
+        .map(|i| cfg.opening(i))
         .collect::<Result<_, _>>()?;
     let (writer, loaded) = RecordWriter::open(record_path)?;
     let names: Vec<String> = players.iter().map(|p| p.spec.clone()).collect();
@@ -336,11 +393,7 @@ pub fn run_match<S: GameSetup>(
             ("game", S::NAME.to_string(), g.game.clone()),
             ("parameters", cfg.setup.params(), g.params.clone()),
             ("seed", cfg.seed.to_string(), g.seed.to_string()),
-            (
-                "opening plies",
-                cfg.opening_plies.to_string(),
-                g.opening_plies.to_string(),
-            ),
+            ("openings", cfg.openings_text(), g.openings_text()),
             ("ply cap", cfg.ply_cap.to_string(), g.ply_cap.to_string()),
         ];
         mismatch(record_path, &g, common)?;
@@ -375,15 +428,22 @@ pub fn run_match<S: GameSetup>(
         mismatch(record_path, &g, budgets)?;
         // Same settings but other openings would mean the opening generator changed.
         if let Some(o) = openings.get(g.opening as usize) {
-            let made = move_texts(&start, o);
-            if made != g.opening_moves || g.opening != g.number / 2 {
+            let made = move_texts(&o.start, &o.moves);
+            let made_start = o.after().position_text();
+            // Older records keep no start; their moves alone identify the opening.
+            let start_differs = g.start.as_ref().is_some_and(|s| *s != made_start);
+            if made != g.opening_moves || start_differs || g.opening != g.number / 2 {
+                let with_start = |mut moves: Vec<String>, start: Option<String>| {
+                    moves.extend(start.map(|s| format!("to {s}")));
+                    moves
+                };
                 return Err(MatchError::Mismatch(Box::new(Mismatch::Opening {
                     path: record_path.to_path_buf(),
                     number: g.number,
                     player_a: g.player_a,
                     player_b: g.player_b,
-                    recorded: g.opening_moves,
-                    made,
+                    recorded: with_start(g.opening_moves, g.start),
+                    made: with_start(made, Some(made_start)),
                 })));
             }
         }
@@ -459,7 +519,6 @@ pub fn run_match<S: GameSetup>(
                     g,
                     [&players[a], &players[b]],
                     &names,
-                    &start,
                     &openings[(g / 2) as usize],
                 ) {
                     Ok(r) => r,
@@ -548,8 +607,7 @@ fn play_one<S: GameSetup>(
     g: u32,
     [a, b]: [&Contestant<S::Game>; 2],
     names: &[String],
-    start: &S::Game,
-    opening: &[<S::Game as Game>::Move],
+    opening: &Opening<S::Game>,
 ) -> Result<GameRecord, MatchError> {
     let (first, second) = if g.is_multiple_of(2) { (a, b) } else { (b, a) };
     let make = |c: &Contestant<S::Game>, side| {
@@ -566,24 +624,15 @@ fn play_one<S: GameSetup>(
     let budgets = limits.map(|l| Budget::new(l, cfg.tolerance, cfg.sims_safeguard));
     let played = play_adjudicated_game(
         [fp.as_mut(), sp.as_mut()],
-        start,
-        opening,
+        &opening.start,
+        &opening.moves,
         budgets,
         cfg.ply_cap,
         cfg.adjudicator.as_ref(),
     );
     // The players (and any engine processes) end before the record is written.
     drop((fp, sp));
-    Ok(make_record(
-        cfg,
-        [a, b],
-        names,
-        g,
-        limits,
-        start,
-        opening,
-        played,
-    ))
+    Ok(make_record(cfg, [a, b], names, g, limits, opening, played))
 }
 
 /// The record of game `g` of pairing `(a, b)` of the match among `names`.
@@ -594,16 +643,12 @@ fn make_record<S: GameSetup>(
     names: &[String],
     g: u32,
     limits: [Limits; 2],
-    start: &S::Game,
-    opening: &[<S::Game as Game>::Move],
+    opening: &Opening<S::Game>,
     played: PlayedGame<S::Game>,
 ) -> GameRecord {
     let (first, second) = if g.is_multiple_of(2) { (a, b) } else { (b, a) };
-    let opening_moves = move_texts(start, opening);
-    let mut after_opening = start.clone();
-    for &mv in opening {
-        after_opening.play(mv);
-    }
+    let opening_moves = move_texts(&opening.start, &opening.moves);
+    let after_opening = opening.after();
     let moves = move_texts(&after_opening, &played.moves);
     let detail = match played.reason {
         EndReason::Win | EndReason::Draw => cfg.setup.end_detail(&played.end),
@@ -641,6 +686,8 @@ fn make_record<S: GameSetup>(
         games_per_pairing: Some(cfg.games),
         start: Some(after_opening.position_text()),
         search: played.infos,
+        openings_file: cfg.book.as_ref().map(|b| b.describe()),
+        opening_line: opening.line,
     }
 }
 

@@ -98,6 +98,8 @@ pub struct Merged {
     pub seed: u64,
     /// Random plies of each opening.
     pub opening_plies: u32,
+    /// Where the openings came from (`2 random plies`, `file HASH, ORDER`).
+    pub openings: String,
     /// Plies after which a game was stopped as a draw.
     pub ply_cap: u32,
     /// The players, in the match's order (which orders the pairings).
@@ -169,12 +171,7 @@ pub fn merge(records: &[(PathBuf, Vec<GameRecord>)]) -> Result<Merged, MergeErro
             agree(&mut seen, "game", g.game.clone(), &place)?;
             agree(&mut seen, "parameters", g.params.clone(), &place)?;
             agree(&mut seen, "seed", g.seed.to_string(), &place)?;
-            agree(
-                &mut seen,
-                "opening plies",
-                g.opening_plies.to_string(),
-                &place,
-            )?;
+            agree(&mut seen, "openings", g.openings_text(), &place)?;
             agree(&mut seen, "ply cap", g.ply_cap.to_string(), &place)?;
             if !g.players.is_empty() {
                 agree(&mut seen, "players", list(&g.players), &place)?;
@@ -194,7 +191,11 @@ pub fn merge(records: &[(PathBuf, Vec<GameRecord>)]) -> Result<Merged, MergeErro
                     });
                 }
             }
-            let moves = list(&g.opening_moves);
+            // An openings file's position is the start itself; older records keep none.
+            let moves = match (&g.openings_file, &g.start) {
+                (Some(_), Some(start)) => format!("{} to {start}", list(&g.opening_moves)),
+                _ => list(&g.opening_moves),
+            };
             let o = openings.entry(g.opening).or_insert_with(|| Seen {
                 value: moves.clone(),
                 place: place.clone(),
@@ -263,6 +264,7 @@ pub fn merge(records: &[(PathBuf, Vec<GameRecord>)]) -> Result<Merged, MergeErro
         params: first.params.clone(),
         seed: first.seed,
         opening_plies: first.opening_plies,
+        openings: first.openings_text(),
         ply_cap: first.ply_cap,
         players,
         budgets,
@@ -393,6 +395,8 @@ mod tests {
             games_per_pairing: Some(4),
             start: None,
             search: vec![],
+            openings_file: None,
+            opening_line: None,
         }
     }
 

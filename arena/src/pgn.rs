@@ -321,6 +321,8 @@ impl<G: Game> LoneGame<G> {
             games_per_pairing: None,
             start: Some(self.start.position_text()),
             search: self.infos.clone(),
+            openings_file: None,
+            opening_line: None,
         }
     }
 

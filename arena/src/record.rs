@@ -84,9 +84,25 @@ pub struct GameRecord {
     /// nothing); empty in older records.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub search: Vec<Option<MoveInfo>>,
+    /// The openings file the start came from, by content hash and order
+    /// (`file 0123456789abcdef, sequential`); `None` for openings of random plies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings_file: Option<String>,
+    /// The start's 1-based line in the openings file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening_line: Option<u32>,
 }
 
 impl GameRecord {
+    /// Where the match's openings came from, as the record check and `arena report`
+    /// compare it: the openings file (`file HASH, ORDER`) or `N random plies`.
+    pub fn openings_text(&self) -> String {
+        match &self.openings_file {
+            Some(f) => f.clone(),
+            None => format!("{} random plies", self.opening_plies),
+        }
+    }
+
     /// Whether player A moved first.
     pub fn a_moves_first(&self) -> bool {
         self.number.is_multiple_of(2)
@@ -330,6 +346,8 @@ mod tests {
                 sims: Some(100),
                 ..MoveInfo::default()
             })],
+            openings_file: None,
+            opening_line: None,
         }
     }
 

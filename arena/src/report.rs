@@ -591,6 +591,8 @@ mod tests {
             games_per_pairing: None,
             start: None,
             search: vec![],
+            openings_file: None,
+            opening_line: None,
         }
     }
 

@@ -12,6 +12,7 @@ use arena::game::Adjudicator;
 use arena::html;
 use arena::matchup::{run_match, Contestant, MatchConfig};
 use arena::merge::{merge, Merged};
+use arena::openings::{OpeningBook, OpeningsOrder};
 use arena::pgn;
 use arena::record;
 use arena::report;
@@ -95,6 +96,20 @@ pub struct MatchArgs {
     /// Random plies from the start that make each opening (0: every game from the start)
     #[arg(long, default_value_t = 2)]
     openings_plies: u32,
+    /// Start positions instead of random openings: one a line in the game's text (as
+    /// --position takes it; blank lines and # comments skipped), each played with both
+    /// colours; more --games than twice the positions go through the file again
+    #[arg(long, value_name = "FILE", conflicts_with = "openings_plies")]
+    openings: Option<PathBuf>,
+    /// The order of the openings file's positions: sequential (the file's) or random
+    /// (shuffled by --seed, anew on each pass through the file)
+    #[arg(
+        long,
+        value_name = "ORDER",
+        default_value = "sequential",
+        requires = "openings"
+    )]
+    openings_order: OpeningsOrder,
     /// Seed of the openings and of the players
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -179,8 +194,17 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
         Some(j) => j,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    // The start position is checked before any player is built (a table loads slowly).
+    // The start position and the openings are checked before any player is built (a table
+    // loads slowly).
     setup.start()?;
+    let book = match &args.openings {
+        Some(path) => Some(std::sync::Arc::new(OpeningBook::load(
+            path,
+            &setup,
+            args.openings_order,
+        )?)),
+        None => None,
+    };
     if let Some(anchor) = &args.anchor {
         if !specs.iter().any(|s| s.to_string() == *anchor) {
             let names: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
@@ -222,7 +246,12 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
         limit,
         tolerance: args.tolerance,
         sims_safeguard: SIMS_SAFEGUARD,
-        opening_plies: args.openings_plies,
+        opening_plies: if book.is_some() {
+            0
+        } else {
+            args.openings_plies
+        },
+        book,
         seed: args.seed,
         jobs,
         ply_cap: args.ply_cap,
@@ -285,9 +314,9 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
     // The arena runs with SIGPIPE ignored (for its engines' pipes): a closed stdout is an
     // error to report, not a panic.
     let summary = format!(
-        "{params}, {} per move, {games} games per pairing, openings of {} random plies (seed {})",
+        "{params}, {} per move, {games} games per pairing, {} (seed {})",
         limit_text(limit),
-        cfg.opening_plies,
+        openings_summary(&cfg.openings_text()),
         cfg.seed,
     );
     let mut out = std::io::stdout().lock();
@@ -307,6 +336,16 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
     let page = html::write(&args.out, &cfg.setup, &summary, &rep, &outcome.games)?;
     eprintln!("wrote {}", page.display());
     Ok(())
+}
+
+/// The openings as the report's first line says them: `openings of 2 random plies`, or
+/// `openings from file 0123456789abcdef, sequential`.
+fn openings_summary(openings: &str) -> String {
+    if openings.starts_with("file ") {
+        format!("openings from {openings}")
+    } else {
+        format!("openings of {openings}")
+    }
 }
 
 /// Writes the report's files into `dir` and says which.
@@ -362,11 +401,11 @@ fn run_report(args: ReportArgs) -> CliResult {
         rep.anchor_at(anchor)?;
     }
     let summary = format!(
-        "{}, {}, {} games per pairing, openings of {} random plies (seed {})",
+        "{}, {}, {} games per pairing, {} (seed {})",
         m.params,
         budgets_text(&m),
         m.games_per_pairing,
-        m.opening_plies,
+        openings_summary(&m.openings),
         m.seed,
     );
     let mut out = std::io::stdout().lock();
