@@ -483,7 +483,7 @@ mod tests {
     fn setboard_sets_a_position_of_the_board_size_only() {
         let mut e = engine();
         let text = "BBBBBB/BBBBBB/6/2W3/WW1WWW/WWWWWW b";
-        assert_eq!(say(&mut e, &format!("setboard {text}")), "= \n\n");
+        assert_eq!(say(&mut e, &format!("setboard {text}")), "=\n\n");
         assert_eq!(e.position().position_text(), text);
         assert!(say(&mut e, "undo").starts_with("? cannot undo"));
         let other = say(&mut e, "setboard BBBBB/BBBBB/5/5/WWWWW/WWWWW w");

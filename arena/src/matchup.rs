@@ -226,7 +226,7 @@ pub enum Mismatch {
         shard: Shard,
     },
     /// The record's opening differs from the one the seed (and openings file) makes now.
-    #[error("record {} holds game {number} of {player_a} vs {player_b} with opening {recorded:?}, but this version of quasar makes {made:?} from the same seed and openings; use another --record", path.display())]
+    #[error("record {} holds game {number} of {player_a} vs {player_b} with opening {recorded:?}, but this version of quasar makes {made:?} from the same seed; use another --record", path.display())]
     Opening {
         /// The record's path.
         path: PathBuf,
