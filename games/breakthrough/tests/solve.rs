@@ -6,6 +6,7 @@ use breakthrough::solve::{
     Options, Proof, ProofError, ProofFile, ProofView, Quiet, RecordKind,
 };
 use breakthrough::{Board, Position};
+use prover::ProverPosition;
 use quasar_core::exact::ExactSolver;
 use quasar_core::file::FileError;
 use quasar_core::{GameResult, Shard, Side};
@@ -306,12 +307,15 @@ fn holes_in_a_proof_are_found() {
         .position(|r| r.kind == RecordKind::Move && r.bound > 3)
         .unwrap();
     let r = p.records[i];
-    let pos = Position::from_parts(board(5, 5), r.white, r.black, r.side).unwrap();
+    let pos = Position::from_parts(board(5, 5), r.a, r.b, r.side).unwrap();
     let mut moves = Vec::new();
     pos.generate_moves(&mut moves);
     let mut caught = 0;
-    for mv in moves.into_iter().filter(|&m| m != r.mv) {
-        p.records[i].mv = mv;
+    for mv in moves
+        .into_iter()
+        .filter(|&m| Position::move_code(m) != r.mv)
+    {
+        p.records[i].mv = Position::move_code(mv);
         caught += check(&p).is_err() as u32;
     }
     // Not every other move loses, but some must be caught.

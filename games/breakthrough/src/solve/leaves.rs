@@ -1,40 +1,18 @@
-//! What the solver knows without searching: canonical keys (the left-right mirror), wins
-//! in one, threats that must be captured, the fewest plies a win can take, table claims,
-//! and the ordered move lists.
+//! Breakthrough's instance of the prover: what the solver knows without searching:
+//! canonical keys (the left-right mirror), wins in one, threats that must be captured
+//! (the prover's [`Quick::Narrow`], the cell as a mask), the fewest plies a win can take,
+//! table claims, and the ordered move lists; and the position's compact key and move code
+//! for the table and the files.
 
-use super::tt::{Key, Table};
 use crate::tablebase::Tablebase;
 use crate::{Board, Move, Position};
+use prover::{Instance, Key, ProverPosition};
 use quasar_core::Side;
 
-/// A verdict on an unfinished position from its last rows alone.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Quick {
-    /// The side to move has a piece one step from its goal: it wins with its next move.
-    WinInOne,
-    /// The opponent has two or more pieces one step from their goal and the side to move
-    /// cannot win at once: it loses after its move, two plies.
-    LossInTwo,
-    /// The opponent has exactly one piece one step from its goal (the cell, a mask): every
-    /// move but a capture of it loses in two plies.
-    MustCapture(u64),
-    /// Nothing forced.
-    Open,
-}
+pub use prover::Quick;
 
-/// A child of a searched node: its position, the move to it, its table key and whether
-/// the key is the mirror image's.
-#[derive(Clone, Copy)]
-pub struct Step {
-    /// The child.
-    pub pos: Position,
-    /// The move that made it.
-    pub mv: Move,
-    /// Its table key.
-    pub key: Key,
-    /// The key is the mirror image's.
-    pub mirrored: bool,
-}
+/// Breakthrough's children of a searched node.
+pub type Step = prover::Step<Position>;
 
 /// Board facts the solver consults at every node.
 #[derive(Clone, Debug)]
@@ -83,30 +61,6 @@ impl Geometry {
             out |= (self.reverse[bits as usize] as u64) << (r * w);
         }
         Some(out)
-    }
-
-    /// The children of `pos` by `moves`, each with its key; every child's bucket in `tt`
-    /// is asked for as it is made, so that the searches' probes of all the children, which
-    /// come next, overlap their misses instead of waiting for them one by one.
-    #[inline]
-    pub fn steps<'s, V: Copy + Default>(
-        &'s self,
-        pos: &'s Position,
-        moves: &'s [Move],
-        tt: &'s Table<V>,
-    ) -> impl Iterator<Item = Step> + 's {
-        moves.iter().map(move |&mv| {
-            let mut child = *pos;
-            child.make_move(mv);
-            let (key, mirrored) = self.key_mirrored(&child);
-            tt.prefetch(&key);
-            Step {
-                pos: child,
-                mv,
-                key,
-                mirrored,
-            }
-        })
     }
 
     /// The table key of `pos`: the smaller of it and its mirror image, which have equal
@@ -168,7 +122,7 @@ impl Geometry {
         let threats = pos.pieces(them) & self.pre_goal[them.index()];
         match threats.count_ones() {
             0 => Quick::Open,
-            1 => Quick::MustCapture(threats),
+            1 => Quick::Narrow(threats),
             _ => Quick::LossInTwo,
         }
     }
@@ -200,12 +154,12 @@ impl Geometry {
     }
 
     /// How many moves [`Geometry::moves`] lists for an unfinished `pos` whose verdict is
-    /// `quick` (Open or MustCapture), counted on the bitboards without listing them.
+    /// `quick` (Open or Narrow), counted on the bitboards without listing them.
     #[inline]
     pub fn replies(&self, pos: &Position, quick: Quick) -> u32 {
         let t = pos.targets();
         match quick {
-            Quick::MustCapture(cell) => t.captures_onto(cell).count(),
+            Quick::Narrow(cell) => t.captures_onto(cell).count(),
             _ => t.count(),
         }
     }
@@ -215,7 +169,7 @@ impl Geometry {
     #[inline]
     pub fn moves(&self, pos: &Position, quick: Quick, out: &mut Vec<Move>) {
         pos.generate_moves(out);
-        if let Quick::MustCapture(cell) = quick {
+        if let Quick::Narrow(cell) = quick {
             out.retain(|m| 1u64 << m.to == cell);
             return;
         }
@@ -253,4 +207,189 @@ impl Geometry {
         let depth = tb.claim_depth(pos)?;
         Some(tb.win_plies(pos, depth))
     }
+}
+
+impl Instance for Geometry {
+    type Pos = Position;
+    type Table = Tablebase;
+
+    #[inline]
+    fn key_mirrored(&self, pos: &Position) -> (Key, bool) {
+        Geometry::key_mirrored(self, pos)
+    }
+
+    #[inline]
+    fn key(&self, pos: &Position) -> Key {
+        Geometry::key(self, pos)
+    }
+
+    #[inline]
+    fn mirror_move(&self, mv: Move) -> Move {
+        Geometry::mirror_move(self, mv)
+    }
+
+    #[inline]
+    fn quick(&self, pos: &Position) -> Quick {
+        Geometry::quick(self, pos)
+    }
+
+    #[inline]
+    fn wins_in_one(&self, pos: &Position) -> bool {
+        Geometry::wins_in_one(self, pos)
+    }
+
+    #[inline]
+    fn min_plies(&self, pos: &Position, winner: Side) -> u32 {
+        Geometry::min_plies(self, pos, winner)
+    }
+
+    #[inline]
+    fn distance(&self, pos: &Position, side: Side) -> u32 {
+        Geometry::distance(self, pos, side)
+    }
+
+    #[inline]
+    fn moves(&self, pos: &Position, quick: Quick, out: &mut Vec<Move>) {
+        Geometry::moves(self, pos, quick, out)
+    }
+
+    #[inline]
+    fn replies(&self, pos: &Position, quick: Quick) -> u32 {
+        Geometry::replies(self, pos, quick)
+    }
+
+    /// The moves in the order of the move generator's targets, without a list.
+    #[inline]
+    fn any_move(&self, pos: &Position, quick: Quick, mut f: impl FnMut(Move) -> bool) -> bool {
+        let t = pos.targets();
+        (0..t.count()).any(|k| {
+            let mv = pos.nth_move(&t, k);
+            if let Quick::Narrow(cell) = quick {
+                if 1u64 << mv.to != cell {
+                    return false;
+                }
+            }
+            f(mv)
+        })
+    }
+
+    #[inline]
+    fn claim(&self, tb: Option<&Tablebase>, pos: &Position) -> Option<(u32, Move)> {
+        Geometry::claim(self, tb, pos)
+    }
+
+    #[inline]
+    fn claim_plies(&self, tb: Option<&Tablebase>, pos: &Position) -> Option<u32> {
+        Geometry::claim_plies(self, tb, pos)
+    }
+
+    fn table_fits(&self, tb: &Tablebase, root: &Position) -> Result<(), String> {
+        let (table, board) = (tb.region().board(), root.board());
+        if table == board {
+            Ok(())
+        } else {
+            Err(format!(
+                "the table is for {table}, but the position is on {board}; build one for {board} or drop --tb"
+            ))
+        }
+    }
+}
+
+impl ProverPosition for Position {
+    #[inline]
+    fn raw_key(&self) -> Key {
+        Key {
+            a: self.white(),
+            b: self.black(),
+            side: self.side() as u8,
+        }
+    }
+
+    fn with_key(&self, key: &Key) -> Result<Position, String> {
+        let side = if key.side == 0 {
+            Side::First
+        } else {
+            Side::Second
+        };
+        Position::from_parts(self.board(), key.a, key.b, side).map_err(|e| e.to_string())
+    }
+
+    /// One bit a cell.
+    fn key_bytes(&self) -> usize {
+        self.board().num_cells().div_ceil(8) as usize
+    }
+
+    fn long_text(&self) -> String {
+        format!("{} on {}", self.to_fen(), self.board())
+    }
+
+    /// Width and height.
+    fn params(&self) -> [u8; 2] {
+        [self.board().width() as u8, self.board().height() as u8]
+    }
+
+    fn from_params(params: [u8; 2], key: &Key) -> Result<Position, String> {
+        let board = Board::new(params[0] as u32, params[1] as u32).map_err(|e| e.to_string())?;
+        let side = if key.side == 0 {
+            Side::First
+        } else {
+            Side::Second
+        };
+        Position::from_parts(board, key.a, key.b, side).map_err(|e| e.to_string())
+    }
+
+    /// The cell left in the low byte, the cell reached in the high one (never equal).
+    #[inline]
+    fn move_code(mv: Move) -> u16 {
+        u16::from_le_bytes([mv.from, mv.to])
+    }
+
+    #[inline]
+    fn code_move(code: u16) -> Move {
+        let [from, to] = code.to_le_bytes();
+        Move { from, to }
+    }
+
+    /// A step onto the goal row, the capture of the opponent's last piece, or a move that
+    /// leaves the opponent none.
+    fn wins_at_once(&self) -> bool {
+        let board = self.board();
+        let t = self.targets();
+        let goal = match self.side() {
+            Side::First => board.last_row(),
+            Side::Second => board.first_row(),
+        };
+        if (t.left | t.straight | t.right) & goal != 0 {
+            return true;
+        }
+        // One move takes at most three moves from the opponent (those of the piece it
+        // captures, or the straight step onto the cell it enters): with four or more and
+        // more than one piece left, no move here ends the game.
+        let theirs = self.pieces(self.side().opponent());
+        if theirs.count_ones() > 1 {
+            let flipped =
+                Position::from_parts(board, self.white(), self.black(), self.side().opponent());
+            if flipped.is_ok_and(|f| f.targets().count() >= 4) {
+                return false;
+            }
+        }
+        wins_in_one_by_trying(self, &t)
+    }
+
+    /// In the order of the move generator's targets, without a list.
+    #[inline]
+    fn any_legal(&self, mut f: impl FnMut(Move) -> bool) -> bool {
+        let t = self.targets();
+        (0..t.count()).any(|k| f(self.nth_move(&t, k)))
+    }
+}
+
+/// [`ProverPosition::wins_at_once`] by playing every move.
+#[doc(hidden)]
+pub fn wins_in_one_by_trying(pos: &Position, t: &crate::Targets) -> bool {
+    (0..t.count()).any(|k| {
+        let mut child = *pos;
+        child.make_move(pos.nth_move(t, k));
+        child.result().is_some()
+    })
 }

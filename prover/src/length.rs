@@ -3,24 +3,23 @@
 //! principal line and the proof records from the same search, streamed to a
 //! [`ProofWriter`].
 
-use super::check::MAX_CLAIM_PLIES;
-use super::checkpoint::{
+use crate::check::MAX_CLAIM_PLIES;
+use crate::checkpoint::{
     least_class_kept, work_class, Checkpoint, CheckpointError, Entry, Phase, Saver, MAX_ENTRIES,
 };
-use super::dfpn::{RootWatch, Solved};
-use super::leaves::{Geometry, Quick};
-use super::proof::{Record, RecordKind};
-use super::proof_writer::ProofWriter;
-use super::tt::{Key, Table, TableTooLarge};
-use super::{SolveError, SolveProgress, Status, PLACE_LEVELS};
-use crate::tablebase::Tablebase;
-use crate::{Move, Position};
-use quasar_core::{Shard, Side};
+use crate::dfpn::{RootWatch, Solved};
+use crate::instance::{Instance, MoveOf, ProverPosition, Quick};
+use crate::proof::{Record, RecordKind};
+use crate::proof_writer::ProofWriter;
+use crate::tt::{Key, Table, TableTooLarge};
+use crate::{SolveError, SolveProgress, Status, PLACE_LEVELS};
+use quasar_core::{Game, Shard, Side};
 use std::path::Path;
 
 mod pn;
 
-/// No game lasts this long on a 64-cell board; a bound this high means "never".
+/// The bounds are bytes: no game proved lasts this long, and a bound this high means
+/// "never".
 pub const NEVER: u8 = 255;
 /// The least bound at which a node first looks up its children in the table (the enhanced
 /// transposition cutoff): at 5x5's bounds 6 and 8 it cost more probes than it saved, at
@@ -36,30 +35,17 @@ const INTERRUPT_EVERY: u64 = 1 << 10;
 /// What is known of a position's distance `dist` (plies until the winner has won with
 /// best play on both sides): `lo < dist <= hi`, `hi == 0` when no upper bound is known.
 /// `hint` is the move that decided the last search here, in the key's orientation
-/// (`from == to`: none), tried first next time. `pn` and `dn` are the proof-number
+/// as the game codes it (0: none), tried first next time. `pn` and `dn` are the proof-number
 /// search's numbers for "the side to move wins" at `depth` plies left (`depth == 0`:
 /// none); they only guide that search. Ten bytes, so that two slots fill one cache line.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Bounds {
     lo: u8,
     hi: u8,
-    hint: Move,
+    hint: u16,
     depth: u8,
     pn: u16,
     dn: u16,
-}
-
-impl Default for Bounds {
-    fn default() -> Self {
-        Bounds {
-            lo: 0,
-            hi: 0,
-            hint: Move { from: 0, to: 0 },
-            depth: 0,
-            pn: 0,
-            dn: 0,
-        }
-    }
 }
 
 /// What [`Length::verdict`] settles without a search.
@@ -85,12 +71,12 @@ impl Verdict {
 }
 
 /// The bounded search for one fixed winner.
-pub struct Length<'a> {
-    geo: &'a Geometry,
-    tb: Option<&'a Tablebase>,
+pub struct Length<'a, I: Instance> {
+    geo: &'a I,
+    tb: Option<&'a I::Table>,
     winner: Side,
     tt: Table<Bounds>,
-    moves: Vec<Vec<Move>>,
+    moves: Vec<Vec<MoveOf<I>>>,
     nodes: u64,
     bound: u32,
     progress: &'a dyn SolveProgress,
@@ -98,14 +84,14 @@ pub struct Length<'a> {
     pub saver: Saver<'a>,
     /// Checkpoints and stops are live (while the distance is searched).
     checking: bool,
-    root: Option<Position>,
+    root: Option<I::Pos>,
     /// df-pn's nodes, for the checkpoint.
     pub winner_nodes: u64,
     /// Bounds of this many plies or more are searched by proof numbers (best first),
     /// smaller ones depth first; `NEVER`: depth first throughout.
     pub pn_from: u32,
     /// The proof-number search's children, one list a ply.
-    kids: Vec<Vec<pn::Child>>,
+    kids: Vec<Vec<pn::Child<I::Pos>>>,
     /// Positions found won (proven) or not won (disproven) within their bound.
     settled: [u64; 2],
     /// Positions the proof writer has visited that still needed a record.
@@ -121,16 +107,16 @@ pub struct Length<'a> {
     watch: RootWatch,
 }
 
-impl<'a> Length<'a> {
+impl<'a, I: Instance> Length<'a, I> {
     /// A search for `winner` with a table of at most `tt_bytes` bytes.
     pub fn new(
-        geo: &'a Geometry,
-        tb: Option<&'a Tablebase>,
+        geo: &'a I,
+        tb: Option<&'a I::Table>,
         winner: Side,
         tt_bytes: usize,
         progress: &'a dyn SolveProgress,
         saver: Saver<'a>,
-    ) -> Result<Length<'a>, TableTooLarge> {
+    ) -> Result<Length<'a, I>, TableTooLarge> {
         Ok(Length {
             geo,
             tb,
@@ -156,7 +142,7 @@ impl<'a> Length<'a> {
     }
 
     /// Resumes from a checkpoint of this phase: its bounds and node count.
-    pub fn load(&mut self, checkpoint: &Checkpoint) {
+    pub fn load(&mut self, checkpoint: &Checkpoint<I::Pos>) {
         self.nodes = checkpoint.length_nodes;
         self.winner_nodes = checkpoint.winner_nodes;
         for e in &checkpoint.entries {
@@ -172,13 +158,13 @@ impl<'a> Length<'a> {
 
     /// Saves the phase's state for `root`: the bound being tested and the most expensive
     /// entries; `stop` ends the search after it.
-    fn checkpoint(&mut self, root: &Position, stop: bool) {
+    fn checkpoint(&mut self, root: &I::Pos, stop: bool) {
         if !self.saver.saves() {
             self.saver.save_nothing(stop);
             return;
         }
         // An entry with only proof numbers holds no fact and is not kept.
-        let facts = |b: &Bounds| b.lo != 0 || b.hi != 0 || b.hint.from != b.hint.to;
+        let facts = |b: &Bounds| b.lo != 0 || b.hi != 0 || b.hint != 0;
         let floor = least_class_kept(
             self.tt
                 .entries_with_work()
@@ -213,7 +199,7 @@ impl<'a> Length<'a> {
 
     /// Saves a checkpoint for `root` now (when there is a file), so that a crash after
     /// this point resumes here; the write's error, if any.
-    pub fn save_now(&mut self, root: &Position) -> Result<(), CheckpointError> {
+    pub fn save_now(&mut self, root: &I::Pos) -> Result<(), CheckpointError> {
         if !self.saver.saves() {
             return Ok(());
         }
@@ -257,7 +243,7 @@ impl<'a> Length<'a> {
     /// The exact distance of the unfinished `root`, which the winner wins: the least `d`
     /// (of the right parity) with a win within `d`.
     /// `from` (a bound that failed or is untested, 0: none) resumes a stopped search.
-    pub fn distance(&mut self, root: &Position, from: u32) -> Result<u32, SolveError> {
+    pub fn distance(&mut self, root: &I::Pos, from: u32) -> Result<u32, SolveError> {
         let mut d = self.geo.min_plies(root, self.winner);
         while d < from {
             d += 2;
@@ -270,7 +256,7 @@ impl<'a> Length<'a> {
             if self.saver.stopped {
                 self.checking = false;
                 let nodes = self.winner_nodes + self.nodes;
-                return Err(super::stop_error(&mut self.saver, nodes));
+                return Err(crate::solve::stop_error(&mut self.saver, nodes));
             }
             if holds {
                 self.checking = false;
@@ -288,7 +274,7 @@ impl<'a> Length<'a> {
     /// checkpoints and stops as in [`Length::distance`]. A checkpoint saved meanwhile
     /// records the bound `from` (every smaller one failed), not `d`: that `d` holds says
     /// nothing of the bounds between.
-    pub fn test(&mut self, root: &Position, d: u32, from: u32) -> Result<bool, SolveError> {
+    pub fn test(&mut self, root: &I::Pos, d: u32, from: u32) -> Result<bool, SolveError> {
         self.root = Some(*root);
         self.checking = true;
         self.bound = d;
@@ -298,7 +284,7 @@ impl<'a> Length<'a> {
         if self.saver.stopped {
             self.saved_bound = None;
             let nodes = self.winner_nodes + self.nodes;
-            return Err(super::stop_error(&mut self.saver, nodes));
+            return Err(crate::solve::stop_error(&mut self.saver, nodes));
         }
         // The facts found hold for any bound: a later solve from this checkpoint starts
         // with them.
@@ -312,7 +298,7 @@ impl<'a> Length<'a> {
     /// distance search asks it: by proof numbers from [`Length::pn_from`] plies on, depth
     /// first below. The principal line and the proof ask this way too, so that they find
     /// the facts the search left and never search a large bound depth first.
-    pub fn wins_within(&mut self, pos: &Position, d: u32) -> bool {
+    pub fn wins_within(&mut self, pos: &I::Pos, d: u32) -> bool {
         if d >= self.pn_from {
             self.within_pn(pos, d)
         } else {
@@ -322,13 +308,21 @@ impl<'a> Length<'a> {
 
     /// `hint` (a table entry's move, in the key's orientation) in the orientation of the
     /// position whose key is `mirrored`; None when the entry has no move.
-    fn oriented(&self, hint: Move, mirrored: bool) -> Option<Move> {
-        (hint.from != hint.to).then(|| self.flip(hint, mirrored))
+    #[inline]
+    fn oriented(&self, hint: u16, mirrored: bool) -> Option<MoveOf<I>> {
+        (hint != 0).then(|| self.flip(I::Pos::code_move(hint), mirrored))
+    }
+
+    /// The code of `mv` of a position whose key is `mirrored`, in the key's orientation.
+    #[inline]
+    fn code(&self, mv: MoveOf<I>, mirrored: bool) -> u16 {
+        I::Pos::move_code(self.flip(mv, mirrored))
     }
 
     /// `mv` mirrored when `mirrored`: a move of a position into its key's orientation and
     /// back (mirroring is its own inverse).
-    fn flip(&self, mv: Move, mirrored: bool) -> Move {
+    #[inline]
+    fn flip(&self, mv: MoveOf<I>, mirrored: bool) -> MoveOf<I> {
         if mirrored {
             self.geo.mirror_move(mv)
         } else {
@@ -337,13 +331,13 @@ impl<'a> Length<'a> {
     }
 
     /// The move that decided the table's last search of `pos`, if it kept one.
-    fn table_move(&self, pos: &Position) -> Option<Move> {
+    fn table_move(&self, pos: &I::Pos) -> Option<MoveOf<I>> {
         let (key, mirrored) = self.geo.key_mirrored(pos);
         self.oriented(self.tt.get(&key)?.hint, mirrored)
     }
 
     /// True when the winner wins from the unfinished `pos` within `d` plies.
-    pub fn within(&mut self, pos: &Position, d: u32, ply: usize) -> bool {
+    pub fn within(&mut self, pos: &I::Pos, d: u32, ply: usize) -> bool {
         if d < self.geo.min_plies(pos, self.winner) {
             return false;
         }
@@ -351,7 +345,7 @@ impl<'a> Length<'a> {
             // Most nodes are here; the rules answer faster than a table lookup.
             return self.shallow(pos, d);
         }
-        if d == 3 && pos.side() == self.winner {
+        if d == 3 && pos.side_to_move() == self.winner {
             // So are most probes: searching two more plies costs less than a cache miss.
             return self.three(pos);
         }
@@ -364,7 +358,7 @@ impl<'a> Length<'a> {
             Some(Verdict::Within(plies)) => return self.settle_upper(key, known, d, plies),
             None => {}
         }
-        let winner_moves = pos.side() == self.winner;
+        let winner_moves = pos.side_to_move() == self.winner;
         if self.count_node() {
             return false;
         }
@@ -382,8 +376,8 @@ impl<'a> Length<'a> {
             // the table already settles decides this node without a search.
             for &mv in &moves {
                 let mut child = *pos;
-                child.make_move(mv);
-                if child.result().is_some() {
+                child.play(mv);
+                if child.outcome().is_some() {
                     continue;
                 }
                 let Some(c) = self.tt.get(&self.geo.key(&child)) else {
@@ -402,20 +396,20 @@ impl<'a> Length<'a> {
                     } else {
                         b.lo = b.lo.max(d as u8);
                     }
-                    b.hint = self.flip(mv, mirrored);
+                    b.hint = self.code(mv, mirrored);
                     self.tt.put(key, b, 1);
                     return winner_moves;
                 }
             }
         }
         // The winner needs one good move; the loser loses when every move loses. A loser
-        // move left out by a forced capture loses in two plies, within any d >= 2 here.
+        // move left out by a narrow verdict loses in two plies, within any d >= 2 here.
         let mut result = !winner_moves;
         let mut decided = None;
         for &mv in &moves {
             let mut child = *pos;
-            child.make_move(mv);
-            let r = if child.result().is_some() {
+            child.play(mv);
+            let r = if child.outcome().is_some() {
                 winner_moves
             } else {
                 self.within(&child, d - 1, ply + 1)
@@ -437,7 +431,7 @@ impl<'a> Length<'a> {
         self.moves[ply] = moves;
         let mut b = known;
         if let Some(mv) = decided {
-            b.hint = self.flip(mv, mirrored);
+            b.hint = self.code(mv, mirrored);
         }
         if result {
             b.hi = d as u8;
@@ -478,7 +472,7 @@ impl<'a> Length<'a> {
 
     /// `within` for the winner to move and `d == 3`, from the rules alone: a win in one,
     /// or a move after which every reply allows one.
-    fn three(&mut self, pos: &Position) -> bool {
+    fn three(&mut self, pos: &I::Pos) -> bool {
         if self.geo.wins_in_one(pos) {
             return true;
         }
@@ -487,27 +481,18 @@ impl<'a> Length<'a> {
             return false;
         }
         self.nodes += 1;
-        let t = pos.targets();
-        for k in 0..t.count() {
-            let mv = pos.nth_move(&t, k);
-            if let Quick::MustCapture(cell) = quick {
-                if 1u64 << mv.to != cell {
-                    continue;
-                }
-            }
+        let geo = self.geo;
+        geo.any_move(pos, quick, |mv| {
             let mut child = *pos;
-            child.make_move(mv);
-            if child.result().is_some() || self.shallow(&child, 2) {
-                return true;
-            }
-        }
-        false
+            child.play(mv);
+            child.outcome().is_some() || self.shallow(&child, 2)
+        })
     }
 
     /// `within` for `d <= 2` from the rules alone: the winner to move needs a win in one;
     /// the loser to move must have no escape from one.
-    fn shallow(&mut self, pos: &Position, d: u32) -> bool {
-        if pos.side() == self.winner {
+    fn shallow(&mut self, pos: &I::Pos, d: u32) -> bool {
+        if pos.side_to_move() == self.winner {
             return self.geo.wins_in_one(pos);
         }
         if d < 2 {
@@ -520,35 +505,26 @@ impl<'a> Length<'a> {
             _ => {}
         }
         self.nodes += 1;
-        let t = pos.targets();
-        for k in 0..t.count() {
-            let mv = pos.nth_move(&t, k);
-            if let Quick::MustCapture(cell) = quick {
-                if 1u64 << mv.to != cell {
-                    // Any other move leaves the threat: the winner steps home.
-                    continue;
-                }
-            }
+        // Any move left out by a narrow verdict leaves the threat: the winner steps home.
+        let geo = self.geo;
+        !geo.any_move(pos, quick, |mv| {
             let mut child = *pos;
-            child.make_move(mv);
-            if child.result().is_some() || !self.geo.wins_in_one(&child) {
-                return false;
-            }
-        }
-        true
+            child.play(mv);
+            child.outcome().is_some() || !geo.wins_in_one(&child)
+        })
     }
 
     /// What the table's entry `known`, the rules or a table claim say of the unfinished
     /// `pos` with `d` plies left, without a search; `quick` is the rules' verdict on it.
     #[inline]
-    fn verdict(&self, pos: &Position, known: Bounds, d: u32, quick: Quick) -> Option<Verdict> {
+    fn verdict(&self, pos: &I::Pos, known: Bounds, d: u32, quick: Quick) -> Option<Verdict> {
         if known.hi != 0 && d >= known.hi as u32 {
             return Some(Verdict::Known(true));
         }
         if d <= known.lo as u32 {
             return Some(Verdict::Known(false));
         }
-        let winner_moves = pos.side() == self.winner;
+        let winner_moves = pos.side_to_move() == self.winner;
         match quick {
             Quick::WinInOne => return Some(Verdict::Exact(if winner_moves { 1 } else { 0 })),
             Quick::LossInTwo => return Some(Verdict::Exact(if winner_moves { 0 } else { 2 })),
@@ -586,27 +562,27 @@ impl<'a> Length<'a> {
 
     /// The principal line from `root`, whose exact distance is `dist`: the winner's
     /// fastest move and the loser's slowest, until the game ends.
-    pub fn principal_line(&mut self, root: &Position, mut dist: u32) -> Vec<Move> {
+    pub fn principal_line(&mut self, root: &I::Pos, mut dist: u32) -> Vec<MoveOf<I>> {
         let mut line = Vec::new();
         let mut pos = *root;
         let mut moves = Vec::new();
-        while pos.result().is_none() && dist > 0 {
-            pos.generate_moves(&mut moves);
+        while pos.outcome().is_none() && dist > 0 {
+            pos.legal_moves(&mut moves);
             // The move that decided the search here first: its child's facts are in the
             // table, while another move's may take a search to settle.
             if let Some(hint) = self.table_move(&pos) {
                 move_first(&mut moves, hint);
             }
-            let winner_moves = pos.side() == self.winner;
+            let winner_moves = pos.side_to_move() == self.winner;
             let mut chosen = None;
             for &mv in &moves {
                 let mut child = pos;
-                child.make_move(mv);
+                child.play(mv);
                 let ok = if winner_moves {
-                    child.result().is_some() || self.wins_within(&child, dist - 1)
+                    child.outcome().is_some() || self.wins_within(&child, dist - 1)
                 } else {
                     // A child of exact distance dist - 1: not won within dist - 3.
-                    child.result().is_none() && (dist < 3 || !self.wins_within(&child, dist - 3))
+                    child.outcome().is_none() && (dist < 3 || !self.wins_within(&child, dist - 3))
                 };
                 if ok {
                     chosen = Some(mv);
@@ -615,7 +591,7 @@ impl<'a> Length<'a> {
             }
             let Some(mv) = chosen else { break };
             line.push(mv);
-            pos.make_move(mv);
+            pos.play(mv);
             dist -= 1;
         }
         line
@@ -625,9 +601,9 @@ impl<'a> Length<'a> {
     /// within `d` plies: one move here, every reply below.
     pub fn emit_winner(
         &mut self,
-        pos: &Position,
+        pos: &I::Pos,
         d: u32,
-        out: &mut ProofWriter,
+        out: &mut ProofWriter<I::Pos>,
     ) -> Result<(), SolveError> {
         if !out.needs(pos, d) {
             return Ok(());
@@ -668,11 +644,11 @@ impl<'a> Length<'a> {
         }
         self.geo.moves(pos, quick, &mut moves);
         if quick == Quick::WinInOne {
-            // The step onto the goal row first: a proof needs nothing below it.
+            // The move that ends the game first: a proof needs nothing below it.
             moves.sort_by_key(|&m| {
                 let mut child = *pos;
-                child.make_move(m);
-                child.result().is_none()
+                child.play(m);
+                child.outcome().is_none()
             });
         } else if d >= self.pn_from {
             // The proof-number search proved one move here and may have left the others
@@ -684,8 +660,8 @@ impl<'a> Length<'a> {
         }
         for &mv in &moves {
             let mut child = *pos;
-            child.make_move(mv);
-            let finished = child.result().is_some();
+            child.play(mv);
+            let finished = child.outcome().is_some();
             if finished || self.wins_within(&child, d - 1) {
                 let bound = if finished { 1 } else { d };
                 // Written after the replies' records (the proof below never meets this
@@ -700,7 +676,7 @@ impl<'a> Length<'a> {
         }
         Err(SolveError::Internal(format!(
             "no move of {} wins within {d} plies, though the search said so",
-            pos.to_fen()
+            pos.position_text()
         )))
     }
 
@@ -710,13 +686,13 @@ impl<'a> Length<'a> {
     /// for every job resumed from one checkpoint), then the root's record.
     pub fn emit_share(
         &mut self,
-        root: &Position,
+        root: &I::Pos,
         d: u32,
-        first: Option<Move>,
+        first: Option<MoveOf<I>>,
         share: Shard,
-        out: &mut ProofWriter,
+        out: &mut ProofWriter<I::Pos>,
     ) -> Result<(), SolveError> {
-        if root.side() != self.winner {
+        if root.side_to_move() != self.winner {
             return self.emit_loser(root, d, out, share);
         }
         if !out.needs(root, d) {
@@ -724,8 +700,8 @@ impl<'a> Length<'a> {
         }
         let mv = first.ok_or_else(|| SolveError::Internal("no principal line".into()))?;
         let mut child = *root;
-        child.make_move(mv);
-        let bound = if child.result().is_some() {
+        child.play(mv);
+        let bound = if child.outcome().is_some() {
             1
         } else {
             self.emit_loser(&child, d - 1, out, share)?;
@@ -739,13 +715,13 @@ impl<'a> Length<'a> {
     /// for `share`'s share of them (replies `k` from 0 that it [takes](Shard::takes)).
     pub fn emit_loser(
         &mut self,
-        pos: &Position,
+        pos: &I::Pos,
         d: u32,
-        out: &mut ProofWriter,
+        out: &mut ProofWriter<I::Pos>,
         share: Shard,
     ) -> Result<(), SolveError> {
         let mut moves = Vec::new();
-        pos.generate_moves(&mut moves);
+        pos.legal_moves(&mut moves);
         let level = self.proof_depth;
         self.proof_depth += 1;
         let result = self.emit_replies(pos, d, &moves, level, share, out);
@@ -760,12 +736,12 @@ impl<'a> Length<'a> {
     /// turn below the root.
     fn emit_replies(
         &mut self,
-        pos: &Position,
+        pos: &I::Pos,
         d: u32,
-        moves: &[Move],
+        moves: &[MoveOf<I>],
         level: usize,
         share: Shard,
-        out: &mut ProofWriter,
+        out: &mut ProofWriter<I::Pos>,
     ) -> Result<(), SolveError> {
         for (k, &mv) in moves.iter().enumerate() {
             if !share.takes(k) {
@@ -775,12 +751,12 @@ impl<'a> Length<'a> {
                 self.proof_place[level] = (k as u16 + 1, moves.len() as u16);
             }
             let mut child = *pos;
-            child.make_move(mv);
-            if child.result().is_some() || d < 2 {
+            child.play(mv);
+            if child.outcome().is_some() || d < 2 {
                 return Err(SolveError::Internal(format!(
                     "the loser's move {} from {} is not refuted within {d} plies",
-                    pos.format_move(mv),
-                    pos.to_fen()
+                    pos.move_text(mv),
+                    pos.position_text()
                 )));
             }
             self.emit_winner(&child, d - 1, out)?;
@@ -791,7 +767,7 @@ impl<'a> Length<'a> {
 
 /// Moves `mv` to the front of `moves`, the others keeping their order; nothing when it is
 /// not there.
-fn move_first(moves: &mut [Move], mv: Move) {
+fn move_first<M: Copy + PartialEq>(moves: &mut [M], mv: M) {
     if let Some(i) = moves.iter().position(|&m| m == mv) {
         moves[..=i].rotate_right(1);
     }

@@ -4,10 +4,11 @@
 //! pieces keeps its smallest bound (its sub-proof in that piece is whole), and the file is
 //! named only once complete.
 
-use super::proof::{sort_records, write_proof_file, ProofError, ProofFile, ProofView, Record};
-use super::proof_writer::ProofSummary;
+use crate::instance::ProverPosition;
+use crate::proof::{sort_records, write_proof_file, ProofError, ProofFile, ProofView, Record};
+use crate::proof_writer::ProofSummary;
 use quasar_core::file::OutputLock;
-use quasar_core::Game;
+
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -15,7 +16,10 @@ use std::path::{Path, PathBuf};
 const PART_BITS: u32 = 8;
 
 /// Merges the proof pieces at `pieces` (one proof's root, winner and length) into `out`.
-pub fn merge(pieces: &[PathBuf], out: &Path) -> Result<ProofSummary, ProofError> {
+pub fn merge<P: ProverPosition>(
+    pieces: &[PathBuf],
+    out: &Path,
+) -> Result<ProofSummary, ProofError> {
     let lock = OutputLock::acquire(out)?;
     let files = pieces
         .iter()
@@ -23,7 +27,7 @@ pub fn merge(pieces: &[PathBuf], out: &Path) -> Result<ProofSummary, ProofError>
         .collect::<Result<Vec<_>, _>>()?;
     let views = files
         .iter()
-        .map(ProofFile::view)
+        .map(ProofFile::view::<P>)
         .collect::<Result<Vec<_>, _>>()?;
     let Some(first) = views.first() else {
         return Err(ProofError::Invalid("no proof pieces to merge".into()));
@@ -34,24 +38,21 @@ pub fn merge(pieces: &[PathBuf], out: &Path) -> Result<ProofSummary, ProofError>
                 "{} proves that {} wins from {} within {} plies, {} that {} wins from {} \
                  within {}: pieces of one proof only",
                 p.display(),
-                crate::Position::side_name(v.winner),
-                v.root.to_fen(),
+                P::side_name(v.winner),
+                v.root.position_text(),
                 v.plies,
                 pieces[0].display(),
-                crate::Position::side_name(first.winner),
-                first.root.to_fen(),
+                P::side_name(first.winner),
+                first.root.position_text(),
                 first.plies
             )));
         }
     }
     let root = first.root;
-    if root.side() == first.winner {
+    if root.side_to_move() == first.winner {
         // Each job wrote the root's record with the move whose replies it shared out: the
         // jobs must have agreed on it, or no piece proves the other move's replies.
-        let moves: Vec<Option<Record>> = views
-            .iter()
-            .map(|v| v.find(root.white(), root.black(), root.side()))
-            .collect();
+        let moves: Vec<Option<Record>> = views.iter().map(|v| v.find(&root.raw_key())).collect();
         if moves
             .iter()
             .any(|m| m.map(|r| r.mv) != moves[0].map(|r| r.mv))

@@ -15,14 +15,13 @@
 //! appended to the final file, which gets its name only when complete; the scratch folder
 //! goes after that.
 
-use super::frame;
-use super::proof::{
-    cell_bytes, decode, encode, position_hash, record_bytes, sort_records, write_proof_file,
-    ProofError, Record,
+use crate::frame;
+use crate::instance::ProverPosition;
+use crate::proof::{
+    decode, encode, position_hash, record_bytes, sort_records, write_proof_file, ProofError, Record,
 };
-use super::seen::Seen;
-use super::RecordKind;
-use crate::Position;
+use crate::seen::Seen;
+use crate::RecordKind;
 use quasar_core::file::{self, OutputLock};
 use quasar_core::{Game, Side};
 use std::fs::{File, OpenOptions};
@@ -48,14 +47,14 @@ const STATE_MAGIC: &[u8; 8] = b"QSPARTIA";
 const STATE_VERSION: u32 = 1;
 
 /// A proof being written, record by record.
-pub struct ProofWriter {
+pub struct ProofWriter<P: ProverPosition> {
     path: PathBuf,
     scratch: PathBuf,
     spills: Vec<BufWriter<File>>,
     /// Bytes written to each spill file (saved by [`ProofWriter::save`]).
     lengths: Vec<u64>,
     seen: Seen,
-    root: Position,
+    root: P,
     winner: Side,
     plies: u32,
     buf: Vec<u8>,
@@ -100,15 +99,15 @@ pub fn scratch_folder(path: &Path) -> PathBuf {
     PathBuf::from(s)
 }
 
-impl ProofWriter {
+impl<P: ProverPosition> ProofWriter<P> {
     /// Starts the proof that `winner` wins from `root` within `plies` plies, to be written
     /// to `path`, or resumes the one an earlier run left in its scratch folder.
     pub fn open(
         path: &Path,
-        root: &Position,
+        root: &P,
         winner: Side,
         plies: u32,
-    ) -> Result<ProofWriter, ProofError> {
+    ) -> Result<ProofWriter<P>, ProofError> {
         let scratch = scratch_folder(path);
         let io = |p: &Path| {
             let p = p.to_path_buf();
@@ -121,16 +120,16 @@ impl ProofWriter {
             path: scratch.clone(),
             msg,
         };
-        let fen = root.to_fen();
+        let fen = root.position_text();
         let state_path = scratch.join(STATE);
         let saved = match std::fs::read(&state_path) {
-            Ok(bytes) => read_state(&bytes, &fen, winner, plies).map_err(unresumable)?,
+            Ok(bytes) => read_state::<P>(&bytes, &fen, winner, plies).map_err(unresumable)?,
             // No state: a new proof, or a run killed before its first save.
             Err(e) if e.kind() == io::ErrorKind::NotFound => State::default(),
             Err(e) => return Err(io(&state_path)(e)),
         };
-        let size = record_bytes(root.board()) as u64;
-        let cells = cell_bytes(root.board());
+        let cells = root.key_bytes();
+        let size = record_bytes(cells) as u64;
         let mut w = ProofWriter {
             path: path.to_path_buf(),
             scratch: scratch.clone(),
@@ -186,8 +185,9 @@ impl ProofWriter {
     /// True when `pos` still needs a record proving a win within `bound` plies (none was
     /// written, or only one with a larger bound).
     #[inline]
-    pub fn needs(&self, pos: &Position, bound: u32) -> bool {
-        let h = position_hash(pos.white(), pos.black(), pos.side());
+    pub fn needs(&self, pos: &P, bound: u32) -> bool {
+        let key = pos.raw_key();
+        let h = position_hash(key.a, key.b, pos.side_to_move());
         self.seen.bound(h).is_none_or(|b| b as u32 > bound)
     }
 
@@ -227,7 +227,7 @@ impl ProofWriter {
             written: self.written,
             claims: self.claims,
         };
-        let bytes = write_state(&state, &self.root.to_fen(), self.winner, self.plies);
+        let bytes = write_state(&state, &self.root.position_text(), self.winner, self.plies);
         let path = self.scratch.join(STATE);
         file::write_with(&path, &self.lock, |f| f.write_all(&bytes))?;
         self.last_save = Instant::now();
@@ -248,9 +248,8 @@ impl ProofWriter {
         self.seen = Seen::new();
         // Closed here, so that a failure below leaves the state just saved as it is.
         self.spills.clear();
-        let board = self.root.board();
-        let size = record_bytes(board);
         let cells = self.cells;
+        let size = record_bytes(cells);
         let scratch = self.scratch.clone();
         let chunks = (0..SPILLS).map(|i| -> io::Result<Vec<Record>> {
             let p = spill_path(&scratch, i);
@@ -288,7 +287,7 @@ impl ProofWriter {
     }
 }
 
-impl Drop for ProofWriter {
+impl<P: ProverPosition> Drop for ProofWriter<P> {
     fn drop(&mut self) {
         // Unfinished (an error or a signal stopped the solve): what is written is saved
         // for the next run. A failed save leaves the last one, which is still good.
@@ -320,7 +319,7 @@ impl Default for State {
 }
 
 /// Bytes of the state file's fixed part: magic, version, plies, winner, written, claims,
-/// the root's FEN length.
+/// the length of the root's text.
 const STATE_HEAD: usize = 8 + 4 + 4 + 1 + 8 + 8 + 2;
 
 /// The state file of `state` for the proof that `winner` wins from `fen` within `plies`.
@@ -344,7 +343,7 @@ fn write_state(state: &State, fen: &str, winner: Side, plies: u32) -> Vec<u8> {
 
 /// The state in `bytes` when it is intact and belongs to the proof that `winner` wins from
 /// `fen` within `plies`; else why not.
-fn read_state(bytes: &[u8], fen: &str, winner: Side, plies: u32) -> Result<State, String> {
+fn read_state<P: Game>(bytes: &[u8], fen: &str, winner: Side, plies: u32) -> Result<State, String> {
     let body = frame::unframe(bytes, STATE_MAGIC, STATE_VERSION, STATE_HEAD, "proof state")?;
     let u64_at = |i: usize| u64::from_le_bytes(body[i..i + 8].try_into().expect("8 bytes"));
     let theirs_plies = u32::from_le_bytes(body[12..16].try_into().expect("4 bytes"));
@@ -359,8 +358,8 @@ fn read_state(bytes: &[u8], fen: &str, winner: Side, plies: u32) -> Result<State
         return Err(format!(
             "it holds the proof that {} wins from {theirs_fen} within {theirs_plies} \
              plies, not that {} wins from {fen} within {plies}",
-            Position::side_name(theirs_winner),
-            Position::side_name(winner)
+            P::side_name(theirs_winner),
+            P::side_name(winner)
         ));
     }
     let lengths = (0..SPILLS)
@@ -373,139 +372,26 @@ fn read_state(bytes: &[u8], fen: &str, winner: Side, plies: u32) -> Result<State
     })
 }
 
-#[cfg(test)]
-impl ProofWriter {
+impl<P: ProverPosition> ProofWriter<P> {
     /// Ends the writer as a killed process would: the buffered records reach the files
-    /// but their lengths are not saved.
-    fn kill(mut self) {
+    /// but their lengths are not saved (for tests).
+    #[doc(hidden)]
+    pub fn kill(mut self) {
         for s in &mut self.spills {
-            s.flush().unwrap();
+            let _ = s.flush();
         }
         self.spills.clear();
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{Board, Move};
-
-    fn dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("qs-writer-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    /// The scratch folder (for tests).
+    #[doc(hidden)]
+    pub fn scratch(&self) -> &Path {
+        &self.scratch
     }
 
-    /// The start of 4x4 and three positions after one move, with a record of each.
-    fn records() -> (Position, [Record; 3]) {
-        let root = Position::start(Board::new(4, 4).unwrap());
-        let record = |from, kind, bound| {
-            let mut pos = root;
-            pos.make_move(Move { from, to: from + 4 });
-            Record::new(
-                &pos,
-                kind,
-                Move {
-                    from: from + 8,
-                    to: from + 4,
-                },
-                bound,
-            )
-        };
-        let a = record(4, RecordKind::Move, 7);
-        let b = record(5, RecordKind::Claim, 3);
-        let c = record(6, RecordKind::Move, 5);
-        (root, [a, b, c])
-    }
-
-    /// The position of `r`.
-    fn position(r: &Record) -> Position {
-        Position::from_parts(Board::new(4, 4).unwrap(), r.white, r.black, r.side).unwrap()
-    }
-
-    #[test]
-    fn keeps_the_smallest_bound_of_a_position_and_leaves_no_scratch() {
-        let (root, [a, b, _]) = records();
-        let path = dir("bound").join("w.proof");
-        let mut w = ProofWriter::open(&path, &root, Side::Second, 9).unwrap();
-        let pos = position(&a);
-        assert!(w.needs(&pos, 7));
-        w.push(&a).unwrap();
-        assert!(!w.needs(&pos, 7) && !w.needs(&pos, 9) && w.needs(&pos, 5));
-        w.push(&Record { bound: 5, ..a }).unwrap();
-        assert!(!w.needs(&pos, 5));
-        w.push(&b).unwrap();
-        assert_eq!((w.written, w.claims), (3, 1));
-        let scratch = w.scratch.clone();
-        assert!(scratch.is_dir());
-        let s = w.finish().unwrap();
-        assert!(!scratch.exists());
-        assert_eq!((s.records, s.claims, s.resumed), (2, 1, 0));
-        let p = crate::solve::Proof::read(&path).unwrap();
-        assert_eq!((p.root, p.winner, p.plies), (root, Side::Second, 9));
-        let mut want = vec![Record { bound: 5, ..a }, b];
-        want.sort_by_key(|r| r.hash());
-        assert_eq!(p.records, want);
-    }
-
-    #[test]
-    fn a_dropped_writer_is_resumed_and_a_killed_one_loses_only_its_unsaved_records() {
-        let (root, [a, b, c]) = records();
-        let path = dir("resume").join("w.proof");
-        let mut w = ProofWriter::open(&path, &root, Side::Second, 9).unwrap();
-        w.push(&a).unwrap();
-        // A second writer of the same proof is refused while the first lives.
-        assert!(matches!(
-            ProofWriter::open(&path, &root, Side::Second, 9),
-            Err(ProofError::File(file::FileError::Busy { .. }))
-        ));
-        drop(w);
-        let mut w = ProofWriter::open(&path, &root, Side::Second, 9).unwrap();
-        assert_eq!((w.written, w.resumed), (1, 1));
-        assert!(!w.needs(&position(&a), 7) && w.needs(&position(&b), 3));
-        w.push(&b).unwrap();
-        w.save().unwrap();
-        w.push(&c).unwrap();
-        w.kill();
-        // The killed run's last record was never saved: it is needed again.
-        let mut w = ProofWriter::open(&path, &root, Side::Second, 9).unwrap();
-        assert_eq!((w.written, w.claims, w.resumed), (2, 1, 2));
-        assert!(!w.needs(&position(&b), 3) && w.needs(&position(&c), 5));
-        w.push(&c).unwrap();
-        let s = w.finish().unwrap();
-        assert_eq!((s.records, s.claims, s.resumed), (3, 1, 2));
-        let mut want = vec![a, b, c];
-        want.sort_by_key(|r| r.hash());
-        assert_eq!(crate::solve::Proof::read(&path).unwrap().records, want);
-    }
-
-    #[test]
-    fn another_proofs_scratch_folder_is_one_error_naming_both() {
-        let (root, [a, ..]) = records();
-        let path = dir("other").join("w.proof");
-        let mut w = ProofWriter::open(&path, &root, Side::Second, 9).unwrap();
-        w.push(&a).unwrap();
-        drop(w);
-        for (winner, plies) in [(Side::Second, 11), (Side::First, 9)] {
-            let e = ProofWriter::open(&path, &root, winner, plies)
-                .err()
-                .expect("refused");
-            let text = e.to_string();
-            assert!(
-                text.contains("cannot be resumed: it holds the proof that Black wins from")
-                    && text.contains("remove the folder"),
-                "{text}"
-            );
-        }
-        // A damaged state file is refused too, never read as a shorter proof.
-        let state = scratch_folder(&path).join(STATE);
-        let mut bytes = std::fs::read(&state).unwrap();
-        bytes[20] ^= 1;
-        std::fs::write(&state, bytes).unwrap();
-        let e = ProofWriter::open(&path, &root, Side::Second, 9)
-            .err()
-            .expect("refused");
-        assert!(e.to_string().contains("checksum"), "{e}");
+    /// Saves the spill files' lengths now (for tests).
+    #[doc(hidden)]
+    pub fn save_now(&mut self) -> Result<(), ProofError> {
+        self.save()
     }
 }

@@ -3,8 +3,9 @@
 //! in parallel, bucket by bucket of the file's index; each looks up its replies' records in
 //! the file itself, so the checker holds nothing per record.
 
-use super::proof::{position_hash, Proof, ProofError, ProofView, Record, RecordKind};
-use crate::{Move, Position};
+use crate::instance::ProverPosition;
+use crate::proof::{position_hash, Proof, ProofError, ProofView, Record, RecordKind};
+use crate::tt::Key;
 use quasar_core::{Outcome, Shard};
 use rayon::prelude::*;
 use std::path::Path;
@@ -45,18 +46,18 @@ impl CheckReport {
 
 /// Checks that `proof.winner` wins from `proof.root` within `proof.plies` plies (an
 /// in-memory proof goes through the file's bytes, so it is checked exactly as its file).
-pub fn check(proof: &Proof) -> Result<CheckReport, ProofError> {
+pub fn check<P: ProverPosition>(proof: &Proof<P>) -> Result<CheckReport, ProofError> {
     let bytes = proof.to_bytes();
     check_view(
-        &ProofView::parse(&bytes, Path::new("(in memory)"))?,
+        &ProofView::<P>::parse(&bytes, Path::new("(in memory)"))?,
         &|_| {},
     )
 }
 
 /// Checks the proof a file holds, on the current rayon pool's threads; `progress` hears
 /// the number of records checked so far, now and then.
-pub fn check_view(
-    view: &ProofView,
+pub fn check_view<P: ProverPosition>(
+    view: &ProofView<P>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<CheckReport, ProofError> {
     check_shard(view, Shard::WHOLE, progress)
@@ -65,19 +66,19 @@ pub fn check_view(
 /// Checks the root and `shard`'s share of the records of the proof a file holds (runs of
 /// buckets, dealt round the jobs): the proof holds when every one of
 /// the `N` shards passes, each checked by its own job, on any machine.
-pub fn check_shard(
-    view: &ProofView,
+pub fn check_shard<P: ProverPosition>(
+    view: &ProofView<P>,
     shard: Shard,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<CheckReport, ProofError> {
     let invalid = |m: String| Err(ProofError::Invalid(m));
     let root = view.root;
     let winner = view.winner;
-    if root.result().is_some() {
+    if root.outcome().is_some() {
         return invalid("the root is a finished game".into());
     }
-    if root.side() == winner {
-        match view.find(root.white(), root.black(), root.side()) {
+    if root.side_to_move() == winner {
+        match view.find(&root.raw_key()) {
             Some(r) if (r.bound as u32) <= view.plies => {}
             _ => return invalid("no record of the root within the stated plies".into()),
         }
@@ -99,7 +100,7 @@ pub fn check_shard(
     (0..workers)
         .into_par_iter()
         .map(|_| -> Result<CheckReport, ProofError> {
-            let mut plain = Plain::new();
+            let mut plain = Plain::<P>::new();
             let (mut moves, mut replies) = (Vec::new(), Vec::new());
             let mut report = CheckReport::default();
             while !failed.load(Ordering::Relaxed) {
@@ -139,7 +140,12 @@ pub fn check_shard(
 
 /// `r` belongs in bucket `b` and comes after `prev` (the bucket's record before it): a
 /// record out of place could not be found, and a position recorded twice is refused.
-fn in_order(view: &ProofView, b: u64, prev: Option<&Record>, r: &Record) -> Result<(), ProofError> {
+fn in_order<P: ProverPosition>(
+    view: &ProofView<P>,
+    b: u64,
+    prev: Option<&Record>,
+    r: &Record,
+) -> Result<(), ProofError> {
     let h = r.hash();
     if view.bucket_of(h) != b {
         return Err(ProofError::Invalid(
@@ -147,7 +153,7 @@ fn in_order(view: &ProofView, b: u64, prev: Option<&Record>, r: &Record) -> Resu
         ));
     }
     if let Some(p) = prev {
-        let key = |r: &Record| (r.hash(), r.white, r.black, r.side as u8);
+        let key = |r: &Record| (r.hash(), r.a, r.b, r.side as u8);
         if key(p) == key(r) {
             return Err(ProofError::Invalid("a position has two records".into()));
         }
@@ -159,55 +165,67 @@ fn in_order(view: &ProofView, b: u64, prev: Option<&Record>, r: &Record) -> Resu
 }
 
 /// Checks one record; true when it is a table claim.
-fn check_record(
-    view: &ProofView,
+fn check_record<P: ProverPosition>(
+    view: &ProofView<P>,
     r: &Record,
-    plain: &mut Plain,
-    moves: &mut Vec<Move>,
-    replies: &mut Vec<Move>,
+    plain: &mut Plain<P>,
+    moves: &mut Vec<P::Move>,
+    replies: &mut Vec<P::Move>,
 ) -> Result<bool, ProofError> {
     let invalid = |m: String| Err(ProofError::Invalid(m));
-    let pos = Position::from_parts(view.root.board(), r.white, r.black, r.side)
+    let key = Key {
+        a: r.a,
+        b: r.b,
+        side: r.side as u8,
+    };
+    let pos = view
+        .root
+        .with_key(&key)
         .map_err(|e| ProofError::Invalid(format!("a record holds no position: {e}")))?;
-    if r.side != view.winner || pos.result().is_some() {
+    if r.side != view.winner || pos.outcome().is_some() {
         return invalid(format!(
             "{} is not an unfinished position with the winner to move",
-            pos.to_fen()
+            pos.position_text()
         ));
     }
-    pos.generate_moves(moves);
-    if !moves.contains(&r.mv) {
-        return invalid(format!("the move of {} is not legal there", pos.to_fen()));
+    pos.legal_moves(moves);
+    // A code no move has (0 included) is no legal move.
+    let mv = (r.mv != 0).then(|| P::code_move(r.mv));
+    if !mv.is_some_and(|mv| moves.contains(&mv) && P::move_code(mv) == r.mv) {
+        return invalid(format!(
+            "the move of {} is not legal there",
+            pos.position_text()
+        ));
     }
     if r.kind == RecordKind::Claim {
         if r.bound > MAX_CLAIM_PLIES {
             return invalid(format!(
                 "{}: a claim of {} plies is too deep to re-derive",
-                pos.to_fen(),
+                pos.position_text(),
                 r.bound
             ));
         }
-        if !plain.claim_holds(&pos, r.bound as u32, r.mv) {
+        if !plain.claim_holds(&pos, r.bound as u32, mv.expect("legal")) {
             return invalid(format!(
                 "{}: the table's win within {} plies does not hold",
-                pos.to_fen(),
+                pos.position_text(),
                 r.bound
             ));
         }
         return Ok(true);
     }
     let mut child = pos;
-    child.make_move(r.mv);
-    match child.result() {
+    child.play(mv.expect("legal"));
+    match child.outcome() {
         Some(Outcome::Win(w)) if w == view.winner && r.bound >= 1 => Ok(false),
-        Some(_) => invalid(format!("{}: the move does not win", pos.to_fen())),
+        Some(_) => invalid(format!("{}: the move does not win", pos.position_text())),
         None => {
             check_replies(
                 view,
                 &child,
                 (r.bound as u32).saturating_sub(1),
                 replies,
-                &pos,
+                &pos.position_text(),
             )?;
             Ok(false)
         }
@@ -215,26 +233,26 @@ fn check_record(
 }
 
 /// Every move of the loser to move in `pos` must lead to a record within `d - 1` plies.
-fn check_replies(
-    view: &ProofView,
-    pos: &Position,
+fn check_replies<P: ProverPosition>(
+    view: &ProofView<P>,
+    pos: &P,
     d: u32,
-    replies: &mut Vec<Move>,
+    replies: &mut Vec<P::Move>,
     from: &dyn std::fmt::Display,
 ) -> Result<(), ProofError> {
-    pos.generate_moves(replies);
+    pos.legal_moves(replies);
     for &mv in replies.iter() {
         let mut gc = *pos;
-        gc.make_move(mv);
-        let ok = gc.result().is_none()
+        gc.play(mv);
+        let ok = gc.outcome().is_none()
             && view
-                .find(gc.white(), gc.black(), gc.side())
+                .find(&gc.raw_key())
                 .is_some_and(|r| (r.bound as u32) < d);
         if !ok {
             return Err(ProofError::Invalid(format!(
                 "after {from}, the reply {} from {} has no record within {} plies",
-                pos.format_move(mv),
-                pos.to_fen(),
+                pos.move_text(mv),
+                pos.position_text(),
                 d.saturating_sub(1)
             )));
         }
@@ -246,16 +264,16 @@ fn check_replies(
 /// plies, and wins within `hi` (0: not known). `side == 2` marks an empty slot.
 #[derive(Clone, Copy)]
 struct Slot {
-    white: u64,
-    black: u64,
+    a: u64,
+    b: u64,
     side: u8,
     lo: u8,
     hi: u8,
 }
 
 const EMPTY: Slot = Slot {
-    white: 0,
-    black: 0,
+    a: 0,
+    b: 0,
     side: 2,
     lo: 0,
     hi: 0,
@@ -263,33 +281,51 @@ const EMPTY: Slot = Slot {
 
 /// Plain minimax for "the side to move wins within `d` plies", with a fixed-size cache
 /// of exact facts (a slot is overwritten by the next position that maps to it).
-struct Plain {
+#[doc(hidden)]
+pub struct Plain<P> {
     cache: Vec<Slot>,
     nodes: u64,
+    game: std::marker::PhantomData<P>,
 }
 
-impl Plain {
-    fn new() -> Plain {
+impl<P: ProverPosition> Default for Plain<P> {
+    fn default() -> Self {
+        Plain::new()
+    }
+}
+
+impl<P: ProverPosition> Plain<P> {
+    /// A search with an empty cache.
+    pub fn new() -> Plain<P> {
         Plain {
             cache: vec![EMPTY; CACHE_SLOTS],
             nodes: 0,
+            game: std::marker::PhantomData,
         }
     }
 
-    fn slot(&self, pos: &Position) -> usize {
-        let h = position_hash(pos.white(), pos.black(), pos.side());
+    fn slot(&self, key: &Key) -> usize {
+        let h = position_hash(
+            key.a,
+            key.b,
+            if key.side == 0 {
+                quasar_core::Side::First
+            } else {
+                quasar_core::Side::Second
+            },
+        );
         (h as usize) & (CACHE_SLOTS - 1)
     }
 
     /// A table claim: the side to move wins within `d` plies. The record's move (the
     /// table's) is tried first, and when it does not do it the whole search decides, so
     /// the move only saves work, it never changes the verdict.
-    fn claim_holds(&mut self, pos: &Position, d: u32, mv: Move) -> bool {
+    pub fn claim_holds(&mut self, pos: &P, d: u32, mv: P::Move) -> bool {
         if d == 0 {
             return false;
         }
         self.nodes += 1;
-        if wins_in_one(pos) {
+        if pos.wins_at_once() {
             return true;
         }
         if d >= 3 && self.wins_after(pos, mv, d) {
@@ -300,21 +336,20 @@ impl Plain {
 
     /// True when every reply to `mv` (a move that does not end the game) leaves a win
     /// within `d - 2`.
-    fn wins_after(&mut self, pos: &Position, mv: Move, d: u32) -> bool {
+    fn wins_after(&mut self, pos: &P, mv: P::Move, d: u32) -> bool {
         let mut child = *pos;
-        child.make_move(mv);
-        if child.result().is_some() {
+        child.play(mv);
+        if child.outcome().is_some() {
             return true;
         }
-        let rt = child.targets();
-        (0..rt.count()).all(|j| {
+        !child.any_legal(|r| {
             let mut gc = child;
-            gc.make_move(child.nth_move(&rt, j));
-            gc.result().is_none() && self.wins_within(&gc, d - 2)
+            gc.play(r);
+            !(gc.outcome().is_none() && self.wins_within(&gc, d - 2))
         })
     }
 
-    fn wins_within(&mut self, pos: &Position, d: u32) -> bool {
+    fn wins_within(&mut self, pos: &P, d: u32) -> bool {
         if d == 0 {
             return false;
         }
@@ -322,12 +357,12 @@ impl Plain {
             // Most calls are here, and the rules answer faster than the cache; kept out
             // of it, they leave its slots to the deeper positions that are worth keeping.
             self.nodes += 1;
-            return wins_in_one(pos);
+            return pos.wins_at_once();
         }
-        let i = self.slot(pos);
+        let key = pos.raw_key();
+        let i = self.slot(&key);
         let mut s = self.cache[i];
-        let side = pos.side() as u8;
-        if (s.white, s.black, s.side) == (pos.white(), pos.black(), side) {
+        if (s.a, s.b, s.side) == (key.a, key.b, key.side) {
             if s.hi != 0 && d >= s.hi as u32 {
                 return true;
             }
@@ -336,9 +371,9 @@ impl Plain {
             }
         } else {
             s = Slot {
-                white: pos.white(),
-                black: pos.black(),
-                side,
+                a: key.a,
+                b: key.b,
+                side: key.side,
                 lo: 0,
                 hi: 0,
             };
@@ -346,7 +381,7 @@ impl Plain {
         self.nodes += 1;
         // Shallow wins first: a search within `d` tries moves in order and refutes each
         // wrong one to its full depth, while most of the positions asked have a short win.
-        let won = wins_in_one(pos) || (3..=d).step_by(2).any(|b| self.search(pos, b));
+        let won = pos.wins_at_once() || (3..=d).step_by(2).any(|b| self.search(pos, b));
         if won {
             s.hi = d as u8;
         } else {
@@ -358,136 +393,21 @@ impl Plain {
 
     /// The search itself: a move that wins at once, or (with 3 plies or more) one after
     /// which every reply leaves a win within `d - 2`.
-    fn search(&mut self, pos: &Position, d: u32) -> bool {
-        let t = pos.targets();
-        'outer: for k in 0..t.count() {
+    fn search(&mut self, pos: &P, d: u32) -> bool {
+        pos.any_legal(|mv| {
             let mut child = *pos;
-            child.make_move(pos.nth_move(&t, k));
-            if child.result().is_some() {
+            child.play(mv);
+            if child.outcome().is_some() {
                 return true;
             }
             if d < 3 {
-                continue;
+                return false;
             }
-            let rt = child.targets();
-            for j in 0..rt.count() {
+            !child.any_legal(|r| {
                 let mut gc = child;
-                gc.make_move(child.nth_move(&rt, j));
-                if gc.result().is_some() || !self.wins_within(&gc, d - 2) {
-                    continue 'outer;
-                }
-            }
-            return true;
-        }
-        false
-    }
-}
-
-/// True when the side to move wins with its next move: a step onto its goal row, the
-/// capture of the opponent's last piece, or a move that leaves the opponent none.
-fn wins_in_one(pos: &Position) -> bool {
-    let board = pos.board();
-    let t = pos.targets();
-    let goal = match pos.side() {
-        quasar_core::Side::First => board.last_row(),
-        quasar_core::Side::Second => board.first_row(),
-    };
-    if (t.left | t.straight | t.right) & goal != 0 {
-        return true;
-    }
-    // One move takes at most three moves from the opponent (those of the piece it
-    // captures, or the straight step onto the cell it enters): with four or more and more
-    // than one piece left, no move here ends the game.
-    let theirs = pos.pieces(pos.side().opponent());
-    if theirs.count_ones() > 1 {
-        let flipped = Position::from_parts(board, pos.white(), pos.black(), pos.side().opponent());
-        if flipped.is_ok_and(|f| f.targets().count() >= 4) {
-            return false;
-        }
-    }
-    wins_in_one_by_trying(pos, &t)
-}
-
-/// [`wins_in_one`] by playing every move.
-fn wins_in_one_by_trying(pos: &Position, t: &crate::Targets) -> bool {
-    (0..t.count()).any(|k| {
-        let mut child = *pos;
-        child.make_move(pos.nth_move(t, k));
-        child.result().is_some()
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::Board;
-    use rand::SeedableRng;
-
-    /// "The side to move wins within `d`" by full-width minimax, nothing else.
-    fn brute(pos: &Position, d: u32) -> bool {
-        let mut moves = Vec::new();
-        pos.generate_moves(&mut moves);
-        d >= 1
-            && moves.iter().any(|&m| {
-                let mut child = *pos;
-                child.make_move(m);
-                if child.result().is_some() {
-                    return true;
-                }
-                let mut replies = Vec::new();
-                child.generate_moves(&mut replies);
-                d >= 3
-                    && replies.iter().all(|&r| {
-                        let mut gc = child;
-                        gc.make_move(r);
-                        gc.result().is_none() && brute(&gc, d - 2)
-                    })
+                gc.play(r);
+                gc.outcome().is_some() || !self.wins_within(&gc, d - 2)
             })
-    }
-
-    #[test]
-    fn claims_are_judged_as_by_full_minimax_whatever_move_they_name() {
-        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(9);
-        let mut plain = Plain::new();
-        let (mut held, mut failed) = (0, 0);
-        for (w, h) in [(4, 4), (5, 5), (3, 6), (5, 6)] {
-            for _ in 0..60 {
-                let mut pos = Position::start(Board::new(w, h).unwrap());
-                while pos.result().is_none() {
-                    let hint = pos.random_move(&mut rng).unwrap();
-                    for d in 1..=5 {
-                        let want = brute(&pos, d);
-                        assert_eq!(plain.claim_holds(&pos, d, hint), want, "{pos} {d}");
-                        (held, failed) = if want {
-                            (held + 1, failed)
-                        } else {
-                            (held, failed + 1)
-                        };
-                    }
-                    pos.make_move(hint);
-                }
-            }
-        }
-        assert!(held > 500 && failed > 500, "{held} {failed}");
-    }
-
-    #[test]
-    fn the_win_in_one_shortcut_agrees_with_trying_every_move() {
-        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
-        let mut wins = 0;
-        for (w, h) in [(3, 4), (4, 4), (5, 5), (6, 5), (3, 6)] {
-            for _ in 0..3000 {
-                let mut pos = Position::start(Board::new(w, h).unwrap());
-                while pos.result().is_none() {
-                    let t = pos.targets();
-                    let fast = wins_in_one(&pos);
-                    assert_eq!(fast, wins_in_one_by_trying(&pos, &t), "{pos}");
-                    wins += fast as u32;
-                    let mv = pos.random_move(&mut rng).unwrap();
-                    pos.make_move(mv);
-                }
-            }
-        }
-        assert!(wins > 1000, "{wins}");
+        })
     }
 }

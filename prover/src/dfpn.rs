@@ -1,38 +1,27 @@
 //! Depth-first proof-number search (Nagai's df-pn with the 1 + epsilon trick) for the
 //! winner: proof and disproof numbers for the side to move, in a bounded table.
 
-use super::checkpoint::{
+use crate::checkpoint::{
     least_class_kept, work_class, Checkpoint, Entry, Phase, Saver, MAX_ENTRIES,
 };
-use super::leaves::{Geometry, Quick, Step};
-use super::tt::{Key, Table, TableTooLarge};
-use super::{SolveProgress, Status};
-use crate::tablebase::Tablebase;
-use crate::{Move, Position};
-use quasar_core::Side;
+use crate::instance::{Instance, MoveOf, ProverPosition, Quick, Step};
+use crate::tt::{Key, Table, TableTooLarge};
+use crate::{SolveProgress, Status};
+use quasar_core::{Game, Side};
 
 /// Proof or disproof number that stands for infinity.
-pub(super) const INF: u32 = u32::MAX / 4;
+pub const INF: u32 = u32::MAX / 4;
 /// Nodes between two progress reports.
 const REPORT_EVERY: u64 = 1 << 16;
 
 /// Proof and disproof numbers of "the side to move wins", and for a proven position the
-/// winning move in the key's orientation (a hint for the length search).
-#[derive(Clone, Copy, Debug)]
+/// winning move in the key's orientation, as the game codes it (a hint for the length
+/// search; 0: none).
+#[derive(Clone, Copy, Debug, Default)]
 pub struct PnDn {
     pn: u32,
     dn: u32,
-    best: Move,
-}
-
-impl Default for PnDn {
-    fn default() -> Self {
-        PnDn {
-            pn: 0,
-            dn: 0,
-            best: Move { from: 0, to: 0 },
-        }
-    }
+    best: u16,
 }
 
 /// A position df-pn solved, for the length search to start from.
@@ -42,8 +31,9 @@ pub struct Solved {
     pub key: Key,
     /// True when the side to move wins.
     pub won: bool,
-    /// For a won position, the winning move in the key's orientation.
-    pub best: Move,
+    /// For a won position, the winning move in the key's orientation, as the game codes
+    /// it.
+    pub best: u16,
     /// The nodes df-pn spent on it.
     pub work: u32,
 }
@@ -53,11 +43,11 @@ pub struct Solved {
 pub enum Init {
     /// (1, 1): every position alike.
     Unit,
-    /// (1, the mover's move count): a position whose mover has few replies (one that must
-    /// capture a threat) is cheap to refute, so forcing moves are searched first.
+    /// (1, the mover's move count): a position whose mover has few replies (a narrow
+    /// verdict) is cheap to refute, so forcing moves are searched first.
     Mobility,
-    /// Mobility plus the race: each row the mover's most advanced piece is behind the
-    /// opponent's adds one to its proof number, each row ahead one to its disproof number.
+    /// Mobility plus the race ([`Instance::distance`]): each step the mover is behind the
+    /// opponent adds one to its proof number, each step ahead one to its disproof number.
     Race,
 }
 
@@ -93,15 +83,15 @@ impl Default for Tuning {
 
 /// One child of the node being searched, with its current numbers.
 #[derive(Clone, Copy)]
-struct Child {
-    step: Step,
+struct Child<P: Game> {
+    step: Step<P>,
     pn: u32,
     dn: u32,
 }
 
 /// A node's numbers for its mover, from its children's (each for its own mover), with
 /// what picking and bounding the next child to search needs.
-pub(super) struct Numbers {
+pub struct Numbers {
     /// The node's proof number: the least child disproof number.
     pub pn: u32,
     /// The node's disproof number: the children's proof numbers summed (or, weak, the
@@ -118,9 +108,9 @@ pub(super) struct Numbers {
 impl Numbers {
     /// The numbers of a node whose children have `(pn, dn)`: the side to move wins when
     /// some child is lost for its mover, and loses when every child is won for its mover
-    /// (or has no child: only captures of a threat were listed, and none was legal).
+    /// (or has no child: a narrow verdict listed no legal move).
     #[inline]
-    pub(super) fn of(children: impl Iterator<Item = (u32, u32)>, weak: bool) -> Numbers {
+    pub fn of(children: impl Iterator<Item = (u32, u32)>, weak: bool) -> Numbers {
         let (mut best_dn, mut second_dn) = (INF, INF);
         let mut best = 0;
         let (mut sum_pn, mut max_pn, mut open, mut count) = (0u32, 0u32, 0u32, 0usize);
@@ -188,11 +178,12 @@ impl Numbers {
     }
 }
 
-/// The root's numbers for the progress line. A node with one child (a forced capture)
+/// The root's numbers for the progress line. A node with one child (a forced move)
 /// has its child's numbers, so the root's are those of the first node below it with a
 /// choice, read each time one of that node's children returns.
 #[derive(Default)]
-pub(super) struct RootWatch {
+#[doc(hidden)]
+pub struct RootWatch {
     /// The ply of the first node with a choice on the path from the root.
     ply: usize,
     /// Its numbers as last read, for its mover, and whether its mover is the root's.
@@ -204,7 +195,7 @@ pub(super) struct RootWatch {
 impl RootWatch {
     /// Starts watching a new root, whose numbers are wanted for its mover or (with
     /// `for_opponent`) the other side.
-    pub(super) fn reset(&mut self, for_opponent: bool) {
+    pub fn reset(&mut self, for_opponent: bool) {
         *self = RootWatch {
             for_opponent,
             ..RootWatch::default()
@@ -213,7 +204,7 @@ impl RootWatch {
 
     /// Notes a node at `ply` with `children` children: a lone child is watched instead.
     #[inline]
-    pub(super) fn expanded(&mut self, ply: usize, children: usize) {
+    pub fn expanded(&mut self, ply: usize, children: usize) {
         if ply == self.ply && children == 1 {
             self.ply += 1;
         }
@@ -221,14 +212,14 @@ impl RootWatch {
 
     /// Notes the numbers (for its mover) of a node at `ply` about to search a child.
     #[inline]
-    pub(super) fn read(&mut self, ply: usize, pn: u32, dn: u32) {
+    pub fn read(&mut self, ply: usize, pn: u32, dn: u32) {
         if ply == self.ply {
             self.numbers = Some((pn, dn, ply % 2 == 0));
         }
     }
 
     /// The root's proof and disproof numbers for the side asked at `reset`, if read yet.
-    pub(super) fn numbers(&self) -> Option<(u32, u32)> {
+    pub fn numbers(&self) -> Option<(u32, u32)> {
         self.numbers.map(|(pn, dn, same)| {
             if same != self.for_opponent {
                 (pn, dn)
@@ -240,34 +231,35 @@ impl RootWatch {
 }
 
 /// The df-pn searcher.
-pub struct Dfpn<'a> {
-    geo: &'a Geometry,
-    tb: Option<&'a Tablebase>,
+pub struct Dfpn<'a, I: Instance> {
+    geo: &'a I,
+    tb: Option<&'a I::Table>,
     tt: Table<PnDn>,
-    children: Vec<Vec<Child>>,
-    moves: Vec<Move>,
+    children: Vec<Vec<Child<I::Pos>>>,
+    moves: Vec<MoveOf<I>>,
     nodes: u64,
     proven: u64,
     disproven: u64,
     /// The root's numbers, for the progress line.
-    watch: RootWatch,
+    #[doc(hidden)]
+    pub watch: RootWatch,
     progress: &'a dyn SolveProgress,
-    root: Option<Position>,
+    root: Option<I::Pos>,
     /// Saves checkpoints and says when to stop.
     pub saver: Saver<'a>,
     /// How the numbers are set.
     pub tuning: Tuning,
 }
 
-impl<'a> Dfpn<'a> {
+impl<'a, I: Instance> Dfpn<'a, I> {
     /// A searcher with a table of at most `tt_bytes` bytes.
     pub fn new(
-        geo: &'a Geometry,
-        tb: Option<&'a Tablebase>,
+        geo: &'a I,
+        tb: Option<&'a I::Table>,
         tt_bytes: usize,
         progress: &'a dyn SolveProgress,
         saver: Saver<'a>,
-    ) -> Result<Dfpn<'a>, TableTooLarge> {
+    ) -> Result<Dfpn<'a, I>, TableTooLarge> {
         Ok(Dfpn {
             geo,
             tb,
@@ -286,7 +278,7 @@ impl<'a> Dfpn<'a> {
     }
 
     /// Resumes from a checkpoint of this phase: its solved positions and node count.
-    pub fn load(&mut self, checkpoint: &Checkpoint) {
+    pub fn load(&mut self, checkpoint: &Checkpoint<I::Pos>) {
         self.nodes = checkpoint.winner_nodes;
         for e in &checkpoint.entries {
             let won = e.a == 1;
@@ -359,8 +351,8 @@ impl<'a> Dfpn<'a> {
 
     /// The winner of the unfinished position `root`, `None` when the saver stopped the
     /// search first.
-    pub fn winner(&mut self, root: &Position) -> Option<Side> {
-        let me = root.side();
+    pub fn winner(&mut self, root: &I::Pos) -> Option<Side> {
+        let me = root.side_to_move();
         self.root = Some(*root);
         self.watch.reset(false);
         let (pn, dn) = match self.leaf(root) {
@@ -383,15 +375,16 @@ impl<'a> Dfpn<'a> {
 
     /// The numbers of a position settled without search, if it is.
     #[inline]
-    fn leaf(&self, pos: &Position) -> Option<PnDn> {
+    #[doc(hidden)]
+    pub fn leaf(&self, pos: &I::Pos) -> Option<PnDn> {
         self.settled(pos, self.geo.quick(pos))
     }
 
-    /// The numbers of a position settled without search, given its verdict `quick` (of
-    /// the last rows; meaningless when the game is over, which is checked first).
+    /// The numbers of a position settled without search, given its verdict `quick`
+    /// (meaningless when the game is over, which is checked first).
     #[inline]
-    fn settled(&self, pos: &Position, quick: Quick) -> Option<PnDn> {
-        const NONE: Move = Move { from: 0, to: 0 };
+    fn settled(&self, pos: &I::Pos, quick: Quick) -> Option<PnDn> {
+        const NONE: u16 = 0;
         const WON: PnDn = PnDn {
             pn: 0,
             dn: INF,
@@ -402,7 +395,7 @@ impl<'a> Dfpn<'a> {
             dn: 0,
             best: NONE,
         };
-        if pos.result().is_some() {
+        if pos.outcome().is_some() {
             // A finished game is always lost for the side to move: the last move won it.
             return Some(LOST);
         }
@@ -415,12 +408,12 @@ impl<'a> Dfpn<'a> {
 
     /// The numbers of an unsolved position not in the table, by [`Tuning::init`].
     #[inline]
-    fn first_numbers(&self, pos: &Position, quick: Quick) -> (u32, u32) {
+    fn first_numbers(&self, pos: &I::Pos, quick: Quick) -> (u32, u32) {
         let replies = self.geo.replies(pos, quick).max(1);
         if self.tuning.init != Init::Race {
             return (1, replies);
         }
-        let me = pos.side();
+        let me = pos.side_to_move();
         let lead = self.geo.distance(pos, me.opponent()) as i32 - self.geo.distance(pos, me) as i32;
         (1 + (-lead).max(0) as u32, replies + lead.max(0) as u32)
     }
@@ -429,7 +422,7 @@ impl<'a> Dfpn<'a> {
     /// `th_dn`; returns its numbers.
     fn mid(
         &mut self,
-        pos: &Position,
+        pos: &I::Pos,
         key: Key,
         mirrored: bool,
         th_pn: u32,
@@ -504,15 +497,15 @@ impl<'a> Dfpn<'a> {
             kids[best].pn = cpn;
             kids[best].dn = cdn;
         }
-        let mut best_move = Move { from: 0, to: 0 };
+        let mut best_move = 0;
         if pn == 0 {
             self.proven += 1;
             let mv = kids[best].step.mv;
-            best_move = if mirrored {
+            best_move = I::Pos::move_code(if mirrored {
                 self.geo.mirror_move(mv)
             } else {
                 mv
-            };
+            });
         } else if dn == 0 {
             self.disproven += 1;
         }
@@ -529,180 +522,5 @@ impl<'a> Dfpn<'a> {
             self.tt.put(key, v, work);
         }
         (pn, dn)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::solve::{table_in_memory, Quiet};
-    use crate::Board;
-    use quasar_core::exact::ExactSolver;
-    use quasar_core::GameResult;
-    use rand::SeedableRng;
-    use rand_xoshiro::Xoshiro256PlusPlus;
-    use std::time::Duration;
-
-    /// The winner by the core's plain exact search, independent of df-pn.
-    fn plain_winner(pos: &Position) -> Side {
-        let s = ExactSolver::<Position>::default()
-            .solve(pos, 60)
-            .expect("small boards end within 60 plies");
-        match s.result {
-            GameResult::Win => pos.side(),
-            _ => pos.side().opponent(),
-        }
-    }
-
-    /// `count` unfinished positions up to `plies` random moves from the start of `b`.
-    fn positions(b: Board, plies: u32, count: usize, seed: u64) -> Vec<Position> {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        let mut out = Vec::new();
-        while out.len() < count {
-            let mut pos = Position::start(b);
-            for _ in 0..plies {
-                match pos.random_move(&mut rng) {
-                    Some(mv) if pos.result().is_none() => pos.make_move(mv),
-                    _ => break,
-                }
-            }
-            if pos.result().is_none() {
-                out.push(pos);
-            }
-        }
-        out
-    }
-
-    fn winner(pos: &Position, tb: Option<&Tablebase>, tuning: Tuning, bytes: usize) -> Side {
-        let geo = Geometry::new(pos.board());
-        let saver = Saver::new(None, Duration::from_secs(3600), None);
-        let mut d = Dfpn::new(&geo, tb, bytes, &Quiet, saver).unwrap();
-        d.tuning = tuning;
-        d.winner(pos).expect("never stopped")
-    }
-
-    #[test]
-    fn every_tuning_finds_the_plain_searchs_winner() {
-        let tunings = [
-            Tuning::default(),
-            Tuning {
-                eps_percent: 0,
-                init: Init::Unit,
-                weak: false,
-                total_work: false,
-            },
-            Tuning {
-                eps_percent: 100,
-                init: Init::Mobility,
-                weak: true,
-                total_work: true,
-            },
-            Tuning {
-                eps_percent: 25,
-                init: Init::Race,
-                weak: false,
-                total_work: true,
-            },
-        ];
-        for (w, h, plies, count) in [(4, 4, 3, 6), (4, 5, 4, 6), (5, 4, 4, 6), (5, 5, 14, 4)] {
-            let b = Board::new(w, h).unwrap();
-            let tb = table_in_memory(b, 3).unwrap();
-            let mut all = positions(b, plies, count, (w * 10 + h) as u64);
-            if w * h <= 16 {
-                all.push(Position::start(b));
-            }
-            for pos in all {
-                let expected = plain_winner(&pos);
-                for tuning in tunings {
-                    for table in [None, Some(&tb)] {
-                        // Small boards get a table of 64 KiB, so that entries are replaced.
-                        let bytes = if w * h <= 20 { 64 << 10 } else { 8 << 20 };
-                        assert_eq!(
-                            winner(&pos, table, tuning, bytes),
-                            expected,
-                            "{} on {b}, {tuning:?}, table {}",
-                            pos.to_fen(),
-                            table.is_some()
-                        );
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn the_reported_root_numbers_end_solved_for_the_winner() {
-        let b = Board::new(5, 5).unwrap();
-        let geo = Geometry::new(b);
-        let (mut forced, mut chosen) = (0, 0);
-        for pos in positions(b, 12, 60, 7) {
-            let saver = Saver::new(None, Duration::from_secs(3600), None);
-            let mut d = Dfpn::new(&geo, None, 1 << 20, &Quiet, saver).unwrap();
-            let winner = d.winner(&pos).expect("never stopped");
-            let Some(numbers) = d.watch.numbers() else {
-                // Settled without a search: nothing to watch.
-                assert!(d.leaf(&pos).is_some(), "{}", pos.to_fen());
-                continue;
-            };
-            let mut moves = Vec::new();
-            geo.moves(&pos, geo.quick(&pos), &mut moves);
-            if moves.len() == 1 {
-                forced += 1;
-            } else {
-                chosen += 1;
-            }
-            let expected = if winner == pos.side() {
-                (0, INF)
-            } else {
-                (INF, 0)
-            };
-            assert_eq!(numbers, expected, "{}", pos.to_fen());
-        }
-        assert!(
-            forced > 0 && chosen > 0,
-            "{forced} forced roots, {chosen} with a choice"
-        );
-    }
-
-    #[test]
-    fn the_root_numbers_are_read_at_the_first_choice_below_forced_moves() {
-        let mut w = RootWatch::default();
-        // A root with one move (a forced capture) and a child with one reply.
-        w.expanded(0, 1);
-        w.read(0, 1, 1);
-        assert_eq!(
-            w.numbers(),
-            None,
-            "the root's own numbers only mirror its child's"
-        );
-        w.expanded(1, 1);
-        w.read(1, 7, 7);
-        // The first choice, two plies down: the root's mover moves there too.
-        w.expanded(2, 4);
-        w.read(2, 3, 9);
-        assert_eq!(w.numbers(), Some((3, 9)));
-        // Nodes below it, and its siblings' subtrees, are not read.
-        w.expanded(3, 1);
-        w.read(3, 5, 6);
-        w.read(4, 1, 2);
-        assert_eq!(w.numbers(), Some((3, 9)));
-        // A choice at an odd ply is read for the other side: its numbers swap.
-        w.reset(false);
-        w.expanded(0, 1);
-        w.expanded(1, 2);
-        w.read(1, 10, 20);
-        assert_eq!(w.numbers(), Some((20, 10)));
-        // A root with a choice is read itself.
-        w.reset(false);
-        w.expanded(0, 2);
-        w.read(0, 4, 8);
-        w.expanded(1, 1);
-        w.read(1, 1, 1);
-        assert_eq!(w.numbers(), Some((4, 8)));
-        // Asked for the root's opponent, the same numbers swap.
-        w.reset(true);
-        w.expanded(0, 2);
-        w.read(0, 4, 8);
-        assert_eq!(w.numbers(), Some((8, 4)));
     }
 }

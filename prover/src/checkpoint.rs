@@ -2,9 +2,9 @@
 //! table's most expensive entries (every entry is a fact about its position, so any subset
 //! is a sound start), checksummed, written to a temporary file and renamed.
 
-use super::frame;
-use super::tt::Key;
-use crate::{Board, Move, Position};
+use crate::frame;
+use crate::instance::ProverPosition;
+use crate::tt::Key;
 use quasar_core::file::{self, FileError, OutputLock};
 use quasar_core::Side;
 use std::io::Write;
@@ -113,7 +113,7 @@ impl<'a> Saver<'a> {
 
     /// Writes `checkpoint` (when there is a file), and stops the search when `stop` or
     /// when the write fails.
-    pub fn save(&mut self, checkpoint: &Checkpoint, stop: bool) {
+    pub fn save<P: ProverPosition>(&mut self, checkpoint: &Checkpoint<P>, stop: bool) {
         if let Some(path) = &self.path {
             let written = match &self.lock {
                 Some(lock) => checkpoint.write_under(path, lock),
@@ -164,17 +164,17 @@ pub struct Entry {
     pub a: u8,
     /// The second value byte.
     pub b: u8,
-    /// The move to try first (in the key's orientation).
-    pub mv: Move,
+    /// The move to try first (in the key's orientation), as the game codes it (0: none).
+    pub mv: u16,
     /// The nodes spent on it.
     pub work: u32,
 }
 
 /// A solve's saved state.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Checkpoint {
+pub struct Checkpoint<P> {
     /// The position being solved.
-    pub root: Position,
+    pub root: P,
     /// The phase.
     pub phase: Phase,
     /// df-pn's nodes so far (all runs).
@@ -242,15 +242,16 @@ pub fn least_class_kept(works: impl Iterator<Item = u32>, max: usize) -> usize {
     floor
 }
 
-impl Checkpoint {
+impl<P: ProverPosition> Checkpoint<P> {
     fn header(&self) -> Vec<u8> {
-        let b = self.root.board();
+        let [p0, p1] = self.root.params();
+        let key = self.root.raw_key();
         let mut out = Vec::with_capacity(HEADER_BYTES);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&[b.width() as u8, b.height() as u8, self.root.side() as u8, 0]);
-        out.extend_from_slice(&self.root.white().to_le_bytes());
-        out.extend_from_slice(&self.root.black().to_le_bytes());
+        out.extend_from_slice(&[p0, p1, self.root.side_to_move() as u8, 0]);
+        out.extend_from_slice(&key.a.to_le_bytes());
+        out.extend_from_slice(&key.b.to_le_bytes());
         let (phase, winner, bound) = match self.phase {
             Phase::Winner => (0u32, 0u8, 0u32),
             Phase::Length { winner, bound } => (1, winner as u8, bound),
@@ -280,8 +281,9 @@ impl Checkpoint {
             for e in &self.entries {
                 buf[0..8].copy_from_slice(&e.key.a.to_le_bytes());
                 buf[8..16].copy_from_slice(&e.key.b.to_le_bytes());
-                buf[16..20].copy_from_slice(&[e.key.side, e.a, e.b, e.mv.from]);
-                buf[20] = e.mv.to;
+                let [m0, m1] = e.mv.to_le_bytes();
+                buf[16..20].copy_from_slice(&[e.key.side, e.a, e.b, m0]);
+                buf[20] = m1;
                 buf[21..24].copy_from_slice(&e.work.min(0xFF_FFFF).to_le_bytes()[..3]);
                 crc.update(&buf);
                 f.write_all(&buf)?;
@@ -292,7 +294,7 @@ impl Checkpoint {
     }
 
     /// Reads a checkpoint file, `None` when there is none yet.
-    pub fn read(path: &Path) -> Result<Option<Checkpoint>, CheckpointError> {
+    pub fn read(path: &Path) -> Result<Option<Checkpoint<P>>, CheckpointError> {
         let bytes = match file::read(path, MAX_FILE_BYTES, "solve checkpoint") {
             Ok(b) => b,
             Err(e) if e.is_not_found() => return Ok(None),
@@ -302,7 +304,7 @@ impl Checkpoint {
     }
 
     /// Parses the bytes of the file named `path` (for messages).
-    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Checkpoint, CheckpointError> {
+    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Checkpoint<P>, CheckpointError> {
         let bad = |msg: &str| CheckpointError::Damaged {
             path: path.to_path_buf(),
             msg: msg.to_string(),
@@ -311,10 +313,13 @@ impl Checkpoint {
             .map_err(|msg| bad(&msg))?;
         let u32_at = |i: usize| u32::from_le_bytes(body[i..i + 4].try_into().expect("4 bytes"));
         let u64_at = |i: usize| u64::from_le_bytes(body[i..i + 8].try_into().expect("8 bytes"));
-        let board =
-            Board::new(body[12] as u32, body[13] as u32).map_err(|e| bad(&e.to_string()))?;
         let side = frame::side_of(body[14]).ok_or_else(|| bad("bad side to move"))?;
-        let root = Position::from_parts(board, u64_at(16), u64_at(24), side)
+        let key = Key {
+            a: u64_at(16),
+            b: u64_at(24),
+            side: side as u8,
+        };
+        let root = P::from_params([body[12], body[13]], &key)
             .map_err(|e| bad(&format!("bad root position: {e}")))?;
         let phase_word = u32_at(32);
         let bound = u32_at(36);
@@ -340,17 +345,14 @@ impl Checkpoint {
                 b: u64::from_le_bytes(c[8..16].try_into().expect("8 bytes")),
                 side: c[16],
             };
-            if key.side > 1 || key.a & key.b != 0 {
+            if key.side > 1 || root.with_key(&key).is_err() {
                 return Err(bad("an entry holds no position"));
             }
             entries.push(Entry {
                 key,
                 a: c[17],
                 b: c[18],
-                mv: Move {
-                    from: c[19],
-                    to: c[20],
-                },
+                mv: u16::from_le_bytes([c[19], c[20]]),
                 work: u32::from_le_bytes([c[21], c[22], c[23], 0]),
             });
         }
@@ -364,80 +366,15 @@ impl Checkpoint {
     }
 
     /// Accepts the checkpoint for a solve of `root`, or says whose it is.
-    pub fn matches(&self, root: &Position, path: &Path) -> Result<(), CheckpointError> {
+    pub fn matches(&self, root: &P, path: &Path) -> Result<(), CheckpointError> {
         if self.root == *root {
             Ok(())
         } else {
             Err(CheckpointError::Mismatch {
                 path: path.to_path_buf(),
-                theirs: format!("{} on {}", self.root.to_fen(), self.root.board()),
-                ours: format!("{} on {}", root.to_fen(), root.board()),
+                theirs: self.root.long_text(),
+                ours: root.long_text(),
             })
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn sample() -> Checkpoint {
-        let root = Position::start(Board::new(5, 5).unwrap());
-        Checkpoint {
-            root,
-            phase: Phase::Length {
-                winner: Side::Second,
-                bound: 24,
-            },
-            winner_nodes: 123,
-            length_nodes: 456,
-            entries: (0..5)
-                .map(|i| Entry {
-                    key: Key {
-                        a: 1 << i,
-                        b: 1 << 20,
-                        side: (i % 2) as u8,
-                    },
-                    a: i as u8,
-                    b: 26,
-                    mv: Move { from: 3, to: 8 },
-                    work: 1 << (4 * i),
-                })
-                .collect(),
-        }
-    }
-
-    #[test]
-    fn writes_reads_and_refuses_damage() {
-        let dir = std::env::temp_dir().join(format!("qs-ckpt-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("a.ckpt");
-        assert!(Checkpoint::read(&path).unwrap().is_none());
-        let c = sample();
-        c.write(&path).unwrap();
-        assert_eq!(Checkpoint::read(&path).unwrap(), Some(c.clone()));
-        let mut bytes = std::fs::read(&path).unwrap();
-        let mid = bytes.len() / 2;
-        bytes[mid] ^= 4;
-        let e = Checkpoint::from_bytes(&bytes, &path).unwrap_err();
-        assert!(e.to_string().contains("checksum"), "{e}");
-        let e = Checkpoint::from_bytes(&bytes[..30], &path).unwrap_err();
-        assert!(e.to_string().contains("header"), "{e}");
-        let other = Position::start(Board::new(6, 5).unwrap());
-        let e = c.matches(&other, &path).unwrap_err();
-        assert!(e.to_string().contains("not of"), "{e}");
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn keeps_the_most_expensive_entries() {
-        // Work 1, 16, 256, 4096, 65536: a cap of 3 keeps the three largest.
-        let works = || sample().entries.into_iter().map(|e| e.work);
-        let floor = least_class_kept(works(), 3);
-        let kept: Vec<u32> = works().filter(|&w| work_class(w) >= floor).collect();
-        assert_eq!(kept, vec![256, 4096, 65536]);
-        assert_eq!(least_class_kept(works(), 9), 0);
-        let none = least_class_kept(works(), 0);
-        assert_eq!(works().filter(|&w| work_class(w) >= none).count(), 0);
     }
 }

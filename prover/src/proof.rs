@@ -4,8 +4,9 @@
 //! bucket of a memory-mapped file; checksummed, written to a temporary file and renamed;
 //! reading a damaged file, or one of an older format, is an error.
 
-use super::frame;
-use crate::{Board, Move, Position};
+use crate::frame;
+use crate::instance::ProverPosition;
+use crate::tt::Key;
 use quasar_core::file::{self, FileError, OutputLock};
 use quasar_core::Side;
 use std::io::{self, Seek, SeekFrom, Write};
@@ -39,75 +40,71 @@ pub enum RecordKind {
 /// One winner-to-move position of a proof.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Record {
-    /// White's pieces.
-    pub white: u64,
-    /// Black's pieces.
-    pub black: u64,
+    /// The position's first word ([`ProverPosition::raw_key`]).
+    pub a: u64,
+    /// The position's second word.
+    pub b: u64,
     /// The side to move (always the winner).
     pub side: Side,
     /// How it is proved.
     pub kind: RecordKind,
-    /// The winner's move (for a claim, the table's move, for information).
-    pub mv: Move,
+    /// The winner's move as the game codes it (for a claim, the table's move, for
+    /// information).
+    pub mv: u16,
     /// The winner wins within this many plies from here.
     pub bound: u8,
 }
 
 impl Record {
     /// A record of `pos`.
-    pub fn new(pos: &Position, kind: RecordKind, mv: Move, bound: u32) -> Record {
+    pub fn new<P: ProverPosition>(pos: &P, kind: RecordKind, mv: P::Move, bound: u32) -> Record {
+        let key = pos.raw_key();
         Record {
-            white: pos.white(),
-            black: pos.black(),
-            side: pos.side(),
+            a: key.a,
+            b: key.b,
+            side: pos.side_to_move(),
             kind,
-            mv,
+            mv: P::move_code(mv),
             bound: bound.min(255) as u8,
         }
     }
 
     /// The hash the file is sorted and indexed by.
     pub fn hash(&self) -> u64 {
-        position_hash(self.white, self.black, self.side)
+        position_hash(self.a, self.b, self.side)
     }
 
     /// The order of records in a file: by hash, then by position, then the smallest
     /// bound first.
     fn order(&self) -> (u64, u64, u64, u8, u8) {
-        (
-            self.hash(),
-            self.white,
-            self.black,
-            self.side as u8,
-            self.bound,
-        )
+        (self.hash(), self.a, self.b, self.side as u8, self.bound)
     }
 
     /// True when both records are of the same position.
     fn same_position(&self, other: &Record) -> bool {
-        (self.white, self.black, self.side) == (other.white, other.black, other.side)
+        (self.a, self.b, self.side) == (other.a, other.b, other.side)
     }
 }
 
 /// The hash of a position that orders and indexes a proof file: part of the format, so
 /// fixed here (a strong 64-bit mix; two positions that share it are told apart by their
-/// pieces, which every record holds in full).
+/// keys, which every record holds in full).
 #[inline]
-pub fn position_hash(white: u64, black: u64, side: Side) -> u64 {
+pub fn position_hash(a: u64, b: u64, side: Side) -> u64 {
     let mix = |mut z: u64| {
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     };
-    mix(white ^ mix(black.wrapping_add((side as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))))
+    mix(a ^ mix(b.wrapping_add((side as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))))
 }
 
 /// A proof that `winner` wins from `root` within `plies` plies, held in memory (small
 /// proofs and tests; a solve streams its records to the file instead).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Proof {
+pub struct Proof<P> {
     /// The start of the proof.
-    pub root: Position,
+    pub root: P,
     /// The side that wins.
     pub winner: Side,
     /// The winner wins within this many plies.
@@ -157,25 +154,24 @@ fn side_byte(s: Side) -> u8 {
     s as u8
 }
 
-/// Bytes of one piece mask on `board`: one bit a cell.
-pub(super) fn cell_bytes(board: Board) -> usize {
-    board.num_cells().div_ceil(8) as usize
-}
-
-/// Bytes of one record on `board`: both masks, then flags, from, to and bound.
-pub fn record_bytes(board: Board) -> usize {
-    2 * cell_bytes(board) + 4
+/// Bytes of one record of `cells`-byte key words: both words, then flags, the move's two
+/// bytes and the bound.
+#[doc(hidden)]
+pub fn record_bytes(cells: usize) -> usize {
+    2 * cells + 4
 }
 
 /// The index's bucket bits for about `records` records.
-fn bucket_bits_for(records: u64) -> u32 {
+#[doc(hidden)]
+pub fn bucket_bits_for(records: u64) -> u32 {
     let per = (records / BUCKET_TARGET).max(1);
     (63 - per.leading_zeros()).min(MAX_BUCKET_BITS)
 }
 
 /// The bucket of `hash` in an index of `bits` bits: its top bits.
 #[inline]
-fn bucket_of(hash: u64, bits: u32) -> u64 {
+#[doc(hidden)]
+pub fn bucket_of(hash: u64, bits: u32) -> u64 {
     if bits == 0 {
         0
     } else {
@@ -184,23 +180,26 @@ fn bucket_of(hash: u64, bits: u32) -> u64 {
 }
 
 /// Writes `r` into `out` (exactly [`record_bytes`] long).
-pub(super) fn encode(r: &Record, cells: usize, out: &mut [u8]) {
-    out[..cells].copy_from_slice(&r.white.to_le_bytes()[..cells]);
-    out[cells..2 * cells].copy_from_slice(&r.black.to_le_bytes()[..cells]);
+#[doc(hidden)]
+pub fn encode(r: &Record, cells: usize, out: &mut [u8]) {
+    out[..cells].copy_from_slice(&r.a.to_le_bytes()[..cells]);
+    out[cells..2 * cells].copy_from_slice(&r.b.to_le_bytes()[..cells]);
     let kind = match r.kind {
         RecordKind::Move => 0,
         RecordKind::Claim => 1,
     };
+    let [m0, m1] = r.mv.to_le_bytes();
     out[2 * cells..2 * cells + 4].copy_from_slice(&[
         side_byte(r.side) | kind << 1,
-        r.mv.from,
-        r.mv.to,
+        m0,
+        m1,
         r.bound,
     ]);
 }
 
 /// Reads a record from `bytes` (exactly [`record_bytes`] long); `None` for an unknown kind.
-pub(super) fn decode(bytes: &[u8], cells: usize) -> Option<Record> {
+#[doc(hidden)]
+pub fn decode(bytes: &[u8], cells: usize) -> Option<Record> {
     let mut w = [0u8; 8];
     let mut k = [0u8; 8];
     w[..cells].copy_from_slice(&bytes[..cells]);
@@ -212,14 +211,11 @@ pub(super) fn decode(bytes: &[u8], cells: usize) -> Option<Record> {
         _ => return None,
     };
     Some(Record {
-        white: u64::from_le_bytes(w),
-        black: u64::from_le_bytes(k),
+        a: u64::from_le_bytes(w),
+        b: u64::from_le_bytes(k),
         side: frame::side_of(tail[0] & 1).expect("one bit"),
         kind,
-        mv: Move {
-            from: tail[1],
-            to: tail[2],
-        },
+        mv: u16::from_le_bytes([tail[1], tail[2]]),
         bound: tail[3],
     })
 }
@@ -235,10 +231,10 @@ pub fn sort_records(records: &mut Vec<Record>, dedup: bool) {
 
 /// Writes the proof file `path` (named only once complete) from `chunks`, as
 /// [`write_proof`]; returns its records, of those the table claims, and its bytes.
-pub(super) fn write_proof_file(
+pub(crate) fn write_proof_file<P: ProverPosition>(
     path: &Path,
     lock: &OutputLock,
-    root: &Position,
+    root: &P,
     winner: Side,
     plies: u32,
     expected: u64,
@@ -265,17 +261,16 @@ pub(super) fn write_proof_file(
 /// Writes a whole proof file to `out`: the header, the records of `chunks` (each sorted
 /// by [`sort_records`], chunk after chunk in hash order), the index and the checksum;
 /// `expected` (at least the record count) sizes the index. Returns the records written.
-pub fn write_proof<W: Write + Seek>(
+pub fn write_proof<W: Write + Seek, P: ProverPosition>(
     out: &mut W,
-    root: &Position,
+    root: &P,
     winner: Side,
     plies: u32,
     expected: u64,
     chunks: impl Iterator<Item = io::Result<Vec<Record>>>,
 ) -> io::Result<u64> {
-    let board = root.board();
-    let cells = cell_bytes(board);
-    let size = record_bytes(board);
+    let cells = root.key_bytes();
+    let size = record_bytes(cells);
     let bits = bucket_bits_for(expected);
     out.write_all(&[0u8; HEADER_BYTES])?;
     let mut crc = crc32fast::Hasher::new();
@@ -312,14 +307,11 @@ pub fn write_proof<W: Write + Seek>(
     let mut header = Vec::with_capacity(HEADER_BYTES);
     header.extend_from_slice(MAGIC);
     header.extend_from_slice(&VERSION.to_le_bytes());
-    header.extend_from_slice(&[
-        board.width() as u8,
-        board.height() as u8,
-        side_byte(winner),
-        side_byte(root.side()),
-    ]);
-    header.extend_from_slice(&root.white().to_le_bytes());
-    header.extend_from_slice(&root.black().to_le_bytes());
+    let [p0, p1] = root.params();
+    let key = root.raw_key();
+    header.extend_from_slice(&[p0, p1, side_byte(winner), side_byte(root.side_to_move())]);
+    header.extend_from_slice(&key.a.to_le_bytes());
+    header.extend_from_slice(&key.b.to_le_bytes());
     header.extend_from_slice(&plies.to_le_bytes());
     header.extend_from_slice(&count.to_le_bytes());
     header.extend_from_slice(&bits.to_le_bytes());
@@ -336,9 +328,9 @@ pub fn write_proof<W: Write + Seek>(
 
 /// A proof file's contents, read in place: the header and the records by bucket.
 #[derive(Clone, Copy, Debug)]
-pub struct ProofView<'a> {
+pub struct ProofView<'a, P> {
     /// The start of the proof.
-    pub root: Position,
+    pub root: P,
     /// The side that wins.
     pub winner: Side,
     /// The winner wins within this many plies.
@@ -351,10 +343,10 @@ pub struct ProofView<'a> {
     size: usize,
 }
 
-impl<'a> ProofView<'a> {
+impl<'a, P: ProverPosition> ProofView<'a, P> {
     /// Reads the bytes of a whole file named `path` (for messages): checksum, version,
     /// header, sizes and index; the records are decoded when asked for.
-    pub fn parse(bytes: &'a [u8], path: &Path) -> Result<ProofView<'a>, ProofError> {
+    pub fn parse(bytes: &'a [u8], path: &Path) -> Result<ProofView<'a, P>, ProofError> {
         let bad = |msg: &str| ProofError::Damaged {
             path: path.to_path_buf(),
             msg: msg.to_string(),
@@ -363,11 +355,14 @@ impl<'a> ProofView<'a> {
             .map_err(|msg| bad(&msg))?;
         let u32_at = |i: usize| u32::from_le_bytes(body[i..i + 4].try_into().expect("4 bytes"));
         let u64_at = |i: usize| u64::from_le_bytes(body[i..i + 8].try_into().expect("8 bytes"));
-        let board =
-            Board::new(body[12] as u32, body[13] as u32).map_err(|e| bad(&e.to_string()))?;
         let winner = frame::side_of(body[14]).ok_or_else(|| bad("bad winner"))?;
         let side = frame::side_of(body[15]).ok_or_else(|| bad("bad side to move"))?;
-        let root = Position::from_parts(board, u64_at(16), u64_at(24), side)
+        let key = Key {
+            a: u64_at(16),
+            b: u64_at(24),
+            side: side as u8,
+        };
+        let root = P::from_params([body[12], body[13]], &key)
             .map_err(|e| bad(&format!("bad root position: {e}")))?;
         let plies = u32_at(32);
         let count = u64_at(36);
@@ -375,7 +370,8 @@ impl<'a> ProofView<'a> {
         if bits > MAX_BUCKET_BITS {
             return Err(bad("the index is impossibly large"));
         }
-        let size = record_bytes(board);
+        let cells = root.key_bytes();
+        let size = record_bytes(cells);
         let index_bytes = ((1u128 << bits) + 1) * 8;
         let expected = count as u128 * size as u128 + HEADER_BYTES as u128 + index_bytes;
         if expected != body.len() as u128 {
@@ -390,7 +386,7 @@ impl<'a> ProofView<'a> {
             index: &body[records_end..],
             count,
             bits,
-            cells: cell_bytes(board),
+            cells,
             size,
         };
         let mut last = 0;
@@ -448,21 +444,22 @@ impl<'a> ProofView<'a> {
         decode(&self.records[at..at + self.size], self.cells)
     }
 
-    /// The record of a position, found in its bucket by its full pieces and side; `None`
+    /// The record of a position, found in its bucket by its full key; `None`
     /// when there is none (or it cannot be decoded).
     #[inline]
-    pub fn find(&self, white: u64, black: u64, side: Side) -> Option<Record> {
-        let b = self.bucket_of(position_hash(white, black, side));
-        let range = self.bucket(b);
+    pub fn find(&self, key: &Key) -> Option<Record> {
+        let (a, b, side) = (key.a, key.b, key.side);
+        let bucket = self.bucket_of(position_hash(a, b, frame::side_of(side)?));
+        let range = self.bucket(bucket);
         let mut w = [0u8; 8];
         let mut k = [0u8; 8];
-        w.copy_from_slice(&white.to_le_bytes());
-        k.copy_from_slice(&black.to_le_bytes());
+        w.copy_from_slice(&a.to_le_bytes());
+        k.copy_from_slice(&b.to_le_bytes());
         let c = self.cells;
         let from = range.start as usize * self.size;
         let to = range.end as usize * self.size;
         for bytes in self.records[from..to].chunks_exact(self.size) {
-            if bytes[..c] == w[..c] && bytes[c..2 * c] == k[..c] && bytes[2 * c] & 1 == side as u8 {
+            if bytes[..c] == w[..c] && bytes[c..2 * c] == k[..c] && bytes[2 * c] & 1 == side {
                 return decode(bytes, c);
             }
         }
@@ -470,7 +467,7 @@ impl<'a> ProofView<'a> {
     }
 }
 
-impl Proof {
+impl<P: ProverPosition> Proof<P> {
     /// The file's bytes, checksum last.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut records = self.records.clone();
@@ -491,8 +488,8 @@ impl Proof {
     }
 
     /// Reads the bytes of a file named `path` (for messages).
-    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Proof, ProofError> {
-        let view = ProofView::parse(bytes, path)?;
+    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Proof<P>, ProofError> {
+        let view = ProofView::<P>::parse(bytes, path)?;
         let mut records = Vec::with_capacity(view.len() as usize);
         for i in 0..view.len() {
             records.push(view.record(i).ok_or_else(|| ProofError::Damaged {
@@ -516,7 +513,7 @@ impl Proof {
     }
 
     /// Reads a proof file into memory.
-    pub fn read(path: &Path) -> Result<Proof, ProofError> {
+    pub fn read(path: &Path) -> Result<Proof<P>, ProofError> {
         let file = ProofFile::open(path)?;
         Proof::from_bytes(file.bytes(), path)
     }
@@ -565,42 +562,7 @@ impl ProofFile {
     }
 
     /// The file's contents, once its checksum, version and index are right.
-    pub fn view(&self) -> Result<ProofView<'_>, ProofError> {
+    pub fn view<P: ProverPosition>(&self) -> Result<ProofView<'_, P>, ProofError> {
         ProofView::parse(self.bytes(), &self.path)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn records_round_trip_on_every_width_of_mask() {
-        for (w, h) in [(3, 3), (4, 4), (6, 5), (8, 8)] {
-            let board = Board::new(w, h).unwrap();
-            let cells = cell_bytes(board);
-            let top = 1u64 << (board.num_cells() - 1);
-            let r = Record {
-                white: top | 1,
-                black: 2,
-                side: Side::Second,
-                kind: RecordKind::Claim,
-                mv: Move { from: 1, to: 0 },
-                bound: 9,
-            };
-            let mut bytes = vec![0; record_bytes(board)];
-            encode(&r, cells, &mut bytes);
-            assert_eq!(decode(&bytes, cells), Some(r));
-        }
-    }
-
-    #[test]
-    fn bucket_bits_keep_buckets_near_the_target() {
-        assert_eq!(bucket_bits_for(0), 0);
-        assert_eq!(bucket_bits_for(31), 0);
-        assert_eq!(bucket_bits_for(32), 1);
-        assert_eq!(bucket_bits_for(3_000_000), 17);
-        assert_eq!(bucket_of(u64::MAX, 0), 0);
-        assert_eq!(bucket_of(u64::MAX, 3), 7);
     }
 }

@@ -6,10 +6,10 @@
 //! and the proof writer share them.
 
 use super::{Bounds, Length, NEVER};
-use crate::solve::dfpn::{Numbers, Tuning, INF};
-use crate::solve::leaves::Step;
-use crate::solve::tt::Key;
-use crate::Position;
+use crate::dfpn::{Numbers, Tuning, INF};
+use crate::instance::{Instance, Step};
+use crate::tt::Key;
+use quasar_core::Game;
 
 /// The largest number the table keeps (two bytes); larger ones are stored as this, which
 /// only blurs the guidance, never a result.
@@ -17,8 +17,8 @@ const STORED_MAX: u32 = u16::MAX as u32 - 1;
 
 /// One child of the node being searched, with its numbers for its own mover.
 #[derive(Clone, Copy)]
-pub(super) struct Child {
-    step: Step,
+pub(super) struct Child<P: Game> {
+    step: Step<P>,
     known: Bounds,
     pn: u32,
     dn: u32,
@@ -32,15 +32,15 @@ enum Known {
     Open(Bounds),
 }
 
-impl Length<'_> {
+impl<I: Instance> Length<'_, I> {
     /// [`Length::within`] by proof numbers, for the root of a bound test.
-    pub(super) fn within_pn(&mut self, root: &Position, d: u32) -> bool {
+    pub(super) fn within_pn(&mut self, root: &I::Pos, d: u32) -> bool {
         let (key, mirrored) = self.geo.key_mirrored(root);
         let known = match self.known(root, &key, d, 0) {
             Known::Solved(w) => return w,
             Known::Open(b) => b,
         };
-        let winner_moves = root.side() == self.winner;
+        let winner_moves = root.side_to_move() == self.winner;
         self.watch.reset(!winner_moves);
         loop {
             let (pn, dn) = self.mid_pn(root, key, mirrored, known, d, INF, INF, 0);
@@ -57,7 +57,7 @@ impl Length<'_> {
     /// Settles `pos` (unfinished, key `key`) with `d` plies left without expanding it when
     /// the table, the rules or a table claim can; below `pn_from` by the depth-first
     /// search.
-    fn known(&mut self, pos: &Position, key: &Key, d: u32, ply: usize) -> Known {
+    fn known(&mut self, pos: &I::Pos, key: &Key, d: u32, ply: usize) -> Known {
         if d < self.geo.min_plies(pos, self.winner) {
             return Known::Solved(false);
         }
@@ -76,7 +76,7 @@ impl Length<'_> {
     #[allow(clippy::too_many_arguments)]
     fn mid_pn(
         &mut self,
-        pos: &Position,
+        pos: &I::Pos,
         key: Key,
         mirrored: bool,
         known: Bounds,
@@ -89,7 +89,7 @@ impl Length<'_> {
         if self.count_node() {
             return (1, 1);
         }
-        let winner_moves = pos.side() == self.winner;
+        let winner_moves = pos.side_to_move() == self.winner;
         if self.kids.len() <= ply {
             self.kids.push(Vec::new());
         }
@@ -111,7 +111,7 @@ impl Length<'_> {
         for i in 0..kids.len() {
             let c = kids[i];
             // The child's numbers are its mover's, the other side.
-            let (pn, dn) = if c.step.pos.result().is_some() {
+            let (pn, dn) = if c.step.pos.outcome().is_some() {
                 // The move won the game: its mover (this node's) wins.
                 (INF, 0)
             } else {
@@ -182,7 +182,7 @@ impl Length<'_> {
             self.settled[w as usize] += 1;
         }
         // The mover's deciding move, tried first by the depth-first search.
-        let hint = (pn == 0).then(|| self.flip(kids[best].step.mv, mirrored));
+        let hint = (pn == 0).then(|| self.code(kids[best].step.mv, mirrored));
         self.kids[ply] = kids;
         let work = (self.nodes - start).min(u32::MAX as u64) as u32;
         // From the entry as stored now, not as read before the search: a fact found
