@@ -295,3 +295,44 @@ fn a_bad_openings_file_is_one_error_line_before_any_game() {
     ]);
     assert!(!ok && err.contains("--openings <FILE>"), "{err}");
 }
+
+#[test]
+fn the_bundled_openings_are_distinct_positions_three_plies_in() {
+    for (board, plies) in [("6x6", 80), ("8x8", 80)] {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("openings")
+            .join(format!("breakthrough-{board}.txt"));
+        let dir = scratch("openings", &format!("bundled-{board}"));
+        let out = dir.join("m");
+        let games = plies.to_string();
+        let (ok, stdout, err) = quasar(&[
+            "arena",
+            "--board",
+            board,
+            "--player",
+            "random",
+            "--player",
+            "random:seed=2",
+            "--openings",
+            file.to_str().unwrap(),
+            "--games",
+            &games,
+            "--no-progress",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(ok, "{stdout}{err}");
+        let records = json_lines(&out.join("games.jsonl"));
+        let mut starts: Vec<&str> = records
+            .iter()
+            .map(|g| g["start"].as_str().unwrap())
+            .collect();
+        starts.sort();
+        starts.dedup();
+        assert_eq!(starts.len(), 40, "{board}: forty openings, each twice");
+        for s in starts {
+            // Three plies from the start: Black to move, with one of its pieces moved.
+            assert!(s.ends_with(" b"), "{s}");
+        }
+    }
+}
