@@ -241,7 +241,7 @@ impl<G: Game> Player<G> for AbPlayer<G> {
     fn choose(&mut self, pos: &G, budget: &Budget) -> Result<G::Move, PlayerError> {
         let report = self
             .searcher
-            .search(pos, limit_of(budget.limit))
+            .search(pos, limit_of(budget.move_limit()))
             .map_err(|_| PlayerError::NoMove)?;
         let scale = self.searcher.evaluation_scale();
         self.info = Some(MoveInfo::of_alphabeta(pos, &report, scale));

@@ -1,6 +1,7 @@
 //! One game of any two-player game between two players from an opening, with a wall-clock
-//! time per move, losses for illegal moves, overruns and failures, a ply cap, and an
-//! optional table that ends the game as soon as it proves the result.
+//! time per move or a clock for each side, losses for illegal moves, overruns, flags and
+//! failures, a ply cap, and an optional table that ends the game as soon as it proves the
+//! result.
 
 use crate::duration::format_duration;
 use crate::player::{Budget, MoveInfo, Player, PlayerError};
@@ -65,6 +66,9 @@ pub struct PlayedGame<G: Game> {
     pub times: Vec<Duration>,
     /// What the mover's search said about each move in `moves`, when it says.
     pub infos: Vec<Option<MoveInfo>>,
+    /// The time left on the mover's clock after each move in `moves` (its increment
+    /// added), for a side with a clock.
+    pub clocks: Vec<Option<Duration>>,
     /// The last position (finished when the rules ended the game).
     pub end: G,
 }
@@ -122,8 +126,11 @@ pub fn play_adjudicated_game<G: Game>(
         moves: Vec::new(),
         times: Vec::new(),
         infos: Vec::new(),
+        clocks: Vec::new(),
         end: pos.clone(),
     };
+    // Each clocked side's clock, and how far past its flag a move may run.
+    let mut clocks = budgets.map(|b| b.clock.map(|c| (c, b.max_wait.saturating_sub(c.remaining))));
     for side in [Side::First, Side::Second] {
         if let Err(e) = players[side.index()].new_game(start, opening) {
             return forfeit(game, side, &e, "could not start the game");
@@ -169,7 +176,10 @@ pub fn play_adjudicated_game<G: Game>(
             return game;
         }
         let side = pos.side_to_move();
-        let budget = budgets[side.index()];
+        let budget = match clocks[side.index()] {
+            Some((c, tolerance)) => Budget::on_clock(c, tolerance),
+            None => budgets[side.index()],
+        };
         let clock = Instant::now();
         let choice = players[side.index()].choose(&pos, &budget);
         let took = clock.elapsed();
@@ -178,13 +188,14 @@ pub fn play_adjudicated_game<G: Game>(
             Err(e) => return forfeit(game, side, &e, "failed to move"),
         };
         let info = players[side.index()].last_info();
-        pos.legal_moves(&mut legal);
-        if !legal.contains(&mv) {
+        if let (true, Some(c)) = (took > budget.max_wait, budget.clock) {
             game.outcome = Outcome::Win(side.opponent());
-            game.reason = EndReason::Illegal;
+            game.reason = EndReason::Time;
             game.detail = Some(format!(
-                "chose {mv:?}, which is not legal in {}",
-                pos.position_text()
+                "time forfeit: played {} after {} with {} on the clock",
+                pos.move_text(mv),
+                format_millis(took),
+                format_millis(c.remaining)
             ));
             game.end = pos;
             return game;
@@ -198,6 +209,18 @@ pub fn play_adjudicated_game<G: Game>(
                 &format!("played {text} after {}", format_millis(took)),
             );
         }
+        // Checked after the time: a move after the flag fell loses on time, legal or not.
+        pos.legal_moves(&mut legal);
+        if !legal.contains(&mv) {
+            game.outcome = Outcome::Win(side.opponent());
+            game.reason = EndReason::Illegal;
+            game.detail = Some(format!(
+                "chose {mv:?}, which is not legal in {}",
+                pos.position_text()
+            ));
+            game.end = pos;
+            return game;
+        }
         let other = side.opponent();
         if let Err(e) = players[other.index()].opponent_played(&pos, mv) {
             return forfeit(game, other, &e, "failed to take the opponent's move");
@@ -206,6 +229,11 @@ pub fn play_adjudicated_game<G: Game>(
         game.moves.push(mv);
         game.times.push(took);
         game.infos.push(info);
+        game.clocks
+            .push(clocks[side.index()].as_mut().map(|(c, _)| {
+                c.remaining = c.remaining.saturating_sub(took) + c.increment;
+                c.remaining
+            }));
         game.end = pos.clone();
     }
 }
@@ -402,6 +430,57 @@ mod tests {
         assert_eq!(g.moves.len(), 2, "white resigns at its second move");
         assert_eq!(g.reason, EndReason::Resigned);
         assert_eq!(quick.seen, vec![g.moves[1]]);
+    }
+
+    #[test]
+    fn a_clock_gains_its_increment_and_a_flag_loses_on_time() {
+        let pos = start();
+        let moves = vec![
+            pos.parse_move("a2-a3").unwrap(),
+            pos.parse_move("f2-f3").unwrap(),
+        ];
+        let tc = |base, inc| crate::clock::TimeControl {
+            base: Duration::from_millis(base),
+            increment: Duration::from_millis(inc),
+        };
+        let tolerance = Duration::from_millis(5);
+        // 30 ms a move on 50 ms and no increment: the second move falls its flag.
+        let mut slow = Scripted {
+            moves: moves.clone(),
+            delay: Duration::from_millis(30),
+            seen: vec![],
+        };
+        let mut black = random(1);
+        let budgets = [Budget::start_of(tc(50, 0), tolerance), budget(50)];
+        let g = play_game([&mut slow, &mut black], &pos, &[], budgets, 1000);
+        assert_eq!(g.outcome, Outcome::Win(Side::Second));
+        assert_eq!(g.reason, EndReason::Time);
+        assert_eq!(g.moves.len(), 2, "white's first move and black's reply");
+        let left = g.clocks[0].expect("white's clock");
+        assert!(left <= Duration::from_millis(20), "{left:?}");
+        assert_eq!(g.clocks[1], None, "black has no clock");
+        let d = g.detail.unwrap();
+        assert!(d.starts_with("time forfeit: played f2-f3 after"), "{d}");
+        // With a 40 ms increment the same moves keep within the clock.
+        let mut slow = Scripted {
+            moves,
+            delay: Duration::from_millis(30),
+            seen: vec![],
+        };
+        let mut black = random(1);
+        let budgets = [Budget::start_of(tc(50, 40), tolerance), budget(50)];
+        let g = play_game([&mut slow, &mut black], &pos, &[], budgets, 1000);
+        assert_eq!(
+            g.reason,
+            EndReason::Resigned,
+            "white runs out of moves, not time"
+        );
+        let left = g.clocks[0].unwrap();
+        assert!(
+            left > Duration::from_millis(50) && left <= Duration::from_millis(60),
+            "50 - 30 + 40: {left:?}"
+        );
+        assert_eq!(g.clocks.len(), 4);
     }
 
     #[test]

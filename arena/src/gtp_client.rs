@@ -41,6 +41,7 @@ pub struct GtpPlayer<G> {
     lines: Receiver<String>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
     standard: Option<G>,
+    timed: bool,
 }
 
 /// The GTP colour of a side: the first letter of the game's own name for it, in lower
@@ -105,6 +106,7 @@ impl<G: Game> GtpPlayer<G> {
             lines,
             stderr_tail,
             standard: None,
+            timed: false,
         })
     }
 
@@ -241,6 +243,20 @@ impl<G: Game> Player<G> for GtpPlayer<G> {
     }
 
     fn choose(&mut self, pos: &G, budget: &Budget) -> Result<G::Move, PlayerError> {
+        if let Some(clock) = budget.clock {
+            // GTP's sudden death (no byo-yomi), and before each move the time left.
+            if !self.timed {
+                let cmd = format!("time_settings {} 0 0", clock.remaining.as_secs_f64());
+                self.command(&cmd, SETUP_WAIT)?;
+                self.timed = true;
+            }
+            let cmd = format!(
+                "time_left {} {} 0",
+                colour::<G>(pos.side_to_move()),
+                clock.remaining.as_secs_f64()
+            );
+            self.command(&cmd, SETUP_WAIT)?;
+        }
         let cmd = format!("genmove {}", colour::<G>(pos.side_to_move()));
         let answer = self.command(&cmd, budget.max_wait + READ_SLACK)?;
         let word = answer.split_whitespace().next().unwrap_or("");

@@ -32,6 +32,8 @@ struct ViewGame {
     value: Vec<Option<f64>>,
     /// Milliseconds each move took.
     ms: Vec<f64>,
+    /// The mover's clock after each move (`h:mm:ss.s`), under a clock.
+    clk: Vec<Option<String>>,
     /// What the mover's search said, as text.
     info: Vec<String>,
 }
@@ -79,6 +81,7 @@ fn view<S: GameSetup>(setup: &S, rec: &GameRecord, round: String) -> ViewGame {
         texts: Vec::new(),
         value: Vec::new(),
         ms: Vec::new(),
+        clk: Vec::new(),
         info: Vec::new(),
     };
     let Some(mut pos) = start else {
@@ -110,6 +113,13 @@ fn view<S: GameSetup>(setup: &S, rec: &GameRecord, round: String) -> ViewGame {
         }));
         g.info.push(info.map(|x| x.comment()).unwrap_or_default());
         g.ms.push(rec.times_ms.get(i).copied().unwrap_or(0.0));
+        g.clk.push(
+            rec.clocks_ms
+                .get(i)
+                .copied()
+                .flatten()
+                .map(|ms| crate::clock::clk(std::time::Duration::from_millis(ms))),
+        );
         g.moves.push(text.clone());
     }
     g
@@ -323,7 +333,7 @@ function show(){
   ply=Math.max(0,Math.min(ply,g.moves.length));
   drawBoard();drawCurve();
   document.getElementById('ply').textContent='ply '+ply+' of '+g.moves.length;
-  document.getElementById('info').textContent=ply>0?(g.moves[ply-1]+': '+[g.info[ply-1],(g.ms[ply-1]).toFixed(1)+' ms'].filter(s=>s).join(', ')):'start position';
+  document.getElementById('info').textContent=ply>0?(g.moves[ply-1]+': '+[g.info[ply-1],(g.ms[ply-1]).toFixed(1)+' ms',g.clk[ply-1]?'clock '+g.clk[ply-1]:''].filter(s=>s).join(', ')):'start position';
   document.querySelectorAll('#moves span.mv').forEach(s=>s.classList.toggle('cur',+s.dataset.ply===ply));
   const cur=document.querySelector('#moves span.cur'); if(cur&&cur.scrollIntoView)cur.scrollIntoView({block:'nearest'});
 }
@@ -335,7 +345,7 @@ function load(i){
     if(k%2===0){const num=document.createElement('span');num.textContent=(k/2+1)+'. ';if(k>0)m.appendChild(document.createElement('br'));m.appendChild(num);}
     const s=document.createElement('span');s.className='mv';s.dataset.ply=k+1;s.textContent=mv;
     s.title=g.info[k];s.onclick=()=>{ply=k+1;show();};m.appendChild(s);
-    const t=document.createElement('span');t.className='t';t.textContent=' '+g.ms[k].toFixed(g.ms[k]<10?1:0)+'ms ';m.appendChild(t);
+    const t=document.createElement('span');t.className='t';t.textContent=' '+g.ms[k].toFixed(g.ms[k]<10?1:0)+'ms'+(g.clk[k]?' ['+g.clk[k]+']':'')+' ';m.appendChild(t);
   });
   document.querySelectorAll('#games tr.game').forEach((r,k)=>r.classList.toggle('current',k===gi));
   show();

@@ -5,6 +5,7 @@
 //! policy and tables); nothing here names a game.
 
 pub mod ab_player;
+pub mod clock;
 pub mod duration;
 pub mod engine;
 pub mod factory;

@@ -4,6 +4,7 @@
 //! into shards (`--shard i/N`), one job of a cluster each, whose records merge into the
 //! whole match (`crate::merge`).
 
+use crate::clock::TimeControl;
 use crate::game::{play_adjudicated_game, Adjudicator, EndReason, PlayedGame};
 use crate::openings::OpeningBook;
 use crate::player::{Budget, PlayerError, PlayerFactory};
@@ -33,6 +34,8 @@ pub struct MatchConfig<S: GameSetup> {
     pub games: u32,
     /// The per-move limit of players whose spec sets none.
     pub limit: Limits,
+    /// A clock for each side instead of `limit`, for players whose spec sets no limit.
+    pub clock: Option<TimeControl>,
     /// How far past a time limit a move may run before it loses.
     pub tolerance: Duration,
     /// The longest a move under a simulation limit may take before it loses.
@@ -312,9 +315,22 @@ fn player_seed(seed: u64, pair: usize, game: u32, side: Side) -> u64 {
     mix(seed ^ mix(((pair as u64) << 40) ^ ((game as u64) << 1) ^ side.index() as u64))
 }
 
-/// The limit a contestant plays under: its own spec's, else the match's.
-fn limit_of<S: GameSetup>(cfg: &MatchConfig<S>, c: &Contestant<S::Game>) -> Limits {
-    c.factory.own_limit().unwrap_or(cfg.limit)
+/// The budget of a contestant's first move: its own spec's limit, else the match's
+/// clock or limit.
+fn budget_of<S: GameSetup>(cfg: &MatchConfig<S>, c: &Contestant<S::Game>) -> Budget {
+    match (c.factory.own_limit(), cfg.clock) {
+        (None, Some(tc)) => Budget::start_of(tc, cfg.tolerance),
+        (own, _) => Budget::new(own.unwrap_or(cfg.limit), cfg.tolerance, cfg.sims_safeguard),
+    }
+}
+
+/// A contestant's budget as records keep it: `100ms`, `5000 sims`, or a clock `10s+100ms`.
+fn budget_text<S: GameSetup>(cfg: &MatchConfig<S>, c: &Contestant<S::Game>) -> String {
+    let b = budget_of(cfg, c);
+    match (b.clock, cfg.clock) {
+        (Some(_), Some(tc)) => tc.to_string(),
+        _ => limit_text(b.limit),
+    }
 }
 
 /// The texts of `moves` played one after another from `pos`.
@@ -416,12 +432,12 @@ pub fn run_match<S: GameSetup>(
         let budgets = [
             (
                 "the first player's budget",
-                limit_text(limit_of(cfg, first)),
+                budget_text(cfg, first),
                 g.first_budget.clone(),
             ),
             (
                 "the second player's budget",
-                limit_text(limit_of(cfg, second)),
+                budget_text(cfg, second),
                 g.second_budget.clone(),
             ),
         ];
@@ -620,8 +636,8 @@ fn play_one<S: GameSetup>(
     };
     let mut fp = make(first, Side::First)?;
     let mut sp = make(second, Side::Second)?;
-    let limits = [limit_of(cfg, first), limit_of(cfg, second)];
-    let budgets = limits.map(|l| Budget::new(l, cfg.tolerance, cfg.sims_safeguard));
+    let budgets = [budget_of(cfg, first), budget_of(cfg, second)];
+    let texts = [budget_text(cfg, first), budget_text(cfg, second)];
     let played = play_adjudicated_game(
         [fp.as_mut(), sp.as_mut()],
         &opening.start,
@@ -632,7 +648,7 @@ fn play_one<S: GameSetup>(
     );
     // The players (and any engine processes) end before the record is written.
     drop((fp, sp));
-    Ok(make_record(cfg, [a, b], names, g, limits, opening, played))
+    Ok(make_record(cfg, [a, b], names, g, texts, opening, played))
 }
 
 /// The record of game `g` of pairing `(a, b)` of the match among `names`.
@@ -642,7 +658,7 @@ fn make_record<S: GameSetup>(
     [a, b]: [&Contestant<S::Game>; 2],
     names: &[String],
     g: u32,
-    limits: [Limits; 2],
+    budgets: [String; 2],
     opening: &Opening<S::Game>,
     played: PlayedGame<S::Game>,
 ) -> GameRecord {
@@ -665,8 +681,8 @@ fn make_record<S: GameSetup>(
         second: second.spec.clone(),
         seed: cfg.seed,
         opening_plies: cfg.opening_plies,
-        first_budget: limit_text(limits[0]),
-        second_budget: limit_text(limits[1]),
+        first_budget: budgets[0].clone(),
+        second_budget: budgets[1].clone(),
         ply_cap: cfg.ply_cap,
         opening_moves,
         moves,
@@ -687,6 +703,15 @@ fn make_record<S: GameSetup>(
         start: Some(after_opening.position_text()),
         search: played.infos,
         openings_file: cfg.book.as_ref().map(|b| b.describe()),
+        clocks_ms: if played.clocks.iter().any(Option::is_some) {
+            played
+                .clocks
+                .iter()
+                .map(|c| c.map(|d| d.as_millis() as u64))
+                .collect()
+        } else {
+            Vec::new()
+        },
         opening_line: opening.line,
     }
 }

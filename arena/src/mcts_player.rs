@@ -79,7 +79,7 @@ impl<G: Game, P: mcts::PlayoutPolicy<G>> Player<G> for MctsPlayer<G, P> {
     }
 
     fn choose(&mut self, pos: &G, budget: &Budget) -> Result<G::Move, PlayerError> {
-        let report = self.searcher.search(pos, budget.limit);
+        let report = self.searcher.search(pos, budget.move_limit());
         self.info = Some(MoveInfo::of_mcts(pos, &report));
         report.best_move.ok_or(PlayerError::NoMove)
     }

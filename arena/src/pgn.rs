@@ -126,10 +126,12 @@ pub fn game_text<S: GameSetup>(setup: &S, rec: &GameRecord, event: &str, round: 
         ("Parameters", rec.params.clone()),
     ];
     tags.extend(style.tags.iter().cloned());
-    // `-`, PGN's "no time control", stands for a person.
-    let per_move = |b: &str| match b {
-        "-" => "-".to_string(),
-        b => format!("{b}/move"),
+    // `-`, PGN's "no time control", stands for a person; a clock is PGN's `base+increment`
+    // in seconds.
+    let per_move = |b: &str| match (b, b.parse::<crate::clock::TimeControl>()) {
+        ("-", _) => "-".to_string(),
+        (b, Ok(tc)) if b.contains('+') => tc.pgn(),
+        (b, _) => format!("{b}/move"),
     };
     if rec.first_budget == rec.second_budget {
         tags.push(("TimeControl", per_move(&rec.first_budget)));
@@ -184,6 +186,10 @@ pub fn game_text<S: GameSetup>(setup: &S, rec: &GameRecord, event: &str, round: 
         }
         if let Some(ms) = rec.times_ms.get(i) {
             parts.push(format!("{:.3}s", ms / 1000.0));
+        }
+        if let Some(Some(ms)) = rec.clocks_ms.get(i) {
+            let left = std::time::Duration::from_millis(*ms);
+            parts.push(format!("[%clk {}]", crate::clock::clk(left)));
         }
         if !parts.is_empty() {
             tokens.push(format!("{{{}}}", comment_text(&parts.join(", "))));
@@ -323,6 +329,7 @@ impl<G: Game> LoneGame<G> {
             search: self.infos.clone(),
             openings_file: None,
             opening_line: None,
+            clocks_ms: Vec::new(),
         }
     }
 

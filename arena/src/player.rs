@@ -1,6 +1,7 @@
 //! Players: the trait the arena drives for any game, the factory trait that builds one per
 //! game, the per-move budget, and the typed errors of a player.
 
+use crate::clock::{move_time, ClockState, TimeControl};
 use crate::duration::format_duration;
 use crate::setup::SetupError;
 use mcts::Limits;
@@ -96,13 +97,16 @@ pub fn line_texts<G: Game>(pos: &G, line: &[G::Move]) -> Vec<String> {
 }
 
 /// The budget of one move: the limit the player should aim for, and the longest the arena
-/// waits before the move counts as an overrun (which loses the game).
+/// waits before the move counts as an overrun (which loses the game); under a clock, what
+/// the mover's clock shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// What the player is asked to spend.
+    /// What the player is asked to spend (under a clock: at most the time left).
     pub limit: Limits,
     /// A move that takes longer than this (wall clock, as the arena measures it) loses.
     pub max_wait: Duration,
+    /// The mover's clock, when the game has one.
+    pub clock: Option<ClockState>,
 }
 
 impl Budget {
@@ -113,7 +117,41 @@ impl Budget {
             Limits::Time(t) => t + tolerance,
             Limits::Simulations(_) => sims_safeguard,
         };
-        Budget { limit, max_wait }
+        Budget {
+            limit,
+            max_wait,
+            clock: None,
+        }
+    }
+
+    /// The budget of a move with `clock` showing: the move may take all the time left plus
+    /// `tolerance` before it loses on time.
+    pub fn on_clock(clock: ClockState, tolerance: Duration) -> Budget {
+        Budget {
+            limit: Limits::Time(clock.remaining),
+            max_wait: clock.remaining + tolerance,
+            clock: Some(clock),
+        }
+    }
+
+    /// The budget of a game's first move under `tc`.
+    pub fn start_of(tc: TimeControl, tolerance: Duration) -> Budget {
+        Budget::on_clock(
+            ClockState {
+                remaining: tc.base,
+                increment: tc.increment,
+            },
+            tolerance,
+        )
+    }
+
+    /// The limit a built-in player searches this move under: the fixed limit, or under a
+    /// clock the time manager's share of the time left ([`move_time`]).
+    pub fn move_limit(&self) -> Limits {
+        match self.clock {
+            Some(clock) => Limits::Time(move_time(clock)),
+            None => self.limit,
+        }
     }
 }
 

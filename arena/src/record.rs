@@ -91,6 +91,10 @@ pub struct GameRecord {
     /// The start's 1-based line in the openings file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opening_line: Option<u32>,
+    /// Under a clock, the milliseconds left on the mover's clock after each move in `moves`
+    /// (its increment added; `null` for a side without a clock); empty without clocks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clocks_ms: Vec<Option<u64>>,
 }
 
 impl GameRecord {
@@ -348,6 +352,7 @@ mod tests {
             })],
             openings_file: None,
             opening_line: None,
+            clocks_ms: Vec::new(),
         }
     }
 

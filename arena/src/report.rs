@@ -593,6 +593,7 @@ mod tests {
             search: vec![],
             openings_file: None,
             opening_line: None,
+            clocks_ms: Vec::new(),
         }
     }
 

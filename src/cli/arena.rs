@@ -6,6 +6,7 @@
 use super::CliResult;
 use crate::games::{with_game, CliGame, GameArgs, GameName};
 use crate::progress::MatchBar;
+use arena::clock::TimeControl;
 use arena::duration::parse_duration;
 use arena::factory::build_factory;
 use arena::game::Adjudicator;
@@ -90,6 +91,11 @@ pub struct MatchArgs {
     /// Simulations per move instead of a time
     #[arg(long, value_parser = super::engine_opts::simulations)]
     sims: Option<u64>,
+    /// A clock for each side instead of a time per move: BASE+INCREMENT (e.g. 10s+0.1s, or
+    /// 1m alone); the engine spends a share of its time left, and a player whose clock runs
+    /// out (past --tolerance) loses on time. A player's own time= or sims= still wins
+    #[arg(long, value_name = "BASE+INC", conflicts_with_all = ["time", "sims"])]
+    tc: Option<TimeControl>,
     /// How far past --time a move may run before it loses
     #[arg(long, value_parser = parse_duration, default_value = "50ms")]
     tolerance: Duration,
@@ -244,6 +250,7 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
         setup,
         games,
         limit,
+        clock: args.tc,
         tolerance: args.tolerance,
         sims_safeguard: SIMS_SAFEGUARD,
         opening_plies: if book.is_some() {
@@ -314,8 +321,11 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
     // The arena runs with SIGPIPE ignored (for its engines' pipes): a closed stdout is an
     // error to report, not a panic.
     let summary = format!(
-        "{params}, {} per move, {games} games per pairing, {} (seed {})",
-        limit_text(limit),
+        "{params}, {}, {games} games per pairing, {} (seed {})",
+        match args.tc {
+            Some(tc) => format!("{tc} clock"),
+            None => format!("{} per move", limit_text(limit)),
+        },
         openings_summary(&cfg.openings_text()),
         cfg.seed,
     );
@@ -435,7 +445,10 @@ fn write_games<S: CliGame>(
 fn budgets_text(m: &Merged) -> String {
     if let Some(Some(b)) = m.budgets.first() {
         if m.budgets.iter().all(|x| x.as_deref() == Some(b)) {
-            return format!("{b} per move");
+            return match b.contains('+') {
+                true => format!("{b} clock"),
+                false => format!("{b} per move"),
+            };
         }
     }
     let each: Vec<String> = m

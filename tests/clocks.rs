@@ -1,0 +1,162 @@
+//! Clocks end to end: `arena --tc BASE+INC` gives each side a clock that the built-in
+//! players budget from, records it after every move (JSON Lines, PGN `%clk`, the HTML
+//! viewer), tells GTP engines with `time_settings` and `time_left`, and ends a game whose
+//! clock runs out as a time forfeit.
+
+mod common;
+use common::{json_lines, quasar, scratch};
+
+#[test]
+fn both_built_in_players_keep_within_their_clocks_and_the_records_show_them() {
+    let dir = scratch("clocks", "match");
+    let out = dir.join("m");
+    let (ok, stdout, err) = quasar(&[
+        "arena",
+        "--board",
+        "5x5",
+        "--player",
+        "mcts",
+        "--player",
+        "ab",
+        "--tc",
+        "1s+50ms",
+        "--games",
+        "2",
+        "--jobs",
+        "1",
+        "--no-progress",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stdout}{err}");
+    assert!(stdout.contains("5x5, 1s+50ms clock, 2 games"), "{stdout}");
+    let games = json_lines(&out.join("games.jsonl"));
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert_eq!(g["first_budget"], "1s+50ms");
+        assert_eq!(g["second_budget"], "1s+50ms");
+        assert_eq!(g["reason"], "win", "no flag fell: {g}");
+        let times = g["times_ms"].as_array().unwrap();
+        let clocks = g["clocks_ms"].as_array().unwrap();
+        assert_eq!(clocks.len(), times.len());
+        // Each side's clock: 1000 ms, less each move's time, plus 50 ms a move.
+        let mut left = [1000.0f64; 2];
+        for (i, (t, c)) in times.iter().zip(clocks).enumerate() {
+            let side = i % 2;
+            left[side] = (left[side] - t.as_f64().unwrap()).max(0.0) + 50.0;
+            let c = c.as_f64().unwrap();
+            assert!(
+                (c - left[side]).abs() <= 1.0,
+                "move {i}: {c} against {}",
+                left[side]
+            );
+            // The time manager spends about a 30th of the time left plus the increment.
+            assert!(t.as_f64().unwrap() < 400.0, "move {i} took {t} ms");
+        }
+    }
+    let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
+    assert!(pgn.contains("[TimeControl \"1+0.05\"]"), "{pgn}");
+    let first_clock = games[0]["clocks_ms"][0].as_u64().unwrap();
+    let clk = format!(
+        "[%clk 0:00:0{}.{}]",
+        first_clock / 1000,
+        first_clock % 1000 / 100
+    );
+    assert!(pgn.contains(&clk), "{clk} in {pgn}");
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("\"clk\":[\"0:00:0"), "the viewer's clocks");
+}
+
+#[test]
+fn a_gtp_engine_is_told_its_clock_and_loses_on_time_when_it_runs_out() {
+    let dir = scratch("clocks", "gtp");
+    // An engine that logs what it is told and takes 150 ms a move, a1-a2-like moves of
+    // its own choosing aside: it always answers its first legal-looking pawn push.
+    let log = dir.join("told.log");
+    let script = dir.join("slow.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "n=0; while read -r c rest; do echo \"$c $rest\" >> {}; case $c in \
+             genmove) n=$((n+1)); sleep 0.15; printf '= %s\\n\\n' $(echo a2-a3 b2-b3 c2-c3 d2-d3 e2-e3 | cut -d' ' -f$n);; \
+             quit) exit 0;; *) printf '=\\n\\n';; esac; done\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    let spec = format!("gtp:sh {}", script.display());
+    let out = dir.join("m");
+    let (ok, stdout, err) = quasar(&[
+        "arena",
+        "--board",
+        "5x5",
+        "--player",
+        &spec,
+        "--player",
+        "random",
+        "--tc",
+        "400ms+0s",
+        "--tolerance",
+        "20ms",
+        "--openings-plies",
+        "0",
+        "--games",
+        "2",
+        "--jobs",
+        "1",
+        "--no-progress",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stdout}{err}");
+    let games = json_lines(&out.join("games.jsonl"));
+    let g = &games[0];
+    // 150 ms a move on 400 ms: two moves, and the third runs out.
+    assert_eq!(g["reason"], "time", "{g}");
+    assert_eq!(g["winner"], "second", "{g}");
+    assert!(
+        g["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("time forfeit: played c2-c3 after"),
+        "{g}"
+    );
+    let told = std::fs::read_to_string(&log).unwrap();
+    assert!(told.contains("time_settings 0.4 0 0"), "{told}");
+    assert!(told.contains("time_left w 0.4 0"), "{told}");
+    let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
+    assert!(pgn.contains("[Termination \"time forfeit\"]"), "{pgn}");
+}
+
+#[test]
+fn a_bad_time_control_is_one_error_line() {
+    for (args, want) in [
+        (
+            vec!["--tc", "+"],
+            "time control '+': the base time is missing",
+        ),
+        (vec!["--tc", "10s+-1s"], "the increment"),
+        (vec!["--tc", "1000h"], "over a day"),
+        (
+            vec!["--tc", "10s+1s", "--time", "1s"],
+            "cannot be used with",
+        ),
+        (
+            vec!["--tc", "10s+1s", "--sims", "100"],
+            "cannot be used with",
+        ),
+    ] {
+        let mut all = vec![
+            "arena",
+            "--player",
+            "random",
+            "--player",
+            "random:seed=2",
+            "--no-progress",
+        ];
+        all.extend(&args);
+        let (ok, _, err) = quasar(&all);
+        assert!(!ok, "{args:?}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}
