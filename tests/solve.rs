@@ -159,6 +159,36 @@ fn bad_input_is_one_error_line() {
         assert!(!ok, "{args:?}");
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
+    // Each names the option at fault, in one line.
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["solve", "--board", "4x4", "--tb-rows", "9"],
+            "error: --tb-rows: a table of 4x4 covers exactly 3 rows, not 9",
+        ),
+        (
+            &["solve", "--board", "4x6", "--tb-rows", "2"],
+            "error: --tb-rows: a table of 4x6 covers 3 to 5 rows, not 2",
+        ),
+        // --check reads its board and position from the proof; it has no table to size.
+        (
+            &["solve", "--check", "x.proof", "--board", "4x4"],
+            "error: the argument '--check <CHECK>' cannot be used with '--board <BOARD>'",
+        ),
+        (
+            &["solve", "--check", "x.proof", "--memory", "16"],
+            "error: the argument '--check <CHECK>' cannot be used with '--memory <MEMORY>'",
+        ),
+        (
+            &["solve", "--check", "x.proof", "--length-pn-from", "6"],
+            "error: the argument '--check <CHECK>' cannot be used with '--length-pn-from",
+        ),
+    ];
+    for (args, want) in cases {
+        let (ok, _, err) = quasar(args);
+        assert!(!ok, "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with(want), "{args:?}: {err}");
+    }
     // Threads are 1 to the cores there are: more would only cost memory.
     let cores = std::thread::available_parallelism().unwrap().get();
     for n in ["0", "10000", &(cores + 1).to_string()] {
@@ -207,12 +237,17 @@ fn a_stopped_solve_resumes_and_a_damaged_checkpoint_is_one_error_line() {
         with.extend_from_slice(&["--length-pn-from", pn_from]);
         let mut args = with.clone();
         args.extend_from_slice(&["--stop-after", stop]);
-        let (ok, _, err) = quasar(&args);
-        assert!(!ok);
+        let (ok, out, err) = quasar(&args);
+        // A stop that was asked for is no error: status 0, and a line saying how to go on.
+        assert!(ok, "{err}");
         // The count is checked at the next node after `stop`.
         assert!(
-            err.contains("stopped after ") && err.contains(" nodes as asked"),
-            "{err}"
+            out.starts_with("stopped after ")
+                && out.contains(&format!(
+                    " nodes as asked (--stop-after); checkpoint {f} saved: the same command \
+                     goes on from it"
+                )),
+            "{out}"
         );
         let (ok, out, err) = quasar(&with);
         assert!(ok, "{err}");
@@ -404,6 +439,92 @@ fn a_signal_in_the_proof_keeps_what_is_written_and_the_same_command_resumes_it()
 }
 
 #[test]
+fn a_stop_without_a_checkpoint_says_how_to_keep_one() {
+    let args = [
+        "solve",
+        "--board",
+        "4x4",
+        "--memory",
+        "16",
+        "--no-tb",
+        "--stop-after",
+        "100",
+    ];
+    let (ok, out, err) = quasar(&args);
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("stopped after ")
+            && out.trim_end().ends_with(
+                "nodes as asked (--stop-after); nothing was saved: give --checkpoint FILE to \
+                 be able to resume"
+            ),
+        "{out}"
+    );
+    let mut json = args.to_vec();
+    json.push("--json");
+    let (ok, out, err) = quasar(&json);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["stopped"], true, "{out}");
+    assert!(v["checkpoint"].is_null(), "{out}");
+    assert!(v["nodes"].as_u64().unwrap() >= 100, "{out}");
+}
+
+#[test]
+fn a_position_gives_the_board_its_size() {
+    // The example of `solve --help`: a 4x5 position, and no --board.
+    let fen = "BBBB/BBBB/4/WWWW/4 b";
+    let (ok, out, err) = quasar(&["solve", "--position", fen, "--memory", "16", "--quiet"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("winner: Black (the side to move); perfect play lasts 7 plies"),
+        "{out}"
+    );
+    // Its children too, and with a --board that agrees.
+    let (ok, out, err) = quasar(&[
+        "solve",
+        "--position",
+        fen,
+        "--board",
+        "4x5",
+        "--list-children",
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(out.lines().count(), 5, "{out}");
+    // A --board that does not agree is refused.
+    let (ok, _, err) = quasar(&["solve", "--position", fen, "--board", "5x5"]);
+    assert!(!ok);
+    assert_eq!(
+        err.trim(),
+        "error: the size options give 5x5 but the position is 4x5"
+    );
+}
+
+#[test]
+fn a_finished_game_is_refused_with_its_winner() {
+    // Black has no pieces left: White has won.
+    let fen = "4/4/4/W3 w";
+    for (extra, tail) in [
+        (None, "nothing to solve"),
+        (Some("--list-children"), "no move to list"),
+        (Some("--within"), "nothing to solve"),
+    ] {
+        let mut args = vec!["solve", "--position", fen];
+        args.extend(extra);
+        if extra == Some("--within") {
+            args.push("9");
+        }
+        let (ok, out, err) = quasar(&args);
+        assert!(!ok, "{args:?}: {out}");
+        assert_eq!(
+            err.trim(),
+            format!("error: {fen}: the game is over, White has won, so there is {tail}"),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
 fn the_root_follows_from_its_listed_children() {
     // The root split for a cluster: one job per child, combined by the rule in the README.
     let (ok, out, err) = quasar(&["solve", "--board", "4x4", "--list-children"]);
@@ -466,8 +587,11 @@ fn a_checkpoint_of_one_table_resumes_with_another() {
     ];
     let mut first = base.to_vec();
     first.extend_from_slice(&["--tb-rows", "3", "--stop-after", "50000"]);
-    let (ok, _, err) = quasar(&first);
-    assert!(!ok && err.contains("stopped after 50000 nodes"), "{err}");
+    let (ok, out, err) = quasar(&first);
+    assert!(
+        ok && out.contains("stopped after 50000 nodes"),
+        "{out}{err}"
+    );
     let mut then = base.to_vec();
     then.extend_from_slice(&["--tb-rows", "4"]);
     let (ok, out, err) = quasar(&then);

@@ -9,7 +9,7 @@ use breakthrough::solve::{self, Options, ProofFile, SolveError, SolveProgress, S
 use breakthrough::tablebase::generate::peak_memory_kib;
 use breakthrough::tablebase::Tablebase;
 use breakthrough::{Board, Position};
-use quasar_core::{Game, Shard, Side};
+use quasar_core::{Game, Outcome, Shard, Side};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -23,11 +23,13 @@ pub struct Args {
     /// The game (the exact solver knows Breakthrough)
     #[arg(long, value_enum, default_value_t = GameName::Breakthrough)]
     game: GameName,
-    /// Board size WxH (the start position is solved unless --position is given); smaller
-    /// than the other commands' 6x6 default, which takes far longer to solve
-    #[arg(long, default_value = "5x5")]
-    board: Board,
-    /// Solve this position instead of the start, e.g. "BBBB/BBBB/4/WWWW/4 b"
+    /// Board size WxH [default: 5x5] (smaller than the other commands' 6x6 default, which
+    /// takes far longer to solve); the start position is solved unless --position is
+    /// given, whose size is the board's
+    #[arg(long)]
+    board: Option<Board>,
+    /// Solve this position instead of the start, e.g. "BBBB/BBBB/4/WWWW/4 b" (4x5); its
+    /// size is the board's
     #[arg(long)]
     position: Option<String>,
     /// A table file for the board whose sound claims end the search early
@@ -43,8 +45,9 @@ pub struct Args {
     /// Write the proof here (checked by `quasar solve --check FILE`)
     #[arg(long)]
     proof: Option<PathBuf>,
-    /// Check a proof file instead of solving
-    #[arg(long, conflicts_with_all = ["position", "tb", "tb_rows", "no_tb", "proof", "checkpoint", "stop_after"])]
+    /// Check a proof file instead of solving (the proof names its board and position)
+    #[arg(long, conflicts_with_all = ["board", "position", "tb", "tb_rows", "no_tb", "proof",
+                                      "checkpoint", "stop_after", "memory", "length_pn_from"])]
     check: Option<PathBuf>,
     /// Threads for --check (default: all cores; at most the cores there are)
     #[arg(long, requires = "check", value_parser = parse_threads)]
@@ -209,7 +212,11 @@ impl SolveProgress for Line {
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {
     if args.game != GameName::Breakthrough {
-        return Err(format!("quasar solve knows Breakthrough only, not {:?}", args.game).into());
+        return Err(format!(
+            "quasar solve knows Breakthrough only, not {}",
+            args.game.name()
+        )
+        .into());
     }
     if let (false, Some(out)) = (args.merge.is_empty(), &args.proof) {
         return merge(&args.merge, out);
@@ -226,11 +233,29 @@ pub fn run(args: Args) -> CliResult {
             args.json,
         );
     }
-    let given = BreakthroughSetup { board: args.board };
-    let (_, root) = position_from(Some(given), args.position.as_deref(), SizeRule::MustAgree)?;
+    // The start of a smaller board than the other commands' default, or the position's
+    // own size (which --board, when given, must agree with).
+    let board = match (&args.position, args.board) {
+        (None, None) => Some(Board::new(5, 5)?),
+        (_, board) => board,
+    };
+    let given = board.map(|board| BreakthroughSetup { board });
+    let (_, root) = position_from(given, args.position.as_deref(), SizeRule::MustAgree)?;
+    if root.result().is_some() {
+        return Err(format!(
+            "{}: {}, so there is {}",
+            root.to_fen(),
+            game_over_text(&root),
+            if args.list_children {
+                "no move to list"
+            } else {
+                "nothing to solve"
+            }
+        )
+        .into());
+    }
     if args.list_children {
-        list_children(&root);
-        return Ok(());
+        return list_children(&root);
     }
     if let Some(free) = available_mib() {
         if args.memory > free {
@@ -261,7 +286,11 @@ pub fn run(args: Args) -> CliResult {
     } else {
         match args.tb_rows.or_else(|| solve::default_rows(root.board())) {
             Some(rows) => {
-                let tb = solve::table_in_memory(root.board(), rows)?;
+                let tb =
+                    solve::table_in_memory(root.board(), rows).map_err(|e| match args.tb_rows {
+                        Some(_) => format!("--tb-rows: {e}"),
+                        None => e.to_string(),
+                    })?;
                 let text = format!(
                     "{rows} rows, built in memory in {:.2} s",
                     built.elapsed().as_secs_f64()
@@ -299,7 +328,12 @@ pub fn run(args: Args) -> CliResult {
     let progress: &dyn SolveProgress = if show { &line } else { &solve::Quiet };
     if let Some(plies) = args.within {
         let result = solve::test_bound(&root, &options, plies, progress);
-        let t = handle_stop(result, show && terminal, &interrupt, None)?;
+        let t = match handle_stop(result, show && terminal, &interrupt, None) {
+            Err(SolveError::Stopped { nodes, saved }) => {
+                return stopped(&root, nodes, saved.as_deref(), args.json)
+            }
+            other => other?,
+        };
         if args.json {
             return print_json(&solved_json(
                 &root,
@@ -330,7 +364,12 @@ pub fn run(args: Args) -> CliResult {
         return Ok(());
     }
     let result = solve::solve(&root, &options, progress);
-    let s = handle_stop(result, show && terminal, &interrupt, args.proof.as_deref())?;
+    let s = match handle_stop(result, show && terminal, &interrupt, args.proof.as_deref()) {
+        Err(SolveError::Stopped { nodes, saved }) => {
+            return stopped(&root, nodes, saved.as_deref(), args.json)
+        }
+        other => other?,
+    };
     let mut pos = root;
     let mut text = Vec::new();
     for &mv in &s.line {
@@ -396,7 +435,7 @@ pub fn run(args: Args) -> CliResult {
 /// `--list-children`: a line per move of `root`, `MOVE<TAB>FEN`, one of each pair of moves
 /// whose positions are mirror images (they have one answer); a move that ends the game
 /// gets `MOVE<TAB>wins at once` instead of a position.
-fn list_children(root: &Position) {
+fn list_children(root: &Position) -> CliResult {
     let geo = solve::leaves::Geometry::new(root.board());
     let mut moves = Vec::new();
     root.generate_moves(&mut moves);
@@ -415,6 +454,7 @@ fn list_children(root: &Position) {
             println!("{text}\t{}", child.to_fen());
         }
     }
+    Ok(())
 }
 
 /// SIGINT and SIGTERM raise a flag that the search polls, instead of killing the process.
@@ -551,6 +591,17 @@ fn available_mib() -> Option<u64> {
     Some(kib >> 10)
 }
 
+/// How the finished game `pos` ended, in words.
+fn game_over_text(pos: &Position) -> String {
+    match pos.result() {
+        Some(Outcome::Win(side)) => {
+            format!("the game is over, {} has won", Position::side_name(side))
+        }
+        Some(Outcome::Draw) => "the game is over, a draw".to_string(),
+        None => "the game goes on".to_string(),
+    }
+}
+
 /// Whether `winner` is the side to move (`mover`), in words.
 fn mover_text(winner: Side, mover: Side) -> &'static str {
     if winner == mover {
@@ -560,10 +611,38 @@ fn mover_text(winner: Side, mover: Side) -> &'static str {
     }
 }
 
+/// The answer of a search that `--stop-after` stopped, as asked: not an error, so it exits
+/// with 0, saying where it stopped and how to go on.
+fn stopped(root: &Position, nodes: u64, saved: Option<&Path>, json: bool) -> CliResult {
+    if json {
+        return print_json(&serde_json::json!({
+            "game": "breakthrough",
+            "board": root.board().to_string(),
+            "position": root.to_fen(),
+            "stopped": true,
+            "nodes": nodes,
+            "checkpoint": saved.map(|p| p.display().to_string()),
+        }));
+    }
+    match saved {
+        Some(path) => println!(
+            "stopped after {nodes} nodes as asked (--stop-after); checkpoint {} saved: the same \
+             command goes on from it (without --stop-after, to the end)",
+            path.display()
+        ),
+        None => println!(
+            "stopped after {nodes} nodes as asked (--stop-after); nothing was saved: give \
+             --checkpoint FILE to be able to resume"
+        ),
+    }
+    Ok(())
+}
+
 /// The solve's answer, or its error; a stop by signal prints its line and ends the
 /// process with a status of its own (75 when the checkpoint was saved), since the shared
 /// error path exits with 1 for every error. `clear` wipes the terminal's progress line;
-/// a stop in the writing of the `proof` also says where its written part is kept.
+/// a stop (by signal or by `--stop-after`) in the writing of the `proof` also says where
+/// its written part is kept.
 fn handle_stop<T>(
     result: Result<T, SolveError>,
     clear: bool,
@@ -573,16 +652,18 @@ fn handle_stop<T>(
     if clear {
         eprint!("\r{:79}\r", "");
     }
+    if let Err(SolveError::Interrupted { .. } | SolveError::Stopped { .. }) = &result {
+        let partial = proof.map(solve::proof_writer::scratch_folder);
+        if let Some(folder) = partial.filter(|f| f.is_dir()) {
+            eprintln!(
+                "the proof written so far is kept in {}; the same command goes on with it",
+                folder.display()
+            );
+        }
+    }
     match result {
         Err(SolveError::Interrupted { nodes, saved }) => {
             let signal = interrupt.signal();
-            let partial = proof.map(solve::proof_writer::scratch_folder);
-            if let Some(folder) = partial.filter(|f| f.is_dir()) {
-                eprintln!(
-                    "the proof written so far is kept in {}; the same command goes on with it",
-                    folder.display()
-                );
-            }
             let code = match &saved {
                 Some(path) => {
                     eprintln!(

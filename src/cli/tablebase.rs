@@ -427,9 +427,9 @@ fn print_histogram(histogram: &[u64]) {
     }
 }
 
-/// The board and rows of a Breakthrough build or plan (the game's default board and 3
-/// rows by default).
-fn board_rows(a: &BuildArgs) -> Result<(Board, u32), Box<dyn std::error::Error>> {
+/// The region of a Breakthrough build or plan (the game's default board and 3 rows by
+/// default).
+fn region_of(a: &BuildArgs) -> Result<Region, Box<dyn std::error::Error>> {
     if a.width.is_some() {
         return Err(
             "--width is not an option of breakthrough tables: they take --board WxH and \
@@ -438,13 +438,15 @@ fn board_rows(a: &BuildArgs) -> Result<(Board, u32), Box<dyn std::error::Error>>
         );
     }
     let board = a.board.unwrap_or(BreakthroughSetup::default_size().board);
-    Ok((board, a.rows.unwrap_or(3)))
+    Region::new(board, a.rows.unwrap_or(3)).map_err(|e| match a.rows {
+        Some(_) => format!("--rows: {e}").into(),
+        None => e.into(),
+    })
 }
 
 /// `tablebase plan`: a sliced table's slices, one a line after its wave.
 fn plan(a: BuildArgs) -> CliResult {
-    let (board, rows) = board_rows(&a)?;
-    let slicing = Slicing::new(&Region::new(board, rows)?)?;
+    let slicing = Slicing::new(&region_of(&a)?)?;
     let plan = slicing.plan();
     let names = plan.select(&a.selection())?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -528,13 +530,13 @@ fn build_sliced(a: BuildArgs, region: Region, limits: Limits) -> CliResult {
 }
 
 fn build(a: BuildArgs) -> CliResult {
-    let (board, rows) = board_rows(&a)?;
+    let region = region_of(&a)?;
+    let (board, rows) = (region.board(), region.rows());
     let limits = Limits {
         max_white: a.max_white,
         max_black: a.max_black,
         max_pieces: a.max_pieces,
     };
-    let region = Region::new(board, rows)?;
     if wants_slices(&a, &region, limits) {
         return build_sliced(a, region, limits);
     }

@@ -104,10 +104,20 @@ impl Region {
     /// [`MAX_KEY_CELLS`] cells, so that the key fits a `u64`.
     pub fn new(board: Board, rows: u32) -> Result<Region, RegionError> {
         let (w, h) = (board.width(), board.height());
-        if rows < 3 || rows > h - 1 {
+        // The message names no option: the solver's and the builder's differ.
+        if h < 4 {
             return Err(RegionError(format!(
-                "--rows {rows} is out of range for {board}: a table covers 3 to {} rows",
-                h - 1
+                "a table covers 3 rows or more and leaves at least one row out, so {board} \
+                 (of {h} rows) is too small for one: give a board of 4 rows or more"
+            )));
+        }
+        if rows < 3 || rows > h - 1 {
+            let range = match h - 1 {
+                3 => "exactly 3 rows".to_string(),
+                top => format!("3 to {top} rows"),
+            };
+            return Err(RegionError(format!(
+                "a table of {board} covers {range}, not {rows}"
             )));
         }
         if rows * w > MAX_KEY_CELLS {
