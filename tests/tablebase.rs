@@ -252,12 +252,112 @@ fn a_failed_or_killed_write_leaves_no_temporary_file_for_long() {
 
 #[test]
 fn bad_options_are_refused_with_a_reason() {
-    let (ok, _, err) = quasar(&["tablebase", "build", "--board", "5x5", "--rows", "5"]);
-    assert!(!ok);
-    assert!(err.contains("out of range"), "{err}");
+    // Each a line naming the option, or the board, at fault.
+    for (args, want) in [
+        (
+            &["tablebase", "build", "--board", "5x5", "--rows", "5"][..],
+            "error: --rows: a table of 5x5 covers 3 to 4 rows, not 5",
+        ),
+        (
+            &["tablebase", "build", "--board", "4x4", "--rows", "4"],
+            "error: --rows: a table of 4x4 covers exactly 3 rows, not 4",
+        ),
+        (
+            &["tablebase", "build", "--board", "3x3"],
+            "error: a table covers 3 rows or more and leaves at least one row out, so 3x3 \
+             (of 3 rows) is too small for one: give a board of 4 rows or more",
+        ),
+    ] {
+        let (ok, _, err) = quasar(args);
+        assert!(!ok, "{args:?}");
+        assert_eq!(err.trim(), want, "{args:?}");
+    }
     let (ok, _, err) = quasar(&["tablebase", "info", "/nonexistent/table.qtb"]);
     assert!(!ok);
     assert!(err.contains("/nonexistent/table.qtb"), "{err}");
+}
+
+#[test]
+fn plan_and_build_refuse_the_options_they_would_ignore() {
+    let cases: [(&[&str], &str); 8] = [
+        (
+            &["plan", "--board", "4x5", "--max-white", "2"],
+            "error: --max-white is not an option of a Breakthrough plan: a sliced table holds \
+             every configuration of its rows",
+        ),
+        (
+            &["plan", "--board", "4x5", "-o", "t.d"],
+            "error: --output is not an option of tablebase plan: it prints the slices to build",
+        ),
+        (
+            &[
+                "plan",
+                "--game",
+                "checkers",
+                "--max-pieces",
+                "2",
+                "--board",
+                "4x4",
+            ],
+            "error: --board is not an option of checkers tables",
+        ),
+        (
+            &["plan", "--game", "chinese-checkers"],
+            "error: a chinese-checkers table is built whole: it has no slices",
+        ),
+        (
+            &["build", "--game", "woodpush", "--wave", "0"],
+            "error: a woodpush table is built whole: it has no slices",
+        ),
+        (
+            &["build", "--board", "4x4", "--solver", "half"],
+            "error: --solver is an option of chinese-checkers tables only",
+        ),
+        (
+            &["build", "--game", "woodpush", "--checkpoint", "c"],
+            "error: --checkpoint is an option of chinese-checkers tables only",
+        ),
+        (
+            &["build", "--board", "4x4", "--distance"],
+            "error: --distance is an option of checkers tables only",
+        ),
+    ];
+    for (args, want) in cases {
+        let mut all = vec!["tablebase"];
+        all.extend_from_slice(args);
+        let (ok, out, err) = quasar(&all);
+        assert!(!ok, "{args:?}: {out}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with(want), "{args:?}: {err}");
+    }
+    // A checkers plan selects as a Breakthrough plan does: --wave, --shard, --slice.
+    let plan = |extra: &[&str]| {
+        let mut args = vec![
+            "tablebase",
+            "plan",
+            "--game",
+            "checkers",
+            "--max-pieces",
+            "3",
+        ];
+        args.extend_from_slice(extra);
+        let (ok, out, err) = quasar(&args);
+        assert!(ok, "{err}");
+        out
+    };
+    let all = plan(&[]);
+    let wave1: Vec<&str> = all.lines().filter(|l| l.starts_with("1\t")).collect();
+    assert!(wave1.len() > 2, "{all}");
+    assert_eq!(plan(&["--wave", "1"]).lines().collect::<Vec<_>>(), wave1);
+    let first: Vec<&str> = wave1.iter().copied().step_by(3).collect();
+    assert_eq!(
+        plan(&["--wave", "1", "--shard", "1/3"])
+            .lines()
+            .collect::<Vec<_>>(),
+        first
+    );
+    let name = wave1[0].split('\t').nth(1).unwrap();
+    assert_eq!(plan(&["--slice", name]), format!("{}\n", wave1[0]));
 }
 
 #[test]

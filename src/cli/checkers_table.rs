@@ -8,7 +8,7 @@ use checkers::build::MAX_DISTANCE;
 use checkers::db::{build_with, BuildOptions, Built, Database, SliceTable, Wdl};
 use checkers::slice::MAX_PIECES;
 use checkers::{Position, Slice};
-use quasar_core::{Game, Selection, Side};
+use quasar_core::{Game, Plan, Selection, Side};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -26,10 +26,9 @@ fn pieces(p: Option<u32>) -> Result<u32, Box<dyn std::error::Error>> {
     }
 }
 
-/// Prints the slices of 1 to N pieces in dependency waves.
-pub fn plan(p: Option<u32>) -> CliResult {
-    print!("{}", Slice::plan(pieces(p)?).to_lines());
-    Ok(())
+/// The slices of 1 to N pieces in dependency waves.
+pub fn plan(p: Option<u32>) -> Result<Plan, Box<dyn std::error::Error>> {
+    Ok(Slice::plan(pieces(p)?))
 }
 
 /// The checkers options of `tablebase build`.

@@ -21,7 +21,7 @@ use breakthrough::tablebase::{
     Tablebase, Unknown,
 };
 use breakthrough::{Board, Position};
-use quasar_core::{Game, Selection, Shard};
+use quasar_core::{Game, Plan, Selection, Shard};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use woodpush::WoodpushTable;
@@ -160,6 +160,11 @@ pub struct VerifyArgs {
 
 /// Runs the subcommand.
 pub fn run(cmd: Command) -> CliResult {
+    if let Command::Build(a) | Command::Plan(a) = &cmd {
+        if let Some(e) = unused_option(a, matches!(cmd, Command::Plan(_))) {
+            return Err(e.into());
+        }
+    }
     match cmd {
         Command::Build(a)
             if a.sliced() && matches!(a.game, GameName::Woodpush | GameName::ChineseCheckers) =>
@@ -187,21 +192,7 @@ pub fn run(cmd: Command) -> CliResult {
             GameName::Woodpush => build_woodpush(a),
             GameName::ChineseCheckers => build_cc(a),
             GameName::Checkers => {
-                let foreign = [
-                    (a.board.is_some(), "--board"),
-                    (a.rows.is_some(), "--rows"),
-                    (a.width.is_some(), "--width"),
-                    (a.max_white.is_some(), "--max-white"),
-                    (a.max_black.is_some(), "--max-black"),
-                    (a.pieces_per_side.is_some(), "--pieces-per-side"),
-                ];
-                if let Some((_, flag)) = foreign.iter().find(|(given, _)| *given) {
-                    return Err(format!(
-                        "{flag} is not an option of checkers tables: they take --max-pieces N \
-                         (pieces on the board in all) and -o DIR"
-                    )
-                    .into());
-                }
+                checkers_options(&a)?;
                 checkers_table::build(
                     a.max_pieces.or(a.pieces),
                     a.selection(),
@@ -212,9 +203,16 @@ pub fn run(cmd: Command) -> CliResult {
             }
         },
         Command::Plan(a) => match a.game {
-            GameName::Breakthrough => plan(a),
+            GameName::Breakthrough => {
+                let plan = Slicing::new(&region_of(&a)?)?.plan();
+                print_plan(&plan, &a.selection())
+            }
             GameName::Woodpush | GameName::ChineseCheckers => Err(not_sliced(a.game)),
-            GameName::Checkers => checkers_table::plan(a.max_pieces.or(a.pieces)),
+            GameName::Checkers => {
+                checkers_options(&a)?;
+                let plan = checkers_table::plan(a.max_pieces.or(a.pieces))?;
+                print_plan(&plan, &a.selection())
+            }
         },
         Command::Info(a) => match open(&a.file, a.game)? {
             Opened::Breakthrough => info(a),
@@ -258,8 +256,93 @@ impl BuildArgs {
 
 /// The error of `plan`, `--slice` or `--wave` for a game whose build has no slices.
 fn not_sliced(game: GameName) -> Box<dyn std::error::Error> {
-    format!("a {game:?} table is built whole: it has no slices, so no plan, --slice or --wave")
-        .into()
+    format!(
+        "a {} table is built whole: it has no slices, so no plan, --slice or --wave",
+        game.name()
+    )
+    .into()
+}
+
+/// Refuses the size options of other games' checkers builds and plans would ignore.
+fn checkers_options(a: &BuildArgs) -> CliResult {
+    let foreign = [
+        (a.board.is_some(), "--board"),
+        (a.rows.is_some(), "--rows"),
+        (a.width.is_some(), "--width"),
+        (a.max_white.is_some(), "--max-white"),
+        (a.max_black.is_some(), "--max-black"),
+        (a.pieces_per_side.is_some(), "--pieces-per-side"),
+    ];
+    match foreign.iter().find(|(given, _)| *given) {
+        Some((_, flag)) => Err(format!(
+            "{flag} is not an option of checkers tables: they take --max-pieces N (pieces on \
+             the board in all) and -o DIR"
+        )
+        .into()),
+        None => Ok(()),
+    }
+}
+
+/// The refusal of an option `a`'s game's build (or, with `plan`, its plan) would ignore,
+/// among those the game's own checks do not name: another game's solver options, and the
+/// options of a build that a plan has no use for.
+fn unused_option(a: &BuildArgs, plan: bool) -> Option<String> {
+    let cc = &a.cc;
+    let cc_given = [
+        (cc.solver.is_some(), "--solver"),
+        (cc.win_only, "--win-only"),
+        (cc.layered, "--layered"),
+        (cc.direct, "--direct"),
+        (cc.no_dup, "--no-dup"),
+        (cc.sequential, "--sequential"),
+        (cc.checkpoint.is_some(), "--checkpoint"),
+    ];
+    let cc_flag = cc_given.iter().find(|(given, _)| *given).map(|(_, f)| *f);
+    if plan {
+        let limit = [
+            (a.max_white.is_some(), "--max-white"),
+            (a.max_black.is_some(), "--max-black"),
+            (a.max_pieces.is_some(), "--max-pieces"),
+        ];
+        let flag = [
+            (a.output.is_some(), "--output"),
+            (a.ck.distance, "--distance"),
+        ]
+        .iter()
+        .find(|(given, _)| *given)
+        .map(|(_, f)| *f)
+        .or(cc_flag);
+        if let Some(flag) = flag {
+            return Some(format!(
+                "{flag} is not an option of tablebase plan: it prints the slices to build; \
+                 give {flag} to tablebase build"
+            ));
+        }
+        if let (GameName::Breakthrough, Some((_, flag))) =
+            (a.game, limit.iter().find(|(given, _)| *given))
+        {
+            return Some(format!(
+                "{flag} is not an option of a Breakthrough plan: a sliced table holds every \
+                 configuration of its rows (a piece-limited table is built whole, without a \
+                 plan)"
+            ));
+        }
+        return None;
+    }
+    if let (Some(flag), false) = (cc_flag, a.game == GameName::ChineseCheckers) {
+        return Some(format!(
+            "{flag} is an option of chinese-checkers tables only: {} tables have one builder",
+            a.game.name()
+        ));
+    }
+    if a.ck.distance && a.game != GameName::Checkers {
+        return Some(format!(
+            "--distance is an option of checkers tables only (their distance-to-conversion \
+             files), not of {} tables",
+            a.game.name()
+        ));
+    }
+    None
 }
 
 /// A table file by its game: Breakthrough's is opened by its own commands, Woodpush's is
@@ -444,16 +527,15 @@ fn region_of(a: &BuildArgs) -> Result<Region, Box<dyn std::error::Error>> {
     })
 }
 
-/// `tablebase plan`: a sliced table's slices, one a line after its wave.
-fn plan(a: BuildArgs) -> CliResult {
-    let slicing = Slicing::new(&region_of(&a)?)?;
-    let plan = slicing.plan();
-    let names = plan.select(&a.selection())?;
+/// `tablebase plan`: the slices `which` selects, one a line after its wave.
+fn print_plan(plan: &Plan, which: &Selection) -> CliResult {
+    let names = plan.select(which)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for name in names {
         let wave = plan.wave_of(name).expect("a selected slice is in the plan");
         writeln!(out, "{wave}\t{name}")?;
     }
+    out.flush()?;
     Ok(())
 }
 
