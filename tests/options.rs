@@ -258,4 +258,14 @@ fn bench_prints_the_same_rates_for_every_game() {
     }
     let e = error(&["bench", "--game", "woodpush", "--plain"]);
     assert!(e.contains("--plain is not an option of woodpush"), "{e}");
+    // A measurement's length has a range, said whole; a 300-digit duration is not one.
+    for bad in ["1e-300", "0", "-1", "NaN", "inf", "3601", "0.009"] {
+        assert_eq!(
+            error(&["bench", &format!("--seconds={bad}")]),
+            format!(
+                "error: invalid value '{bad}' for '--seconds <SECONDS>': give 0.01 to 3600 \
+                 seconds, not {bad} (see 'quasar --help')"
+            )
+        );
+    }
 }

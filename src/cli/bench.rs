@@ -17,7 +17,7 @@ pub struct Args {
     /// Seed of the random playouts (Xoshiro256++), so every run plays the same games
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Seconds per measurement (2 measurements per board, 3 with --plain)
+    /// Seconds per measurement, 0.01 to 3600 (2 measurements per board, 3 with --plain)
     #[arg(long, default_value_t = 1.0, value_parser = positive_seconds)]
     seconds: f64,
     /// The game and its size (e.g. --board 8x8, 6x5) [default: the game's, 6x6 for Breakthrough]
@@ -48,11 +48,20 @@ Examples:
   quasar bench --game woodpush --width 9    the same rates for every game
   quasar bench --game checkers --seconds 2";
 
+/// The shortest measurement: below it a rate counts a handful of events, and the clock's
+/// granularity is most of the time measured.
+const MIN_SECONDS: f64 = 0.01;
+
+/// The longest measurement (an hour).
+const MAX_SECONDS: f64 = 3600.0;
+
+/// A measurement's length: from [`MIN_SECONDS`] to [`MAX_SECONDS`].
 fn positive_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 && s <= 3600.0 => Ok(s),
+        Ok(s) if (MIN_SECONDS..=MAX_SECONDS).contains(&s) => Ok(s),
         _ => Err(format!(
-            "'{text}' is not a number of seconds above 0 and at most 3600"
+            "give {MIN_SECONDS} to {MAX_SECONDS} seconds, not {}",
+            quasar_core::file::shorten(text, 20)
         )),
     }
 }
