@@ -116,10 +116,19 @@ fn parse_colour<G: Game>(text: &str) -> Result<Side, String> {
             return Ok(side);
         }
     }
-    let [first, second] = [Side::First, Side::Second].map(colour_name::<G>);
-    let [f, s] = [Side::First, Side::Second].map(arena::gtp_client::colour::<G>);
+    // A name of one letter (Chinese Checkers' x and o) is its own first letter: said once.
+    let mut words: Vec<String> = Vec::new();
+    for side in [Side::First, Side::Second] {
+        for word in [colour_name::<G>(side), arena::gtp_client::colour::<G>(side)] {
+            if !words.contains(&word) {
+                words.push(word);
+            }
+        }
+    }
+    let last = words.pop().unwrap_or_default();
     Err(format!(
-        "invalid color '{text}': use {first}, {second}, {f} or {s}"
+        "invalid color '{text}': use {} or {last}",
+        words.join(", ")
     ))
 }
 

@@ -87,6 +87,16 @@ fn a_good_session() {
 }
 
 #[test]
+fn a_bad_colour_lists_each_colour_word_once() {
+    // Chinese Checkers' sides are x and o: their names are their first letters.
+    let out = session(
+        &["--game", "chinese-checkers", "--sims", "10"],
+        "play q a1\n",
+    );
+    assert_eq!(replies(&out), ["? invalid color 'q': use x or o"]);
+}
+
+#[test]
 fn bad_commands_reply_with_question_marks() {
     let out = session(
         &["--board", "6x6", "--sims", "100"],
@@ -97,7 +107,7 @@ fn bad_commands_reply_with_question_marks() {
         "? boardsize takes N (an NxN board) or W H",
         "? unacceptable size",
         "? play takes a colour and a move",
-        "? invalid color 'purple'",
+        "? invalid color 'purple': use white, w, black or b",
         "? illegal move 'a2-a5': legal moves are a2-a3",
         "? it is white's turn",
         "? 'soon' is not a number",

@@ -361,6 +361,139 @@ fn plan_and_build_refuse_the_options_they_would_ignore() {
 }
 
 #[test]
+fn table_messages_name_the_file_and_what_to_give() {
+    let one_line = |args: &[&str]| {
+        let (ok, out, err) = quasar(args);
+        assert!(!ok, "{args:?}: {out}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        err.trim().to_string()
+    };
+    // A table without entries is its header alone, not "544.00 bytes/entry".
+    let empty = temp("empty-4x4.qtb");
+    let e = empty.to_str().unwrap();
+    let (ok, out, err) = quasar(&[
+        "tablebase",
+        "build",
+        "--board",
+        "4x4",
+        "--max-white",
+        "0",
+        "--max-black",
+        "0",
+        "--quiet",
+        "-o",
+        e,
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains(" bytes, no entries: the header alone, 2-byte values"),
+        "{out}"
+    );
+    let (ok, out, err) = quasar(&["tablebase", "info", e]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("entries: 0 (no entries: the header alone)"),
+        "{out}"
+    );
+    // Only a sliced Breakthrough table has a block index to write.
+    assert_eq!(
+        one_line(&["tablebase", "verify", e, "--write-index"]),
+        format!(
+            "error: --write-index is for a sliced table's directory; {e} is a whole table, \
+             checked whole: drop --write-index"
+        )
+    );
+    let w = temp("w6.qrt");
+    let w = w.to_str().unwrap();
+    let (ok, _, err) = quasar(&[
+        "tablebase",
+        "build",
+        "--game",
+        "woodpush",
+        "--width",
+        "6",
+        "--quiet",
+        "-o",
+        w,
+    ]);
+    assert!(ok, "{err}");
+    let db = temp("db2");
+    let d = db.to_str().unwrap();
+    let (ok, _, err) = quasar(&[
+        "tablebase",
+        "build",
+        "--game",
+        "checkers",
+        "--max-pieces",
+        "2",
+        "--quiet",
+        "-o",
+        d,
+    ]);
+    assert!(ok, "{err}");
+    for (table, game) in [(w, "woodpush"), (d, "checkers")] {
+        assert_eq!(
+            one_line(&["tablebase", "verify", table, "--write-index"]),
+            format!(
+                "error: --write-index is for Breakthrough's sliced tables only, the one kind \
+                 with a block index; {table} is a {game} table, checked whole: drop \
+                 --write-index"
+            )
+        );
+    }
+    // One slice file is not the database: its folder is.
+    let slice = db.join("b0k0-w0k1.qrt");
+    let s = slice.to_str().unwrap();
+    assert_eq!(
+        one_line(&["bestmove", "--game", "checkers", "--tb", s, "--sims", "10"]),
+        format!(
+            "error: tablebase {s} is a file: a checkers database is the folder of its slice \
+             files (the -o of tablebase build --game checkers); give the folder"
+        )
+    );
+    // Another game's table: the file, then what it is.
+    assert_eq!(
+        one_line(&[
+            "bestmove",
+            "--game",
+            "chinese-checkers",
+            "--tb",
+            w,
+            "--sims",
+            "10"
+        ]),
+        format!("error: tablebase {w}: a table of woodpush, not of Chinese Checkers")
+    );
+    // Beyond the longest strip, a piece limit does not help.
+    assert_eq!(
+        one_line(&[
+            "tablebase",
+            "build",
+            "--game",
+            "woodpush",
+            "--width",
+            "32",
+            "--max-pieces",
+            "2",
+        ]),
+        "error: width 32: a Woodpush strip has 1 to 31 cells"
+    );
+    // A position with more pieces than any start of its width is named by its width.
+    let (ok, out, err) = quasar(&[
+        "perft",
+        "--game",
+        "woodpush",
+        "--position",
+        "LLLL..... L",
+        "--depth",
+        "1",
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(out.trim(), "perft width 9 depth 1: 1");
+    let _ = std::fs::remove_dir_all(&db);
+}
+
+#[test]
 fn bestmove_with_a_table_proves_the_root_at_once() {
     let file = temp("t663-bestmove.qtb");
     let f = file.to_str().unwrap();

@@ -226,12 +226,30 @@ pub fn run(cmd: Command) -> CliResult {
             Opened::Cc(t) => cc_table::probe(&t, &a.position, a.json),
             Opened::Checkers => checkers_table::probe(&a.file, &a.position, a.json),
         },
-        Command::Verify(a) => match open(&a.file, a.game)? {
-            Opened::Breakthrough => verify(a),
-            Opened::Woodpush(t) => woodpush_table::verify(&t),
-            Opened::Cc(t) => cc_table::verify(&t, a.samples, a.seed),
-            Opened::Checkers => checkers_table::verify(&a.file),
-        },
+        Command::Verify(a) => {
+            let opened = open(&a.file, a.game)?;
+            let game = match &opened {
+                Opened::Breakthrough => None,
+                Opened::Woodpush(_) => Some(GameName::Woodpush),
+                Opened::Cc(_) => Some(GameName::ChineseCheckers),
+                Opened::Checkers => Some(GameName::Checkers),
+            };
+            if let (true, Some(game)) = (a.write_index, game) {
+                return Err(format!(
+                    "--write-index is for Breakthrough's sliced tables only, the one kind with a \
+                     block index; {} is a {} table, checked whole: drop --write-index",
+                    a.file.display(),
+                    game.name()
+                )
+                .into());
+            }
+            match opened {
+                Opened::Breakthrough => verify(a),
+                Opened::Woodpush(t) => woodpush_table::verify(&t),
+                Opened::Cc(t) => cc_table::verify(&t, a.samples, a.seed),
+                Opened::Checkers => checkers_table::verify(&a.file),
+            }
+        }
     }
 }
 
@@ -659,8 +677,8 @@ fn build(a: BuildArgs) -> CliResult {
     println!("depth histogram of stored entries:");
     print_histogram(&r.histogram);
     println!(
-        "file: {size} bytes, {:.2} bytes/entry, {}-byte values",
-        size as f64 / r.stored.max(1) as f64,
+        "file: {size} bytes, {}, {}-byte values",
+        per_entry(size, r.stored),
         header.value_bytes
     );
     println!("time: {:.2} s", r.seconds);
@@ -668,6 +686,15 @@ fn build(a: BuildArgs) -> CliResult {
         println!("peak memory: {:.1} MiB", kib as f64 / 1024.0);
     }
     Ok(())
+}
+
+/// The bytes a table of `size` bytes spends on each of its `entries`; a table without any
+/// (its limits leave no win to store) is its header alone.
+fn per_entry(size: u64, entries: u64) -> String {
+    match entries {
+        0 => "no entries: the header alone".to_string(),
+        n => format!("{:.2} bytes/entry", size as f64 / n as f64),
+    }
 }
 
 /// `info` of a sliced table's directory: its finished slices and their depths.
@@ -787,9 +814,9 @@ fn info(a: InfoArgs) -> CliResult {
     );
     println!("limits: {}", h.limits);
     println!(
-        "entries: {} ({:.2} bytes/entry), {}-byte values, {}-bit coordinate fields",
+        "entries: {} ({}), {}-byte values, {}-bit coordinate fields",
         h.entries,
-        size as f64 / h.entries.max(1) as f64,
+        per_entry(size, h.entries),
         h.value_bytes,
         h.field_bits
     );
@@ -850,7 +877,12 @@ fn verify(a: VerifyArgs) -> CliResult {
     let tb = Tablebase::open(&a.file)?;
     if a.write_index {
         let Some(sliced) = tb.table().tree.as_sliced() else {
-            return Err("--write-index is for a sliced table's directory".into());
+            return Err(format!(
+                "--write-index is for a sliced table's directory; {} is a whole table, \
+                 checked whole: drop --write-index",
+                a.file.display()
+            )
+            .into());
         };
         // Checks every slice whole on the way, as verify_all does.
         sliced.write_block_index(SLICE_BLOCK_BYTES, &Bars::default())?;

@@ -72,16 +72,20 @@ impl GameSetup for WoodpushSetup {
     }
 
     fn of_position(pos: &Position) -> Self {
-        // A position with more pieces a side than the paper's comes from such a start.
+        // A position with more pieces a side than the paper's comes from such a start,
+        // where the width has one; one with more than any start of its width has (pieces
+        // only leave the strip) comes from none, and is named by its width alone.
         let most = pos
             .board
             .left
             .count_ones()
             .max(pos.board.right.count_ones());
-        WoodpushSetup {
-            width: pos.board.width,
-            pieces: most.max(PAPER_PIECES),
-        }
+        let width = pos.board.width;
+        let pieces = match Position::start_with(width, most) {
+            Ok(_) => most.max(PAPER_PIECES),
+            Err(_) => PAPER_PIECES,
+        };
+        WoodpushSetup { width, pieces }
     }
 
     fn start(&self) -> Result<Position, SetupError> {

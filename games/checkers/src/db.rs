@@ -64,6 +64,9 @@ pub enum DbError {
         /// The system's error.
         source: std::io::Error,
     },
+    /// A file given where the database's folder belongs (one slice file, or another table).
+    #[error("{0} is a file: a checkers database is the folder of its slice files (the -o of tablebase build --game checkers); give the folder")]
+    NotAFolder(PathBuf),
     /// A slice file is damaged or not a checkers database.
     #[error(transparent)]
     File(#[from] TableFileError),
@@ -337,6 +340,9 @@ impl Database {
 
     /// Every slice file in `dir`, each checked.
     pub fn open(dir: &Path) -> Result<Database, DbError> {
+        if dir.is_file() {
+            return Err(DbError::NotAFolder(dir.to_path_buf()));
+        }
         let mut db = Database::new();
         let entries = std::fs::read_dir(dir).map_err(|source| DbError::Io {
             path: dir.to_path_buf(),

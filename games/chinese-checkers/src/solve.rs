@@ -273,14 +273,18 @@ impl CcTable {
 
     /// Reads a table, checking its checksum and sizes.
     pub fn load(path: &Path) -> Result<CcTable, LoadError> {
-        CcTable::from_file(TableFile::load(path)?)
+        CcTable::from_file(TableFile::load(path)?).map_err(|e| match e {
+            // The file's own errors name it; what the contents say does not.
+            LoadError::NotOurs(m) => LoadError::NotOurs(format!("{}: {m}", path.display())),
+            other => other,
+        })
     }
 
     /// A table from a file's contents.
     pub fn from_file(f: TableFile) -> Result<CcTable, LoadError> {
         if f.game != GAME {
             return Err(LoadError::NotOurs(format!(
-                "a table of {:?}, not of Chinese Checkers",
+                "a table of {}, not of Chinese Checkers",
                 f.game
             )));
         }

@@ -28,9 +28,12 @@ pub enum KoStates {
 /// Why an index cannot be built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SpaceError {
-    /// Width outside 1 to [`MAX_INDEX_WIDTH`] (1 to [`MAX_WIDTH`] with a piece limit).
+    /// A width of 1 to [`MAX_WIDTH`] beyond [`MAX_INDEX_WIDTH`], without a piece limit.
     #[error("width {0} cannot be indexed whole: use 1 to {MAX_INDEX_WIDTH}, or limit the pieces (widths up to {MAX_WIDTH})")]
     Width(u32),
+    /// No strip of the game: 0 cells, or more than [`MAX_WIDTH`].
+    #[error("width {0}: a Woodpush strip has 1 to {MAX_WIDTH} cells")]
+    NoStrip(u32),
     /// A piece limit below 2 (a game needs a piece of each side).
     #[error("a limit of {0} pieces holds no game: give 2 or more")]
     Pieces(u32),
@@ -83,7 +86,10 @@ pub struct WoodpushSpace {
 impl WoodpushSpace {
     /// The index of every position on a strip of `width` cells.
     pub fn new(width: u32, ko_states: KoStates) -> Result<WoodpushSpace, SpaceError> {
-        if !(1..=MAX_INDEX_WIDTH).contains(&width) {
+        if !(1..=MAX_WIDTH).contains(&width) {
+            return Err(SpaceError::NoStrip(width));
+        }
+        if width > MAX_INDEX_WIDTH {
             return Err(SpaceError::Width(width));
         }
         Ok(WoodpushSpace::build(width, ko_states, Numbering::Ternary))
@@ -97,7 +103,7 @@ impl WoodpushSpace {
         ko_states: KoStates,
     ) -> Result<WoodpushSpace, SpaceError> {
         if !(1..=MAX_WIDTH).contains(&width) {
-            return Err(SpaceError::Width(width));
+            return Err(SpaceError::NoStrip(width));
         }
         if max_pieces < 2 {
             return Err(SpaceError::Pieces(max_pieces));

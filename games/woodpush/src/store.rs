@@ -89,14 +89,18 @@ impl WoodpushTable {
 
     /// Reads a table written by [`WoodpushTable::save`], checking its checksum and sizes.
     pub fn load(path: &Path) -> Result<WoodpushTable, LoadError> {
-        WoodpushTable::from_file(TableFile::load(path)?)
+        WoodpushTable::from_file(TableFile::load(path)?).map_err(|e| match e {
+            // The file's own errors name it; what the contents say does not.
+            LoadError::File(e) => LoadError::File(e),
+            other => LoadError::NotWoodpush(format!("{}: {other}", path.display())),
+        })
     }
 
     /// Rebuilds a table from a file's contents.
     pub fn from_file(f: TableFile) -> Result<WoodpushTable, LoadError> {
         if f.game != GAME {
             return Err(LoadError::NotWoodpush(format!(
-                "a table of {:?}, not of Woodpush",
+                "a table of {}, not of Woodpush",
                 f.game
             )));
         }

@@ -42,9 +42,16 @@ fn impossible_indexes_are_refused_with_reasons() {
         WoodpushSpace::few_pieces(9, 1, KoStates::Reachable),
         Err(SpaceError::Pieces(1))
     ));
+    // Beyond the longest strip: no advice to limit pieces already limited.
+    let e = WoodpushSpace::few_pieces(32, 3, KoStates::Reachable).unwrap_err();
+    assert_eq!(e, SpaceError::NoStrip(32));
+    assert_eq!(
+        e.to_string(),
+        "width 32: a Woodpush strip has 1 to 31 cells"
+    );
     assert!(matches!(
-        WoodpushSpace::few_pieces(32, 3, KoStates::Reachable),
-        Err(SpaceError::Width(32))
+        WoodpushSpace::new(17, KoStates::Reachable),
+        Err(SpaceError::Width(17))
     ));
     let e = WoodpushSpace::few_pieces(31, 12, KoStates::Reachable).unwrap_err();
     assert!(matches!(e, SpaceError::TooLarge { .. }), "{e:?}");
