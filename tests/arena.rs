@@ -208,6 +208,42 @@ fn a_resumed_match_replays_nothing() {
     assert!(stderr.contains("new games played: 0;"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&record).unwrap(), after);
 
+    // Asking for fewer than the record holds: refused, naming its count, the record kept.
+    let (out, _) = {
+        let o = dir.join("out");
+        let args = [
+            "arena",
+            "--player",
+            "random",
+            "--player",
+            "random:seed=2",
+            "--games",
+            "2",
+            "--jobs",
+            "2",
+            "--openings-plies",
+            "3",
+            "--seed",
+            "5",
+            "--out",
+            o.to_str().unwrap(),
+            "--record",
+            record.to_str().unwrap(),
+        ];
+        (quasar(&args), ())
+    };
+    assert!(!out.status.success());
+    assert_eq!(
+        text(&out.stderr).trim(),
+        format!(
+            "error: record {} holds 8 games a pairing, more than --games 2: a record is never \
+             cut; give --games 8 or more to resume it (the report covers every game), or \
+             another --out (or --record)",
+            record.display()
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), after);
+
     // A write cut short: half of the last line. That game alone is played again.
     let keep = after.trim_end().rfind('\n').unwrap() + 1;
     let last_len = after.len() - keep;
@@ -442,6 +478,80 @@ fn sprt_stops_a_one_sided_match_early() {
     // with m = (s0+s1)/2, first falls below ln(0.05/0.95) at n = 20.
     assert!(stderr.contains("H0 accepted"), "{stderr}");
     assert_eq!(games(&out.join("games.jsonl")).len(), 20);
+}
+
+#[test]
+fn a_file_for_a_folder_and_a_ply_cap_of_0_are_refused_before_any_game() {
+    let file = common::temp("arena", "a-file.txt");
+    std::fs::write(&file, "keep me").unwrap();
+    let f = file.to_str().unwrap();
+    let want = |flag: &str, what: &str| {
+        format!(
+            "error: {flag} {f} is a regular file, not a folder: {flag} names the folder for \
+             {what} (made when missing); give another"
+        )
+    };
+    let players = [
+        "arena",
+        "--player",
+        "random",
+        "--player",
+        "random:seed=2",
+        "--games",
+        "2",
+    ];
+    for (extra, flag, what) in [
+        (&["--out", f][..], "--out", "the report's files"),
+        (&["--cache", f], "--cache", "the main job's tables"),
+    ] {
+        let args: Vec<&str> = if flag == "--cache" {
+            [&["arena", "--no-progress"][..], extra].concat()
+        } else {
+            [&players[..], extra].concat()
+        };
+        let out = quasar(&args);
+        assert!(!out.status.success(), "{args:?}");
+        assert_eq!(text(&out.stderr).trim(), want(flag, what), "{args:?}");
+    }
+    let out = quasar(&["arena", "report", "x.jsonl", "--out", f]);
+    assert_eq!(
+        text(&out.stderr).trim(),
+        want("--out", "the report's files")
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep me");
+    // The header shows each player's own budget, not the match's default alone.
+    let dir = scratch("own-budgets");
+    let out = quasar(&[
+        "arena",
+        "--board",
+        "4x4",
+        "--player",
+        "mcts:sims=20",
+        "--player",
+        "random",
+        "--games",
+        "2",
+        "--sims",
+        "10",
+        "--no-progress",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout)
+            .starts_with("4x4, per move: mcts:sims=20 20 sims, random 10 sims, 2 games"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = quasar(&[&players[..], &["--ply-cap", "0"]].concat());
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr)
+            .starts_with("error: invalid value '0' for '--ply-cap <PLY_CAP>': 0 is not in 1.."),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]

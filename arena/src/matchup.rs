@@ -191,6 +191,16 @@ pub enum MatchError {
     /// The record holds games of these players under other settings.
     #[error(transparent)]
     Mismatch(Box<Mismatch>),
+    /// The record holds more games a pairing than the match asks for: never cut short.
+    #[error("record {} holds {held} games a pairing, more than --games {games}: a record is never cut; give --games {held} or more to resume it (the report covers every game), or another --out (or --record)", path.display())]
+    MoreGames {
+        /// The record's path.
+        path: PathBuf,
+        /// Games a pairing the record holds (its highest game number plus one).
+        held: u32,
+        /// Games a pairing asked for.
+        games: u32,
+    },
 }
 
 /// A recorded game that this match would not have played alike.
@@ -392,6 +402,7 @@ pub fn run_match<S: GameSetup>(
     // Keep the record's games of this match's pairings; check they were played alike.
     let mut done: Vec<Vec<Option<GameRecord>>> = vec![vec![None; cfg.games as usize]; pairs.len()];
     let mut resumed = 0;
+    let held = loaded.games.iter().map(|g| g.number + 1).max().unwrap_or(0);
     for g in loaded.games {
         let pairing = pairs
             .iter()
@@ -463,7 +474,14 @@ pub fn run_match<S: GameSetup>(
                 })));
             }
         }
-        if g.number < cfg.games && !in_share(cfg.shard, cfg.games, pi, g.number) {
+        if g.number >= cfg.games {
+            return Err(MatchError::MoreGames {
+                path: record_path.to_path_buf(),
+                held,
+                games: cfg.games,
+            });
+        }
+        if !in_share(cfg.shard, cfg.games, pi, g.number) {
             return Err(MatchError::Mismatch(Box::new(Mismatch::OtherShare {
                 path: record_path.to_path_buf(),
                 number: g.number,

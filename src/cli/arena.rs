@@ -135,8 +135,8 @@ pub struct MatchArgs {
     /// Stop early by a sequential probability ratio test: elo0=0,elo1=50[,alpha=0.05,beta=0.05]
     #[arg(long)]
     sprt: Option<Sprt>,
-    /// Plies after which a game is stopped and scored as a draw
-    #[arg(long, default_value_t = 1000)]
+    /// Plies after which a game is stopped and scored as a draw (1 or more)
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
     ply_cap: u32,
     /// A table (any table `tablebase build` makes for this game and size) that ends a game
     /// as soon as it proves the result, recorded as adjudicated; no table adjudicates by
@@ -169,6 +169,11 @@ pub fn run(args: Args) -> CliResult {
 }
 
 fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
+    // Before any game, not at the report after the last one.
+    folder_option(&args.out, "--out", "the report's files")?;
+    if args.players.is_empty() {
+        folder_option(&args.cache, "--cache", "the main job's tables")?;
+    }
     let (specs, setup, games) = if args.players.is_empty() {
         let Some(job) = S::main_job(&args.cache, !args.no_progress)? else {
             return Err(format!(
@@ -320,11 +325,26 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
     }
     // The arena runs with SIGPIPE ignored (for its engines' pipes): a closed stdout is an
     // error to report, not a panic.
+    // Each player's own budget (a time= or sims= key), as its games recorded it.
+    let budgets: Vec<Option<String>> = names
+        .iter()
+        .map(|p| {
+            outcome.games.iter().find_map(|g| match () {
+                _ if g.first == *p => Some(g.first_budget.clone()),
+                _ if g.second == *p => Some(g.second_budget.clone()),
+                _ => None,
+            })
+        })
+        .collect();
+    let budget = match budgets.iter().all(Option::is_none) {
+        true => format!("{} per move", limit_text(limit)),
+        false => budgets_text(&names, &budgets),
+    };
     let summary = format!(
         "{params}, {}, {games} games per pairing, {} (seed {})",
         match args.tc {
             Some(tc) => format!("{tc} clock"),
-            None => format!("{} per move", limit_text(limit)),
+            None => budget,
         },
         openings_summary(&cfg.openings_text()),
         cfg.seed,
@@ -358,6 +378,21 @@ fn openings_summary(openings: &str) -> String {
     }
 }
 
+/// Refuses a `flag` naming something other than a folder (a file, a device): it names the
+/// folder, made when missing, that holds `what`.
+fn folder_option(path: &std::path::Path, flag: &str, what: &str) -> CliResult {
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_dir() => Err(format!(
+            "{flag} {} is {}, not a folder: {flag} names the folder for {what} (made when \
+             missing); give another",
+            path.display(),
+            quasar_core::file::describe(&m.file_type())
+        )
+        .into()),
+        _ => Ok(()),
+    }
+}
+
 /// Writes the report's files into `dir` and says which.
 fn write_report(rep: &report::Report, dir: &std::path::Path) -> CliResult {
     let written = report::write_files(rep, dir)
@@ -369,6 +404,7 @@ fn write_report(rep: &report::Report, dir: &std::path::Path) -> CliResult {
 
 /// `arena report`: merges the records and prints and writes the match's report.
 fn run_report(args: ReportArgs) -> CliResult {
+    folder_option(&args.out, "--out", "the report's files")?;
     let mut records = Vec::new();
     for path in &args.records {
         // A missing record is a shard not run (or a mistyped path), not an empty one.
@@ -413,7 +449,7 @@ fn run_report(args: ReportArgs) -> CliResult {
     let summary = format!(
         "{}, {}, {} games per pairing, {} (seed {})",
         m.params,
-        budgets_text(&m),
+        budgets_text(&m.players, &m.budgets),
         m.games_per_pairing,
         openings_summary(&m.openings),
         m.seed,
@@ -442,19 +478,18 @@ fn write_games<S: CliGame>(
 
 /// The budgets per move as the match prints them (`100ms per move`) when all players share
 /// one, else each player's.
-fn budgets_text(m: &Merged) -> String {
-    if let Some(Some(b)) = m.budgets.first() {
-        if m.budgets.iter().all(|x| x.as_deref() == Some(b)) {
+fn budgets_text(players: &[String], budgets: &[Option<String>]) -> String {
+    if let Some(Some(b)) = budgets.first() {
+        if budgets.iter().all(|x| x.as_deref() == Some(b)) {
             return match b.contains('+') {
                 true => format!("{b} clock"),
                 false => format!("{b} per move"),
             };
         }
     }
-    let each: Vec<String> = m
-        .players
+    let each: Vec<String> = players
         .iter()
-        .zip(&m.budgets)
+        .zip(budgets)
         .map(|(p, b)| format!("{p} {}", b.as_deref().unwrap_or("(no games)")))
         .collect();
     format!("per move: {}", each.join(", "))
