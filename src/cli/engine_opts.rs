@@ -86,13 +86,13 @@ pub struct EngineArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub hash: Option<u64>,
     /// Time per move, e.g. 500ms, 2s, 1.5s, 900us
-    #[arg(long, default_value = "1s", value_parser = parse_duration)]
+    #[arg(long, default_value = "100ms", value_parser = parse_duration)]
     pub time: Duration,
     /// Run exactly this many simulations per move instead of using --time
     #[arg(long, value_parser = simulations)]
     pub sims: Option<u64>,
     /// Seed of the random numbers (identical seeds and --sims give identical moves)
-    #[arg(long, default_value_t = 0x5eed)]
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Search threads (see --parallel)
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
