@@ -2,7 +2,7 @@
 //! the factory that loads the table once per match.
 
 use crate::player::{Budget, MoveInfo, Player, PlayerError, PlayerFactory};
-use crate::settings::EngineSettings;
+use crate::settings::{EngineSettings, SearchDefaults};
 use crate::setup::{EvaluationUse, GameSetup};
 use crate::spec::PlayerSpec;
 use mcts::{Limits, Searcher};
@@ -15,7 +15,7 @@ pub struct MctsFactory<S: GameSetup> {
     policy: S::Policy,
     oracle: Option<Arc<dyn Oracle<S::Game>>>,
     eval: EvaluationUse<S::Game>,
-    default_every: u32,
+    defaults: SearchDefaults,
 }
 
 impl<S: GameSetup> MctsFactory<S> {
@@ -32,7 +32,7 @@ impl<S: GameSetup> MctsFactory<S> {
             policy,
             oracle,
             eval,
-            default_every: setup.default_oracle_every(),
+            defaults: setup.search_defaults(),
         })
     }
 }
@@ -49,7 +49,7 @@ impl<S: GameSetup> PlayerFactory<S::Game> for MctsFactory<S> {
     fn make(&self, seed: u64) -> Result<Box<dyn Player<S::Game>>, PlayerError> {
         let mut config = self
             .settings
-            .config(self.policy.clone(), seed, self.default_every);
+            .config(self.policy.clone(), seed, self.defaults);
         self.eval.apply(&mut config);
         let searcher =
             Searcher::with_evaluation(config, self.oracle.clone(), self.eval.evaluation.clone());

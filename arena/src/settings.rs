@@ -18,6 +18,25 @@ pub const MAX_PRIOR: u32 = 10_000;
 /// The fewest tree nodes a search may be given (a smaller budget fills at the first move).
 pub const MIN_NODES: usize = 1000;
 
+/// What a game's MCTS uses where the settings name nothing, measured per game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchDefaults {
+    /// Playouts consult a table at every this many turns of each side (0: at expansion only).
+    pub oracle_every: u32,
+    /// UCT's exploration constant.
+    pub c: f64,
+}
+
+impl Default for SearchDefaults {
+    /// A table consulted at every ply, and `mcts::Config`'s exploration constant.
+    fn default() -> Self {
+        SearchDefaults {
+            oracle_every: 1,
+            c: Config::<()>::default().c,
+        }
+    }
+}
+
 /// Which playouts the search runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlayoutKind {
@@ -387,21 +406,23 @@ impl EngineSettings {
     }
 
     /// The search configuration with `policy` (built by the game from [`Self::playout`]);
-    /// `seed` serves when the settings fix none, `default_every` (the game's
-    /// [`GameSetup::default_oracle_every`](crate::setup::GameSetup::default_oracle_every))
-    /// when they name no `every`.
-    pub fn config<P>(&self, policy: P, seed: u64, default_every: u32) -> Config<P> {
+    /// `seed` serves when the settings fix none, the game's `defaults`
+    /// ([`GameSetup::search_defaults`](crate::setup::GameSetup::search_defaults)) for
+    /// `every` and `c` when they name none.
+    pub fn config<P>(&self, policy: P, seed: u64, defaults_of_game: SearchDefaults) -> Config<P> {
         let defaults = Config {
             playout: (),
             ..Config::<()>::default()
         };
         Config {
-            c: self.c.unwrap_or(defaults.c),
+            c: self.c.unwrap_or(defaults_of_game.c),
             playout: policy,
             node_budget: self.nodes.unwrap_or(defaults.node_budget),
             threads: self.threads.unwrap_or(defaults.threads),
             parallelism: self.parallelism.unwrap_or(defaults.parallelism),
-            oracle_in_playouts: NonZeroU32::new(self.oracle_every.unwrap_or(default_every)),
+            oracle_in_playouts: NonZeroU32::new(
+                self.oracle_every.unwrap_or(defaults_of_game.oracle_every),
+            ),
             expand_after: defaults.expand_after,
             child_probes: self.child_probes.unwrap_or(defaults.child_probes),
             max_playout_plies: defaults.max_playout_plies,
@@ -495,6 +516,14 @@ impl fmt::Display for EngineSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The defaults of a game whose playouts consult a table at every `k`-th turn.
+    fn every(k: u32) -> SearchDefaults {
+        SearchDefaults {
+            oracle_every: k,
+            ..SearchDefaults::default()
+        }
+    }
     use std::time::Duration;
 
     #[test]
@@ -515,11 +544,17 @@ mod tests {
         assert_eq!(s.playout.win_in_one, Some(false));
         assert_eq!((s.imb, s.prior), (Some(0.4), Some(20)));
         assert_eq!(
-            (s.config((), 1, 1).imb, s.config((), 1, 1).prior),
+            (
+                s.config((), 1, SearchDefaults::default()).imb,
+                s.config((), 1, SearchDefaults::default()).prior
+            ),
             (0.4, 20)
         );
-        assert_eq!(s.config((), 1, 1).child_probes, ChildProbes::NextVisit);
-        let d = EngineSettings::default().config((), 1, 1);
+        assert_eq!(
+            s.config((), 1, SearchDefaults::default()).child_probes,
+            ChildProbes::NextVisit
+        );
+        let d = EngineSettings::default().config((), 1, SearchDefaults::default());
         assert_eq!(d.child_probes, ChildProbes::Expansion);
         assert_eq!(s.to_string(), text.replace(' ', ""));
         assert_eq!(EngineSettings::parse_keys(&s.to_string()).unwrap(), s);
@@ -532,7 +567,7 @@ mod tests {
     #[test]
     fn the_config_takes_what_is_set_and_defaults_the_rest() {
         let s = EngineSettings::parse_keys("tb=t,c=0.3,nodes=4000,parallel=tree,every=0").unwrap();
-        let c = s.config("policy", 77, 1);
+        let c = s.config("policy", 77, every(1));
         assert_eq!(
             (c.c, c.node_budget, c.parallelism),
             (0.3, 4000, Parallelism::Tree)
@@ -541,21 +576,21 @@ mod tests {
             (c.oracle_in_playouts, c.seed, c.playout),
             (None, 77, "policy")
         );
-        let d = EngineSettings::default().config((), 5, 1);
+        let d = EngineSettings::default().config((), 5, every(1));
         let want = Config::<()>::default();
         assert_eq!(
             (d.c, d.node_budget, d.threads),
             (want.c, want.node_budget, 1)
         );
         assert_eq!(d.oracle_in_playouts, want.oracle_in_playouts);
-        let by_game = EngineSettings::default().config((), 5, 0);
+        let by_game = EngineSettings::default().config((), 5, every(0));
         assert_eq!(
             by_game.oracle_in_playouts, None,
             "the game's default when unset"
         );
         let set = EngineSettings::parse_keys("tb=t,every=3")
             .unwrap()
-            .config((), 5, 0);
+            .config((), 5, every(0));
         assert_eq!(
             set.oracle_in_playouts,
             NonZeroU32::new(3),
@@ -563,7 +598,7 @@ mod tests {
         );
         let fixed = EngineSettings::parse_keys("seed=3")
             .unwrap()
-            .config((), 5, 1);
+            .config((), 5, every(1));
         assert_eq!(fixed.seed, 3);
     }
 

@@ -1,7 +1,7 @@
 //! [`GameSetup`]: what a game with its size parameters tells the arena, the GTP engine and
 //! the command line beyond [`Game`] (its name, start, sizes, playout policy and tables).
 
-use crate::settings::{EngineSettings, PlayoutSettings, TableSpec};
+use crate::settings::{EngineSettings, PlayoutSettings, SearchDefaults, TableSpec};
 use mcts::{Config, PlayoutPolicy, Searcher};
 use quasar_core::{Chain, Evaluation, Game, Oracle, Verdicts};
 use std::fmt;
@@ -237,6 +237,20 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         crate::engine::Family::Mcts
     }
 
+    /// UCT's exploration constant when the settings name no `c=` (by match results per
+    /// game; `mcts::Config`'s by default).
+    fn default_c(&self) -> f64 {
+        SearchDefaults::default().c
+    }
+
+    /// The game's defaults for what MCTS settings leave unset.
+    fn search_defaults(&self) -> SearchDefaults {
+        SearchDefaults {
+            oracle_every: self.default_oracle_every(),
+            c: self.default_c(),
+        }
+    }
+
     /// The weight of implicit minimax backups when the settings name no `imb=` (by match
     /// results per game; 0, off, by default and for games without an evaluation).
     fn default_imb(&self) -> f64 {
@@ -301,7 +315,7 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         let mut config = settings.config(
             self.policy(&settings.playout)?,
             seed,
-            self.default_oracle_every(),
+            self.search_defaults(),
         );
         let eval = self.evaluation_use(settings)?;
         eval.apply(&mut config);

@@ -51,7 +51,7 @@ impl<P: Default> Default for Config<P> {
             expand_after: 1,
             child_probes: ChildProbes::Expansion,
             max_playout_plies: 1000,
-            seed: 0x5eed,
+            seed: 1,
             imb: 0.0,
             prior: 0,
         }

@@ -100,9 +100,10 @@ pub struct EngineArgs {
     /// With --threads above 1: root (a tree per thread) or tree (one shared tree)
     #[arg(long = "parallel", value_enum, default_value_t = ParallelArg::Root)]
     pub parallel: ParallelArg,
-    /// UCT exploration constant c of w/n + c*sqrt(ln t / n)
-    #[arg(long, default_value_t = 0.7, value_parser = exploration)]
-    pub c: f64,
+    /// UCT exploration constant c of w/n + c*sqrt(ln t / n) [default: 0.4 for Breakthrough,
+    /// 0.7 for the other games]
+    #[arg(long, value_parser = exploration)]
+    pub c: Option<f64>,
     /// Playouts: uniform (random moves to the end) or full (the game's policy with the
     /// switches below) [default: full]
     #[arg(long, value_name = "uniform|full", value_parser = key("playout"))]
@@ -198,7 +199,7 @@ impl EngineArgs {
     pub fn settings(&self) -> EngineSettings {
         let mut s = EngineSettings {
             table: self.tb.clone(),
-            c: Some(self.c),
+            c: self.c,
             limit: Some(self.limits()),
             threads: Some(self.threads as usize),
             parallelism: Some(match self.parallel {
@@ -411,7 +412,7 @@ mod tests {
     #[test]
     fn the_flags_defaults_are_the_search_defaults() {
         let s = settings(&[]).unwrap();
-        let ours = s.config((), 0, 1);
+        let ours = s.config((), 0, arena::settings::SearchDefaults::default());
         let theirs = Config::<()>::default();
         assert_eq!(
             (ours.c, ours.node_budget, ours.threads),
