@@ -301,7 +301,7 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     /// How often playouts consult a table when the settings name no `every=K` (0: only
     /// at expansion); measured per game, by default every ply.
     fn default_oracle_every(&self) -> u32 {
-        1
+        SearchDefaults::default().oracle_every
     }
 
     /// The searcher `settings` describe for this setup, loading its table if one is set;
