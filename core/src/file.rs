@@ -11,6 +11,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
+pub mod frame;
+pub use frame::{Fields, Frame, FrameError, Seal};
+
 /// Why a file cannot be read or written; every variant names the file and what is wrong.
 #[derive(Debug, thiserror::Error)]
 pub enum FileError {
@@ -65,6 +68,16 @@ pub enum FileError {
         path: PathBuf,
         /// The lock file held.
         lock: PathBuf,
+    },
+    /// A file's framed header fails its checks (see [`Frame`]).
+    #[error("{path}: {source}; {remedy}")]
+    Frame {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        source: FrameError,
+        /// What to do about it.
+        remedy: &'static str,
     },
     /// A file's header or contents fail their checks.
     #[error("{path}: {msg}")]

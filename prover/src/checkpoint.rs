@@ -5,19 +5,25 @@
 use crate::frame;
 use crate::instance::ProverPosition;
 use crate::tt::Key;
-use quasar_core::file::{self, FileError, OutputLock};
+use quasar_core::file::{self, FileError, Frame, OutputLock};
 use quasar_core::Side;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// First bytes of every checkpoint file.
-const MAGIC: &[u8; 8] = b"QSCHECK\0";
-/// The format version this code writes and reads.
-const VERSION: u32 = 1;
 /// Bytes before the entries.
 const HEADER_BYTES: usize = 8 + 4 + 4 + 8 + 8 + 4 + 4 + 8 + 8 + 8;
+/// The frame of a checkpoint file: magic, version and a CRC-32 of everything before it
+/// at the end.
+const FRAME: Frame = frame::sealed_at_end(
+    *b"QSCHECK\0",
+    1,
+    &[],
+    HEADER_BYTES,
+    "quasar solve checkpoint",
+    "delete it to start afresh",
+);
 /// Bytes of one entry.
 const ENTRY_BYTES: usize = 24;
 /// At most this many entries go into a file (the most expensive ones): 384 MiB.
@@ -246,9 +252,8 @@ impl<P: ProverPosition> Checkpoint<P> {
     fn header(&self) -> Vec<u8> {
         let [p0, p1] = self.root.params();
         let key = self.root.raw_key();
-        let mut out = Vec::with_capacity(HEADER_BYTES);
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        let mut out = FRAME.header();
+        out.truncate(12);
         out.extend_from_slice(&[p0, p1, self.root.side_to_move() as u8, 0]);
         out.extend_from_slice(&key.a.to_le_bytes());
         out.extend_from_slice(&key.b.to_le_bytes());
@@ -309,20 +314,11 @@ impl<P: ProverPosition> Checkpoint<P> {
             path: path.to_path_buf(),
             msg: msg.to_string(),
         };
-        let body = frame::unframe(bytes, MAGIC, VERSION, HEADER_BYTES, "checkpoint")
-            .map_err(|msg| bad(&msg))?;
-        let u32_at = |i: usize| u32::from_le_bytes(body[i..i + 4].try_into().expect("4 bytes"));
-        let u64_at = |i: usize| u64::from_le_bytes(body[i..i + 8].try_into().expect("8 bytes"));
-        let side = frame::side_of(body[14]).ok_or_else(|| bad("bad side to move"))?;
-        let key = Key {
-            a: u64_at(16),
-            b: u64_at(24),
-            side: side as u8,
-        };
-        let root = P::from_params([body[12], body[13]], &key)
-            .map_err(|e| bad(&format!("bad root position: {e}")))?;
-        let phase_word = u32_at(32);
-        let bound = u32_at(36);
+        let h = FRAME.open(bytes).map_err(|e| bad(&e.to_string()))?;
+        let body = h.all();
+        let root = frame::root_of::<P>(h, 14).map_err(|e| bad(&e))?;
+        let phase_word = h.u32(32);
+        let bound = h.u32(36);
         let phase = match phase_word & 0xFF {
             0 => Phase::Winner,
             1 => Phase::Length {
@@ -331,9 +327,9 @@ impl<P: ProverPosition> Checkpoint<P> {
             },
             _ => return Err(bad("unknown phase")),
         };
-        let winner_nodes = u64_at(40);
-        let length_nodes = u64_at(48);
-        let count = u64_at(56);
+        let winner_nodes = h.u64(40);
+        let length_nodes = h.u64(48);
+        let count = h.u64(56);
         let expected = count as u128 * ENTRY_BYTES as u128 + HEADER_BYTES as u128;
         if expected != body.len() as u128 {
             return Err(bad("the entry count disagrees with the file size"));

@@ -1,32 +1,42 @@
-//! What the proof and checkpoint files share: a magic and a version up front and a CRC-32
-//! of everything before it at the end (they are written through `quasar_core::file`).
+//! What the proof and checkpoint files share beyond the frame of `quasar_core::file` (a
+//! magic, a version and a CRC-32 of everything before it at the end): the root position at
+//! bytes 12-31 of the header, and the byte that names a side.
 
+use crate::instance::ProverPosition;
+use crate::tt::Key;
+use quasar_core::file::{Fields, Frame, Seal};
 use quasar_core::Side;
 
-/// The body of a file of `bytes` (everything but the checksum) once its magic, length,
-/// checksum and version are right; else why not, in words for an error message.
-pub fn unframe<'a>(
-    bytes: &'a [u8],
-    magic: &[u8; 8],
+/// The frame of a file of these formats: `what` names it, `remedy` says how to rewrite it.
+pub const fn sealed_at_end(
+    magic: [u8; 8],
     version: u32,
+    older: &'static [u32],
     header_bytes: usize,
-    what: &str,
-) -> Result<&'a [u8], String> {
-    if bytes.len() < header_bytes + 4 || &bytes[..8] != magic {
-        return Err(format!("it does not start with a {what} header"));
+    what: &'static str,
+    remedy: &'static str,
+) -> Frame {
+    Frame {
+        magic,
+        version,
+        older,
+        header_bytes,
+        seal: Seal::FileEnd,
+        what,
+        remedy,
     }
-    let (body, tail) = bytes.split_at(bytes.len() - 4);
-    let stored = u32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
-    if crc32fast::hash(body) != stored {
-        return Err("the checksum does not match (the file is damaged or cut short)".into());
-    }
-    let theirs = u32::from_le_bytes([body[8], body[9], body[10], body[11]]);
-    if theirs != version {
-        return Err(format!(
-            "format version {theirs}, this quasar reads {version}"
-        ));
-    }
-    Ok(body)
+}
+
+/// The root position a header stores: the size parameters at bytes 12 and 13, the side to
+/// move at `side_at`, the key's words at 16 and 24; else why not.
+pub fn root_of<P: ProverPosition>(h: Fields, side_at: usize) -> Result<P, String> {
+    let side = side_of(h.u8(side_at)).ok_or("bad side to move")?;
+    let key = Key {
+        a: h.u64(16),
+        b: h.u64(24),
+        side: side as u8,
+    };
+    P::from_params([h.u8(12), h.u8(13)], &key).map_err(|e| format!("bad root position: {e}"))
 }
 
 /// The side a stored byte names (0 first, 1 second), `None` for any other byte.

@@ -7,18 +7,24 @@
 use crate::frame;
 use crate::instance::ProverPosition;
 use crate::tt::Key;
-use quasar_core::file::{self, FileError, OutputLock};
+use quasar_core::file::{self, FileError, Frame, OutputLock};
 use quasar_core::Side;
 use std::io::{self, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-/// First bytes of every proof file.
-const MAGIC: &[u8; 8] = b"QSPROOF\0";
-/// The format version this code writes and reads (1: unsorted 20-byte records, no index).
-const VERSION: u32 = 2;
 /// Bytes before the records.
 const HEADER_BYTES: usize = 8 + 4 + 4 + 8 + 8 + 4 + 8 + 4;
+/// The frame of a proof file: magic, version 2 (1: unsorted 20-byte records, no index)
+/// and a CRC-32 of everything before it at the end.
+const FRAME: Frame = frame::sealed_at_end(
+    *b"QSPROOF\0",
+    2,
+    &[1],
+    HEADER_BYTES,
+    "quasar proof",
+    "solve again with --proof to rewrite it",
+);
 /// The deepest bucket index a file may hold (2^40 buckets: far beyond any disk).
 const MAX_BUCKET_BITS: u32 = 40;
 /// Records per index bucket the writer aims for (16-31: a lookup reads a few cache lines,
@@ -304,9 +310,8 @@ pub fn write_proof<W: Write + Seek, P: ProverPosition>(
     }
     crc.update(&buf);
     out.write_all(&buf)?;
-    let mut header = Vec::with_capacity(HEADER_BYTES);
-    header.extend_from_slice(MAGIC);
-    header.extend_from_slice(&VERSION.to_le_bytes());
+    let mut header = FRAME.header();
+    header.truncate(12);
     let [p0, p1] = root.params();
     let key = root.raw_key();
     header.extend_from_slice(&[p0, p1, side_byte(winner), side_byte(root.side_to_move())]);
@@ -351,22 +356,13 @@ impl<'a, P: ProverPosition> ProofView<'a, P> {
             path: path.to_path_buf(),
             msg: msg.to_string(),
         };
-        let body = frame::unframe(bytes, MAGIC, VERSION, HEADER_BYTES, "proof")
-            .map_err(|msg| bad(&msg))?;
-        let u32_at = |i: usize| u32::from_le_bytes(body[i..i + 4].try_into().expect("4 bytes"));
-        let u64_at = |i: usize| u64::from_le_bytes(body[i..i + 8].try_into().expect("8 bytes"));
-        let winner = frame::side_of(body[14]).ok_or_else(|| bad("bad winner"))?;
-        let side = frame::side_of(body[15]).ok_or_else(|| bad("bad side to move"))?;
-        let key = Key {
-            a: u64_at(16),
-            b: u64_at(24),
-            side: side as u8,
-        };
-        let root = P::from_params([body[12], body[13]], &key)
-            .map_err(|e| bad(&format!("bad root position: {e}")))?;
-        let plies = u32_at(32);
-        let count = u64_at(36);
-        let bits = u32_at(44);
+        let h = FRAME.open(bytes).map_err(|e| bad(&e.to_string()))?;
+        let body = h.all();
+        let winner = frame::side_of(h.u8(14)).ok_or_else(|| bad("bad winner"))?;
+        let root = frame::root_of::<P>(h, 15).map_err(|e| bad(&e))?;
+        let plies = h.u32(32);
+        let count = h.u64(36);
+        let bits = h.u32(44);
         if bits > MAX_BUCKET_BITS {
             return Err(bad("the index is impossibly large"));
         }

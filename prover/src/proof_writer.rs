@@ -22,7 +22,7 @@ use crate::proof::{
 };
 use crate::seen::Seen;
 use crate::RecordKind;
-use quasar_core::file::{self, OutputLock};
+use quasar_core::file::{self, Frame, OutputLock};
 use quasar_core::{Game, Side};
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
@@ -41,10 +41,15 @@ const SAVE_EVERY: Duration = Duration::from_secs(60);
 const CLOCK_EVERY: u64 = 1 << 12;
 /// The scratch folder's file of saved lengths.
 const STATE: &str = "state";
-/// Magic of the state file.
-const STATE_MAGIC: &[u8; 8] = b"QSPARTIA";
-/// Version of the state file.
-const STATE_VERSION: u32 = 1;
+/// The state file's frame: magic, version and a CRC-32 of everything before it at the end.
+const STATE_FRAME: Frame = frame::sealed_at_end(
+    *b"QSPARTIA",
+    1,
+    &[],
+    STATE_HEAD,
+    "proof writer state",
+    "remove the folder to write the proof afresh",
+);
 
 /// A proof being written, record by record.
 pub struct ProofWriter<P: ProverPosition> {
@@ -325,8 +330,7 @@ const STATE_HEAD: usize = 8 + 4 + 4 + 1 + 8 + 8 + 2;
 /// The state file of `state` for the proof that `winner` wins from `fen` within `plies`.
 fn write_state(state: &State, fen: &str, winner: Side, plies: u32) -> Vec<u8> {
     let mut b = Vec::with_capacity(STATE_HEAD + fen.len() + 8 * SPILLS + 4);
-    b.extend_from_slice(STATE_MAGIC);
-    b.extend_from_slice(&STATE_VERSION.to_le_bytes());
+    b.extend_from_slice(&STATE_FRAME.header()[..12]);
     b.extend_from_slice(&plies.to_le_bytes());
     b.push(winner as u8);
     b.extend_from_slice(&state.written.to_le_bytes());
@@ -336,19 +340,18 @@ fn write_state(state: &State, fen: &str, winner: Side, plies: u32) -> Vec<u8> {
     for l in &state.lengths {
         b.extend_from_slice(&l.to_le_bytes());
     }
-    let crc = crc32fast::hash(&b);
-    b.extend_from_slice(&crc.to_le_bytes());
+    STATE_FRAME.seal(&mut b);
     b
 }
 
 /// The state in `bytes` when it is intact and belongs to the proof that `winner` wins from
 /// `fen` within `plies`; else why not.
 fn read_state<P: Game>(bytes: &[u8], fen: &str, winner: Side, plies: u32) -> Result<State, String> {
-    let body = frame::unframe(bytes, STATE_MAGIC, STATE_VERSION, STATE_HEAD, "proof state")?;
-    let u64_at = |i: usize| u64::from_le_bytes(body[i..i + 8].try_into().expect("8 bytes"));
-    let theirs_plies = u32::from_le_bytes(body[12..16].try_into().expect("4 bytes"));
-    let theirs_winner = frame::side_of(body[16]).ok_or("an unknown winner")?;
-    let fen_len = u16::from_le_bytes([body[33], body[34]]) as usize;
+    let h = STATE_FRAME.open(bytes).map_err(|e| e.to_string())?;
+    let body = h.all();
+    let theirs_plies = h.u32(12);
+    let theirs_winner = frame::side_of(h.u8(16)).ok_or("an unknown winner")?;
+    let fen_len = h.u16(33) as usize;
     if body.len() != STATE_HEAD + fen_len + 8 * SPILLS {
         return Err("its length does not match its contents".into());
     }
@@ -363,12 +366,12 @@ fn read_state<P: Game>(bytes: &[u8], fen: &str, winner: Side, plies: u32) -> Res
         ));
     }
     let lengths = (0..SPILLS)
-        .map(|i| u64_at(STATE_HEAD + fen_len + 8 * i))
+        .map(|i| h.u64(STATE_HEAD + fen_len + 8 * i))
         .collect();
     Ok(State {
         lengths,
-        written: u64_at(17),
-        claims: u64_at(25),
+        written: h.u64(17),
+        claims: h.u64(25),
     })
 }
 

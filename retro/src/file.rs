@@ -3,7 +3,7 @@
 //! sections of packed values; written to a temporary file and renamed into place.
 
 use crate::packed::PackedArray;
-use quasar_core::file::{self, FileError, OutputLock};
+use quasar_core::file::{self, FileError, Frame, FrameError, OutputLock, Seal};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -13,6 +13,16 @@ pub const MAGIC: [u8; 8] = *b"QUASARRT";
 pub const VERSION: u32 = 1;
 /// Header bytes before the body.
 pub const HEADER_BYTES: usize = 128;
+/// The frame of a table file: a CRC-32 of the whole file at byte 72.
+pub const FRAME: Frame = Frame {
+    magic: MAGIC,
+    version: VERSION,
+    older: &[],
+    header_bytes: HEADER_BYTES,
+    seal: Seal::ZeroedAt(72),
+    what: "quasar retrograde table",
+    remedy: "rebuild the table with `quasar tablebase build`",
+};
 /// Bytes of the game name field.
 const NAME_BYTES: usize = 16;
 /// Bytes of a section's own header.
@@ -70,9 +80,7 @@ pub struct TableFile {
 impl TableFile {
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = vec![0u8; HEADER_BYTES];
-        out[0..8].copy_from_slice(&MAGIC);
-        out[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        let mut out = FRAME.header();
         let name = self.game.as_bytes();
         let k = name.len().min(NAME_BYTES);
         out[12..12 + k].copy_from_slice(&name[..k]);
@@ -93,8 +101,7 @@ impl TableFile {
                 out.extend_from_slice(&w.to_le_bytes());
             }
         }
-        let crc = crc32fast::hash(&out);
-        out[72..76].copy_from_slice(&crc.to_le_bytes());
+        FRAME.seal(&mut out);
         out
     }
 
@@ -105,55 +112,29 @@ impl TableFile {
             path: path.to_path_buf(),
             msg,
         };
-        if bytes.len() < HEADER_BYTES {
-            return Err(bad(format!(
-                "{} bytes, shorter than the {HEADER_BYTES}-byte header: truncated or not a table",
-                bytes.len()
-            )));
-        }
-        if bytes[0..8] != MAGIC {
-            return Err(bad("not a quasar retrograde table (bad magic)".into()));
-        }
-        let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().expect("4 bytes"));
-        let u64_at = |o: usize| u64::from_le_bytes(bytes[o..o + 8].try_into().expect("8 bytes"));
-        let stored = u32_at(72);
-        let mut copy = bytes.to_vec();
-        copy[72..76].fill(0);
-        let crc = crc32fast::hash(&copy);
-        if crc != stored {
-            return Err(bad(format!(
-                "checksum {crc:08x} does not match the header's {stored:08x}: the file is damaged"
-            )));
-        }
-        // After the checksum: a damaged version field is damage, not another version.
-        let version = u32_at(8);
-        if version != VERSION {
-            return Err(bad(format!(
-                "format version {version}; this quasar reads version {VERSION}: rebuild the table"
-            )));
-        }
-        let name = &bytes[12..12 + NAME_BYTES];
+        let f = FRAME.check(bytes, path)?;
+        let name = &f.all()[12..12 + NAME_BYTES];
         let game = String::from_utf8_lossy(
             &name[..name.iter().position(|&b| b == 0).unwrap_or(NAME_BYTES)],
         )
         .into_owned();
         let mut params = [0u32; 8];
         for (i, p) in params.iter_mut().enumerate() {
-            *p = u32_at(28 + 4 * i);
+            *p = f.u32(28 + 4 * i);
         }
-        let positions = u64_at(60);
-        let count = u32_at(68);
+        let positions = f.u64(60);
+        let count = f.u32(68);
         let mut at = HEADER_BYTES;
         let mut sections = Vec::new();
         for k in 0..count {
             if bytes.len() < at + SECTION_HEADER {
                 return Err(bad(format!("section {k} is cut off")));
             }
-            let tag = u32_at(at);
-            let bits = u32_at(at + 4);
-            let offset = u32_at(at + 8) as i32;
-            let len = u64_at(at + 16);
-            let words = u64_at(at + 24) as usize;
+            let tag = f.u32(at);
+            let bits = f.u32(at + 4);
+            let offset = f.u32(at + 8) as i32;
+            let len = f.u64(at + 16);
+            let words = f.u64(at + 24) as usize;
             at += SECTION_HEADER;
             if words > (bytes.len() - at) / 8 {
                 return Err(bad(format!("section {k} is cut off")));
@@ -205,7 +186,7 @@ impl TableFile {
     pub fn load(path: &Path) -> Result<TableFile, TableFileError> {
         let bytes = file::read_by_header(path, HEADER_BYTES, "quasar retrograde table", |h| {
             if h[0..8] != MAGIC {
-                return Err("not a quasar retrograde table (bad magic)".into());
+                return Err(FrameError::Magic { what: FRAME.what }.to_string());
             }
             let positions = u64::from_le_bytes(h[60..68].try_into().expect("8 bytes"));
             let sections = u32::from_le_bytes(h[68..72].try_into().expect("4 bytes"));

@@ -13,7 +13,8 @@ use crate::tablebase::key::ValueCodec;
 use crate::tablebase::progress::Progress;
 use crate::tablebase::region::{Limits, Region};
 use crate::Board;
-use quasar_core::file::{self, AtomicWrite, FileError, OutputLock};
+use quasar_core::file::frame::{put_u32, put_u64};
+use quasar_core::file::{self, AtomicWrite, FileError, Frame, OutputLock, Seal};
 use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -26,8 +27,6 @@ pub const MAGIC: [u8; 8] = *b"QUASARTB";
 pub const VERSION: u32 = 2;
 /// Header bytes before the body.
 pub const HEADER_BYTES: usize = 128;
-/// Where the header's own CRC-32 lies: it covers every header byte before it.
-const HEADER_CRC_AT: usize = HEADER_BYTES - 4;
 const NO_LIMIT: u32 = u32::MAX;
 
 /// Why a table file cannot be used; every variant names the file and what to do.
@@ -89,31 +88,41 @@ pub struct Header {
     pub checksum: u32,
 }
 
+/// The frame of a table file: the header's own CRC-32 in its last four bytes.
+pub const FRAME: Frame = Frame {
+    magic: MAGIC,
+    version: VERSION,
+    // Version 1 kept a CRC-32 of header and body at byte 56 instead.
+    older: &[1],
+    header_bytes: HEADER_BYTES,
+    seal: Seal::HeaderEnd,
+    what: "quasar Breakthrough table",
+    remedy: "rebuild the table with `quasar tablebase build`",
+};
+
 impl Header {
     fn encode(&self) -> [u8; HEADER_BYTES] {
-        let mut h = [0u8; HEADER_BYTES];
-        let lim = |v: Option<u32>| v.unwrap_or(NO_LIMIT).to_le_bytes();
-        h[0..8].copy_from_slice(&MAGIC);
-        h[8..12].copy_from_slice(&self.version.to_le_bytes());
+        let mut h = FRAME.header();
+        let lim = |v: Option<u32>| v.unwrap_or(NO_LIMIT);
+        put_u32(&mut h, 8, self.version);
         h[12] = self.board.width() as u8;
         h[13] = self.board.height() as u8;
         h[14] = self.rows as u8;
         h[15] = self.field_bits as u8;
-        h[16..20].copy_from_slice(&lim(self.limits.max_white));
-        h[20..24].copy_from_slice(&lim(self.limits.max_black));
-        h[24..28].copy_from_slice(&lim(self.limits.max_pieces));
-        h[28..32].copy_from_slice(&self.value_bytes.to_le_bytes());
-        h[32..40].copy_from_slice(&self.entries.to_le_bytes());
-        h[40..44].copy_from_slice(&(LEAF as u32).to_le_bytes());
-        h[44..48].copy_from_slice(&(FANOUT as u32).to_le_bytes());
-        h[48..56].copy_from_slice(&self.body_words.to_le_bytes());
-        h[56..60].copy_from_slice(&self.checksum.to_le_bytes());
-        h[60..64].copy_from_slice(&self.max_depth.to_le_bytes());
-        h[64..68].copy_from_slice(&self.block_bytes.to_le_bytes());
+        put_u32(&mut h, 16, lim(self.limits.max_white));
+        put_u32(&mut h, 20, lim(self.limits.max_black));
+        put_u32(&mut h, 24, lim(self.limits.max_pieces));
+        put_u32(&mut h, 28, self.value_bytes);
+        put_u64(&mut h, 32, self.entries);
+        put_u32(&mut h, 40, LEAF as u32);
+        put_u32(&mut h, 44, FANOUT as u32);
+        put_u64(&mut h, 48, self.body_words);
+        put_u32(&mut h, 56, self.checksum);
+        put_u32(&mut h, 60, self.max_depth);
+        put_u32(&mut h, 64, self.block_bytes);
         // Bytes 68..124 are reserved and zero; the header's CRC covers them too.
-        let crc = crc32fast::hash(&h[..HEADER_CRC_AT]);
-        h[HEADER_CRC_AT..].copy_from_slice(&crc.to_le_bytes());
-        h
+        FRAME.seal(&mut h);
+        h.try_into().expect("a whole header")
     }
 
     fn decode(h: &[u8], path: &Path) -> Result<Header, TableFileError> {
@@ -121,60 +130,39 @@ impl Header {
             path: path.to_path_buf(),
             msg,
         };
-        if h.len() < HEADER_BYTES {
-            return Err(bad(format!(
-                "file is {} bytes, shorter than the {HEADER_BYTES}-byte header: truncated or not a table",
-                h.len()
-            )));
-        }
-        if h[0..8] != MAGIC {
-            return Err(bad("not a quasar tablebase file (bad magic)".into()));
-        }
-        let u32_at = |o: usize| u32::from_le_bytes(h[o..o + 4].try_into().expect("4 bytes"));
-        let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));
-        let version = u32_at(8);
-        if version != VERSION {
-            return Err(bad(format!(
-                "format version {version}; this quasar reads version {VERSION}: rebuild the table with `quasar tablebase build`"
-            )));
-        }
-        if crc32fast::hash(&h[..HEADER_CRC_AT]) != u32_at(HEADER_CRC_AT) {
-            return Err(bad(
-                "header checksum mismatch: the file is damaged; rebuild it".into(),
-            ));
-        }
-        let board = Board::new(h[12] as u32, h[13] as u32)
+        let f = FRAME.check(h, path)?;
+        let board = Board::new(f.u8(12) as u32, f.u8(13) as u32)
             .map_err(|e| bad(format!("bad board in header: {e}")))?;
         let lim = |v: u32| (v != NO_LIMIT).then_some(v);
-        let value_bytes = u32_at(28);
+        let value_bytes = f.u32(28);
         if value_bytes != 2 && value_bytes != 4 {
             return Err(bad(format!("bad value width {value_bytes} in header")));
         }
-        if u32_at(40) as usize != LEAF || u32_at(44) as usize != FANOUT {
+        if f.u32(40) as usize != LEAF || f.u32(44) as usize != FANOUT {
             return Err(bad("unsupported B-tree node sizes in header".into()));
         }
-        if u32_at(64) as usize != BLOCK_BYTES {
+        if f.u32(64) as usize != BLOCK_BYTES {
             return Err(bad(format!(
                 "checked blocks of {} bytes in header; this quasar uses {BLOCK_BYTES}",
-                u32_at(64)
+                f.u32(64)
             )));
         }
         Ok(Header {
-            version,
+            version: VERSION,
             board,
-            rows: h[14] as u32,
-            field_bits: h[15] as u32,
+            rows: f.u8(14) as u32,
+            field_bits: f.u8(15) as u32,
             limits: Limits {
-                max_white: lim(u32_at(16)),
-                max_black: lim(u32_at(20)),
-                max_pieces: lim(u32_at(24)),
+                max_white: lim(f.u32(16)),
+                max_black: lim(f.u32(20)),
+                max_pieces: lim(f.u32(24)),
             },
             value_bytes,
-            entries: u64_at(32),
-            body_words: u64_at(48),
-            block_bytes: u32_at(64),
-            checksum: u32_at(56),
-            max_depth: u32_at(60),
+            entries: f.u64(32),
+            body_words: f.u64(48),
+            block_bytes: f.u32(64),
+            checksum: f.u32(56),
+            max_depth: f.u32(60),
         })
     }
 }
@@ -343,9 +331,9 @@ impl TableFile {
         let meta = f.metadata().map_err(io)?;
         let len = meta.len();
         if len < HEADER_BYTES as u64 {
-            return Err(bad(format!(
-                "file is {len} bytes, shorter than the {HEADER_BYTES}-byte header: truncated or not a table"
-            )));
+            // Too short to map as a table: its few bytes tell why (a cut, another file).
+            let bytes = file::read(path, HEADER_BYTES as u64, FRAME.what)?;
+            return Err(Header::decode(&bytes, path).expect_err("shorter than a header"));
         }
         // SAFETY: the map is read-only; the file is ours to read and, like any table, is
         // not modified while in use (a rebuild writes a new file and renames it).

@@ -9,6 +9,8 @@
 use super::file::TableFileError;
 use crate::tablebase::progress::Progress;
 use crate::tablebase::slices::Slicing;
+use quasar_core::file::frame::put_u32;
+use quasar_core::file::{Frame, Seal};
 use std::path::Path;
 
 /// The index's file name in a sliced table's directory.
@@ -18,6 +20,17 @@ pub const SLICE_BLOCK_BYTES: usize = 4096;
 const MAGIC: [u8; 8] = *b"QUASARSB";
 const VERSION: u32 = 1;
 const HEADER: usize = 64;
+/// The index's frame: the header's own CRC-32 in its last four bytes (the body's CRC-32
+/// just before it).
+const FRAME: Frame = Frame {
+    magic: MAGIC,
+    version: VERSION,
+    older: &[],
+    header_bytes: HEADER,
+    seal: Seal::HeaderEnd,
+    what: "quasar slice block index",
+    remedy: "delete it; `quasar tablebase verify DIR --write-index` writes a new one",
+};
 /// Index words of an entry before its block CRCs: a present flag and the slice's CRC.
 const LEAD: usize = 2;
 
@@ -106,18 +119,12 @@ impl BlockIndex {
                  `quasar tablebase verify DIR --write-index` writes a new one"
             ),
         };
-        if bytes.len() < HEADER || bytes[..8] != MAGIC {
-            return Err(bad("not a quasar slice block index"));
-        }
-        let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().expect("4 bytes"));
-        if u32_at(8) != VERSION || crc32fast::hash(&bytes[..HEADER - 4]) != u32_at(HEADER - 4) {
-            return Err(bad("its header is damaged or of another version"));
-        }
+        let f = FRAME.open(&bytes).map_err(|e| bad(&e.to_string()))?;
         let r = s.region();
-        let (block_bytes, blocks, stored) = (u32_at(16) as usize, u32_at(20) as usize, u32_at(24));
+        let (block_bytes, blocks, stored) = (f.u32(16) as usize, f.u32(20) as usize, f.u32(24));
         let entry = BlockIndex::entries_of(s);
         let want_stored = entry.iter().filter(|&&e| e != u32::MAX).count() as u32;
-        if (bytes[12], bytes[13], bytes[14], bytes[15] as u32)
+        if (f.u8(12), f.u8(13), f.u8(14), f.u8(15) as u32)
             != (
                 r.board().width() as u8,
                 r.board().height() as u8,
@@ -135,7 +142,7 @@ impl BlockIndex {
         if body.len() != stored as usize * (LEAD + blocks) * 4 {
             return Err(bad("truncated"));
         }
-        if crc32fast::hash(body) != u32_at(HEADER - 8) {
+        if crc32fast::hash(body) != f.u32(HEADER - 8) {
             return Err(bad("checksum mismatch: the index is damaged"));
         }
         let words = body
@@ -186,19 +193,16 @@ impl BlockIndex {
             body.extend_from_slice(&w.to_le_bytes());
         }
         let r = s.region();
-        let mut out = vec![0u8; HEADER];
-        out[..8].copy_from_slice(&MAGIC);
-        out[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        let mut out = FRAME.header();
         out[12] = r.board().width() as u8;
         out[13] = r.board().height() as u8;
         out[14] = r.rows() as u8;
         out[15] = s.states() as u8;
-        out[16..20].copy_from_slice(&(block_bytes as u32).to_le_bytes());
-        out[20..24].copy_from_slice(&(blocks as u32).to_le_bytes());
-        out[24..28].copy_from_slice(&(ids.len() as u32).to_le_bytes());
-        out[HEADER - 8..HEADER - 4].copy_from_slice(&crc32fast::hash(&body).to_le_bytes());
-        let crc = crc32fast::hash(&out[..HEADER - 4]);
-        out[HEADER - 4..].copy_from_slice(&crc.to_le_bytes());
+        put_u32(&mut out, 16, block_bytes as u32);
+        put_u32(&mut out, 20, blocks as u32);
+        put_u32(&mut out, 24, ids.len() as u32);
+        put_u32(&mut out, HEADER - 8, crc32fast::hash(&body));
+        FRAME.seal(&mut out);
         out.extend_from_slice(&body);
         Ok(out)
     }

@@ -17,7 +17,8 @@ use crate::tablebase::progress::Progress;
 use crate::tablebase::region::{Config, Region};
 use crate::tablebase::slices::{Capped, DepthSource, Slicing};
 use crate::{Board, Move};
-use quasar_core::file::{self, OutputLock};
+use quasar_core::file::frame::{put_u32, put_u64};
+use quasar_core::file::{self, Frame, OutputLock, Seal};
 use rayon::prelude::*;
 use std::cell::Cell;
 use std::fmt;
@@ -50,49 +51,49 @@ pub struct SliceHeader {
     pub crc: u32,
 }
 
+/// The frame of a slice file: the header's own CRC-32 in its last four bytes.
+const SLICE_FRAME: Frame = Frame {
+    magic: SLICE_MAGIC,
+    version: SLICE_VERSION,
+    older: &[],
+    header_bytes: SLICE_HEADER,
+    seal: Seal::HeaderEnd,
+    what: "quasar table slice",
+    remedy: "delete it and rerun the build",
+};
+
 impl SliceHeader {
     fn encode(&self, board: Board, rows: u32, states: u32) -> [u8; SLICE_HEADER] {
-        let mut h = [0u8; SLICE_HEADER];
-        h[0..8].copy_from_slice(&SLICE_MAGIC);
-        h[8..12].copy_from_slice(&SLICE_VERSION.to_le_bytes());
+        let mut h = SLICE_FRAME.header();
         h[12] = board.width() as u8;
         h[13] = board.height() as u8;
         h[14] = rows as u8;
         h[15] = states as u8;
-        h[16..20].copy_from_slice(&self.slice.to_le_bytes());
-        h[20..24].copy_from_slice(&self.crc.to_le_bytes());
-        h[24..32].copy_from_slice(&self.configs.to_le_bytes());
-        for (i, n) in self.histogram.iter().enumerate() {
-            h[32 + 8 * i..40 + 8 * i].copy_from_slice(&n.to_le_bytes());
+        put_u32(&mut h, 16, self.slice);
+        put_u32(&mut h, 20, self.crc);
+        put_u64(&mut h, 24, self.configs);
+        for (i, &n) in self.histogram.iter().enumerate() {
+            put_u64(&mut h, 32 + 8 * i, n);
         }
-        let crc = crc32fast::hash(&h[..SLICE_HEADER - 4]);
-        h[SLICE_HEADER - 4..].copy_from_slice(&crc.to_le_bytes());
-        h
+        SLICE_FRAME.seal(&mut h);
+        h.try_into().expect("a whole header")
     }
 
-    fn decode(h: &[u8]) -> Option<(SliceHeader, Board, u32, u32)> {
-        if h.len() < SLICE_HEADER || h[0..8] != SLICE_MAGIC {
-            return None;
-        }
-        let u32_at = |o: usize| u32::from_le_bytes(h[o..o + 4].try_into().expect("4 bytes"));
-        let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));
-        if u32_at(8) != SLICE_VERSION
-            || crc32fast::hash(&h[..SLICE_HEADER - 4]) != u32_at(SLICE_HEADER - 4)
-        {
-            return None;
-        }
-        let board = Board::new(h[12] as u32, h[13] as u32).ok()?;
+    fn decode(h: &[u8]) -> Result<(SliceHeader, Board, u32, u32), String> {
+        let f = SLICE_FRAME.open(h).map_err(|e| e.to_string())?;
+        let board = Board::new(f.u8(12) as u32, f.u8(13) as u32)
+            .map_err(|e| format!("bad board in header: {e}"))?;
         let mut histogram = [0u64; 17];
         for (i, n) in histogram.iter_mut().enumerate() {
-            *n = u64_at(32 + 8 * i);
+            *n = f.u64(32 + 8 * i);
         }
         let header = SliceHeader {
-            slice: u32_at(16),
-            crc: u32_at(20),
-            configs: u64_at(24),
+            slice: f.u32(16),
+            crc: f.u32(20),
+            configs: f.u64(24),
             histogram,
         };
-        Some((header, board, h[14] as u32, h[15] as u32))
+        Ok((header, board, f.u8(14) as u32, f.u8(15) as u32))
     }
 }
 
@@ -406,8 +407,7 @@ impl SlicedTable {
     /// length is right (the packed depths are not checked).
     fn check_header(&self, id: u32, bytes: &[u8]) -> Result<SliceHeader, String> {
         let s = &self.slicing;
-        let (h, board, rows, states) = SliceHeader::decode(bytes)
-            .ok_or("not a slice file of this format, or its header is damaged")?;
+        let (h, board, rows, states) = SliceHeader::decode(bytes)?;
         if board != s.region().board()
             || rows != s.region().rows()
             || states != s.states()
