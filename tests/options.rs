@@ -104,6 +104,20 @@ fn engine_flags_have_their_keys_names_and_the_old_names_still_work() {
 }
 
 #[test]
+fn the_exploration_constant_is_bounded_alike_as_a_flag_and_a_key() {
+    let why = "the exploration constant must be a number from 0 to 100, such as 0.4";
+    for c in ["1e300", "100.5", "-1", "NaN", "inf"] {
+        let e = error(&["bestmove", "--board", "5x5", &format!("--c={c}")]);
+        assert!(e.contains(&format!("'{c}' for '--c <C>': {why}")), "{e}");
+        let spec = format!("mcts:c={c}");
+        let e = error(&["arena", "--player", &spec, "--player", "random"]);
+        assert!(e.contains(&format!("c={c}: {why}")), "{e}");
+    }
+    let (ok, out, err) = quasar(&["bestmove", "--board", "5x5", "--c", "100", "--sims", "10"]);
+    assert!(ok && out.starts_with("bestmove "), "{err}");
+}
+
+#[test]
 fn piece_counts_are_named_for_what_they_count() {
     let per_side = |flag: &str| {
         let (ok, out, err) = quasar(&[

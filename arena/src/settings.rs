@@ -203,6 +203,20 @@ fn on_off(key: &str, value: &str) -> Result<bool, SettingError> {
     }
 }
 
+/// The largest exploration constant accepted: far beyond it UCT's exploration term swamps
+/// the results, and a huge one (`1e300`) overflows the arithmetic.
+pub const MAX_EXPLORATION: f64 = 100.0;
+
+/// The exploration constant `text` gives (`c=` and `--c`): a number from 0 to
+/// [`MAX_EXPLORATION`]; else what it must be.
+pub fn exploration(text: &str) -> Result<f64, &'static str> {
+    match text.parse::<f64>() {
+        // `contains` is false for NaN.
+        Ok(c) if (0.0..=MAX_EXPLORATION).contains(&c) => Ok(c),
+        _ => Err("the exploration constant must be a number from 0 to 100, such as 0.4"),
+    }
+}
+
 fn bad(key: &str, value: &str, expected: &'static str) -> SettingError {
     SettingError::BadValue {
         key: key.into(),
@@ -289,10 +303,7 @@ impl EngineSettings {
                 twice,
             )?,
             "c" => {
-                let c: f64 = number(key, value, "expected a number such as 0.4")?;
-                if !c.is_finite() || c < 0.0 {
-                    return Err(bad(key, value, "the exploration constant must be >= 0"));
-                }
+                let c = exploration(value).map_err(|why| bad(key, value, why))?;
                 once(&mut self.c, c, twice)?;
             }
             "playout" => {
@@ -607,7 +618,13 @@ mod tests {
         let cases = [
             ("depth=3", "unknown key 'depth'"),
             ("c=fast", "c=fast"),
-            ("c=-1", ">= 0"),
+            ("c=-1", "from 0 to 100"),
+            (
+                "c=1e300",
+                "c=1e300: the exploration constant must be a number from 0 to 100",
+            ),
+            ("c=100.5", "from 0 to 100"),
+            ("c=NaN", "from 0 to 100"),
             ("playout=smart", "playout=uniform or playout=full"),
             ("time=100", "no unit"),
             ("time=100ms,sims=5", "conflicts"),

@@ -41,12 +41,9 @@ pub fn simulations(text: &str) -> Result<u64, String> {
     }
 }
 
-/// Reads `--c`: a number >= 0.
+/// Reads `--c` as the `c=` key reads it.
 fn exploration(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(c) if c.is_finite() && c >= 0.0 => Ok(c),
-        _ => Err(format!("'{text}' is not a number >= 0")),
-    }
+    arena::settings::exploration(text).map_err(str::to_string)
 }
 
 /// Reads `--nodes`: at least [`MIN_NODES`].
@@ -527,6 +524,8 @@ mod tests {
         for bad in [
             &["--sims", "0"][..],
             &["--c", "-1"],
+            &["--c", "1e300"],
+            &["--c", "100.01"],
             &["--nodes", "10"],
             &["--time", "5"],
             &["--imb", "-0.1"],
