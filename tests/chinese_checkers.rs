@@ -55,6 +55,31 @@ fn the_two_piece_table_builds_probes_and_verifies() {
     );
     let (ok, out, err) = quasar(&["tablebase", "verify", f]);
     assert!(ok && out.contains("0 inconsistent"), "{out}{err}");
+    assert!(
+        out.contains("checked 2542512 positions (every position)"),
+        "{out}"
+    );
+    // --samples checks that many at random, the same ones for the same --seed.
+    let sample = |seed: &str| {
+        let (ok, out, err) = quasar(&["tablebase", "verify", f, "--samples", "40", "--seed", seed]);
+        assert!(ok, "{err}");
+        assert!(
+            out.contains(
+                "checked 40 positions (a random sample) against their moves: 0 inconsistent"
+            ),
+            "{out}"
+        );
+        out
+    };
+    assert_eq!(sample("7"), sample("7"));
+    // --seed alone would choose nothing: the whole table is checked, so it is refused.
+    let (ok, _, err) = quasar(&["tablebase", "verify", f, "--seed", "7"]);
+    assert!(!ok);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("--seed chooses a sample") && err.contains("give --samples"),
+        "{err}"
+    );
     // The table as an oracle: the engine plays a winning move at once.
     let (ok, out, err) = quasar(&[
         "bestmove",

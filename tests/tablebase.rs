@@ -669,3 +669,108 @@ fn a_killed_sliced_build_resumes_skipping_finished_slices() {
         std::fs::remove_dir_all(d).unwrap();
     }
 }
+
+#[test]
+fn an_incomplete_or_damaged_sliced_table_is_named_by_every_command() {
+    let dir = temp("incomplete");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = dir.to_str().unwrap();
+    let (ok, _, err) = quasar(&[
+        "tablebase",
+        "build",
+        "--board",
+        "5x5",
+        "--rows",
+        "3",
+        "-o",
+        d,
+        "--quiet",
+    ]);
+    assert!(ok, "{err}");
+    // White on c3, Black on b4-d4 and none on row 5: slice w04-b00, where White wins at
+    // depth 2 (c3xb4).
+    let position = "5/1BBB1/2W2/5/5 w";
+    let (ok, out, err) = quasar(&["tablebase", "probe", d, "--position", position]);
+    assert!(ok, "{err}");
+    assert!(out.contains("win within 3 plies"), "{out}");
+    let slice = dir.join("w04-b00.qts");
+    let whole = std::fs::read(&slice).unwrap();
+
+    // The slice removed: info and verify fail naming it, probe names it instead of
+    // answering "not stored".
+    std::fs::remove_file(&slice).unwrap();
+    let missing = "1 of its 544 slices are not built, the first w04-b00 (no file w04-b00.qts)";
+    let (ok, out, err) = quasar(&["tablebase", "info", d]);
+    assert!(!ok);
+    assert!(out.contains("slices finished: 543 of 544"), "{out}");
+    assert!(err.contains(missing) && err.contains("incomplete"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let (ok, out, err) = quasar(&["tablebase", "info", d, "--json"]);
+    assert!(!ok && !out.contains("slices_finished"), "{out}");
+    assert!((out + &err).contains(missing), "{err}");
+    let (ok, _, err) = quasar(&["tablebase", "verify", d]);
+    assert!(!ok && err.contains(missing), "{err}");
+    let (ok, _, err) = quasar(&["tablebase", "verify", d, "--write-index"]);
+    assert!(!ok && err.contains(missing), "{err}");
+    let (ok, out, err) = quasar(&["tablebase", "probe", d, "--position", position]);
+    assert!(!ok, "{out}");
+    assert!(!out.contains("not stored"), "{out}");
+    assert!(
+        err.contains("slice w04-b00 of the sliced table is not built (no file w04-b00.qts)"),
+        "{err}"
+    );
+    // A search with the table says once which slice is missing.
+    let warning = "warning: ".to_string() + d + ": the sliced table is incomplete: " + missing;
+    let (ok, out, err) = quasar(&[
+        "bestmove",
+        "--board",
+        "5x5",
+        "--position",
+        position,
+        "--tb",
+        d,
+        "--sims",
+        "200",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.starts_with("bestmove "), "{out}");
+    assert!(err.starts_with(&warning), "{err}");
+    assert_eq!(err.matches("warning:").count(), 1, "{err}");
+    let (ok, out, err) = quasar(&["solve", "--position", position, "--tb", d, "--memory", "64"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("perfect play lasts 3 plies"), "{out}");
+    assert!(err.starts_with(&warning), "{err}");
+    let mut play = std::process::Command::new(env!("CARGO_BIN_EXE_quasar"))
+        .args(["play", "--board", "5x5", "--tb", d, "--sims", "200"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    play.stdin
+        .take()
+        .unwrap()
+        .write_all(b"b2-b3\nc2-c3\nquit\n")
+        .unwrap();
+    let out = play.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.starts_with(&warning), "{err}");
+    assert_eq!(err.matches("warning:").count(), 1, "{err}");
+
+    // The slice cut short: named as damaged by info, verify and probe.
+    std::fs::write(&slice, &whole[..whole.len() / 2]).unwrap();
+    let damaged = "slice w04-b00 of the sliced table (w04-b00.qts) fails its checksum or header";
+    for args in [
+        &["tablebase", "info", d][..],
+        &["tablebase", "verify", d],
+        &["tablebase", "probe", d, "--position", position],
+    ] {
+        let (ok, out, err) = quasar(args);
+        assert!(!ok, "{args:?}: {out}");
+        assert!(err.contains(damaged), "{args:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

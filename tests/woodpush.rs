@@ -83,6 +83,16 @@ fn width_7_is_a_win_for_right_by_4_with_no_draws() {
         out.contains("checked 5270 positions against their moves: 0 inconsistent"),
         "{out}"
     );
+    // A table checked whole has no sample to choose: the options are refused, not ignored.
+    for flag in ["--samples", "--seed"] {
+        let e = one_error_line(&["tablebase", "verify", f, flag, "5"]);
+        assert_eq!(
+            e.trim_end(),
+            format!(
+                "error: {flag} chooses a sample, but a Woodpush table is checked whole: drop {flag}"
+            )
+        );
+    }
 }
 
 #[test]

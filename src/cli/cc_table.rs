@@ -245,11 +245,20 @@ pub fn probe(t: &CcTable, text: &str, json: bool) -> CliResult {
     .print(json)
 }
 
-/// Checks positions against their moves (all of them up to 10 M positions, else a sample).
-pub fn verify(t: &CcTable, samples: u64, seed: u64) -> CliResult {
+/// `verify`: every position of a table of at most 10 million, else a sample of 100, or a
+/// sample of `samples` when given; `seed` picks the sample.
+pub fn verify(t: &CcTable, samples: Option<u64>, seed: Option<u64>) -> CliResult {
     let n = retro::PerfectIndex::size(t.space());
-    let all = n <= 10_000_000;
-    let r = t.verify((!all).then_some(samples), seed);
+    let sample = samples.or((n > 10_000_000).then_some(100));
+    if sample.is_none() && seed.is_some() {
+        return Err(format!(
+            "--seed chooses a sample, but this table of {n} positions is checked whole: \
+             drop --seed, or give --samples as well"
+        )
+        .into());
+    }
+    let all = sample.is_none();
+    let r = t.verify(sample, seed.unwrap_or(1));
     let which = if all {
         "every position"
     } else {

@@ -281,6 +281,7 @@ pub fn run(args: Args) -> CliResult {
         (None, "none".to_string())
     } else if let Some(path) = &args.tb {
         let tb = Tablebase::open_for(path, root.board())?;
+        crate::games::breakthrough::warn_if_incomplete(path, &tb);
         let text = format!("{} ({} rows)", path.display(), tb.region().rows());
         (Some(tb), text)
     } else {

@@ -144,14 +144,16 @@ pub struct VerifyArgs {
     game: Option<GameName>,
     /// Table file
     file: PathBuf,
-    /// Breakthrough: entries (and random configurations) to re-derive; each re-derivation
-    /// searches the configuration's whole region game, so large tables take seconds per
-    /// sample (a Woodpush table is checked whole against its moves)
-    #[arg(long, default_value_t = 100)]
-    samples: u64,
-    /// Seed of the sample
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    /// Breakthrough: entries (and random configurations) to re-derive [default: 100]; each
+    /// re-derivation searches the configuration's whole region game, so large tables take
+    /// seconds per sample. Chinese Checkers: positions to check against their moves
+    /// [default: every position up to 10 million, else 100]. Woodpush and checkers tables
+    /// are checked whole and refuse it
+    #[arg(long)]
+    samples: Option<u64>,
+    /// Seed of the sample [default: 1]
+    #[arg(long)]
+    seed: Option<u64>,
     /// Breakthrough sliced table: also write its block index (`blocks.qsi`: each slice's
     /// 4 KiB-block CRCs), so that probes check only the blocks they read, not whole slices
     #[arg(long)]
@@ -243,6 +245,15 @@ pub fn run(cmd: Command) -> CliResult {
                 )
                 .into());
             }
+            if let (Some(game @ (GameName::Woodpush | GameName::Checkers)), Some(flag)) =
+                (game, sample_flag(&a))
+            {
+                return Err(format!(
+                    "{flag} chooses a sample, but a {} table is checked whole: drop {flag}",
+                    table_kind(game)
+                )
+                .into());
+            }
             match opened {
                 Opened::Breakthrough => verify(a),
                 Opened::Woodpush(t) => woodpush_table::verify(&t),
@@ -250,6 +261,25 @@ pub fn run(cmd: Command) -> CliResult {
                 Opened::Checkers => checkers_table::verify(&a.file),
             }
         }
+    }
+}
+
+/// A game's name as a kind of table in messages ("a Woodpush table").
+fn table_kind(g: GameName) -> &'static str {
+    match g {
+        GameName::Breakthrough => "Breakthrough",
+        GameName::Woodpush => "Woodpush",
+        GameName::ChineseCheckers => "Chinese Checkers",
+        GameName::Checkers => "checkers",
+    }
+}
+
+/// The sampling option given to `verify`, if any (`--samples` first).
+fn sample_flag(a: &VerifyArgs) -> Option<&'static str> {
+    match (a.samples, a.seed) {
+        (Some(_), _) => Some("--samples"),
+        (None, Some(_)) => Some("--seed"),
+        (None, None) => None,
     }
 }
 
@@ -432,12 +462,7 @@ fn open(path: &Path, expected: Option<GameName>) -> Result<Opened, Box<dyn std::
         // Unreadable, short or of no known kind: the expected game's loader says why.
         _ => None,
     };
-    let name = |g: GameName| match g {
-        GameName::Breakthrough => "Breakthrough",
-        GameName::Woodpush => "Woodpush",
-        GameName::ChineseCheckers => "Chinese Checkers",
-        GameName::Checkers => "checkers",
-    };
+    let name = table_kind;
     match (found, expected) {
         (Some((g, _)), Some(e)) if g != e => Err(format!(
             "{} is a {} table, not a {} one: leave out --game, or give --game {}",
@@ -697,12 +722,16 @@ fn per_entry(size: u64, entries: u64) -> String {
     }
 }
 
-/// `info` of a sliced table's directory: its finished slices and their depths.
+/// `info` of a sliced table's directory: its finished slices and their depths; an
+/// incomplete table fails, after the text form says what is finished.
 fn info_sliced(t: &SlicedTable, json: bool) -> CliResult {
     let s = t.slicing();
-    let headers = t
-        .verify_all(&Bars::default())
+    let (headers, missing) = t
+        .check_all(&Bars::default())
         .map_err(|c| format!("{}: {c}", t.dir().display()))?;
+    if json && !missing.is_empty() {
+        t.completeness()?;
+    }
     let plan = s.plan();
     let total: usize = plan.waves().iter().map(Vec::len).sum();
     let region = t.region();
@@ -762,7 +791,7 @@ fn info_sliced(t: &SlicedTable, json: bool) -> CliResult {
         region.lowest_row()
     );
     print_histogram(&histogram);
-    Ok(())
+    Ok(t.completeness()?)
 }
 
 fn info(a: InfoArgs) -> CliResult {
@@ -890,6 +919,7 @@ fn verify(a: VerifyArgs) -> CliResult {
             "block index written: {}",
             sliced.dir().join(BLOCK_INDEX).display()
         );
+        sliced.completeness()?;
     } else {
         tb.verify_all(&Bars::default())?;
     }
@@ -899,7 +929,8 @@ fn verify(a: VerifyArgs) -> CliResult {
         tb.header().board,
         tb.header().rows
     );
-    let r = breakthrough::tablebase::verify::verify_sample(&tb, a.samples, a.seed);
+    let (samples, seed) = (a.samples.unwrap_or(100), a.seed.unwrap_or(1));
+    let r = breakthrough::tablebase::verify::verify_sample(&tb, samples, seed);
     println!(
         "re-derived {} stored entries and {} random configurations by brute force",
         r.entries_checked, r.configs_checked

@@ -214,8 +214,23 @@ fn shared_table(
         return Ok(tb);
     }
     let tb = Arc::new(Tablebase::open_for(path, board)?.with_race_guess(race));
+    warn_if_incomplete(path, &tb);
     open.push((path.to_path_buf(), board, race, Arc::downgrade(&tb)));
     Ok(tb)
+}
+
+/// Says once per process and table, on standard error, that a sliced table at `path` is
+/// incomplete and which slice is missing: a search uses it only where it is built.
+pub fn warn_if_incomplete(path: &Path, tb: &Tablebase) {
+    static WARNED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    let Some(e) = tb.incomplete() else {
+        return;
+    };
+    let mut warned = WARNED.lock().unwrap_or_else(|e| e.into_inner());
+    if !warned.iter().any(|p| p == path) {
+        warned.push(path.to_path_buf());
+        eprintln!("warning: {e}; positions in missing slices are searched without the table");
+    }
 }
 
 /// The main job's board, table rows and games: the thesis' best 6x6 table (Figure 5.3,

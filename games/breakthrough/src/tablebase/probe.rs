@@ -75,6 +75,9 @@ impl fmt::Display for Unknown {
                 f,
                 "the table has a win in {depth} moves, but the opponent may win first: the sound rule accepts at most {allowed} here"
             ),
+            Unknown::Damaged(c @ (Corrupt::MissingSlice { .. } | Corrupt::Incomplete { .. })) => {
+                write!(f, "{c}")
+            }
             Unknown::Damaged(c) => write!(f, "the table is damaged: {c}"),
         }
     }
@@ -238,6 +241,13 @@ impl Tablebase {
     /// Checks every block of the table now (a probe checks a block when it first reads it).
     pub fn verify_all(&self, progress: &dyn Progress) -> Result<(), TableFileError> {
         self.table.verify_all(progress)
+    }
+
+    /// Why the table is incomplete (a sliced table with slices not built), naming the
+    /// first missing slice: probes of those slices are errors, so a search uses the table
+    /// only where it is built.
+    pub fn incomplete(&self) -> Option<TableFileError> {
+        self.table.tree.as_sliced()?.completeness().err()
     }
 
     /// The first damaged block a probe ran into, as an error naming the file: a search

@@ -27,6 +27,29 @@ pub struct Rows {
     pub top: u32,
 }
 
+/// A slice as its file is named (`w80-b0f`, see [`Slicing::name`]): what messages about
+/// a slice show, kept as its number and the board's width so that errors stay `Copy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SliceName {
+    /// The slice's number.
+    pub id: u32,
+    /// The board's width.
+    pub width: u8,
+}
+
+impl std::fmt::Display for SliceName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let digits = (self.width as usize).div_ceil(4);
+        let mask = (1u32 << self.width) - 1;
+        write!(
+            f,
+            "w{:0digits$x}-b{:0digits$x}",
+            self.id & mask,
+            self.id >> self.width
+        )
+    }
+}
+
 /// The slices of one region and how configurations are numbered and packed within them.
 #[derive(Clone, Debug)]
 pub struct Slicing {
@@ -187,9 +210,15 @@ impl Slicing {
     /// A slice's name: `w` and White's row-`R` pattern, `-b` and Black's row-`H` pattern,
     /// in hexadecimal with column `a` the lowest bit (`w0f-b80`: White on a-d, Black on h).
     pub fn name(&self, id: u32) -> String {
-        let digits = self.width.div_ceil(4) as usize;
-        let mask = (1u32 << self.width) - 1;
-        format!("w{:0digits$x}-b{:0digits$x}", id & mask, id >> self.width)
+        self.slice_name(id).to_string()
+    }
+
+    /// Slice `id`'s name as a value for errors.
+    pub fn slice_name(&self, id: u32) -> SliceName {
+        SliceName {
+            id,
+            width: self.width as u8,
+        }
     }
 
     /// The slice of a name, if it names one of this slicing (stored member or not).

@@ -4,6 +4,7 @@
 //! after the first pays one bit test a block, and damaged bytes are never used unnoticed.
 
 use crate::tablebase::progress::Progress;
+use crate::tablebase::slices::SliceName;
 use rayon::prelude::*;
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -31,19 +32,18 @@ pub enum Corrupt {
     /// Index data that passed its checksum points outside the table: a malformed file.
     #[error("the table's index points outside the table: the file is malformed; rebuild it")]
     Index,
-    /// A slice file of a sliced table fails its checks (numbered as `tablebase plan`
-    /// orders White's row-R pattern plus Black's row-H pattern shifted by the width).
-    #[error("slice {slice} of the sliced table fails its checksum or header: delete its file and rebuild it (a rerun of the build rebuilds it)")]
+    /// A slice file of a sliced table fails its checks (a cut, a flipped byte).
+    #[error("slice {slice} of the sliced table ({slice}.qts) fails its checksum or header: delete its file and rebuild it (a rerun of the build rebuilds it)")]
     Slice {
-        /// The slice's number.
-        slice: u32,
+        /// The slice.
+        slice: SliceName,
     },
     /// A block of a slice's packed depths does not match the CRC-32 the table's block
     /// index holds for it.
-    #[error("block {block} of slice {slice} of the sliced table fails its checksum: the slice file is damaged; delete it and rebuild it (a rerun of the build rebuilds it)")]
+    #[error("block {block} of slice {slice} of the sliced table ({slice}.qts) fails its checksum: the slice file is damaged; delete it and rebuild it (a rerun of the build rebuilds it)")]
     SliceBlock {
-        /// The slice's number.
-        slice: u32,
+        /// The slice.
+        slice: SliceName,
         /// The block's number within the slice's packed depths.
         block: u32,
     },
@@ -51,15 +51,25 @@ pub enum Corrupt {
     /// the system's limit on a process' maps.
     #[error("slice {slice} of the sliced table could not be memory-mapped: the process may have reached the system's limit on maps (`sysctl vm.max_map_count`; each open slice takes one): raise it, or run fewer engines with this table in one process")]
     Unmapped {
-        /// The slice's number.
-        slice: u32,
+        /// The slice.
+        slice: SliceName,
     },
-    /// A slice a read needs is not built (the table was built in an order that skipped it,
-    /// or its file was removed).
-    #[error("slice {slice} of the sliced table is not built but a finished slice needs it: rebuild the waves in order")]
+    /// A slice a read needs is not built (a build not finished or run out of order, or
+    /// its file removed): the table is incomplete.
+    #[error("slice {slice} of the sliced table is not built (no file {slice}.qts): the table is incomplete; run its build again (`quasar tablebase build` with the same -o) to finish it")]
     MissingSlice {
-        /// The slice's number.
-        slice: u32,
+        /// The slice.
+        slice: SliceName,
+    },
+    /// Slices of a sliced table are not built: the table is incomplete.
+    #[error("the sliced table is incomplete: {missing} of its {slices} slices are not built, the first {first} (no file {first}.qts); run its build again (`quasar tablebase build` with the same -o) to finish it")]
+    Incomplete {
+        /// The first slice not built.
+        first: SliceName,
+        /// Stored slices not built.
+        missing: u32,
+        /// Stored slices in all.
+        slices: u32,
     },
 }
 

@@ -278,7 +278,7 @@ mod tests {
                 assert_eq!(
                     got,
                     Err(Corrupt::SliceBlock {
-                        slice: id,
+                        slice: s.slice_name(id),
                         block: 1
                     })
                 );
@@ -292,16 +292,17 @@ mod tests {
         assert_eq!(
             lazy.first_damage(),
             Some(Corrupt::SliceBlock {
-                slice: id,
+                slice: s.slice_name(id),
                 block: 1
             })
         );
         // Without the index the whole slice is refused on opening.
         let mut whole = SlicedTable::open(&dir).unwrap();
         whole.drop_block_index();
-        assert!(read_slice(&whole, id)
-            .iter()
-            .all(|(_, d)| *d == Err(Corrupt::Slice { slice: id })));
+        assert!(read_slice(&whole, id).iter().all(|(_, d)| *d
+            == Err(Corrupt::Slice {
+                slice: s.slice_name(id)
+            })));
 
         // Through the prober: the table's answer for a configuration of the damaged block
         // is the error (the copy in memory checks every block when it is made).

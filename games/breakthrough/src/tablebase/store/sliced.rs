@@ -203,7 +203,9 @@ impl DepthSource for Reader<'_> {
         let (id, idx) = self.table.slicing.locate(c);
         let read = match self.table.slot(id) {
             Slot::Present(body) => self.table.read(id, body.payload.bytes(), idx),
-            Slot::Missing => Err(Corrupt::MissingSlice { slice: id }),
+            Slot::Missing => Err(Corrupt::MissingSlice {
+                slice: self.table.slicing.slice_name(id),
+            }),
             Slot::Failed(c) => Err(*c),
         };
         read.unwrap_or_else(|e| {
@@ -462,7 +464,8 @@ impl SlicedTable {
             let _ = self.first_bad.set(c);
             Slot::Failed(c)
         };
-        let damaged = || failed(Corrupt::Slice { slice: id });
+        let slice = self.slicing.slice_name(id);
+        let damaged = || failed(Corrupt::Slice { slice });
         let f = match file::open_read(&self.slice_path(id)) {
             Ok(f) => f,
             Err(e) if e.is_not_found() => return Slot::Missing,
@@ -471,7 +474,7 @@ impl SlicedTable {
         // SAFETY: read-only map of a finished slice; slices are written to a temporary
         // file and renamed, never modified in place.
         let Ok(map) = (unsafe { memmap2::Mmap::map(&f) }) else {
-            return failed(Corrupt::Unmapped { slice: id });
+            return failed(Corrupt::Unmapped { slice });
         };
         let Ok(header) = self.check_header(id, &map) else {
             return damaged();
@@ -536,7 +539,7 @@ impl SlicedTable {
             Ok(())
         } else {
             let c = Corrupt::SliceBlock {
-                slice: id,
+                slice: self.slicing.slice_name(id),
                 block: b as u32,
             };
             let _ = self.first_bad.set(c);
@@ -574,7 +577,8 @@ impl SlicedTable {
     }
 
     /// `min(D(c), R+1)` of a stored configuration (White to move, no White piece on
-    /// `H-1`), or `None` when its slice is not built; damage is an error.
+    /// `H-1`); a slice not built ([`Corrupt::MissingSlice`]) or damaged is an error, never
+    /// "not stored".
     #[inline]
     pub fn depth(&self, c: Config) -> Result<Option<u8>, Corrupt> {
         let (id, idx) = self.slicing.locate(c);
@@ -588,7 +592,9 @@ impl SlicedTable {
         }
         match self.slot(id) {
             Slot::Present(body) => self.read(id, body.payload.bytes(), idx).map(Some),
-            Slot::Missing => Ok(None),
+            Slot::Missing => Err(Corrupt::MissingSlice {
+                slice: self.slicing.slice_name(id),
+            }),
             Slot::Failed(c) => Err(*c),
         }
     }
@@ -613,7 +619,11 @@ impl SlicedTable {
         for input in s.inputs(id) {
             match self.slot(input) {
                 Slot::Present(_) => {}
-                Slot::Missing => return Err(Corrupt::MissingSlice { slice: input }),
+                Slot::Missing => {
+                    return Err(Corrupt::MissingSlice {
+                        slice: s.slice_name(input),
+                    })
+                }
                 Slot::Failed(c) => return Err(*c),
             }
         }
@@ -679,8 +689,67 @@ impl SlicedTable {
     }
 
     /// The headers of every finished slice, checking each file whole (on all cores),
-    /// reporting slices done to `progress`; the first damaged slice is the error.
+    /// reporting slices done to `progress`; the first damaged slice is the error, and
+    /// then, if any slice is not built, [`Corrupt::Incomplete`].
     pub fn verify_all(&self, progress: &dyn Progress) -> Result<Vec<SliceHeader>, Corrupt> {
+        let (headers, missing) = self.check_all(progress)?;
+        match missing.first() {
+            None => Ok(headers),
+            Some(&first) => Err(self.incomplete(first, missing.len())),
+        }
+    }
+
+    /// The error of a table whose stored slices `first` and `missing - 1` others are not
+    /// built.
+    fn incomplete(&self, first: u32, missing: usize) -> Corrupt {
+        let s = &self.slicing;
+        Corrupt::Incomplete {
+            first: s.slice_name(first),
+            missing: missing as u32,
+            slices: (0..s.slices()).filter(|&id| s.is_canonical(id)).count() as u32,
+        }
+    }
+
+    /// The stored slices that are not built, from one listing of the directory (no slice
+    /// is opened): the table is complete when there are none.
+    pub fn missing_slices(&self) -> std::io::Result<Vec<u32>> {
+        let s = &self.slicing;
+        let mut built = vec![false; s.slices() as usize];
+        for entry in std::fs::read_dir(&self.dir)? {
+            let name = entry?.file_name();
+            let found = name.to_str().and_then(|n| n.strip_suffix(".qts"));
+            if let Some(id) = found.and_then(|n| s.parse(n)) {
+                built[id as usize] = true;
+            }
+        }
+        Ok((0..s.slices())
+            .filter(|&id| s.is_canonical(id) && !built[id as usize])
+            .collect())
+    }
+
+    /// The error naming the first slice not built and how many are not, when the table is
+    /// incomplete (see [`SlicedTable::missing_slices`]).
+    pub fn completeness(&self) -> Result<(), TableFileError> {
+        let missing = self.missing_slices().map_err(|source| TableFileError::Io {
+            path: self.dir.clone(),
+            source,
+        })?;
+        match missing.first() {
+            None => Ok(()),
+            Some(&first) => Err(TableFileError::Damaged {
+                path: self.dir.clone(),
+                source: self.incomplete(first, missing.len()),
+            }),
+        }
+    }
+
+    /// The headers of every finished slice and the stored slices not built, checking each
+    /// file whole (on all cores), reporting slices done to `progress`; the first damaged
+    /// slice is the error.
+    pub fn check_all(
+        &self,
+        progress: &dyn Progress,
+    ) -> Result<(Vec<SliceHeader>, Vec<u32>), Corrupt> {
         let ids: Vec<u32> = (0..self.slicing.slices())
             .filter(|&id| self.slicing.is_canonical(id))
             .collect();
@@ -694,15 +763,19 @@ impl SlicedTable {
             })
             .collect();
         progress.end();
-        let mut headers = Vec::new();
+        let (mut headers, mut missing) = (Vec::new(), Vec::new());
         for (id, st) in states {
             match st {
                 SliceState::Finished(h) => headers.push(h),
-                SliceState::Missing => {}
-                SliceState::Damaged(_) => return Err(Corrupt::Slice { slice: id }),
+                SliceState::Missing => missing.push(id),
+                SliceState::Damaged(_) => {
+                    return Err(Corrupt::Slice {
+                        slice: self.slicing.slice_name(id),
+                    })
+                }
             }
         }
-        Ok(headers)
+        Ok((headers, missing))
     }
 
     /// The first damaged slice a read ran into, if any.
@@ -721,10 +794,14 @@ impl SlicedTable {
         let index = BlockIndex::build(&self.slicing, block_bytes, progress, |id| {
             match self.read_slice(id) {
                 Err(e) if e.is_not_found() => Ok(None),
-                Err(_) => Err(Corrupt::Slice { slice: id }),
+                Err(_) => Err(Corrupt::Slice {
+                    slice: self.slicing.slice_name(id),
+                }),
                 Ok(mut bytes) => match self.check(id, &bytes) {
                     Ok(h) => Ok(Some((bytes.split_off(SLICE_HEADER), h.crc))),
-                    Err(_) => Err(Corrupt::Slice { slice: id }),
+                    Err(_) => Err(Corrupt::Slice {
+                        slice: self.slicing.slice_name(id),
+                    }),
                 },
             }
         })
@@ -755,7 +832,7 @@ impl SlicedTable {
 
 impl Lookup for SlicedTable {
     /// The packed value (eq. 4.2) of a key with `2 <= D <= R`; `None` for a deeper or
-    /// drawn-out configuration, and for one whose slice is not built.
+    /// drawn-out configuration; a slice not built is an error.
     #[inline]
     fn get(&self, key: u64) -> Result<Option<u32>, Corrupt> {
         let r = self.region();
