@@ -112,3 +112,201 @@ fn a_table_that_does_not_fit_is_refused_before_any_game() {
         assert!(!out_dir.join("games.jsonl").exists());
     }
 }
+
+/// Each move's value in a record's game (`None` where the mover reported none).
+fn values(g: &serde_json::Value) -> Vec<Option<f64>> {
+    let search = g["search"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    (0..g["moves"].as_array().unwrap().len())
+        .map(|i| search.get(i).and_then(|s| s["value"].as_f64()))
+        .collect()
+}
+
+/// Plays a 5x5 match of `players` (2 games) with the extra options `rule`; its games.
+fn rule_match(
+    name: &str,
+    players: [&str; 2],
+    games: &str,
+    rule: &[&str],
+) -> Vec<serde_json::Value> {
+    let out_dir = common::scratch("adjudicate", name);
+    let mut args = vec![
+        "arena",
+        "--board",
+        "5x5",
+        "--player",
+        players[0],
+        "--player",
+        players[1],
+        "--games",
+        games,
+        "--jobs",
+        "1",
+        "--no-progress",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ];
+    args.extend_from_slice(rule);
+    let (ok, out, err) = quasar(&args);
+    assert!(ok, "{out}{err}");
+    let pgn = std::fs::read_to_string(out_dir.join("games.pgn")).unwrap();
+    let games = json_lines(&out_dir.join("games.jsonl"));
+    let adjudicated = games
+        .iter()
+        .filter(|g| g["reason"] == "adjudicated")
+        .count();
+    assert_eq!(
+        pgn.matches("[Termination \"adjudication\"]").count(),
+        adjudicated
+    );
+    games
+}
+
+#[test]
+fn the_resign_rule_ends_a_game_at_the_first_run_of_agreeing_values() {
+    // A strong player against a weak one: the weak side is soon lost by both searches.
+    let games = rule_match(
+        "resign",
+        ["mcts:sims=2000", "mcts:sims=30,seed=2"],
+        "4",
+        &["--resign", "movecount=2,score=0.1"],
+    );
+    let mut adjudicated = 0;
+    for g in &games {
+        let v = values(g);
+        // The side (0: first, 1: second) that the 4 plies ending at ply `end` (after the
+        // players' first move, 1-based) call lost: by its own value at most 0.1, by the
+        // other's at least 0.9.
+        let first_mover = g["opening_moves"].as_array().unwrap().len() % 2;
+        let lost_at = |end: usize| -> Option<usize> {
+            [0, 1].into_iter().find(|&side| {
+                (end - 4..end).all(|i| {
+                    let mover = (first_mover + i) % 2;
+                    match v[i] {
+                        Some(x) if mover == side => x <= 0.1,
+                        Some(x) => x >= 0.9,
+                        None => false,
+                    }
+                })
+            })
+        };
+        let first_run = (4..=v.len()).find_map(|end| lost_at(end).map(|s| (end, s)));
+        if g["reason"] == "adjudicated" {
+            adjudicated += 1;
+            let (end, side) = first_run.expect("a run of agreeing values");
+            assert_eq!(end, v.len(), "ended at the first run: {g}");
+            // The record's sides are the game's: first is White.
+            let (winner, loser) = if side == 0 {
+                ("second", "White")
+            } else {
+                ("first", "Black")
+            };
+            assert_eq!(g["winner"], winner, "{g}");
+            assert_eq!(
+                g["detail"],
+                format!(
+                    "resign rule (movecount=2,score=0.1): both players' values gave {loser} an \
+                     expected score of at most 0.1 for 2 moves each"
+                ),
+                "{g}"
+            );
+        } else {
+            assert_eq!(first_run, None, "a run the rule missed: {g}");
+        }
+    }
+    assert!(adjudicated >= 2, "{games:?}");
+}
+
+#[test]
+fn the_draw_rule_counts_after_its_move_number_and_a_player_without_values_never_resigns() {
+    let games = rule_match(
+        "draw",
+        ["mcts:sims=200", "mcts:sims=200,seed=2"],
+        "4",
+        &["--draw", "movenumber=2,movecount=2,score=0.2"],
+    );
+    let mut drawn = 0;
+    for g in &games {
+        let v = values(g);
+        let opening = g["opening_moves"].as_array().unwrap().len();
+        // Ply i (0-based, after the opening) counts once the game is past move 2.
+        let counts = |i: usize| opening + i + 1 > 4;
+        let even = |end: usize| {
+            (end - 4..end).all(|i| counts(i) && v[i].is_some_and(|x| (x - 0.5).abs() <= 0.2 + 1e-9))
+        };
+        let first_run = (4..=v.len()).find(|&end| even(end));
+        if g["reason"] == "adjudicated" {
+            drawn += 1;
+            assert_eq!(first_run, Some(v.len()), "{g}");
+            assert_eq!(g["winner"], "draw", "{g}");
+            assert!(
+                g["detail"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("draw rule (movenumber=2,movecount=2,score=0.2)"),
+                "{g}"
+            );
+        } else {
+            assert_eq!(first_run, None, "{g}");
+        }
+    }
+    assert!(drawn >= 1, "{games:?}");
+    // Random reports no value: the rules never fire, every game ends by the rules.
+    let games = rule_match(
+        "no-values",
+        ["mcts:sims=100", "random"],
+        "2",
+        &[
+            "--resign",
+            "movecount=1,score=0.45",
+            "--draw",
+            "movecount=1,score=0.45",
+        ],
+    );
+    for g in &games {
+        assert_eq!(g["reason"], "win", "{g}");
+    }
+}
+
+#[test]
+fn bad_resign_and_draw_rules_are_refused_with_their_form() {
+    for (flag, value, want) in [
+        (
+            "--resign",
+            "movecount=0,score=0.05",
+            "movecount=0: give a whole number of moves from 1 to 10000",
+        ),
+        (
+            "--resign",
+            "movecount=3,score=0.5",
+            "score=0.5: give an expected score from 0 to below 0.5",
+        ),
+        ("--resign", "movecount=3", "'score' is missing"),
+        (
+            "--resign",
+            "movecount=3,score=0.1,twosided=true",
+            "unknown key 'twosided' (keys: movecount, score)",
+        ),
+        (
+            "--draw",
+            "movenumber=-1,movecount=3,score=0.1",
+            "movenumber=-1: give a whole number of moves from 0",
+        ),
+        ("--draw", "movecount=3,score=1e9", "score=1e9"),
+    ] {
+        let (ok, out, err) = quasar(&[
+            "arena",
+            "--player",
+            "random",
+            "--player",
+            "random:seed=2",
+            flag,
+            value,
+        ]);
+        assert!(!ok && out.is_empty(), "{flag} {value}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains(want) && err.contains("(write "),
+            "{flag} {value}: {err}"
+        );
+    }
+}

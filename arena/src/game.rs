@@ -5,6 +5,7 @@
 
 use crate::duration::format_duration;
 use crate::player::{Budget, MoveInfo, Player, PlayerError};
+use crate::value_rules::{ValueRules, ValueWatch};
 use quasar_core::{Game, GameResult, Oracle, Outcome, Side};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -28,7 +29,8 @@ pub enum EndReason {
     Resigned,
     /// The arena's ply cap was reached; scored as a draw.
     PlyCap,
-    /// A table proved the result before the rules ended the game.
+    /// A table proved the result, or the resign or draw rule called it, before the rules
+    /// ended the game.
     Adjudicated,
     /// The game was left before its end (`quasar play` at the end of its input).
     Unfinished,
@@ -101,12 +103,21 @@ pub fn play_game<G: Game>(
     budgets: [Budget; 2],
     ply_cap: u32,
 ) -> PlayedGame<G> {
-    play_adjudicated_game(players, start, opening, budgets, ply_cap, None)
+    play_adjudicated_game(
+        players,
+        start,
+        opening,
+        budgets,
+        ply_cap,
+        None,
+        ValueRules::default(),
+    )
 }
 
 /// [`play_game`], ended before each move where `adjudicator` proves the result (a win,
-/// a draw or a loss for the side to move): the result is the proven one, the reason
-/// [`EndReason::Adjudicated`], and the detail names the table.
+/// a draw or a loss for the side to move), or after a move where the resign or draw rule
+/// of `rules` holds: the result is the proven or called one, the reason
+/// [`EndReason::Adjudicated`], and the detail names the table or the rule.
 pub fn play_adjudicated_game<G: Game>(
     players: [&mut dyn Player<G>; 2],
     start: &G,
@@ -114,7 +125,9 @@ pub fn play_adjudicated_game<G: Game>(
     budgets: [Budget; 2],
     ply_cap: u32,
     adjudicator: Option<&Adjudicator<G>>,
+    rules: ValueRules,
 ) -> PlayedGame<G> {
+    let mut watch = ValueWatch::new(rules);
     let mut pos = start.clone();
     for &mv in opening {
         pos.play(mv);
@@ -228,6 +241,7 @@ pub fn play_adjudicated_game<G: Game>(
         pos.play(mv);
         game.moves.push(mv);
         game.times.push(took);
+        let value = info.as_ref().and_then(|i| i.value);
         game.infos.push(info);
         game.clocks
             .push(clocks[side.index()].as_mut().map(|(c, _)| {
@@ -235,6 +249,16 @@ pub fn play_adjudicated_game<G: Game>(
                 c.remaining
             }));
         game.end = pos.clone();
+        let plies = opening.len() + game.moves.len();
+        // The rules' own end comes first, at the top of the loop.
+        if pos.outcome().is_none() {
+            if let Some((outcome, detail)) = watch.played::<G>(side, value, plies) {
+                game.outcome = outcome;
+                game.reason = EndReason::Adjudicated;
+                game.detail = Some(detail);
+                return game;
+            }
+        }
     }
 }
 
@@ -339,6 +363,7 @@ mod tests {
                 [budget(50); 2],
                 1000,
                 Some(&adj),
+                ValueRules::default(),
             );
             assert_eq!(g.reason, EndReason::Adjudicated, "seed {seed}");
             let end = &g.end;

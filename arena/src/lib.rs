@@ -25,3 +25,4 @@ pub mod settings;
 pub mod setup;
 pub mod spec;
 pub mod stats;
+pub mod value_rules;

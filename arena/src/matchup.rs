@@ -13,6 +13,7 @@ use crate::record::{GameRecord, RecordError, RecordWriter, Winner};
 use crate::settings::limit_text;
 use crate::setup::{GameSetup, SetupError};
 use crate::stats::{Sprt, SprtDecision, Tally};
+use crate::value_rules::ValueRules;
 use mcts::Limits;
 use quasar_core::splitmix64 as mix;
 use quasar_core::{Game, Outcome, Shard, Side};
@@ -57,6 +58,8 @@ pub struct MatchConfig<S: GameSetup> {
     pub shard: Shard,
     /// A table that ends each game as soon as it proves the result (`None`: play on).
     pub adjudicator: Option<Adjudicator<S::Game>>,
+    /// The resign and draw rules by the players' values (`--resign`, `--draw`).
+    pub value_rules: ValueRules,
 }
 
 impl<S: GameSetup> MatchConfig<S> {
@@ -663,6 +666,7 @@ fn play_one<S: GameSetup>(
         budgets,
         cfg.ply_cap,
         cfg.adjudicator.as_ref(),
+        cfg.value_rules,
     );
     // The players (and any engine processes) end before the record is written.
     drop((fp, sp));

@@ -21,6 +21,7 @@ use arena::settings::{limit_text, ProbeRule, TableSpec};
 use arena::setup::GameSetup;
 use arena::spec::PlayerSpec;
 use arena::stats::{Sprt, SprtDecision};
+use arena::value_rules::{DrawRule, ResignRule, ValueRules};
 use mcts::Limits;
 use quasar_core::{Game, Shard, Side};
 use std::io::Write;
@@ -143,6 +144,17 @@ pub struct MatchArgs {
     /// default
     #[arg(long, value_name = "TABLE")]
     adjudicate: Option<PathBuf>,
+    /// End a game as lost for a side when, for N consecutive moves of each player, both
+    /// players' values give that side an expected score of at most S:
+    /// movecount=N,score=S (e.g. movecount=3,score=0.05); a player reporting no value (a
+    /// GTP engine, random) is never adjudicated this way
+    #[arg(long, value_name = "movecount=N,score=S")]
+    resign: Option<ResignRule>,
+    /// End a game as a draw when, after move M, for N consecutive moves of each player,
+    /// both players' values stay within S of even (0.5): movenumber=M,movecount=N,score=S
+    /// (e.g. movenumber=20,movecount=5,score=0.05)
+    #[arg(long, value_name = "movenumber=M,movecount=N,score=S")]
+    draw: Option<DrawRule>,
     /// Where the main job keeps its tablebase
     #[arg(long, default_value = "tables")]
     cache: PathBuf,
@@ -270,6 +282,10 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
         sprt: args.sprt,
         shard: args.shard.unwrap_or(Shard::WHOLE),
         adjudicator,
+        value_rules: ValueRules {
+            resign: args.resign,
+            draw: args.draw,
+        },
     };
     let record = args.record.clone().unwrap_or_else(|| match args.shard {
         Some(s) => args
