@@ -160,3 +160,122 @@ fn a_bad_time_control_is_one_error_line() {
         assert!(err.contains(want), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_players_own_tc_key_gives_it_a_clock_of_its_own() {
+    let dir = scratch("clocks", "own");
+    let out = dir.join("m");
+    // The MCTS player has a clock of 2 s + 20 ms; alpha-beta follows --time, 30 ms a move.
+    let (ok, stdout, err) = quasar(&[
+        "arena",
+        "--board",
+        "5x5",
+        "--player",
+        "mcts:tc=2s+20ms",
+        "--player",
+        "ab",
+        "--time",
+        "30ms",
+        "--games",
+        "2",
+        "--jobs",
+        "1",
+        "--no-progress",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stdout}{err}");
+    assert!(
+        stdout.contains("5x5, budgets: mcts:tc=2s+20ms 2s+20ms clock, ab 30ms, 2 games"),
+        "{stdout}"
+    );
+    let games = json_lines(&out.join("games.jsonl"));
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        let mcts_first = g["first"] == "mcts:tc=2s+20ms";
+        let (mcts_side, budgets) = match mcts_first {
+            true => (0, ["2s+20ms", "30ms"]),
+            false => (1, ["30ms", "2s+20ms"]),
+        };
+        assert_eq!([&g["first_budget"], &g["second_budget"]], budgets, "{g}");
+        assert_eq!(g["reason"], "win", "{g}");
+        let times = g["times_ms"].as_array().unwrap();
+        let clocks = g["clocks_ms"].as_array().unwrap();
+        let mut left = 2000.0f64;
+        for (i, (t, c)) in times.iter().zip(clocks).enumerate() {
+            let t = t.as_f64().unwrap();
+            if i % 2 == mcts_side {
+                left = (left - t).max(0.0) + 20.0;
+                let c = c.as_f64().expect("the clock's side has a clock");
+                assert!((c - left).abs() <= 1.0, "move {i}: {c} against {left}");
+                // The time manager: a 30th of at most 2.02 s plus 20 ms.
+                assert!(t < 130.0, "move {i} took {t} ms");
+            } else {
+                assert!(c.is_null(), "move {i}: no clock for a time a move: {g}");
+                assert!(t < 80.0, "move {i} took {t} ms against 30 ms");
+            }
+        }
+    }
+    let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
+    assert!(pgn.contains("[WhiteTimeControl \"2+0.02\"]"), "{pgn}");
+    assert!(pgn.contains("[BlackTimeControl \"2+0.02\"]"), "{pgn}");
+    // Under --tc, a player's own tc= still wins over the match's clock.
+    let out = dir.join("m2");
+    let (ok, stdout, err) = quasar(&[
+        "arena",
+        "--board",
+        "5x5",
+        "--player",
+        "ab:tc=3s",
+        "--player",
+        "random",
+        "--tc",
+        "1s+10ms",
+        "--games",
+        "2",
+        "--no-progress",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stdout}{err}");
+    let games = json_lines(&out.join("games.jsonl"));
+    let g = games.iter().find(|g| g["number"] == 0).unwrap();
+    assert_eq!(
+        [&g["first_budget"], &g["second_budget"]],
+        ["3s+0s", "1s+10ms"],
+        "{g}"
+    );
+    assert!(
+        stdout.contains("budgets: ab:tc=3s+0s 3s+0s clock, random 1s+10ms clock"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_bad_tc_key_is_one_error_line() {
+    for (spec, want) in [
+        (
+            "mcts:tc=+",
+            "tc: time control '+': the base time is missing",
+        ),
+        (
+            "mcts:tc=1s,time=1s",
+            "'time=1s' conflicts with the limit already given (1s+0s clock)",
+        ),
+        (
+            "mcts:sims=10,tc=1s",
+            "'tc=1s' conflicts with the limit already given (10 sims)",
+        ),
+        ("mcts:tc=1s,tc=2s", "'tc=2s' conflicts"),
+        ("ab:tc=1s,time=1s", "time= and tc= conflict"),
+        (
+            "ab:tc=2d",
+            "tc: time control '2d': the base time is over a day",
+        ),
+    ] {
+        let (ok, _, err) = quasar(&["arena", "--player", spec, "--player", "random"]);
+        assert!(!ok, "{spec}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(want), "{spec}: {err}");
+    }
+}

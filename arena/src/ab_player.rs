@@ -1,6 +1,7 @@
 //! quasar's alpha-beta search as an arena player of any game with an evaluation: its
 //! `ab:key=value` settings, the factory that loads a table once per match, and the player.
 
+use crate::clock::{TimeControl, TimeControlError};
 use crate::duration::{format_duration, parse_duration, DurationError};
 use crate::player::{Budget, MoveInfo, Player, PlayerError, PlayerFactory};
 use crate::settings::{ProbeRule, TableSpec};
@@ -15,7 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// The keys an `ab:` spec takes, for error messages.
-pub const AB_KEYS: &str = "tb, time, depth, hash";
+pub const AB_KEYS: &str = "tb, time, tc, depth, hash";
 
 /// The largest transposition table an `ab:` spec may ask for, in MiB.
 pub const MAX_HASH_MIB: usize = 1 << 16;
@@ -27,6 +28,8 @@ pub struct AbSettings {
     pub table: Option<PathBuf>,
     /// The per-move time, overriding the match's (`time=1s`).
     pub time: Option<Duration>,
+    /// A clock of this player's own, overriding the match's limit (`tc=10s+0.1s`).
+    pub clock: Option<TimeControl>,
     /// The deepest iteration (`depth=8`), within the time budget.
     pub depth: Option<u32>,
     /// The transposition table's size in MiB (`hash=64`).
@@ -58,6 +61,12 @@ pub enum AbSettingError {
     /// A `time=` value that is not a duration.
     #[error("time: {0}")]
     Duration(#[from] DurationError),
+    /// A `tc=` value that is not a time control.
+    #[error("tc: {0}")]
+    TimeControl(#[from] TimeControlError),
+    /// `time=` and `tc=` together.
+    #[error("time= and tc= conflict: give a time a move or a clock, not both")]
+    TimeAndClock,
 }
 
 impl AbSettings {
@@ -85,7 +94,11 @@ impl AbSettings {
             "tb" if value.is_empty() => return Err(bad("give a table file")),
             "tb" => self.table = Some(PathBuf::from(value)),
             "time" if self.time.is_some() => return Err(twice()),
+            "time" if self.clock.is_some() => return Err(AbSettingError::TimeAndClock),
             "time" => self.time = Some(parse_duration(value)?),
+            "tc" if self.clock.is_some() => return Err(twice()),
+            "tc" if self.time.is_some() => return Err(AbSettingError::TimeAndClock),
+            "tc" => self.clock = Some(value.parse()?),
             "depth" if self.depth.is_some() => return Err(twice()),
             "depth" => match value.parse::<u32>() {
                 Ok(d) if (1..=64).contains(&d) => self.depth = Some(d),
@@ -159,6 +172,9 @@ impl fmt::Display for AbSettings {
         if let Some(t) = self.time {
             keys.push(format!("time={}", format_duration(t)));
         }
+        if let Some(tc) = self.clock {
+            keys.push(format!("tc={tc}"));
+        }
         if let Some(d) = self.depth {
             keys.push(format!("depth={d}"));
         }
@@ -205,6 +221,10 @@ impl<S: GameSetup> PlayerFactory<S::Game> for AbFactory<S> {
 
     fn own_limit(&self) -> Option<Limits> {
         self.settings.time.map(Limits::Time)
+    }
+
+    fn own_clock(&self) -> Option<TimeControl> {
+        self.settings.clock
     }
 
     fn make(&self, _seed: u64) -> Result<Box<dyn Player<S::Game>>, PlayerError> {

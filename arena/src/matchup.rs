@@ -331,18 +331,31 @@ fn player_seed(seed: u64, pair: usize, game: u32, side: Side) -> u64 {
 /// The budget of a contestant's first move: its own spec's limit, else the match's
 /// clock or limit.
 fn budget_of<S: GameSetup>(cfg: &MatchConfig<S>, c: &Contestant<S::Game>) -> Budget {
-    match (c.factory.own_limit(), cfg.clock) {
-        (None, Some(tc)) => Budget::start_of(tc, cfg.tolerance),
-        (own, _) => Budget::new(own.unwrap_or(cfg.limit), cfg.tolerance, cfg.sims_safeguard),
+    match clock_of(cfg, c) {
+        Some(tc) => Budget::start_of(tc, cfg.tolerance),
+        None => Budget::new(
+            c.factory.own_limit().unwrap_or(cfg.limit),
+            cfg.tolerance,
+            cfg.sims_safeguard,
+        ),
+    }
+}
+
+/// A contestant's clock: its spec's own (`tc=`), else the match's unless its spec sets a
+/// limit a move (`time=`, `sims=`).
+fn clock_of<S: GameSetup>(cfg: &MatchConfig<S>, c: &Contestant<S::Game>) -> Option<TimeControl> {
+    match (c.factory.own_clock(), c.factory.own_limit()) {
+        (Some(tc), _) => Some(tc),
+        (None, None) => cfg.clock,
+        (None, Some(_)) => None,
     }
 }
 
 /// A contestant's budget as records keep it: `100ms`, `5000 sims`, or a clock `10s+100ms`.
 fn budget_text<S: GameSetup>(cfg: &MatchConfig<S>, c: &Contestant<S::Game>) -> String {
-    let b = budget_of(cfg, c);
-    match (b.clock, cfg.clock) {
-        (Some(_), Some(tc)) => tc.to_string(),
-        _ => limit_text(b.limit),
+    match clock_of(cfg, c) {
+        Some(tc) => tc.to_string(),
+        None => limit_text(budget_of(cfg, c).limit),
     }
 }
 

@@ -1,6 +1,7 @@
 //! quasar's own MCTS as an arena player of any game, with or without a table oracle, and
 //! the factory that loads the table once per match.
 
+use crate::clock::TimeControl;
 use crate::player::{Budget, MoveInfo, Player, PlayerError, PlayerFactory};
 use crate::settings::{EngineSettings, SearchDefaults};
 use crate::setup::{EvaluationUse, GameSetup};
@@ -44,6 +45,10 @@ impl<S: GameSetup> PlayerFactory<S::Game> for MctsFactory<S> {
 
     fn own_limit(&self) -> Option<Limits> {
         self.settings.limit
+    }
+
+    fn own_clock(&self) -> Option<TimeControl> {
+        self.settings.clock
     }
 
     fn make(&self, seed: u64) -> Result<Box<dyn Player<S::Game>>, PlayerError> {

@@ -250,6 +250,11 @@ pub trait PlayerFactory<G: Game>: Send + Sync {
         None
     }
 
+    /// The clock this player's spec sets, overriding the match's limit or clock (`tc=`).
+    fn own_clock(&self) -> Option<TimeControl> {
+        None
+    }
+
     /// A player for one game; `seed` differs per game and side so games differ but repeat.
     fn make(&self, seed: u64) -> Result<Box<dyn Player<G>>, PlayerError>;
 }

@@ -1,6 +1,7 @@
 //! How quasar's MCTS player searches: one set of settings that the command line's engine
 //! flags and the arena's `mcts:key=value` specs both fill, and the `mcts::Config` it builds.
 
+use crate::clock::{TimeControl, TimeControlError};
 use crate::duration::{format_duration, parse_duration, DurationError};
 use mcts::{ChildProbes, Config, Limits, Parallelism};
 use std::fmt;
@@ -8,7 +9,8 @@ use std::num::NonZeroU32;
 use std::path::PathBuf;
 
 /// The keys an `mcts:` spec takes, for error messages.
-pub const KEYS: &str = "tb, rule, every, c, playout, time, sims, threads, parallel, nodes, seed, \
+pub const KEYS: &str =
+    "tb, rule, every, c, playout, time, sims, tc, threads, parallel, nodes, seed, \
                         eval-after, capture-weight, win-in-one, stop-threats, probe-children, \
                         imb, prior, verdicts";
 
@@ -114,6 +116,8 @@ pub struct EngineSettings {
     pub playout: PlayoutSettings,
     /// The per-move limit (`time=100ms` or `sims=20000`).
     pub limit: Option<Limits>,
+    /// A clock of this player's own in the arena (`tc=10s+0.1s`), instead of `limit`.
+    pub clock: Option<TimeControl>,
     /// Search threads (`threads=2`).
     pub threads: Option<usize>,
     /// How several threads share the work (`parallel=root|tree`).
@@ -166,8 +170,8 @@ pub enum SettingError {
         /// What the value must be.
         expected: &'static str,
     },
-    /// `time=` and `sims=` together, or one of them twice.
-    #[error("'{key}={value}' conflicts with the limit already given ({previous}): give time= or sims=, once")]
+    /// Two of `time=`, `sims=` and `tc=`, or one of them twice.
+    #[error("'{key}={value}' conflicts with the limit already given ({previous}): give one of time=, sims= or tc=, once")]
     LimitTwice {
         /// The key.
         key: String,
@@ -185,6 +189,18 @@ pub enum SettingError {
     /// A `time=` value that is not a duration.
     #[error("time: {0}")]
     Duration(#[from] DurationError),
+    /// A `tc=` value that is not a time control.
+    #[error("tc: {0}")]
+    TimeControl(#[from] TimeControlError),
+}
+
+/// A player's own limit as text, for a conflict: `100ms`, `5000 sims` or `10s+100ms clock`.
+fn own_limit_text(limit: Option<Limits>, clock: Option<TimeControl>) -> Option<String> {
+    match (limit, clock) {
+        (Some(l), _) => Some(limit_text(l)),
+        (None, Some(tc)) => Some(format!("{tc} clock")),
+        (None, None) => None,
+    }
 }
 
 /// A per-move limit as text: `100ms` or `5000 sims`.
@@ -314,13 +330,17 @@ impl EngineSettings {
                 };
                 once(&mut self.playout.kind, kind, twice)?;
             }
-            "sims" | "time" => {
-                if let Some(previous) = self.limit {
+            "sims" | "time" | "tc" => {
+                if let Some(previous) = own_limit_text(self.limit, self.clock) {
                     return Err(SettingError::LimitTwice {
                         key: key.into(),
                         value: value.into(),
-                        previous: limit_text(previous),
+                        previous,
                     });
+                }
+                if key == "tc" {
+                    self.clock = Some(value.parse()?);
+                    return Ok(());
                 }
                 self.limit = Some(if key == "sims" {
                     let n: u64 = number(key, value, "expected a whole number")?;
@@ -470,6 +490,9 @@ impl fmt::Display for EngineSettings {
             Some(Limits::Time(d)) => keys.push(format!("time={}", format_duration(d))),
             Some(Limits::Simulations(n)) => keys.push(format!("sims={n}")),
             None => {}
+        }
+        if let Some(tc) = self.clock {
+            keys.push(format!("tc={tc}"));
         }
         if let Some(t) = self.threads {
             keys.push(format!("threads={t}"));

@@ -71,11 +71,12 @@ pub struct MatchArgs {
     #[command(flatten)]
     game: GameArgs,
     /// A player: mcts[:KEY=VALUE,...] with keys tb=FILE, rule=sound|race, every=K, c=0.4,
-    /// playout=uniform|full, time=100ms or sims=N, threads=N, parallel=root|tree, nodes=N,
-    /// seed=S, eval-after=N, capture-weight=W, win-in-one=on|off, stop-threats=on|off,
+    /// playout=uniform|full, time=100ms, sims=N or tc=BASE+INC (a clock of its own),
+    /// threads=N, parallel=root|tree, nodes=N, seed=S, eval-after=N, capture-weight=W, win-in-one=on|off, stop-threats=on|off,
     /// imb=ALPHA (implicit minimax backups, 0 to 1), prior=N (node priors, virtual visits),
     /// verdicts=on|off (the game's sound verdicts prove nodes; on by default);
-    /// ab[:KEY=VALUE,...] (alpha-beta) with keys tb=FILE, time=1s, depth=D, hash=MiB;
+    /// ab[:KEY=VALUE,...] (alpha-beta) with keys tb=FILE, time=1s or tc=BASE+INC, depth=D,
+    /// hash=MiB;
     /// random[:seed=S]; or gtp:<command line>. Two players play a match; more play a round
     /// robin
     #[arg(long = "player", value_name = "SPEC")]
@@ -94,7 +95,7 @@ pub struct MatchArgs {
     sims: Option<u64>,
     /// A clock for each side instead of a time per move: BASE+INCREMENT (e.g. 10s+0.1s, or
     /// 1m alone); the engine spends a share of its time left, and a player whose clock runs
-    /// out (past --tolerance) loses on time. A player's own time= or sims= still wins
+    /// out (past --tolerance) loses on time. A player's own time=, sims= or tc= still wins
     #[arg(long, value_name = "BASE+INC", conflicts_with_all = ["time", "sims"])]
     tc: Option<TimeControl>,
     /// How far past --time a move may run before it loses
@@ -352,16 +353,13 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
             })
         })
         .collect();
-    let budget = match budgets.iter().all(Option::is_none) {
-        true => format!("{} per move", limit_text(limit)),
-        false => budgets_text(&names, &budgets),
+    let budget = match (budgets.iter().all(Option::is_none), args.tc) {
+        (false, _) => budgets_text(&names, &budgets),
+        (true, Some(tc)) => format!("{tc} clock"),
+        (true, None) => format!("{} per move", limit_text(limit)),
     };
     let summary = format!(
-        "{params}, {}, {games} games per pairing, {} (seed {})",
-        match args.tc {
-            Some(tc) => format!("{tc} clock"),
-            None => budget,
-        },
+        "{params}, {budget}, {games} games per pairing, {} (seed {})",
         openings_summary(&cfg.openings_text()),
         cfg.seed,
     );
@@ -492,8 +490,8 @@ fn write_games<S: CliGame>(
     Ok(())
 }
 
-/// The budgets per move as the match prints them (`100ms per move`) when all players share
-/// one, else each player's.
+/// The budgets as the match prints them (`100ms per move`, `10s+100ms clock`) when all
+/// players share one, else each player's.
 fn budgets_text(players: &[String], budgets: &[Option<String>]) -> String {
     if let Some(Some(b)) = budgets.first() {
         if budgets.iter().all(|x| x.as_deref() == Some(b)) {
@@ -506,9 +504,16 @@ fn budgets_text(players: &[String], budgets: &[Option<String>]) -> String {
     let each: Vec<String> = players
         .iter()
         .zip(budgets)
-        .map(|(p, b)| format!("{p} {}", b.as_deref().unwrap_or("(no games)")))
+        .map(|(p, b)| match b.as_deref() {
+            Some(b) if b.contains('+') => format!("{p} {b} clock"),
+            Some(b) => format!("{p} {b}"),
+            None => format!("{p} (no games)"),
+        })
         .collect();
-    format!("per move: {}", each.join(", "))
+    match budgets.iter().flatten().any(|b| b.contains('+')) {
+        true => format!("budgets: {}", each.join(", ")),
+        false => format!("per move: {}", each.join(", ")),
+    }
 }
 
 /// A warning naming the games below the match's count that no record holds, if any.

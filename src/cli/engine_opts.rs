@@ -254,6 +254,7 @@ impl EngineArgs {
                 Ok(EngineChoice::AlphaBeta(AbSettings {
                     table: self.tb.clone(),
                     time: None,
+                    clock: None,
                     depth: self.depth,
                     hash_mib: self.hash.map(|m| m as usize),
                 }))
