@@ -27,28 +27,24 @@ fn a_solved_woodpush_start_is_adjudicated_before_the_first_move() {
     let table = width_7_table("w7.qrt");
     let table = table.as_str();
     let out_dir = temp("adjudicate", "match");
-    let (ok, out, err) = quasar(&[
-        "arena",
-        "--game",
-        "woodpush",
-        "--width",
-        "7",
-        "--player",
-        "mcts",
-        "--player",
-        "random",
-        "--games",
-        "2",
-        "--sims",
-        "100",
-        "--openings-plies",
-        "0",
-        "--adjudicate",
-        table,
-        "--no-progress",
-        "--out",
-        out_dir.to_str().unwrap(),
-    ]);
+    let (ok, out, err) = common::arena(
+        ["mcts", "random"],
+        &out_dir,
+        &[
+            "--game",
+            "woodpush",
+            "--width",
+            "7",
+            "--games",
+            "2",
+            "--sims",
+            "100",
+            "--openings-plies",
+            "0",
+            "--adjudicate",
+            table,
+        ],
+    );
     assert!(ok, "{out}{err}");
     let games = json_lines(&out_dir.join("games.jsonl"));
     assert_eq!(games.len(), 2);
@@ -129,24 +125,9 @@ fn rule_match(
     rule: &[&str],
 ) -> Vec<serde_json::Value> {
     let out_dir = common::scratch("adjudicate", name);
-    let mut args = vec![
-        "arena",
-        "--board",
-        "5x5",
-        "--player",
-        players[0],
-        "--player",
-        players[1],
-        "--games",
-        games,
-        "--jobs",
-        "1",
-        "--no-progress",
-        "--out",
-        out_dir.to_str().unwrap(),
-    ];
+    let mut args = vec!["--board", "5x5", "--games", games, "--jobs", "1"];
     args.extend_from_slice(rule);
-    let (ok, out, err) = quasar(&args);
+    let (ok, out, err) = common::arena(players, &out_dir, &args);
     assert!(ok, "{out}{err}");
     let pgn = std::fs::read_to_string(out_dir.join("games.pgn")).unwrap();
     let games = json_lines(&out_dir.join("games.jsonl"));

@@ -36,14 +36,8 @@ fn run_ok(args: &[&str]) -> (String, String) {
 }
 
 fn random_match(dir: &Path, games: &str) -> (String, String) {
-    let out = dir.join("out");
     let record = dir.join("games.jsonl");
-    run_ok(&[
-        "arena",
-        "--player",
-        "random",
-        "--player",
-        "random:seed=2",
+    let extra = [
         "--games",
         games,
         "--jobs",
@@ -52,11 +46,15 @@ fn random_match(dir: &Path, games: &str) -> (String, String) {
         "3",
         "--seed",
         "5",
-        "--out",
-        out.to_str().unwrap(),
-        "--record",
-        record.to_str().unwrap(),
-    ])
+    ];
+    let record = ["--record", record.to_str().unwrap()];
+    let (ok, so, se) = common::arena(
+        ["random", "random:seed=2"],
+        &dir.join("out"),
+        &[&extra[..], &record].concat(),
+    );
+    assert!(ok, "the match failed:\n{se}\n{so}");
+    (so, se)
 }
 
 /// Replays a record's moves with a deliberately plain rule check: each move is one row

@@ -4,30 +4,19 @@
 //! clock runs out as a time forfeit.
 
 mod common;
-use common::{json_lines, quasar, scratch};
+use common::{arena, json_lines, quasar, scratch};
 
 #[test]
 fn both_built_in_players_keep_within_their_clocks_and_the_records_show_them() {
     let dir = scratch("clocks", "match");
     let out = dir.join("m");
-    let (ok, stdout, err) = quasar(&[
-        "arena",
-        "--board",
-        "5x5",
-        "--player",
-        "mcts",
-        "--player",
-        "ab",
-        "--tc",
-        "1s+50ms",
-        "--games",
-        "2",
-        "--jobs",
-        "1",
-        "--no-progress",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (ok, stdout, err) = arena(
+        ["mcts", "ab"],
+        &out,
+        &[
+            "--board", "5x5", "--tc", "1s+50ms", "--games", "2", "--jobs", "1",
+        ],
+    );
     assert!(ok, "{stdout}{err}");
     assert!(stdout.contains("5x5, 1s+50ms clock, 2 games"), "{stdout}");
     let games = json_lines(&out.join("games.jsonl"));
@@ -86,28 +75,24 @@ fn a_gtp_engine_is_told_its_clock_and_loses_on_time_when_it_runs_out() {
     .unwrap();
     let spec = format!("gtp:sh {}", script.display());
     let out = dir.join("m");
-    let (ok, stdout, err) = quasar(&[
-        "arena",
-        "--board",
-        "5x5",
-        "--player",
-        &spec,
-        "--player",
-        "random",
-        "--tc",
-        "400ms+0s",
-        "--tolerance",
-        "20ms",
-        "--openings-plies",
-        "0",
-        "--games",
-        "2",
-        "--jobs",
-        "1",
-        "--no-progress",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (ok, stdout, err) = arena(
+        [&spec, "random"],
+        &out,
+        &[
+            "--board",
+            "5x5",
+            "--tc",
+            "400ms+0s",
+            "--tolerance",
+            "20ms",
+            "--openings-plies",
+            "0",
+            "--games",
+            "2",
+            "--jobs",
+            "1",
+        ],
+    );
     assert!(ok, "{stdout}{err}");
     let games = json_lines(&out.join("games.jsonl"));
     let g = &games[0];
@@ -166,24 +151,13 @@ fn a_players_own_tc_key_gives_it_a_clock_of_its_own() {
     let dir = scratch("clocks", "own");
     let out = dir.join("m");
     // The MCTS player has a clock of 2 s + 20 ms; alpha-beta follows --time, 30 ms a move.
-    let (ok, stdout, err) = quasar(&[
-        "arena",
-        "--board",
-        "5x5",
-        "--player",
-        "mcts:tc=2s+20ms",
-        "--player",
-        "ab",
-        "--time",
-        "30ms",
-        "--games",
-        "2",
-        "--jobs",
-        "1",
-        "--no-progress",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (ok, stdout, err) = arena(
+        ["mcts:tc=2s+20ms", "ab"],
+        &out,
+        &[
+            "--board", "5x5", "--time", "30ms", "--games", "2", "--jobs", "1",
+        ],
+    );
     assert!(ok, "{stdout}{err}");
     assert!(
         stdout.contains("5x5, budgets: mcts:tc=2s+20ms 2s+20ms clock, ab 30ms, 2 games"),
@@ -221,22 +195,11 @@ fn a_players_own_tc_key_gives_it_a_clock_of_its_own() {
     assert!(pgn.contains("[BlackTimeControl \"2+0.02\"]"), "{pgn}");
     // Under --tc, a player's own tc= still wins over the match's clock.
     let out = dir.join("m2");
-    let (ok, stdout, err) = quasar(&[
-        "arena",
-        "--board",
-        "5x5",
-        "--player",
-        "ab:tc=3s",
-        "--player",
-        "random",
-        "--tc",
-        "1s+10ms",
-        "--games",
-        "2",
-        "--no-progress",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (ok, stdout, err) = arena(
+        ["ab:tc=3s", "random"],
+        &out,
+        &["--board", "5x5", "--tc", "1s+10ms", "--games", "2"],
+    );
     assert!(ok, "{stdout}{err}");
     let games = json_lines(&out.join("games.jsonl"));
     let g = games.iter().find(|g| g["number"] == 0).unwrap();

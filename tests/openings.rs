@@ -4,7 +4,7 @@
 //! reaches GTP engines through `setboard`, and refuses a bad file before any game.
 
 mod common;
-use common::{json_lines, quasar, scratch};
+use common::{arena, json_lines, quasar, scratch};
 use std::path::Path;
 
 /// Three 5x5 positions (one with Black to move), with a comment and a blank line.
@@ -23,24 +23,10 @@ const LINES: [u64; 3] = [2, 4, 5];
 fn run(dir: &Path, extra: &[&str]) -> (bool, String, String) {
     let out = dir.join("m");
     let openings = dir.join("openings.txt");
-    let mut args = vec![
-        "arena",
-        "--board",
-        "5x5",
-        "--player",
-        "random",
-        "--player",
-        "random:seed=2",
-        "--openings",
-        openings.to_str().unwrap(),
-        "--no-progress",
-        "--jobs",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ];
+    let mut args = vec!["--board", "5x5", "--jobs", "2"];
+    args.extend_from_slice(&["--openings", openings.to_str().unwrap()]);
     args.extend_from_slice(extra);
-    quasar(&args)
+    arena(["random", "random:seed=2"], &out, &args)
 }
 
 #[test]

@@ -18,6 +18,17 @@ pub fn quasar(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// Runs `quasar arena` between `players` into the folder `out`, without the progress bar,
+/// with `extra` arguments (the game and size, games, budgets): whether it succeeded, its
+/// standard output and error.
+pub fn arena(players: [&str; 2], out: &Path, extra: &[&str]) -> (bool, String, String) {
+    let out = out.to_str().expect("a UTF-8 path");
+    let mut args = vec!["arena", "--player", players[0], "--player", players[1]];
+    args.extend_from_slice(&["--no-progress", "--out", out]);
+    args.extend_from_slice(extra);
+    quasar(&args)
+}
+
 /// A path named `name` in this test run's own folder for the test file `tag`.
 pub fn temp(tag: &str, name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("quasar-e2e-{tag}-{}", std::process::id()));
