@@ -760,9 +760,26 @@ fn an_incomplete_or_damaged_sliced_table_is_named_by_every_command() {
     assert!(err.starts_with(&warning), "{err}");
     assert_eq!(err.matches("warning:").count(), 1, "{err}");
 
-    // The slice cut short: named as damaged by info, verify and probe.
+    // The slice cut short: named as damaged by info, verify and probe, and by a search's
+    // warning.
     std::fs::write(&slice, &whole[..whole.len() / 2]).unwrap();
     let damaged = "slice w04-b00 of the sliced table (w04-b00.qts) fails its checksum or header";
+    let (ok, _, err) = quasar(&[
+        "bestmove",
+        "--board",
+        "5x5",
+        "--position",
+        position,
+        "--tb",
+        d,
+        "--sims",
+        "200",
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        err.starts_with(&format!("warning: {d}: {damaged}")),
+        "{err}"
+    );
     for args in [
         &["tablebase", "info", d][..],
         &["tablebase", "verify", d],

@@ -220,7 +220,7 @@ fn shared_table(
 }
 
 /// Says once per process and table, on standard error, that a sliced table at `path` is
-/// incomplete and which slice is missing: a search uses it only where it is built.
+/// incomplete or has a slice cut short, and which: a search uses it only where it is intact.
 pub fn warn_if_incomplete(path: &Path, tb: &Tablebase) {
     static WARNED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
     let Some(e) = tb.incomplete() else {
@@ -229,7 +229,7 @@ pub fn warn_if_incomplete(path: &Path, tb: &Tablebase) {
     let mut warned = WARNED.lock().unwrap_or_else(|e| e.into_inner());
     if !warned.iter().any(|p| p == path) {
         warned.push(path.to_path_buf());
-        eprintln!("warning: {e}; positions in missing slices are searched without the table");
+        eprintln!("warning: {e}; positions in those slices are searched without the table");
     }
 }
 

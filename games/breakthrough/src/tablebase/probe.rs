@@ -243,9 +243,9 @@ impl Tablebase {
         self.table.verify_all(progress)
     }
 
-    /// Why the table is incomplete (a sliced table with slices not built), naming the
-    /// first missing slice: probes of those slices are errors, so a search uses the table
-    /// only where it is built.
+    /// Why the table is incomplete (a sliced table with slices not built, or cut short),
+    /// naming the first such slice: probes of those slices are errors, so a search uses the
+    /// table only where it is intact.
     pub fn incomplete(&self) -> Option<TableFileError> {
         self.table.tree.as_sliced()?.completeness().err()
     }

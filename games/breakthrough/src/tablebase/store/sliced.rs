@@ -710,37 +710,50 @@ impl SlicedTable {
         }
     }
 
-    /// The stored slices that are not built, from one listing of the directory (no slice
-    /// is opened): the table is complete when there are none.
-    pub fn missing_slices(&self) -> std::io::Result<Vec<u32>> {
+    /// The stored slices that are not built and those whose file has another size than a
+    /// slice's (cut short), from one listing of the directory: no slice is opened, so a
+    /// flipped byte is found only where it is read.
+    pub fn survey(&self) -> std::io::Result<(Vec<u32>, Vec<u32>)> {
         let s = &self.slicing;
         let mut built = vec![false; s.slices() as usize];
+        let mut cut = Vec::new();
         for entry in std::fs::read_dir(&self.dir)? {
-            let name = entry?.file_name();
+            let entry = entry?;
+            let name = entry.file_name();
             let found = name.to_str().and_then(|n| n.strip_suffix(".qts"));
             if let Some(id) = found.and_then(|n| s.parse(n)) {
                 built[id as usize] = true;
+                let len = entry.metadata()?.len();
+                if len != (SLICE_HEADER + self.slice_len) as u64 {
+                    cut.push(id);
+                }
             }
         }
-        Ok((0..s.slices())
+        let missing = (0..s.slices())
             .filter(|&id| s.is_canonical(id) && !built[id as usize])
-            .collect())
+            .collect();
+        cut.sort_unstable();
+        Ok((missing, cut))
     }
 
     /// The error naming the first slice not built and how many are not, when the table is
-    /// incomplete (see [`SlicedTable::missing_slices`]).
+    /// incomplete, else the first slice cut short (see [`SlicedTable::survey`]).
     pub fn completeness(&self) -> Result<(), TableFileError> {
-        let missing = self.missing_slices().map_err(|source| TableFileError::Io {
+        let (missing, cut) = self.survey().map_err(|source| TableFileError::Io {
             path: self.dir.clone(),
             source,
         })?;
-        match missing.first() {
-            None => Ok(()),
-            Some(&first) => Err(TableFileError::Damaged {
-                path: self.dir.clone(),
-                source: self.incomplete(first, missing.len()),
-            }),
-        }
+        let source = match (missing.first(), cut.first()) {
+            (None, None) => return Ok(()),
+            (Some(&first), _) => self.incomplete(first, missing.len()),
+            (None, Some(&first)) => Corrupt::Slice {
+                slice: self.slicing.slice_name(first),
+            },
+        };
+        Err(TableFileError::Damaged {
+            path: self.dir.clone(),
+            source,
+        })
     }
 
     /// The headers of every finished slice and the stored slices not built, checking each
