@@ -1,6 +1,7 @@
 //! The GTP version 2 engine for any game: one command line in, one reply out, with the
 //! game setup, the move history, the time settings and the searcher; `serve` runs the loop.
 
+use arena::clock::{move_time, ClockState};
 use arena::engine::{Engine, EngineChoice};
 use arena::setup::{GameSetup, SetupError};
 use mcts::Limits;
@@ -373,9 +374,12 @@ impl<S: GameSetup> GtpEngine<S> {
         Ok(String::new())
     }
 
-    /// The budget for our next move: the command-line limit without a clock; with one, a
-    /// share of what is left (a 25th of main time, or the byo-yomi time over its stones),
-    /// minus a safety margin for the controller's overhead.
+    /// The budget for our next move: the command-line limit without a clock; with one, what
+    /// the arena's time manager ([`move_time`]) gives the clock the controller described.
+    /// In main time the clock is the time left, with the byo-yomi share of a move (its
+    /// time over its stones) as the increment; in a byo-yomi period (stones left, or none
+    /// and no main time left: a period starts), each of its stones has an equal share,
+    /// seen as the clock and given back after the move.
     fn move_limits(&self, side: Side) -> Limits {
         let Some(s) = self.settings else {
             return self.limits;
@@ -384,22 +388,25 @@ impl<S: GameSetup> GtpEngine<S> {
             time: s.main,
             stones: 0,
         });
-        let byo_share = if s.byo_stones > 0 {
-            s.byo_time / s.byo_stones
-        } else {
-            Duration::ZERO
+        let byo_share = match s.byo_stones {
+            0 => Duration::ZERO,
+            n => s.byo_time / n,
         };
-        let budget = if left.stones > 0 {
-            left.time / left.stones
-        } else if left.time.is_zero() {
-            byo_share
-        } else {
-            (left.time / 25 + byo_share).min(left.time / 2)
+        let clock = match (left.stones, left.time.is_zero()) {
+            (0, false) => ClockState {
+                remaining: left.time,
+                increment: byo_share,
+            },
+            (0, true) => ClockState {
+                remaining: byo_share,
+                increment: byo_share,
+            },
+            (n, _) => ClockState {
+                remaining: left.time / n,
+                increment: left.time / n,
+            },
         };
-        let budget = budget
-            .mul_f64(0.9)
-            .saturating_sub(Duration::from_millis(20));
-        Limits::Time(budget.max(Duration::from_millis(5)))
+        Limits::Time(move_time(clock))
     }
 }
 
@@ -562,15 +569,29 @@ mod tests {
         let mut e = engine();
         assert_eq!(say(&mut e, "time_settings 300 0 0"), "=\n\n");
         assert_eq!(say(&mut e, "time_left white 100 0"), "=\n\n");
-        // 100 s / 25 = 4 s, times 0.9, minus 20 ms.
+        // The arena's time manager: a 30th of the 100 s left.
         assert_eq!(
             e.move_limits(Side::First),
-            Limits::Time(Duration::from_millis(3580))
+            Limits::Time(Duration::from_nanos(3_333_333_333))
         );
+        // Five stones in 10 s: 2 s each, less the manager's margin (10 ms and a 20th).
         assert_eq!(say(&mut e, "time_left black 10 5"), "=\n\n");
         assert_eq!(
             e.move_limits(Side::Second),
-            Limits::Time(Duration::from_millis(1780))
+            Limits::Time(Duration::from_millis(1890))
+        );
+        // Main time with byo-yomi: its share of a move comes on top, as an increment.
+        assert_eq!(say(&mut e, "time_settings 300 30 10"), "=\n\n");
+        assert_eq!(say(&mut e, "time_left white 60 0"), "=\n\n");
+        assert_eq!(
+            e.move_limits(Side::First),
+            Limits::Time(Duration::from_millis(5000))
+        );
+        // Main time out, the period not started: 3 s a stone.
+        assert_eq!(say(&mut e, "time_left white 0 0"), "=\n\n");
+        assert_eq!(
+            e.move_limits(Side::First),
+            Limits::Time(Duration::from_millis(2840))
         );
         assert_eq!(say(&mut e, "time_settings 0 0 0"), "=\n\n");
         assert_eq!(e.move_limits(Side::First), Limits::Simulations(200));
