@@ -295,3 +295,94 @@ fn play_saves_its_game_in_the_same_format() {
     let replay = run_ok(&["replay", saved.to_str().unwrap()]);
     assert!(replay.contains("1. White plays a2-a3") && replay.contains("2. Black plays"));
 }
+
+#[test]
+fn arena_report_reads_the_pgn_records_back_with_their_clocks() {
+    let dir = scratch("report-pgn");
+    let out = dir.join("m");
+    // A round robin of three under clocks, one of them a clock of its own.
+    run_ok(&[
+        "arena",
+        "--board",
+        "5x5",
+        "--player",
+        "mcts",
+        "--player",
+        "ab:tc=2s+20ms",
+        "--player",
+        "random",
+        "--tc",
+        "1s+10ms",
+        "--games",
+        "2",
+        "--no-progress",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let pgn_path = out.join("games.pgn");
+    let rep = dir.join("from-pgn");
+    let stdout = run_ok(&[
+        "arena",
+        "report",
+        pgn_path.to_str().unwrap(),
+        "--out",
+        rep.to_str().unwrap(),
+    ]);
+    assert!(
+        stdout.starts_with(
+            "5x5, budgets: mcts 1s+10ms clock, ab:tc=2s+20ms 2s+20ms clock, random 1s+10ms \
+             clock, 2 games per pairing, openings of 2 random plies (seed 1)"
+        ),
+        "{stdout}"
+    );
+    // The same tables as the match's, and the same PGN written again from what was read:
+    // tags, moves, each move's search information, time and clock.
+    for file in ["crosstable.csv", "ratings.csv", "games.pgn"] {
+        let a = std::fs::read_to_string(out.join(file)).unwrap();
+        let b = std::fs::read_to_string(rep.join(file)).unwrap();
+        assert_eq!(a, b, "{file}");
+    }
+    // The pairings' results alike; their move times (the last four columns) from the PGN's
+    // milliseconds.
+    let columns = |dir: &Path| -> Vec<Vec<String>> {
+        std::fs::read_to_string(dir.join("pairings.csv"))
+            .unwrap()
+            .lines()
+            .map(|l| l.split(',').map(str::to_string).collect())
+            .collect()
+    };
+    let (a, b) = (columns(&out), columns(&rep));
+    assert_eq!(a.len(), 4);
+    for (x, y) in a.iter().zip(&b) {
+        let n = x.len();
+        assert_eq!(x[..n - 4], y[..n - 4]);
+        for (p, q) in x[n - 4..].iter().zip(&y[n - 4..]) {
+            if let (Ok(p), Ok(q)) = (p.parse::<f64>(), q.parse::<f64>()) {
+                assert!((p - q).abs() < 1.0, "{x:?} {y:?}");
+            }
+        }
+    }
+    let pgn = std::fs::read_to_string(&pgn_path).unwrap();
+    assert!(pgn.contains("[%clk 0:00:0"), "{pgn}");
+    // The viewer's clocks come from the %clk comments, to the tenth of a second.
+    let html = std::fs::read_to_string(rep.join("report.html")).unwrap();
+    assert!(html.contains("\"clk\":[\"0:00:0"), "the viewer's clocks");
+    // A PGN that is not an arena's is refused, naming the game and what it lacks.
+    let other = dir.join("other.pgn");
+    std::fs::write(
+        &other,
+        "[Event \"x\"]\n[Game \"breakthrough\"]\n\n1. a2-a3 *\n",
+    )
+    .unwrap();
+    let e = run_err(&[
+        "arena",
+        "report",
+        other.to_str().unwrap(),
+        "--out",
+        rep.to_str().unwrap(),
+    ]);
+    assert!(
+        e.contains("other.pgn, game 1: it has no Player1 and Player2 tag: not a game of a quasar arena match"),
+        "{e}"
+    );
+}

@@ -51,6 +51,24 @@ impl EndReason {
             EndReason::Unfinished => "unfinished",
         }
     }
+
+    /// The reason a record names (`ply-cap`), as [`EndReason::name`] writes it.
+    pub fn from_name(name: &str) -> Option<EndReason> {
+        use EndReason::*;
+        [
+            Win,
+            Draw,
+            Illegal,
+            Time,
+            Crash,
+            Resigned,
+            PlyCap,
+            Adjudicated,
+            Unfinished,
+        ]
+        .into_iter()
+        .find(|r| r.name() == name)
+    }
 }
 
 /// A finished game: the result, why, the moves with the time each took, and where it ended.

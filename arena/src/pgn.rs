@@ -34,6 +34,14 @@ pub enum PgnError {
     /// No game in the text.
     #[error("no game in the file (expected tags such as [Event \"...\"] and moves)")]
     Empty,
+    /// A game that is not one of a quasar arena match.
+    #[error(
+        "{why}: not a game of a quasar arena match (its games.pgn, or games.pdn for checkers)"
+    )]
+    NotArena {
+        /// What is missing or wrong.
+        why: String,
+    },
 }
 
 /// One game read from a PGN-style file.
@@ -152,6 +160,22 @@ pub fn game_text<S: GameSetup>(setup: &S, rec: &GameRecord, event: &str, round: 
         let _ = writeln!(text, "[TerminationDetails \"{}\"]", quote(detail));
     }
     let _ = writeln!(text, "[PlyCount \"{}\"]", rec.moves.len());
+    let _ = writeln!(text, "[Reason \"{}\"]", rec.reason.name());
+    // What makes the game one of its match, so that `arena report` reads it back.
+    if !rec.players.is_empty() {
+        let _ = writeln!(text, "[Seed \"{}\"]", rec.seed);
+        let _ = writeln!(text, "[Openings \"{}\"]", quote(&rec.openings_text()));
+        if let Some(line) = rec.opening_line {
+            let _ = writeln!(text, "[OpeningLine \"{line}\"]");
+        }
+        let _ = writeln!(text, "[PlyCap \"{}\"]", rec.ply_cap);
+        if let Some(n) = rec.games_per_pairing {
+            let _ = writeln!(text, "[GamesPerPairing \"{n}\"]");
+        }
+        for (i, p) in rec.players.iter().enumerate() {
+            let _ = writeln!(text, "[Player{} \"{}\"]", i + 1, quote(p));
+        }
+    }
     if let (Some(start), Some(standard)) = (&start, &standard) {
         if start != standard {
             let _ = writeln!(text, "[SetUp \"1\"]");
@@ -428,6 +452,185 @@ impl Replay {
     }
 }
 
+/// A game of an arena's PGN-style record as the JSON Lines record holds it, for `arena
+/// report`: the match's tags (`Round`, `Seed`, `Openings`, `PlyCap`, `Player1`...) give
+/// its place and settings, the time control tags its budgets, the move comments what each
+/// search said, its time and its clock (`[%clk]`, to a tenth of a second). Principal
+/// variations are not in the file.
+pub fn to_record(g: &PgnGame) -> Result<GameRecord, PgnError> {
+    let missing = |tag: &'static str| PgnError::NotArena {
+        why: format!("it has no {tag} tag"),
+    };
+    let tag = |name: &'static str| g.tag(name).ok_or_else(|| missing(name));
+    let bad = |name: &str, value: &str| PgnError::NotArena {
+        why: format!("its {name} tag {value:?} does not read"),
+    };
+    let number_of = |name: &'static str| -> Result<u32, PgnError> {
+        let v = tag(name)?;
+        v.parse().map_err(|_| bad(name, v))
+    };
+    let players: Vec<String> = (1..)
+        .map_while(|i| g.tag(&format!("Player{i}")).map(str::to_string))
+        .collect();
+    if players.len() < 2 {
+        return Err(missing("Player1 and Player2"));
+    }
+    let round = tag("Round")?;
+    let (pairing, number) = round
+        .split_once('.')
+        .and_then(|(p, n)| Some((p.parse::<usize>().ok()?, n.parse::<u32>().ok()?)))
+        .filter(|&(p, n)| p >= 1 && n >= 1)
+        .ok_or_else(|| bad("Round", round))?;
+    let &(a, b) = crate::matchup::pairings(players.len())
+        .get(pairing - 1)
+        .ok_or_else(|| bad("Round", round))?;
+    let (player_a, player_b) = (players[a].clone(), players[b].clone());
+    let number = number - 1;
+    let (first, second) = match number % 2 {
+        0 => (player_a.clone(), player_b.clone()),
+        _ => (player_b.clone(), player_a.clone()),
+    };
+    let openings = tag("Openings")?;
+    let (opening_plies, openings_file) = match openings.strip_suffix(" random plies") {
+        Some(n) => (n.parse().map_err(|_| bad("Openings", openings))?, None),
+        None if openings.starts_with("file ") => (0, Some(openings.to_string())),
+        None => return Err(bad("Openings", openings)),
+    };
+    // Sides with budgets of their own have a `<Side>TimeControl` tag each, in side order.
+    let sides: Vec<&str> = g
+        .tags
+        .iter()
+        .filter(|(n, _)| n.len() > "TimeControl".len() && n.ends_with("TimeControl"))
+        .map(|(_, v)| v.as_str())
+        .collect();
+    let budgets = match sides[..] {
+        [first, second] => [first, second],
+        _ => [tag("TimeControl")?; 2],
+    };
+    let [first_budget, second_budget] = budgets.map(budget_of_pgn);
+    let result = g.result.as_str();
+    let winner = match result {
+        "1-0" | "2-0" => Winner::First,
+        "0-1" | "0-2" => Winner::Second,
+        "1/2-1/2" | "1-1" => Winner::Draw,
+        _ => return Err(bad("Result", result)),
+    };
+    let reason = tag("Reason")?;
+    let reason = EndReason::from_name(reason).ok_or_else(|| bad("Reason", reason))?;
+    let mut times_ms = Vec::new();
+    let mut search = Vec::new();
+    let mut clocks_ms = Vec::new();
+    for c in &g.comments {
+        let (info, time, clock) = read_comment(c.as_deref().unwrap_or(""));
+        search.push(info);
+        times_ms.push(time.unwrap_or(0.0));
+        clocks_ms.push(clock);
+    }
+    if clocks_ms.iter().all(Option::is_none) {
+        clocks_ms.clear();
+    }
+    if search.iter().all(Option::is_none) {
+        search.clear();
+    }
+    Ok(GameRecord {
+        game: tag("Game")?.to_string(),
+        params: tag("Parameters")?.to_string(),
+        player_a,
+        player_b,
+        number,
+        opening: number / 2,
+        first,
+        second,
+        seed: {
+            let seed = tag("Seed")?;
+            seed.parse().map_err(|_| bad("Seed", seed))?
+        },
+        opening_plies,
+        first_budget,
+        second_budget,
+        ply_cap: number_of("PlyCap")?,
+        opening_moves: g
+            .tag("Opening")
+            .map(|o| o.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default(),
+        moves: g.moves.clone(),
+        times_ms,
+        winner,
+        reason,
+        detail: g.tag("TerminationDetails").map(str::to_string),
+        players,
+        games_per_pairing: match g.tag("GamesPerPairing") {
+            Some(_) => Some(number_of("GamesPerPairing")?),
+            None => None,
+        },
+        start: g.tag("FEN").map(str::to_string),
+        search,
+        openings_file,
+        opening_line: match g.tag("OpeningLine") {
+            Some(_) => Some(number_of("OpeningLine")?),
+            None => None,
+        },
+        clocks_ms,
+    })
+}
+
+/// A budget as the JSON Lines record writes it, from a time control tag: `100ms/move` is
+/// `100ms`, PGN's `10+0.1` the clock `10s+100ms`; anything else is kept as written.
+fn budget_of_pgn(tag: &str) -> String {
+    if let Some(per_move) = tag.strip_suffix("/move") {
+        return per_move.to_string();
+    }
+    let seconds = |t: &str| {
+        t.parse::<f64>()
+            .ok()
+            .filter(|s| s.is_finite() && *s >= 0.0 && *s <= 1e6)
+            .map(|s| std::time::Duration::from_micros((s * 1e6).round() as u64))
+    };
+    match tag.split_once('+').map(|(b, i)| (seconds(b), seconds(i))) {
+        Some((Some(base), Some(increment))) => {
+            crate::clock::TimeControl { base, increment }.to_string()
+        }
+        _ => tag.to_string(),
+    }
+}
+
+/// A move comment as [`game_text`] writes it (`value 0.620, score +35, 1234 sims, depth 8,
+/// 0.012s, [%clk 0:00:09.8]`): what the search said, the move's milliseconds and the
+/// clock's milliseconds after it.
+fn read_comment(comment: &str) -> (Option<MoveInfo>, Option<f64>, Option<u64>) {
+    let mut info = MoveInfo::default();
+    let (mut time, mut clock) = (None, None);
+    for part in comment.split(", ").map(str::trim) {
+        if let Some(v) = part.strip_prefix("value ") {
+            info.value = v.parse().ok();
+        } else if let Some(v) = part.strip_prefix("score ") {
+            info.score = Some(v.to_string());
+        } else if let Some(v) = part.strip_suffix(" sims") {
+            info.sims = v.parse().ok();
+        } else if let Some(v) = part.strip_prefix("depth ") {
+            info.depth = v.parse().ok();
+        } else if let Some(v) = part
+            .strip_prefix("[%clk ")
+            .and_then(|c| c.strip_suffix(']'))
+        {
+            clock = read_clk(v);
+        } else if let Some(v) = part.strip_suffix('s').and_then(|t| t.parse::<f64>().ok()) {
+            time = Some(v * 1000.0);
+        }
+    }
+    let said = info != MoveInfo::default();
+    (said.then_some(info), time, clock)
+}
+
+/// Milliseconds of a `%clk` value, `h:mm:ss.s`.
+fn read_clk(text: &str) -> Option<u64> {
+    let mut parts = text.rsplitn(3, ':');
+    let s: f64 = parts.next()?.parse().ok()?;
+    let m: u64 = parts.next()?.parse().ok()?;
+    let h: u64 = parts.next().map_or(Some(0), |h| h.parse().ok())?;
+    (s.is_finite() && s >= 0.0).then(|| (h * 3600 + m * 60) * 1000 + (s * 1000.0).round() as u64)
+}
+
 /// Why a record cannot be read for a replay.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
@@ -453,7 +656,7 @@ const MAX_RECORD: u64 = 1 << 30;
 /// What kind of record a file is, and its text.
 pub enum RecordText {
     /// The arena's JSON Lines record.
-    JsonLines(Vec<GameRecord>),
+    JsonLines(crate::record::Loaded),
     /// A PGN-style file.
     Pgn(Vec<PgnGame>),
 }
@@ -462,9 +665,7 @@ pub enum RecordText {
 pub fn read_record(path: &Path) -> Result<RecordText, ReadError> {
     let text = quasar_core::file::read_to_string(path, MAX_RECORD, "game record")?;
     if text.trim_start().starts_with('{') {
-        Ok(RecordText::JsonLines(
-            crate::record::parse(path, &text)?.games,
-        ))
+        Ok(RecordText::JsonLines(crate::record::parse(path, &text)?))
     } else {
         parse(&text)
             .map(RecordText::Pgn)

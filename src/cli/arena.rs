@@ -14,8 +14,7 @@ use arena::html;
 use arena::matchup::{run_match, Contestant, MatchConfig};
 use arena::merge::{merge, Merged};
 use arena::openings::{OpeningBook, OpeningsOrder};
-use arena::pgn;
-use arena::record;
+use arena::pgn::{self, RecordText};
 use arena::report;
 use arena::settings::{limit_text, ProbeRule, TableSpec};
 use arena::setup::GameSetup;
@@ -54,7 +53,8 @@ pub enum Command {
 /// Options of `arena report`.
 #[derive(clap::Args)]
 pub struct ReportArgs {
-    /// Records of one match, e.g. arena-results/games-shard-*-of-8.jsonl
+    /// Records of one match, e.g. arena-results/games-shard-*-of-8.jsonl: the JSON Lines
+    /// records, or the games.pgn (games.pdn) files the arena wrote beside them
     #[arg(required = true, value_name = "RECORD")]
     records: Vec<PathBuf>,
     /// Directory for pairings.csv, crosstable.csv, report.json and winrates.svg
@@ -429,14 +429,27 @@ fn run_report(args: ReportArgs) -> CliResult {
             )
             .into());
         }
-        let loaded = record::load(path)?;
-        if loaded.dropped_partial_line {
-            eprintln!(
-                "record {}: left out an unfinished last line (a job still writing, or killed)",
-                path.display()
-            );
-        }
-        records.push((path.clone(), loaded.games));
+        let games = match pgn::read_record(path)? {
+            RecordText::JsonLines(loaded) => {
+                if loaded.dropped_partial_line {
+                    eprintln!(
+                        "record {}: left out an unfinished last line (a job still writing, or \
+                         killed)",
+                        path.display()
+                    );
+                }
+                loaded.games
+            }
+            RecordText::Pgn(games) => games
+                .iter()
+                .enumerate()
+                .map(|(i, g)| {
+                    pgn::to_record(g)
+                        .map_err(|e| format!("record {}, game {}: {e}", path.display(), i + 1))
+                })
+                .collect::<Result<_, _>>()?,
+        };
+        records.push((path.clone(), games));
     }
     let m = merge(&records)?;
     let Ok(name) = <GameName as clap::ValueEnum>::from_str(&m.game, true) else {

@@ -25,7 +25,7 @@ pub struct Args {
 pub fn run(args: Args) -> CliResult {
     let text = read_record(&args.record)?;
     let total = match &text {
-        RecordText::JsonLines(g) => g.len(),
+        RecordText::JsonLines(l) => l.games.len(),
         RecordText::Pgn(g) => g.len(),
     };
     if args.game == 0 || args.game > total {
@@ -38,8 +38,8 @@ pub fn run(args: Args) -> CliResult {
     }
     let i = args.game - 1;
     let (name, replay) = match &text {
-        RecordText::JsonLines(games) => {
-            let r = Replay::of_record(&games[i]);
+        RecordText::JsonLines(loaded) => {
+            let r = Replay::of_record(&loaded.games[i]);
             (game_named(r.game.as_deref().unwrap_or_default())?, r)
         }
         RecordText::Pgn(games) => {
