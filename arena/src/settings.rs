@@ -12,10 +12,13 @@ use std::path::PathBuf;
 pub const KEYS: &str =
     "tb, rule, every, c, playout, time, sims, tc, threads, parallel, nodes, seed, \
                         eval-after, capture-weight, win-in-one, stop-threats, probe-children, \
-                        imb, prior, verdicts";
+                        imb, prior, prior-depth, verdicts";
 
 /// The most virtual visits `prior=N` may give a new node.
 pub const MAX_PRIOR: u32 = 10_000;
+
+/// The deepest shallow search `prior-depth=D` may ask of every expansion.
+pub const MAX_PRIOR_DEPTH: u32 = 4;
 
 /// The fewest tree nodes a search may be given (a smaller budget fills at the first move).
 pub const MIN_NODES: usize = 1000;
@@ -135,6 +138,9 @@ pub struct EngineSettings {
     /// Virtual visits of node priors from the evaluation (`prior=20`; 0: off); needs a
     /// game with an evaluation.
     pub prior: Option<u32>,
+    /// Plies of alpha-beta behind each new node's evaluation (`prior-depth=2`; 0: the
+    /// evaluation alone); a forced result it finds proves the node. Needs an evaluation.
+    pub prior_depth: Option<u32>,
     /// Whether the game's sound verdicts prove nodes at expansion (`verdicts=on|off`).
     pub verdicts: Option<bool>,
 }
@@ -413,6 +419,17 @@ impl EngineSettings {
                 }
                 once(&mut self.prior, n, twice)?;
             }
+            "prior-depth" => {
+                let d: u32 = number(key, value, "expected a whole number of plies from 0 to 4")?;
+                if d > MAX_PRIOR_DEPTH {
+                    return Err(bad(
+                        key,
+                        value,
+                        "give at most 4 plies (0: the evaluation alone)",
+                    ));
+                }
+                once(&mut self.prior_depth, d, twice)?;
+            }
             "verdicts" => once(&mut self.verdicts, on_off(key, value)?, twice)?,
             "win-in-one" => once(&mut self.playout.win_in_one, on_off(key, value)?, twice)?,
             "stop-threats" => once(&mut self.playout.stop_threats, on_off(key, value)?, twice)?,
@@ -462,6 +479,7 @@ impl EngineSettings {
             // the game has an evaluation.
             imb: self.imb.unwrap_or(defaults.imb),
             prior: self.prior.unwrap_or(defaults.prior),
+            prior_depth: self.prior_depth.unwrap_or(defaults.prior_depth),
         }
     }
 }
@@ -540,6 +558,9 @@ impl fmt::Display for EngineSettings {
         if let Some(n) = self.prior {
             keys.push(format!("prior={n}"));
         }
+        if let Some(d) = self.prior_depth {
+            keys.push(format!("prior-depth={d}"));
+        }
         if let Some(on) = self.verdicts {
             keys.push(format!("verdicts={}", word(on)));
         }
@@ -564,7 +585,7 @@ mod tests {
     fn every_key_reads_and_prints_back() {
         let text = "tb=t.qtb,rule=race,c=0.4,playout=uniform,time=250ms,threads=2,parallel=tree,\
                     nodes=5000,seed=9,every=4,probe-children=next-visit,eval-after=0,capture-weight=2,\
-                    win-in-one=off,stop-threats=on,imb=0.4,prior=20,verdicts=off";
+                    win-in-one=off,stop-threats=on,imb=0.4,prior=20,prior-depth=2,verdicts=off";
         let s = EngineSettings::parse_keys(text).unwrap();
         assert_eq!(
             s.table_spec(),
@@ -577,6 +598,8 @@ mod tests {
         assert_eq!(s.playout.eval_after, Some(0));
         assert_eq!(s.playout.win_in_one, Some(false));
         assert_eq!((s.imb, s.prior), (Some(0.4), Some(20)));
+        assert_eq!(s.prior_depth, Some(2));
+        assert_eq!(s.config((), 1, SearchDefaults::default()).prior_depth, 2);
         assert_eq!(
             (
                 s.config((), 1, SearchDefaults::default()).imb,
@@ -674,6 +697,9 @@ mod tests {
             ("imb=much", "imb=much"),
             ("prior=-3", "prior=-3"),
             ("prior=20000", "at most 10000"),
+            ("prior-depth=5", "at most 4 plies"),
+            ("prior-depth=-1", "prior-depth=-1"),
+            ("prior-depth=deep", "prior-depth=deep"),
             ("imb=0.4,imb=0.3", "twice"),
         ];
         for (text, want) in cases {

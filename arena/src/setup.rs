@@ -63,7 +63,9 @@ pub struct EvaluationUse<G: Game> {
     pub imb: f64,
     /// Virtual visits of node priors (0: off).
     pub prior: u32,
-    /// The game's evaluation, `None` when neither is on.
+    /// Plies of the shallow search behind new nodes' values (0: the evaluation alone).
+    pub prior_depth: u32,
+    /// The game's evaluation, `None` when none of them is on.
     pub evaluation: Option<Arc<dyn Evaluation<G>>>,
 }
 
@@ -72,6 +74,7 @@ impl<G: Game> EvaluationUse<G> {
     pub fn apply<P>(&self, config: &mut Config<P>) {
         config.imb = self.imb;
         config.prior = self.prior;
+        config.prior_depth = self.prior_depth;
     }
 }
 
@@ -263,6 +266,12 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         0
     }
 
+    /// Plies of the shallow search behind new nodes' values when the settings name no
+    /// `prior-depth=` (0, the evaluation alone, by default).
+    fn default_prior_depth(&self) -> u32 {
+        0
+    }
+
     /// How `settings` use the game's evaluation, with the game's defaults for what they
     /// leave unset; an error when they ask for backups or priors and the game has no
     /// evaluation.
@@ -272,18 +281,24 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     ) -> Result<EvaluationUse<Self::Game>, SetupError> {
         let imb = settings.imb.unwrap_or_else(|| self.default_imb());
         let prior = settings.prior.unwrap_or_else(|| self.default_prior());
-        if imb == 0.0 && prior == 0 {
+        let prior_depth = settings
+            .prior_depth
+            .unwrap_or_else(|| self.default_prior_depth());
+        if imb == 0.0 && prior == 0 && prior_depth == 0 {
             return Ok(EvaluationUse {
                 imb,
                 prior,
+                prior_depth,
                 evaluation: None,
             });
         }
         let Some(evaluation) = self.evaluation() else {
             let (key, value) = if imb != 0.0 {
                 ("imb", imb.to_string())
-            } else {
+            } else if prior != 0 {
                 ("prior", prior.to_string())
+            } else {
+                ("prior-depth", prior_depth.to_string())
             };
             return Err(SetupError::NoEvaluation {
                 key,
@@ -294,6 +309,7 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         Ok(EvaluationUse {
             imb,
             prior,
+            prior_depth,
             evaluation: Some(evaluation),
         })
     }

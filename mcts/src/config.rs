@@ -37,6 +37,10 @@ pub struct Config<P> {
     /// Node priors: every new child starts with this many virtual visits scored at the
     /// evaluation's winning chance for its mover; 0 turns them off. Needs an evaluation.
     pub prior: u32,
+    /// Plies of alpha-beta over the evaluation behind each new child's value, for priors
+    /// and implicit minimax backups (0: the child's evaluation alone); a forced result it
+    /// finds proves the child.
+    pub prior_depth: u32,
 }
 
 impl<P: Default> Default for Config<P> {
@@ -54,6 +58,7 @@ impl<P: Default> Default for Config<P> {
             seed: 1,
             imb: 0.0,
             prior: 0,
+            prior_depth: 0,
         }
     }
 }

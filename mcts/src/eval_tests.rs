@@ -5,9 +5,10 @@
 use crate::config::{Config, Limits, Parallelism};
 use crate::playout::UniformPolicy;
 use crate::searcher::Searcher;
+use crate::shallow::{Shallow, ShallowValue};
 use crate::shared::SharedTree;
 use crate::store::{to_value, Proof, Store, VALUE_HALF, VALUE_ONE};
-use crate::toy::Nim;
+use crate::toy::{Brute, Nim};
 use crate::worker::{self, Scratch, Settings, Stop, Worker};
 use quasar_core::{win_chance, Evaluation, Game, GameResult};
 use std::sync::atomic::AtomicBool;
@@ -117,13 +118,7 @@ fn backed_up_values_are_the_negamax_of_the_evaluated_leaves() {
     let tree = SharedTree::<u8>::new(pos.side_to_move(), 1 << 16);
     let mut store = &tree;
     let mut scratch = Scratch::<Nim>::new(3, 0);
-    worker::ready_root(
-        &mut store,
-        &pos,
-        None,
-        settings.heuristic,
-        &mut scratch.moves,
-    );
+    worker::ready_root(&mut store, &pos, None, settings.heuristic, &mut scratch);
     let mut path = Vec::new();
     flag.store(false, std::sync::atomic::Ordering::Relaxed);
     worker::run(
@@ -215,5 +210,92 @@ fn priors_leave_expansion_to_real_visits() {
             let want = (20.0 * crate::store::chance(n.value)).round() as u32;
             assert_eq!(n.score2, want);
         }
+    }
+}
+
+/// Plain negamax to `depth` without pruning, scoring the game's end `WIN - plies` for the
+/// winner as the shallow search does: the independent check of its values.
+fn plain(pos: &Nim, depth: u32, ply: u32, eval: &dyn Evaluation<Nim>) -> ShallowValue {
+    const WIN: i64 = 1 << 40;
+    fn go(pos: &Nim, depth: u32, ply: u32, eval: &dyn Evaluation<Nim>) -> i64 {
+        if let Some(o) = pos.outcome() {
+            return match o.result_for(pos.side_to_move()) {
+                GameResult::Win => WIN - ply as i64,
+                GameResult::Loss => -(WIN - ply as i64),
+                GameResult::Draw => 0,
+            };
+        }
+        if depth == 0 {
+            return eval.evaluate(pos) as i64;
+        }
+        pos.moves()
+            .into_iter()
+            .map(|mv| -go(&pos.after(mv), depth - 1, ply + 1, eval))
+            .max()
+            .unwrap()
+    }
+    let v = go(pos, depth, ply, eval);
+    if v > WIN / 2 {
+        ShallowValue::Proven(GameResult::Win, (WIN - v) as u32)
+    } else if v < -WIN / 2 {
+        ShallowValue::Proven(GameResult::Loss, (WIN + v) as u32)
+    } else {
+        ShallowValue::Eval(v as i32)
+    }
+}
+
+#[test]
+fn the_shallow_search_equals_plain_negamax_and_its_proofs_are_exact() {
+    let mut shallow = Shallow::<Nim>::default();
+    let mut brute = Brute::default();
+    let mut proofs = 0;
+    for a in 0..8u8 {
+        for b in 0..8u8 {
+            for cap in [3u8, 40] {
+                let pos = Nim::new([a, b], cap);
+                if pos.outcome().is_some() {
+                    continue;
+                }
+                for depth in 0..5 {
+                    let got = shallow.value(&Scrambled, &pos, depth);
+                    assert_eq!(
+                        got,
+                        plain(&pos, depth, 0, &Scrambled),
+                        "{pos:?} depth {depth}"
+                    );
+                    // A forced result is the game's exact value and length.
+                    if let ShallowValue::Proven(r, plies) = got {
+                        assert_eq!((r, plies), brute.solve(&pos), "{pos:?} depth {depth}");
+                        proofs += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(proofs > 50, "only {proofs} forced results");
+}
+
+#[test]
+fn a_deeper_search_proves_children_at_expansion() {
+    // [4, 0]: every move leaves 1 to 3 stones, which the opponent takes: the shallow search
+    // of depth 1 from each child sees it, the evaluation alone does not.
+    let pos = Nim::new([4, 0], 40);
+    for (depth, want) in [(0, Proof::Unknown), (1, Proof::Loss)] {
+        let config = Config {
+            playout: UniformPolicy,
+            prior_depth: depth,
+            ..Config::default()
+        };
+        let mut w = Worker::<Nim>::new(1, 0);
+        let settings = Settings::new(&config, None, Some(&Scrambled));
+        w.prepare(&pos, 1 << 10, None, settings.heuristic);
+        let root = w.tree.root();
+        for c in w.tree.children(root) {
+            assert_eq!(w.tree.proof(c).0, want, "depth {depth}");
+        }
+        // Every child lost: the root is proven at once, a win for the side that moved
+        // into it (proofs are stored from the view of a node's mover).
+        let root_proof = w.tree.proof(root).0;
+        assert_eq!(root_proof == Proof::Win, depth == 1, "depth {depth}");
     }
 }

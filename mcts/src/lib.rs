@@ -70,6 +70,7 @@ mod report;
 mod reuse;
 mod root_parallel;
 mod searcher;
+mod shallow;
 mod shared;
 mod solver;
 mod stats;

@@ -174,13 +174,7 @@ fn every_proof_in_either_store_agrees_with_brute_force() {
     let tree = SharedTree::<u8>::new(pos.side_to_move(), 1 << 16);
     let mut store = &tree;
     let mut scratch = Scratch::<Nim>::new(1, 0);
-    worker::ready_root(
-        &mut store,
-        &pos,
-        None,
-        settings.heuristic,
-        &mut scratch.moves,
-    );
+    worker::ready_root(&mut store, &pos, None, settings.heuristic, &mut scratch);
     std::thread::scope(|sc| {
         for i in 0..2 {
             let (tree, pos, settings, stop) = (&tree, &pos, &settings, &stop);

@@ -113,7 +113,7 @@ impl<G: Game> TreeParallel<G> {
             pos,
             settings.oracle,
             settings.heuristic,
-            &mut scratch.moves,
+            scratch,
         );
         let max_sims = limits.total();
         for h in &self.helpers {

@@ -5,6 +5,7 @@
 use crate::config::{ChildProbes, Config, CLOCK_EVERY, MAX_ROOT_VISITS, PUBLISH_EVERY};
 use crate::playout::{PlayoutContext, PlayoutPolicy};
 use crate::reuse;
+use crate::shallow::{Shallow, ShallowValue};
 use crate::solver;
 use crate::store::{chance, to_value, NewChild, Proof, Store, VALUE_HALF, VALUE_ONE};
 use crate::tree::{NodeId, Tree};
@@ -52,14 +53,15 @@ impl<'a, G: Game, P> Settings<'a, G, P> {
             0
         };
         // Only the features in use pay for the evaluation at expansion.
-        let eval = evaluation.filter(|_| alpha > 0.0 || prior > 0);
+        let depth = config.prior_depth;
+        let eval = evaluation.filter(|_| alpha > 0.0 || prior > 0 || depth > 0);
         Settings {
             config,
             c: config.c as f32,
             oracle,
             oracle_every: config.oracle_in_playouts.map_or(0, |k| k.get()),
             child_probes: config.child_probes,
-            heuristic: Heuristic { eval, prior },
+            heuristic: Heuristic { eval, prior, depth },
             alpha,
         }
     }
@@ -73,6 +75,8 @@ pub struct Heuristic<'a, G: Game> {
     /// Virtual visits of every child an expansion creates (0 without an evaluation):
     /// a node's real visits are its visits less this.
     pub prior: u32,
+    /// Plies of the shallow search behind each new child's value (0: its evaluation alone).
+    pub depth: u32,
 }
 
 impl<G: Game> Clone for Heuristic<'_, G> {
@@ -90,6 +94,8 @@ pub struct Scratch<G: Game> {
     pub rng: Xoshiro256PlusPlus,
     /// The move buffer of expansion and playouts.
     pub moves: Vec<G::Move>,
+    /// The buffers of the shallow searches behind new children's values.
+    pub shallow: Shallow<G>,
 }
 
 impl<G: Game> Scratch<G> {
@@ -101,6 +107,7 @@ impl<G: Game> Scratch<G> {
                 seed ^ index.wrapping_mul(quasar_core::rng::GOLDEN_GAMMA),
             ),
             moves: Vec::with_capacity(64),
+            shallow: Shallow::default(),
         }
     }
 }
@@ -201,7 +208,7 @@ pub fn simulate<G: Game, P: PlayoutPolicy<G>, S: Store<G::Move>>(
                 is_root,
                 oracle,
                 settings.heuristic,
-                &mut scratch.moves,
+                scratch,
             );
             if expanded && settings.alpha > 0.0 {
                 back_up_values(store, path, true);
@@ -318,8 +325,9 @@ pub fn expand<G: Game, S: Store<G::Move>>(
     force: bool,
     oracle: Option<&dyn Oracle<G>>,
     heuristic: Heuristic<'_, G>,
-    moves: &mut Vec<G::Move>,
+    scratch: &mut Scratch<G>,
 ) -> bool {
+    let Scratch { moves, shallow, .. } = scratch;
     pos.legal_moves(moves);
     if moves.is_empty() {
         // Only a game that forgot to report its end has no moves; call it a draw.
@@ -333,7 +341,7 @@ pub fn expand<G: Game, S: Store<G::Move>>(
     let kids = moves.iter().map(|&mv| {
         let mut child = pos.clone();
         child.play(mv);
-        let (proof, plies) = if let Some(o) = child.outcome() {
+        let (mut proof, mut plies) = if let Some(o) = child.outcome() {
             (Proof::from_result(o.result_for(mover)), 0)
         } else {
             oracle
@@ -343,7 +351,19 @@ pub fn expand<G: Game, S: Store<G::Move>>(
         let value = match (proof, heuristic.eval) {
             (Proof::Unknown, Some(e)) => {
                 // The evaluation is for the child's side to move, the mover's opponent.
-                to_value(1.0 - win_chance(e.evaluate(&child), e.scale()))
+                let v = if heuristic.depth == 0 {
+                    ShallowValue::Eval(e.evaluate(&child))
+                } else {
+                    shallow.value(e, &child, heuristic.depth)
+                };
+                match v {
+                    ShallowValue::Eval(v) => to_value(1.0 - win_chance(v, e.scale())),
+                    ShallowValue::Proven(r, p) => {
+                        proof = Proof::from_result(r.flip());
+                        plies = p.min(u16::MAX as u32) as u16;
+                        child_value_of_proof(proof)
+                    }
+                }
             }
             (Proof::Unknown, None) => VALUE_HALF,
             _ => child_value_of_proof(proof),
@@ -448,20 +468,20 @@ pub fn ready_root<G: Game, S: Store<G::Move>>(
     pos: &G,
     oracle: Option<&dyn Oracle<G>>,
     heuristic: Heuristic<'_, G>,
-    moves: &mut Vec<G::Move>,
+    scratch: &mut Scratch<G>,
 ) {
     let root = store.root();
     if let (Some(o), true) = (oracle, store.is_expanded(root)) {
         // A reused root may have been expanded lazily, below a root: its children not
         // probed yet are probed now, as a new root's would be.
-        probe_children_where(store, root, pos, o, moves, |store, c| {
+        probe_children_where(store, root, pos, o, &mut scratch.moves, |store, c| {
             store.proof(c).0 == Proof::Unknown
         });
     }
     solver::update(store, root);
     if !store.is_expanded(root)
         && store.proof(root).0 == Proof::Unknown
-        && expand(store, root, pos, true, oracle, heuristic, moves)
+        && expand(store, root, pos, true, oracle, heuristic, scratch)
     {
         back_up_values(store, &[root], true);
     }
@@ -513,13 +533,7 @@ impl<G: Game> Worker<G> {
         };
         self.root = Some(pos.clone());
         self.tree.reset_for_search();
-        ready_root(
-            &mut self.tree,
-            pos,
-            oracle,
-            heuristic,
-            &mut self.scratch.moves,
-        );
+        ready_root(&mut self.tree, pos, oracle, heuristic, &mut self.scratch);
         kept
     }
 

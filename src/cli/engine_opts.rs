@@ -137,6 +137,10 @@ pub struct EngineArgs {
     /// winning chance (0: off) [default: the game's]
     #[arg(long, value_name = "N", value_parser = key("prior"))]
     pub prior: Option<String>,
+    /// Plies of alpha-beta over the evaluation behind each new node's value (0: the
+    /// evaluation alone); a forced result it finds proves the node [default: the game's]
+    #[arg(long, value_name = "D", value_parser = key("prior-depth"))]
+    pub prior_depth: Option<String>,
     /// Most tree nodes (24 bytes each on 8x8 Breakthrough)
     #[arg(long, default_value_t = 1 << 23, value_parser = nodes)]
     pub nodes: usize,
@@ -183,6 +187,7 @@ impl EngineArgs {
             ),
             ("imb", self.imb.as_deref()),
             ("prior", self.prior.as_deref()),
+            ("prior-depth", self.prior_depth.as_deref()),
             ("every", self.every.as_deref()),
             ("rule", self.rule.as_deref().or(self.race.then_some("race"))),
             ("probe-children", self.probe_children.as_deref()),
@@ -484,6 +489,7 @@ mod tests {
             ("probe-children", "next-visit"),
             ("imb", "0.4"),
             ("prior", "20"),
+            ("prior-depth", "2"),
             ("verdicts", "off"),
         ];
         // tc= is a clock in an arena's games, which a single search has no use for.

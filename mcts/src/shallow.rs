@@ -1,0 +1,111 @@
+//! A shallow alpha-beta search over the game's evaluation, so that the values expansion
+//! gives new children see a few plies of tactics (the minimax node priors of Baier and
+//! Winands, "MCTS-Minimax Hybrids with State Evaluations", 2018). Its forced results are
+//! sound: every move is searched but where the evaluation's forced moves say the others
+//! lose, and the verdicts it stops at are sound.
+
+use quasar_core::{Evaluation, Game, GameResult, EVAL_LIMIT};
+
+/// A forced win's value at the searched position; a win `p` plies away scores `WIN - p`.
+const WIN: i32 = EVAL_LIMIT + 4096;
+/// Values beyond this are forced results.
+const DECIDED: i32 = EVAL_LIMIT;
+
+/// What a shallow search found for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShallowValue {
+    /// A forced result within the searched plies, and the plies to the end.
+    Proven(GameResult, u32),
+    /// The evaluation backed up by minimax.
+    Eval(i32),
+}
+
+/// The move buffers of a shallow search (one per ply), kept so that a search allocates
+/// nothing once they have grown.
+pub struct Shallow<G: Game> {
+    moves: Vec<Vec<G::Move>>,
+}
+
+impl<G: Game> Default for Shallow<G> {
+    fn default() -> Self {
+        Shallow { moves: Vec::new() }
+    }
+}
+
+impl<G: Game> Shallow<G> {
+    /// The value of `pos` (not over) for its side to move, searched `depth` plies deep.
+    pub fn value(&mut self, eval: &dyn Evaluation<G>, pos: &G, depth: u32) -> ShallowValue {
+        while self.moves.len() < depth as usize + 1 {
+            self.moves.push(Vec::with_capacity(64));
+        }
+        let v = self.node(eval, pos, depth, -WIN - 1, WIN + 1, 0);
+        if v > DECIDED {
+            ShallowValue::Proven(GameResult::Win, (WIN - v) as u32)
+        } else if v < -DECIDED {
+            ShallowValue::Proven(GameResult::Loss, (WIN + v) as u32)
+        } else {
+            ShallowValue::Eval(v)
+        }
+    }
+
+    /// Negamax with alpha-beta: captures and other tactical moves first.
+    fn node(
+        &mut self,
+        eval: &dyn Evaluation<G>,
+        pos: &G,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: u32,
+    ) -> i32 {
+        if let Some(o) = pos.outcome() {
+            return decided(o.result_for(pos.side_to_move()), ply);
+        }
+        if let Some(v) = eval.verdict(pos) {
+            return decided(v.result, ply + v.plies);
+        }
+        if depth == 0 {
+            return eval.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        }
+        let p = ply as usize;
+        let mut moves = std::mem::take(&mut self.moves[p]);
+        if !eval.forced_moves(pos, &mut moves) || moves.is_empty() {
+            pos.legal_moves(&mut moves);
+        }
+        // Tactical moves first: a stable partition is not needed, only their cut-offs.
+        let mut front = 0;
+        for i in 0..moves.len() {
+            if eval.is_tactical(pos, moves[i]) {
+                moves.swap(front, i);
+                front += 1;
+            }
+        }
+        let mut best = if moves.is_empty() { 0 } else { -WIN - 1 };
+        for &mv in &moves {
+            let mut child = pos.clone();
+            child.play(mv);
+            let v = -self.node(eval, &child, depth - 1, -beta, -alpha, ply + 1);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves[p] = moves;
+        best
+    }
+}
+
+/// The value of `result` for the side to move, `plies` from the searched position.
+fn decided(result: GameResult, plies: u32) -> i32 {
+    let d = plies.min(4000) as i32;
+    match result {
+        GameResult::Win => WIN - d,
+        GameResult::Loss => -(WIN - d),
+        GameResult::Draw => 0,
+    }
+}
