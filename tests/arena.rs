@@ -808,6 +808,52 @@ fn a_gtp_engine_that_exits_loses_with_the_reason_and_the_match_goes_on() {
 }
 
 #[test]
+fn an_engine_that_cannot_start_a_game_stops_the_match_naming_it() {
+    let dir = scratch("no-start");
+    // One engine dies before its first answer; the other refuses the board size.
+    let dies = dir.join("dies.sh");
+    std::fs::write(&dies, "echo 'no weights file' >&2; exit 3\n").unwrap();
+    let refuses = dir.join("refuses.sh");
+    std::fs::write(
+        &refuses,
+        "while read -r c rest; do case $c in boardsize) printf '? unacceptable size\\n\\n';; \
+         quit) exit 0;; *) printf '=\\n\\n';; esac; done\n",
+    )
+    .unwrap();
+    for (script, why) in [
+        (&dies, "no weights file"),
+        (&refuses, "refused 'boardsize 6': unacceptable size"),
+    ] {
+        let spec = format!("gtp:sh {}", script.display());
+        let out = dir.join("out");
+        let e = one_error_line(&[
+            "arena",
+            "--player",
+            "random",
+            "--player",
+            &spec,
+            "--games",
+            "4",
+            "--jobs",
+            "1",
+            "--no-progress",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(
+            e.starts_with(&format!(
+                "error: player '{spec}': could not start a game: GTP engine 'sh {}'",
+                script.display()
+            )) && e.contains(why),
+            "{e}"
+        );
+        // No game was recorded as won or lost.
+        let record = out.join("games.jsonl");
+        assert!(!record.exists() || games(&record).is_empty(), "{e}");
+    }
+}
+
+#[test]
 fn a_resumed_match_refuses_a_changed_ply_cap() {
     let dir = scratch("ply-cap");
     run_ok(&strs(&random_args(&dir, "2", &[])));

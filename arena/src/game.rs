@@ -93,6 +93,32 @@ pub struct PlayedGame<G: Game> {
     pub end: G,
 }
 
+impl<G: Game> PlayedGame<G> {
+    /// A game not yet begun at `pos` (a draw by the ply cap until it ends otherwise).
+    fn before(pos: G) -> PlayedGame<G> {
+        PlayedGame {
+            outcome: Outcome::Draw,
+            reason: EndReason::PlyCap,
+            detail: None,
+            moves: Vec::new(),
+            times: Vec::new(),
+            infos: Vec::new(),
+            clocks: Vec::new(),
+            end: pos,
+        }
+    }
+}
+
+/// A player that could not start a game ([`PlayerError::NotStarted`]): no game was played.
+#[derive(Debug, thiserror::Error)]
+#[error("{error}")]
+pub struct NotStarted {
+    /// The side it was to play.
+    pub side: Side,
+    /// Why it could not start.
+    pub error: PlayerError,
+}
+
 /// A table that ends a game as soon as it proves the result, and its name for records.
 #[derive(Clone)]
 pub struct Adjudicator<G: Game> {
@@ -121,7 +147,7 @@ pub fn play_game<G: Game>(
     budgets: [Budget; 2],
     ply_cap: u32,
 ) -> PlayedGame<G> {
-    play_adjudicated_game(
+    match play_adjudicated_game(
         players,
         start,
         opening,
@@ -129,13 +155,29 @@ pub fn play_game<G: Game>(
         ply_cap,
         None,
         ValueRules::default(),
-    )
+    ) {
+        Ok(game) => game,
+        Err(e) => {
+            let mut pos = start.clone();
+            for &mv in opening {
+                pos.play(mv);
+            }
+            forfeit(
+                PlayedGame::before(pos),
+                e.side,
+                &e.error,
+                "could not start the game",
+            )
+        }
+    }
 }
 
 /// [`play_game`], ended before each move where `adjudicator` proves the result (a win,
 /// a draw or a loss for the side to move), or after a move where the resign or draw rule
 /// of `rules` holds: the result is the proven or called one, the reason
-/// [`EndReason::Adjudicated`], and the detail names the table or the rule.
+/// [`EndReason::Adjudicated`], and the detail names the table or the rule. An error only
+/// for a player that could not start the game ([`PlayerError::NotStarted`]), which no
+/// game can be played with.
 pub fn play_adjudicated_game<G: Game>(
     players: [&mut dyn Player<G>; 2],
     start: &G,
@@ -144,27 +186,20 @@ pub fn play_adjudicated_game<G: Game>(
     ply_cap: u32,
     adjudicator: Option<&Adjudicator<G>>,
     rules: ValueRules,
-) -> PlayedGame<G> {
+) -> Result<PlayedGame<G>, NotStarted> {
     let mut watch = ValueWatch::new(rules);
     let mut pos = start.clone();
     for &mv in opening {
         pos.play(mv);
     }
-    let mut game = PlayedGame {
-        outcome: Outcome::Draw,
-        reason: EndReason::PlyCap,
-        detail: None,
-        moves: Vec::new(),
-        times: Vec::new(),
-        infos: Vec::new(),
-        clocks: Vec::new(),
-        end: pos.clone(),
-    };
+    let mut game = PlayedGame::before(pos.clone());
     // Each clocked side's clock, and how far past its flag a move may run.
     let mut clocks = budgets.map(|b| b.clock.map(|c| (c, b.max_wait.saturating_sub(c.remaining))));
     for side in [Side::First, Side::Second] {
-        if let Err(e) = players[side.index()].new_game(start, opening) {
-            return forfeit(game, side, &e, "could not start the game");
+        match players[side.index()].new_game(start, opening) {
+            Err(error @ PlayerError::NotStarted(_)) => return Err(NotStarted { side, error }),
+            Err(e) => return Ok(forfeit(game, side, &e, "could not start the game")),
+            Ok(()) => {}
         }
     }
     let mut legal = Vec::new();
@@ -176,7 +211,7 @@ pub fn play_adjudicated_game<G: Game>(
                 Outcome::Draw => EndReason::Draw,
             };
             game.end = pos;
-            return game;
+            return Ok(game);
         }
         if let Some(proven) = adjudicator.and_then(|a| a.oracle.probe_value(&pos)) {
             let side = pos.side_to_move();
@@ -197,14 +232,14 @@ pub fn play_adjudicated_game<G: Game>(
                 G::side_name(side)
             ));
             game.end = pos;
-            return game;
+            return Ok(game);
         }
         if game.moves.len() as u32 >= ply_cap {
             game.outcome = Outcome::Draw;
             game.reason = EndReason::PlyCap;
             game.detail = Some(format!("stopped after {ply_cap} plies"));
             game.end = pos;
-            return game;
+            return Ok(game);
         }
         let side = pos.side_to_move();
         let budget = match clocks[side.index()] {
@@ -216,7 +251,7 @@ pub fn play_adjudicated_game<G: Game>(
         let took = clock.elapsed();
         let mv = match choice {
             Ok(mv) => mv,
-            Err(e) => return forfeit(game, side, &e, "failed to move"),
+            Err(e) => return Ok(forfeit(game, side, &e, "failed to move")),
         };
         let info = players[side.index()].last_info();
         if let (true, Some(c)) = (took > budget.max_wait, budget.clock) {
@@ -229,16 +264,16 @@ pub fn play_adjudicated_game<G: Game>(
                 format_millis(c.remaining)
             ));
             game.end = pos;
-            return game;
+            return Ok(game);
         }
         if took > budget.max_wait {
             let text = pos.move_text(mv);
-            return forfeit(
+            return Ok(forfeit(
                 game,
                 side,
                 &PlayerError::NoAnswer(budget.max_wait),
                 &format!("played {text} after {}", format_millis(took)),
-            );
+            ));
         }
         // Checked after the time: a move after the flag fell loses on time, legal or not.
         pos.legal_moves(&mut legal);
@@ -250,11 +285,16 @@ pub fn play_adjudicated_game<G: Game>(
                 pos.position_text()
             ));
             game.end = pos;
-            return game;
+            return Ok(game);
         }
         let other = side.opponent();
         if let Err(e) = players[other.index()].opponent_played(&pos, mv) {
-            return forfeit(game, other, &e, "failed to take the opponent's move");
+            return Ok(forfeit(
+                game,
+                other,
+                &e,
+                "failed to take the opponent's move",
+            ));
         }
         pos.play(mv);
         game.moves.push(mv);
@@ -274,7 +314,7 @@ pub fn play_adjudicated_game<G: Game>(
                 game.outcome = outcome;
                 game.reason = EndReason::Adjudicated;
                 game.detail = Some(detail);
-                return game;
+                return Ok(game);
             }
         }
     }
@@ -304,7 +344,8 @@ fn forfeit<G: Game>(
         | PlayerError::Spawn { .. }
         | PlayerError::Crashed { .. }
         | PlayerError::Protocol { .. }
-        | PlayerError::NoMove => (EndReason::Crash, format!("{context}: {error}")),
+        | PlayerError::NoMove
+        | PlayerError::NotStarted(_) => (EndReason::Crash, format!("{context}: {error}")),
     };
     game.reason = reason;
     game.detail = Some(detail);
@@ -382,7 +423,8 @@ mod tests {
                 1000,
                 Some(&adj),
                 ValueRules::default(),
-            );
+            )
+            .unwrap();
             assert_eq!(g.reason, EndReason::Adjudicated, "seed {seed}");
             let end = &g.end;
             assert!(

@@ -228,7 +228,9 @@ impl<G: Game> Player<G> for GtpPlayer<G> {
 
     fn new_game(&mut self, start: &G, opening: &[G::Move]) -> Result<(), PlayerError> {
         let size = self.boardsize.clone();
-        self.command(&size, SETUP_WAIT)?;
+        // Each game has a process of its own: this is its first command.
+        self.command(&size, SETUP_WAIT)
+            .map_err(|e| PlayerError::NotStarted(Box::new(e)))?;
         self.command("clear_board", SETUP_WAIT)?;
         if self.standard.as_ref().is_some_and(|s| s != start) {
             let cmd = format!("setboard {}", start.position_text());

@@ -680,7 +680,14 @@ fn play_one<S: GameSetup>(
         cfg.ply_cap,
         cfg.adjudicator.as_ref(),
         cfg.value_rules,
-    );
+    )
+    .map_err(|e| MatchError::Player {
+        spec: match e.side {
+            Side::First => first.spec.clone(),
+            Side::Second => second.spec.clone(),
+        },
+        error: e.error,
+    })?;
     // The players (and any engine processes) end before the record is written.
     drop((fp, sp));
     Ok(make_record(cfg, [a, b], names, g, texts, opening, played))

@@ -208,6 +208,10 @@ pub enum PlayerError {
     /// The player found no move although the game is not over.
     #[error("found no legal move")]
     NoMove,
+    /// An external engine failed at its first command of a game (it died at once, or
+    /// refused or never answered it): no game can be played with it.
+    #[error("could not start a game: {0}")]
+    NotStarted(Box<PlayerError>),
 }
 
 /// A participant in games of `G`: it is told the opening, asked for moves, and shown the
