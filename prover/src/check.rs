@@ -244,10 +244,13 @@ fn check_replies<P: ProverPosition>(
     for &mv in replies.iter() {
         let mut gc = *pos;
         gc.play(mv);
-        let ok = gc.outcome().is_none()
-            && view
+        // A reply that hands the winner the game needs no record.
+        let ok = match gc.outcome() {
+            Some(o) => o == Outcome::Win(view.winner),
+            None => view
                 .find(&gc.raw_key())
-                .is_some_and(|r| (r.bound as u32) < d);
+                .is_some_and(|r| (r.bound as u32) < d),
+        };
         if !ok {
             return Err(ProofError::Invalid(format!(
                 "after {from}, the reply {} from {} has no record within {} plies",
@@ -337,15 +340,19 @@ impl<P: ProverPosition> Plain<P> {
     /// True when every reply to `mv` (a move that does not end the game) leaves a win
     /// within `d - 2`.
     fn wins_after(&mut self, pos: &P, mv: P::Move, d: u32) -> bool {
+        let won = Some(Outcome::Win(pos.side_to_move()));
         let mut child = *pos;
         child.play(mv);
         if child.outcome().is_some() {
-            return true;
+            return child.outcome() == won;
         }
         !child.any_legal(|r| {
             let mut gc = child;
             gc.play(r);
-            !(gc.outcome().is_none() && self.wins_within(&gc, d - 2))
+            match gc.outcome() {
+                Some(_) => gc.outcome() != won,
+                None => !self.wins_within(&gc, d - 2),
+            }
         })
     }
 
@@ -353,7 +360,7 @@ impl<P: ProverPosition> Plain<P> {
         if d == 0 {
             return false;
         }
-        if d <= 2 {
+        if d <= 2 && P::LAST_MOVER_WINS {
             // Most calls are here, and the rules answer faster than the cache; kept out
             // of it, they leave its slots to the deeper positions that are worth keeping.
             self.nodes += 1;
@@ -381,7 +388,11 @@ impl<P: ProverPosition> Plain<P> {
         self.nodes += 1;
         // Shallow wins first: a search within `d` tries moves in order and refutes each
         // wrong one to its full depth, while most of the positions asked have a short win.
-        let won = pos.wins_at_once() || (3..=d).step_by(2).any(|b| self.search(pos, b));
+        let won = if P::LAST_MOVER_WINS {
+            pos.wins_at_once() || (3..=d).step_by(2).any(|b| self.search(pos, b))
+        } else {
+            (1..=d).any(|b| self.search(pos, b))
+        };
         if won {
             s.hi = d as u8;
         } else {
@@ -394,19 +405,25 @@ impl<P: ProverPosition> Plain<P> {
     /// The search itself: a move that wins at once, or (with 3 plies or more) one after
     /// which every reply leaves a win within `d - 2`.
     fn search(&mut self, pos: &P, d: u32) -> bool {
+        let won = Some(Outcome::Win(pos.side_to_move()));
+        // Where only the last mover wins, a win takes an odd number of plies.
+        let least = if P::LAST_MOVER_WINS { 3 } else { 2 };
         pos.any_legal(|mv| {
             let mut child = *pos;
             child.play(mv);
             if child.outcome().is_some() {
-                return true;
+                return child.outcome() == won;
             }
-            if d < 3 {
+            if d < least {
                 return false;
             }
             !child.any_legal(|r| {
                 let mut gc = child;
                 gc.play(r);
-                gc.outcome().is_some() || !self.wins_within(&gc, d - 2)
+                match gc.outcome() {
+                    Some(_) => gc.outcome() != won,
+                    None => d < 3 || !self.wins_within(&gc, d - 2),
+                }
             })
         })
     }

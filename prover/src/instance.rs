@@ -39,6 +39,12 @@ pub struct Step<P: Game> {
 /// A position the prover can key, record and replay: what the proof checker, the proof
 /// file and the checkpoint need of a game, besides its rules.
 pub trait ProverPosition: Game + Copy {
+    /// True when every finished game was won by the side that made the last move (no
+    /// draws, no move that loses its own mover the game): the searches then take the
+    /// shortcuts this allows (a win only on one's own move, distances of one parity).
+    /// A game with draws or self-defeating moves sets it false.
+    const LAST_MOVER_WINS: bool = true;
+
     /// The position as two words and the side to move, exactly (no symmetry): what the
     /// proof file records. Words of [`ProverPosition::key_bytes`] bytes at most.
     fn raw_key(&self) -> Key;
@@ -132,7 +138,7 @@ pub trait Instance: Sync {
     /// The fewest plies in which `winner` can still win from the unfinished `pos`.
     #[inline]
     fn min_plies(&self, pos: &Self::Pos, winner: quasar_core::Side) -> u32 {
-        if pos.side_to_move() == winner {
+        if pos.side_to_move() == winner || !<Self::Pos as ProverPosition>::LAST_MOVER_WINS {
             1
         } else {
             2
@@ -187,6 +193,19 @@ pub trait Instance: Sync {
     #[inline]
     fn claim_plies(&self, tb: Option<&Self::Table>, pos: &Self::Pos) -> Option<u32> {
         self.claim(tb, pos).map(|c| c.0)
+    }
+
+    /// The table's result for the side to move in `pos` (win, draw or loss), for the
+    /// searches that prove draws; by default a win where [`Instance::claim_plies`] claims
+    /// one.
+    #[inline]
+    fn table_result(
+        &self,
+        tb: Option<&Self::Table>,
+        pos: &Self::Pos,
+    ) -> Option<quasar_core::GameResult> {
+        self.claim_plies(tb, pos)
+            .map(|_| quasar_core::GameResult::Win)
     }
 
     /// Why `tb` cannot serve `root` (another size), if it cannot.

@@ -13,7 +13,7 @@ use crate::proof::{Record, RecordKind};
 use crate::proof_writer::ProofWriter;
 use crate::tt::{Key, Table, TableTooLarge};
 use crate::{SolveError, SolveProgress, Status, PLACE_LEVELS};
-use quasar_core::{Game, Shard, Side};
+use quasar_core::{Game, GameResult, Outcome, Shard, Side};
 use std::path::Path;
 
 mod pn;
@@ -245,8 +245,10 @@ impl<'a, I: Instance> Length<'a, I> {
     /// `from` (a bound that failed or is untested, 0: none) resumes a stopped search.
     pub fn distance(&mut self, root: &I::Pos, from: u32) -> Result<u32, SolveError> {
         let mut d = self.geo.min_plies(root, self.winner);
+        // Where only the last mover wins, the winner wins on its own moves: one parity.
+        let step = if I::Pos::LAST_MOVER_WINS { 2 } else { 1 };
         while d < from {
-            d += 2;
+            d += step;
         }
         self.root = Some(*root);
         self.checking = true;
@@ -262,7 +264,7 @@ impl<'a, I: Instance> Length<'a, I> {
                 self.checking = false;
                 return Ok(d);
             }
-            d += 2;
+            d += step;
         }
         self.checking = false;
         Err(SolveError::NoWin {
@@ -341,11 +343,11 @@ impl<'a, I: Instance> Length<'a, I> {
         if d < self.geo.min_plies(pos, self.winner) {
             return false;
         }
-        if d <= 2 {
+        if d <= 2 && I::Pos::LAST_MOVER_WINS {
             // Most nodes are here; the rules answer faster than a table lookup.
             return self.shallow(pos, d);
         }
-        if d == 3 && pos.side_to_move() == self.winner {
+        if d == 3 && pos.side_to_move() == self.winner && I::Pos::LAST_MOVER_WINS {
             // So are most probes: searching two more plies costs less than a cache miss.
             return self.three(pos);
         }
@@ -409,10 +411,9 @@ impl<'a, I: Instance> Length<'a, I> {
         for &mv in &moves {
             let mut child = *pos;
             child.play(mv);
-            let r = if child.outcome().is_some() {
-                winner_moves
-            } else {
-                self.within(&child, d - 1, ply + 1)
+            let r = match child.outcome() {
+                Some(o) => o == Outcome::Win(self.winner),
+                None => self.within(&child, d - 1, ply + 1),
             };
             if self.saver.stopped {
                 // Unwinding: this node's answer is unknown, store nothing.
@@ -530,6 +531,18 @@ impl<'a, I: Instance> Length<'a, I> {
             Quick::LossInTwo => return Some(Verdict::Exact(if winner_moves { 0 } else { 2 })),
             _ => {}
         }
+        if !I::Pos::LAST_MOVER_WINS {
+            // A table that knows draws ends the lines the winner cannot win.
+            let winners = if winner_moves {
+                GameResult::Win
+            } else {
+                GameResult::Loss
+            };
+            match self.geo.table_result(self.tb, pos) {
+                Some(r) if r != winners => return Some(Verdict::Exact(0)),
+                _ => {}
+            }
+        }
         let plies = self.geo.claim_plies(self.tb, pos)?;
         if !winner_moves {
             // The loser has a certain win of its own: this line never wins.
@@ -578,11 +591,18 @@ impl<'a, I: Instance> Length<'a, I> {
             for &mv in &moves {
                 let mut child = pos;
                 child.play(mv);
-                let ok = if winner_moves {
-                    child.outcome().is_some() || self.wins_within(&child, dist - 1)
-                } else {
-                    // A child of exact distance dist - 1: not won within dist - 3.
-                    child.outcome().is_none() && (dist < 3 || !self.wins_within(&child, dist - 3))
+                let won = Some(Outcome::Win(self.winner));
+                let ok = match (winner_moves, child.outcome()) {
+                    (true, Some(o)) => Some(o) == won,
+                    (true, None) => self.wins_within(&child, dist - 1),
+                    // A loser's move that ends the game is its slowest only when forced.
+                    (false, Some(o)) => Some(o) == won && dist == 1,
+                    // A child of exact distance dist - 1: not won within dist - 3 (or,
+                    // where the winner may also win on the loser's move, dist - 2).
+                    (false, None) => {
+                        let shorter = if I::Pos::LAST_MOVER_WINS { 3 } else { 2 };
+                        dist < shorter || !self.wins_within(&child, dist - shorter)
+                    }
                 };
                 if ok {
                     chosen = Some(mv);
@@ -661,7 +681,11 @@ impl<'a, I: Instance> Length<'a, I> {
         for &mv in &moves {
             let mut child = *pos;
             child.play(mv);
-            let finished = child.outcome().is_some();
+            let outcome = child.outcome();
+            if outcome.is_some_and(|o| o != Outcome::Win(self.winner)) {
+                continue;
+            }
+            let finished = outcome.is_some();
             if finished || self.wins_within(&child, d - 1) {
                 let bound = if finished { 1 } else { d };
                 // Written after the replies' records (the proof below never meets this
@@ -670,7 +694,11 @@ impl<'a, I: Instance> Length<'a, I> {
                 if !finished {
                     self.emit_loser(&child, d - 1, out, Shard::WHOLE)?;
                 }
-                out.push(&Record::new(pos, RecordKind::Move, mv, bound))?;
+                // In a game with cycles the proof below may have met this position again
+                // and recorded it with a smaller bound, which serves.
+                if I::Pos::LAST_MOVER_WINS || out.needs(pos, bound) {
+                    out.push(&Record::new(pos, RecordKind::Move, mv, bound))?;
+                }
                 return Ok(());
             }
         }
@@ -752,12 +780,17 @@ impl<'a, I: Instance> Length<'a, I> {
             }
             let mut child = *pos;
             child.play(mv);
-            if child.outcome().is_some() || d < 2 {
-                return Err(SolveError::Internal(format!(
-                    "the loser's move {} from {} is not refuted within {d} plies",
-                    pos.move_text(mv),
-                    pos.position_text()
-                )));
+            match child.outcome() {
+                // A loser's move that hands the winner the game needs no proof.
+                Some(o) if o == Outcome::Win(self.winner) => continue,
+                None if d >= 2 => {}
+                _ => {
+                    return Err(SolveError::Internal(format!(
+                        "the loser's move {} from {} is not refuted within {d} plies",
+                        pos.move_text(mv),
+                        pos.position_text()
+                    )))
+                }
             }
             self.emit_winner(&child, d - 1, out)?;
         }

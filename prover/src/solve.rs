@@ -226,7 +226,38 @@ pub fn solve<I: Instance>(
     options: &Options<I::Table>,
     progress: &dyn SolveProgress,
 ) -> Result<Solution<I::Pos>, SolveError> {
-    let mut st = start(inst, root, options, progress)?;
+    let st = start(inst, root, options, progress, None)?;
+    finish(root, options, st)
+}
+
+/// A position's value and, for a win, its solution.
+pub type Drawn<P> = (crate::draws::Valued, Option<Solution<P>>);
+
+/// The value of the unfinished `root` of a game that may draw or cycle: a draw, or the
+/// winner with the exact length, the principal line and, when asked, the proof (a draw
+/// has none). The winner is found by [`crate::draws::value`], sound under repetitions;
+/// the length search bounds every line, so cycles cost it nothing. No checkpoint.
+pub fn solve_with_draws<I: Instance>(
+    inst: &I,
+    root: &I::Pos,
+    options: &Options<I::Table>,
+    progress: &dyn SolveProgress,
+) -> Result<Drawn<I::Pos>, SolveError> {
+    let valued = crate::draws::value(inst, root, options, progress)?;
+    let crate::draws::Value::Win(winner) = valued.value else {
+        return Ok((valued, None));
+    };
+    let known = (winner, valued.nodes.iter().sum(), valued.seconds);
+    let st = start(inst, root, options, progress, Some(known))?;
+    Ok((valued, Some(finish(root, options, st)?)))
+}
+
+/// The length, the principal line and the proof once `st` knows the winner.
+fn finish<I: Instance>(
+    root: &I::Pos,
+    options: &Options<I::Table>,
+    mut st: Started<'_, I>,
+) -> Result<Solution<I::Pos>, SolveError> {
     let (winner, len) = (st.winner, &mut st.len);
     let plies = len.distance(root, st.from)?;
     // The length is known: a run stopped in the principal line or the proof resumes at
@@ -296,7 +327,7 @@ pub fn test_bound<I: Instance>(
     plies: u32,
     progress: &dyn SolveProgress,
 ) -> Result<BoundTest, SolveError> {
-    let mut st = start(inst, root, options, progress)?;
+    let mut st = start(inst, root, options, progress, None)?;
     let holds = st.len.test(root, plies, st.from)?;
     Ok(BoundTest {
         winner: st.winner,
@@ -321,13 +352,15 @@ struct Started<'a, I: Instance> {
     length_start: Instant,
 }
 
-/// Checks `root` and the options, finds the winner (df-pn, or from a checkpoint) and
-/// sets up the length search with what df-pn or the checkpoint knew.
+/// Checks `root` and the options, finds the winner (df-pn, or from a checkpoint, unless
+/// `known` gives it with its nodes and seconds) and sets up the length search with what
+/// df-pn or the checkpoint knew.
 fn start<'a, I: Instance>(
     geo: &'a I,
     root: &I::Pos,
     options: &Options<'a, I::Table>,
     progress: &'a dyn SolveProgress,
+    known: Option<(Side, u64, f64)>,
 ) -> Result<Started<'a, I>, SolveError> {
     if root.outcome().is_some() {
         return Err(SolveError::GameOver);
@@ -360,6 +393,10 @@ fn start<'a, I: Instance>(
     .holding(lock);
     let t0 = Instant::now();
     let (winner, winner_nodes, solved, saver, from) = match &resume {
+        _ if known.is_some() => {
+            let (winner, nodes, _) = known.expect("checked");
+            (winner, nodes, Vec::new(), saver, 0)
+        }
         Some(
             c @ Checkpoint {
                 phase: Phase::Length { winner, bound },
@@ -379,7 +416,7 @@ fn start<'a, I: Instance>(
             (winner, nodes, d.solved(), d.saver, 0)
         }
     };
-    let winner_seconds = t0.elapsed().as_secs_f64();
+    let winner_seconds = known.map_or_else(|| t0.elapsed().as_secs_f64(), |k| k.2);
     let length_start = Instant::now();
     let mut len = length::Length::new(geo, tb, winner, options.table_bytes, progress, saver)?;
     len.winner_nodes = winner_nodes;

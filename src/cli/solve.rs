@@ -16,13 +16,22 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+mod draws;
+
 /// Solve a position exactly, or check a proof file.
 #[derive(clap::Args)]
 #[command(after_help = SOLVE_HELP)]
 pub struct Args {
-    /// The game (the exact solver knows Breakthrough)
+    /// The game (the exact solver knows Breakthrough, Woodpush and Chinese Checkers)
     #[arg(long, value_enum, default_value_t = GameName::Breakthrough)]
     game: GameName,
+    /// Woodpush: the strip's width, 6 to 31 cells [default: 7; the width of --position
+    /// when one is given]
+    #[arg(long, value_name = "N")]
+    width: Option<u32>,
+    /// Chinese Checkers: pieces a side, 1 to 6 [default: 2]
+    #[arg(long = "pieces-per-side", alias = "pieces", value_name = "K")]
+    pieces: Option<u32>,
     /// Board size WxH [default: 5x5] (smaller than the other commands' 6x6 default, which
     /// takes far longer to solve); the start position is solved unless --position is
     /// given, whose size is the board's
@@ -211,12 +220,21 @@ impl SolveProgress for Line {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {
-    if args.game != GameName::Breakthrough {
-        return Err(format!(
-            "quasar solve knows Breakthrough only, not {}",
-            args.game.name()
-        )
-        .into());
+    match args.game {
+        GameName::Breakthrough => {}
+        GameName::Woodpush | GameName::ChineseCheckers => return draws::run(&args),
+        other => {
+            return Err(format!(
+                "quasar solve knows Breakthrough, Woodpush and Chinese Checkers, not {}",
+                other.name()
+            )
+            .into())
+        }
+    }
+    if args.width.is_some() || args.pieces.is_some() {
+        return Err(
+            "--width and --pieces-per-side are not Breakthrough's: its size is --board WxH".into(),
+        );
     }
     if let (false, Some(out)) = (args.merge.is_empty(), &args.proof) {
         return merge(&args.merge, out);

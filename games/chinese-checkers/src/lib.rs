@@ -8,6 +8,7 @@ pub mod eval;
 pub mod notation;
 pub mod policy;
 pub mod position;
+pub mod prove;
 pub mod solve;
 pub mod space;
 
@@ -15,5 +16,6 @@ pub use eval::CcEval;
 pub use notation::NotationError;
 pub use policy::CcPolicy;
 pub use position::{Move, PiecesError, Position};
+pub use prove::CcProver;
 pub use solve::{CcTable, LoadError};
 pub use space::CcSpace;

@@ -111,9 +111,14 @@ impl<I: Instance> Length<'_, I> {
         for i in 0..kids.len() {
             let c = kids[i];
             // The child's numbers are its mover's, the other side.
-            let (pn, dn) = if c.step.pos.outcome().is_some() {
-                // The move won the game: its mover (this node's) wins.
-                (INF, 0)
+            let (pn, dn) = if let Some(o) = c.step.pos.outcome() {
+                // The game is over: this node's mover has its way when the winner won
+                // and it is the winner, or the winner did not and it is the loser.
+                if (o == quasar_core::Outcome::Win(self.winner)) == winner_moves {
+                    (INF, 0)
+                } else {
+                    (0, INF)
+                }
             } else {
                 match self.known(&c.step.pos, &c.step.key, d - 1, ply + 1) {
                     Known::Solved(w) => {

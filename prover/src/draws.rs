@@ -1,0 +1,421 @@
+//! Games with draws and cycles: "can `attacker` force a win?" by df-pn with a fixed
+//! attacker, sound under repeated positions, and the value of a position (a win for one
+//! side, or a draw) as two such searches, one for each side, as the checkers proof did.
+//!
+//! A position repeated on the current path is no win for the attacker: a win never needs
+//! one (the fastest win never meets a position twice), and play that goes round forever
+//! is a draw. A disproof that leaned on such a repetition holds only on this path, so each
+//! result carries the shallowest ply of the path it leaned on, and a position is stored as
+//! disproven only when its result leaned on nothing above it (a repetition of the position
+//! itself, or of one below it, holds wherever it is met): the path-dependent results of
+//! the Graph History Interaction problem (Kishimoto and Müller, AAAI 2004) are never
+//! stored as if they were not. Proofs never lean on the path, as no repetition proves one.
+//!
+//! The instance's table key must keep the sides: a symmetry that exchanges the colours
+//! would merge positions of opposite attackers.
+
+use crate::checkpoint::Saver;
+use crate::dfpn::INF;
+use crate::instance::{Instance, MoveOf, Step};
+use crate::solve::{stop_error, Options, SolveError, SolveProgress, Status};
+use crate::tt::{Key, Table, TableTooLarge};
+use quasar_core::{Game, GameResult, Outcome, Side};
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// Nodes between two progress reports.
+const REPORT_EVERY: u64 = 1 << 16;
+/// No ply of the path: a result that leaned on none.
+const FREE: u32 = u32::MAX;
+
+/// Proof and disproof numbers of "the attacker wins", as the table stores them.
+#[derive(Clone, Copy, Debug, Default)]
+struct Numbers {
+    pn: u32,
+    dn: u32,
+}
+
+/// A child of the node being searched: its numbers and the shallowest ply its disproof
+/// leaned on ([`FREE`]: none).
+#[derive(Clone, Copy)]
+struct Child<P: Game> {
+    step: Step<P>,
+    pn: u32,
+    dn: u32,
+    dep: u32,
+}
+
+/// The value of a position under perfect play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// This side forces a win.
+    Win(Side),
+    /// Neither side can force a win.
+    Draw,
+}
+
+/// Df-pn for "`attacker` forces a win" in a game that may draw or cycle.
+pub struct Attack<'a, I: Instance> {
+    geo: &'a I,
+    tb: Option<&'a I::Table>,
+    attacker: Side,
+    tt: Table<Numbers>,
+    /// The positions of the current path and their plies.
+    path: HashMap<Key, u32, BuildMix>,
+    moves: Vec<MoveOf<I>>,
+    /// The children of the nodes of the path, a list a ply, kept to save allocations.
+    kids: Vec<Vec<Child<I::Pos>>>,
+    nodes: u64,
+    proven: u64,
+    disproven: u64,
+    progress: &'a dyn SolveProgress,
+    /// Says when to stop.
+    pub saver: Saver<'a>,
+}
+
+impl<'a, I: Instance> Attack<'a, I> {
+    /// A search for `attacker` with a table of at most `tt_bytes` bytes.
+    pub fn new(
+        geo: &'a I,
+        tb: Option<&'a I::Table>,
+        attacker: Side,
+        tt_bytes: usize,
+        progress: &'a dyn SolveProgress,
+        saver: Saver<'a>,
+    ) -> Result<Attack<'a, I>, TableTooLarge> {
+        Ok(Attack {
+            geo,
+            tb,
+            attacker,
+            tt: Table::with_bytes(tt_bytes)?,
+            path: HashMap::default(),
+            moves: Vec::new(),
+            kids: Vec::new(),
+            nodes: 0,
+            proven: 0,
+            disproven: 0,
+            progress,
+            saver,
+        })
+    }
+
+    /// Nodes expanded so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// True when the attacker forces a win from `root`, `None` when the saver stopped the
+    /// search first.
+    pub fn wins(&mut self, root: &I::Pos) -> Option<bool> {
+        if let Some((pn, _)) = self.settled(root) {
+            return Some(pn == 0);
+        }
+        let key = self.geo.key(root);
+        loop {
+            let (pn, dn, _) = self.mid(root, key, INF, INF, 0);
+            if self.saver.stopped {
+                return None;
+            }
+            if pn == 0 || dn == 0 {
+                return Some(pn == 0);
+            }
+        }
+    }
+
+    /// The numbers of a position settled without a search: a finished game, a table's
+    /// result, the rules' quick verdict.
+    #[inline]
+    fn settled(&self, pos: &I::Pos) -> Option<(u32, u32)> {
+        const WON: (u32, u32) = (0, INF);
+        const NOT: (u32, u32) = (INF, 0);
+        if let Some(o) = pos.outcome() {
+            return Some(if o == Outcome::Win(self.attacker) {
+                WON
+            } else {
+                NOT
+            });
+        }
+        let mover_attacks = pos.side_to_move() == self.attacker;
+        let mover_wins = match self.geo.quick(pos) {
+            crate::Quick::WinInOne => Some(true),
+            crate::Quick::LossInTwo => Some(false),
+            _ => match self.geo.table_result(self.tb, pos)? {
+                GameResult::Win => Some(true),
+                GameResult::Loss => Some(false),
+                GameResult::Draw => return Some(NOT),
+            },
+        }?;
+        Some(if mover_wins == mover_attacks {
+            WON
+        } else {
+            NOT
+        })
+    }
+
+    /// Searches `pos` (at `ply` of the path) until its proof number reaches `th_pn` or
+    /// its disproof number `th_dn`; returns its numbers and, for a disproof, the
+    /// shallowest ply of the path it leaned on.
+    fn mid(&mut self, pos: &I::Pos, key: Key, th_pn: u32, th_dn: u32, ply: u32) -> (u32, u32, u32) {
+        self.nodes += 1;
+        if self.nodes % REPORT_EVERY == 0 {
+            self.progress.report(&Status {
+                phase: "winner",
+                nodes: self.nodes,
+                proven: self.proven,
+                disproven: self.disproven,
+                table_bytes: self.tt.bytes() as u64,
+                bound: None,
+                root: None,
+                place: Default::default(),
+            });
+        }
+        if let Some(stop) = self.saver.tick() {
+            self.saver.save_nothing(stop);
+            if self.saver.stopped {
+                return (1, 1, FREE);
+            }
+        }
+        let attacking = pos.side_to_move() == self.attacker;
+        let quick = self.geo.quick(pos);
+        let mut moves = std::mem::take(&mut self.moves);
+        self.geo.moves(pos, quick, &mut moves);
+        if self.kids.len() <= ply as usize {
+            self.kids.push(Vec::new());
+        }
+        let mut kids = std::mem::take(&mut self.kids[ply as usize]);
+        kids.clear();
+        kids.extend(self.geo.steps(pos, &moves, &self.tt).map(|step| Child {
+            step,
+            pn: 1,
+            dn: 1,
+            dep: FREE,
+        }));
+        self.moves = moves;
+        for c in kids.iter_mut() {
+            if let Some(&at) = self.path.get(&c.step.key) {
+                // Round again: no win for the attacker on this path.
+                (c.pn, c.dn, c.dep) = (INF, 0, at);
+            } else if let Some((pn, dn)) = self.settled(&c.step.pos) {
+                (c.pn, c.dn) = (pn, dn);
+            } else if let Some(v) = self.tt.get(&c.step.key) {
+                (c.pn, c.dn) = (v.pn, v.dn);
+            } else {
+                // The race: each step the attacker is behind costs a proof, each step
+                // ahead a disproof ([`Instance::distance`]; none known: even).
+                let lead = self.geo.distance(&c.step.pos, self.attacker.opponent()) as i64
+                    - self.geo.distance(&c.step.pos, self.attacker) as i64;
+                (c.pn, c.dn) = (1 + (-lead).max(0) as u32, 1 + lead.max(0) as u32);
+            }
+        }
+        self.path.insert(key, ply);
+        let start = self.nodes;
+        let (mut pn, mut dn, mut dep);
+        loop {
+            let (n, best, second) = numbers(&kids, attacking);
+            (pn, dn, dep) = n;
+            if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 {
+                break;
+            }
+            let c = kids[best];
+            // The best child's thresholds, with the 1 + epsilon trick of df-pn.
+            let widened = |x: u32| (x as u64 * 5 / 4 + 1).min(INF as u64) as u32;
+            let (cth_pn, cth_dn) = if attacking {
+                (th_pn.min(widened(second)), th_dn - (dn - c.dn))
+            } else {
+                (th_pn - (pn - c.pn), th_dn.min(widened(second)))
+            };
+            let s = c.step;
+            let r = self.mid(&s.pos, s.key, cth_pn, cth_dn, ply + 1);
+            if self.saver.stopped {
+                self.path.remove(&key);
+                self.kids[ply as usize] = kids;
+                return (1, 1, FREE);
+            }
+            (kids[best].pn, kids[best].dn, kids[best].dep) = r;
+        }
+        self.path.remove(&key);
+        self.kids[ply as usize] = kids;
+        if dn == 0 && dep >= ply {
+            // Leaned on nothing above this position: true wherever it is met.
+            dep = FREE;
+        }
+        if pn == 0 {
+            self.proven += 1;
+        } else if dn == 0 {
+            self.disproven += 1;
+        }
+        if dn != 0 || dep == FREE {
+            let work = (self.nodes - start).min(u32::MAX as u64) as u32;
+            self.tt.add(key, Numbers { pn, dn }, work);
+        }
+        (pn, dn, dep)
+    }
+}
+
+/// The path's hasher: the key's words are already well mixed positions, so a multiply
+/// and a shift spread them enough, at a fraction of the default hasher's cost.
+#[derive(Clone, Copy, Default)]
+struct BuildMix;
+
+/// The state of [`BuildMix`]'s hasher.
+#[derive(Default)]
+struct Mix(u64);
+
+impl std::hash::BuildHasher for BuildMix {
+    type Hasher = Mix;
+    fn build_hasher(&self) -> Mix {
+        Mix(0)
+    }
+}
+
+impl std::hash::Hasher for Mix {
+    fn finish(&self) -> u64 {
+        self.0 ^ self.0 >> 29
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(23) ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.write_u64(v as u64);
+    }
+}
+
+/// A node's numbers for the attacker from its children's, the shallowest ply a disproof
+/// leaned on, the child to search next and the runner-up's number that bounds it: the
+/// least proof number where the attacker moves, the least disproof number where the
+/// defender does.
+fn numbers<P: Game>(kids: &[Child<P>], attacking: bool) -> ((u32, u32, u32), usize, u32) {
+    let (mut least, mut second, mut best) = (INF, INF, 0);
+    let mut sum = 0u32;
+    let mut dep = FREE;
+    // Where the defender moves, the disproof that leans on the least of the path.
+    let mut free_refute = 0u32;
+    for (i, c) in kids.iter().enumerate() {
+        let (mine, other) = if attacking {
+            (c.pn, c.dn)
+        } else {
+            (c.dn, c.pn)
+        };
+        // A solved child's INF stays; a sum of open ones stays below it.
+        sum = if other >= INF || sum >= INF {
+            INF
+        } else {
+            (sum + other).min(INF - 1)
+        };
+        if mine < least {
+            second = least;
+            least = mine;
+            best = i;
+        } else if mine < second {
+            second = mine;
+        }
+        if attacking {
+            dep = dep.min(c.dep);
+        } else if c.dn == 0 {
+            free_refute = free_refute.max(c.dep);
+        }
+    }
+    if kids.is_empty() {
+        // A move list the quick verdict emptied: every move left out loses for its mover.
+        return (
+            if attacking {
+                (INF, 0, FREE)
+            } else {
+                (0, INF, FREE)
+            },
+            0,
+            INF,
+        );
+    }
+    if attacking {
+        (
+            (least, sum, if sum == 0 { dep } else { FREE }),
+            best,
+            second,
+        )
+    } else {
+        (
+            (sum, least, if least == 0 { free_refute } else { FREE }),
+            best,
+            second,
+        )
+    }
+}
+
+/// The value of `root` and what finding it cost.
+#[derive(Clone, Copy, Debug)]
+pub struct Valued {
+    /// Who wins, or a draw.
+    pub value: Value,
+    /// Nodes of the search for each side (the first player's, the second's; 0 where it
+    /// was not needed).
+    pub nodes: [u64; 2],
+    /// Seconds of both searches.
+    pub seconds: f64,
+}
+
+/// The value of the unfinished `root` as two searches: the side to move's win, then the
+/// opponent's; neither is a draw. Each search has its own table of `options.table_bytes`
+/// bytes; checkpoints are not kept (`options.checkpoint` must be `None`).
+pub fn value<I: Instance>(
+    inst: &I,
+    root: &I::Pos,
+    options: &Options<I::Table>,
+    progress: &dyn SolveProgress,
+) -> Result<Valued, SolveError> {
+    if root.outcome().is_some() {
+        return Err(SolveError::GameOver);
+    }
+    if let Some(tb) = options.tablebase {
+        inst.table_fits(tb, root).map_err(SolveError::OtherTable)?;
+    }
+    if options.checkpoint.is_some() {
+        return Err(SolveError::Internal(
+            "the search for draws keeps no checkpoint".into(),
+        ));
+    }
+    let t0 = Instant::now();
+    let mut nodes = [0u64; 2];
+    let me = root.side_to_move();
+    let mut total = 0;
+    for attacker in [me, me.opponent()] {
+        let saver = Saver::new(
+            None,
+            options.checkpoint_every,
+            options.stop_after.map(|n| n.saturating_sub(total)),
+        )
+        .interruptible(options.interrupt);
+        let mut a = Attack::new(
+            inst,
+            options.tablebase,
+            attacker,
+            options.table_bytes,
+            progress,
+            saver,
+        )?;
+        let wins = a.wins(root);
+        nodes[attacker.index()] = a.nodes();
+        total += a.nodes();
+        match wins {
+            None => return Err(stop_error(&mut a.saver, total)),
+            Some(true) => {
+                return Ok(Valued {
+                    value: Value::Win(attacker),
+                    nodes,
+                    seconds: t0.elapsed().as_secs_f64(),
+                })
+            }
+            Some(false) => {}
+        }
+    }
+    Ok(Valued {
+        value: Value::Draw,
+        nodes,
+        seconds: t0.elapsed().as_secs_f64(),
+    })
+}
