@@ -615,3 +615,60 @@ fn a_checkpoint_of_one_table_resumes_with_another() {
         assert!(fresh.contains("perfect play lasts 23 plies"), "{fresh}");
     }
 }
+
+#[test]
+fn woodpush_and_chinese_checkers_solve_with_draws_proofs_and_checks() {
+    let file = temp("w7.proof");
+    let f = file.to_str().unwrap();
+    let (ok, out, err) = quasar(&[
+        "solve", "--game", "woodpush", "--width", "7", "--memory", "16", "--quiet", "--proof", f,
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("winner: Right (the side not to move); perfect play lasts 25 plies"),
+        "{out}"
+    );
+    let (ok, out, err) = quasar(&["solve", "--game", "woodpush", "--check", f]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("proof checked: Right wins from L.L.R.R L within 25 plies"),
+        "{out}"
+    );
+    // Another game's proof, a finished game, a game without a prover: one line each.
+    let (ok, _, err) = quasar(&["solve", "--game", "chinese-checkers", "--check", f]);
+    assert!(
+        !ok && err.contains("not a proof of chinese-checkers"),
+        "{err}"
+    );
+    let (ok, _, err) = quasar(&["solve", "--game", "woodpush", "--position", "L.L.... R"]);
+    assert!(
+        !ok && err.contains("the game is over (Left has won)"),
+        "{err}"
+    );
+    let (ok, _, err) = quasar(&["solve", "--game", "checkers"]);
+    assert!(!ok && err.contains("not checkers"), "{err}");
+    std::fs::remove_file(&file).unwrap();
+    let (ok, out, err) = quasar(&[
+        "solve", "--game", "woodpush", "--width", "9", "--memory", "16", "--quiet",
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("value: a draw (neither Left nor Right can force a win)"),
+        "{out}"
+    );
+    let (ok, out, err) = quasar(&[
+        "solve",
+        "--game",
+        "chinese-checkers",
+        "--pieces-per-side",
+        "1",
+        "--memory",
+        "16",
+        "--quiet",
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("winner: X (the side to move); perfect play lasts 25 plies"),
+        "{out}"
+    );
+}
