@@ -219,7 +219,8 @@ pub(crate) fn stop_error(saver: &mut Saver, nodes: u64) -> SolveError {
 }
 
 /// Solves the unfinished `root`: the winner, the exact length, the principal line and,
-/// when asked, the proof.
+/// when asked, the proof. For games that always end in a win and never repeat a position
+/// (df-pn's disproof is the opponent's win); [`solve_with_draws`] for the others.
 pub fn solve<I: Instance>(
     inst: &I,
     root: &I::Pos,
