@@ -90,7 +90,7 @@ fn sampled_positions_of_one_piece_agree_with_the_table() {
 }
 
 #[test]
-#[ignore = "thousands of positions of one piece: about a minute"]
+#[ignore = "3,000 positions of one piece a side: long"]
 fn thousands_of_positions_of_one_piece_agree_with_the_table() {
     let seen = sampled(1, 3000, 3);
     assert_eq!(seen.iter().sum::<usize>(), 3000);

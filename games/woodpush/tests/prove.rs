@@ -85,7 +85,7 @@ fn sampled_positions_of_width_9_agree_with_the_table() {
 }
 
 #[test]
-#[ignore = "thousands of positions on every width up to 11: about a minute in release"]
+#[ignore = "2,000 positions on every width from 6 to 11: long"]
 fn thousands_of_positions_of_widths_6_to_11_agree_with_the_table() {
     for width in 6..=11 {
         let seen = cross_check(width, 2000);
