@@ -291,3 +291,62 @@ fn bad_resign_and_draw_rules_are_refused_with_their_form() {
         );
     }
 }
+
+#[test]
+fn adjudicate_players_uses_the_tables_the_players_name() {
+    let table = width_7_table("w7-players.qrt");
+    let with_table = format!("mcts:tb={table}");
+    let out_dir = temp("adjudicate", "players");
+    let (ok, out, err) = common::arena(
+        [with_table.as_str(), "random"],
+        &out_dir,
+        &[
+            "--game",
+            "woodpush",
+            "--width",
+            "7",
+            "--games",
+            "2",
+            "--sims",
+            "100",
+            "--openings-plies",
+            "0",
+            "--adjudicate",
+            "players",
+        ],
+    );
+    assert!(ok, "{out}{err}");
+    let games = json_lines(&out_dir.join("games.jsonl"));
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert_eq!(g["reason"], "adjudicated", "{g}");
+        assert_eq!(g["moves"].as_array().unwrap().len(), 0, "{g}");
+        assert!(
+            g["detail"]
+                .as_str()
+                .unwrap()
+                .contains("w7-players.qrt proves"),
+            "{g}"
+        );
+    }
+    // Without a player's table there is nothing to adjudicate by: refused before any game.
+    let out_dir = temp("adjudicate", "players-none");
+    let (ok, out, err) = common::arena(
+        ["mcts", "random"],
+        &out_dir,
+        &[
+            "--game",
+            "woodpush",
+            "--width",
+            "7",
+            "--games",
+            "2",
+            "--adjudicate",
+            "players",
+        ],
+    );
+    assert!(!ok, "{out}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("no player names a table"), "{err}");
+    assert!(!out_dir.join("games.jsonl").exists());
+}

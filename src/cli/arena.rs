@@ -141,9 +141,10 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
     ply_cap: u32,
     /// A table (any table `tablebase build` makes for this game and size) that ends a game
-    /// as soon as it proves the result, recorded as adjudicated; no table adjudicates by
+    /// as soon as it proves the result, recorded as adjudicated; `players`: every table the
+    /// players name with tb= (a file called players: ./players); no table adjudicates by
     /// default
-    #[arg(long, value_name = "TABLE")]
+    #[arg(long, value_name = "TABLE|players")]
     adjudicate: Option<PathBuf>,
     /// End a game as lost for a side when, for N consecutive moves of each player, both
     /// players' values give that side an expected score of at most S:
@@ -250,16 +251,30 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
     let adjudicator = match &args.adjudicate {
         None => None,
         Some(path) => {
-            let spec = TableSpec {
-                path: path.clone(),
-                rule: ProbeRule::Sound,
+            let paths = if path.as_os_str() == "players" {
+                players_tables(&specs)?
+            } else {
+                vec![path.clone()]
             };
-            let oracle = setup
-                .load_oracle(&spec)
-                .map_err(|e| format!("--adjudicate {}: {e}", path.display()))?;
-            Some(Adjudicator {
+            let mut chain: Option<std::sync::Arc<dyn quasar_core::Oracle<S::Game>>> = None;
+            // Only what a table proves adjudicates, whatever rule its player probes it by.
+            for path in paths.iter().rev() {
+                let spec = TableSpec {
+                    path: path.clone(),
+                    rule: ProbeRule::Sound,
+                };
+                let oracle = setup
+                    .load_oracle(&spec)
+                    .map_err(|e| format!("--adjudicate {}: {e}", path.display()))?;
+                chain = Some(match chain {
+                    None => oracle,
+                    Some(rest) => std::sync::Arc::new(quasar_core::Chain::new(oracle, rest)),
+                });
+            }
+            let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+            chain.map(|oracle| Adjudicator {
                 oracle,
-                source: path.display().to_string(),
+                source: names.join(" or "),
             })
         }
     };
@@ -550,4 +565,29 @@ fn missing_text(m: &Merged) -> Option<String> {
          unfinished, failed or not given; the report covers the games found",
         each.join("; ")
     ))
+}
+
+/// The tables the players name (`tb=FILE`), each once in the players' order, for
+/// `--adjudicate players`; an error when none names one.
+fn players_tables(specs: &[PlayerSpec]) -> Result<Vec<PathBuf>, String> {
+    let mut paths: Vec<PathBuf> = Vec::new();
+    for spec in specs {
+        let path = match spec {
+            PlayerSpec::Mcts(settings) => settings.table_spec().map(|t| t.path),
+            PlayerSpec::AlphaBeta(settings) => settings.table.clone(),
+            PlayerSpec::Random { .. } | PlayerSpec::Gtp(_) => None,
+        };
+        if let Some(path) = path {
+            if !paths.contains(&path) {
+                paths.push(path);
+            }
+        }
+    }
+    if paths.is_empty() {
+        return Err(
+            "--adjudicate players: no player names a table (tb=FILE); name one with --adjudicate TABLE"
+                .into(),
+        );
+    }
+    Ok(paths)
 }
