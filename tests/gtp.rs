@@ -124,7 +124,9 @@ fn bad_commands_reply_with_question_marks() {
 #[test]
 fn engine_plays_itself_to_the_end() {
     let mut input = String::from("boardsize 4\n");
-    for i in 0..16 {
+    // Every move takes a piece a row forward and a side's 8 pieces have 3 rows to go, so a
+    // 4x4 game lasts at most 48 plies.
+    for i in 0..50 {
         input.push_str(if i % 2 == 0 {
             "genmove w\n"
         } else {
