@@ -193,6 +193,6 @@ fn errors_are_json_objects_with_a_non_zero_exit() {
     ]);
     assert!(e.contains("/nonexistent/t.qtb"), "{e}");
     assert_eq!(code, 1);
-    let (e, _) = error(&["solve", "--game", "woodpush", "--json"]);
-    assert!(e.contains("Breakthrough only"), "{e}");
+    let (e, _) = error(&["solve", "--game", "checkers", "--json"]);
+    assert!(e.contains("not checkers"), "{e}");
 }
