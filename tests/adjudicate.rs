@@ -2,41 +2,17 @@
 //! proves its result, and refuses a table it cannot use before any game.
 
 mod common;
-use common::{json_lines, quasar, temp};
-
-/// Builds the solved Woodpush width-7 table as the temporary file `name`; its path.
-fn width_7_table(name: &str) -> String {
-    let table = temp("adjudicate", name).to_str().unwrap().to_string();
-    let (ok, _, err) = quasar(&[
-        "tablebase",
-        "build",
-        "--game",
-        "woodpush",
-        "--width",
-        "7",
-        "--quiet",
-        "-o",
-        &table,
-    ]);
-    assert!(ok, "{err}");
-    table
-}
+use common::{json_lines, quasar, temp, width_7_arena, width_7_table};
 
 #[test]
 fn a_solved_woodpush_start_is_adjudicated_before_the_first_move() {
-    let table = width_7_table("w7.qrt");
+    let table = width_7_table("adjudicate", "w7.qrt");
     let table = table.as_str();
     let out_dir = temp("adjudicate", "match");
-    let (ok, out, err) = common::arena(
+    let (ok, out, err) = width_7_arena(
         ["mcts", "random"],
         &out_dir,
         &[
-            "--game",
-            "woodpush",
-            "--width",
-            "7",
-            "--games",
-            "2",
             "--sims",
             "100",
             "--openings-plies",
@@ -74,7 +50,7 @@ fn a_solved_woodpush_start_is_adjudicated_before_the_first_move() {
 
 #[test]
 fn a_table_that_does_not_fit_is_refused_before_any_game() {
-    let table = width_7_table("w7-bad.qrt");
+    let table = width_7_table("adjudicate", "w7-bad.qrt");
     let table = table.as_str();
     let out_dir = temp("adjudicate", "refused");
     for (width, table, why) in [
@@ -85,23 +61,20 @@ fn a_table_that_does_not_fit_is_refused_before_any_game() {
             "--adjudicate /nonexistent/w7.qrt",
         ),
     ] {
-        let (ok, out, err) = quasar(&[
-            "arena",
-            "--game",
-            "woodpush",
-            "--width",
-            width,
-            "--player",
-            "mcts",
-            "--player",
-            "random",
-            "--games",
-            "2",
-            "--adjudicate",
-            table,
-            "--out",
-            out_dir.to_str().unwrap(),
-        ]);
+        let (ok, out, err) = common::arena(
+            ["mcts", "random"],
+            &out_dir,
+            &[
+                "--game",
+                "woodpush",
+                "--width",
+                width,
+                "--games",
+                "2",
+                "--adjudicate",
+                table,
+            ],
+        );
         assert!(!ok && out.is_empty(), "{out}");
         assert!(err.contains(why), "{err}");
         assert_eq!(err.trim().lines().count(), 1, "{err}");
@@ -294,19 +267,13 @@ fn bad_resign_and_draw_rules_are_refused_with_their_form() {
 
 #[test]
 fn adjudicate_players_uses_the_tables_the_players_name() {
-    let table = width_7_table("w7-players.qrt");
+    let table = width_7_table("adjudicate", "w7-players.qrt");
     let with_table = format!("mcts:tb={table}");
     let out_dir = temp("adjudicate", "players");
-    let (ok, out, err) = common::arena(
+    let (ok, out, err) = width_7_arena(
         [with_table.as_str(), "random"],
         &out_dir,
         &[
-            "--game",
-            "woodpush",
-            "--width",
-            "7",
-            "--games",
-            "2",
             "--sims",
             "100",
             "--openings-plies",
@@ -331,20 +298,7 @@ fn adjudicate_players_uses_the_tables_the_players_name() {
     }
     // Without a player's table there is nothing to adjudicate by: refused before any game.
     let out_dir = temp("adjudicate", "players-none");
-    let (ok, out, err) = common::arena(
-        ["mcts", "random"],
-        &out_dir,
-        &[
-            "--game",
-            "woodpush",
-            "--width",
-            "7",
-            "--games",
-            "2",
-            "--adjudicate",
-            "players",
-        ],
-    );
+    let (ok, out, err) = width_7_arena(["mcts", "random"], &out_dir, &["--adjudicate", "players"]);
     assert!(!ok, "{out}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains("no player names a table"), "{err}");

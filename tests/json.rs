@@ -124,20 +124,7 @@ fn probes_of_every_game_share_one_shape() {
     assert_eq!(unknown["result"], Value::Null);
     assert!(unknown["detail"].as_str().unwrap().contains("row 2"));
 
-    let wp = temp("json", "w7.qrt");
-    let w = wp.to_str().unwrap();
-    let (ok, _, err) = quasar(&[
-        "tablebase",
-        "build",
-        "--game",
-        "woodpush",
-        "--width",
-        "7",
-        "-o",
-        w,
-        "--quiet",
-    ]);
-    assert!(ok, "{err}");
+    let w = &common::width_7_table("json", "w7.qrt");
     let exact = object(&["tablebase", "probe", w, "--position", "L.L.R.R L", "--json"]);
     assert_eq!(keys(&exact), keys(&win));
     assert_eq!(exact["game"], "woodpush");
@@ -157,7 +144,7 @@ fn probes_of_every_game_share_one_shape() {
     assert_eq!(winfo["game"], "woodpush");
     assert_eq!(winfo["details"]["start_score"], -4);
     let _ = std::fs::remove_file(&tb);
-    let _ = std::fs::remove_file(&wp);
+    let _ = std::fs::remove_file(w);
 }
 
 #[test]

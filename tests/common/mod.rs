@@ -29,6 +29,32 @@ pub fn arena(players: [&str; 2], out: &Path, extra: &[&str]) -> (bool, String, S
     quasar(&args)
 }
 
+/// Builds the solved Woodpush width-7 table as the file `name` of [`temp`]`(tag, ..)`; its
+/// path.
+pub fn width_7_table(tag: &str, name: &str) -> String {
+    let table = temp(tag, name).to_str().unwrap().to_string();
+    let (ok, _, err) = quasar(&[
+        "tablebase",
+        "build",
+        "--game",
+        "woodpush",
+        "--width",
+        "7",
+        "--quiet",
+        "-o",
+        &table,
+    ]);
+    assert!(ok, "{err}");
+    table
+}
+
+/// Runs [`arena`] on Woodpush width 7, two games, with `extra` arguments.
+pub fn width_7_arena(players: [&str; 2], out: &Path, extra: &[&str]) -> (bool, String, String) {
+    let mut args = vec!["--game", "woodpush", "--width", "7", "--games", "2"];
+    args.extend_from_slice(extra);
+    arena(players, out, &args)
+}
+
 /// A path named `name` in this test run's own folder for the test file `tag`.
 pub fn temp(tag: &str, name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("quasar-e2e-{tag}-{}", std::process::id()));
