@@ -4,17 +4,11 @@
 
 mod common;
 
+use common::{arena_args, arena_ok, one_error_line, quasar, report, run_ok};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn quasar(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_quasar"))
-        .args(args)
-        .output()
-        .expect("the quasar binary runs")
-}
+use std::process::Command;
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
@@ -28,33 +22,9 @@ fn games(record: &Path) -> Vec<Value> {
     common::json_lines(record)
 }
 
-fn run_ok(args: &[&str]) -> (String, String) {
-    let out = quasar(args);
-    let (so, se) = (text(&out.stdout), text(&out.stderr));
-    assert!(out.status.success(), "quasar {args:?} failed:\n{se}\n{so}");
-    (so, se)
-}
-
+/// Plays `games` games of [`random_args`] on two threads.
 fn random_match(dir: &Path, games: &str) -> (String, String) {
-    let record = dir.join("games.jsonl");
-    let extra = [
-        "--games",
-        games,
-        "--jobs",
-        "2",
-        "--openings-plies",
-        "3",
-        "--seed",
-        "5",
-    ];
-    let record = ["--record", record.to_str().unwrap()];
-    let (ok, so, se) = common::arena(
-        ["random", "random:seed=2"],
-        &dir.join("out"),
-        &[&extra[..], &record].concat(),
-    );
-    assert!(ok, "the match failed:\n{se}\n{so}");
-    (so, se)
+    run_ok(&strs(&random_args(dir, games, &["--jobs", "2"])))
 }
 
 /// Replays a record's moves with a deliberately plain rule check: each move is one row
@@ -207,32 +177,10 @@ fn a_resumed_match_replays_nothing() {
     assert_eq!(std::fs::read_to_string(&record).unwrap(), after);
 
     // Asking for fewer than the record holds: refused, naming its count, the record kept.
-    let (out, _) = {
-        let o = dir.join("out");
-        let args = [
-            "arena",
-            "--player",
-            "random",
-            "--player",
-            "random:seed=2",
-            "--games",
-            "2",
-            "--jobs",
-            "2",
-            "--openings-plies",
-            "3",
-            "--seed",
-            "5",
-            "--out",
-            o.to_str().unwrap(),
-            "--record",
-            record.to_str().unwrap(),
-        ];
-        (quasar(&args), ())
-    };
-    assert!(!out.status.success());
+    let (ok, _, err) = quasar(&strs(&random_args(&dir, "2", &["--jobs", "2"])));
+    assert!(!ok);
     assert_eq!(
-        text(&out.stderr).trim(),
+        err.trim(),
         format!(
             "error: record {} holds 8 games a pairing, more than --games 2: a record is never \
              cut; give --games 8 or more to resume it (the report covers every game), or \
@@ -272,25 +220,10 @@ fn a_record_of_other_settings_is_refused() {
     let dir = scratch("mismatch");
     random_match(&dir, "2");
     let record = dir.join("games.jsonl");
-    let out = quasar(&[
-        "arena",
-        "--player",
-        "random",
-        "--player",
-        "random:seed=2",
-        "--games",
-        "2",
-        "--openings-plies",
-        "3",
-        "--seed",
-        "6",
-        "--out",
-        dir.join("out").to_str().unwrap(),
-        "--record",
-        record.to_str().unwrap(),
-    ]);
-    assert!(!out.status.success());
-    let e = text(&out.stderr);
+    let mut args = random_args(&dir, "2", &[]);
+    set(&mut args, "--seed", "6");
+    let (ok, _, e) = quasar(&strs(&args));
+    assert!(!ok);
     assert!(
         e.contains("with seed 5, but this match has 6") && e.contains("another --record"),
         "{e}"
@@ -301,26 +234,8 @@ fn a_record_of_other_settings_is_refused() {
     recs[0]["opening_moves"] = serde_json::json!(["a2-a3", "a5-a4", "b2-b3"]);
     let lines: Vec<String> = recs.iter().map(|r| r.to_string() + "\n").collect();
     std::fs::write(&record, lines.concat()).unwrap();
-    let out_dir = dir.join("out");
-    let o = quasar(&[
-        "arena",
-        "--player",
-        "random",
-        "--player",
-        "random:seed=2",
-        "--games",
-        "2",
-        "--openings-plies",
-        "3",
-        "--seed",
-        "5",
-        "--out",
-        out_dir.to_str().unwrap(),
-        "--record",
-        record.to_str().unwrap(),
-    ]);
-    assert!(!o.status.success());
-    let e = text(&o.stderr);
+    let (ok, _, e) = quasar(&strs(&random_args(&dir, "2", &[])));
+    assert!(!ok);
     assert!(
         e.contains("from the same seed; use another --record"),
         "{e}"
@@ -331,19 +246,8 @@ fn a_record_of_other_settings_is_refused() {
 fn a_round_robin_gives_a_cross_table() {
     let dir = scratch("robin");
     let out = dir.join("out");
-    let (stdout, _) = run_ok(&[
-        "arena",
-        "--player",
-        "random",
-        "--player",
-        "random:seed=2",
-        "--player",
-        "random:seed=3",
-        "--games",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let players = ["random", "random:seed=2", "random:seed=3"];
+    let (stdout, _) = arena_ok(players, &out, &["--games", "2"]);
     assert!(stdout.contains("Cross table"), "{stdout}");
     let cross = std::fs::read_to_string(out.join("crosstable.csv")).unwrap();
     assert_eq!(cross.lines().count(), 4);
@@ -379,15 +283,11 @@ fn a_round_robin_gives_a_cross_table() {
         "{first:?}"
     );
     let again = dir.join("again");
-    run_ok(&[
-        "arena",
-        "report",
-        out.join("games.jsonl").to_str().unwrap(),
-        "--out",
-        again.to_str().unwrap(),
-        "--anchor",
-        "random:seed=3",
-    ]);
+    report(
+        &[&out.join("games.jsonl")],
+        &again,
+        &["--anchor", "random:seed=3"],
+    );
     let second = rows(&again);
     let shift = elo_of(&first, "random:seed=3");
     for (p, elo, _) in &first {
@@ -396,17 +296,8 @@ fn a_round_robin_gives_a_cross_table() {
             "{first:?} {second:?}"
         );
     }
-    let e = one_error_line(&[
-        "arena",
-        "--player",
-        "random",
-        "--player",
-        "random:seed=2",
-        "--anchor",
-        "mcts",
-        "--out",
-        dir.join("never").to_str().unwrap(),
-    ]);
+    let never = dir.join("never");
+    let e = one_error_line(&arena_args(players, &never, &["--anchor", "mcts"]));
     assert!(
         e.contains("--anchor mcts: not a player of the match"),
         "{e}"
@@ -414,28 +305,24 @@ fn a_round_robin_gives_a_cross_table() {
     assert!(!dir.join("never").exists());
 }
 
-#[test]
-fn a_gtp_engine_that_answers_nonsense_loses_every_game() {
-    let dir = scratch("gtp");
+/// The player spec of a GTP engine, a script in `dir`, that answers every genmove with a
+/// move off the board.
+fn nonsense_engine(dir: &Path) -> String {
     let script = dir.join("nonsense.sh");
     std::fs::write(
         &script,
         "while read -r c rest; do case $c in genmove) printf '= z9z9\\n\\n';; quit) exit 0;; *) printf '=\\n\\n';; esac; done\n",
     )
     .unwrap();
-    let spec = format!("gtp:sh {}", script.display());
+    format!("gtp:sh {}", script.display())
+}
+
+#[test]
+fn a_gtp_engine_that_answers_nonsense_loses_every_game() {
+    let dir = scratch("gtp");
+    let spec = nonsense_engine(&dir);
     let out = dir.join("out");
-    run_ok(&[
-        "arena",
-        "--player",
-        &spec,
-        "--player",
-        "random",
-        "--games",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    arena_ok([&spec, "random"], &out, &["--games", "2"]);
     let recs = games(&out.join("games.jsonl"));
     assert_eq!(recs.len(), 2);
     for r in &recs {
@@ -449,29 +336,13 @@ fn a_gtp_engine_that_answers_nonsense_loses_every_game() {
 #[test]
 fn sprt_stops_a_one_sided_match_early() {
     let dir = scratch("sprt");
-    let script = dir.join("nonsense.sh");
-    std::fs::write(
-        &script,
-        "while read -r c rest; do case $c in genmove) printf '= z9z9\\n\\n';; quit) exit 0;; *) printf '=\\n\\n';; esac; done\n",
-    )
-    .unwrap();
-    let spec = format!("gtp:sh {}", script.display());
+    let spec = nonsense_engine(&dir);
     let out = dir.join("out");
-    let (_, stderr) = run_ok(&[
-        "arena",
-        "--player",
-        &spec,
-        "--player",
-        "random",
-        "--games",
-        "200",
-        "--jobs",
-        "1",
-        "--sprt",
-        "elo0=0,elo1=50",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (_, stderr) = arena_ok(
+        [&spec, "random"],
+        &out,
+        &["--games", "200", "--jobs", "1", "--sprt", "elo0=0,elo1=50"],
+    );
     // Every game is lost; Python: the LLR of n straight losses, n (s1-s0)(-s0-s1) / (2 m (1-m))
     // with m = (s0+s1)/2, first falls below ln(0.05/0.95) at n = 20.
     assert!(stderr.contains("H0 accepted"), "{stderr}");
@@ -507,48 +378,29 @@ fn a_file_for_a_folder_and_a_ply_cap_of_0_are_refused_before_any_game() {
         } else {
             [&players[..], extra].concat()
         };
-        let out = quasar(&args);
-        assert!(!out.status.success(), "{args:?}");
-        assert_eq!(text(&out.stderr).trim(), want(flag, what), "{args:?}");
+        let (ok, _, err) = quasar(&args);
+        assert!(!ok, "{args:?}");
+        assert_eq!(err.trim(), want(flag, what), "{args:?}");
     }
-    let out = quasar(&["arena", "report", "x.jsonl", "--out", f]);
-    assert_eq!(
-        text(&out.stderr).trim(),
-        want("--out", "the report's files")
-    );
+    let (_, _, err) = quasar(&["arena", "report", "x.jsonl", "--out", f]);
+    assert_eq!(err.trim(), want("--out", "the report's files"));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep me");
     // The header shows each player's own budget, not the match's default alone.
     let dir = scratch("own-budgets");
-    let out = quasar(&[
-        "arena",
-        "--board",
-        "4x4",
-        "--player",
-        "mcts:sims=20",
-        "--player",
-        "random",
-        "--games",
-        "2",
-        "--sims",
-        "10",
-        "--no-progress",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stdout)
-            .starts_with("4x4, per move: mcts:sims=20 20 sims, random 10 sims, 2 games"),
-        "{}",
-        text(&out.stdout)
+    let (out, _) = arena_ok(
+        ["mcts:sims=20", "random"],
+        &dir,
+        &["--board", "4x4", "--games", "2", "--sims", "10"],
     );
-    let out = quasar(&[&players[..], &["--ply-cap", "0"]].concat());
-    assert!(!out.status.success());
     assert!(
-        text(&out.stderr)
-            .starts_with("error: invalid value '0' for '--ply-cap <PLY_CAP>': 0 is not in 1.."),
-        "{}",
-        text(&out.stderr)
+        out.starts_with("4x4, per move: mcts:sims=20 20 sims, random 10 sims, 2 games"),
+        "{out}"
+    );
+    let (ok, _, err) = quasar(&[&players[..], &["--ply-cap", "0"]].concat());
+    assert!(!ok);
+    assert!(
+        err.starts_with("error: invalid value '0' for '--ply-cap <PLY_CAP>': 0 is not in 1.."),
+        "{err}"
     );
 }
 
@@ -637,9 +489,8 @@ fn bad_requests_are_one_line_errors() {
             "cannot start GTP engine",
         ),
     ] {
-        let out = quasar(&args);
-        let e = text(&out.stderr);
-        assert!(!out.status.success(), "{args:?} should fail");
+        let (ok, _, e) = quasar(&args);
+        assert!(!ok, "{args:?} should fail");
         assert!(e.contains(want), "{args:?}: '{e}' should mention '{want}'");
         assert!(!e.contains("panicked"), "{args:?}: {e}");
     }
@@ -649,22 +500,11 @@ fn bad_requests_are_one_line_errors() {
 fn the_engine_beats_a_random_player_with_either_colour() {
     let dir = scratch("mcts");
     let out = dir.join("out");
-    run_ok(&[
-        "arena",
-        "--player",
-        "mcts:sims=400",
-        "--player",
-        "random",
-        "--games",
-        "4",
-        "--jobs",
-        "2",
-        "--seed",
-        "3",
-        "--no-progress",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    arena_ok(
+        ["mcts:sims=400", "random"],
+        &out,
+        &["--games", "4", "--jobs", "2", "--seed", "3"],
+    );
     let record = games(&out.join("games.jsonl"));
     assert_eq!(record.len(), 4);
     for r in &record {
@@ -718,19 +558,9 @@ fn the_main_job_builds_its_table_once_and_plays_with_and_without_it() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Runs an arena command that must fail and returns its one line of error.
-fn one_error_line(args: &[&str]) -> String {
-    let out = quasar(args);
-    let e = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{args:?}: {e}");
-    assert!(!e.contains("panicked"), "{args:?}: {e}");
-    let lines: Vec<&str> = e.lines().collect();
-    assert_eq!(lines.len(), 1, "{args:?}: {e}");
-    assert!(lines[0].starts_with("error: "), "{args:?}: {e}");
-    lines[0].to_string()
-}
-
-/// The arguments of `random_match` with `extra` options.
+/// The arguments of a match of two random players with fixed seeds, `games` games a
+/// pairing from openings of 3 plies, into `dir/out` with the record `dir/games.jsonl`,
+/// with `extra` options.
 fn random_args<'a>(dir: &'a Path, games: &'a str, extra: &[&'a str]) -> Vec<String> {
     let mut args: Vec<String> = [
         "arena",
@@ -762,6 +592,15 @@ fn strs(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
 }
 
+/// Sets the value of the option `flag` in `args`.
+fn set(args: &mut [String], flag: &str, value: &str) {
+    let at = args
+        .iter()
+        .position(|a| a == flag)
+        .expect("the option is given");
+    args[at + 1] = value.into();
+}
+
 #[test]
 fn a_board_without_a_start_position_is_one_error_line() {
     let dir = scratch("no-start");
@@ -777,20 +616,7 @@ fn a_gtp_engine_that_exits_loses_with_the_reason_and_the_match_goes_on() {
     std::fs::write(&script, "read -r line; printf '=\\n\\n'; exit 0\n").unwrap();
     let spec = format!("gtp:sh {}", script.display());
     let out = dir.join("out");
-    let (stdout, stderr) = run_ok(&[
-        "arena",
-        "--player",
-        &spec,
-        "--player",
-        "random",
-        "--games",
-        "4",
-        "--jobs",
-        "1",
-        "--no-progress",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (stdout, stderr) = arena_ok([&spec, "random"], &out, &["--games", "4", "--jobs", "1"]);
     assert!(stderr.contains("new games played: 4"), "{stderr}");
     assert!(stdout.contains("| 1 |"), "{stdout}");
     let recs = games(&out.join("games.jsonl"));
@@ -826,20 +652,11 @@ fn an_engine_that_cannot_start_a_game_stops_the_match_naming_it() {
     ] {
         let spec = format!("gtp:sh {}", script.display());
         let out = dir.join("out");
-        let e = one_error_line(&[
-            "arena",
-            "--player",
-            "random",
-            "--player",
-            &spec,
-            "--games",
-            "4",
-            "--jobs",
-            "1",
-            "--no-progress",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
+        let e = one_error_line(&arena_args(
+            ["random", &spec],
+            &out,
+            &["--games", "4", "--jobs", "1"],
+        ));
         assert!(
             e.starts_with(&format!(
                 "error: player '{spec}': could not start a game: GTP engine 'sh {}'",
@@ -1022,14 +839,8 @@ fn two_shards_merged_equal_one_whole_run() {
     assert_eq!(timeless(merged), timeless(whole));
 
     let rep = dir.join("report");
-    let (report_out, e) = run_ok(&[
-        "arena",
-        "report",
-        shards.join("games-shard-2-of-2.jsonl").to_str().unwrap(),
-        shards.join("games-shard-1-of-2.jsonl").to_str().unwrap(),
-        "--out",
-        rep.to_str().unwrap(),
-    ]);
+    let shard = |i: usize| shards.join(format!("games-shard-{i}-of-2.jsonl"));
+    let (report_out, e) = report(&[&shard(2), &shard(1)], &rep, &[]);
     assert!(e.contains("merged 12 games from 2 records"), "{e}");
     assert!(!e.contains("warning"), "{e}");
     assert_eq!(table(&report_out), table(&whole_out));
@@ -1056,13 +867,7 @@ fn two_shards_merged_equal_one_whole_run() {
     assert_eq!(csv(&rep), csv(&dir.join("whole")));
 
     // One shard alone: the report says which games are missing.
-    let (_, e) = run_ok(&[
-        "arena",
-        "report",
-        shards.join("games-shard-1-of-2.jsonl").to_str().unwrap(),
-        "--out",
-        rep.to_str().unwrap(),
-    ]);
+    let (_, e) = report(&[&shard(1)], &rep, &[]);
     assert!(
         e.contains(
             "warning: 6 of the match's 12 games are in no record (random vs random:seed=2: 2, 3;"
@@ -1091,8 +896,7 @@ fn reports_refuse_records_of_other_matches_and_games_twice() {
     // Shard 2 of the same players under another seed.
     let b = dir.join("b");
     let mut args = robin_args(&b, Some("2/2"));
-    let seed = args.iter().position(|s| s == "--seed").unwrap();
-    args[seed + 1] = "6".into();
+    set(&mut args, "--seed", "6");
     run_ok(&strs(&args));
     let second = b.join("games-shard-2-of-2.jsonl");
     let e = one_error_line(&[
@@ -1124,13 +928,10 @@ fn reports_refuse_records_of_other_matches_and_games_twice() {
 
     let mut sprt = robin_args(&a, Some("1/2"));
     sprt.extend(["--sprt".into(), "elo0=0,elo1=50".into()]);
-    let out = quasar(&strs(&sprt));
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("--shard"),
-        "{}",
-        text(&out.stderr)
-    );
+    let out = common::output(&strs(&sprt));
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--shard"), "{err}");
 }
 
 /// The repository's `scripts/` folder.

@@ -28,18 +28,7 @@ fn perft_from_the_start() {
 fn the_two_piece_table_builds_probes_and_verifies() {
     let file = common::temp("cc", "k2.qrt");
     let f = file.to_str().unwrap();
-    let (ok, out, err) = quasar(&[
-        "tablebase",
-        "build",
-        "--game",
-        "chinese-checkers",
-        "--pieces",
-        "2",
-        "--quiet",
-        "-o",
-        f,
-    ]);
-    assert!(ok, "{err}");
+    let out = common::build_table(&["--game", "chinese-checkers", "--pieces", "2"], f);
     assert!(out.contains("positions: 2542512"), "{out}");
     assert!(
         out.contains("first-player wins: 1271256, losses: 1271256, draws: 0"),
@@ -120,24 +109,21 @@ fn the_two_piece_table_builds_probes_and_verifies() {
 #[test]
 fn the_papers_backward_solver_counts() {
     let file = common::temp("cc", "k2-backward.qrt");
-    let (ok, out, err) = quasar(&[
-        "tablebase",
-        "build",
-        "--game",
-        "chinese-checkers",
-        "--pieces",
-        "2",
-        "--solver",
-        "backward",
-        "--layered",
-        "--no-dup",
-        "--win-only",
-        "--sequential",
-        "--quiet",
-        "-o",
+    let out = common::build_table(
+        &[
+            "--game",
+            "chinese-checkers",
+            "--pieces",
+            "2",
+            "--solver",
+            "backward",
+            "--layered",
+            "--no-dup",
+            "--win-only",
+            "--sequential",
+        ],
         file.to_str().unwrap(),
-    ]);
-    assert!(ok, "{err}");
+    );
     assert!(
         out.contains("expansions: 3374445 forward, 1271256 backward"),
         "{out}"

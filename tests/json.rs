@@ -82,18 +82,7 @@ fn bestmove_prints_the_same_keys_for_both_searches() {
 fn probes_of_every_game_share_one_shape() {
     let tb = temp("json", "tb-5x5-r3.qtb");
     let f = tb.to_str().unwrap();
-    let (ok, _, err) = quasar(&[
-        "tablebase",
-        "build",
-        "--board",
-        "5x5",
-        "--rows",
-        "3",
-        "-o",
-        f,
-        "--quiet",
-    ]);
-    assert!(ok, "{err}");
+    common::build_table(&["--board", "5x5", "--rows", "3"], f);
     let win = object(&[
         "tablebase",
         "probe",

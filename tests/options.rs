@@ -216,16 +216,7 @@ fn each_game_has_one_default_size() {
     );
     assert!(perft(&["--game", "woodpush"]).starts_with("perft width 7 depth 1"));
     let w = temp("options", "w-default.qrt");
-    let (ok, out, err) = quasar(&[
-        "tablebase",
-        "build",
-        "--game",
-        "woodpush",
-        "-o",
-        w.to_str().unwrap(),
-        "--quiet",
-    ]);
-    assert!(ok, "{err}");
+    let out = common::build_table(&["--game", "woodpush"], w.to_str().unwrap());
     assert!(out.contains("woodpush width 7, every position"), "{out}");
     let (_, help, _) = quasar(&["solve", "--help"]);
     assert!(help.contains("[default: 5x5]"), "{help}");

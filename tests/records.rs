@@ -4,34 +4,14 @@
 
 mod common;
 
+use common::{arena_ok, one_error_line, report};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-fn quasar(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_quasar"))
-        .args(args)
-        .output()
-        .expect("the quasar binary runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
+/// Runs `quasar` with `args`, which must succeed: its standard output.
 fn run_ok(args: &[&str]) -> String {
-    let out = quasar(args);
-    let (so, se) = (text(&out.stdout), text(&out.stderr));
-    assert!(out.status.success(), "quasar {args:?} failed:\n{se}\n{so}");
-    so
-}
-
-fn run_err(args: &[&str]) -> String {
-    let out = quasar(args);
-    assert!(!out.status.success(), "quasar {args:?} succeeded");
-    let se = text(&out.stderr);
-    assert_eq!(se.lines().count(), 1, "one error line: {se}");
-    se
+    common::run_ok(args).0
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -60,24 +40,13 @@ fn s(v: &Value) -> &str {
 fn a_match_writes_pgn_with_search_information_and_replay_reads_both_records() {
     let dir = scratch("bt");
     let out = dir.join("out");
-    run_ok(&[
-        "arena",
-        "--board",
-        "5x5",
-        "--player",
-        "mcts",
-        "--player",
-        "ab",
-        "--games",
-        "2",
-        "--sims",
-        "100",
-        "--jobs",
-        "2",
-        "--no-progress",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    arena_ok(
+        ["mcts", "ab"],
+        &out,
+        &[
+            "--board", "5x5", "--games", "2", "--sims", "100", "--jobs", "2",
+        ],
+    );
     let record = out.join("games.jsonl");
     let jsonl = games(&record);
     assert_eq!(jsonl.len(), 2);
@@ -159,13 +128,7 @@ fn a_match_writes_pgn_with_search_information_and_replay_reads_both_records() {
 
     // `arena report` writes the same record, and the HTML page, into its --out.
     let merged = dir.join("merged");
-    run_ok(&[
-        "arena",
-        "report",
-        record.to_str().unwrap(),
-        "--out",
-        merged.to_str().unwrap(),
-    ]);
+    report(&[&record], &merged, &[]);
     assert_eq!(
         std::fs::read_to_string(merged.join("games.pgn")).unwrap(),
         pgn
@@ -174,16 +137,16 @@ fn a_match_writes_pgn_with_search_information_and_replay_reads_both_records() {
         .unwrap()
         .contains("id=\"board\""));
 
-    let e = run_err(&["replay", record.to_str().unwrap(), "--game", "3"]);
+    let e = one_error_line(&["replay", record.to_str().unwrap(), "--game", "3"]);
     assert!(e.contains("holds 2 game(s)"), "{e}");
     let bad = dir.join("bad.pgn");
     std::fs::write(&bad, "[Event \"x\"]\n[Game \"breakthrough\"]\n1. a2-a4 *\n").unwrap();
-    let e = run_err(&["replay", bad.to_str().unwrap()]);
+    let e = one_error_line(&["replay", bad.to_str().unwrap()]);
     assert!(e.contains("move 1 (a2-a4)"), "{e}");
     std::fs::write(&bad, "[Event \"x\"]\n1. a2-a3 {open\n").unwrap();
-    let e = run_err(&["replay", bad.to_str().unwrap()]);
+    let e = one_error_line(&["replay", bad.to_str().unwrap()]);
     assert!(e.contains("never closed"), "{e}");
-    let e = run_err(&["replay", dir.to_str().unwrap()]);
+    let e = one_error_line(&["replay", dir.to_str().unwrap()]);
     assert!(e.contains("not a regular file"), "{e}");
 }
 
@@ -201,22 +164,8 @@ fn every_game_records_in_its_notation_and_replays() {
     for (i, (size, ext)) in cases.iter().enumerate() {
         let dir = scratch(&format!("every-{i}"));
         let out = dir.join("out");
-        let mut args = vec![
-            "arena",
-            "--player",
-            "random",
-            "--player",
-            "random:seed=2",
-            "--games",
-            "2",
-            "--ply-cap",
-            "80",
-            "--no-progress",
-            "--out",
-            out.to_str().unwrap(),
-        ];
-        args.extend_from_slice(size);
-        run_ok(&args);
+        let extra = [&["--games", "2", "--ply-cap", "80"], *size].concat();
+        arena_ok(["random", "random:seed=2"], &out, &extra);
         let file = out.join(format!("games.{ext}"));
         let pgn = std::fs::read_to_string(&file).unwrap();
         // Random players finish their games in order of length: compare game 0 of each.
@@ -280,7 +229,11 @@ fn play_saves_its_game_in_the_same_format() {
         .write_all(b"a2-a3\nquit\n")
         .unwrap();
     let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let pgn = std::fs::read_to_string(&saved).unwrap();
     assert_eq!(tag(&pgn, 0, "White").as_deref(), Some("human"));
     assert_eq!(tag(&pgn, 0, "Result").as_deref(), Some("0-1"));
@@ -301,33 +254,14 @@ fn arena_report_reads_the_pgn_records_back_with_their_clocks() {
     let dir = scratch("report-pgn");
     let out = dir.join("m");
     // A round robin of three under clocks, one of them a clock of its own.
-    run_ok(&[
-        "arena",
-        "--board",
-        "5x5",
-        "--player",
-        "mcts",
-        "--player",
-        "ab:tc=2s+20ms",
-        "--player",
-        "random",
-        "--tc",
-        "1s+10ms",
-        "--games",
-        "2",
-        "--no-progress",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    arena_ok(
+        ["mcts", "ab:tc=2s+20ms", "random"],
+        &out,
+        &["--board", "5x5", "--tc", "1s+10ms", "--games", "2"],
+    );
     let pgn_path = out.join("games.pgn");
     let rep = dir.join("from-pgn");
-    let stdout = run_ok(&[
-        "arena",
-        "report",
-        pgn_path.to_str().unwrap(),
-        "--out",
-        rep.to_str().unwrap(),
-    ]);
+    let (stdout, _) = report(&[&pgn_path], &rep, &[]);
     assert!(
         stdout.starts_with(
             "5x5, budgets: mcts 1s+10ms clock, ab:tc=2s+20ms 2s+20ms clock, random 1s+10ms \
@@ -374,7 +308,7 @@ fn arena_report_reads_the_pgn_records_back_with_their_clocks() {
         "[Event \"x\"]\n[Game \"breakthrough\"]\n\n1. a2-a3 *\n",
     )
     .unwrap();
-    let e = run_err(&[
+    let e = one_error_line(&[
         "arena",
         "report",
         other.to_str().unwrap(),

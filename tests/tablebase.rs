@@ -5,7 +5,7 @@ use std::process::Command;
 
 mod common;
 
-use common::quasar;
+use common::{build_table, one_error_line, quasar};
 
 /// A scratch path for this file's tests.
 fn temp(name: &str) -> PathBuf {
@@ -16,18 +16,7 @@ fn temp(name: &str) -> PathBuf {
 fn build_info_probe_verify() {
     let file = temp("t553.qtb");
     let f = file.to_str().unwrap();
-    let (ok, out, err) = quasar(&[
-        "tablebase",
-        "build",
-        "--board",
-        "5x5",
-        "--rows",
-        "3",
-        "--quiet",
-        "-o",
-        f,
-    ]);
-    assert!(ok, "{err}");
+    let out = build_table(&["--board", "5x5", "--rows", "3"], f);
     // 2^(3*5) configurations, the spec's count for n = 3.
     assert!(out.contains("configurations examined: 32768"), "{out}");
 
@@ -233,18 +222,7 @@ fn a_failed_or_killed_write_leaves_no_temporary_file_for_long() {
         "the kill left no temporary file: the test proves nothing"
     );
     // ...and the next build cleans it up and writes the table.
-    let (ok, _, err) = quasar(&[
-        "tablebase",
-        "build",
-        "--board",
-        "5x5",
-        "--rows",
-        "3",
-        "--quiet",
-        "-o",
-        f,
-    ]);
-    assert!(ok, "{err}");
+    build_table(&["--board", "5x5", "--rows", "3"], f);
     assert!(file.is_file() && temps().is_empty());
     let (ok, _, err) = quasar(&["tablebase", "verify", f, "--samples", "3"]);
     assert!(ok, "{err}");
@@ -362,29 +340,13 @@ fn plan_and_build_refuse_the_options_they_would_ignore() {
 
 #[test]
 fn table_messages_name_the_file_and_what_to_give() {
-    let one_line = |args: &[&str]| {
-        let (ok, out, err) = quasar(args);
-        assert!(!ok, "{args:?}: {out}");
-        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-        err.trim().to_string()
-    };
     // A table without entries is its header alone, not "544.00 bytes/entry".
     let empty = temp("empty-4x4.qtb");
     let e = empty.to_str().unwrap();
-    let (ok, out, err) = quasar(&[
-        "tablebase",
-        "build",
-        "--board",
-        "4x4",
-        "--max-white",
-        "0",
-        "--max-black",
-        "0",
-        "--quiet",
-        "-o",
+    let out = build_table(
+        &["--board", "4x4", "--max-white", "0", "--max-black", "0"],
         e,
-    ]);
-    assert!(ok, "{err}");
+    );
     assert!(
         out.contains(" bytes, no entries: the header alone, 2-byte values"),
         "{out}"
@@ -397,7 +359,7 @@ fn table_messages_name_the_file_and_what_to_give() {
     );
     // Only a sliced Breakthrough table has a block index to write.
     assert_eq!(
-        one_line(&["tablebase", "verify", e, "--write-index"]),
+        one_error_line(&["tablebase", "verify", e, "--write-index"]),
         format!(
             "error: --write-index is for a sliced table's directory; {e} is a whole table, \
              checked whole: drop --write-index"
@@ -405,35 +367,13 @@ fn table_messages_name_the_file_and_what_to_give() {
     );
     let w = temp("w6.qrt");
     let w = w.to_str().unwrap();
-    let (ok, _, err) = quasar(&[
-        "tablebase",
-        "build",
-        "--game",
-        "woodpush",
-        "--width",
-        "6",
-        "--quiet",
-        "-o",
-        w,
-    ]);
-    assert!(ok, "{err}");
+    build_table(&["--game", "woodpush", "--width", "6"], w);
     let db = temp("db2");
     let d = db.to_str().unwrap();
-    let (ok, _, err) = quasar(&[
-        "tablebase",
-        "build",
-        "--game",
-        "checkers",
-        "--max-pieces",
-        "2",
-        "--quiet",
-        "-o",
-        d,
-    ]);
-    assert!(ok, "{err}");
+    build_table(&["--game", "checkers", "--max-pieces", "2"], d);
     for (table, game) in [(w, "woodpush"), (d, "checkers")] {
         assert_eq!(
-            one_line(&["tablebase", "verify", table, "--write-index"]),
+            one_error_line(&["tablebase", "verify", table, "--write-index"]),
             format!(
                 "error: --write-index is for Breakthrough's sliced tables only, the one kind \
                  with a block index; {table} is a {game} table, checked whole: drop \
@@ -445,7 +385,7 @@ fn table_messages_name_the_file_and_what_to_give() {
     let slice = db.join("b0k0-w0k1.qrt");
     let s = slice.to_str().unwrap();
     assert_eq!(
-        one_line(&["bestmove", "--game", "checkers", "--tb", s, "--sims", "10"]),
+        one_error_line(&["bestmove", "--game", "checkers", "--tb", s, "--sims", "10"]),
         format!(
             "error: tablebase {s} is a file: a checkers database is the folder of its slice \
              files (the -o of tablebase build --game checkers); give the folder"
@@ -453,7 +393,7 @@ fn table_messages_name_the_file_and_what_to_give() {
     );
     // Another game's table: the file, then what it is.
     assert_eq!(
-        one_line(&[
+        one_error_line(&[
             "bestmove",
             "--game",
             "chinese-checkers",
@@ -466,7 +406,7 @@ fn table_messages_name_the_file_and_what_to_give() {
     );
     // Beyond the longest strip, a piece limit does not help.
     assert_eq!(
-        one_line(&[
+        one_error_line(&[
             "tablebase",
             "build",
             "--game",
@@ -497,18 +437,7 @@ fn table_messages_name_the_file_and_what_to_give() {
 fn bestmove_with_a_table_proves_the_root_at_once() {
     let file = temp("t663-bestmove.qtb");
     let f = file.to_str().unwrap();
-    let (ok, _, err) = quasar(&[
-        "tablebase",
-        "build",
-        "--board",
-        "6x6",
-        "--rows",
-        "3",
-        "--quiet",
-        "-o",
-        f,
-    ]);
-    assert!(ok, "{err}");
+    build_table(&["--board", "6x6", "--rows", "3"], f);
     // White's c4 can step to row 5 where nothing captures it: D = 2, inside the sound rule.
     let fen = "B5/6/2W3/6/6/5W w";
     let base = ["bestmove", "--position", fen, "--sims", "1", "--seed", "3"];
@@ -550,22 +479,10 @@ fn slice_files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
 /// with extra arguments; its standard output.
 fn sliced_build(dir: &std::path::Path, extra: &[&str]) -> String {
     std::fs::create_dir_all(dir).unwrap();
-    let d = dir.to_str().unwrap();
-    let mut args = vec![
-        "tablebase",
-        "build",
-        "--board",
-        "4x6",
-        "--rows",
-        "4",
-        "-o",
-        d,
-        "--quiet",
-    ];
-    args.extend_from_slice(extra);
-    let (ok, out, err) = quasar(&args);
-    assert!(ok, "{err}");
-    out
+    build_table(
+        &[&["--board", "4x6", "--rows", "4"], extra].concat(),
+        dir.to_str().unwrap(),
+    )
 }
 
 #[test]
@@ -676,18 +593,7 @@ fn an_incomplete_or_damaged_sliced_table_is_named_by_every_command() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let d = dir.to_str().unwrap();
-    let (ok, _, err) = quasar(&[
-        "tablebase",
-        "build",
-        "--board",
-        "5x5",
-        "--rows",
-        "3",
-        "-o",
-        d,
-        "--quiet",
-    ]);
-    assert!(ok, "{err}");
+    build_table(&["--board", "5x5", "--rows", "3"], d);
     // White on c3, Black on b4-d4 and none on row 5: slice w04-b00, where White wins at
     // depth 2 (c3xb4).
     let position = "5/1BBB1/2W2/5/5 w";

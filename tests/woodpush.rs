@@ -9,7 +9,7 @@ use woodpush::Position;
 
 mod common;
 
-use common::quasar;
+use common::{one_error_line, quasar};
 
 /// A scratch path for this file's tests.
 fn temp(name: &str) -> PathBuf {
@@ -20,30 +20,9 @@ fn temp(name: &str) -> PathBuf {
 fn build(width: u32, name: &str, extra: &[&str]) -> (PathBuf, String) {
     let file = temp(name);
     let w = width.to_string();
-    let mut args = vec![
-        "tablebase",
-        "build",
-        "--game",
-        "woodpush",
-        "--width",
-        &w,
-        "--quiet",
-        "-o",
-        file.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    let (ok, out, err) = quasar(&args);
-    assert!(ok, "{err}");
+    let args = [&["--game", "woodpush", "--width", &w], extra].concat();
+    let out = common::build_table(&args, file.to_str().unwrap());
     (file, out)
-}
-
-/// The error line of a failed run (exactly one line).
-fn one_error_line(args: &[&str]) -> String {
-    let (ok, out, err) = quasar(args);
-    assert!(!ok, "{args:?} succeeded: {out}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-    assert!(err.starts_with("error: "), "{err}");
-    err
 }
 
 #[test]
@@ -157,18 +136,7 @@ fn damaged_or_foreign_files_are_one_error_line() {
         "{e}"
     );
     let bt = temp("bt443.qtb");
-    let (ok, _, err) = quasar(&[
-        "tablebase",
-        "build",
-        "--board",
-        "4x4",
-        "--rows",
-        "3",
-        "--quiet",
-        "-o",
-        bt.to_str().unwrap(),
-    ]);
-    assert!(ok, "{err}");
+    common::build_table(&["--board", "4x4", "--rows", "3"], bt.to_str().unwrap());
     let e = one_error_line(&[
         "tablebase",
         "verify",

@@ -1,16 +1,21 @@
-//! Helpers the end-to-end tests share: running the binary, per-run scratch files and
-//! folders, and reading a JSON Lines record. Each test file uses some of them.
+//! Helpers the end-to-end tests share: running the binary (an arena match, a report, a
+//! table build), per-run scratch files and folders, and reading a JSON Lines record. Each test file uses some of them.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
+
+/// Runs `quasar` with `args`: its exit status and output.
+pub fn output(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_quasar"))
+        .args(args)
+        .output()
+        .expect("run quasar")
+}
 
 /// Runs `quasar` with `args`: whether it succeeded, its standard output and error.
 pub fn quasar(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_quasar"))
-        .args(args)
-        .output()
-        .expect("run quasar");
+    let out = output(args);
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -18,33 +23,89 @@ pub fn quasar(args: &[&str]) -> (bool, String, String) {
     )
 }
 
-/// Runs `quasar arena` between `players` into the folder `out`, without the progress bar,
-/// with `extra` arguments (the game and size, games, budgets): whether it succeeded, its
-/// standard output and error.
-pub fn arena(players: [&str; 2], out: &Path, extra: &[&str]) -> (bool, String, String) {
-    let out = out.to_str().expect("a UTF-8 path");
-    let mut args = vec!["arena", "--player", players[0], "--player", players[1]];
-    args.extend_from_slice(&["--no-progress", "--out", out]);
+/// Runs `quasar` with `args`, which must succeed: its standard output and error.
+pub fn run_ok(args: &[&str]) -> (String, String) {
+    let (ok, out, err) = quasar(args);
+    assert!(ok, "quasar {args:?} failed:\n{err}\n{out}");
+    (out, err)
+}
+
+/// Runs `quasar` with `args`, which must fail with exit status 1 and one line of error,
+/// `error: ...`, without a panic: that line.
+pub fn one_error_line(args: &[&str]) -> String {
+    let out = output(args);
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {e}");
+    assert!(!e.contains("panicked"), "{args:?}: {e}");
+    let lines: Vec<&str> = e.lines().collect();
+    assert_eq!(lines.len(), 1, "{args:?}: {e}");
+    assert!(lines[0].starts_with("error: "), "{args:?}: {e}");
+    lines[0].to_string()
+}
+
+/// The arguments of `quasar arena` between `players` into the folder `out`, without the
+/// progress bar, with `extra` arguments (the game and size, games, budgets).
+pub fn arena_args<'a, const N: usize>(
+    players: [&'a str; N],
+    out: &'a Path,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = vec!["arena"];
+    for p in players {
+        args.extend_from_slice(&["--player", p]);
+    }
+    args.extend_from_slice(&[
+        "--no-progress",
+        "--out",
+        out.to_str().expect("a UTF-8 path"),
+    ]);
     args.extend_from_slice(extra);
-    quasar(&args)
+    args
+}
+
+/// Runs `quasar arena` with [`arena_args`]: whether it succeeded, its standard output and
+/// error.
+pub fn arena<const N: usize>(
+    players: [&str; N],
+    out: &Path,
+    extra: &[&str],
+) -> (bool, String, String) {
+    quasar(&arena_args(players, out, extra))
+}
+
+/// Runs `quasar arena` with [`arena_args`], which must succeed: its standard output and
+/// error.
+pub fn arena_ok<const N: usize>(
+    players: [&str; N],
+    out: &Path,
+    extra: &[&str],
+) -> (String, String) {
+    run_ok(&arena_args(players, out, extra))
+}
+
+/// Runs `quasar arena report` of `records` into the folder `out` with `extra` arguments,
+/// which must succeed: its standard output and error.
+pub fn report(records: &[&Path], out: &Path, extra: &[&str]) -> (String, String) {
+    let mut args = vec!["arena", "report"];
+    args.extend(records.iter().map(|r| r.to_str().expect("a UTF-8 path")));
+    args.extend_from_slice(&["--out", out.to_str().expect("a UTF-8 path")]);
+    args.extend_from_slice(extra);
+    run_ok(&args)
+}
+
+/// Runs `quasar tablebase build` with `args` (the game, size and options) quietly into
+/// `out`, which must succeed: its standard output.
+pub fn build_table(args: &[&str], out: &str) -> String {
+    let mut all = vec!["tablebase", "build", "--quiet", "-o", out];
+    all.extend_from_slice(args);
+    run_ok(&all).0
 }
 
 /// Builds the solved Woodpush width-7 table as the file `name` of [`temp`]`(tag, ..)`; its
 /// path.
 pub fn width_7_table(tag: &str, name: &str) -> String {
     let table = temp(tag, name).to_str().unwrap().to_string();
-    let (ok, _, err) = quasar(&[
-        "tablebase",
-        "build",
-        "--game",
-        "woodpush",
-        "--width",
-        "7",
-        "--quiet",
-        "-o",
-        &table,
-    ]);
-    assert!(ok, "{err}");
+    build_table(&["--game", "woodpush", "--width", "7"], &table);
     table
 }
 
