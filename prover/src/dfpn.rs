@@ -1,5 +1,8 @@
 //! Depth-first proof-number search (Nagai's df-pn with the 1 + epsilon trick) for the
-//! winner: proof and disproof numbers for the side to move, in a bounded table.
+//! winner: proof and disproof numbers for the side to move, in a bounded table; and the
+//! parts of df-pn that the length search's test by proof numbers and the search of games
+//! with draws share with it (a node's numbers, its loop over its children, the root's
+//! iteration, progress, the lists kept a ply).
 
 use crate::checkpoint::{
     least_class_kept, work_class, Checkpoint, Entry, Phase, Saver, MAX_ENTRIES,
@@ -12,7 +15,7 @@ use quasar_core::{Game, Side};
 /// Proof or disproof number that stands for infinity.
 pub const INF: u32 = u32::MAX / 4;
 /// Nodes between two progress reports.
-const REPORT_EVERY: u64 = 1 << 16;
+pub(crate) const REPORT_EVERY: u64 = 1 << 16;
 
 /// Proof and disproof numbers of "the side to move wins", and for a proven position the
 /// winning move in the key's orientation, as the game codes it (a hint for the length
@@ -178,6 +181,90 @@ impl Numbers {
     }
 }
 
+/// df-pn at one node, whose children `kids` are listed with their numbers (`numbers`:
+/// each child's for its own mover): searches the child with the least disproof number
+/// (`search`, under the thresholds the 1 + epsilon trick gives it, for its mover; false
+/// when the search stopped) until the node's numbers for its mover reach `th_pn` or
+/// `th_dn` or are solved. `read` is shown the node's numbers before each choice. The
+/// node's numbers, `None` when the search stopped (the children's are then unfinished).
+#[inline(always)]
+pub(crate) fn search_node<S, C>(
+    s: &mut S,
+    kids: &mut [C],
+    (th_pn, th_dn): (u32, u32),
+    tuning: Tuning,
+    numbers: impl Fn(&C) -> (u32, u32),
+    mut read: impl FnMut(&mut S, &Numbers),
+    mut search: impl FnMut(&mut S, &mut C, (u32, u32)) -> bool,
+) -> Option<Numbers> {
+    loop {
+        let n = Numbers::of(kids.iter().map(&numbers), tuning.weak);
+        read(s, &n);
+        if n.pn >= th_pn || n.dn >= th_dn || n.pn == 0 || n.dn == 0 {
+            return Some(n);
+        }
+        let c = &mut kids[n.best];
+        let thresholds = n.child_thresholds(th_pn, th_dn, numbers(c).0, tuning);
+        if !search(s, c, thresholds) {
+            return None;
+        }
+    }
+}
+
+/// Searches a root with infinite thresholds (`search`, `None` when it stopped) until its
+/// numbers are solved: a search returns unsolved when a sum of numbers reaches infinity.
+#[inline]
+pub(crate) fn solve_root(mut search: impl FnMut() -> Option<(u32, u32)>) -> Option<(u32, u32)> {
+    loop {
+        let (pn, dn) = search()?;
+        if pn == 0 || dn == 0 {
+            return Some((pn, dn));
+        }
+    }
+}
+
+/// Counts a node of a search in `nodes`; every [`REPORT_EVERY`] nodes, gives `progress`
+/// the status that `status` makes of the new count.
+#[inline(always)]
+pub(crate) fn count_node(
+    nodes: &mut u64,
+    progress: &dyn SolveProgress,
+    status: impl FnOnce(u64) -> Status,
+) {
+    *nodes += 1;
+    if *nodes % REPORT_EVERY == 0 {
+        progress.report(&status(*nodes));
+    }
+}
+
+/// Lists kept one a ply of a search's path, so that each node reuses an allocation.
+pub(crate) struct PlyLists<T>(Vec<Vec<T>>);
+
+impl<T> Default for PlyLists<T> {
+    fn default() -> Self {
+        PlyLists(Vec::new())
+    }
+}
+
+impl<T> PlyLists<T> {
+    /// The list of `ply`, empty (a path reaches each ply from the one above it).
+    #[inline]
+    pub(crate) fn take(&mut self, ply: usize) -> Vec<T> {
+        if self.0.len() <= ply {
+            self.0.push(Vec::new());
+        }
+        let mut list = std::mem::take(&mut self.0[ply]);
+        list.clear();
+        list
+    }
+
+    /// Gives back the list of `ply`, for the next node there.
+    #[inline]
+    pub(crate) fn put(&mut self, ply: usize, list: Vec<T>) {
+        self.0[ply] = list;
+    }
+}
+
 /// The root's numbers for the progress line. A node with one child (a forced move)
 /// has its child's numbers, so the root's are those of the first node below it with a
 /// choice, read each time one of that node's children returns.
@@ -235,7 +322,7 @@ pub struct Dfpn<'a, I: Instance> {
     geo: &'a I,
     tb: Option<&'a I::Table>,
     tt: Table<PnDn>,
-    children: Vec<Vec<Child<I::Pos>>>,
+    children: PlyLists<Child<I::Pos>>,
     moves: Vec<MoveOf<I>>,
     nodes: u64,
     proven: u64,
@@ -264,7 +351,7 @@ impl<'a, I: Instance> Dfpn<'a, I> {
             geo,
             tb,
             tt: Table::with_bytes(tt_bytes)?,
-            children: Vec::new(),
+            children: PlyLists::default(),
             moves: Vec::new(),
             nodes: 0,
             proven: 0,
@@ -359,14 +446,10 @@ impl<'a, I: Instance> Dfpn<'a, I> {
             Some(v) => (v.pn, v.dn),
             None => {
                 let (key, mirrored) = self.geo.key_mirrored(root);
-                let mut v = (1, 1);
-                while v.0 != 0 && v.1 != 0 {
-                    v = self.mid(root, key, mirrored, INF, INF, 0);
-                    if self.saver.stopped {
-                        return None;
-                    }
-                }
-                v
+                solve_root(|| {
+                    let v = self.mid(root, key, mirrored, INF, INF, 0);
+                    (!self.saver.stopped).then_some(v)
+                })?
             }
         };
         debug_assert!(pn == 0 || dn == 0);
@@ -430,30 +513,22 @@ impl<'a, I: Instance> Dfpn<'a, I> {
         ply: usize,
     ) -> (u32, u32) {
         let start = self.nodes;
-        self.nodes += 1;
-        if self.nodes % REPORT_EVERY == 0 {
-            self.progress.report(&Status {
-                phase: "winner",
-                nodes: self.nodes,
-                proven: self.proven,
-                disproven: self.disproven,
-                table_bytes: self.tt.bytes() as u64,
-                bound: None,
-                root: self.watch.numbers(),
-                place: Default::default(),
-            });
-        }
+        count_node(&mut self.nodes, self.progress, |nodes| {
+            Status::search(
+                "winner",
+                nodes,
+                [self.disproven, self.proven],
+                self.tt.bytes(),
+            )
+            .with_root(self.watch.numbers())
+        });
         if let Some(stop) = self.saver.tick() {
             self.checkpoint(stop);
             if self.saver.stopped {
                 return (1, 1);
             }
         }
-        if self.children.len() <= ply {
-            self.children.push(Vec::new());
-        }
-        let mut kids = std::mem::take(&mut self.children[ply]);
-        kids.clear();
+        let mut kids = self.children.take(ply);
         let quick = self.geo.quick(pos);
         let mut moves = std::mem::take(&mut self.moves);
         self.geo.moves(pos, quick, &mut moves);
@@ -475,28 +550,24 @@ impl<'a, I: Instance> Dfpn<'a, I> {
         }
         self.moves = moves;
         self.watch.expanded(ply, kids.len());
-        let (mut pn, mut dn);
-        let mut best;
-        let tuning = self.tuning;
-        loop {
-            let n = Numbers::of(kids.iter().map(|c| (c.pn, c.dn)), tuning.weak);
-            (pn, dn, best) = (n.pn, n.dn, n.best);
-            self.watch.read(ply, pn, dn);
-            if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 {
-                break;
-            }
-            let c = kids[best];
-            let (child_th_pn, child_th_dn) = n.child_thresholds(th_pn, th_dn, c.pn, tuning);
-            let s = c.step;
-            let (cpn, cdn) = self.mid(&s.pos, s.key, s.mirrored, child_th_pn, child_th_dn, ply + 1);
-            if self.saver.stopped {
-                // Unwinding: the numbers are unfinished, store nothing.
-                self.children[ply] = kids;
-                return (1, 1);
-            }
-            kids[best].pn = cpn;
-            kids[best].dn = cdn;
-        }
+        let n = search_node(
+            self,
+            &mut kids,
+            (th_pn, th_dn),
+            self.tuning,
+            |c| (c.pn, c.dn),
+            |me, n| me.watch.read(ply, n.pn, n.dn),
+            |me, c, (th_pn, th_dn)| {
+                let s = c.step;
+                (c.pn, c.dn) = me.mid(&s.pos, s.key, s.mirrored, th_pn, th_dn, ply + 1);
+                !me.saver.stopped
+            },
+        );
+        let Some(Numbers { pn, dn, best, .. }) = n else {
+            // Unwinding: the numbers are unfinished, store nothing.
+            self.children.put(ply, kids);
+            return (1, 1);
+        };
         let mut best_move = 0;
         if pn == 0 {
             self.proven += 1;
@@ -509,7 +580,7 @@ impl<'a, I: Instance> Dfpn<'a, I> {
         } else if dn == 0 {
             self.disproven += 1;
         }
-        self.children[ply] = kids;
+        self.children.put(ply, kids);
         let work = (self.nodes - start).min(u32::MAX as u64) as u32;
         let v = PnDn {
             pn,

@@ -15,7 +15,7 @@
 //! would merge positions of opposite attackers.
 
 use crate::checkpoint::Saver;
-use crate::dfpn::INF;
+use crate::dfpn::{count_node, search_node, solve_root, PlyLists, Tuning, INF};
 use crate::instance::{Instance, MoveOf, Step};
 use crate::solve::{stop_error, Options, SolveError, SolveProgress, Status};
 use crate::tt::{Key, Table, TableTooLarge};
@@ -23,8 +23,6 @@ use quasar_core::{Game, GameResult, Outcome, Side};
 use std::collections::HashMap;
 use std::time::Instant;
 
-/// Nodes between two progress reports.
-const REPORT_EVERY: u64 = 1 << 16;
 /// No ply of the path: a result that leaned on none.
 const FREE: u32 = u32::MAX;
 
@@ -63,8 +61,8 @@ pub struct Attack<'a, I: Instance> {
     /// The positions of the current path and their plies.
     path: HashMap<Key, u32, BuildMix>,
     moves: Vec<MoveOf<I>>,
-    /// The children of the nodes of the path, a list a ply, kept to save allocations.
-    kids: Vec<Vec<Child<I::Pos>>>,
+    /// The children of the nodes of the path.
+    kids: PlyLists<Child<I::Pos>>,
     nodes: u64,
     proven: u64,
     disproven: u64,
@@ -90,7 +88,7 @@ impl<'a, I: Instance> Attack<'a, I> {
             tt: Table::with_bytes(tt_bytes)?,
             path: HashMap::default(),
             moves: Vec::new(),
-            kids: Vec::new(),
+            kids: PlyLists::default(),
             nodes: 0,
             proven: 0,
             disproven: 0,
@@ -111,15 +109,11 @@ impl<'a, I: Instance> Attack<'a, I> {
             return Some(pn == 0);
         }
         let key = self.geo.key(root);
-        loop {
+        let (pn, _) = solve_root(|| {
             let (pn, dn, _) = self.mid(root, key, INF, INF, 0);
-            if self.saver.stopped {
-                return None;
-            }
-            if pn == 0 || dn == 0 {
-                return Some(pn == 0);
-            }
-        }
+            (!self.saver.stopped).then_some((pn, dn))
+        })?;
+        Some(pn == 0)
     }
 
     /// The numbers of a position settled without a search: a finished game, a table's
@@ -156,19 +150,14 @@ impl<'a, I: Instance> Attack<'a, I> {
     /// its disproof number `th_dn`; returns its numbers and, for a disproof, the
     /// shallowest ply of the path it leaned on.
     fn mid(&mut self, pos: &I::Pos, key: Key, th_pn: u32, th_dn: u32, ply: u32) -> (u32, u32, u32) {
-        self.nodes += 1;
-        if self.nodes % REPORT_EVERY == 0 {
-            self.progress.report(&Status {
-                phase: "winner",
-                nodes: self.nodes,
-                proven: self.proven,
-                disproven: self.disproven,
-                table_bytes: self.tt.bytes() as u64,
-                bound: None,
-                root: None,
-                place: Default::default(),
-            });
-        }
+        count_node(&mut self.nodes, self.progress, |nodes| {
+            Status::search(
+                "winner",
+                nodes,
+                [self.disproven, self.proven],
+                self.tt.bytes(),
+            )
+        });
         if let Some(stop) = self.saver.tick() {
             self.saver.save_nothing(stop);
             if self.saver.stopped {
@@ -179,11 +168,7 @@ impl<'a, I: Instance> Attack<'a, I> {
         let quick = self.geo.quick(pos);
         let mut moves = std::mem::take(&mut self.moves);
         self.geo.moves(pos, quick, &mut moves);
-        if self.kids.len() <= ply as usize {
-            self.kids.push(Vec::new());
-        }
-        let mut kids = std::mem::take(&mut self.kids[ply as usize]);
-        kids.clear();
+        let mut kids = self.kids.take(ply as usize);
         kids.extend(self.geo.steps(pos, &moves, &self.tt).map(|step| Child {
             step,
             pn: 1,
@@ -209,32 +194,44 @@ impl<'a, I: Instance> Attack<'a, I> {
         }
         self.path.insert(key, ply);
         let start = self.nodes;
-        let (mut pn, mut dn, mut dep);
-        loop {
-            let (n, best, second) = numbers(&kids, attacking);
-            (pn, dn, dep) = n;
-            if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 {
-                break;
-            }
-            let c = kids[best];
-            // The best child's thresholds, with the 1 + epsilon trick of df-pn.
-            let widened = |x: u32| (x as u64 * 5 / 4 + 1).min(INF as u64) as u32;
-            let (cth_pn, cth_dn) = if attacking {
-                (th_pn.min(widened(second)), th_dn - (dn - c.dn))
-            } else {
-                (th_pn - (pn - c.pn), th_dn.min(widened(second)))
-            };
-            let s = c.step;
-            let r = self.mid(&s.pos, s.key, cth_pn, cth_dn, ply + 1);
-            if self.saver.stopped {
-                self.path.remove(&key);
-                self.kids[ply as usize] = kids;
-                return (1, 1, FREE);
-            }
-            (kids[best].pn, kids[best].dn, kids[best].dep) = r;
-        }
+        // df-pn's numbers are the mover's; these are the attacker's: where the defender
+        // moves, each pair is the other way round.
+        let for_mover = move |(pn, dn): (u32, u32)| if attacking { (pn, dn) } else { (dn, pn) };
+        let n = search_node(
+            self,
+            &mut kids,
+            for_mover((th_pn, th_dn)),
+            Tuning::default(),
+            // A child's mover is the other side: its numbers, and the thresholds it is
+            // given, are the other way round again.
+            |c| for_mover((c.dn, c.pn)),
+            |_, _| {},
+            |me, c, th| {
+                let (th_dn, th_pn) = for_mover(th);
+                (c.pn, c.dn, c.dep) = me.mid(&c.step.pos, c.step.key, th_pn, th_dn, ply + 1);
+                !me.saver.stopped
+            },
+        );
         self.path.remove(&key);
-        self.kids[ply as usize] = kids;
+        let Some(n) = n else {
+            self.kids.put(ply as usize, kids);
+            return (1, 1, FREE);
+        };
+        let (pn, dn) = for_mover((n.pn, n.dn));
+        let mut dep = if dn != 0 {
+            FREE
+        } else if attacking {
+            // Every move refuted: the disproof leans on all that its children's did.
+            kids.iter().map(|c| c.dep).min().unwrap_or(FREE)
+        } else {
+            // The refutation that leans on the least of the path.
+            kids.iter()
+                .filter(|c| c.dn == 0)
+                .map(|c| c.dep)
+                .max()
+                .unwrap_or(FREE)
+        };
+        self.kids.put(ply as usize, kids);
         if dn == 0 && dep >= ply {
             // Leaned on nothing above this position: true wherever it is met.
             dep = FREE;
@@ -282,68 +279,6 @@ impl std::hash::Hasher for Mix {
     }
     fn write_u8(&mut self, v: u8) {
         self.write_u64(v as u64);
-    }
-}
-
-/// A node's numbers for the attacker from its children's, the shallowest ply a disproof
-/// leaned on, the child to search next and the runner-up's number that bounds it: the
-/// least proof number where the attacker moves, the least disproof number where the
-/// defender does.
-fn numbers<P: Game>(kids: &[Child<P>], attacking: bool) -> ((u32, u32, u32), usize, u32) {
-    let (mut least, mut second, mut best) = (INF, INF, 0);
-    let mut sum = 0u32;
-    let mut dep = FREE;
-    // Where the defender moves, the disproof that leans on the least of the path.
-    let mut free_refute = 0u32;
-    for (i, c) in kids.iter().enumerate() {
-        let (mine, other) = if attacking {
-            (c.pn, c.dn)
-        } else {
-            (c.dn, c.pn)
-        };
-        // A solved child's INF stays; a sum of open ones stays below it.
-        sum = if other >= INF || sum >= INF {
-            INF
-        } else {
-            (sum + other).min(INF - 1)
-        };
-        if mine < least {
-            second = least;
-            least = mine;
-            best = i;
-        } else if mine < second {
-            second = mine;
-        }
-        if attacking {
-            dep = dep.min(c.dep);
-        } else if c.dn == 0 {
-            free_refute = free_refute.max(c.dep);
-        }
-    }
-    if kids.is_empty() {
-        // A move list the quick verdict emptied: every move left out loses for its mover.
-        return (
-            if attacking {
-                (INF, 0, FREE)
-            } else {
-                (0, INF, FREE)
-            },
-            0,
-            INF,
-        );
-    }
-    if attacking {
-        (
-            (least, sum, if sum == 0 { dep } else { FREE }),
-            best,
-            second,
-        )
-    } else {
-        (
-            (sum, least, if least == 0 { free_refute } else { FREE }),
-            best,
-            second,
-        )
     }
 }
 

@@ -7,7 +7,7 @@ use crate::check::MAX_CLAIM_PLIES;
 use crate::checkpoint::{
     least_class_kept, work_class, Checkpoint, CheckpointError, Entry, Phase, Saver, MAX_ENTRIES,
 };
-use crate::dfpn::{RootWatch, Solved};
+use crate::dfpn::{count_node, PlyLists, RootWatch, Solved, REPORT_EVERY};
 use crate::instance::{Instance, MoveOf, ProverPosition, Quick};
 use crate::proof::{Record, RecordKind};
 use crate::proof_writer::ProofWriter;
@@ -27,8 +27,6 @@ pub const NEVER: u8 = 255;
 const ETC_MIN_BOUND: u32 = 10;
 /// The least bound searched by proof numbers (see [`Length::pn_from`]).
 pub const DEFAULT_PN_FROM: u32 = NEVER as u32;
-/// Nodes between two progress reports.
-const REPORT_EVERY: u64 = 1 << 16;
 /// Proof positions between two looks at the interrupt flag.
 const INTERRUPT_EVERY: u64 = 1 << 10;
 
@@ -76,7 +74,7 @@ pub struct Length<'a, I: Instance> {
     tb: Option<&'a I::Table>,
     winner: Side,
     tt: Table<Bounds>,
-    moves: Vec<Vec<MoveOf<I>>>,
+    moves: PlyLists<MoveOf<I>>,
     nodes: u64,
     bound: u32,
     progress: &'a dyn SolveProgress,
@@ -91,7 +89,7 @@ pub struct Length<'a, I: Instance> {
     /// smaller ones depth first; `NEVER`: depth first throughout.
     pub pn_from: u32,
     /// The proof-number search's children, one list a ply.
-    kids: Vec<Vec<pn::Child<I::Pos>>>,
+    kids: PlyLists<pn::Child<I::Pos>>,
     /// Positions found won (proven) or not won (disproven) within their bound.
     settled: [u64; 2],
     /// Positions the proof writer has visited that still needed a record.
@@ -122,7 +120,7 @@ impl<'a, I: Instance> Length<'a, I> {
             tb,
             winner,
             tt: Table::with_bytes(tt_bytes)?,
-            moves: Vec::new(),
+            moves: PlyLists::default(),
             nodes: 0,
             bound: 0,
             progress,
@@ -131,7 +129,7 @@ impl<'a, I: Instance> Length<'a, I> {
             root: None,
             winner_nodes: 0,
             pn_from: DEFAULT_PN_FROM,
-            kids: Vec::new(),
+            kids: PlyLists::default(),
             settled: [0; 2],
             proof_nodes: 0,
             proof_place: Default::default(),
@@ -365,10 +363,7 @@ impl<'a, I: Instance> Length<'a, I> {
             return false;
         }
         let start = self.nodes;
-        if self.moves.len() <= ply {
-            self.moves.push(Vec::new());
-        }
-        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let mut moves = self.moves.take(ply);
         self.geo.moves(pos, quick, &mut moves);
         if let Some(hint) = self.oriented(known.hint, mirrored) {
             move_first(&mut moves, hint);
@@ -391,7 +386,7 @@ impl<'a, I: Instance> Length<'a, I> {
                     d - 1 <= c.lo as u32
                 };
                 if settles {
-                    self.moves[ply] = moves;
+                    self.moves.put(ply, moves);
                     let mut b = known;
                     if winner_moves {
                         b.hi = d as u8;
@@ -417,7 +412,7 @@ impl<'a, I: Instance> Length<'a, I> {
             };
             if self.saver.stopped {
                 // Unwinding: this node's answer is unknown, store nothing.
-                self.moves[ply] = moves;
+                self.moves.put(ply, moves);
                 return false;
             }
             if r == winner_moves {
@@ -429,7 +424,7 @@ impl<'a, I: Instance> Length<'a, I> {
         if moves.is_empty() && winner_moves {
             result = false;
         }
-        self.moves[ply] = moves;
+        self.moves.put(ply, moves);
         let mut b = known;
         if let Some(mv) = decided {
             b.hint = self.code(mv, mirrored);
@@ -448,19 +443,11 @@ impl<'a, I: Instance> Length<'a, I> {
     /// Counts a searched node: reports progress, saves a checkpoint when one is due;
     /// true when the search must stop.
     fn count_node(&mut self) -> bool {
-        self.nodes += 1;
-        if self.nodes % REPORT_EVERY == 0 {
-            self.progress.report(&Status {
-                phase: "length",
-                nodes: self.nodes,
-                proven: self.settled[1],
-                disproven: self.settled[0],
-                table_bytes: self.tt.bytes() as u64,
-                bound: Some(self.bound),
-                root: self.watch.numbers(),
-                place: Default::default(),
-            });
-        }
+        count_node(&mut self.nodes, self.progress, |nodes| Status {
+            bound: Some(self.bound),
+            ..Status::search("length", nodes, self.settled, self.tt.bytes())
+                .with_root(self.watch.numbers())
+        });
         if self.checking {
             if let Some(stop) = self.saver.tick() {
                 let root = self.root.expect("set while checking");

@@ -41,6 +41,33 @@ pub struct Status {
     pub place: [(u16, u16); PLACE_LEVELS],
 }
 
+impl Status {
+    /// The status of the search `phase` after `nodes` nodes, with `solved` positions
+    /// (disproven, proven) and a table of `table_bytes` bytes.
+    pub(crate) fn search(
+        phase: &'static str,
+        nodes: u64,
+        solved: [u64; 2],
+        table_bytes: usize,
+    ) -> Status {
+        Status {
+            phase,
+            nodes,
+            proven: solved[1],
+            disproven: solved[0],
+            table_bytes: table_bytes as u64,
+            bound: None,
+            root: None,
+            place: Default::default(),
+        }
+    }
+
+    /// The status with the root's numbers `root`.
+    pub(crate) fn with_root(self, root: Option<(u32, u32)>) -> Status {
+        Status { root, ..self }
+    }
+}
+
 /// The loser's turns the proof's progress line places the writer at.
 pub const PLACE_LEVELS: usize = 3;
 

@@ -6,7 +6,7 @@
 //! and the proof writer share them.
 
 use super::{Bounds, Length, NEVER};
-use crate::dfpn::{Numbers, Tuning, INF};
+use crate::dfpn::{search_node, solve_root, Numbers, Tuning, INF};
 use crate::instance::{Instance, Step};
 use crate::tt::Key;
 use quasar_core::Game;
@@ -42,16 +42,12 @@ impl<I: Instance> Length<'_, I> {
         };
         let winner_moves = root.side_to_move() == self.winner;
         self.watch.reset(!winner_moves);
-        loop {
-            let (pn, dn) = self.mid_pn(root, key, mirrored, known, d, INF, INF, 0);
-            if self.saver.stopped {
-                return false;
-            }
-            if pn == 0 || dn == 0 {
-                // The numbers are the mover's: the mover wins when pn is 0.
-                return (pn == 0) == winner_moves;
-            }
-        }
+        let solved = solve_root(|| {
+            let v = self.mid_pn(root, key, mirrored, known, d, INF, INF, 0);
+            (!self.saver.stopped).then_some(v)
+        });
+        // The numbers are the mover's: the mover wins when pn is 0.
+        solved.is_some_and(|(pn, _)| (pn == 0) == winner_moves)
     }
 
     /// Settles `pos` (unfinished, key `key`) with `d` plies left without expanding it when
@@ -90,16 +86,9 @@ impl<I: Instance> Length<'_, I> {
             return (1, 1);
         }
         let winner_moves = pos.side_to_move() == self.winner;
-        if self.kids.len() <= ply {
-            self.kids.push(Vec::new());
-        }
-        let mut kids = std::mem::take(&mut self.kids[ply]);
-        kids.clear();
+        let mut kids = self.kids.take(ply);
         let quick = self.geo.quick(pos);
-        if self.moves.len() <= ply {
-            self.moves.push(Vec::new());
-        }
-        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let mut moves = self.moves.take(ply);
         self.geo.moves(pos, quick, &mut moves);
         kids.extend(self.geo.steps(pos, &moves, &self.tt).map(|step| Child {
             step,
@@ -107,7 +96,7 @@ impl<I: Instance> Length<'_, I> {
             pn: 1,
             dn: 1,
         }));
-        self.moves[ply] = moves;
+        self.moves.put(ply, moves);
         for i in 0..kids.len() {
             let c = kids[i];
             // The child's numbers are its mover's, the other side.
@@ -139,43 +128,40 @@ impl<I: Instance> Length<'_, I> {
                 }
             };
             if self.saver.stopped {
-                self.kids[ply] = kids;
+                self.kids.put(ply, kids);
                 return (1, 1);
             }
             kids[i].pn = pn;
             kids[i].dn = dn;
         }
         self.watch.expanded(ply, kids.len());
-        let (mut pn, mut dn);
-        let mut best;
-        loop {
-            let n = Numbers::of(kids.iter().map(|c| (c.pn, c.dn)), false);
-            (pn, dn, best) = (n.pn, n.dn, n.best);
-            self.watch.read(ply, pn, dn);
-            if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 {
-                break;
-            }
-            let c = kids[best];
-            let (child_th_pn, child_th_dn) =
-                n.child_thresholds(th_pn, th_dn, c.pn, Tuning::default());
-            let (cpn, cdn) = self.mid_pn(
-                &c.step.pos,
-                c.step.key,
-                c.step.mirrored,
-                c.known,
-                d - 1,
-                child_th_pn,
-                child_th_dn,
-                ply + 1,
-            );
-            if self.saver.stopped {
-                // Unwinding: the numbers are unfinished, store nothing.
-                self.kids[ply] = kids;
-                return (1, 1);
-            }
-            kids[best].pn = cpn;
-            kids[best].dn = cdn;
-        }
+        let n = search_node(
+            self,
+            &mut kids,
+            (th_pn, th_dn),
+            Tuning::default(),
+            |c| (c.pn, c.dn),
+            |me, n| me.watch.read(ply, n.pn, n.dn),
+            |me, c, (th_pn, th_dn)| {
+                let s = c.step;
+                (c.pn, c.dn) = me.mid_pn(
+                    &s.pos,
+                    s.key,
+                    s.mirrored,
+                    c.known,
+                    d - 1,
+                    th_pn,
+                    th_dn,
+                    ply + 1,
+                );
+                !me.saver.stopped
+            },
+        );
+        let Some(Numbers { pn, dn, best, .. }) = n else {
+            // Unwinding: the numbers are unfinished, store nothing.
+            self.kids.put(ply, kids);
+            return (1, 1);
+        };
         let won_here = if pn == 0 {
             Some(winner_moves)
         } else if dn == 0 {
@@ -188,7 +174,7 @@ impl<I: Instance> Length<'_, I> {
         }
         // The mover's deciding move, tried first by the depth-first search.
         let hint = (pn == 0).then(|| self.code(kids[best].step.mv, mirrored));
-        self.kids[ply] = kids;
+        self.kids.put(ply, kids);
         let work = (self.nodes - start).min(u32::MAX as u64) as u32;
         // From the entry as stored now, not as read before the search: a fact found
         // meanwhile (this position reached by another path) is kept.
