@@ -365,39 +365,15 @@ fn order_players(games: &[(&Path, &GameRecord)]) -> Result<Vec<String>, MergeErr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::EndReason;
-    use crate::record::Winner;
 
     /// Game `number` of pairing (a, b) of the match among `players`.
     fn g(players: &[&str], a: &str, b: &str, number: u32) -> GameRecord {
-        let a_first = number.is_multiple_of(2);
         GameRecord {
-            game: "breakthrough".into(),
-            params: "6x6".into(),
-            player_a: a.into(),
-            player_b: b.into(),
-            number,
-            opening: number / 2,
-            first: if a_first { a } else { b }.into(),
-            second: if a_first { b } else { a }.into(),
-            seed: 1,
             opening_plies: 1,
-            first_budget: "100ms".into(),
-            second_budget: "100ms".into(),
-            ply_cap: 1000,
             opening_moves: vec![format!("a2-a{}", 3 + number / 2)],
-            moves: vec![],
-            times_ms: vec![],
-            winner: Winner::First,
-            reason: EndReason::Win,
-            detail: None,
             players: players.iter().map(|p| p.to_string()).collect(),
             games_per_pairing: Some(4),
-            start: None,
-            search: vec![],
-            openings_file: None,
-            opening_line: None,
-            clocks_ms: Vec::new(),
+            ..GameRecord::for_test(a, b, number)
         }
     }
 

@@ -317,25 +317,49 @@ impl RecordWriter {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn sample(number: u32) -> GameRecord {
+impl GameRecord {
+    /// Game `number` of the pairing (a, b) of a 6x6 Breakthrough match, for tests: A moves
+    /// first in the even games, 100 ms a move; no moves, won by the first player.
+    pub(crate) fn for_test(a: &str, b: &str, number: u32) -> GameRecord {
         let a_first = number.is_multiple_of(2);
         GameRecord {
             game: "breakthrough".into(),
             params: "6x6".into(),
-            player_a: "random".into(),
-            player_b: "gtp:./x".into(),
+            player_a: a.into(),
+            player_b: b.into(),
             number,
             opening: number / 2,
-            first: if a_first { "random" } else { "gtp:./x" }.into(),
-            second: if a_first { "gtp:./x" } else { "random" }.into(),
+            first: if a_first { a } else { b }.into(),
+            second: if a_first { b } else { a }.into(),
             seed: 1,
-            opening_plies: 2,
+            opening_plies: 0,
             first_budget: "100ms".into(),
             second_budget: "100ms".into(),
             ply_cap: 1000,
+            opening_moves: vec![],
+            moves: vec![],
+            times_ms: vec![],
+            winner: Winner::First,
+            reason: EndReason::Win,
+            detail: None,
+            players: vec![],
+            games_per_pairing: None,
+            start: None,
+            search: vec![],
+            openings_file: None,
+            opening_line: None,
+            clocks_ms: Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(number: u32) -> GameRecord {
+        GameRecord {
+            opening_plies: 2,
             opening_moves: vec!["a2-a3".into(), "b5-b4".into()],
             moves: vec!["c2-c3".into()],
             times_ms: vec![0.25],
@@ -350,9 +374,7 @@ mod tests {
                 sims: Some(100),
                 ..MoveInfo::default()
             })],
-            openings_file: None,
-            opening_line: None,
-            clocks_ms: Vec::new(),
+            ..GameRecord::for_test("random", "gtp:./x", number)
         }
     }
 

@@ -562,22 +562,7 @@ mod tests {
 
     /// A game of pairing (a, b) numbered `number`, won by the first or second side.
     fn g(a: &str, b: &str, number: u32, winner: Winner) -> GameRecord {
-        let a_first = number.is_multiple_of(2);
         GameRecord {
-            game: "breakthrough".into(),
-            params: "6x6".into(),
-            player_a: a.into(),
-            player_b: b.into(),
-            number,
-            opening: number / 2,
-            first: if a_first { a } else { b }.into(),
-            second: if a_first { b } else { a }.into(),
-            seed: 1,
-            opening_plies: 0,
-            first_budget: "100ms".into(),
-            second_budget: "100ms".into(),
-            ply_cap: 1000,
-            opening_moves: vec![],
             moves: vec!["a2-a3".into(), "a5-a4".into(), "b2-b3".into()],
             times_ms: vec![10.0, 20.0, 30.0],
             winner,
@@ -586,14 +571,7 @@ mod tests {
             } else {
                 EndReason::Win
             },
-            detail: None,
-            players: vec![],
-            games_per_pairing: None,
-            start: None,
-            search: vec![],
-            openings_file: None,
-            opening_line: None,
-            clocks_ms: Vec::new(),
+            ..GameRecord::for_test(a, b, number)
         }
     }
 
