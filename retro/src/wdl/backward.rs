@@ -2,13 +2,12 @@
 //! their predecessors, checking each parent, iteration after iteration until none is solved.
 
 use super::state::{forward_check, quick_check, Scratch, Work, RECENT, SOLVED, VISITED, WIN};
-use super::sweep::{clear_recent, sweep};
+use super::sweep::{clear_recent, over_frontier, solved_positions, sweep};
 use super::WdlOptions;
 use crate::progress::{Progress, ProgressFn};
 use crate::reverse::Preds;
 use crate::space::RetroGame;
 use quasar_core::Side;
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 /// Runs the iterations; returns the work and the number of iterations.
@@ -70,10 +69,7 @@ fn run_frontier<G: RetroGame + ?Sized>(
     progress: ProgressFn<'_>,
 ) -> (Work, u64) {
     let n = game.size();
-    let mut frontier: Vec<u64> = (0..n)
-        .into_par_iter()
-        .filter(|&s| st[s as usize].load(Relaxed) & SOLVED != 0)
-        .collect();
+    let mut frontier = solved_positions(n, st);
     let mut total = Work::default();
     let mut iterations = 0;
     loop {
@@ -90,19 +86,7 @@ fn run_frontier<G: RetroGame + ?Sized>(
             }
             (work, scratch.fresh)
         };
-        let parts: Vec<(Work, Vec<u64>)> = if o.parallel {
-            frontier.par_chunks(FRONTIER_CHUNK).map(chunk).collect()
-        } else {
-            vec![chunk(&frontier)]
-        };
-        let mut next = Vec::new();
-        let mut work = Work::default();
-        for (w, fresh) in parts {
-            work = work + w;
-            next.extend(fresh);
-        }
-        // Threads interleave their finds; sorting keeps every run's order the same.
-        next.par_sort_unstable();
+        let (work, next) = over_frontier(&frontier, o.parallel, FRONTIER_CHUNK, chunk);
         total = total + work;
         decided += work.solved;
         progress(Progress {

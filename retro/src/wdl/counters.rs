@@ -4,6 +4,7 @@
 //! Every move is looked at once, and plies are exact.
 
 use super::state::{plies, try_solve, Work, SOLVED, WIN};
+use super::sweep::{over_frontier, solved_positions};
 use super::WdlOptions;
 use crate::progress::{Progress, ProgressFn};
 use crate::space::RetroGame;
@@ -39,10 +40,7 @@ pub(crate) fn run<G: RetroGame + ?Sized>(
     if n > 0 && game.child_count(0).is_none() {
         total.forward += n;
     }
-    let mut frontier: Vec<u64> = (0..n)
-        .into_par_iter()
-        .filter(|&s| st[s as usize].load(Relaxed) & SOLVED != 0)
-        .collect();
+    let mut frontier = solved_positions(n, st);
     let mut layers = 0;
     while !frontier.is_empty() {
         layers += 1;
@@ -69,18 +67,9 @@ pub(crate) fn run<G: RetroGame + ?Sized>(
             }
             (work, next)
         };
-        let parts: Vec<(Work, Vec<u64>)> = if o.parallel {
-            frontier.par_chunks(CHUNK).map(layer).collect()
-        } else {
-            vec![layer(&frontier)]
-        };
-        let mut next = Vec::new();
-        for (w, found) in parts {
-            total = total + w;
-            decided += w.solved;
-            next.extend(found);
-        }
-        next.par_sort_unstable();
+        let (work, next) = over_frontier(&frontier, o.parallel, CHUNK, layer);
+        total = total + work;
+        decided += work.solved;
         progress(Progress {
             phase: "counter layer",
             step: layers,

@@ -1,7 +1,7 @@
 //! One pass over every position, in index order or in parallel blocks, with per-thread
 //! scratch buffers and summed work counts.
 
-use super::state::{Scratch, Work, RECENT};
+use super::state::{Scratch, Work, RECENT, SOLVED};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
@@ -24,6 +24,42 @@ where
             (b * BLOCK..((b + 1) * BLOCK).min(n)).fold(Work::default(), |acc, p| acc + f(p, &mut s))
         })
         .reduce(Work::default, |a, b| a + b)
+}
+
+/// The solved positions below `n`, in index order: the first frontier of a search that
+/// works outwards from them.
+pub(crate) fn solved_positions(n: u64, st: &[AtomicU32]) -> Vec<u64> {
+    (0..n)
+        .into_par_iter()
+        .filter(|&s| st[s as usize].load(Relaxed) & SOLVED != 0)
+        .collect()
+}
+
+/// Calls `f` on the pieces of `frontier` (of `piece` positions, in parallel, when
+/// `parallel`; else on the whole): their work summed and the positions they found, sorted.
+pub(crate) fn over_frontier<F>(
+    frontier: &[u64],
+    parallel: bool,
+    piece: usize,
+    f: F,
+) -> (Work, Vec<u64>)
+where
+    F: Fn(&[u64]) -> (Work, Vec<u64>) + Sync + Send,
+{
+    let parts: Vec<(Work, Vec<u64>)> = if parallel {
+        frontier.par_chunks(piece).map(f).collect()
+    } else {
+        vec![f(frontier)]
+    };
+    let mut work = Work::default();
+    let mut found = Vec::new();
+    for (w, part) in parts {
+        work = work + w;
+        found.extend(part);
+    }
+    // Threads interleave their finds; sorting keeps every run's order the same.
+    found.par_sort_unstable();
+    (work, found)
 }
 
 /// Clears the recent mark of every position (the start of a layered iteration).
