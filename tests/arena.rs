@@ -406,89 +406,33 @@ fn a_file_for_a_folder_and_a_ply_cap_of_0_are_refused_before_any_game() {
 
 #[test]
 fn bad_requests_are_one_line_errors() {
+    let two = "arena --player random --player random:seed=1";
     for (args, want) in [
         (
-            vec!["arena", "--player", "mcts:depth=3", "--player", "random"],
+            "arena --player mcts:depth=3 --player random".to_string(),
             "unknown key 'depth'",
         ),
         (
-            vec![
-                "arena",
-                "--player",
-                "mcts:tb=/nonexistent/t.qtb",
-                "--player",
-                "random",
-            ],
+            "arena --player mcts:tb=/nonexistent/t.qtb --player random".into(),
             "/nonexistent/t.qtb",
         ),
         (
-            vec!["arena", "--player", "random", "--player", "random"],
+            "arena --player random --player random".into(),
             "named twice",
         ),
+        (format!("{two} --games 3"), "even"),
+        ("arena --player random".into(), "at least two"),
+        (format!("{two} --sims 0"), "at least one simulation"),
+        (format!("{two} --game chess"), "chess"),
+        (format!("{two} --sprt elo0=5,elo1=1"), "elo0 < elo1"),
         (
-            vec![
-                "arena",
-                "--player",
-                "random",
-                "--player",
-                "random:seed=1",
-                "--games",
-                "3",
-            ],
-            "even",
-        ),
-        (vec!["arena", "--player", "random"], "at least two"),
-        (
-            vec![
-                "arena",
-                "--player",
-                "random",
-                "--player",
-                "random:seed=1",
-                "--sims",
-                "0",
-            ],
-            "at least one simulation",
-        ),
-        (
-            vec![
-                "arena",
-                "--player",
-                "random",
-                "--player",
-                "random:seed=1",
-                "--game",
-                "chess",
-            ],
-            "chess",
-        ),
-        (
-            vec![
-                "arena",
-                "--player",
-                "random",
-                "--player",
-                "random:seed=1",
-                "--sprt",
-                "elo0=5,elo1=1",
-            ],
-            "elo0 < elo1",
-        ),
-        (
-            vec![
-                "arena",
-                "--player",
-                "gtp:/nonexistent/engine",
-                "--player",
-                "random",
-                "--games",
-                "2",
-                "--out",
-                "/tmp/quasar-arena-never",
-            ],
+            "arena --player gtp:/nonexistent/engine --player random --games 2 --out \
+             /tmp/quasar-arena-never"
+                .into(),
             "cannot start GTP engine",
         ),
     ] {
+        let args: Vec<&str> = args.split_whitespace().collect();
         let (ok, _, e) = quasar(&args);
         assert!(!ok, "{args:?} should fail");
         assert!(e.contains(want), "{args:?}: '{e}' should mention '{want}'");

@@ -245,46 +245,38 @@ fn perft_counts_are_the_librarys() {
 
 #[test]
 fn size_options_belong_to_their_game() {
-    let e = one_error_line(&["perft", "--game", "woodpush", "--board", "6x6"]);
-    assert!(
-        e.contains("--board is not an option of woodpush: its size is --width N"),
-        "{e}"
-    );
-    let e = one_error_line(&["bestmove", "--width", "9"]);
-    assert!(
-        e.contains("--width is not an option of breakthrough: its size is --board WxH"),
-        "{e}"
-    );
-    let e = one_error_line(&["perft", "--game", "woodpush", "--width", "5"]);
-    assert!(e.contains("needs a strip of 6 to 31 cells, not 5"), "{e}");
-    let e = one_error_line(&[
-        "perft", "--game", "woodpush", "--width", "9", "--pieces", "3",
-    ]);
-    assert!(e.contains("3 pieces a side"), "{e}");
-    let e = one_error_line(&[
-        "perft",
-        "--game",
-        "woodpush",
-        "--width",
-        "7",
-        "--position",
-        "L.L...R.R L",
-    ]);
-    assert!(e.contains("width 7 but the position is width 9"), "{e}");
-    let e = one_error_line(&[
-        "tablebase",
-        "build",
-        "--game",
-        "woodpush",
-        "--width",
-        "7",
-        "--rows",
-        "3",
-    ]);
-    assert!(
-        e.contains("--rows is not an option of woodpush tables"),
-        "{e}"
-    );
+    for (args, want) in [
+        (
+            "perft --game woodpush --board 6x6",
+            "--board is not an option of woodpush: its size is --width N",
+        ),
+        (
+            "bestmove --width 9",
+            "--width is not an option of breakthrough: its size is --board WxH",
+        ),
+        (
+            "perft --game woodpush --width 5",
+            "needs a strip of 6 to 31 cells, not 5",
+        ),
+        (
+            "perft --game woodpush --width 9 --pieces 3",
+            "3 pieces a side",
+        ),
+        (
+            "perft --game woodpush --width 7 --position L.L...R.R_L",
+            "width 7 but the position is width 9",
+        ),
+        (
+            "tablebase build --game woodpush --width 7 --rows 3",
+            "--rows is not an option of woodpush tables",
+        ),
+    ] {
+        // Words apart; `_` stands for a space inside a position.
+        let args: Vec<String> = args.split(' ').map(|a| a.replace('_', " ")).collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let e = one_error_line(&args);
+        assert!(e.contains(want), "{args:?}: {e}");
+    }
 }
 
 #[test]
