@@ -4,7 +4,7 @@
 //! the move list with each move's time, and the value curve).
 
 use crate::record::GameRecord;
-use crate::report::{elo_cell, pct, rating_cell, score_cell, svg, wl, Report};
+use crate::report::{pairing_cells, pct, rating_cell, svg, wl, Report};
 use crate::setup::{GameSetup, Picture};
 use quasar_core::{Game, Side};
 use serde::Serialize;
@@ -179,20 +179,8 @@ pub fn page<S: GameSetup>(setup: &S, summary: &str, rep: &Report, games: &[GameR
          <th>A score (95% CI)</th><th>Elo A-B (95% CI)</th><th>LOS</th></tr>"
     );
     for s in &rep.pairings {
-        let _ = writeln!(
-            h,
-            "<tr><td>{}</td><td><code>{}</code></td><td><code>{}</code></td><td>{}</td><td>{}</td>\
-             <td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            s.test,
-            esc(&s.player_a),
-            esc(&s.player_b),
-            wl(&s.a_first),
-            wl(&s.b_first),
-            wl(&s.total),
-            score_cell(s),
-            elo_cell(s),
-            pct(s.los)
-        );
+        let cells = pairing_cells(s, |p| format!("<code>{}</code>", esc(p)));
+        let _ = writeln!(h, "<tr><td>{}</td></tr>", cells.join("</td><td>"));
     }
     h.push_str("</table>\n");
     if rep.players.len() > 2 {

@@ -266,14 +266,30 @@ fn elo_text(x: f64) -> String {
     }
 }
 
-pub(crate) fn score_cell(s: &PairingSummary) -> String {
+/// A pairing's row of the results table (test, players as `name` writes them, wins - losses
+/// with each side and in all, score, Elo, LOS), shared by the Markdown and HTML reports.
+pub(crate) fn pairing_cells(s: &PairingSummary, name: impl Fn(&str) -> String) -> [String; 9] {
+    [
+        s.test.to_string(),
+        name(&s.player_a),
+        name(&s.player_b),
+        wl(&s.a_first),
+        wl(&s.b_first),
+        wl(&s.total),
+        score_cell(s),
+        elo_cell(s),
+        pct(s.los),
+    ]
+}
+
+fn score_cell(s: &PairingSummary) -> String {
     match (s.score, s.score_ci) {
         (Some(p), Some(ci)) => format!("{} ({} - {})", pct(p), pct(ci.low), pct(ci.high)),
         _ => "-".into(),
     }
 }
 
-pub(crate) fn elo_cell(s: &PairingSummary) -> String {
+fn elo_cell(s: &PairingSummary) -> String {
     let e = elo(&s.total);
     match e {
         Some((v, ci)) => format!(
@@ -299,19 +315,7 @@ pub fn markdown(r: &Report) -> String {
     let mut draws = false;
     for s in &r.pairings {
         draws |= s.total.draws > 0;
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            s.test,
-            md_escape(&s.player_a),
-            md_escape(&s.player_b),
-            wl(&s.a_first),
-            wl(&s.b_first),
-            wl(&s.total),
-            score_cell(s),
-            elo_cell(s),
-            pct(s.los)
-        );
+        let _ = writeln!(out, "| {} |", pairing_cells(s, md_escape).join(" | "));
     }
     let _ = write!(
         out,
