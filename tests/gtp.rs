@@ -1,7 +1,6 @@
 //! End-to-end GTP sessions with the `quasar` binary: transcripts of good and bad commands.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 /// Runs `quasar gtp` with `args`, feeds it `input` and returns what it printed.
 fn session(args: &[&str], input: &str) -> String {
@@ -10,27 +9,9 @@ fn session(args: &[&str], input: &str) -> String {
 
 /// Runs `quasar gtp` with `args`, feeds it raw `input` and returns what it printed.
 fn session_bytes(args: &[&str], input: &[u8]) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_quasar"))
-        .arg("gtp")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("quasar runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input)
-        .expect("write commands");
-    let out = child.wait_with_output().expect("quasar ends");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
+    let (ok, out, err) = common::with_input(&[&["gtp"], args].concat(), input);
+    assert!(ok, "{err}");
+    out
 }
 
 /// The replies, one string per command, without the closing blank lines.
@@ -146,12 +127,9 @@ fn engine_plays_itself_to_the_end() {
 
 #[test]
 fn bad_command_line_options_are_reported() {
-    let out = Command::new(env!("CARGO_BIN_EXE_quasar"))
-        .args(["gtp", "--time", "5"])
-        .output()
-        .expect("quasar runs");
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("give a unit"));
+    let (ok, _, err) = common::quasar(&["gtp", "--time", "5"]);
+    assert!(!ok);
+    assert!(err.contains("give a unit"), "{err}");
 }
 
 #[test]
@@ -195,18 +173,8 @@ fn a_line_of_invalid_utf8_gets_an_answer_and_the_session_goes_on() {
 #[test]
 fn a_board_without_a_start_position_is_one_error_line() {
     for board in ["3x3", "7x3"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_quasar"))
-            .args(["gtp", "--board", board])
-            .stdin(Stdio::null())
-            .output()
-            .expect("quasar runs");
-        let e = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{e}");
-        assert_eq!(e.lines().count(), 1, "{e}");
-        assert!(
-            e.starts_with("error: ") && e.contains("no start position"),
-            "{e}"
-        );
+        let e = common::one_error_line(&["gtp", "--board", board]);
+        assert!(e.contains("no start position"), "{e}");
     }
 }
 

@@ -1,32 +1,9 @@
 //! End-to-end runs of `quasar bestmove` and `quasar play` with piped input.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 fn quasar(args: &[&str], input: &str) -> (bool, String, String) {
-    quasar_bytes(args, input.as_bytes())
-}
-
-fn quasar_bytes(args: &[&str], input: &[u8]) -> (bool, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_quasar"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("quasar runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input)
-        .expect("write input");
-    let out = child.wait_with_output().expect("quasar ends");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::with_input(args, input.as_bytes())
 }
 
 #[test]
@@ -163,7 +140,7 @@ fn play_accepts_the_games_side_names() {
 fn play_answers_a_line_too_long_or_not_text_and_goes_on() {
     let mut input = vec![b'x'; 1 << 20];
     input.extend_from_slice(b"\n\xff\xfe b2-b3\nb2-b3\nquit\n");
-    let (ok, out, err) = quasar_bytes(&["play", "--board", "5x5", "--sims", "100"], &input);
+    let (ok, out, err) = common::with_input(&["play", "--board", "5x5", "--sims", "100"], &input);
     assert!(ok, "{err}");
     assert!(
         out.contains("that line is longer than 16384 bytes; type a move"),

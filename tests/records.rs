@@ -7,7 +7,6 @@ mod common;
 use common::{arena_ok, one_error_line, report};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 /// Runs `quasar` with `args`, which must succeed: its standard output.
 fn run_ok(args: &[&str]) -> String {
@@ -206,8 +205,8 @@ fn every_game_records_in_its_notation_and_replays() {
 fn play_saves_its_game_in_the_same_format() {
     let dir = scratch("play");
     let saved = dir.join("game.pgn");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_quasar"))
-        .args([
+    let (ok, _, err) = common::with_input(
+        &[
             "play",
             "--board",
             "5x5",
@@ -215,25 +214,10 @@ fn play_saves_its_game_in_the_same_format() {
             "50",
             "--save",
             saved.to_str().unwrap(),
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"a2-a3\nquit\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        ],
+        b"a2-a3\nquit\n",
     );
+    assert!(ok, "{err}");
     let pgn = std::fs::read_to_string(&saved).unwrap();
     assert_eq!(tag(&pgn, 0, "White").as_deref(), Some("human"));
     assert_eq!(tag(&pgn, 0, "Result").as_deref(), Some("0-1"));

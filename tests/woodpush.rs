@@ -4,7 +4,6 @@
 
 use quasar_core::{perft, Game};
 use std::path::PathBuf;
-use std::process::Command;
 use woodpush::Position;
 
 mod common;
@@ -292,21 +291,10 @@ fn show_play_and_gtp_speak_woodpush() {
         "{out}"
     );
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_quasar"))
-        .args(["gtp", "--game", "woodpush", "--width", "8", "--sims", "200"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"showboard\nplay left 1>\ngenmove right\nboardsize 5\nquit\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let out = String::from_utf8_lossy(&out.stdout);
+    let (_, out, _) = common::with_input(
+        &["gtp", "--game", "woodpush", "--width", "8", "--sims", "200"],
+        b"showboard\nplay left 1>\ngenmove right\nboardsize 5\nquit\n",
+    );
     assert!(out.contains("L . L . . R . R"), "{out}");
     assert!(out.contains("= \n\n= ") || out.contains("=\n\n= "), "{out}");
     assert!(

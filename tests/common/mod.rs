@@ -2,8 +2,9 @@
 //! table build), per-run scratch files and folders, and reading a JSON Lines record. Each test file uses some of them.
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 /// Runs `quasar` with `args`: its exit status and output.
 pub fn output(args: &[&str]) -> Output {
@@ -16,6 +17,30 @@ pub fn output(args: &[&str]) -> Output {
 /// Runs `quasar` with `args`: whether it succeeded, its standard output and error.
 pub fn quasar(args: &[&str]) -> (bool, String, String) {
     let out = output(args);
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Runs `quasar` with `args`, `input` on its standard input: whether it succeeded, its
+/// standard output and error.
+pub fn with_input(args: &[&str], input: &[u8]) -> (bool, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quasar"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run quasar");
+    child
+        .stdin
+        .take()
+        .expect("its standard input")
+        .write_all(input)
+        .expect("write its input");
+    let out = child.wait_with_output().expect("quasar ends");
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
