@@ -2,7 +2,7 @@
 //! solvers (or over half the space with counters, resumable), and print a table's contents,
 //! a probe and a verification.
 
-use super::output::{print_json, result_word, ProbeAnswer, TableInfo};
+use super::output::{print_json, result_word, verify_verdict, ProbeAnswer, TableInfo};
 use super::CliResult;
 use chinese_checkers::solve::{method_of, solve_full, solve_half, CcTable};
 use chinese_checkers::Position;
@@ -268,18 +268,10 @@ pub fn verify(t: &CcTable, samples: Option<u64>, seed: Option<u64>) -> CliResult
         "checksum ok; checked {} positions ({which}) against their moves: {} inconsistent",
         r.positions, r.inconsistent
     );
-    match r.first_inconsistent {
-        None => {
-            println!("all agree");
-            Ok(())
-        }
-        Some(p) => Err(format!(
-            "{} positions disagree with their moves, the first {}",
-            r.inconsistent,
-            p.position_text()
-        )
-        .into()),
-    }
+    verify_verdict(
+        r.inconsistent,
+        r.first_inconsistent.map(|p| p.position_text()),
+    )
 }
 
 /// The default file name: `cc-k<K>.qrt`.

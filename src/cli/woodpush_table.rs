@@ -1,7 +1,7 @@
 //! `quasar tablebase` for Woodpush: solve a width (or its positions of few pieces) into a
 //! table file, and print a table's contents, a probe and a verification.
 
-use super::output::{print_json, result_word, ProbeAnswer, TableInfo};
+use super::output::{print_json, result_word, verify_verdict, ProbeAnswer, TableInfo};
 use super::CliResult;
 use crate::progress::SolveBars;
 use quasar_core::file::OutputLock;
@@ -192,16 +192,9 @@ pub fn verify(table: &WoodpushTable) -> CliResult {
         "checked {} positions against their moves: {} inconsistent",
         r.positions, r.inconsistent
     );
-    match r.first_inconsistent {
-        None => {
-            println!("all agree");
-            Ok(())
-        }
-        Some(p) => Err(format!(
-            "{} positions disagree with their moves, the first {}",
-            r.inconsistent,
-            retro::PerfectIndex::unrank(table.space(), p).position_text()
-        )
-        .into()),
-    }
+    verify_verdict(
+        r.inconsistent,
+        r.first_inconsistent
+            .map(|p| retro::PerfectIndex::unrank(table.space(), p).position_text()),
+    )
 }
