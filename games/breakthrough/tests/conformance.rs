@@ -185,26 +185,10 @@ fn positions_from_random_games() {
 #[test]
 fn random_placements() {
     // Boards of many shapes, from the smallest to the longest, sparse to crowded.
-    let boards = [
-        (3, 4),
-        (4, 3),
-        (3, 5),
-        (5, 5),
-        (6, 6),
-        (8, 8),
-        (7, 4),
-        (4, 7),
-        (4, 16),
-        (16, 4),
-        (3, 21),
-        (21, 3),
-        (6, 10),
-        (9, 7),
-    ];
     let mut rng = SplitMix64::new(0xfeed);
     let mut s = suite();
     let mut placed = 0;
-    for (w, h) in boards {
+    for &(w, h) in reference::BOARDS {
         for fill in [5, 15, 30, 60, 90] {
             for i in 0..150 {
                 let refpos = RefPos::random_placement(w, h, fill, &mut rng);

@@ -39,24 +39,6 @@ fn reference_moves(pos: &RefPos) -> Vec<Move> {
     moves
 }
 
-/// Boards of many shapes, from the smallest to the longest, for the text mutations.
-const BOARDS: &[(u32, u32)] = &[
-    (3, 4),
-    (4, 3),
-    (3, 5),
-    (5, 5),
-    (6, 6),
-    (8, 8),
-    (7, 4),
-    (4, 7),
-    (4, 16),
-    (16, 4),
-    (3, 21),
-    (21, 3),
-    (6, 10),
-    (9, 7),
-];
-
 /// Every placement of pieces on a board of `w * h <= 12` cells, both sides to move.
 fn every_position(w: usize, h: usize) {
     let n = w * h;
@@ -262,8 +244,8 @@ fn position_text_errors() {
     let mut rng = SplitMix64::new(4242);
     let alphabet = b"WB0123456789/ wbx";
     for _ in 0..20_000 {
-        let (w, h) = BOARDS[rng.below(BOARDS.len())];
-        let mut text = RefPos::random_placement(w as usize, h as usize, 40, &mut rng)
+        let (w, h) = reference::BOARDS[rng.below(reference::BOARDS.len())];
+        let mut text = RefPos::random_placement(w, h, 40, &mut rng)
             .to_fen()
             .into_bytes();
         for _ in 0..1 + rng.below(3) {

@@ -9,6 +9,24 @@
 use quasar_core::SplitMix64;
 use rand::Rng;
 
+/// Boards of many shapes (width, height), from the smallest to the longest.
+pub const BOARDS: &[(usize, usize)] = &[
+    (3, 4),
+    (4, 3),
+    (3, 5),
+    (5, 5),
+    (6, 6),
+    (8, 8),
+    (7, 4),
+    (4, 7),
+    (4, 16),
+    (16, 4),
+    (3, 21),
+    (21, 3),
+    (6, 10),
+    (9, 7),
+];
+
 /// What stands on a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cell {
