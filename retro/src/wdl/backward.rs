@@ -2,9 +2,9 @@
 //! their predecessors, checking each parent, iteration after iteration until none is solved.
 
 use super::state::{forward_check, quick_check, Scratch, Work, RECENT, SOLVED, VISITED, WIN};
-use super::sweep::{clear_recent, over_frontier, solved_positions, sweep};
+use super::sweep::{clear_recent, iterate, over_frontier, solved_positions, sweep};
 use super::WdlOptions;
-use crate::progress::{Progress, ProgressFn};
+use crate::progress::ProgressFn;
 use crate::reverse::Preds;
 use crate::space::RetroGame;
 use quasar_core::Side;
@@ -16,17 +16,14 @@ pub(crate) fn run<G: RetroGame + ?Sized>(
     preds: &Preds<'_, G>,
     st: &[AtomicU32],
     o: &WdlOptions,
-    mut decided: u64,
+    decided: u64,
     progress: ProgressFn<'_>,
 ) -> (Work, u64) {
     let n = game.size();
     if o.no_dup && o.layered {
         return run_frontier(game, preds, st, o, decided, progress);
     }
-    let mut total = Work::default();
-    let mut iterations = 0;
-    loop {
-        iterations += 1;
+    iterate("backward iteration", n, decided, progress, |_| {
         if o.layered {
             clear_recent(st, o.parallel);
         }
@@ -43,18 +40,8 @@ pub(crate) fn run<G: RetroGame + ?Sized>(
             scratch.fresh.clear();
             w
         });
-        total = total + work;
-        decided += work.solved;
-        progress(Progress {
-            phase: "backward iteration",
-            step: iterations,
-            decided,
-            total: n,
-        });
-        if work.solved == 0 {
-            return (total, iterations);
-        }
-    }
+        (work, work.solved != 0)
+    })
 }
 
 /// The layered no-dup variant driven by a list of the positions solved in the previous
@@ -65,15 +52,12 @@ fn run_frontier<G: RetroGame + ?Sized>(
     preds: &Preds<'_, G>,
     st: &[AtomicU32],
     o: &WdlOptions,
-    mut decided: u64,
+    decided: u64,
     progress: ProgressFn<'_>,
 ) -> (Work, u64) {
     let n = game.size();
     let mut frontier = solved_positions(n, st);
-    let mut total = Work::default();
-    let mut iterations = 0;
-    loop {
-        iterations += 1;
+    iterate("backward iteration", n, decided, progress, |_| {
         for &s in &frontier {
             st[s as usize].fetch_and(!RECENT, Relaxed);
         }
@@ -87,19 +71,9 @@ fn run_frontier<G: RetroGame + ?Sized>(
             (work, scratch.fresh)
         };
         let (work, next) = over_frontier(&frontier, o.parallel, FRONTIER_CHUNK, chunk);
-        total = total + work;
-        decided += work.solved;
-        progress(Progress {
-            phase: "backward iteration",
-            step: iterations,
-            decided,
-            total: n,
-        });
-        if work.solved == 0 {
-            return (total, iterations);
-        }
         frontier = next;
-    }
+        (work, work.solved != 0)
+    })
 }
 
 /// Frontier positions per parallel task.

@@ -4,9 +4,9 @@
 //! Every move is looked at once, and plies are exact.
 
 use super::state::{plies, try_solve, Work, SOLVED, WIN};
-use super::sweep::{over_frontier, solved_positions};
+use super::sweep::{iterate, over_frontier, solved_positions};
 use super::WdlOptions;
-use crate::progress::{Progress, ProgressFn};
+use crate::progress::ProgressFn;
 use crate::space::RetroGame;
 use quasar_core::Side;
 use rayon::prelude::*;
@@ -20,7 +20,7 @@ pub(crate) fn run<G: RetroGame + ?Sized>(
     game: &G,
     st: &[AtomicU32],
     o: &WdlOptions,
-    mut decided: u64,
+    decided: u64,
     progress: ProgressFn<'_>,
 ) -> (Work, u64) {
     let n = game.size();
@@ -41,9 +41,10 @@ pub(crate) fn run<G: RetroGame + ?Sized>(
         total.forward += n;
     }
     let mut frontier = solved_positions(n, st);
-    let mut layers = 0;
-    while !frontier.is_empty() {
-        layers += 1;
+    if frontier.is_empty() {
+        return (total, 0);
+    }
+    let (work, layers) = iterate("counter layer", n, decided, progress, |_| {
         let layer = |part: &[u64]| {
             let mut work = Work::default();
             let (mut buf, mut next) = (Vec::new(), Vec::new());
@@ -68,15 +69,8 @@ pub(crate) fn run<G: RetroGame + ?Sized>(
             (work, next)
         };
         let (work, next) = over_frontier(&frontier, o.parallel, CHUNK, layer);
-        total = total + work;
-        decided += work.solved;
-        progress(Progress {
-            phase: "counter layer",
-            step: layers,
-            decided,
-            total: n,
-        });
         frontier = next;
-    }
-    (total, layers)
+        (work, !frontier.is_empty())
+    });
+    (total + work, layers)
 }

@@ -2,9 +2,9 @@
 //! each from its children, until a sweep settles nothing.
 
 use super::state::{forward_check, quick_check, Work, SOLVED, TERMINAL};
-use super::sweep::{clear_recent, sweep};
+use super::sweep::{clear_recent, iterate, sweep};
 use super::WdlOptions;
-use crate::progress::{Progress, ProgressFn};
+use crate::progress::ProgressFn;
 use crate::reverse::Preds;
 use crate::space::RetroGame;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
@@ -15,30 +15,17 @@ pub(crate) fn run<G: RetroGame + ?Sized>(
     preds: Option<&Preds<'_, G>>,
     st: &[AtomicU32],
     o: &WdlOptions,
-    mut decided: u64,
+    decided: u64,
     progress: ProgressFn<'_>,
 ) -> (Work, u64) {
     let n = game.size();
-    let mut total = Work::default();
-    let mut iterations = 0;
-    loop {
-        iterations += 1;
+    iterate("forward iteration", n, decided, progress, |iteration| {
         if o.layered {
             clear_recent(st, o.parallel);
         }
-        let work = sweep_once(game, preds, st, o, iterations as u32);
-        total = total + work;
-        decided += work.solved;
-        progress(Progress {
-            phase: "forward iteration",
-            step: iterations,
-            decided,
-            total: n,
-        });
-        if work.solved == 0 && work.deferred == 0 {
-            return (total, iterations);
-        }
-    }
+        let work = sweep_once(game, preds, st, o, iteration as u32);
+        (work, work.solved != 0 || work.deferred != 0)
+    })
 }
 
 /// One sweep: a forward check of every unsolved position (and, with `direct`, a quick check

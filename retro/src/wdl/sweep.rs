@@ -1,7 +1,9 @@
 //! One pass over every position, in index order or in parallel blocks, with per-thread
-//! scratch buffers and summed work counts.
+//! scratch buffers and summed work counts; a pass over a frontier; and the solvers'
+//! iterations of passes with their progress reports.
 
 use super::state::{Scratch, Work, RECENT, SOLVED};
+use crate::progress::{Progress, ProgressFn};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
@@ -60,6 +62,35 @@ where
     // Threads interleave their finds; sorting keeps every run's order the same.
     found.par_sort_unstable();
     (work, found)
+}
+
+/// Runs the iterations of `phase` over `n` positions: `iteration` (given its number, from 1)
+/// returns its work and whether another is due. Each is reported to `progress` with the
+/// positions decided so far, `decided` before the first. The work of all and their number.
+pub(crate) fn iterate(
+    phase: &'static str,
+    n: u64,
+    mut decided: u64,
+    progress: ProgressFn<'_>,
+    mut iteration: impl FnMut(u64) -> (Work, bool),
+) -> (Work, u64) {
+    let mut total = Work::default();
+    let mut iterations = 0;
+    loop {
+        iterations += 1;
+        let (work, again) = iteration(iterations);
+        total = total + work;
+        decided += work.solved;
+        progress(Progress {
+            phase,
+            step: iterations,
+            decided,
+            total: n,
+        });
+        if !again {
+            return (total, iterations);
+        }
+    }
 }
 
 /// Clears the recent mark of every position (the start of a layered iteration).
