@@ -68,13 +68,13 @@ fn leftovers(dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-/// `args` with `{}` replaced by `path` fails at once with one error line naming `path` as
-/// `kind`, and leaves a FIFO a FIFO.
-fn refused(args: &[&str], path: &Path, kind: &str) {
+/// The command line `args` (words apart) with `{}` replaced by `path` fails at once with
+/// one error line naming `path` as `kind`, and leaves a FIFO a FIFO.
+fn refused(args: &str, path: &Path, kind: &str) {
     let p = path.to_str().unwrap();
     let args: Vec<&str> = args
-        .iter()
-        .map(|a| if *a == "{}" { p } else { a })
+        .split(' ')
+        .map(|a| if a == "{}" { p } else { a })
         .collect();
     let (code, err) = run(&args);
     assert_eq!(code, Some(1), "{args:?}: {err}");
@@ -95,46 +95,11 @@ fn outputs_that_are_devices_or_fifos_are_refused_before_any_work() {
         (Path::new("/dev/null"), "a character device"),
     ] {
         for args in [
-            &[
-                "tablebase",
-                "build",
-                "--game",
-                "woodpush",
-                "--width",
-                "3",
-                "-o",
-                "{}",
-            ][..],
-            &[
-                "tablebase",
-                "build",
-                "--game",
-                "chinese-checkers",
-                "--pieces",
-                "2",
-                "-o",
-                "{}",
-            ],
-            &[
-                "tablebase",
-                "build",
-                "--board",
-                "4x4",
-                "--rows",
-                "3",
-                "-o",
-                "{}",
-            ],
-            &["solve", "--board", "4x4", "--memory", "16", "--proof", "{}"],
-            &[
-                "solve",
-                "--board",
-                "4x4",
-                "--memory",
-                "16",
-                "--checkpoint",
-                "{}",
-            ],
+            "tablebase build --game woodpush --width 3 -o {}",
+            "tablebase build --game chinese-checkers --pieces 2 -o {}",
+            "tablebase build --board 4x4 --rows 3 -o {}",
+            "solve --board 4x4 --memory 16 --proof {}",
+            "solve --board 4x4 --memory 16 --checkpoint {}",
         ] {
             refused(args, p, kind);
         }
@@ -151,22 +116,12 @@ fn inputs_that_are_devices_or_fifos_are_refused_without_waiting() {
         (Path::new("/dev/zero"), "a character device"),
     ] {
         for args in [
-            &["solve", "--check", "{}"][..],
-            &["tablebase", "info", "{}"],
-            &["tablebase", "info", "--game", "checkers", "{}"],
-            &["tablebase", "info", "--game", "woodpush", "{}"],
-            &[
-                "bestmove", "--game", "woodpush", "--width", "6", "--tb", "{}", "--sims", "10",
-            ],
-            &[
-                "bestmove",
-                "--game",
-                "chinese-checkers",
-                "--pieces",
-                "2",
-                "--tb",
-                "{}",
-            ],
+            "solve --check {}",
+            "tablebase info {}",
+            "tablebase info --game checkers {}",
+            "tablebase info --game woodpush {}",
+            "bestmove --game woodpush --width 6 --tb {} --sims 10",
+            "bestmove --game chinese-checkers --pieces 2 --tb {}",
         ] {
             refused(args, p, kind);
         }
@@ -181,22 +136,18 @@ fn a_record_that_is_a_device_or_fifo_is_refused() {
         (pipe.as_path(), "a FIFO (named pipe)"),
         (Path::new("/dev/zero"), "a character device"),
     ] {
-        let (code, err) = run(&[
-            "arena",
-            "--board",
-            "4x4",
-            "--player",
-            "random",
-            "--player",
-            "random:seed=2",
-            "--games",
-            "2",
-            "--no-progress",
-            "--out",
-            out.to_str().unwrap(),
-            "--record",
-            p.to_str().unwrap(),
-        ]);
+        let (code, err) = run(&common::arena_args(
+            ["random", "random:seed=2"],
+            &out,
+            &[
+                "--board",
+                "4x4",
+                "--games",
+                "2",
+                "--record",
+                p.to_str().unwrap(),
+            ],
+        ));
         assert_eq!(code, Some(1), "{err}");
         assert!(err.contains(&format!("{} is {kind}", p.display())), "{err}");
     }
