@@ -321,12 +321,20 @@ fn checkers_options(a: &BuildArgs) -> CliResult {
         (a.max_black.is_some(), "--max-black"),
         (a.pieces_per_side.is_some(), "--pieces-per-side"),
     ];
+    not_options_of(
+        "checkers",
+        "--max-pieces N (pieces on the board in all) and -o DIR",
+        &foreign,
+    )
+}
+
+/// Refuses the first of the `foreign` options (whether given, its flag) that was given:
+/// it is not an option of `game`'s tables, which take `take`.
+fn not_options_of(game: &str, take: &str, foreign: &[(bool, &str)]) -> CliResult {
     match foreign.iter().find(|(given, _)| *given) {
-        Some((_, flag)) => Err(format!(
-            "{flag} is not an option of checkers tables: they take --max-pieces N (pieces on \
-             the board in all) and -o DIR"
-        )
-        .into()),
+        Some((_, flag)) => {
+            Err(format!("{flag} is not an option of {game} tables: they take {take}").into())
+        }
         None => Ok(()),
     }
 }
@@ -499,13 +507,8 @@ fn build_woodpush(a: BuildArgs) -> CliResult {
         (a.max_white.is_some(), "--max-white"),
         (a.max_black.is_some(), "--max-black"),
     ];
-    if let Some((_, flag)) = foreign.iter().find(|(given, _)| *given) {
-        return Err(format!(
-            "{flag} is not an option of woodpush tables: they take --width N (and \
-             --max-pieces K for an endgame table)"
-        )
-        .into());
-    }
+    let take = "--width N (and --max-pieces K for an endgame table)";
+    not_options_of("woodpush", take, &foreign)?;
     let width = a.width.unwrap_or(WoodpushSetup::default_size().width);
     let output = a.output.unwrap_or_else(|| {
         let pieces = a.max_pieces.map_or(String::new(), |k| format!("-p{k}"));
@@ -525,13 +528,7 @@ fn build_cc(a: BuildArgs) -> CliResult {
         (a.max_black.is_some(), "--max-black"),
         (a.max_pieces.is_some(), "--max-pieces"),
     ];
-    if let Some((_, flag)) = foreign.iter().find(|(given, _)| *given) {
-        return Err(format!(
-            "{flag} is not an option of chinese-checkers tables: they take \
-             --pieces-per-side K (1 to 6)"
-        )
-        .into());
-    }
+    not_options_of("chinese-checkers", "--pieces-per-side K (1 to 6)", &foreign)?;
     let k = a
         .pieces_per_side
         .or(a.pieces)
