@@ -4,6 +4,8 @@
 use quasar_core::{perft, Game, Outcome, Side};
 use woodpush::{Kind, Move, Position};
 
+mod paper;
+
 fn pos(text: &str) -> Position {
     Position::parse_position(text).unwrap()
 }
@@ -109,18 +111,9 @@ fn check_line(rows: &[&str]) {
     }
 }
 
-/// The paper's size-7 principal line; rows 15 and 16 lost a cell in the paper's text
-/// (`R L . . . R` and `L . . . . R`), restored here as the only moves that fit.
-const LINE_7: [&str; 26] = [
-    "L.L.R.R", ".LL.R.R", ".LLR..R", "..LRL.R", "..LRLR.", ".LRL.R.", ".LRLR..", "LRL.R..",
-    "LRLR...", ".RLRL..", "..RLRL.", ".RL.RL.", ".RL..RL", "RL...RL", "RL....R", "L.....R",
-    "L....R.", ".L...R.", ".L..R..", "..L.R..", "..LR...", "...RL..", "....RL.", "....R.L",
-    "...R..L", "...R...",
-];
-
 #[test]
 fn the_papers_size_7_line_is_legal_and_right_wins_by_4() {
-    check_line(&LINE_7);
+    check_line(&paper::LINE_7);
     assert_eq!(pos("...R... L").score(), Some(-4));
 }
 

@@ -6,6 +6,8 @@ use retro::{PerfectIndex, RetroGame};
 use woodpush::board::Board;
 use woodpush::{solve, KoStates, Position, SolveOptions, WoodpushTable};
 
+mod paper;
+
 fn solved(width: u32, paper: bool) -> (WoodpushTable, woodpush::SolveReport) {
     let options = SolveOptions {
         paper,
@@ -83,19 +85,12 @@ fn counting_every_push_as_a_possible_ko_does_not_give_the_papers_counts() {
     assert_eq!(report.start_score, Some(0));
 }
 
-const LINE_7: [&str; 26] = [
-    "L.L.R.R", ".LL.R.R", ".LLR..R", "..LRL.R", "..LRLR.", ".LRL.R.", ".LRLR..", "LRL.R..",
-    "LRLR...", ".RLRL..", "..RLRL.", ".RL.RL.", ".RL..RL", "RL...RL", "RL....R", "L.....R",
-    "L....R.", ".L...R.", ".L..R..", "..L.R..", "..LR...", "...RL..", "....RL.", "....R.L",
-    "...R..L", "...R...",
-];
-
 #[test]
 fn the_papers_size_7_line_keeps_the_score_at_minus_4() {
     let (table, _) = solved(7, false);
     let mut p = Position::start(7).unwrap();
     let mut moves = Vec::new();
-    for row in &LINE_7[1..] {
+    for row in &paper::LINE_7[1..] {
         assert_eq!(table.score(&p), Some(-4), "{}", p.position_text());
         p.legal_moves(&mut moves);
         p = moves
