@@ -3,11 +3,22 @@
 //! search ("can White win within k?"), a formulation the generator does not share.
 
 use crate::tablebase::probe::Tablebase;
-use crate::tablebase::region::{Config, Region};
+use crate::tablebase::region::{Config, LocalMove, Region};
 use crate::tablebase::store::Lookup;
 use hashbrown::HashMap;
 use quasar_core::rng::{SplitMix64, GOLDEN_GAMMA};
 use rand::Rng;
+
+/// The moves `each` calls its function with, as a list: the searches recurse while going
+/// through them.
+fn listed(each: impl FnOnce(&mut dyn FnMut(LocalMove) -> bool)) -> Vec<LocalMove> {
+    let mut moves = Vec::new();
+    each(&mut |m| {
+        moves.push(m);
+        true
+    });
+    moves
+}
 
 /// Plain memoised recursion on the spec's `D`/`E`.
 pub struct Rederive<'a> {
@@ -38,11 +49,7 @@ impl<'a> Rederive<'a> {
         if let Some(&v) = self.memo.get(&c) {
             return v;
         }
-        let mut moves = Vec::new();
-        self.region.for_each_white_move(c, |m| {
-            moves.push(m);
-            true
-        });
+        let moves = listed(|f| self.region.for_each_white_move(c, f));
         let best = moves
             .into_iter()
             .map(|m| self.e(self.region.after_white(c, m)))
@@ -56,11 +63,7 @@ impl<'a> Rederive<'a> {
     pub fn e(&mut self, t: Config) -> u32 {
         let plus = |d: u32| d.saturating_add(1);
         let mut v = plus(self.d(t));
-        let mut replies = Vec::new();
-        self.region.for_each_black_move(t, |r| {
-            replies.push(r);
-            true
-        });
+        let replies = listed(|f| self.region.for_each_black_move(t, f));
         for r in replies {
             let (after, leaves) = self.region.after_black(t, r);
             let d = self.d(after);
@@ -191,11 +194,7 @@ impl<'a> WithinK<'a> {
         if let Some(&v) = self.memo.get(&(c, k)) {
             return v;
         }
-        let mut moves = Vec::new();
-        self.region.for_each_white_move(c, |m| {
-            moves.push(m);
-            true
-        });
+        let moves = listed(|f| self.region.for_each_white_move(c, f));
         let v = moves
             .into_iter()
             .any(|m| self.e_within(self.region.after_white(c, m), k));
@@ -209,11 +208,7 @@ impl<'a> WithinK<'a> {
         if k == 0 || !self.d_within(t, k - 1) {
             return false;
         }
-        let mut replies = Vec::new();
-        self.region.for_each_black_move(t, |r| {
-            replies.push(r);
-            true
-        });
+        let replies = listed(|f| self.region.for_each_black_move(t, f));
         replies.into_iter().all(|r| {
             let (after, leaves) = self.region.after_black(t, r);
             self.d_within(after, if leaves { k - 1 } else { k })
