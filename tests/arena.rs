@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{arena_args, arena_ok, one_error_line, quasar, report, run_ok};
+use common::{arena_args, arena_ok, one_error_line, quasar, report, run_ok, strs};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -432,8 +432,8 @@ fn bad_requests_are_one_line_errors() {
             "cannot start GTP engine",
         ),
     ] {
-        let args: Vec<&str> = args.split_whitespace().collect();
-        let (ok, _, e) = quasar(&args);
+        let args = common::words(&args);
+        let (ok, _, e) = quasar(&strs(&args));
         assert!(!ok, "{args:?} should fail");
         assert!(e.contains(want), "{args:?}: '{e}' should mention '{want}'");
         assert!(!e.contains("panicked"), "{args:?}: {e}");
@@ -530,10 +530,6 @@ fn random_args<'a>(dir: &'a Path, games: &'a str, extra: &[&'a str]) -> Vec<Stri
     ]);
     args.extend(extra.iter().map(|s| s.to_string()));
     args
-}
-
-fn strs(v: &[String]) -> Vec<&str> {
-    v.iter().map(String::as_str).collect()
 }
 
 /// Sets the value of the option `flag` in `args`.

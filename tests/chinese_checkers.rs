@@ -134,46 +134,14 @@ fn the_papers_backward_solver_counts() {
 #[test]
 fn bad_options_are_one_line_errors() {
     for args in [
-        &[
-            "tablebase",
-            "build",
-            "--game",
-            "chinese-checkers",
-            "--pieces",
-            "9",
-            "--quiet",
-        ][..],
-        &[
-            "tablebase",
-            "build",
-            "--game",
-            "chinese-checkers",
-            "--pieces",
-            "2",
-            "--solver",
-            "sideways",
-        ],
-        &[
-            "tablebase",
-            "build",
-            "--game",
-            "chinese-checkers",
-            "--pieces",
-            "2",
-            "--win-only",
-        ],
-        &["perft", "--game", "chinese-checkers", "--board", "6x6"],
-        &[
-            "perft",
-            "--game",
-            "chinese-checkers",
-            "--pieces",
-            "2",
-            "--position",
-            "X/X X",
-        ],
+        "tablebase build --game chinese-checkers --pieces 9 --quiet",
+        "tablebase build --game chinese-checkers --pieces 2 --solver sideways",
+        "tablebase build --game chinese-checkers --pieces 2 --win-only",
+        "perft --game chinese-checkers --board 6x6",
+        "perft --game chinese-checkers --pieces 2 --position X/X_X",
     ] {
-        let (ok, _, err) = quasar(args);
+        let args = common::words(args);
+        let (ok, _, err) = quasar(&common::strs(&args));
         assert!(!ok, "{args:?}");
         assert!(
             err.starts_with("error: ") && err.trim().lines().count() == 1,

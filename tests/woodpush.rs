@@ -270,10 +270,8 @@ fn size_options_belong_to_their_game() {
             "--rows is not an option of woodpush tables",
         ),
     ] {
-        // Words apart; `_` stands for a space inside a position.
-        let args: Vec<String> = args.split(' ').map(|a| a.replace('_', " ")).collect();
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let e = one_error_line(&args);
+        let args = common::words(args);
+        let e = one_error_line(&common::strs(&args));
         assert!(e.contains(want), "{args:?}: {e}");
     }
 }

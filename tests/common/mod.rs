@@ -6,6 +6,17 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+/// The words of the command line `line`; `_` stands for a space inside a word (a position
+/// such as `L.L.R.R_L`).
+pub fn words(line: &str) -> Vec<String> {
+    line.split(' ').map(|w| w.replace('_', " ")).collect()
+}
+
+/// The strings of `v` as `&str`, for the runners.
+pub fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
 /// Runs `quasar` with `args`: its exit status and output.
 pub fn output(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_quasar"))
