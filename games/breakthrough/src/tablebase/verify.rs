@@ -5,6 +5,7 @@
 use crate::tablebase::probe::Tablebase;
 use crate::tablebase::region::{Config, LocalMove, Region};
 use crate::tablebase::store::Lookup;
+use crate::Move;
 use hashbrown::HashMap;
 use quasar_core::rng::{SplitMix64, GOLDEN_GAMMA};
 use rand::Rng;
@@ -18,6 +19,20 @@ fn listed(each: impl FnOnce(&mut dyn FnMut(LocalMove) -> bool)) -> Vec<LocalMove
         true
     });
     moves
+}
+
+/// A stored best move (squares of the board) as a move of the region, when it is one of
+/// White's moves from `c`.
+fn white_move(region: &Region, c: Config, mv: Move) -> Option<LocalMove> {
+    let b = region.board();
+    let base = (b.height() - region.rows()) * b.width();
+    let m = LocalMove {
+        from: mv.from as u32 - base,
+        to: mv.to as u32 - base,
+    };
+    listed(|f| region.for_each_white_move(c, f))
+        .contains(&m)
+        .then_some(m)
 }
 
 /// Plain memoised recursion on the spec's `D`/`E`.
@@ -118,21 +133,11 @@ pub fn verify_sample(tb: &Tablebase, samples: u64, seed: u64) -> VerifyReport {
             ));
             continue;
         }
-        let b = region.board();
-        let base = (b.height() - region.rows()) * b.width();
-        let m = crate::tablebase::region::LocalMove {
-            from: e.best_move.from as u32 - base,
-            to: e.best_move.to as u32 - base,
-        };
-        let mut legal = false;
-        region.for_each_white_move(c, |x| {
-            legal |= x == m;
-            true
-        });
-        if !legal || rd.e(region.after_white(c, m)) != d {
-            report.failures.push(format!(
+        match white_move(region, c, e.best_move) {
+            Some(m) if rd.e(region.after_white(c, m)) == d => {}
+            _ => report.failures.push(format!(
                 "key {key}: the stored best move does not achieve {d}"
-            ));
+            )),
         }
     }
     let limits = table.header.limits;
@@ -241,8 +246,6 @@ pub fn verify_sliced(tb: &Tablebase, samples: u64, seed: u64) -> VerifyReport {
         return report;
     }
     let mut rng = SplitMix64::new(seed ^ GOLDEN_GAMMA);
-    let b = region.board();
-    let base = (b.height() - region.rows()) * b.width();
     for _ in 0..samples {
         let id = finished[(rng.next_u64() % finished.len() as u64) as usize];
         let mut c = s.config(id, rng.next_u64() % s.per_slice());
@@ -278,23 +281,13 @@ pub fn verify_sliced(tb: &Tablebase, samples: u64, seed: u64) -> VerifyReport {
         report.entries_checked += entry.is_some() as u64;
         match entry {
             None if want >= cap || c.white == 0 => {}
-            Some(e) if e.depth == want && want < cap => {
-                let m = crate::tablebase::region::LocalMove {
-                    from: e.best_move.from as u32 - base,
-                    to: e.best_move.to as u32 - base,
-                };
-                let mut legal = false;
-                region.for_each_white_move(c, |x| {
-                    legal |= x == m;
-                    true
-                });
-                if !legal || !search.e_within(region.after_white(c, m), want) {
-                    report.failures.push(format!(
-                        "key {}: the best move does not achieve {want}",
-                        region.key(c)
-                    ));
-                }
-            }
+            Some(e) if e.depth == want && want < cap => match white_move(region, c, e.best_move) {
+                Some(m) if search.e_within(region.after_white(c, m), want) => {}
+                _ => report.failures.push(format!(
+                    "key {}: the best move does not achieve {want}",
+                    region.key(c)
+                )),
+            },
             other => report.failures.push(format!(
                 "key {}: lookup gives {other:?}, re-derived depth {want}",
                 region.key(c)
