@@ -155,6 +155,18 @@ impl Position {
         Position::from_parts(board, white, black, side)
     }
 
+    /// The piece on the cell at `col`, `row` as the texts write it (`W`, `B`), if any.
+    fn piece_char(&self, col: u32, row: u32) -> Option<char> {
+        let bit = 1u64 << self.board.square(col, row);
+        if self.white & bit != 0 {
+            Some('W')
+        } else if self.black & bit != 0 {
+            Some('B')
+        } else {
+            None
+        }
+    }
+
     /// The position text of the spec.
     pub fn to_fen(&self) -> String {
         let b = self.board;
@@ -162,12 +174,7 @@ impl Position {
         for row in (0..b.height()).rev() {
             let mut empty = 0;
             for col in 0..b.width() {
-                let bit = 1u64 << b.square(col, row);
-                let c = if self.white & bit != 0 {
-                    'W'
-                } else if self.black & bit != 0 {
-                    'B'
-                } else {
+                let Some(c) = self.piece_char(col, row) else {
                     empty += 1;
                     continue;
                 };
@@ -256,16 +263,8 @@ impl Position {
         for row in (0..b.height()).rev() {
             let _ = write!(out, "{:>2} ", row + 1);
             for col in 0..b.width() {
-                let bit = 1u64 << b.square(col, row);
-                let c = if self.white & bit != 0 {
-                    'W'
-                } else if self.black & bit != 0 {
-                    'B'
-                } else {
-                    '.'
-                };
                 out.push(' ');
-                out.push(c);
+                out.push(self.piece_char(col, row).unwrap_or('.'));
             }
             out.push('\n');
         }
