@@ -292,10 +292,14 @@ pub struct Valued {
     pub nodes: [u64; 2],
     /// Seconds of both searches.
     pub seconds: f64,
+    /// Valued outright ([`crate::graph::value`]): the nodes are the positions listed.
+    pub outright: bool,
 }
 
-/// The value of the unfinished `root` as two searches: the side to move's win, then the
-/// opponent's; neither is a draw. Each search has its own table of `options.table_bytes`
+/// The value of the unfinished `root`: outright when at most [`Instance::graph_limit`]
+/// positions are reachable before a settled one (the nodes are then the positions listed,
+/// counted as the side to move's), else as two searches: the side to move's win, then
+/// the opponent's; neither is a draw. Each search has its own table of `options.table_bytes`
 /// bytes; checkpoints are not kept (`options.checkpoint` must be `None`).
 pub fn value<I: Instance>(
     inst: &I,
@@ -317,6 +321,17 @@ pub fn value<I: Instance>(
     let t0 = Instant::now();
     let mut nodes = [0u64; 2];
     let me = root.side_to_move();
+    if let Some((value, listed)) =
+        crate::graph::value(inst, options.tablebase, root, inst.graph_limit())
+    {
+        nodes[me.index()] = listed;
+        return Ok(Valued {
+            value,
+            nodes,
+            seconds: t0.elapsed().as_secs_f64(),
+            outright: true,
+        });
+    }
     let mut total = 0;
     for attacker in [me, me.opponent()] {
         let saver = Saver::new(
@@ -343,6 +358,7 @@ pub fn value<I: Instance>(
                     value: Value::Win(attacker),
                     nodes,
                     seconds: t0.elapsed().as_secs_f64(),
+                    outright: false,
                 })
             }
             Some(false) => {}
@@ -352,5 +368,6 @@ pub fn value<I: Instance>(
         value: Value::Draw,
         nodes,
         seconds: t0.elapsed().as_secs_f64(),
+        outright: false,
     })
 }

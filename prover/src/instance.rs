@@ -208,6 +208,14 @@ pub trait Instance: Sync {
             .map(|_| quasar_core::GameResult::Win)
     }
 
+    /// Games that may draw: a position with at most this many positions reachable before
+    /// a settled one is valued outright ([`crate::graph::value`]), not by df-pn's two
+    /// searches, which search again every result that leaned on a repetition. By default
+    /// none.
+    fn graph_limit(&self) -> usize {
+        0
+    }
+
     /// Why `tb` cannot serve `root` (another size), if it cannot.
     fn table_fits(&self, tb: &Self::Table, root: &Self::Pos) -> Result<(), String> {
         let _ = (tb, root);

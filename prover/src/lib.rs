@@ -9,7 +9,8 @@
 //!
 //! `solve.rs` holds the entry points ([`solve()`], [`solve_with_draws`], [`test_bound`]),
 //! `dfpn.rs` the winner's search, `draws.rs` the winner's search where games may draw or
-//! cycle, `length.rs` (and `length/pn.rs`) the exact length and the proof's records,
+//! cycle, `graph.rs` the value of a position with few reachable positions outright,
+//! `length.rs` (and `length/pn.rs`) the exact length and the proof's records,
 //! `proof.rs` the proof file, `proof_writer.rs` its streaming writer, `check.rs` the
 //! independent checker, `merge.rs` the merge of shards, `checkpoint.rs` the saved state,
 //! `tt.rs` the bounded transposition table, `seen.rs` the set of written positions, and
@@ -20,6 +21,7 @@ pub mod checkpoint;
 pub mod dfpn;
 pub mod draws;
 pub mod frame;
+pub mod graph;
 pub mod instance;
 pub mod length;
 pub mod merge;

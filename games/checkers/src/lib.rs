@@ -12,6 +12,7 @@ pub mod notation;
 mod oracle;
 pub mod play;
 pub mod position;
+pub mod prove;
 pub mod slice;
 
 pub use board::{Board, Move};
@@ -21,4 +22,5 @@ pub use eval::CheckersEval;
 pub use notation::NotationError;
 pub use play::Checkers;
 pub use position::Position;
+pub use prove::{CheckersProver, Leafed};
 pub use slice::{Slice, SliceIndex};

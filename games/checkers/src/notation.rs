@@ -109,6 +109,13 @@ pub fn parse_fen(text: &str) -> Result<(Board, Side), NotationError> {
     if !(seen_w && seen_b) {
         return Err(NotationError::Fields(text.to_string()));
     }
+    check_board(&b)?;
+    Ok((b, side))
+}
+
+/// Refuses a board no game reaches: a square of both sides, more than 12 pieces a side,
+/// no piece at all, a man on its own far row.
+pub fn check_board(b: &Board) -> Result<(), NotationError> {
     if let Some(s) = (b.black & b.white).checked_ilog2() {
         return Err(NotationError::Twice(s as u8 + 1));
     }
@@ -129,7 +136,7 @@ pub fn parse_fen(text: &str) -> Result<(Board, Side), NotationError> {
             men_far.trailing_zeros() as u8 + 1,
         ));
     }
-    Ok((b, side))
+    Ok(())
 }
 
 fn squares_text(pieces: u32, kings: u32) -> String {

@@ -1,0 +1,155 @@
+//! The generic prover on checkers with the databases of at most N pieces as leaves,
+//! against the databases of N + 1 and N + 2 pieces: sampled positions, wins, draws and
+//! losses alike, and a proof file replayed by the checker.
+
+use checkers::db::{build, Database};
+use checkers::{CheckersProver, Leafed, Position, SliceIndex, Wdl};
+use prover::draws::Value;
+use prover::{solve_with_draws, Options, ProverPosition, Quiet};
+use quasar_core::{Game, Selection, Side, SplitMix64};
+use std::sync::{Arc, OnceLock};
+
+/// Every slice of 1 to 4 pieces, built once.
+fn full() -> &'static Database {
+    static DB: OnceLock<Database> = OnceLock::new();
+    DB.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("checkers-prove-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        build(&dir, 4, &Selection::All, &mut |_| {}).unwrap();
+        let db = Database::open(&dir).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        db
+    })
+}
+
+/// The slices of 1 to `n` pieces (1 to 3): the leaves.
+fn leaves(n: u32) -> &'static Database {
+    static DBS: [OnceLock<Database>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    DBS[n as usize - 1].get_or_init(|| {
+        let all = full();
+        let mut db = Database::new();
+        for s in all.slices().into_iter().filter(|s| s.pieces() <= n) {
+            db.insert(Arc::clone(all.table(s).unwrap()));
+        }
+        db
+    })
+}
+
+fn options<'a>() -> Options<'a, ()> {
+    Options {
+        table_bytes: 16 << 20,
+        ..Options::default()
+    }
+}
+
+/// Unfinished positions of `pieces` pieces, both sides on the board, drawn at random:
+/// a slice, then a placement of it and a side to move.
+fn samples(pieces: u32, count: usize, seed: u64) -> Vec<Position> {
+    let slices: Vec<_> = checkers::Slice::all(pieces)
+        .into_iter()
+        .filter(|s| s.pieces() == pieces && s.bm + s.bk > 0 && s.wm + s.wk > 0)
+        .collect();
+    let mut rng = SplitMix64::new(seed);
+    std::iter::repeat_with(|| {
+        let index = SliceIndex::new(slices[rng.below(slices.len())]);
+        Position {
+            board: index.board(rng.below(index.size() as usize) as u64),
+            side: if rng.below(2) == 0 {
+                Side::First
+            } else {
+                Side::Second
+            },
+        }
+    })
+    .filter(|p| p.outcome().is_none())
+    .take(count)
+    .collect()
+}
+
+/// Proves each sample with the databases of `n` pieces as leaves and compares it with
+/// the full databases; counts the side to move's wins, losses and the draws.
+fn agree(n: u32, positions: &[Position]) -> [usize; 3] {
+    let mut seen = [0; 3];
+    for &pos in positions {
+        let root = Leafed::new(pos, Some(leaves(n)));
+        let valued = prover::draws::value(&CheckersProver, &root, &options(), &Quiet)
+            .unwrap_or_else(|e| panic!("{}: {e}", pos.position_text()));
+        let want = full().probe_position(&pos).unwrap();
+        let got = match valued.value {
+            Value::Win(w) if w == pos.side => Wdl::Win,
+            Value::Win(_) => Wdl::Loss,
+            Value::Draw => Wdl::Draw,
+        };
+        assert_eq!(got, want, "{}", pos.position_text());
+        seen[match got {
+            Wdl::Win => 0,
+            Wdl::Loss => 1,
+            Wdl::Draw => 2,
+        }] += 1;
+    }
+    seen
+}
+
+#[test]
+fn two_and_three_pieces_over_the_one_piece_databases() {
+    let seen = [agree(1, &samples(2, 40, 1)), agree(1, &samples(3, 40, 2))];
+    // Wins of the side to move, its losses, draws.
+    assert_eq!(seen, [[9, 1, 30], [25, 15, 0]]);
+}
+
+#[test]
+fn three_and_four_pieces_over_the_two_piece_databases() {
+    let seen = [agree(2, &samples(3, 40, 3)), agree(2, &samples(4, 40, 4))];
+    assert_eq!(seen, [[23, 17, 0], [17, 15, 8]]);
+}
+
+#[test]
+fn four_pieces_over_the_three_piece_databases() {
+    assert_eq!(agree(3, &samples(4, 40, 5)), [16, 16, 8]);
+}
+
+#[test]
+fn a_proof_over_the_databases_is_checked_with_them() {
+    let won = samples(3, 40, 3)
+        .into_iter()
+        .find(|p| full().probe_position(p) == Some(Wdl::Win))
+        .unwrap();
+    let root = Leafed::new(won, Some(leaves(2)));
+    let dir = std::env::temp_dir().join(format!("checkers-proof-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("won.proof");
+    let o = Options {
+        proof: Some(&path),
+        ..options()
+    };
+    let (valued, s) = solve_with_draws(&CheckersProver, &root, &o, &Quiet).unwrap();
+    assert_eq!(valued.value, Value::Win(won.side));
+    let s = s.unwrap();
+    let proof = prover::ProofFile::open(&path).unwrap();
+    let mut view = proof.view::<Leafed>().unwrap();
+    // The file names its leaves' pieces; the rules alone do not end the game there.
+    assert!(view.root.lacks_leaves());
+    assert_eq!(view.root.leaf_pieces(), 2);
+    assert!(prover::check_view(&view, &|_| {}).is_err());
+    assert!(view.root.with_leaves(leaves(3)).is_err());
+    view.root = view.root.with_leaves(leaves(2)).unwrap();
+    let report = prover::check_view(&view, &|_| {}).unwrap();
+    assert_eq!(report.records, s.proof.unwrap().records);
+    assert_eq!(view.plies, s.plies);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn move_codes_name_each_legal_move() {
+    let mut moves = Vec::new();
+    for pos in samples(8, 200, 6).into_iter().chain(samples(4, 200, 7)) {
+        pos.legal_moves(&mut moves);
+        for &mv in &moves {
+            let code = Leafed::move_code(mv);
+            assert_ne!(code, 0);
+            if mv.jumps <= checkers::prove::CODE_JUMPS {
+                assert_eq!(Leafed::code_move(code), mv, "{}", pos.position_text());
+            }
+        }
+    }
+}
