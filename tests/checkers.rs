@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{quasar, temp};
+use common::{quasar, scratch, temp};
 use std::path::Path;
 use std::process::Command;
 
@@ -259,4 +259,103 @@ fn distance_files_beside_the_databases_choose_the_engines_move_in_a_won_ending()
     );
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_dir_all(&plain).unwrap();
+}
+
+#[test]
+fn solve_proves_positions_over_the_databases_and_checks_the_proof_with_them() {
+    let dir = scratch("checkers", "solve");
+    let (db1, db2) = (dir.join("db1"), dir.join("db2"));
+    let (d1, d2) = (db1.to_str().unwrap(), db2.to_str().unwrap());
+    for (n, d) in [("1", d1), ("2", d2)] {
+        let (ok, _, err) = quasar(&[
+            "tablebase",
+            "build",
+            "--game",
+            "checkers",
+            "--max-pieces",
+            n,
+            "-o",
+            d,
+            "--quiet",
+        ]);
+        assert!(ok, "{err}");
+    }
+    let proof = dir.join("won.proof");
+    let p = proof.to_str().unwrap();
+    let won = "B:W18,K30:B14,K1";
+    let (ok, out, err) = quasar(&[
+        "solve",
+        "--game",
+        "checkers",
+        "--position",
+        won,
+        "--tb",
+        d2,
+        "--memory",
+        "16",
+        "--quiet",
+        "--proof",
+        p,
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("winner: Black (the side to move); perfect play lasts 17 plies to a position of the databases"),
+        "{out}"
+    );
+    assert!(out.contains("principal line: 14x23 30-25"), "{out}");
+    let (ok, out, err) = quasar(&["solve", "--game", "checkers", "--check", p, "--tb", d2]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("proof checked: Black wins from B:W18,K30:BK1,14 within 17 plies"),
+        "{out}"
+    );
+    // Two kings that cannot catch each other: a draw, both sides' values.
+    let (ok, out, err) = quasar(&[
+        "solve",
+        "--game",
+        "checkers",
+        "--position",
+        "B:WK30:BK1",
+        "--tb",
+        d1,
+        "--json",
+        "--quiet",
+    ]);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["value"], "draw", "{out}");
+    // The proof without its databases or with others, a position the databases hold, an
+    // impossible position, no position, --tb with another game's check: one line each.
+    for (args, want) in [
+        (
+            vec!["--check", p],
+            "its leaves are the databases of 2 pieces: give them with --tb DIR",
+        ),
+        (
+            vec!["--check", p, "--tb", d1],
+            "its leaves are the databases of 2 pieces, these are of 1",
+        ),
+        (
+            vec!["--position", "B:W18:B14", "--tb", d2],
+            "the databases hold this position (a win for the side to move)",
+        ),
+        (vec!["--position", "B:W1:B14"], "stands on its own far row"),
+        (vec!["--tb", d2], "give --position FEN"),
+        (vec!["--position", won, "--tb", p], "give the folder"),
+    ] {
+        let mut all = vec!["solve", "--game", "checkers"];
+        all.extend(args);
+        let (ok, out, err) = quasar(&all);
+        assert!(!ok && out.is_empty(), "{all:?}: {out}");
+        assert!(
+            err.contains(want) && err.lines().count() == 1,
+            "{all:?}: {err}"
+        );
+    }
+    let (ok, _, err) = quasar(&["solve", "--game", "woodpush", "--check", p, "--tb", d2]);
+    assert!(
+        !ok && err.contains("--tb goes with --check for checkers' proofs only"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -170,5 +170,5 @@ fn errors_are_json_objects_with_a_non_zero_exit() {
     assert!(e.contains("/nonexistent/t.qtb"), "{e}");
     assert_eq!(code, 1);
     let (e, _) = error(&["solve", "--game", "checkers", "--json"]);
-    assert!(e.contains("not checkers"), "{e}");
+    assert!(e.contains("give --position FEN"), "{e}");
 }

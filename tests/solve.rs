@@ -634,7 +634,7 @@ fn woodpush_and_chinese_checkers_solve_with_draws_proofs_and_checks() {
         out.contains("proof checked: Right wins from L.L.R.R L within 25 plies"),
         "{out}"
     );
-    // Another game's proof, a finished game, a game without a prover: one line each.
+    // Another game's proof, a finished game, checkers without a position: one line each.
     let (ok, _, err) = quasar(&["solve", "--game", "chinese-checkers", "--check", f]);
     assert!(
         !ok && err.contains("not a proof of chinese-checkers"),
@@ -646,7 +646,7 @@ fn woodpush_and_chinese_checkers_solve_with_draws_proofs_and_checks() {
         "{err}"
     );
     let (ok, _, err) = quasar(&["solve", "--game", "checkers"]);
-    assert!(!ok && err.contains("not checkers"), "{err}");
+    assert!(!ok && err.contains("give --position FEN"), "{err}");
     std::fs::remove_file(&file).unwrap();
     let (ok, out, err) = quasar(&[
         "solve", "--game", "woodpush", "--width", "9", "--memory", "16", "--quiet",

@@ -22,7 +22,7 @@ mod draws;
 #[derive(clap::Args)]
 #[command(after_help = SOLVE_HELP)]
 pub struct Args {
-    /// The game (the exact solver knows Breakthrough, Woodpush and Chinese Checkers)
+    /// The game
     #[arg(long, value_enum, default_value_t = GameName::Breakthrough)]
     game: GameName,
     /// Woodpush: the strip's width, 6 to 31 cells [default: 7; the width of --position
@@ -55,7 +55,7 @@ pub struct Args {
     #[arg(long)]
     proof: Option<PathBuf>,
     /// Check a proof file instead of solving (the proof names its board and position)
-    #[arg(long, conflicts_with_all = ["board", "position", "tb", "tb_rows", "no_tb", "proof",
+    #[arg(long, conflicts_with_all = ["board", "position", "tb_rows", "no_tb", "proof",
                                       "checkpoint", "stop_after", "memory", "length_pn_from"])]
     check: Option<PathBuf>,
     /// Threads for --check (default: all cores; at most the cores there are)
@@ -222,14 +222,13 @@ impl SolveProgress for Line {
 pub fn run(args: Args) -> CliResult {
     match args.game {
         GameName::Breakthrough => {}
-        GameName::Woodpush | GameName::ChineseCheckers => return draws::run(&args),
-        other => {
-            return Err(format!(
-                "quasar solve knows Breakthrough, Woodpush and Chinese Checkers, not {}",
-                other.name()
-            )
-            .into())
-        }
+        _ => return draws::run(&args),
+    }
+    if args.tb.is_some() && args.check.is_some() {
+        return Err(
+            "--check replays a proof of Breakthrough with the rules alone: --tb goes with --check for checkers' proofs only"
+                .into(),
+        );
     }
     if args.width.is_some() || args.pieces.is_some() {
         return Err(
@@ -379,7 +378,12 @@ pub fn run(args: Args) -> CliResult {
             }
         );
         let nodes = (t.winner_nodes, t.length_nodes);
-        print_costs(nodes, (t.winner_seconds, t.length_seconds), "bound");
+        print_costs(
+            nodes,
+            (t.winner_seconds, t.length_seconds),
+            "df-pn",
+            "bound",
+        );
         return Ok(());
     }
     let result = solve::solve(&root, &options, progress);
@@ -426,7 +430,12 @@ pub fn run(args: Args) -> CliResult {
     );
     println!("principal line: {}", text.join(" "));
     let nodes = (s.winner_nodes, s.length_nodes);
-    print_costs(nodes, (s.winner_seconds, s.length_seconds), "length");
+    print_costs(
+        nodes,
+        (s.winner_seconds, s.length_seconds),
+        "df-pn",
+        "length",
+    );
     if let Some(p) = &s.proof {
         let resumed = match p.resumed {
             0 => String::new(),
@@ -706,11 +715,11 @@ fn handle_stop<T>(
     }
 }
 
-/// Prints the nodes and seconds of both phases (the second named `second`) and the peak
-/// memory.
-fn print_costs(nodes: (u64, u64), seconds: (f64, f64), second: &str) {
+/// Prints the nodes and seconds of both phases (the first found `how`, the second named
+/// `second`) and the peak memory.
+fn print_costs(nodes: (u64, u64), seconds: (f64, f64), how: &str, second: &str) {
     println!(
-        "nodes: {} (winner, df-pn) + {} (length) = {}",
+        "nodes: {} (winner, {how}) + {} (length) = {}",
         nodes.0,
         nodes.1,
         nodes.0 + nodes.1

@@ -7,6 +7,8 @@ use crate::cli::{position_from, CliResult, SizeRule};
 use crate::games::chinese_checkers::CcSetup;
 use crate::games::woodpush::WoodpushSetup;
 use crate::games::{CliGame, GameName};
+use checkers::db::{DbError, Wdl};
+use checkers::{CheckersProver, Database, Leafed};
 use chinese_checkers::{CcProver, CcTable};
 use prover::draws::Value;
 use prover::{Instance, Options, ProofFile, ProverPosition, SolveProgress};
@@ -17,7 +19,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 use woodpush::{WoodpushProver, WoodpushTable};
 
-/// Runs `quasar solve` for Woodpush or Chinese Checkers.
+/// Runs `quasar solve` for Woodpush, Chinese Checkers or checkers.
 pub(super) fn run(args: &Args) -> CliResult {
     let name = args.game.name();
     let breakthrough_only = [
@@ -37,13 +39,61 @@ pub(super) fn run(args: &Args) -> CliResult {
     if let Some((_, option)) = breakthrough_only.iter().find(|o| o.0) {
         return Err(format!("{option} is for Breakthrough's solve only, not {name}").into());
     }
+    if args.check.is_some() && args.tb.is_some() && args.game != GameName::Checkers {
+        return Err(format!(
+            "--check replays a proof of {name} with the rules alone: --tb goes with --check for checkers' proofs only"
+        )
+        .into());
+    }
     match args.game {
+        GameName::Checkers => {
+            if args.width.is_some() || args.pieces.is_some() {
+                return Err("--width and --pieces-per-side are not checkers' options".into());
+            }
+            let db = args
+                .tb
+                .as_deref()
+                .map(|dir| -> Result<&'static Database, DbError> {
+                    // Positions refer to it for the whole run.
+                    Ok(Box::leak(Box::new(Database::open(dir)?)))
+                })
+                .transpose()?;
+            if let Some(file) = &args.check {
+                return check::<Leafed>(file, args, name, |root| match (root.lacks_leaves(), db) {
+                    (false, None) => Ok(root),
+                    (true, None) => Err(format!(
+                        "its leaves are the databases of {} pieces: give them with --tb DIR",
+                        root.leaf_pieces()
+                    )),
+                    (_, Some(db)) => root.with_leaves(db),
+                });
+            }
+            let Some(text) = &args.position else {
+                return Err(
+                    "checkers is solved from a given position: give --position FEN (e.g. 'B:W18,K30:B14,K1'), the start is far beyond the solver"
+                        .into(),
+                );
+            };
+            let root = Leafed::new(checkers::Position::parse_position(text)?, db);
+            if let Some(w) = root.leaf() {
+                return Err(format!(
+                    "{text}: the databases hold this position ({} for the side to move): `quasar tablebase probe` gives it",
+                    match w {
+                        Wdl::Win => "a win",
+                        Wdl::Draw => "a draw",
+                        Wdl::Loss => "a loss",
+                    }
+                )
+                .into());
+            }
+            solve(&CheckersProver, &root, None, args, name)
+        }
         GameName::Woodpush => {
             if args.pieces.is_some() {
                 return Err("--pieces-per-side is for Chinese Checkers' solve".into());
             }
             if let Some(file) = &args.check {
-                return check::<woodpush::Position>(file, args, name);
+                return check::<woodpush::Position>(file, args, name, Ok);
             }
             let size = crate::games::woodpush::WoodpushSize { width: args.width };
             let given = WoodpushSetup::from_size(&size, None)?;
@@ -56,7 +106,7 @@ pub(super) fn run(args: &Args) -> CliResult {
                 return Err("--width is for Woodpush's solve".into());
             }
             if let Some(file) = &args.check {
-                return check::<chinese_checkers::Position>(file, args, name);
+                return check::<chinese_checkers::Position>(file, args, name, Ok);
             }
             let given = args
                 .pieces
@@ -157,18 +207,28 @@ fn solve<I: Instance>(
     let second = I::Pos::side_name(quasar_core::Side::Second);
     let Some(s) = solution else {
         println!("value: a draw (neither {first} nor {second} can force a win)");
-        println!(
-            "nodes: {} ({first} cannot win) + {} ({second} cannot win) = {nodes}",
-            valued.nodes[0], valued.nodes[1]
-        );
+        if valued.outright {
+            println!("nodes: {nodes} (every position reachable, valued outright)");
+        } else {
+            println!(
+                "nodes: {} ({first} cannot win) + {} ({second} cannot win) = {nodes}",
+                valued.nodes[0], valued.nodes[1]
+            );
+        }
         println!("time: {:.3} s", valued.seconds);
         if args.proof.is_some() {
             println!("proof: none written (a proof file proves a win; a draw has none yet)");
         }
         return Ok(());
     };
+    // Checkers' game ends where its databases take over.
+    let to_leaves = if args.game == GameName::Checkers && args.tb.is_some() {
+        " to a position of the databases"
+    } else {
+        ""
+    };
     println!(
-        "winner: {} ({}); perfect play lasts {}",
+        "winner: {} ({}); perfect play lasts {}{to_leaves}",
         side(s.winner),
         if s.winner == root.side_to_move() {
             "the side to move"
@@ -181,6 +241,11 @@ fn solve<I: Instance>(
     print_costs(
         (nodes, s.length_nodes),
         (valued.seconds, s.length_seconds),
+        if valued.outright {
+            "positions valued outright"
+        } else {
+            "df-pn"
+        },
         "length",
     );
     if let Some(p) = &s.proof {
@@ -196,13 +261,20 @@ fn solve<I: Instance>(
     Ok(())
 }
 
-/// `--check`: replays the proof `file` of the game `P` with the rules alone.
-fn check<P: ProverPosition>(file: &Path, args: &Args, game: &str) -> CliResult {
+/// `--check`: replays the proof `file` of the game `P` with the rules alone, once `root`
+/// has given the proof's root what the rules need beyond the file (checkers' leaves).
+fn check<P: ProverPosition>(
+    file: &Path,
+    args: &Args,
+    game: &str,
+    root: impl FnOnce(P) -> Result<P, String>,
+) -> CliResult {
     let t = Instant::now();
     let proof = ProofFile::open(file)?;
-    let view = proof
+    let mut view = proof
         .view::<P>()
         .map_err(|e| format!("{}: not a proof of {game}: {e}", file.display()))?;
+    view.root = root(view.root).map_err(|e| format!("{}: {e}", file.display()))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()
