@@ -334,6 +334,7 @@ impl<S: GameSetup> GtpEngine<S> {
         }
         let limits = self.move_limits(side);
         let report = self.searcher.search(&self.pos, limits);
+        arena::engine::warn_damage_once(self.searcher.damage());
         let mv = report
             .best_move()
             .ok_or_else(|| "no legal move".to_string())?;

@@ -5,7 +5,7 @@ use std::process::Command;
 
 mod common;
 
-use common::{build_table, one_error_line, quasar};
+use common::{build_table, one_error_line, quasar, run_ok};
 
 /// A scratch path for this file's tests.
 fn temp(name: &str) -> PathBuf {
@@ -696,4 +696,48 @@ fn an_incomplete_or_damaged_sliced_table_is_named_by_every_command() {
         assert!(err.contains(damaged), "{args:?}: {err}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_search_that_meets_a_damaged_block_says_so_once() {
+    let file = temp("damaged-blocks.qtb");
+    let f = file.to_str().unwrap();
+    build_table(&["--board", "5x5", "--rows", "3"], f);
+    let (info, _) = run_ok(&["tablebase", "info", f, "--json"]);
+    let info: serde_json::Value = serde_json::from_str(&info).unwrap();
+    let entries = info["positions"].as_u64().unwrap() as usize;
+    // One byte of every 4 KiB block of entries (8 bytes each after the 128-byte header):
+    // the file opens, and the first probe that reads a block meets the damage.
+    let mut bytes = std::fs::read(&file).unwrap();
+    for at in (128..128 + 8 * entries).step_by(512) {
+        bytes[at] ^= 0x01;
+    }
+    std::fs::write(&file, &bytes).unwrap();
+    // Both searches probe positions whose answers are in the table's blocks.
+    let position = "BBBBB/5/5/WWWWW/5 w";
+    for engine in ["mcts", "ab"] {
+        let (ok, out, err) = quasar(&[
+            "bestmove",
+            "--board",
+            "5x5",
+            "--position",
+            position,
+            "--tb",
+            f,
+            "--engine",
+            engine,
+            "--sims",
+            "300",
+        ]);
+        assert!(ok, "{engine}: {err}");
+        assert!(out.starts_with("bestmove "), "{engine}: {out}");
+        let warning = format!("warning: {f}: checksum mismatch in block ");
+        assert!(err.starts_with(&warning), "{engine}: {err}");
+        assert!(
+            err.contains("searches go on without the damaged part"),
+            "{engine}: {err}"
+        );
+        assert_eq!(err.matches("warning:").count(), 1, "{engine}: {err}");
+    }
+    std::fs::remove_file(&file).unwrap();
 }

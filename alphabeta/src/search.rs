@@ -128,6 +128,11 @@ impl<G: Game> AlphaBeta<G> {
         self.eval.scale()
     }
 
+    /// The first damage the oracle's probes met, if any (see [`Oracle::damage`]).
+    pub fn damage(&self) -> Option<String> {
+        self.oracle.as_ref()?.damage()
+    }
+
     /// Forgets the transposition table and the history (a new game).
     pub fn clear(&mut self) {
         self.table.clear();

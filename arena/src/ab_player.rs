@@ -263,6 +263,7 @@ impl<G: Game> Player<G> for AbPlayer<G> {
             .searcher
             .search(pos, limit_of(budget.move_limit()))
             .map_err(|_| PlayerError::NoMove)?;
+        crate::engine::warn_damage_once(self.searcher.damage());
         let scale = self.searcher.evaluation_scale();
         self.info = Some(MoveInfo::of_alphabeta(pos, &report, scale));
         Ok(report.best_move)

@@ -107,11 +107,29 @@ impl<S: GameSetup> Engine<S> {
         }
     }
 
+    /// The first damage the engine's table met in its probes, if any: those probes
+    /// answered nothing, so the search went on without that part of the table.
+    pub fn damage(&self) -> Option<String> {
+        match self {
+            Engine::Mcts(s) => s.damage(),
+            Engine::AlphaBeta(ab) => ab.damage(),
+        }
+    }
+
     /// Forgets what was learnt (a new game).
     pub fn clear(&mut self) {
         match self {
             Engine::Mcts(s) => s.clear(),
             Engine::AlphaBeta(ab) => ab.clear(),
         }
+    }
+}
+
+/// Says on standard error, once per process, that a table met damage during a search:
+/// the answers it could not read were left out (the message says what to do).
+pub fn warn_damage_once(damage: Option<String>) {
+    static WARNED: std::sync::Once = std::sync::Once::new();
+    if let Some(d) = damage {
+        WARNED.call_once(|| eprintln!("warning: {d}; searches go on without the damaged part"));
     }
 }

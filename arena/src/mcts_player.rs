@@ -85,6 +85,7 @@ impl<G: Game, P: mcts::PlayoutPolicy<G>> Player<G> for MctsPlayer<G, P> {
 
     fn choose(&mut self, pos: &G, budget: &Budget) -> Result<G::Move, PlayerError> {
         let report = self.searcher.search(pos, budget.move_limit());
+        crate::engine::warn_damage_once(self.searcher.damage());
         self.info = Some(MoveInfo::of_mcts(pos, &report));
         report.best_move.ok_or(PlayerError::NoMove)
     }

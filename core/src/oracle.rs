@@ -52,6 +52,13 @@ pub trait Oracle<G: Game>: Send + Sync {
     /// other. Answers nothing and proves nothing; by default a no-op, which costs nothing.
     #[inline]
     fn prefetch_children(&self, _pos: &G, _moves: &[G::Move]) {}
+
+    /// The first damage a probe met (stored data whose checksum failed), naming the file:
+    /// such a probe answers nothing, so a search that used the oracle asks this afterwards
+    /// to tell the user that its knowledge was incomplete. By default none.
+    fn damage(&self) -> Option<String> {
+        None
+    }
 }
 
 /// An oracle that knows nothing; searching with it is searching without an oracle.
@@ -107,5 +114,8 @@ impl<G: Game> Oracle<G> for Chain<G> {
     fn prefetch_children(&self, pos: &G, moves: &[G::Move]) {
         self.first.prefetch_children(pos, moves);
         self.second.prefetch_children(pos, moves);
+    }
+    fn damage(&self) -> Option<String> {
+        self.first.damage().or_else(|| self.second.damage())
     }
 }

@@ -98,6 +98,11 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
         &self.config
     }
 
+    /// The first damage the oracle's probes met, if any (see [`Oracle::damage`]).
+    pub fn damage(&self) -> Option<String> {
+        self.oracle.as_ref()?.damage()
+    }
+
     /// Forgets the tree, so the next search starts afresh.
     pub fn clear(&mut self) {
         self.main.root = None;

@@ -221,6 +221,7 @@ pub fn play_game<S: GameSetup>(
             let clock = Instant::now();
             let report = searcher.search(&pos, limits);
             let took = clock.elapsed();
+            arena::engine::warn_damage_once(searcher.damage());
             let Some(mv) = report.best_move() else {
                 writeln!(out, "the engine has no move")?;
                 return Ok(());

@@ -782,6 +782,10 @@ impl Oracle<Position> for Tablebase {
             None
         }
     }
+
+    fn damage(&self) -> Option<String> {
+        Tablebase::damage(self).map(|e| e.to_string())
+    }
 }
 
 #[cfg(test)]
