@@ -647,22 +647,11 @@ fn an_incomplete_or_damaged_sliced_table_is_named_by_every_command() {
     assert!(ok, "{err}");
     assert!(out.contains("perfect play lasts 3 plies"), "{out}");
     assert!(err.starts_with(&warning), "{err}");
-    let mut play = std::process::Command::new(env!("CARGO_BIN_EXE_quasar"))
-        .args(["play", "--board", "5x5", "--tb", d, "--sims", "200"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    play.stdin
-        .take()
-        .unwrap()
-        .write_all(b"b2-b3\nc2-c3\nquit\n")
-        .unwrap();
-    let out = play.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{err}");
+    let (ok, _, err) = common::with_input(
+        &["play", "--board", "5x5", "--tb", d, "--sims", "200"],
+        b"b2-b3\nc2-c3\nquit\n",
+    );
+    assert!(ok, "{err}");
     assert!(err.starts_with(&warning), "{err}");
     assert_eq!(err.matches("warning:").count(), 1, "{err}");
 
