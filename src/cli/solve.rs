@@ -38,10 +38,11 @@ pub struct Args {
     #[arg(long)]
     board: Option<Board>,
     /// Solve this position instead of the start, e.g. "BBBB/BBBB/4/WWWW/4 b" (4x5); its
-    /// size is the board's
+    /// size is the board's (checkers: a PDN FEN, required)
     #[arg(long)]
     position: Option<String>,
-    /// A table file for the board whose sound claims end the search early
+    /// A table file for the board whose sound claims end the search early (checkers: the
+    /// database folder, whose positions are leaves; with --check, the same folder)
     #[arg(long, conflicts_with = "no_tb")]
     tb: Option<PathBuf>,
     /// Rows of the table built in memory when no --tb is given (default 4 on boards of 6
@@ -139,6 +140,9 @@ Examples:
                                                     to solve each child by its own job
   nice -n 19 quasar solve --board 6x5 --memory 4096 --checkpoint 6x5.ckpt --proof 6x5.proof
                                                     a long solve that resumes when run again
+  quasar solve --game checkers --position 'B:W18,K30:B14,K1' --tb ck2 --proof ck.proof
+                                                    over checkers' databases of 2 pieces
+  quasar solve --game checkers --check ck.proof --tb ck2   with the same databases
 
 SIGTERM or Ctrl-C (SIGINT) stops a solve within a second: with --checkpoint it saves the
 checkpoint at once and exits with status 75 (run the same command to resume); without, it
