@@ -46,6 +46,15 @@ pub trait Evaluation<G: Game>: Send + Sync {
         None
     }
 
+    /// [`Evaluation::verdict`] together with results that cost more to find (such as a
+    /// piece no opponent can stop): MCTS asks it once for each new node, where a proof
+    /// saves many simulations, while alpha-beta asks `verdict` at every node. Must be
+    /// sound; by default `verdict`.
+    #[inline]
+    fn deep_verdict(&self, pos: &G) -> Option<Verdict> {
+        self.verdict(pos)
+    }
+
     /// The moves worth searching when the rules force the side to move (only captures of a
     /// piece about to win answer it): writes them, never none, into `moves` and returns
     /// `true`; `false` (and `moves` untouched) when every legal move must be searched.
@@ -79,11 +88,13 @@ impl<G: Game> crate::oracle::Oracle<G> for Verdicts<G> {
         if pos.outcome().is_some() {
             return None;
         }
-        self.0.verdict(pos).map(|v| crate::oracle::ProvenOutcome {
-            result: v.result,
-            plies: Some(v.plies),
-            best_move: None,
-        })
+        self.0
+            .deep_verdict(pos)
+            .map(|v| crate::oracle::ProvenOutcome {
+                result: v.result,
+                plies: Some(v.plies),
+                best_move: None,
+            })
     }
     #[inline]
     fn guess(&self, _pos: &G) -> Option<GameResult> {

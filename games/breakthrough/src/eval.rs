@@ -24,6 +24,10 @@ pub struct BreakthroughEval {
     row_bits: [u64; 5],
     /// The cells of the opponent's half, per side (rows beyond the middle).
     far_half: [u64; 2],
+    /// Per side and cell: the triangle ahead up to the goal row (rows `1..=d` ahead, at
+    /// most as many columns aside as rows ahead), where an opponent piece could stop a
+    /// runner.
+    cone: [[u64; 64]; 2],
 }
 
 impl BreakthroughEval {
@@ -47,10 +51,34 @@ impl BreakthroughEval {
                 far_half[Side::Second.index()] |= mask;
             }
         }
+        let (w, nfc, nlc) = (board.width(), board.not_first_col(), board.not_last_col());
+        let mut cone = [[0u64; 64]; 2];
+        for side in [Side::First, Side::Second] {
+            for sq in 0..board.num_cells() {
+                let row = sq / w;
+                let d = match side {
+                    Side::First => h - 1 - row,
+                    Side::Second => row,
+                };
+                let mut front = 1u64 << sq;
+                for _ in 0..d {
+                    front = match side {
+                        Side::First => {
+                            (front << w) | ((front & nfc) << (w - 1)) | ((front & nlc) << (w + 1))
+                        }
+                        Side::Second => {
+                            (front >> w) | ((front & nfc) >> (w + 1)) | ((front & nlc) >> (w - 1))
+                        }
+                    };
+                    cone[side.index()][sq as usize] |= front;
+                }
+            }
+        }
         BreakthroughEval {
             board,
             row_bits,
             far_half,
+            cone,
         }
     }
 
@@ -147,8 +175,88 @@ impl Evaluation<Position> for BreakthroughEval {
         true
     }
 
+    /// The verdicts, and else a win by a runner (see [`BreakthroughEval::runner`]).
+    #[inline]
+    fn deep_verdict(&self, pos: &Position) -> Option<Verdict> {
+        self.verdict(pos).or_else(|| {
+            self.runner(pos).map(|d| Verdict {
+                result: GameResult::Win,
+                plies: 2 * d - 1,
+            })
+        })
+    }
+
     fn name(&self) -> &'static str {
         "efms+safety"
+    }
+}
+
+impl BreakthroughEval {
+    /// The fewest moves of the side to move's unstoppable runner, if it has one: a piece
+    /// `d >= 2` rows from its goal whose column ahead is empty, with no opponent piece in
+    /// the triangle ahead of it (rows `1..=d` ahead, at most as many columns aside as rows
+    /// ahead), while every opponent piece needs at least `d` moves to its own goal. Going
+    /// straight, it reaches its goal on its `d`-th move (ply `2d - 1`): an opponent piece
+    /// that could capture it or step in front of it in time lies in that triangle, and
+    /// the opponent's `d - 1` moves meanwhile reach no goal.
+    pub fn runner(&self, pos: &Position) -> Option<u32> {
+        let b = self.board;
+        let (w, h) = (b.width(), b.height());
+        let me = pos.side();
+        let theirs = pos.pieces(me.opponent());
+        if theirs == 0 {
+            return None;
+        }
+        let all = pos.white() | pos.black();
+        // Moves the opponent's most advanced piece needs; a runner must need no more.
+        let reach = match me {
+            Side::First => theirs.trailing_zeros() / w,
+            Side::Second => h - 1 - (63 - theirs.leading_zeros()) / w,
+        };
+        let cone = &self.cone[me.index()];
+        // The cells with no piece straight ahead (a log-step fill of the pieces backwards
+        // over their columns), and of those the rows `2..=reach` from the goal.
+        let back = |x: u64, k: u32| match (me, k < 64) {
+            (_, false) => 0,
+            (Side::First, true) => x >> k,
+            (Side::Second, true) => x << k,
+        };
+        let mut blocked = back(all, w);
+        let mut k = w;
+        while k < h * w {
+            blocked |= back(blocked, k);
+            k *= 2;
+        }
+        let near = match me {
+            Side::First => b.cells() & !low_rows(h - 1 - reach.min(h - 1), w) & low_rows(h - 2, w),
+            Side::Second => low_rows(reach + 1, w) & !low_rows(2, w),
+        };
+        let mut candidates = pos.pieces(me) & near & !blocked;
+        // Nearest the goal first: the first runner found is the fastest.
+        while candidates != 0 {
+            let sq = match me {
+                Side::First => 63 - candidates.leading_zeros(),
+                Side::Second => candidates.trailing_zeros(),
+            };
+            candidates &= !(1u64 << sq);
+            if cone[sq as usize] & theirs == 0 {
+                return Some(match me {
+                    Side::First => h - 1 - sq / w,
+                    Side::Second => sq / w,
+                });
+            }
+        }
+        None
+    }
+}
+
+/// The cells of the lowest `rows` rows of a board `w` wide.
+#[inline]
+fn low_rows(rows: u32, w: u32) -> u64 {
+    match rows * w {
+        0 => 0,
+        n if n >= 64 => u64::MAX,
+        n => (1u64 << n) - 1,
     }
 }
 
@@ -226,6 +334,105 @@ mod tests {
         let a = eval("6/6/2B3/1W4/6/6 w");
         let b = eval("6/6/4B1/3W2/6/6 b");
         assert_eq!(a, b);
+    }
+
+    /// True when the side to move can force a win within `plies` plies, by the rules alone.
+    fn wins_within(pos: &Position, plies: u32, moves: &mut Vec<Vec<Move>>, ply: usize) -> bool {
+        if plies == 0 {
+            return false;
+        }
+        let mut mine = std::mem::take(&mut moves[ply]);
+        pos.generate_moves(&mut mine);
+        let won = mine.iter().any(|&mv| {
+            let mut child = *pos;
+            child.play(mv);
+            if child.outcome().is_some() {
+                return true;
+            }
+            if plies < 3 {
+                return false;
+            }
+            let mut replies = std::mem::take(&mut moves[ply + 1]);
+            child.generate_moves(&mut replies);
+            let all = replies.iter().all(|&r| {
+                let mut next = child;
+                next.play(r);
+                next.outcome().is_none() && wins_within(&next, plies - 2, moves, ply + 2)
+            });
+            moves[ply + 1] = replies;
+            all
+        });
+        moves[ply] = mine;
+        won
+    }
+
+    #[test]
+    fn a_runner_wins_within_its_plies_by_brute_force() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut moves = vec![Vec::new(); 12];
+        let mut found = [0u32; 4];
+        for &(w, h) in &[(5, 5), (4, 6), (6, 5), (3, 7)] {
+            let board = Board::new(w, h).unwrap();
+            let e = BreakthroughEval::new(board);
+            let cells = board.num_cells();
+            let mut tried = 0;
+            while tried < 3000 {
+                // A few pieces a side, none on its own goal row.
+                let (mut white, mut black) = (0u64, 0u64);
+                for _ in 0..rng.random_range(1..=4) {
+                    white |= 1u64 << rng.random_range(0..cells - w);
+                }
+                for _ in 0..rng.random_range(1..=4) {
+                    black |= 1u64 << rng.random_range(w..cells);
+                }
+                let side = if rng.random_bool(0.5) {
+                    Side::First
+                } else {
+                    Side::Second
+                };
+                let Ok(pos) = Position::from_parts(board, white, black & !white, side) else {
+                    continue;
+                };
+                if pos.outcome().is_some() || e.verdict(&pos).is_some() {
+                    continue;
+                }
+                tried += 1;
+                let Some(d) = e.runner(&pos) else {
+                    continue;
+                };
+                if d > 3 {
+                    continue;
+                }
+                found[d as usize] += 1;
+                assert!(
+                    wins_within(&pos, 2 * d - 1, &mut moves, 0),
+                    "{}: a runner of {d} moves, but no forced win within {} plies",
+                    pos.to_fen(),
+                    2 * d - 1
+                );
+                assert_eq!(
+                    e.deep_verdict(&pos),
+                    Some(Verdict {
+                        result: GameResult::Win,
+                        plies: 2 * d - 1
+                    })
+                );
+            }
+        }
+        assert!(found[2] > 50 && found[3] > 50, "runners found: {found:?}");
+        let p = |fen: &str| {
+            let p = Position::from_fen(fen).unwrap();
+            BreakthroughEval::new(p.board()).runner(&p)
+        };
+        // White's c3 and Black's c3 run two moves; the opponent's piece beside them is out
+        // of reach.
+        assert_eq!(p("5/B4/2W2/5/5 w"), Some(2));
+        assert_eq!(p("5/5/2B2/W4/5 b"), Some(2));
+        // Black's b4 captures on c3.
+        assert_eq!(p("5/1B3/5/2W2/5 w"), None);
+        // Black's a3 is two moves from its goal, White's c2 three.
+        assert_eq!(p("5/5/B4/2W2/5 w"), None);
     }
 
     #[test]
