@@ -628,17 +628,7 @@ fn an_incomplete_or_damaged_sliced_table_is_named_by_every_command() {
     );
     // A search with the table says once which slice is missing.
     let warning = "warning: ".to_string() + d + ": the sliced table is incomplete: " + missing;
-    let (ok, out, err) = quasar(&[
-        "bestmove",
-        "--board",
-        "5x5",
-        "--position",
-        position,
-        "--tb",
-        d,
-        "--sims",
-        "200",
-    ]);
+    let (ok, out, err) = search_5x5(position, d, "mcts", "200");
     assert!(ok, "{err}");
     assert!(out.starts_with("bestmove "), "{out}");
     assert!(err.starts_with(&warning), "{err}");
@@ -659,17 +649,7 @@ fn an_incomplete_or_damaged_sliced_table_is_named_by_every_command() {
     // warning.
     std::fs::write(&slice, &whole[..whole.len() / 2]).unwrap();
     let damaged = "slice w04-b00 of the sliced table (w04-b00.qts) fails its checksum or header";
-    let (ok, _, err) = quasar(&[
-        "bestmove",
-        "--board",
-        "5x5",
-        "--position",
-        position,
-        "--tb",
-        d,
-        "--sims",
-        "200",
-    ]);
+    let (ok, _, err) = search_5x5(position, d, "mcts", "200");
     assert!(ok, "{err}");
     assert!(
         err.starts_with(&format!("warning: {d}: {damaged}")),
@@ -705,19 +685,7 @@ fn a_search_that_meets_a_damaged_block_says_so_once() {
     // Both searches probe positions whose answers are in the table's blocks.
     let position = "BBBBB/5/5/WWWWW/5 w";
     for engine in ["mcts", "ab"] {
-        let (ok, out, err) = quasar(&[
-            "bestmove",
-            "--board",
-            "5x5",
-            "--position",
-            position,
-            "--tb",
-            f,
-            "--engine",
-            engine,
-            "--sims",
-            "300",
-        ]);
+        let (ok, out, err) = search_5x5(position, f, engine, "300");
         assert!(ok, "{engine}: {err}");
         assert!(out.starts_with("bestmove "), "{engine}: {out}");
         let warning = format!("warning: {f}: checksum mismatch in block ");
@@ -729,4 +697,22 @@ fn a_search_that_meets_a_damaged_block_says_so_once() {
         assert_eq!(err.matches("warning:").count(), 1, "{engine}: {err}");
     }
     std::fs::remove_file(&file).unwrap();
+}
+
+/// `quasar bestmove` on 5x5 from `position` with the table `tb`, the engine and its
+/// simulations (MCTS) or nodes (alpha-beta): success, standard output and error.
+fn search_5x5(position: &str, tb: &str, engine: &str, sims: &str) -> (bool, String, String) {
+    quasar(&[
+        "bestmove",
+        "--board",
+        "5x5",
+        "--position",
+        position,
+        "--tb",
+        tb,
+        "--engine",
+        engine,
+        "--sims",
+        sims,
+    ])
 }
