@@ -666,12 +666,17 @@ pub fn shorten(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
+    /// A fresh folder for one test, with a guard that runs the tests that write files one
+    /// at a time: `remove_temps` removes every temporary file of the process, so a test of
+    /// it must not run beside another test's write.
+    fn scratch(name: &str) -> (std::sync::MutexGuard<'static, ()>, PathBuf) {
+        static SERIAL: Mutex<()> = Mutex::new(());
+        let guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
         let d =
             std::env::temp_dir().join(format!("quasar-core-file-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
-        d
+        (guard, d)
     }
 
     fn names(dir: &Path) -> Vec<String> {
@@ -685,7 +690,7 @@ mod tests {
 
     #[test]
     fn write_replaces_whole_and_leaves_nothing_beside() {
-        let d = scratch("write");
+        let (_serial, d) = scratch("write");
         let p = d.join("out.bin");
         write(&p, b"first").unwrap();
         write(&p, b"second").unwrap();
@@ -715,7 +720,7 @@ mod tests {
 
     #[test]
     fn failed_write_keeps_the_old_file_and_removes_its_temp() {
-        let d = scratch("fail");
+        let (_serial, d) = scratch("fail");
         let p = d.join("out.bin");
         write(&p, b"old").unwrap();
         let lock = OutputLock::acquire(&p).unwrap();
@@ -732,7 +737,7 @@ mod tests {
 
     #[test]
     fn a_second_writer_is_refused_and_stale_temps_are_removed() {
-        let d = scratch("lock");
+        let (_serial, d) = scratch("lock");
         let p = d.join("out.bin");
         std::fs::write(d.join("out.bin.123.4.tmp"), b"stale").unwrap();
         std::fs::write(d.join("out.bin.tmp"), b"stale").unwrap();
@@ -780,7 +785,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn devices_fifos_and_folders_are_neither_read_nor_replaced() {
-        let d = scratch("kinds");
+        let (_serial, d) = scratch("kinds");
         let fifo = d.join("fifo");
         let ok = std::process::Command::new("mkfifo")
             .arg(&fifo)
