@@ -55,11 +55,7 @@ impl BreakthroughEval {
         let mut cone = [[0u64; 64]; 2];
         for side in [Side::First, Side::Second] {
             for sq in 0..board.num_cells() {
-                let row = sq / w;
-                let d = match side {
-                    Side::First => h - 1 - row,
-                    Side::Second => row,
-                };
+                let d = rows_to_goal(side, h, sq / w);
                 let mut front = 1u64 << sq;
                 for _ in 0..d {
                     front = match side {
@@ -228,7 +224,7 @@ impl BreakthroughEval {
             k *= 2;
         }
         let near = match me {
-            Side::First => b.cells() & !low_rows(h - 1 - reach.min(h - 1), w) & low_rows(h - 2, w),
+            Side::First => b.cells() & !low_rows(h - 1 - reach, w) & low_rows(h - 2, w),
             Side::Second => low_rows(reach + 1, w) & !low_rows(2, w),
         };
         let mut candidates = pos.pieces(me) & near & !blocked;
@@ -240,13 +236,19 @@ impl BreakthroughEval {
             };
             candidates &= !(1u64 << sq);
             if cone[sq as usize] & theirs == 0 {
-                return Some(match me {
-                    Side::First => h - 1 - sq / w,
-                    Side::Second => sq / w,
-                });
+                return Some(rows_to_goal(me, h, sq / w));
             }
         }
         None
+    }
+}
+
+/// The rows between `row` and `side`'s goal row on a board `h` high.
+#[inline]
+fn rows_to_goal(side: Side, h: u32, row: u32) -> u32 {
+    match side {
+        Side::First => h - 1 - row,
+        Side::Second => row,
     }
 }
 
