@@ -113,6 +113,15 @@ impl<G: Game> AlphaBeta<G> {
         self
     }
 
+    /// A searcher with the same configuration, evaluation and oracle, and nothing learnt.
+    pub fn fresh(&self) -> AlphaBeta<G> {
+        let ab = AlphaBeta::new(self.config.clone(), self.eval.clone());
+        match &self.oracle {
+            Some(o) => ab.with_oracle(o.clone()),
+            None => ab,
+        }
+    }
+
     /// The configuration.
     pub fn config(&self) -> &Config {
         &self.config

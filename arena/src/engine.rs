@@ -2,11 +2,12 @@
 //! time (`bestmove`, `play`, `gtp`): MCTS or alpha-beta, as the user chose.
 
 use crate::ab_player::{limit_of, AbSettings};
+use crate::guard::Guarded;
 use crate::player::MoveInfo;
 use crate::settings::EngineSettings;
 use crate::setup::{GameSetup, SetupError};
 use alphabeta::AlphaBeta;
-use mcts::{Limits, Searcher};
+use mcts::Limits;
 use quasar_core::Game;
 
 /// The two kinds of searcher a game can be played by.
@@ -39,8 +40,8 @@ impl EngineChoice {
 
 /// A searcher of either kind; each keeps what it learnt (tree, table) between moves.
 pub enum Engine<S: GameSetup> {
-    /// MCTS.
-    Mcts(Searcher<S::Game, S::Policy>),
+    /// MCTS, with its guard when it has one.
+    Mcts(Guarded<S::Game, S::Policy>),
     /// Alpha-beta.
     AlphaBeta(AlphaBeta<S::Game>),
 }

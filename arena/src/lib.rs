@@ -11,6 +11,7 @@ pub mod engine;
 pub mod factory;
 pub mod game;
 pub mod gtp_client;
+pub mod guard;
 pub mod html;
 pub mod matchup;
 pub mod mcts_player;

@@ -2,6 +2,7 @@
 //! the factory that loads the table once per match.
 
 use crate::clock::TimeControl;
+use crate::guard::{Guard, Guarded};
 use crate::player::{Budget, MoveInfo, Player, PlayerError, PlayerFactory};
 use crate::settings::{EngineSettings, SearchDefaults};
 use crate::setup::{EvaluationUse, GameSetup};
@@ -15,6 +16,7 @@ pub struct MctsFactory<S: GameSetup> {
     settings: EngineSettings,
     policy: S::Policy,
     oracle: Option<Arc<dyn Oracle<S::Game>>>,
+    guard: Option<Guard<S::Game>>,
     eval: EvaluationUse<S::Game>,
     defaults: SearchDefaults,
 }
@@ -27,11 +29,14 @@ impl<S: GameSetup> MctsFactory<S> {
         setup.check_playout_keys(&settings.playout)?;
         let policy = setup.policy(&settings.playout)?;
         let eval = setup.evaluation_use(&settings)?;
-        let oracle = setup.mcts_oracle(&settings)?;
+        let table = setup.table_oracle(&settings)?;
+        let guard = setup.guard(&settings, table.clone())?;
+        let oracle = setup.mcts_oracle(&settings, table);
         Ok(MctsFactory {
             settings,
             policy,
             oracle,
+            guard,
             eval,
             defaults: setup.search_defaults(),
         })
@@ -56,8 +61,10 @@ impl<S: GameSetup> PlayerFactory<S::Game> for MctsFactory<S> {
             .settings
             .config(self.policy.clone(), seed, self.defaults);
         self.eval.apply(&mut config);
-        let searcher =
-            Searcher::with_evaluation(config, self.oracle.clone(), self.eval.evaluation.clone());
+        let searcher = Guarded::new(
+            Searcher::with_evaluation(config, self.oracle.clone(), self.eval.evaluation.clone()),
+            self.guard.as_ref().map(Guard::fresh),
+        );
         Ok(Box::new(MctsPlayer {
             name: self.name(),
             searcher,
@@ -69,7 +76,7 @@ impl<S: GameSetup> PlayerFactory<S::Game> for MctsFactory<S> {
 /// One game's MCTS player; its searcher reuses its tree from move to move.
 struct MctsPlayer<G: Game, P: mcts::PlayoutPolicy<G>> {
     name: String,
-    searcher: Searcher<G, P>,
+    searcher: Guarded<G, P>,
     info: Option<MoveInfo>,
 }
 

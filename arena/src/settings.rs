@@ -12,7 +12,7 @@ use std::path::PathBuf;
 pub const KEYS: &str =
     "tb, rule, every, c, playout, time, sims, tc, threads, parallel, nodes, seed, \
                         eval-after, capture-weight, win-in-one, stop-threats, probe-children, \
-                        imb, prior, prior-depth, verdicts";
+                        imb, prior, prior-depth, verdicts, guard";
 
 /// The most virtual visits `prior=N` may give a new node.
 pub const MAX_PRIOR: u32 = 10_000;
@@ -143,6 +143,9 @@ pub struct EngineSettings {
     pub prior_depth: Option<u32>,
     /// Whether the game's sound verdicts prove nodes at expansion (`verdicts=on|off`).
     pub verdicts: Option<bool>,
+    /// The share of each move's time an alpha-beta search spends checking MCTS's choice
+    /// (`guard=0.3`; 0: off); needs a game with an evaluation.
+    pub guard: Option<f64>,
 }
 
 /// A setting that cannot be taken; each message names the key and what is allowed.
@@ -431,6 +434,13 @@ impl EngineSettings {
                 once(&mut self.prior_depth, d, twice)?;
             }
             "verdicts" => once(&mut self.verdicts, on_off(key, value)?, twice)?,
+            "guard" => {
+                let a: f64 = number(key, value, "expected a share of the time, such as 0.3")?;
+                if !(0.0..=0.9).contains(&a) {
+                    return Err(bad(key, value, "the share must be from 0 to 0.9 (0: off)"));
+                }
+                once(&mut self.guard, a, twice)?;
+            }
             "win-in-one" => once(&mut self.playout.win_in_one, on_off(key, value)?, twice)?,
             "stop-threats" => once(&mut self.playout.stop_threats, on_off(key, value)?, twice)?,
             "probe-children" => {
@@ -563,6 +573,9 @@ impl fmt::Display for EngineSettings {
         }
         if let Some(on) = self.verdicts {
             keys.push(format!("verdicts={}", word(on)));
+        }
+        if let Some(a) = self.guard {
+            keys.push(format!("guard={a}"));
         }
         f.write_str(&keys.join(","))
     }
@@ -701,6 +714,10 @@ mod tests {
             ("prior-depth=-1", "prior-depth=-1"),
             ("prior-depth=deep", "prior-depth=deep"),
             ("imb=0.4,imb=0.3", "twice"),
+            ("guard=0.95", "from 0 to 0.9"),
+            ("guard=-0.2", "from 0 to 0.9"),
+            ("guard=NaN", "from 0 to 0.9"),
+            ("guard=some", "guard=some"),
         ];
         for (text, want) in cases {
             let e = EngineSettings::parse_keys(text)

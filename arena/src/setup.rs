@@ -1,7 +1,9 @@
 //! [`GameSetup`]: what a game with its size parameters tells the arena, the GTP engine and
 //! the command line beyond [`Game`] (its name, start, sizes, playout policy and tables).
 
+use crate::guard::{Guard, Guarded, GUARD_TABLE_BYTES};
 use crate::settings::{EngineSettings, PlayoutSettings, SearchDefaults, TableSpec};
+use alphabeta::AlphaBeta;
 use mcts::{Config, PlayoutPolicy, Searcher};
 use quasar_core::{Chain, Evaluation, Game, Oracle, Verdicts};
 use std::fmt;
@@ -320,13 +322,14 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         SearchDefaults::default().oracle_every
     }
 
-    /// The searcher `settings` describe for this setup, loading its table if one is set;
-    /// `seed` serves when the settings fix none.
+    /// The searcher `settings` describe for this setup, loading its table if one is set,
+    /// with its guard when the settings or the game's default ask for one; `seed` serves
+    /// when the settings fix none.
     fn searcher(
         &self,
         settings: &EngineSettings,
         seed: u64,
-    ) -> Result<Searcher<Self::Game, Self::Policy>, SetupError> {
+    ) -> Result<Guarded<Self::Game, Self::Policy>, SetupError> {
         self.check_playout_keys(&settings.playout)?;
         let mut config = settings.config(
             self.policy(&settings.playout)?,
@@ -335,28 +338,78 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         );
         let eval = self.evaluation_use(settings)?;
         eval.apply(&mut config);
-        let oracle = self.mcts_oracle(settings)?;
-        Ok(Searcher::with_evaluation(config, oracle, eval.evaluation))
+        let table = self.table_oracle(settings)?;
+        let guard = self.guard(settings, table.clone())?;
+        let oracle = self.mcts_oracle(settings, table);
+        Ok(Guarded::new(
+            Searcher::with_evaluation(config, oracle, eval.evaluation),
+            guard,
+        ))
     }
 
-    /// What MCTS consults as its oracle under `settings`: the table when one is set, then
-    /// the game's sound verdicts unless `verdicts=off` (or the game has no evaluation).
+    /// The share of each move's time the blunder guard takes when the settings name no
+    /// `guard=` (0, off, by default and for games without an evaluation).
+    fn default_guard(&self) -> f64 {
+        0.0
+    }
+
+    /// The blunder guard `settings` ask for (the game's default where they name none),
+    /// checking with `table` as its oracle; an error when the game has no evaluation.
+    fn guard(
+        &self,
+        settings: &EngineSettings,
+        table: Option<Arc<dyn Oracle<Self::Game>>>,
+    ) -> Result<Option<Guard<Self::Game>>, SetupError> {
+        let share = settings.guard.unwrap_or_else(|| self.default_guard());
+        if share == 0.0 {
+            return Ok(None);
+        }
+        let Some(eval) = self.evaluation() else {
+            return Err(SetupError::NoEvaluation {
+                key: "guard",
+                value: share.to_string(),
+                game: Self::NAME,
+            });
+        };
+        let config = alphabeta::Config {
+            table_bytes: GUARD_TABLE_BYTES,
+            ..alphabeta::Config::default()
+        };
+        let ab = AlphaBeta::new(config, eval);
+        let ab = match table {
+            Some(t) => ab.with_oracle(t),
+            None => ab,
+        };
+        Ok(Some(Guard::new(ab, share)))
+    }
+
+    /// The table `settings` name, loaded; `None` when they name none.
     #[allow(clippy::type_complexity)]
-    fn mcts_oracle(
+    fn table_oracle(
         &self,
         settings: &EngineSettings,
     ) -> Result<Option<Arc<dyn Oracle<Self::Game>>>, SetupError> {
-        let table = match settings.table_spec() {
-            Some(table) => Some(self.load_oracle(&table)?),
-            None => None,
-        };
+        match settings.table_spec() {
+            Some(table) => Ok(Some(self.load_oracle(&table)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// What MCTS consults as its oracle under `settings`: `table` (loaded by
+    /// [`Self::table_oracle`]) when there is one, then the game's sound verdicts unless
+    /// `verdicts=off` (or the game has no evaluation).
+    fn mcts_oracle(
+        &self,
+        settings: &EngineSettings,
+        table: Option<Arc<dyn Oracle<Self::Game>>>,
+    ) -> Option<Arc<dyn Oracle<Self::Game>>> {
         let verdicts = match (settings.verdicts, self.evaluation()) {
             (Some(false), _) | (_, None) => None,
             (_, Some(eval)) => Some(Arc::new(Verdicts(eval)) as Arc<dyn Oracle<Self::Game>>),
         };
-        Ok(match (table, verdicts) {
+        match (table, verdicts) {
             (Some(t), Some(v)) => Some(Arc::new(Chain::new(t, v))),
             (t, v) => t.or(v),
-        })
+        }
     }
 }

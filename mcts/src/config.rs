@@ -119,7 +119,7 @@ impl Limits {
     /// between 3 and 50 ms (never more than a fifth of the budget). On a loaded machine the
     /// thread can lose the processor for milliseconds between its last clock reading and
     /// its return.
-    pub(crate) fn deadline(self, start: Instant) -> Option<Instant> {
+    pub fn deadline(self, start: Instant) -> Option<Instant> {
         match self {
             Limits::Time(budget) => {
                 let margin = (budget / 20)

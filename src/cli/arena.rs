@@ -74,7 +74,8 @@ pub struct MatchArgs {
     /// playout=uniform|full, time=100ms, sims=N or tc=BASE+INC (a clock of its own),
     /// threads=N, parallel=root|tree, nodes=N, seed=S, eval-after=N, capture-weight=W, win-in-one=on|off, stop-threats=on|off,
     /// imb=ALPHA (implicit minimax backups, 0 to 1), prior=N (node priors, virtual visits),
-    /// verdicts=on|off (the game's sound verdicts prove nodes; on by default);
+    /// prior-depth=D, verdicts=on|off (the game's sound verdicts prove nodes; on by
+    /// default), guard=SHARE (alpha-beta checks the chosen move; 0 to 0.9 of the time);
     /// ab[:KEY=VALUE,...] (alpha-beta) with keys tb=FILE, time=1s or tc=BASE+INC, depth=D,
     /// hash=MiB;
     /// random[:seed=S]; or gtp:<command line>. Two players play a match; more play a round

@@ -141,6 +141,11 @@ pub struct EngineArgs {
     /// evaluation alone); a forced result it finds proves the node [default: the game's]
     #[arg(long, value_name = "D", value_parser = key("prior-depth"))]
     pub prior_depth: Option<String>,
+    /// Blunder guard: the share of each move's time a short alpha-beta search spends
+    /// checking MCTS's choice, vetoing a move that lets the opponent force a win (0: off)
+    /// [default: the game's]
+    #[arg(long, value_name = "SHARE", value_parser = key("guard"))]
+    pub guard: Option<String>,
     /// Most tree nodes (24 bytes each on 8x8 Breakthrough)
     #[arg(long, default_value_t = 1 << 23, value_parser = nodes)]
     pub nodes: usize,
@@ -188,6 +193,7 @@ impl EngineArgs {
             ("imb", self.imb.as_deref()),
             ("prior", self.prior.as_deref()),
             ("prior-depth", self.prior_depth.as_deref()),
+            ("guard", self.guard.as_deref()),
             ("every", self.every.as_deref()),
             ("rule", self.rule.as_deref().or(self.race.then_some("race"))),
             ("probe-children", self.probe_children.as_deref()),
@@ -491,6 +497,7 @@ mod tests {
             ("prior", "20"),
             ("prior-depth", "2"),
             ("verdicts", "off"),
+            ("guard", "0.3"),
         ];
         // tc= is a clock in an arena's games, which a single search has no use for.
         let keys: Vec<&str> = arena::settings::KEYS
@@ -543,6 +550,8 @@ mod tests {
             &["--imb", "2"],
             &["--prior", "-1"],
             &["--prior", "100000"],
+            &["--guard", "-0.1"],
+            &["--guard", "0.95"],
             &["--playout", "smart"],
             &["--win-in-one", "maybe"],
         ] {

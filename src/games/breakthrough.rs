@@ -419,6 +419,60 @@ mod tests {
     }
 
     #[test]
+    fn the_guard_vetoes_only_moves_alpha_beta_proves_lost() {
+        use alphabeta::{AlphaBeta, Limit, Score};
+        use quasar_core::GameResult;
+        use rand::{RngExt, SeedableRng};
+        let s = setup(6, 6);
+        let guarded = EngineSettings::parse_keys("guard=0.3").unwrap();
+        let plain = EngineSettings::parse_keys("guard=0").unwrap();
+        let mut check = AlphaBeta::new(alphabeta::Config::default(), s.evaluation().unwrap());
+        // Lost: the opponent, to move after `mv`, forces a win within six plies.
+        let mut lost = |pos: &Position, mv| {
+            let mut child = *pos;
+            child.play(mv);
+            child.outcome().is_none()
+                && matches!(
+                    check.search(&child, Limit::Depth(6)).unwrap().score,
+                    Score::Proven {
+                        result: GameResult::Win,
+                        ..
+                    }
+                )
+        };
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+        let (mut vetoed, mut moves) = (0, Vec::new());
+        for _ in 0..40 {
+            let mut pos = s.start().unwrap();
+            for _ in 0..rng.random_range(8..20) {
+                pos.legal_moves(&mut moves);
+                if pos.outcome().is_some() {
+                    break;
+                }
+                pos.play(moves[rng.random_range(0..moves.len())]);
+            }
+            if pos.outcome().is_some() {
+                continue;
+            }
+            let budget = mcts::Limits::Simulations(60);
+            let g = s.searcher(&guarded, 1).unwrap().search(&pos, budget);
+            let p = s.searcher(&plain, 1).unwrap().search(&pos, budget);
+            // The same tree under both: a different move can only be a veto.
+            if g.best_move != p.best_move {
+                vetoed += 1;
+                assert!(lost(&pos, p.best_move.unwrap()), "{pos}");
+                assert!(!lost(&pos, g.best_move.unwrap()), "{pos}");
+            }
+        }
+        assert!(
+            vetoed > 0,
+            "60 simulations blunder somewhere in 40 positions"
+        );
+        assert_eq!(s.searcher(&guarded, 1).unwrap().guard_share(), 0.3);
+        assert_eq!(s.searcher(&plain, 1).unwrap().guard_share(), 0.0);
+    }
+
+    #[test]
     fn the_policy_follows_the_switches() {
         let s = setup(6, 6);
         let full = s.policy(&PlayoutSettings::default()).unwrap();
