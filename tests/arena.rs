@@ -622,6 +622,33 @@ fn a_resumed_match_refuses_a_changed_ply_cap() {
 }
 
 #[test]
+fn a_resumed_match_refuses_changed_resign_and_draw_rules() {
+    let dir = scratch("value-rules");
+    let resign = ["--resign", "movecount=2,score=0.1"];
+    run_ok(&strs(&random_args(&dir, "2", &resign)));
+    let e = one_error_line(&strs(&random_args(&dir, "4", &[])));
+    assert!(
+        e.contains(
+            "with resign and draw rules resign movecount=2,score=0.1, but this match has none"
+        ) && e.contains("another --record"),
+        "{e}"
+    );
+    let draw = ["--draw", "movenumber=5,movecount=2,score=0.1"];
+    let e = one_error_line(&strs(&random_args(
+        &dir,
+        "4",
+        &[&resign[..], &draw].concat(),
+    )));
+    assert!(
+        e.contains("but this match has resign movecount=2,score=0.1; draw movenumber=5,movecount=2,score=0.1"),
+        "{e}"
+    );
+    // The same rules resume the record.
+    run_ok(&strs(&random_args(&dir, "4", &resign)));
+    assert_eq!(games(&dir.join("games.jsonl")).len(), 4);
+}
+
+#[test]
 fn a_match_of_other_players_is_refused_before_it_plays() {
     let dir = scratch("other-players");
     run_ok(&strs(&random_args(&dir, "2", &[])));

@@ -440,6 +440,15 @@ pub fn run_match<S: GameSetup>(
             ("ply cap", cfg.ply_cap.to_string(), g.ply_cap.to_string()),
         ];
         mismatch(record_path, &g, common)?;
+        // Older records do not say which rules they ran under: they are taken as they are.
+        if let Some(rules) = &g.value_rules {
+            let now = cfg.value_rules.to_string();
+            mismatch(
+                record_path,
+                &g,
+                [("resign and draw rules", now, rules.clone())],
+            )?;
+        }
         let Some(pi) = pairing else {
             // The same list of players, yet a pairing not among them: an edited record.
             let pairing = format!("{} vs {}", g.player_a, g.player_b);
@@ -755,6 +764,7 @@ fn make_record<S: GameSetup>(
             Vec::new()
         },
         opening_line: opening.line,
+        value_rules: Some(cfg.value_rules.to_string()),
     }
 }
 

@@ -173,6 +173,9 @@ pub fn merge(records: &[(PathBuf, Vec<GameRecord>)]) -> Result<Merged, MergeErro
             agree(&mut seen, "seed", g.seed.to_string(), &place)?;
             agree(&mut seen, "openings", g.openings_text(), &place)?;
             agree(&mut seen, "ply cap", g.ply_cap.to_string(), &place)?;
+            if let Some(rules) = &g.value_rules {
+                agree(&mut seen, "resign and draw rules", rules.clone(), &place)?;
+            }
             if !g.players.is_empty() {
                 agree(&mut seen, "players", list(&g.players), &place)?;
             }

@@ -172,6 +172,9 @@ pub fn game_text<S: GameSetup>(setup: &S, rec: &GameRecord, event: &str, round: 
         if let Some(n) = rec.games_per_pairing {
             let _ = writeln!(text, "[GamesPerPairing \"{n}\"]");
         }
+        if let Some(rules) = &rec.value_rules {
+            let _ = writeln!(text, "[Adjudication \"{}\"]", quote(rules));
+        }
         for (i, p) in rec.players.iter().enumerate() {
             let _ = writeln!(text, "[Player{} \"{}\"]", i + 1, quote(p));
         }
@@ -354,6 +357,7 @@ impl<G: Game> LoneGame<G> {
             openings_file: None,
             opening_line: None,
             clocks_ms: Vec::new(),
+            value_rules: None,
         }
     }
 
@@ -571,6 +575,7 @@ pub fn to_record(g: &PgnGame) -> Result<GameRecord, PgnError> {
             None => None,
         },
         clocks_ms,
+        value_rules: g.tag("Adjudication").map(str::to_string),
     })
 }
 

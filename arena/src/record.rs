@@ -95,6 +95,10 @@ pub struct GameRecord {
     /// (its increment added; `null` for a side without a clock); empty without clocks.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub clocks_ms: Vec<Option<u64>>,
+    /// The resign and draw rules the match ran under (`none`, or as `--resign` and `--draw`
+    /// read them); `None` in records written before rules were recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value_rules: Option<String>,
 }
 
 impl GameRecord {
@@ -349,6 +353,7 @@ impl GameRecord {
             openings_file: None,
             opening_line: None,
             clocks_ms: Vec::new(),
+            value_rules: None,
         }
     }
 }

@@ -175,6 +175,19 @@ pub struct ValueRules {
     pub draw: Option<DrawRule>,
 }
 
+impl fmt::Display for ValueRules {
+    /// `resign movecount=3,score=0.05; draw movenumber=20,movecount=5,score=0.05`, or
+    /// `none`: how records name the rules a match ran under.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.resign, self.draw) {
+            (None, None) => f.write_str("none"),
+            (Some(r), None) => write!(f, "resign {r}"),
+            (None, Some(d)) => write!(f, "draw {d}"),
+            (Some(r), Some(d)) => write!(f, "resign {r}; draw {d}"),
+        }
+    }
+}
+
 /// One game's runs of agreeing values, fed each move as it is played.
 #[derive(Clone, Debug, Default)]
 pub struct ValueWatch {
