@@ -7,7 +7,8 @@
 
 use crate::packed::{bits_for, PackedArray};
 use crate::progress::{Progress, ProgressFn};
-use quasar_core::file::{self, FileError, OutputLock};
+use quasar_core::file::frame::{put_u32, put_u64};
+use quasar_core::file::{self, FileError, Frame, OutputLock, Seal};
 use rayon::prelude::*;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -105,7 +106,23 @@ fn plies_of(c: u16) -> u32 {
 }
 
 const BLOCK: u64 = 1 << 14;
-const MAGIC: &[u8; 8] = b"QRTMIRR1";
+/// The magic of checkpoints before they had a framed header; such a file is named, not read.
+const OLD_MAGIC: &[u8; 8] = b"QRTMIRR1";
+
+/// Bytes of a checkpoint's header: magic, version, positions (u64 at 12), the layer
+/// finished (u64 at 20), a CRC-32 of the values and counters (at 28), the header's CRC-32.
+const HEADER: usize = 36;
+
+/// A checkpoint's frame: the header is checked before the size, the body as it is read.
+const FRAME: Frame = Frame {
+    magic: *b"QRTCKPNT",
+    version: 2,
+    older: &[],
+    header_bytes: HEADER,
+    seal: Seal::HeaderEnd,
+    what: "quasar retrograde checkpoint",
+    remedy: "delete it to start over, or give --checkpoint another path",
+};
 
 /// Solves every position of `game`.
 pub fn solve_mirror<G: MirrorGame + ?Sized>(
@@ -266,11 +283,29 @@ fn save_checkpoint(
     counts: &[AtomicU8],
     layer: u64,
 ) -> Result<(), MirrorError> {
+    // The body's checksum first (the values do not change while saving), so the header
+    // goes out whole before the body.
+    let mut crc = crc32fast::Hasher::new();
+    let mut buf = Vec::with_capacity(1 << 20);
+    for chunk in values.chunks(1 << 19) {
+        buf.clear();
+        for v in chunk {
+            buf.extend_from_slice(&v.load(Relaxed).to_le_bytes());
+        }
+        crc.update(&buf);
+    }
+    for chunk in counts.chunks(1 << 20) {
+        buf.clear();
+        buf.extend(chunk.iter().map(|c| c.load(Relaxed)));
+        crc.update(&buf);
+    }
+    let mut head = FRAME.header();
+    put_u64(&mut head, 12, values.len() as u64);
+    put_u64(&mut head, 20, layer);
+    put_u32(&mut head, 28, crc.finalize());
+    FRAME.seal(&mut head);
     file::write_with(path, lock, |f| {
-        f.write_all(MAGIC)?;
-        f.write_all(&(values.len() as u64).to_le_bytes())?;
-        f.write_all(&layer.to_le_bytes())?;
-        let mut buf = Vec::with_capacity(1 << 20);
+        f.write_all(&head)?;
         for chunk in values.chunks(1 << 19) {
             buf.clear();
             for v in chunk {
@@ -301,36 +336,55 @@ fn load_checkpoint(path: &Path, n: u64) -> Result<Option<Loaded>, MirrorError> {
     let e = |source| MirrorError::File(FileError::io(path, source));
     let size = f.metadata().map_err(e)?.len();
     let mut f = std::io::BufReader::with_capacity(1 << 22, f);
-    let mut head = [0u8; 24];
-    let got = f.by_ref().take(24).read(&mut head).map_err(e)?;
+    let mut head = Vec::with_capacity(HEADER);
+    f.by_ref()
+        .take(HEADER as u64)
+        .read_to_end(&mut head)
+        .map_err(e)?;
     let damaged = |msg: String| {
         MirrorError::File(FileError::Damaged {
             path: path.to_path_buf(),
             msg,
         })
     };
-    if head[..8] == crate::file::MAGIC {
+    if head.starts_with(&crate::file::MAGIC) {
         return Err(damaged(
             "a finished table, not a checkpoint: give --checkpoint another path".into(),
         ));
     }
-    if got < 24 || &head[..8] != MAGIC {
+    if head.starts_with(OLD_MAGIC) {
+        return Err(damaged(
+            "a checkpoint of an older quasar, which this one does not read: delete it to \
+             start over"
+                .into(),
+        ));
+    }
+    if !head.starts_with(&FRAME.magic) {
         return Err(damaged(format!(
             "{size} bytes that are not a quasar retrograde checkpoint: give --checkpoint \
              another path, or delete the file to start over"
         )));
     }
-    let len = u64::from_le_bytes(head[8..16].try_into().expect("8 bytes"));
-    let layer = u64::from_le_bytes(head[16..24].try_into().expect("8 bytes"));
-    if len != n || size != 24 + 3 * n {
+    let fields = FRAME.check(&head, path)?;
+    let (len, layer, body_crc) = (fields.u64(12), fields.u64(20), fields.u32(28));
+    if len != n {
         return Err(MirrorError::Foreign(path.to_path_buf()));
     }
+    if size != HEADER as u64 + 3 * n {
+        return Err(damaged(format!(
+            "{size} bytes where a checkpoint of {n} positions takes {}: cut short or \
+             damaged; delete it to start over",
+            HEADER as u64 + 3 * n
+        )));
+    }
+    let mut crc = crc32fast::Hasher::new();
     let mut values = Vec::with_capacity(n as usize);
     let mut buf = vec![0u8; 1 << 20];
     let mut left = n as usize;
     while left > 0 {
         let k = left.min(buf.len() / 2);
         f.read_exact(&mut buf[..2 * k]).map_err(e)?;
+        crc.update(&buf[..2 * k]);
         values.extend(
             buf[..2 * k]
                 .chunks_exact(2)
@@ -343,8 +397,14 @@ fn load_checkpoint(path: &Path, n: u64) -> Result<Option<Loaded>, MirrorError> {
     while left > 0 {
         let k = left.min(buf.len());
         f.read_exact(&mut buf[..k]).map_err(e)?;
+        crc.update(&buf[..k]);
         counts.extend(buf[..k].iter().map(|&b| AtomicU8::new(b)));
         left -= k;
+    }
+    if crc.finalize() != body_crc {
+        return Err(damaged(
+            "data checksum mismatch: the checkpoint is damaged; delete it to start over".into(),
+        ));
     }
     Ok(Some((values, counts, layer)))
 }
@@ -467,6 +527,39 @@ mod tests {
         assert_eq!(r.resumed_after, Some(3));
         assert_eq!(resumed, whole);
         assert!(!path.exists(), "a finished solve removes its checkpoint");
+        // A flipped byte in the header or the body is damage, found before any work.
+        let lock = OutputLock::acquire(&path).unwrap();
+        save_checkpoint(&path, &lock, &values, &counts, 3).unwrap();
+        drop(lock);
+        let intact = std::fs::read(&path).unwrap();
+        for (at, want) in [
+            (21, "header checksum mismatch: the file is damaged"),
+            (
+                HEADER + 5,
+                "data checksum mismatch: the checkpoint is damaged",
+            ),
+            (intact.len() - 1, "data checksum mismatch"),
+        ] {
+            let mut bytes = intact.clone();
+            bytes[at] ^= 0x10;
+            std::fs::write(&path, &bytes).unwrap();
+            let e = solve_mirror(&Pile(30), &o, &|_| {})
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(want), "byte {at}: {e}");
+        }
+        std::fs::write(&path, &intact[..intact.len() - 3]).unwrap();
+        let e = solve_mirror(&Pile(30), &o, &|_| {})
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("cut short or damaged"), "{e}");
+        let mut old = OLD_MAGIC.to_vec();
+        old.resize(24 + 3 * 31, 0);
+        std::fs::write(&path, &old).unwrap();
+        let e = solve_mirror(&Pile(30), &o, &|_| {})
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("a checkpoint of an older quasar"), "{e}");
         let _ = std::fs::remove_dir_all(dir);
     }
 
