@@ -82,7 +82,7 @@ fn a_gtp_engine_is_told_its_clock_and_loses_on_time_when_it_runs_out() {
             "--board",
             "5x5",
             "--tc",
-            "400ms+0s",
+            "400ms+10ms",
             "--tolerance",
             "20ms",
             "--openings-plies",
@@ -96,7 +96,8 @@ fn a_gtp_engine_is_told_its_clock_and_loses_on_time_when_it_runs_out() {
     assert!(ok, "{stdout}{err}");
     let games = json_lines(&out.join("games.jsonl"));
     let g = &games[0];
-    // 150 ms a move on 400 ms: two moves, and the third runs out.
+    // 150 ms a move on 400 ms with 10 ms back each move (260, then 120 ms left): two
+    // moves, and the third runs out.
     assert_eq!(g["reason"], "time", "{g}");
     assert_eq!(g["winner"], "second", "{g}");
     assert!(
@@ -107,7 +108,8 @@ fn a_gtp_engine_is_told_its_clock_and_loses_on_time_when_it_runs_out() {
         "{g}"
     );
     let told = std::fs::read_to_string(&log).unwrap();
-    assert!(told.contains("time_settings 0.4 0 0"), "{told}");
+    // GTP has no increment: a byo-yomi period of one stone stands for it.
+    assert!(told.contains("time_settings 0.4 0.01 1"), "{told}");
     assert!(told.contains("time_left w 0.4 0"), "{told}");
     let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
     assert!(pgn.contains("[Termination \"time forfeit\"]"), "{pgn}");

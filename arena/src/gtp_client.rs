@@ -246,9 +246,17 @@ impl<G: Game> Player<G> for GtpPlayer<G> {
 
     fn choose(&mut self, pos: &G, budget: &Budget) -> Result<G::Move, PlayerError> {
         if let Some(clock) = budget.clock {
-            // GTP's sudden death (no byo-yomi), and before each move the time left.
+            // GTP has no increment: it is sent as a byo-yomi period of one stone, which
+            // promises the engine the increment for every move once its time is spent, as
+            // a Fischer clock does (quasar's own GTP engine reads it back as the
+            // increment); without one, sudden death. Before each move, the time left.
             if !self.timed {
-                let cmd = format!("time_settings {} 0 0", clock.remaining.as_secs_f64());
+                let inc = clock.increment.as_secs_f64();
+                let stones = u32::from(inc > 0.0);
+                let cmd = format!(
+                    "time_settings {} {inc} {stones}",
+                    clock.remaining.as_secs_f64()
+                );
                 self.command(&cmd, SETUP_WAIT)?;
                 self.timed = true;
             }
