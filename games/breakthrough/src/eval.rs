@@ -111,6 +111,37 @@ impl BreakthroughEval {
     }
 }
 
+/// [`BreakthroughEval`]'s score of `side`'s pieces without its precomputed masks, for
+/// playouts that end by the evaluation's sign.
+#[inline]
+pub fn safety_score(pos: &Position, side: Side) -> i32 {
+    let b = pos.board();
+    let h = b.height();
+    let own = pos.pieces(side);
+    let n = own.count_ones() as i32;
+    let mut rows = 0;
+    let mut far = 0;
+    let defended = attacks(pos, side);
+    for row in 0..h {
+        let here = own & b.row_mask(row);
+        rows += row as i32 * here.count_ones() as i32;
+        let far_row = match side {
+            Side::First => 2 * row >= h,
+            Side::Second => 2 * (row + 1) <= h,
+        };
+        if far_row {
+            far += (here & defended).count_ones() as i32;
+        }
+    }
+    let advance = match side {
+        Side::First => rows,
+        Side::Second => (h as i32 - 1) * n - rows,
+    };
+    let attacked = attacks(pos, side.opponent());
+    let hanging = (own & attacked & !defended).count_ones() as i32;
+    PIECE * n + ROW * advance - HANGING * hanging + SUPPORTED * far
+}
+
 impl Evaluation<Position> for BreakthroughEval {
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
@@ -323,6 +354,8 @@ mod tests {
                 let mut p = Position::start(b);
                 while p.outcome().is_none() {
                     assert_eq!(e.evaluate(&p), by_hand(&p), "{p}");
+                    let (me, opp) = (p.side(), p.side().opponent());
+                    assert_eq!(safety_score(&p, me) - safety_score(&p, opp), by_hand(&p));
                     p.legal_moves(&mut moves);
                     let k = rng.below(moves.len());
                     p.play(moves[k]);

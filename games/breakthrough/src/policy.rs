@@ -94,10 +94,11 @@ pub(crate) fn threats(pos: &Position, side: Side) -> u64 {
 }
 
 /// The evaluation function of early termination, from the view of the side to move:
-/// material (a piece is worth a full board of advancement), advancement (rows covered,
-/// squared so far-advanced pieces count more), and threats (a piece that wins next turn
-/// decides the game; an unattacked piece two rows from the goal earns a bonus).
-/// Returns the outcome it predicts; an exactly level score is a draw (half a point).
+/// threats first (a piece that wins next turn decides the game, as does an opponent's
+/// threat that no capture answers), then the sign of alpha-beta's evaluation (material,
+/// advancement and piece safety, [`crate::eval::safety_score`]): one evaluation for every
+/// search. Returns the outcome it predicts; an exactly level score is a draw (half a
+/// point).
 pub fn evaluate(pos: &Position) -> Outcome {
     let me = pos.side();
     let opp = me.opponent();
@@ -112,32 +113,7 @@ pub fn evaluate(pos: &Position) -> Outcome {
             return Outcome::Win(opp);
         }
     }
-    let b = pos.board();
-    let h = b.height();
-    let piece = (h * h) as i32;
-    let mut score =
-        piece * (pos.pieces(me).count_ones() as i32 - pos.pieces(opp).count_ones() as i32);
-    for row in 0..h {
-        let mask = b.row_mask(row);
-        let wc = (pos.white() & mask).count_ones() as i32;
-        let bc = (pos.black() & mask).count_ones() as i32;
-        let wa = (row * row) as i32;
-        let ba = ((h - 1 - row) * (h - 1 - row)) as i32;
-        let white_adv = wc * wa - bc * ba;
-        score += if me == Side::First {
-            white_adv
-        } else {
-            -white_adv
-        };
-    }
-    let w = b.width();
-    let (my_two, opp_two) = match me {
-        Side::First => (b.last_row() >> (2 * w), b.first_row() << (2 * w)),
-        Side::Second => (b.first_row() << (2 * w), b.last_row() >> (2 * w)),
-    };
-    let safe_mine = (pos.pieces(me) & my_two & !attacks(pos, opp)).count_ones() as i32;
-    let safe_theirs = (pos.pieces(opp) & opp_two & !attacks(pos, me)).count_ones() as i32;
-    score += piece / 2 * (safe_mine - safe_theirs);
+    let score = crate::eval::safety_score(pos, me) - crate::eval::safety_score(pos, opp);
     match score {
         s if s > 0 => Outcome::Win(me),
         s if s < 0 => Outcome::Win(opp),
