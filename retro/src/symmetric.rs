@@ -7,7 +7,7 @@
 
 use crate::packed::{bits_for, PackedArray};
 use crate::progress::{Progress, ProgressFn};
-use quasar_core::file::frame::{put_u32, put_u64};
+use quasar_core::file::frame::put_u64;
 use quasar_core::file::{self, FileError, Frame, OutputLock, Seal};
 use rayon::prelude::*;
 use std::io::{Read, Write};
@@ -110,8 +110,9 @@ const BLOCK: u64 = 1 << 14;
 const OLD_MAGIC: &[u8; 8] = b"QRTMIRR1";
 
 /// Bytes of a checkpoint's header: magic, version, positions (u64 at 12), the layer
-/// finished (u64 at 20), a CRC-32 of the values and counters (at 28), the header's CRC-32.
-const HEADER: usize = 36;
+/// finished (u64 at 20), the header's CRC-32. The body (values, then counters) ends with a
+/// CRC-32 of itself, so one pass writes it.
+const HEADER: usize = 32;
 
 /// A checkpoint's frame: the header is checked before the size, the body as it is read.
 const FRAME: Frame = Frame {
@@ -283,42 +284,29 @@ fn save_checkpoint(
     counts: &[AtomicU8],
     layer: u64,
 ) -> Result<(), MirrorError> {
-    // The body's checksum first (the values do not change while saving), so the header
-    // goes out whole before the body.
-    let mut crc = crc32fast::Hasher::new();
-    let mut buf = Vec::with_capacity(1 << 20);
-    for chunk in values.chunks(1 << 19) {
-        buf.clear();
-        for v in chunk {
-            buf.extend_from_slice(&v.load(Relaxed).to_le_bytes());
-        }
-        crc.update(&buf);
-    }
-    for chunk in counts.chunks(1 << 20) {
-        buf.clear();
-        buf.extend(chunk.iter().map(|c| c.load(Relaxed)));
-        crc.update(&buf);
-    }
     let mut head = FRAME.header();
     put_u64(&mut head, 12, values.len() as u64);
     put_u64(&mut head, 20, layer);
-    put_u32(&mut head, 28, crc.finalize());
     FRAME.seal(&mut head);
     file::write_with(path, lock, |f| {
         f.write_all(&head)?;
+        let mut crc = crc32fast::Hasher::new();
+        let mut buf = Vec::with_capacity(1 << 20);
         for chunk in values.chunks(1 << 19) {
             buf.clear();
             for v in chunk {
                 buf.extend_from_slice(&v.load(Relaxed).to_le_bytes());
             }
+            crc.update(&buf);
             f.write_all(&buf)?;
         }
         for chunk in counts.chunks(1 << 20) {
             buf.clear();
             buf.extend(chunk.iter().map(|c| c.load(Relaxed)));
+            crc.update(&buf);
             f.write_all(&buf)?;
         }
-        Ok(())
+        f.write_all(&crc.finalize().to_le_bytes())
     })?;
     Ok(())
 }
@@ -366,15 +354,15 @@ fn load_checkpoint(path: &Path, n: u64) -> Result<Option<Loaded>, MirrorError> {
         )));
     }
     let fields = FRAME.check(&head, path)?;
-    let (len, layer, body_crc) = (fields.u64(12), fields.u64(20), fields.u32(28));
+    let (len, layer) = (fields.u64(12), fields.u64(20));
     if len != n {
         return Err(MirrorError::Foreign(path.to_path_buf()));
     }
-    if size != HEADER as u64 + 3 * n {
+    let whole = HEADER as u64 + 3 * n + 4;
+    if size != whole {
         return Err(damaged(format!(
-            "{size} bytes where a checkpoint of {n} positions takes {}: cut short or \
-             damaged; delete it to start over",
-            HEADER as u64 + 3 * n
+            "{size} bytes where a checkpoint of {n} positions takes {whole}: cut short or \
+             damaged; delete it to start over"
         )));
     }
     let mut crc = crc32fast::Hasher::new();
@@ -401,7 +389,9 @@ fn load_checkpoint(path: &Path, n: u64) -> Result<Option<Loaded>, MirrorError> {
         counts.extend(buf[..k].iter().map(|&b| AtomicU8::new(b)));
         left -= k;
     }
-    if crc.finalize() != body_crc {
+    let mut stored = [0u8; 4];
+    f.read_exact(&mut stored).map_err(e)?;
+    if crc.finalize() != u32::from_le_bytes(stored) {
         return Err(damaged(
             "data checksum mismatch: the checkpoint is damaged; delete it to start over".into(),
         ));
