@@ -3,8 +3,6 @@
 pub mod arena;
 pub mod bench;
 pub mod bestmove;
-pub mod cc_table;
-pub mod checkers_table;
 pub mod engine_opts;
 pub mod examples;
 pub mod gtp;
@@ -16,7 +14,6 @@ pub mod replay;
 pub mod show;
 pub mod solve;
 pub mod tablebase;
-pub mod woodpush_table;
 
 use crate::games::CliGame;
 use quasar_core::Game;

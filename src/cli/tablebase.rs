@@ -2,13 +2,13 @@
 //! Woodpush's solved tables (a file's kind is read from its magic), drawing the library's
 //! progress as bars.
 
-use super::cc_table;
-use super::checkers_table;
 use super::output::{histogram_json, print_json, ProbeAnswer, TableInfo};
-use super::woodpush_table;
 use super::CliResult;
 use crate::games::breakthrough::BreakthroughSetup;
+use crate::games::checkers::table as checkers_table;
+use crate::games::chinese_checkers::table as cc_table;
 use crate::games::chinese_checkers::CcSetup;
+use crate::games::woodpush::table as woodpush_table;
 use crate::games::woodpush::WoodpushSetup;
 use crate::games::{CliGame, GameName};
 use crate::progress::Bars;

@@ -2,8 +2,8 @@
 //! them, one slice, or one job's share of a wave), print the plan, and print, probe and
 //! verify a directory of slice files.
 
-use super::output::{print_json, ProbeAnswer, TableInfo};
-use super::CliResult;
+use crate::cli::output::{print_json, ProbeAnswer, TableInfo};
+use crate::cli::CliResult;
 use checkers::build::MAX_DISTANCE;
 use checkers::db::{build_with, BuildOptions, Built, Database, SliceTable, Wdl};
 use checkers::slice::MAX_PIECES;

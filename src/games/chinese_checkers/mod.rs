@@ -2,6 +2,8 @@
 //! setup for the arena and GTP (start, `boardsize`, playout policy, solved tables as
 //! oracles), and the main job: the solved 2-piece table against no table.
 
+pub mod table;
+
 use super::registration::{CliGame, MainJob};
 use arena::engine::Family;
 use arena::settings::{PlayoutKind, PlayoutSettings, TableSpec};

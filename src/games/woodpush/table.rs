@@ -1,8 +1,8 @@
 //! `quasar tablebase` for Woodpush: solve a width (or its positions of few pieces) into a
 //! table file, and print a table's contents, a probe and a verification.
 
-use super::output::{print_json, result_word, verify_verdict, ProbeAnswer, TableInfo};
-use super::CliResult;
+use crate::cli::output::{print_json, result_word, verify_verdict, ProbeAnswer, TableInfo};
+use crate::cli::CliResult;
 use crate::progress::SolveBars;
 use quasar_core::file::OutputLock;
 use quasar_core::{Game, GameResult};

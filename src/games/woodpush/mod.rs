@@ -2,6 +2,8 @@
 //! setup for the arena and GTP (start, `boardsize`, playout policy, solved tables as oracles),
 //! and the main job: an endgame table of few pieces against none, from three pieces a side.
 
+pub mod table;
+
 use super::registration::{CliGame, MainJob};
 use arena::settings::{PlayoutSettings, TableSpec};
 use arena::setup::{load_exact_table, GameSetup, Picture, SetupError};

@@ -2,6 +2,8 @@
 //! and GTP (start, uniform playouts, endgame databases as oracles), and the main job: MCTS
 //! with the 5-piece databases against plain MCTS.
 
+pub mod table;
+
 use super::registration::{CliGame, MainJob};
 use arena::settings::{PlayoutSettings, ProbeRule, TableSpec};
 use arena::setup::{GameSetup, Picture, RecordStyle, SetupError};

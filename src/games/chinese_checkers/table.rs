@@ -2,8 +2,8 @@
 //! solvers (or over half the space with counters, resumable), and print a table's contents,
 //! a probe and a verification.
 
-use super::output::{print_json, result_word, verify_verdict, ProbeAnswer, TableInfo};
-use super::CliResult;
+use crate::cli::output::{print_json, result_word, verify_verdict, ProbeAnswer, TableInfo};
+use crate::cli::CliResult;
 use chinese_checkers::solve::{method_of, solve_full, solve_half, CcTable};
 use chinese_checkers::Position;
 use quasar_core::file::OutputLock;
