@@ -77,6 +77,17 @@ pub struct TableFile {
     pub sections: Vec<Section>,
 }
 
+/// The game named in a table file's first [`HEADER_BYTES`] bytes (fewer are read as
+/// far as they go); `None` when they do not start with [`MAGIC`] or stop before the name.
+pub fn game_in_header(head: &[u8]) -> Option<String> {
+    if !head.starts_with(&MAGIC) || head.len() < 12 + NAME_BYTES {
+        return None;
+    }
+    let name = &head[12..12 + NAME_BYTES];
+    let len = name.iter().position(|&b| b == 0).unwrap_or(NAME_BYTES);
+    Some(String::from_utf8_lossy(&name[..len]).into_owned())
+}
+
 impl TableFile {
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -240,5 +251,19 @@ mod tests {
         }
         assert!(TableFile::from_bytes(&bytes[..bytes.len() - 8], p).is_err());
         assert!(TableFile::from_bytes(&bytes[..50], p).is_err());
+    }
+
+    #[test]
+    fn the_header_names_the_game() {
+        let bytes = sample().to_bytes();
+        assert_eq!(
+            game_in_header(&bytes[..HEADER_BYTES]).as_deref(),
+            Some("toy")
+        );
+        assert_eq!(game_in_header(&bytes[..20]), None);
+        assert_eq!(
+            game_in_header(b"QUASARTB and more than twenty-eight bytes"),
+            None
+        );
     }
 }

@@ -7,7 +7,7 @@ pub mod chinese_checkers;
 pub mod registration;
 pub mod woodpush;
 
-pub use registration::CliGame;
+pub use registration::{CliGame, OwnTableOptions};
 
 /// The games quasar plays.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -44,7 +44,48 @@ pub struct GameArgs {
     pub checkers: checkers::CheckersSize,
 }
 
+/// Every game's own options of `tablebase build`, flattened into it.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct TableArgs {
+    #[command(flatten)]
+    pub breakthrough: breakthrough::table::BreakthroughTableArgs,
+    #[command(flatten)]
+    pub woodpush: woodpush::table::WoodpushTableArgs,
+    #[command(flatten)]
+    pub chinese_checkers: chinese_checkers::table::CcBuildArgs,
+    #[command(flatten)]
+    pub checkers: checkers::table::CkBuildArgs,
+}
+
+impl TableArgs {
+    /// The own options given, each with its role and the name of the game that owns it.
+    pub fn given(&self) -> Vec<(&'static str, registration::OptionRole, &'static str)> {
+        use arena::setup::GameSetup;
+        let of = |given: Vec<_>, owner: &'static str| {
+            given
+                .into_iter()
+                .map(move |(flag, role)| (flag, role, owner))
+        };
+        of(
+            self.breakthrough.given(),
+            breakthrough::BreakthroughSetup::NAME,
+        )
+        .chain(of(self.woodpush.given(), woodpush::WoodpushSetup::NAME))
+        .chain(of(
+            self.chinese_checkers.given(),
+            chinese_checkers::CcSetup::NAME,
+        ))
+        .chain(of(self.checkers.given(), checkers::CheckersSetup::NAME))
+        .collect()
+    }
+}
+
 impl GameName {
+    /// Every game, in the order of `--game`'s list.
+    pub fn all() -> &'static [GameName] {
+        <GameName as clap::ValueEnum>::value_variants()
+    }
+
     /// The name `--game` takes (`chinese-checkers`).
     pub fn name(self) -> &'static str {
         match self {

@@ -1,10 +1,14 @@
 //! What a game registers for the command line beyond [`GameSetup`]: its size options,
-//! the sizes commands start from, and the main job of `quasar arena`.
+//! the sizes commands start from, the main job of `quasar arena`, and its `tablebase`
+//! commands.
 
+use crate::cli::tablebase::{BuildArgs, VerifyArgs};
+use crate::cli::CliResult;
 use arena::settings::EngineSettings;
 use arena::setup::GameSetup;
 use arena::spec::PlayerSpec;
 use quasar_core::measure::PlayoutRate;
+use quasar_core::Plan;
 use std::error::Error;
 use std::path::Path;
 
@@ -37,7 +41,7 @@ impl<S> MainJob<S> {
 }
 
 /// What a game registers for the command line beyond [`GameSetup`].
-pub trait CliGame: GameSetup {
+pub trait CliGame: TableGame {
     /// The game's size options (flattened into every subcommand that plays).
     type SizeArgs: clap::Args;
 
@@ -72,4 +76,79 @@ pub trait CliGame: GameSetup {
         let _ = (cache, progress);
         Ok(None)
     }
+}
+
+/// Which of `tablebase`'s options a game's tables take, by flag (`--max-pieces`): the
+/// generic commands refuse every other one given, naming the game and [`Self::take`].
+#[derive(Clone, Copy, Debug)]
+pub struct TableOptions {
+    /// The options of `tablebase build` its build takes (`--output` and `--quiet` go
+    /// without saying).
+    pub build: &'static [&'static str],
+    /// Those its `tablebase plan` takes; `None` for tables built whole, which have no
+    /// plan, `--slice` or `--wave`.
+    pub plan: Option<&'static [&'static str]>,
+    /// Why a plan refuses one of the build's options: "a sliced table holds ...".
+    pub plan_note: &'static str,
+    /// The options of `tablebase verify` it takes (`--samples`, `--seed`, `--write-index`).
+    pub verify: &'static [&'static str],
+    /// Its build options in words, for a refusal: "--width N (and --max-pieces K ...)".
+    pub take: &'static str,
+}
+
+/// What one of a game's own `tablebase build` options says, which words refuse it for
+/// another game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionRole {
+    /// What the table covers (a size or a piece limit): "not an option of G tables".
+    Cover,
+    /// How this game's tables are built: "an option of OWNER tables only".
+    Build,
+}
+
+/// A game's own options of `tablebase build` (flattened into it): those given, by flag.
+pub trait OwnTableOptions {
+    /// The flags given, in the order of the help, each with its role.
+    fn given(&self) -> Vec<(&'static str, OptionRole)>;
+}
+
+/// A game's `tablebase` commands: build, plan, info, probe and verify of its tables, the
+/// options they take, and how its table files are recognised.
+pub trait TableGame: GameSetup {
+    /// The game's name as a kind of table in messages ("a Woodpush table").
+    const TABLE_KIND: &'static str;
+
+    /// The options of `tablebase` its tables take.
+    const TABLE_OPTIONS: TableOptions;
+
+    /// Whether `path` holds one of the game's tables: `head` is a regular file's first 128
+    /// bytes (empty for a directory or an unreadable file).
+    fn owns_table(path: &Path, head: &[u8]) -> bool;
+
+    /// `tablebase build`: the table the options ask for (those it does not take are
+    /// refused before), written where `--output` says or to the game's default name.
+    fn build(a: &BuildArgs) -> CliResult;
+
+    /// `tablebase plan`: the slices of a sliced build in dependency waves (called only for
+    /// a game whose [`TableOptions::plan`] is `Some`).
+    fn plan(a: &BuildArgs) -> Result<Plan, Box<dyn Error>> {
+        let _ = a;
+        Err(not_sliced(Self::NAME))
+    }
+
+    /// `tablebase info`: the table's facts and counts, as text or one JSON object.
+    fn info(path: &Path, json: bool) -> CliResult;
+
+    /// `tablebase probe`: the value of the position `text` in the table.
+    fn probe(path: &Path, text: &str, json: bool) -> CliResult;
+
+    /// `tablebase verify`: checks the table (its checksum, then its values against the
+    /// rules).
+    fn verify(path: &Path, a: &VerifyArgs) -> CliResult;
+}
+
+/// The refusal of `plan`, `--slice` or `--wave` for the game `name`, whose tables are
+/// built whole.
+pub fn not_sliced(name: &str) -> Box<dyn Error> {
+    format!("a {name} table is built whole: it has no slices, so no plan, --slice or --wave").into()
 }

@@ -2,6 +2,8 @@
 //! the arena and GTP (start, `boardsize`, playout policy, row-limited tables as oracles),
 //! and the main job's table, built once into a cache directory.
 
+pub mod table;
+
 use super::registration::{CliGame, MainJob};
 use arena::settings::{PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
 use arena::setup::{GameSetup, Picture, SetupError};

@@ -2,10 +2,13 @@
 //! them, one slice, or one job's share of a wave), print the plan, and print, probe and
 //! verify a directory of slice files.
 
+use super::CheckersSetup;
 use crate::cli::output::{print_json, ProbeAnswer, TableInfo};
+use crate::cli::tablebase::{BuildArgs, VerifyArgs};
 use crate::cli::CliResult;
+use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
 use checkers::build::MAX_DISTANCE;
-use checkers::db::{build_with, BuildOptions, Built, Database, SliceTable, Wdl};
+use checkers::db::{build_with, BuildOptions, Built, Database, SliceTable, Wdl, GAME};
 use checkers::slice::MAX_PIECES;
 use checkers::{Position, Slice};
 use quasar_core::{Game, Plan, Selection, Side};
@@ -26,12 +29,7 @@ fn pieces(p: Option<u32>) -> Result<u32, Box<dyn std::error::Error>> {
     }
 }
 
-/// The slices of 1 to N pieces in dependency waves.
-pub fn plan(p: Option<u32>) -> Result<Plan, Box<dyn std::error::Error>> {
-    Ok(Slice::plan(pieces(p)?))
-}
-
-/// The checkers options of `tablebase build`.
+/// Checkers' own options of `tablebase build`.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct CkBuildArgs {
     /// Checkers: also write each slice's distance-to-conversion file (<slice>.qdc, one byte
@@ -40,8 +38,78 @@ pub struct CkBuildArgs {
     pub distance: bool,
 }
 
+impl OwnTableOptions for CkBuildArgs {
+    fn given(&self) -> Vec<(&'static str, OptionRole)> {
+        match self.distance {
+            true => vec![("--distance", OptionRole::Build)],
+            false => Vec::new(),
+        }
+    }
+}
+
+/// The flags of a checkers build that its plan takes too.
+const PLAN: &[&str] = &["--max-pieces", "--pieces", "--slice", "--wave", "--shard"];
+
+impl TableGame for CheckersSetup {
+    const TABLE_KIND: &'static str = "checkers";
+
+    const TABLE_OPTIONS: TableOptions = TableOptions {
+        build: &[
+            "--max-pieces",
+            "--pieces",
+            "--slice",
+            "--wave",
+            "--shard",
+            "--distance",
+        ],
+        plan: Some(PLAN),
+        plan_note: "",
+        verify: &[],
+        take: "--max-pieces N (pieces on the board in all) and -o DIR",
+    };
+
+    /// One slice file, or a directory holding slice files.
+    fn owns_table(path: &Path, head: &[u8]) -> bool {
+        let slice_file =
+            |name: &std::ffi::OsStr| Path::new(name).extension() == Some("qrt".as_ref());
+        retro::file::game_in_header(head).as_deref() == Some(GAME)
+            || std::fs::read_dir(path).is_ok_and(|mut entries| {
+                entries.any(|e| e.is_ok_and(|e| slice_file(&e.file_name())))
+            })
+    }
+
+    /// The databases of 1 to N pieces (or the selected slices) into `checkers-p<N>`.
+    fn build(a: &BuildArgs) -> CliResult {
+        build(
+            a.max_pieces.or(a.pieces),
+            a.selection(),
+            a.output.as_deref(),
+            &a.games.checkers,
+            a.quiet,
+        )
+    }
+
+    /// The slices of 1 to N pieces in dependency waves.
+    fn plan(a: &BuildArgs) -> Result<Plan, Box<dyn std::error::Error>> {
+        Ok(Slice::plan(pieces(a.max_pieces.or(a.pieces))?))
+    }
+
+    fn info(path: &Path, json: bool) -> CliResult {
+        info(path, json)
+    }
+
+    fn probe(path: &Path, text: &str, json: bool) -> CliResult {
+        probe(path, text, json)
+    }
+
+    /// Every position, checked whole.
+    fn verify(path: &Path, _: &VerifyArgs) -> CliResult {
+        verify(path)
+    }
+}
+
 /// Builds the selected slices into `dir` (default `checkers-p<N>`), skipping finished ones.
-pub fn build(
+fn build(
     p: Option<u32>,
     which: Selection,
     dir: Option<&Path>,
@@ -116,7 +184,7 @@ fn bytes_on_disk(path: &Path) -> u64 {
 }
 
 /// Per slice and side to move: positions, wins, draws, losses.
-pub fn info(path: &Path, json: bool) -> CliResult {
+fn info(path: &Path, json: bool) -> CliResult {
     let db = open(path)?;
     if json {
         let mut total = [0u64; 4];
@@ -194,7 +262,7 @@ pub fn info(path: &Path, json: bool) -> CliResult {
 
 /// The value of a position in the answer shape of every game (with plies to conversion
 /// where the directory holds distance files), then in text each move's value.
-pub fn probe(path: &Path, text: &str, json: bool) -> CliResult {
+fn probe(path: &Path, text: &str, json: bool) -> CliResult {
     let mut db = open(path)?;
     if path.is_dir() {
         db.load_distances(path)?;
@@ -275,7 +343,7 @@ pub fn probe(path: &Path, text: &str, json: bool) -> CliResult {
 
 /// Checks every file and every position against its moves: a win has a move to a lost
 /// position, a loss only moves to won ones, a draw neither.
-pub fn verify(path: &Path) -> CliResult {
+fn verify(path: &Path) -> CliResult {
     let db = open(path)?;
     let mut checked = 0u64;
     let mut bad = Vec::new();

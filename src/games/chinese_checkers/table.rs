@@ -2,9 +2,13 @@
 //! solvers (or over half the space with counters, resumable), and print a table's contents,
 //! a probe and a verification.
 
+use super::CcSetup;
 use crate::cli::output::{print_json, result_word, verify_verdict, ProbeAnswer, TableInfo};
+use crate::cli::tablebase::{BuildArgs, VerifyArgs};
 use crate::cli::CliResult;
-use chinese_checkers::solve::{method_of, solve_full, solve_half, CcTable};
+use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
+use crate::games::CliGame;
+use chinese_checkers::solve::{method_of, solve_full, solve_half, CcTable, GAME};
 use chinese_checkers::Position;
 use quasar_core::file::OutputLock;
 use quasar_core::{Game, GameResult};
@@ -13,9 +17,12 @@ use retro::wdl::WdlOptions;
 use retro::Progress;
 use std::path::{Path, PathBuf};
 
-/// Chinese Checkers' build options (flattened into `tablebase build`).
+/// Chinese Checkers' own options of `tablebase build`.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct CcBuildArgs {
+    /// Chinese Checkers: pieces a side (1 to 6) [default: 2]
+    #[arg(long, value_name = "K")]
+    pub pieces_per_side: Option<u32>,
     /// Chinese Checkers solver: half (counters over the first player's positions, exact
     /// plies, resumable; the default), counters, backward or forward (the paper's, over both
     /// sides to move, with --win-only --layered --direct --no-dup)
@@ -42,8 +49,83 @@ pub struct CcBuildArgs {
     pub checkpoint: Option<PathBuf>,
 }
 
+impl OwnTableOptions for CcBuildArgs {
+    fn given(&self) -> Vec<(&'static str, OptionRole)> {
+        let cover = [(self.pieces_per_side.is_some(), "--pieces-per-side")];
+        let build = [
+            (self.solver.is_some(), "--solver"),
+            (self.win_only, "--win-only"),
+            (self.layered, "--layered"),
+            (self.direct, "--direct"),
+            (self.no_dup, "--no-dup"),
+            (self.sequential, "--sequential"),
+            (self.checkpoint.is_some(), "--checkpoint"),
+        ];
+        let role = |r| move |&(given, flag): &(bool, &'static str)| given.then_some((flag, r));
+        let cover = cover.iter().filter_map(role(OptionRole::Cover));
+        cover
+            .chain(build.iter().filter_map(role(OptionRole::Build)))
+            .collect()
+    }
+}
+
+impl TableGame for CcSetup {
+    const TABLE_KIND: &'static str = "Chinese Checkers";
+
+    const TABLE_OPTIONS: TableOptions = TableOptions {
+        build: &[
+            "--pieces-per-side",
+            "--pieces",
+            "--solver",
+            "--win-only",
+            "--layered",
+            "--direct",
+            "--no-dup",
+            "--sequential",
+            "--checkpoint",
+        ],
+        plan: None,
+        plan_note: "",
+        verify: &["--samples", "--seed"],
+        take: "--pieces-per-side K (1 to 6)",
+    };
+
+    fn owns_table(_: &Path, head: &[u8]) -> bool {
+        retro::file::game_in_header(head).as_deref() == Some(GAME)
+    }
+
+    /// K pieces a side with one of the solvers, into `cc-k<K>.qrt` by default.
+    fn build(a: &BuildArgs) -> CliResult {
+        let own = &a.games.chinese_checkers;
+        let k = own
+            .pieces_per_side
+            .or(a.pieces)
+            .unwrap_or(CcSetup::default_size().pieces);
+        chinese_checkers::CcSpace::new(k)?;
+        let output = a
+            .output
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(format!("cc-k{k}.qrt")));
+        crate::cli::paths::writable(&output, "--output")?;
+        build(k, own, &output, a.quiet)
+    }
+
+    fn info(path: &Path, json: bool) -> CliResult {
+        info(&CcTable::load(path)?, path, json)
+    }
+
+    fn probe(path: &Path, text: &str, json: bool) -> CliResult {
+        probe(&CcTable::load(path)?, text, json)
+    }
+
+    /// Every position of a table of at most 10 million, else a sample.
+    fn verify(path: &Path, a: &VerifyArgs) -> CliResult {
+        verify(&CcTable::load(path)?, a.samples, a.seed)
+    }
+}
+
 /// Solves and writes the table, printing counts, the start's value, the work and the time.
-pub fn build(k: u32, a: &CcBuildArgs, output: &Path, quiet: bool) -> CliResult {
+fn build(k: u32, a: &CcBuildArgs, output: &Path, quiet: bool) -> CliResult {
     // Before the solve, held to the end: a bad or busy output costs nothing.
     let lock = OutputLock::acquire(output)?;
     let solver = a.solver.as_deref().unwrap_or("half");
@@ -183,7 +265,7 @@ fn value_text(t: &CcTable, pos: &Position) -> String {
 }
 
 /// Prints a table's facts and counts (loading checked its checksum).
-pub fn info(t: &CcTable, path: &Path, json: bool) -> CliResult {
+fn info(t: &CcTable, path: &Path, json: bool) -> CliResult {
     let size = std::fs::metadata(path)?.len();
     if json {
         let c = t.counts();
@@ -215,7 +297,7 @@ pub fn info(t: &CcTable, path: &Path, json: bool) -> CliResult {
 }
 
 /// Prints the value of one position and a move that keeps it.
-pub fn probe(t: &CcTable, text: &str, json: bool) -> CliResult {
+fn probe(t: &CcTable, text: &str, json: bool) -> CliResult {
     let pos = Position::parse_position(text)?;
     if pos.k() != t.k() {
         return Err(format!(
@@ -247,7 +329,7 @@ pub fn probe(t: &CcTable, text: &str, json: bool) -> CliResult {
 
 /// `verify`: every position of a table of at most 10 million, else a sample of 100, or a
 /// sample of `samples` when given; `seed` picks the sample.
-pub fn verify(t: &CcTable, samples: Option<u64>, seed: Option<u64>) -> CliResult {
+fn verify(t: &CcTable, samples: Option<u64>, seed: Option<u64>) -> CliResult {
     let n = retro::PerfectIndex::size(t.space());
     let sample = samples.or((n > 10_000_000).then_some(100));
     if sample.is_none() && seed.is_some() {
@@ -272,9 +354,4 @@ pub fn verify(t: &CcTable, samples: Option<u64>, seed: Option<u64>) -> CliResult
         r.inconsistent,
         r.first_inconsistent.map(|p| p.position_text()),
     )
-}
-
-/// The default file name: `cc-k<K>.qrt`.
-pub fn default_output(k: u32) -> PathBuf {
-    PathBuf::from(format!("cc-k{k}.qrt"))
 }

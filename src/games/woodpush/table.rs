@@ -1,14 +1,83 @@
 //! `quasar tablebase` for Woodpush: solve a width (or its positions of few pieces) into a
 //! table file, and print a table's contents, a probe and a verification.
 
+use super::WoodpushSetup;
 use crate::cli::output::{print_json, result_word, verify_verdict, ProbeAnswer, TableInfo};
+use crate::cli::tablebase::{BuildArgs, VerifyArgs};
 use crate::cli::CliResult;
+use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
+use crate::games::CliGame;
 use crate::progress::SolveBars;
 use quasar_core::file::OutputLock;
 use quasar_core::{Game, GameResult};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use woodpush::space::KoStates;
+use woodpush::store::GAME;
 use woodpush::{solve, Position, SolveOptions, SolveReport, WoodpushTable};
+
+/// Woodpush's own options of `tablebase build`.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct WoodpushTableArgs {
+    /// Woodpush strip width (1 to 16 whole; up to 31 with --max-pieces) [default: 7]
+    #[arg(long, value_name = "N")]
+    pub width: Option<u32>,
+}
+
+impl OwnTableOptions for WoodpushTableArgs {
+    fn given(&self) -> Vec<(&'static str, OptionRole)> {
+        [(self.width.is_some(), "--width")]
+            .into_iter()
+            .filter(|(given, _)| *given)
+            .map(|(_, flag)| (flag, OptionRole::Cover))
+            .collect()
+    }
+}
+
+impl TableGame for WoodpushSetup {
+    const TABLE_KIND: &'static str = "Woodpush";
+
+    const TABLE_OPTIONS: TableOptions = TableOptions {
+        build: &["--width", "--max-pieces"],
+        plan: None,
+        plan_note: "",
+        verify: &[],
+        take: "--width N (and --max-pieces K for an endgame table)",
+    };
+
+    fn owns_table(_: &Path, head: &[u8]) -> bool {
+        retro::file::game_in_header(head).as_deref() == Some(GAME)
+    }
+
+    /// A whole width, or with `--max-pieces` its positions of at most that many pieces,
+    /// into `woodpush-w<N>[-p<K>].qrt` by default.
+    fn build(a: &BuildArgs) -> CliResult {
+        let width = a
+            .games
+            .woodpush
+            .width
+            .unwrap_or(WoodpushSetup::default_size().width);
+        let output = a.output.clone().unwrap_or_else(|| {
+            let pieces = a.max_pieces.map_or(String::new(), |k| format!("-p{k}"));
+            PathBuf::from(format!("woodpush-w{width}{pieces}.qrt"))
+        });
+        // Before the solve, not after it: a bad output path should cost nothing.
+        crate::cli::paths::writable(&output, "--output")?;
+        build(width, a.max_pieces, &output, a.quiet)
+    }
+
+    fn info(path: &Path, json: bool) -> CliResult {
+        info(&WoodpushTable::load(path)?, path, json)
+    }
+
+    fn probe(path: &Path, text: &str, json: bool) -> CliResult {
+        probe(&WoodpushTable::load(path)?, text, json)
+    }
+
+    /// Every position, checked whole.
+    fn verify(path: &Path, _: &VerifyArgs) -> CliResult {
+        verify(&WoodpushTable::load(path)?)
+    }
+}
 
 /// A score as words: who wins by how much, or a draw.
 fn score_text(score: i32) -> String {
@@ -32,7 +101,7 @@ fn kind_text(t: &WoodpushTable) -> String {
 
 /// Solves `width` (only positions of at most `max_pieces` pieces when given) and writes the
 /// table to `output`, printing the start's value, the draws, the work and the time.
-pub fn build(width: u32, max_pieces: Option<u32>, output: &Path, quiet: bool) -> CliResult {
+fn build(width: u32, max_pieces: Option<u32>, output: &Path, quiet: bool) -> CliResult {
     // Before the solve, held to the end: a bad or busy output costs nothing.
     let lock = OutputLock::acquire(output)?;
     let options = SolveOptions {
@@ -94,7 +163,7 @@ fn print_report(r: &SolveReport) {
 }
 
 /// Prints a table's header facts and counts (loading checks its checksum).
-pub fn info(table: &WoodpushTable, path: &Path, json: bool) -> CliResult {
+fn info(table: &WoodpushTable, path: &Path, json: bool) -> CliResult {
     let size = std::fs::metadata(path)?.len();
     let c = table.counts();
     if json {
@@ -145,7 +214,7 @@ pub fn info(table: &WoodpushTable, path: &Path, json: bool) -> CliResult {
 
 /// Prints the value of one position: its result with plies, a move that keeps it, and its
 /// score.
-pub fn probe(table: &WoodpushTable, text: &str, json: bool) -> CliResult {
+fn probe(table: &WoodpushTable, text: &str, json: bool) -> CliResult {
     let pos = Position::parse_position(text)?;
     if pos.board.width != table.width() {
         return Err(format!(
@@ -185,7 +254,7 @@ pub fn probe(table: &WoodpushTable, text: &str, json: bool) -> CliResult {
 }
 
 /// Checks every position against the rules; an error when any disagrees.
-pub fn verify(table: &WoodpushTable) -> CliResult {
+fn verify(table: &WoodpushTable) -> CliResult {
     let r = table.verify();
     println!("checksum ok: {}", kind_text(table));
     println!(

@@ -1,0 +1,497 @@
+//! `quasar tablebase` for Breakthrough: build its row-limited tables (whole, or sliced into
+//! a directory), plan a sliced build, and print a table's contents, a probe and a
+//! verification.
+
+use super::BreakthroughSetup;
+use crate::cli::output::{histogram_json, print_json, ProbeAnswer, TableInfo};
+use crate::cli::tablebase::{BuildArgs, VerifyArgs};
+use crate::cli::CliResult;
+use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
+use crate::games::CliGame;
+use crate::progress::Bars;
+use breakthrough::tablebase::index::Indexer;
+use breakthrough::tablebase::slices::Slicing;
+use breakthrough::tablebase::store::slice_blocks::{BLOCK_INDEX, SLICE_BLOCK_BYTES};
+use breakthrough::tablebase::store::{file::MAGIC, sliced::MANIFEST, Lookup, Tree};
+use breakthrough::tablebase::{
+    build_slices, generate, Limits, Progress, Region, Silent, SliceOutcome, SlicedTable, TableFile,
+    Tablebase, Unknown,
+};
+use breakthrough::{Board, Position};
+use quasar_core::{Game, Plan};
+use std::path::{Path, PathBuf};
+
+/// Breakthrough's own options of `tablebase build`.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct BreakthroughTableArgs {
+    /// Breakthrough board size WxH [default: 6x6]
+    #[arg(long)]
+    pub board: Option<Board>,
+    /// Breakthrough rows of the region (3 ..= H-1) [default: 3]
+    #[arg(long)]
+    pub rows: Option<u32>,
+    /// Breakthrough: at most this many White pieces in the region
+    #[arg(long)]
+    pub max_white: Option<u32>,
+    /// Breakthrough: at most this many Black pieces in the region
+    #[arg(long)]
+    pub max_black: Option<u32>,
+}
+
+impl OwnTableOptions for BreakthroughTableArgs {
+    fn given(&self) -> Vec<(&'static str, OptionRole)> {
+        [
+            (self.board.is_some(), "--board"),
+            (self.rows.is_some(), "--rows"),
+            (self.max_white.is_some(), "--max-white"),
+            (self.max_black.is_some(), "--max-black"),
+        ]
+        .into_iter()
+        .filter(|(given, _)| *given)
+        .map(|(_, flag)| (flag, OptionRole::Cover))
+        .collect()
+    }
+}
+
+/// The flags of a Breakthrough build that its plan takes too.
+const PLAN: &[&str] = &["--board", "--rows", "--slice", "--wave", "--shard"];
+
+impl TableGame for BreakthroughSetup {
+    const TABLE_KIND: &'static str = "Breakthrough";
+
+    const TABLE_OPTIONS: TableOptions = TableOptions {
+        build: &[
+            "--board",
+            "--rows",
+            "--max-white",
+            "--max-black",
+            "--max-pieces",
+            "--slice",
+            "--wave",
+            "--shard",
+        ],
+        plan: Some(PLAN),
+        plan_note: "a sliced table holds every configuration of its rows (a piece-limited \
+                    table is built whole, without a plan)",
+        verify: &["--samples", "--seed", "--write-index"],
+        take: "--board WxH and --rows R (and --max-white, --max-black, --max-pieces to limit \
+               the pieces in the region)",
+    };
+
+    /// A `QUASARTB` file, or a sliced table's directory (it has a manifest).
+    fn owns_table(path: &Path, head: &[u8]) -> bool {
+        head.starts_with(&MAGIC) || path.join(MANIFEST).is_file()
+    }
+
+    /// D for every configuration of the region: one file, or for a table too large for
+    /// one (or with --slice, --wave or a directory as output) a directory of slices.
+    fn build(a: &BuildArgs) -> CliResult {
+        build(a)
+    }
+
+    /// The slices of the region in dependency waves.
+    fn plan(a: &BuildArgs) -> Result<Plan, Box<dyn std::error::Error>> {
+        Ok(Slicing::new(&region_of(a)?)?.plan())
+    }
+
+    fn info(path: &Path, json: bool) -> CliResult {
+        info(path, json)
+    }
+
+    fn probe(path: &Path, text: &str, json: bool) -> CliResult {
+        probe(path, text, json)
+    }
+
+    /// The checksum, then a sample of entries and configurations re-derived by search.
+    fn verify(path: &Path, a: &VerifyArgs) -> CliResult {
+        verify(path, a)
+    }
+}
+
+fn print_histogram(histogram: &[u64]) {
+    for (d, &n) in histogram.iter().enumerate() {
+        if n > 0 {
+            println!("  D = {d:>2}: {n}");
+        }
+    }
+}
+
+/// The region of a Breakthrough build or plan (the game's default board and 3 rows by
+/// default).
+fn region_of(a: &BuildArgs) -> Result<Region, Box<dyn std::error::Error>> {
+    let own = &a.games.breakthrough;
+    let board = own.board.unwrap_or(BreakthroughSetup::default_size().board);
+    Region::new(board, own.rows.unwrap_or(3)).map_err(|e| match own.rows {
+        Some(_) => format!("--rows: {e}").into(),
+        None => e.into(),
+    })
+}
+
+/// Whether a Breakthrough build is sliced: asked for by --slice/--wave or an existing
+/// directory as output, or needed because the table is too large to build whole.
+fn wants_slices(a: &BuildArgs, region: &Region, limits: Limits) -> bool {
+    a.sliced()
+        || a.output.as_deref().is_some_and(Path::is_dir)
+        || (limits.is_none() && Indexer::new(region, limits).is_err())
+}
+
+/// Builds the selected slices of a sliced table into a directory.
+fn build_sliced(a: &BuildArgs, region: Region, limits: Limits) -> CliResult {
+    if !limits.is_none() {
+        return Err(
+            "a sliced table holds every configuration of its rows: drop --max-white, \
+             --max-black and --max-pieces (a piece-limited table is built whole)"
+                .into(),
+        );
+    }
+    let (board, rows) = (region.board(), region.rows());
+    let dir = a
+        .output
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("tb-{board}-r{rows}.d")));
+    if dir.exists() && !dir.is_dir() {
+        return Err(format!(
+            "{} exists and is not a directory: a sliced table is written to a directory",
+            dir.display()
+        )
+        .into());
+    }
+    let table = SlicedTable::create(&dir, &region)?;
+    let s = table.slicing();
+    let plan = s.plan();
+    let names = plan.select(&a.selection())?;
+    let total: usize = plan.waves().iter().map(Vec::len).sum();
+    eprintln!(
+        "building {} of {total} slices of {board} with {rows} rows ({} configurations each) \
+         into {} on {} threads",
+        names.len(),
+        s.per_slice(),
+        dir.display(),
+        rayon::current_num_threads()
+    );
+    let bars = Bars::default();
+    let progress: &dyn Progress = if a.quiet { &Silent } else { &bars };
+    let quiet = a.quiet;
+    let report = build_slices(&table, &names, progress, |o| {
+        if let (false, SliceOutcome::Built { name, seconds, .. }) = (quiet, o) {
+            eprintln!(
+                "slice {name} built in {seconds:.2} s ({:.1} ns/configuration)",
+                seconds * 1e9 / s.per_slice() as f64
+            );
+        }
+    })?;
+    println!("sliced table {}: {board} {rows} rows", dir.display());
+    println!(
+        "slices built: {}, skipped (finished): {}, damaged and rebuilt: {}",
+        report.built, report.skipped, report.replaced
+    );
+    println!("configurations computed: {}", report.configurations);
+    println!("capped depth histogram of computed configurations (both mirror members):");
+    print_histogram(&report.histogram);
+    println!("time: {:.2} s", report.seconds);
+    if report.configurations > 0 {
+        println!(
+            "cost: {:.1} ns/configuration (wall, {} threads)",
+            report.seconds * 1e9 / report.configurations as f64,
+            rayon::current_num_threads()
+        );
+    }
+    Ok(())
+}
+
+fn build(a: &BuildArgs) -> CliResult {
+    let region = region_of(a)?;
+    let (board, rows) = (region.board(), region.rows());
+    let own = &a.games.breakthrough;
+    let limits = Limits {
+        max_white: own.max_white,
+        max_black: own.max_black,
+        max_pieces: a.max_pieces,
+    };
+    if wants_slices(a, &region, limits) {
+        return build_sliced(a, region, limits);
+    }
+    let output = a.output.clone().unwrap_or_else(|| {
+        let mut name = format!("tb-{}-r{}", board, rows);
+        for (tag, v) in [
+            ("w", limits.max_white),
+            ("b", limits.max_black),
+            ("t", limits.max_pieces),
+        ] {
+            if let Some(v) = v {
+                name.push_str(&format!("-{tag}{v}"));
+            }
+        }
+        PathBuf::from(name + ".qtb")
+    });
+    // Before the build, not after it: a bad output path should cost nothing.
+    crate::cli::paths::writable(&output, "--output")?;
+    let lock = TableFile::claim_output(&output)?;
+    eprintln!(
+        "building {} with {} rows ({limits}) on {} threads",
+        board,
+        rows,
+        rayon::current_num_threads()
+    );
+    let bars = Bars::default();
+    let progress: &dyn Progress = if a.quiet { &Silent } else { &bars };
+    let g = generate(&region, limits, progress)?;
+    let header = TableFile::write_under(&lock, &region, limits, &g.codec, &g.entries)?;
+    let size = std::fs::metadata(&output)?.len();
+    let r = &g.report;
+    println!(
+        "table {}: {} {} rows, {limits}",
+        output.display(),
+        board,
+        rows
+    );
+    println!("configurations examined: {}", r.configurations);
+    println!("generator array: {} bytes", r.index_len);
+    println!("configurations with finite D >= 2: {}", r.wins);
+    println!("entries stored (one per mirror pair): {}", r.stored);
+    println!("depth histogram of stored entries:");
+    print_histogram(&r.histogram);
+    println!(
+        "file: {size} bytes, {}, {}-byte values",
+        per_entry(size, r.stored),
+        header.value_bytes
+    );
+    println!("time: {:.2} s", r.seconds);
+    if let Some(kib) = r.peak_kib {
+        println!("peak memory: {:.1} MiB", kib as f64 / 1024.0);
+    }
+    Ok(())
+}
+
+/// The bytes a table of `size` bytes spends on each of its `entries`; a table without any
+/// (its limits leave no win to store) is its header alone.
+fn per_entry(size: u64, entries: u64) -> String {
+    match entries {
+        0 => "no entries: the header alone".to_string(),
+        n => format!("{:.2} bytes/entry", size as f64 / n as f64),
+    }
+}
+
+/// `info` of a sliced table's directory: its finished slices and their depths; an
+/// incomplete table fails, after the text form says what is finished.
+fn info_sliced(t: &SlicedTable, json: bool) -> CliResult {
+    let s = t.slicing();
+    let (headers, missing) = t
+        .check_all(&Bars::default())
+        .map_err(|c| format!("{}: {c}", t.dir().display()))?;
+    if json && !missing.is_empty() {
+        t.completeness()?;
+    }
+    let plan = s.plan();
+    let total: usize = plan.waves().iter().map(Vec::len).sum();
+    let region = t.region();
+    println!("sliced table: {}", t.dir().display());
+    println!(
+        "board: {}, rows: {} (rows {}..{})",
+        region.board(),
+        region.rows(),
+        region.lowest_row(),
+        region.board().height()
+    );
+    println!(
+        "slices finished: {} of {total} (each {} configurations and its mirror image), \
+         {} bytes on disk",
+        headers.len(),
+        s.per_slice(),
+        t.bytes()
+    );
+    let mut waves = vec![(0usize, 0usize); plan.waves().len()];
+    for (k, wave) in plan.waves().iter().enumerate() {
+        waves[k].1 = wave.len();
+    }
+    let mut histogram = vec![0u64; s.cap() as usize + 1];
+    for h in &headers {
+        waves[s.wave(h.slice)].0 += 1;
+        for (d, n) in histogram.iter_mut().enumerate() {
+            *n += h.histogram[d];
+        }
+    }
+    let done: Vec<String> = waves
+        .iter()
+        .enumerate()
+        .map(|(k, (d, n))| format!("{k}:{d}/{n}"))
+        .collect();
+    if json {
+        return print_json(&TableInfo {
+            game: "breakthrough",
+            file: t.dir().display().to_string(),
+            bytes: t.bytes() as u64,
+            covers: format!("{}, {} rows", region.board(), region.rows()),
+            positions: headers.len() as u64 * s.per_slice(),
+            checksum_verified: true,
+            details: serde_json::json!({
+                "board": region.board().to_string(),
+                "rows": region.rows(),
+                "sliced": true,
+                "slices_finished": headers.len(),
+                "slices": total,
+                "depth_histogram": histogram_json(&histogram),
+            }),
+        });
+    }
+    println!("finished by wave: {}", done.join(" "));
+    println!(
+        "capped depth histogram of stored slices (D = {} means no win within {} moves):",
+        s.cap(),
+        region.lowest_row()
+    );
+    print_histogram(&histogram);
+    Ok(t.completeness()?)
+}
+
+fn info(path: &Path, json: bool) -> CliResult {
+    let t = TableFile::open(path)?;
+    let tree = match &t.tree {
+        Tree::Static(tree) => tree,
+        Tree::Sliced(sliced) => return info_sliced(sliced, json),
+    };
+    // The histogram reads every entry anyway: check every block first, on all cores.
+    t.verify_all(&Bars::default())?;
+    let h = &t.header;
+    let size = std::fs::metadata(path)?.len();
+    if json {
+        let mut histogram = vec![0u64; h.max_depth as usize + 1];
+        for entry in tree.iter() {
+            let (_, v) = entry.map_err(|c| t.damaged(c))?;
+            let d = t.codec.decode(v).depth as usize;
+            if d < histogram.len() {
+                histogram[d] += 1;
+            }
+        }
+        return print_json(&TableInfo {
+            game: "breakthrough",
+            file: path.display().to_string(),
+            bytes: size,
+            covers: format!("{}, {} rows", h.board, h.rows),
+            positions: h.entries,
+            checksum_verified: true,
+            details: serde_json::json!({
+                "board": h.board.to_string(),
+                "rows": h.rows,
+                "limits": h.limits.to_string(),
+                "format_version": h.version,
+                "value_bytes": h.value_bytes,
+                "checksum": format!("{:08x}", h.checksum),
+                "sliced": false,
+                "depth_histogram": histogram_json(&histogram),
+            }),
+        });
+    }
+    println!("file: {} ({size} bytes)", path.display());
+    println!("format version: {}", h.version);
+    println!(
+        "board: {}, rows: {} (rows {}..{})",
+        h.board,
+        h.rows,
+        t.region.lowest_row(),
+        h.board.height()
+    );
+    println!("limits: {}", h.limits);
+    println!(
+        "entries: {} ({}), {}-byte values, {}-bit coordinate fields",
+        h.entries,
+        per_entry(size, h.entries),
+        h.value_bytes,
+        h.field_bits
+    );
+    println!("checksum: {:08x} (verified)", h.checksum);
+    let mut histogram = vec![0u64; h.max_depth as usize + 1];
+    for entry in tree.iter() {
+        let (_, v) = entry.map_err(|c| t.damaged(c))?;
+        let d = t.codec.decode(v).depth as usize;
+        if d < histogram.len() {
+            histogram[d] += 1;
+        }
+    }
+    println!("depth histogram:");
+    print_histogram(&histogram);
+    Ok(())
+}
+
+fn probe(path: &Path, text: &str, json: bool) -> CliResult {
+    let tb = Tablebase::open(path)?;
+    let pos = Position::from_fen(text)?;
+    if pos.board() != tb.header().board {
+        return Err(format!(
+            "the position is on {} but the table is for {}",
+            pos.board(),
+            tb.header().board
+        )
+        .into());
+    }
+    let mut answer = ProbeAnswer {
+        game: "breakthrough",
+        position: pos.position_text(),
+        to_move: Position::side_name(pos.side_to_move()).to_string(),
+        result: None,
+        plies: None,
+        plies_exact: false,
+        best_move: None,
+        detail: None,
+    };
+    match tb.explain(&pos) {
+        // D moves of the side to move, the opponent's between them: a bound, since the
+        // opponent may lose sooner.
+        Ok(w) => {
+            answer.result = Some("win");
+            answer.plies = Some(2 * w.depth - 1);
+            answer.best_move = Some(pos.move_text(w.best_move));
+            answer.detail = Some(format!(
+                "depth D = {} (moves of the side to move, at most)",
+                w.depth
+            ));
+        }
+        Err(Unknown::Damaged(c)) => return Err(tb.table().damaged(c).into()),
+        Err(why) => answer.detail = Some(why.to_string()),
+    }
+    answer.print(json)
+}
+
+fn verify(path: &Path, a: &VerifyArgs) -> CliResult {
+    let tb = Tablebase::open(path)?;
+    if a.write_index {
+        let Some(sliced) = tb.table().tree.as_sliced() else {
+            return Err(format!(
+                "--write-index is for a sliced table's directory; {} is a whole table, \
+                 checked whole: drop --write-index",
+                path.display()
+            )
+            .into());
+        };
+        // Checks every slice whole on the way, as verify_all does.
+        sliced.write_block_index(SLICE_BLOCK_BYTES, &Bars::default())?;
+        println!(
+            "block index written: {}",
+            sliced.dir().join(BLOCK_INDEX).display()
+        );
+        sliced.completeness()?;
+    } else {
+        tb.verify_all(&Bars::default())?;
+    }
+    println!(
+        "checksum ok: {} entries, {} {} rows",
+        tb.table().tree.len(),
+        tb.header().board,
+        tb.header().rows
+    );
+    let (samples, seed) = (a.samples.unwrap_or(100), a.seed.unwrap_or(1));
+    let r = breakthrough::tablebase::verify::verify_sample(&tb, samples, seed);
+    println!(
+        "re-derived {} stored entries and {} random configurations by brute force",
+        r.entries_checked, r.configs_checked
+    );
+    if r.failures.is_empty() {
+        println!("all agree");
+        Ok(())
+    } else {
+        for f in r.failures.iter().take(20) {
+            println!("MISMATCH {f}");
+        }
+        Err(format!("{} disagreements", r.failures.len()).into())
+    }
+}
