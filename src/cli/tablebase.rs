@@ -110,9 +110,8 @@ pub struct VerifyArgs {
     /// Table file
     file: PathBuf,
     /// Entries (or positions) to re-derive, for tables checked by sample [default: the
-    /// game's; docs/tablebases.md lists them]; each re-derivation of a Breakthrough table
-    /// searches the configuration's whole region game, so large tables take seconds per
-    /// sample. Tables checked whole refuse it
+    /// game's, as docs/tablebases.md says]; one re-derivation may search a whole region
+    /// game, so large tables take seconds per sample. Tables checked whole refuse it
     #[arg(long)]
     pub samples: Option<u64>,
     /// Seed of the sample [default: 1]
