@@ -20,10 +20,11 @@ pub struct Args {
     /// Seconds per measurement, 0.01 to 3600 (2 measurements per board, 3 with --plain)
     #[arg(long, default_value_t = 1.0, value_parser = positive_seconds)]
     seconds: f64,
-    /// The game and its size (e.g. --board 8x8, 6x5) [default: the game's, 6x6 for Breakthrough]
+    /// The game and its size [default: the game's]
     #[command(flatten)]
     game: GameArgs,
-    /// Breakthrough: also time the plain playout loop (random_move, make_move, result per ply)
+    /// Also time the plain playout loop (a random move, the move, the result each ply), for
+    /// a game whose fastest loop is a fused one
     #[arg(long)]
     plain: bool,
     /// Also run the alpha-beta player from the start for 100 ms and for 1 s (a fresh table
@@ -68,11 +69,17 @@ fn positive_seconds(text: &str) -> Result<f64, String> {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {
-    if args.plain && args.game.game != GameName::Breakthrough {
+    if args.plain && !with_game!(args.game.game, S => S::FUSED_PLAYOUT) {
+        let fused: Vec<&str> = GameName::all()
+            .iter()
+            .filter(|g| with_game!(**g, S => S::FUSED_PLAYOUT))
+            .map(|g| g.name())
+            .collect();
         return Err(format!(
-            "--plain is not an option of {}: only Breakthrough has a fused playout to compare \
-             with its plain loop",
-            args.game.game.name()
+            "--plain is not an option of {}: only {} has a fused playout to compare with \
+             its plain loop",
+            args.game.game.name(),
+            fused.join(" and ")
         )
         .into());
     }

@@ -95,48 +95,6 @@ impl GameName {
             GameName::Checkers => "checkers",
         }
     }
-
-    /// The game's own size options, in words, for the refusal of another game's.
-    fn size_options(self) -> &'static str {
-        match self {
-            GameName::Breakthrough => "its size is --board WxH",
-            GameName::Woodpush => "its size is --width N and --pieces-per-side K",
-            GameName::ChineseCheckers => "it is played on 7x7, sized by --pieces-per-side K",
-            GameName::Checkers => "it is played on 8x8 with 12 men a side and has no size options",
-        }
-    }
-}
-
-impl GameArgs {
-    /// An error naming the first size option given that is not `--game`'s:
-    /// "--width is not an option of breakthrough".
-    pub fn check_sizes(&self) -> Result<(), String> {
-        use GameName::*;
-        let options: [(bool, &str, &[GameName]); 3] = [
-            (
-                self.breakthrough.board.is_some(),
-                "--board",
-                &[Breakthrough],
-            ),
-            (self.woodpush.given(), "--width", &[Woodpush]),
-            (
-                self.pieces.is_some(),
-                "--pieces-per-side",
-                &[Woodpush, ChineseCheckers],
-            ),
-        ];
-        match options
-            .iter()
-            .find(|(given, _, games)| *given && !games.contains(&self.game))
-        {
-            Some((_, flag, _)) => Err(format!(
-                "{flag} is not an option of {}: {}",
-                self.game.name(),
-                self.game.size_options()
-            )),
-            None => Ok(()),
-        }
-    }
 }
 
 /// Runs `$body` with the type `$S` bound to the [`CliGame`] that a [`GameName`] picks; given
@@ -197,3 +155,31 @@ macro_rules! with_game {
     };
 }
 pub(crate) use with_game;
+
+impl GameArgs {
+    /// An error naming the first size option given that is not `--game`'s:
+    /// "--width is not an option of breakthrough: its size is --board WxH".
+    pub fn check_sizes(&self) -> Result<(), String> {
+        use registration::SizeFlags;
+        let given = [
+            self.breakthrough.given(),
+            self.woodpush.given(),
+            self.chinese_checkers.given(),
+            self.checkers.given(),
+        ];
+        let pieces = self.pieces.iter().map(|_| "--pieces-per-side");
+        let (takes, words) = with_game!(self.game, S => (S::SIZE_FLAGS, S::SIZE_WORDS));
+        match given
+            .concat()
+            .into_iter()
+            .chain(pieces)
+            .find(|f| !takes.contains(f))
+        {
+            Some(flag) => Err(format!(
+                "{flag} is not an option of {}: {words}",
+                self.game.name()
+            )),
+            None => Ok(()),
+        }
+    }
+}

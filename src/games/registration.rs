@@ -43,7 +43,18 @@ impl<S> MainJob<S> {
 /// What a game registers for the command line beyond [`GameSetup`].
 pub trait CliGame: TableGame {
     /// The game's size options (flattened into every subcommand that plays).
-    type SizeArgs: clap::Args;
+    type SizeArgs: clap::Args + SizeFlags;
+
+    /// The size flags of every game (`GameArgs`) this one takes: its own and, where its
+    /// size has pieces, `--pieces-per-side`; any other given is refused.
+    const SIZE_FLAGS: &'static [&'static str];
+
+    /// What the game's size is, in words, for that refusal: "its size is --board WxH".
+    const SIZE_WORDS: &'static str;
+
+    /// Whether [`Self::playout_rate`] is a fused loop with a plain one to compare
+    /// ([`Self::plain_playout_rate`], `bench --plain`).
+    const FUSED_PLAYOUT: bool = false;
 
     /// The setup these size options and the shared `--pieces-per-side` ask for; `None` when none
     /// was given (a game without pieces in its size refuses `pieces`).
@@ -76,6 +87,12 @@ pub trait CliGame: TableGame {
         let _ = (cache, progress);
         Ok(None)
     }
+}
+
+/// A game's own size options: those given, by flag.
+pub trait SizeFlags {
+    /// The flags given (`--board`).
+    fn given(&self) -> Vec<&'static str>;
 }
 
 /// Which of `tablebase`'s options a game's tables take, by flag (`--max-pieces`): the

@@ -4,7 +4,7 @@
 
 pub mod table;
 
-use super::registration::{CliGame, MainJob};
+use super::registration::{CliGame, MainJob, SizeFlags};
 use arena::settings::{PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
 use arena::setup::{GameSetup, Picture, SetupError};
 use breakthrough::tablebase::{generate, Limits, Progress, Region, Silent, TableFile, Tablebase};
@@ -22,6 +22,12 @@ pub struct SizeArgs {
     /// --position when one is given]
     #[arg(long, value_name = "WxH")]
     pub board: Option<Board>,
+}
+
+impl SizeFlags for SizeArgs {
+    fn given(&self) -> Vec<&'static str> {
+        self.board.iter().map(|_| "--board").collect()
+    }
 }
 
 /// Breakthrough on one board size.
@@ -255,6 +261,12 @@ const MAIN_GAMES: u32 = 20;
 
 impl CliGame for BreakthroughSetup {
     type SizeArgs = SizeArgs;
+
+    const SIZE_FLAGS: &'static [&'static str] = &["--board"];
+
+    const SIZE_WORDS: &'static str = "its size is --board WxH";
+
+    const FUSED_PLAYOUT: bool = true;
 
     fn from_size(args: &SizeArgs, pieces: Option<u32>) -> Result<Option<Self>, Box<dyn Error>> {
         if pieces.is_some() {

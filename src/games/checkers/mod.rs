@@ -4,7 +4,7 @@
 
 pub mod table;
 
-use super::registration::{CliGame, MainJob};
+use super::registration::{CliGame, MainJob, SizeFlags};
 use arena::settings::{PlayoutSettings, ProbeRule, TableSpec};
 use arena::setup::{GameSetup, Picture, RecordStyle, SetupError};
 use checkers::db::{build, Database};
@@ -18,6 +18,12 @@ use std::sync::Arc;
 /// Checkers has no size options (clap needs an argument group all the same).
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct CheckersSize {}
+
+impl SizeFlags for CheckersSize {
+    fn given(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+}
 
 /// Checkers on the standard 8x8 board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -191,6 +197,11 @@ const MAIN_GAMES: u32 = 200;
 
 impl CliGame for CheckersSetup {
     type SizeArgs = CheckersSize;
+
+    const SIZE_FLAGS: &'static [&'static str] = &[];
+
+    const SIZE_WORDS: &'static str =
+        "it is played on 8x8 with 12 men a side and has no size options";
 
     fn from_size(_: &CheckersSize, pieces: Option<u32>) -> Result<Option<Self>, Box<dyn Error>> {
         match pieces {

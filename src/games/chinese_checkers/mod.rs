@@ -4,7 +4,7 @@
 
 pub mod table;
 
-use super::registration::{CliGame, MainJob};
+use super::registration::{CliGame, MainJob, SizeFlags};
 use arena::engine::Family;
 use arena::settings::{PlayoutKind, PlayoutSettings, TableSpec};
 use arena::setup::{load_exact_table, GameSetup, Picture, SetupError};
@@ -18,6 +18,12 @@ use std::sync::Arc;
 /// Chinese Checkers has no size option of its own (the board is 7x7); `--pieces-per-side K` sizes it.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct CcSize {}
+
+impl SizeFlags for CcSize {
+    fn given(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+}
 
 /// Chinese Checkers with `pieces` a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,6 +185,10 @@ const MAIN_GAMES: u32 = 200;
 
 impl CliGame for CcSetup {
     type SizeArgs = CcSize;
+
+    const SIZE_FLAGS: &'static [&'static str] = &["--pieces-per-side"];
+
+    const SIZE_WORDS: &'static str = "it is played on 7x7, sized by --pieces-per-side K";
 
     fn from_size(_: &CcSize, pieces: Option<u32>) -> Result<Option<Self>, Box<dyn Error>> {
         Ok(match pieces {

@@ -4,7 +4,7 @@
 
 pub mod table;
 
-use super::registration::{CliGame, MainJob};
+use super::registration::{CliGame, MainJob, SizeFlags};
 use arena::settings::{PlayoutSettings, TableSpec};
 use arena::setup::{load_exact_table, GameSetup, Picture, SetupError};
 use quasar_core::{Evaluation, Game, Oracle, Outcome};
@@ -23,10 +23,9 @@ pub struct WoodpushSize {
     pub width: Option<u32>,
 }
 
-impl WoodpushSize {
-    /// Whether any Woodpush-only size option was given.
-    pub fn given(&self) -> bool {
-        self.width.is_some()
+impl SizeFlags for WoodpushSize {
+    fn given(&self) -> Vec<&'static str> {
+        self.width.iter().map(|_| "--width").collect()
     }
 }
 
@@ -228,8 +227,12 @@ const MAIN_GAMES: u32 = 200;
 impl CliGame for WoodpushSetup {
     type SizeArgs = WoodpushSize;
 
+    const SIZE_FLAGS: &'static [&'static str] = &["--width", "--pieces-per-side"];
+
+    const SIZE_WORDS: &'static str = "its size is --width N and --pieces-per-side K";
+
     fn from_size(args: &WoodpushSize, pieces: Option<u32>) -> Result<Option<Self>, Box<dyn Error>> {
-        if !args.given() && pieces.is_none() {
+        if args.width.is_none() && pieces.is_none() {
             return Ok(None);
         }
         let width = args
