@@ -2,6 +2,8 @@
 //! the sizes commands start from, the main job of `quasar arena`, and its `tablebase`
 //! commands.
 
+use super::GameName;
+use crate::cli::solve::Args as SolveArgs;
 use crate::cli::tablebase::{BuildArgs, VerifyArgs};
 use crate::cli::CliResult;
 use arena::settings::EngineSettings;
@@ -41,7 +43,7 @@ impl<S> MainJob<S> {
 }
 
 /// What a game registers for the command line beyond [`GameSetup`].
-pub trait CliGame: TableGame {
+pub trait CliGame: TableGame + SolveGame {
     /// The game's size options (flattened into every subcommand that plays).
     type SizeArgs: clap::Args + SizeFlags;
 
@@ -168,4 +170,34 @@ pub trait TableGame: GameSetup {
 /// built whole.
 pub fn not_sliced(name: &str) -> Box<dyn Error> {
     format!("a {name} table is built whole: it has no slices, so no plan, --slice or --wave").into()
+}
+
+/// A game's `quasar solve`.
+pub trait SolveGame: GameSetup {
+    /// The options of `solve` it takes beyond those every game's takes (`--position`,
+    /// `--tb`, `--proof`, `--check`, `--threads`, `--memory`, ...): any other given is
+    /// refused, naming the games that take it. `--shard (with --proof)` and
+    /// `--tb (with --check)` stand for those options in that company.
+    const SOLVE_OPTIONS: &'static [&'static str];
+
+    /// Solves what `args` ask (or checks a proof), printing the answer.
+    fn solve(args: &SolveArgs) -> CliResult;
+}
+
+/// The games whose `list` (of the pair `of` gives for a game: a list of flags and the
+/// game's kind) holds `flag`, as possessives: "Breakthrough's", "checkers'".
+pub fn kinds_taking(
+    flag: &str,
+    of: impl Fn(GameName) -> (&'static [&'static str], &'static str),
+) -> String {
+    let kinds: Vec<String> = GameName::all()
+        .iter()
+        .map(|&g| of(g))
+        .filter(|(list, _)| list.contains(&flag))
+        .map(|(_, kind)| match kind.ends_with('s') {
+            true => format!("{kind}'"),
+            false => format!("{kind}'s"),
+        })
+        .collect();
+    kinds.join(" or ")
 }

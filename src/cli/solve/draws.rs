@@ -1,132 +1,26 @@
-//! `quasar solve` for the games that may draw or cycle: the value (a win or a draw) as
-//! two searches, then a win's exact length, line and proof; `--check` of their proofs.
+//! `quasar solve` for the games that may draw or cycle, over the generic prover: the value
+//! (a win or a draw) as two searches, then a win's exact length, line and proof; `--check`
+//! of their proofs. Each game's registration gives the root, its table and its name.
 
 use super::{handle_stop, print_costs, Args, Interrupt, Line};
 use crate::cli::output::{length_text, print_json};
-use crate::cli::{position_from, CliResult, SizeRule};
-use crate::games::chinese_checkers::CcSetup;
-use crate::games::woodpush::WoodpushSetup;
-use crate::games::{CliGame, GameName};
-use checkers::db::{DbError, Wdl};
-use checkers::{CheckersProver, Database, Leafed};
-use chinese_checkers::{CcProver, CcTable};
+use crate::cli::CliResult;
 use prover::draws::Value;
 use prover::{Instance, Options, ProofFile, ProverPosition, SolveProgress};
 use quasar_core::{Game, Shard};
 use std::io::IsTerminal;
 use std::path::Path;
-use std::sync::Mutex;
 use std::time::Instant;
-use woodpush::{WoodpushProver, WoodpushTable};
 
-/// Runs `quasar solve` for Woodpush, Chinese Checkers or checkers.
-pub(super) fn run(args: &Args) -> CliResult {
-    let name = args.game.name();
-    let breakthrough_only = [
-        (args.board.is_some(), "--board"),
-        (args.tb_rows.is_some(), "--tb-rows"),
-        (args.within.is_some(), "--within"),
-        (args.list_children, "--list-children"),
-        (args.checkpoint.is_some(), "--checkpoint"),
-        (args.stop_after.is_some(), "--stop-after"),
-        (args.length_pn_from.is_some(), "--length-pn-from"),
-        (!args.merge.is_empty(), "--merge"),
-        (
-            args.shard.is_some() && args.check.is_none(),
-            "--shard (with --proof)",
-        ),
-    ];
-    if let Some((_, option)) = breakthrough_only.iter().find(|o| o.0) {
-        return Err(format!("{option} is for Breakthrough's solve only, not {name}").into());
-    }
-    if args.check.is_some() && args.tb.is_some() && args.game != GameName::Checkers {
-        return Err(format!(
-            "--check replays a proof of {name} with the rules alone: --tb goes with --check for checkers' proofs only"
-        )
-        .into());
-    }
-    match args.game {
-        GameName::Checkers => {
-            if args.width.is_some() || args.pieces.is_some() {
-                return Err("--width and --pieces-per-side are not checkers' options".into());
-            }
-            let db = args
-                .tb
-                .as_deref()
-                .map(|dir| -> Result<&'static Database, DbError> {
-                    // Positions refer to it for the whole run.
-                    Ok(Box::leak(Box::new(Database::open(dir)?)))
-                })
-                .transpose()?;
-            if let Some(file) = &args.check {
-                return check::<Leafed>(file, args, name, |root| match (root.lacks_leaves(), db) {
-                    (false, None) => Ok(root),
-                    (true, None) => Err(format!(
-                        "its leaves are the databases of {} pieces: give them with --tb DIR",
-                        root.leaf_pieces()
-                    )),
-                    (_, Some(db)) => root.with_leaves(db),
-                });
-            }
-            let Some(text) = &args.position else {
-                return Err(
-                    "checkers is solved from a given position: give --position FEN (e.g. 'B:W18,K30:B14,K1'), the start is far beyond the solver"
-                        .into(),
-                );
-            };
-            let root = Leafed::new(checkers::Position::parse_position(text)?, db);
-            if let Some(w) = root.leaf() {
-                return Err(format!(
-                    "{text}: the databases hold this position ({} for the side to move): `quasar tablebase probe` gives it",
-                    match w {
-                        Wdl::Win => "a win",
-                        Wdl::Draw => "a draw",
-                        Wdl::Loss => "a loss",
-                    }
-                )
-                .into());
-            }
-            solve(&CheckersProver, &root, None, args, name)
-        }
-        GameName::Woodpush => {
-            if args.pieces.is_some() {
-                return Err("--pieces-per-side is for Chinese Checkers' solve".into());
-            }
-            if let Some(file) = &args.check {
-                return check::<woodpush::Position>(file, args, name, Ok);
-            }
-            let size = crate::games::woodpush::WoodpushSize { width: args.width };
-            let given = WoodpushSetup::from_size(&size, None)?;
-            let (_, root) = position_from(given, args.position.as_deref(), SizeRule::MustAgree)?;
-            let tb = args.tb.as_deref().map(WoodpushTable::load).transpose()?;
-            solve(&WoodpushProver, &root, tb.as_ref(), args, name)
-        }
-        _ => {
-            if args.width.is_some() {
-                return Err("--width is for Woodpush's solve".into());
-            }
-            if let Some(file) = &args.check {
-                return check::<chinese_checkers::Position>(file, args, name, Ok);
-            }
-            let given = args
-                .pieces
-                .map(|k| CcSetup::from_size(&Default::default(), Some(k)))
-                .transpose()?
-                .flatten();
-            let (_, root) = position_from(given, args.position.as_deref(), SizeRule::MustAgree)?;
-            let tb = args.tb.as_deref().map(CcTable::load).transpose()?;
-            solve(&CcProver, &root, tb.as_ref(), args, name)
-        }
-    }
-}
-
-/// Solves `root` with `tb` as leaves and prints the answer.
-fn solve<I: Instance>(
+/// Solves `root` with `tb` as leaves and prints the answer; `to_leaves` ends the sentence
+/// of a win's length where the game's leaves end it (" to a position of the databases").
+pub(crate) fn solve<I: Instance>(
     inst: &I,
     root: &I::Pos,
     tb: Option<&I::Table>,
     args: &Args,
     game: &str,
+    to_leaves: &str,
 ) -> CliResult {
     if let Some(o) = root.outcome() {
         let how = match o {
@@ -156,11 +50,7 @@ fn solve<I: Instance>(
         ..Options::default()
     };
     let terminal = std::io::stderr().is_terminal();
-    let line = Line {
-        last: Mutex::new((Instant::now(), None)),
-        start: Instant::now(),
-        terminal,
-    };
+    let line = Line::new(terminal);
     let progress: &dyn SolveProgress = if args.quiet { &prover::Quiet } else { &line };
     let result = prover::solve_with_draws(inst, root, &options, progress);
     let (valued, solution) = handle_stop(
@@ -221,12 +111,6 @@ fn solve<I: Instance>(
         }
         return Ok(());
     };
-    // Checkers' game ends where its databases take over.
-    let to_leaves = if args.game == GameName::Checkers && args.tb.is_some() {
-        " to a position of the databases"
-    } else {
-        ""
-    };
     println!(
         "winner: {} ({}); perfect play lasts {}{to_leaves}",
         side(s.winner),
@@ -263,7 +147,7 @@ fn solve<I: Instance>(
 
 /// `--check`: replays the proof `file` of the game `P` with the rules alone, once `root`
 /// has given the proof's root what the rules need beyond the file (checkers' leaves).
-fn check<P: ProverPosition>(
+pub(crate) fn check<P: ProverPosition>(
     file: &Path,
     args: &Args,
     game: &str,

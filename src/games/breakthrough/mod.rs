@@ -2,6 +2,7 @@
 //! the arena and GTP (start, `boardsize`, playout policy, row-limited tables as oracles),
 //! and the main job's table, built once into a cache directory.
 
+pub mod solver;
 pub mod table;
 
 use super::registration::{CliGame, MainJob, SizeFlags};

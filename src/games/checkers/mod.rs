@@ -2,6 +2,7 @@
 //! and GTP (start, uniform playouts, endgame databases as oracles), and the main job: MCTS
 //! with the 5-piece databases against plain MCTS.
 
+pub mod solver;
 pub mod table;
 
 use super::registration::{CliGame, MainJob, SizeFlags};

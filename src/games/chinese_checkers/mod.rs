@@ -2,6 +2,7 @@
 //! setup for the arena and GTP (start, `boardsize`, playout policy, solved tables as
 //! oracles), and the main job: the solved 2-piece table against no table.
 
+pub mod solver;
 pub mod table;
 
 use super::registration::{CliGame, MainJob, SizeFlags};

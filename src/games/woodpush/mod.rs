@@ -2,6 +2,7 @@
 //! setup for the arena and GTP (start, `boardsize`, playout policy, solved tables as oracles),
 //! and the main job: an endgame table of few pieces against none, from three pieces a side.
 
+pub mod solver;
 pub mod table;
 
 use super::registration::{CliGame, MainJob, SizeFlags};
