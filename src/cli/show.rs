@@ -10,7 +10,7 @@ use quasar_core::Game;
 #[command(after_help = SHOW_HELP)]
 pub struct Args {
     /// The game
-    #[arg(long, value_enum, default_value_t = GameName::Breakthrough)]
+    #[arg(long, value_enum, default_value_t = GameName::default())]
     game: GameName,
     /// The position, for example "BBBBBB/BBBBBB/6/6/WWWWWW/WWWWWW w" or, for Woodpush,
     /// "L.L...R.R L" (quote it: it has a space)

@@ -27,7 +27,7 @@ pub enum GameName {
 #[derive(clap::Args, Clone, Debug)]
 pub struct GameArgs {
     /// The game
-    #[arg(long, value_enum, default_value_t = GameName::Breakthrough)]
+    #[arg(long, value_enum, default_value_t = GameName::default())]
     pub game: GameName,
     /// Pieces a side at the start (Woodpush: 1 to 8, on every other cell from each end, the
     /// width at least 4K-2 [default: 2]; Chinese Checkers: 1 to 6 [default: 2, the papers'
