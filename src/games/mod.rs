@@ -7,7 +7,7 @@ pub mod chinese_checkers;
 pub mod registration;
 pub mod woodpush;
 
-pub use registration::{CliGame, OwnTableOptions};
+pub use registration::{CliGame, OwnTableOptions, TableGame};
 
 /// The games quasar plays.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -180,6 +180,91 @@ impl GameArgs {
                 self.game.name()
             )),
             None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::tablebase::BuildArgs;
+    use arena::setup::GameSetup;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Build {
+        #[command(flatten)]
+        args: BuildArgs,
+    }
+
+    /// Every game's own table option, given at once: each is in its owner's list of the
+    /// options its build takes, and only there, so no game refuses its own option and
+    /// every other game refuses it.
+    #[test]
+    fn each_own_table_option_is_taken_by_its_game_alone() {
+        let all = [
+            "quasar",
+            "--board",
+            "4x4",
+            "--rows",
+            "3",
+            "--max-white",
+            "1",
+            "--max-black",
+            "1",
+            "--width",
+            "7",
+            "--pieces-per-side",
+            "2",
+            "--solver",
+            "half",
+            "--win-only",
+            "--layered",
+            "--direct",
+            "--no-dup",
+            "--sequential",
+            "--checkpoint",
+            "c",
+            "--distance",
+        ];
+        let given = Build::try_parse_from(all).unwrap().args.games.given();
+        assert_eq!(given.len(), 14, "{given:?}");
+        for (flag, _, owner) in given {
+            for &g in GameName::all() {
+                let (name, build) =
+                    with_game!(g, S => (S::NAME, <S as TableGame>::TABLE_OPTIONS.build));
+                assert_eq!(build.contains(&flag), name == owner, "{flag} and {name}");
+            }
+        }
+    }
+
+    /// A game's size flags are refused by the other games only.
+    #[test]
+    fn each_size_flag_is_refused_by_the_games_that_do_not_take_it() {
+        for &g in GameName::all() {
+            let takes = with_game!(g, S => S::SIZE_FLAGS);
+            for (flag, value) in [
+                ("--board", "6x6"),
+                ("--width", "7"),
+                ("--pieces-per-side", "2"),
+            ] {
+                #[derive(Parser)]
+                struct Sizes {
+                    #[command(flatten)]
+                    args: GameArgs,
+                }
+                let args = ["quasar", "--game", g.name(), flag, value];
+                let sizes = Sizes::try_parse_from(args).unwrap().args;
+                let refused = sizes.check_sizes().err();
+                assert_eq!(
+                    refused.is_none(),
+                    takes.contains(&flag),
+                    "{flag} {refused:?}"
+                );
+                if let Some(e) = refused {
+                    assert!(e.starts_with(&format!("{flag} is not an option of {}: ", g.name())));
+                }
+            }
         }
     }
 }
