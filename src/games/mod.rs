@@ -7,7 +7,7 @@ pub mod chinese_checkers;
 pub mod registration;
 pub mod woodpush;
 
-pub use registration::{CliGame, OwnTableOptions, TableGame};
+pub use registration::{CliGame, OwnTableOptions};
 
 /// The games quasar plays.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -186,6 +186,7 @@ impl GameArgs {
 
 #[cfg(test)]
 mod tests {
+    use super::registration::TableGame;
     use super::*;
     use crate::cli::tablebase::BuildArgs;
     use arena::setup::GameSetup;
