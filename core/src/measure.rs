@@ -7,6 +7,14 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::time::{Duration, Instant};
 
+/// Peak resident memory of this process in KiB, from `/proc/self/status` (`None` where
+/// the system has no such file).
+pub fn peak_memory_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
 /// CPU seconds this process has used so far (all threads, user and system), where the
 /// system says; on a shared machine, rates per CPU-second are the fair per-core figure.
 pub fn cpu_seconds() -> Option<f64> {

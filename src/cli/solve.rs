@@ -5,8 +5,8 @@
 use super::CliResult;
 use crate::games::registration::{kinds_taking, SolveGame, TableGame};
 use crate::games::{with_game, GameName};
-use breakthrough::tablebase::generate::peak_memory_kib;
 use prover::{SolveError, SolveProgress, Status};
+use quasar_core::measure::peak_memory_kib;
 use quasar_core::Shard;
 use std::io::Write;
 use std::path::{Path, PathBuf};

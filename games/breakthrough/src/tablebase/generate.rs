@@ -143,12 +143,8 @@ pub struct Generated {
     pub report: BuildReport,
 }
 
-/// Peak resident memory of this process in KiB, from `/proc/self/status`.
-pub fn peak_memory_kib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
+/// Peak resident memory of this process in KiB (kept here under its old path).
+pub use quasar_core::measure::peak_memory_kib;
 
 /// Computes `D` for every configuration of `region` within `limits` and returns the
 /// stored entries, reporting its phases (`solve`, `collect`, in generator indices) to
