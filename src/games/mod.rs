@@ -80,23 +80,6 @@ impl TableArgs {
     }
 }
 
-impl GameName {
-    /// Every game, in the order of `--game`'s list.
-    pub fn all() -> &'static [GameName] {
-        <GameName as clap::ValueEnum>::value_variants()
-    }
-
-    /// The name `--game` takes (`chinese-checkers`).
-    pub fn name(self) -> &'static str {
-        match self {
-            GameName::Breakthrough => "breakthrough",
-            GameName::Woodpush => "woodpush",
-            GameName::ChineseCheckers => "chinese-checkers",
-            GameName::Checkers => "checkers",
-        }
-    }
-}
-
 /// Runs `$body` with the type `$S` bound to the [`CliGame`] that a [`GameName`] picks; given
 /// [`GameArgs`] and `$given`, also binds `$given` to the setup its size options ask for
 /// (`None` when none is given; `?` returns a bad size). The one place, with [`GameName`]
@@ -155,6 +138,18 @@ macro_rules! with_game {
     };
 }
 pub(crate) use with_game;
+
+impl GameName {
+    /// Every game, in the order of `--game`'s list.
+    pub fn all() -> &'static [GameName] {
+        <GameName as clap::ValueEnum>::value_variants()
+    }
+
+    /// The name `--game` takes (`chinese-checkers`).
+    pub fn name(self) -> &'static str {
+        with_game!(self, S => <S as arena::setup::GameSetup>::NAME)
+    }
+}
 
 impl GameArgs {
     /// An error naming the first size option given that is not `--game`'s:
