@@ -236,6 +236,13 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         None
     }
 
+    /// The evaluation of MCTS's priors, implicit minimax backups and shallow searches:
+    /// alpha-beta's ([`Self::evaluation`]) unless the game weighs things differently for a
+    /// search whose playouts cannot see what a deep search sees.
+    fn mcts_evaluation(&self) -> Option<Arc<dyn Evaluation<Self::Game>>> {
+        self.evaluation()
+    }
+
     /// The searcher `bestmove`, `play` and `gtp` use when the user names none: the
     /// stronger of the two in matches at 100 ms a move (MCTS unless alpha-beta won clearly).
     fn default_engine(&self) -> crate::engine::Family {
@@ -294,7 +301,7 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
                 evaluation: None,
             });
         }
-        let Some(evaluation) = self.evaluation() else {
+        let Some(evaluation) = self.mcts_evaluation() else {
             let (key, value) = if imb != 0.0 {
                 ("imb", imb.to_string())
             } else if prior != 0 {

@@ -20,6 +20,8 @@ pub struct BreakthroughPolicy {
     pub capture_weight: u32,
     /// After this many plies the evaluation function decides the playout (`None`: off).
     pub eval_after: Option<u32>,
+    /// The weight of a piece on its home row in that evaluation (see [`crate::eval::HOME`]).
+    pub home: i32,
 }
 
 impl Default for BreakthroughPolicy {
@@ -30,6 +32,7 @@ impl Default for BreakthroughPolicy {
             stop_threats: true,
             capture_weight: 4,
             eval_after: Some(20),
+            home: crate::eval::HOME,
         }
     }
 }
@@ -42,6 +45,7 @@ impl BreakthroughPolicy {
             stop_threats: false,
             capture_weight: 1,
             eval_after: None,
+            home: 0,
         }
     }
 }
@@ -95,11 +99,11 @@ pub(crate) fn threats(pos: &Position, side: Side) -> u64 {
 
 /// The evaluation function of early termination, from the view of the side to move:
 /// threats first (a piece that wins next turn decides the game, as does an opponent's
-/// threat that no capture answers), then the sign of alpha-beta's evaluation (material,
-/// advancement and piece safety, [`crate::eval::safety_score`]): one evaluation for every
-/// search. Returns the outcome it predicts; an exactly level score is a draw (half a
-/// point).
-pub fn evaluate(pos: &Position) -> Outcome {
+/// threat that no capture answers), then the sign of MCTS's evaluation (material,
+/// advancement, piece safety and `home` a piece on its home row,
+/// [`crate::eval::safety_score`]). Returns the outcome it predicts; an exactly level
+/// score is a draw (half a point).
+pub fn evaluate(pos: &Position, home: i32) -> Outcome {
     let me = pos.side();
     let opp = me.opponent();
     if threats(pos, me) != 0 {
@@ -113,7 +117,8 @@ pub fn evaluate(pos: &Position) -> Outcome {
             return Outcome::Win(opp);
         }
     }
-    let score = crate::eval::safety_score(pos, me) - crate::eval::safety_score(pos, opp);
+    let score =
+        crate::eval::safety_score(pos, me, home) - crate::eval::safety_score(pos, opp, home);
     match score {
         s if s > 0 => Outcome::Win(me),
         s if s < 0 => Outcome::Win(opp),
@@ -175,7 +180,7 @@ impl BreakthroughPolicy {
                 }
             }
             if ply >= eval_after {
-                return evaluate(pos);
+                return evaluate(pos, self.home);
             }
             if ply >= ctx.max_plies {
                 return Outcome::Draw;
@@ -363,16 +368,21 @@ mod tests {
     fn evaluation_decides_by_material_advancement_and_threats() {
         // Black to move with a piece on row 2 that can step to row 1: a win.
         let p = Position::from_fen("6/6/6/WWW3/1B4/6 b").unwrap();
-        assert_eq!(evaluate(&p), Outcome::Win(Side::Second));
+        assert_eq!(evaluate(&p, 0), Outcome::Win(Side::Second));
         // Three White pieces against one Black, nothing near a goal: White is ahead.
         let p = Position::from_fen("6/4B1/6/6/WWW3/6 b").unwrap();
-        assert_eq!(evaluate(&p), Outcome::Win(Side::First));
+        assert_eq!(evaluate(&p, 0), Outcome::Win(Side::First));
         // Mirror-symmetric material and advancement: level, a draw.
         let p = Position::from_fen("6/B5/6/6/5W/6 w").unwrap();
-        assert_eq!(evaluate(&p), Outcome::Draw);
+        assert_eq!(evaluate(&p, 0), Outcome::Draw);
+        // White's a1 piece stays home while both Black pieces have stepped forward: the
+        // advancement favours Black, the home row White.
+        let p = Position::from_fen("6/B4B/6/6/5W/W5 w").unwrap();
+        assert_eq!(evaluate(&p, 0), Outcome::Win(Side::Second));
+        assert_eq!(evaluate(&p, crate::eval::HOME), Outcome::Win(Side::First));
         // Two White threats Black cannot both answer.
         let p = Position::from_fen("6/W3W1/6/BBBB2/6/6 b").unwrap();
-        assert_eq!(evaluate(&p), Outcome::Win(Side::First));
+        assert_eq!(evaluate(&p, 0), Outcome::Win(Side::First));
         let _ = Board::new(6, 6);
     }
 }

@@ -129,6 +129,12 @@ impl GameSetup for BreakthroughSetup {
         Some(Arc::new(BreakthroughEval::new(self.board)))
     }
 
+    /// Alpha-beta's evaluation with each piece on its home row weighted
+    /// (`breakthrough::eval::HOME`).
+    fn mcts_evaluation(&self) -> Option<Arc<dyn Evaluation<Position>>> {
+        Some(Arc::new(BreakthroughEval::for_mcts(self.board)))
+    }
+
     fn boardsize_command(&self) -> String {
         // GTP's boardsize takes one number; other shapes are sent as width and height.
         let (w, h) = (self.board.width(), self.board.height());
@@ -153,6 +159,7 @@ impl GameSetup for BreakthroughSetup {
                         Some(0) => None,
                         Some(n) => Some(n),
                     },
+                    home: d.home,
                 }
             }
         })
