@@ -464,7 +464,7 @@ mod tests {
         };
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
         let (mut vetoed, mut moves) = (0, Vec::new());
-        for _ in 0..40 {
+        for _ in 0..160 {
             let mut pos = s.start().unwrap();
             for _ in 0..rng.random_range(8..20) {
                 pos.legal_moves(&mut moves);
@@ -476,7 +476,7 @@ mod tests {
             if pos.outcome().is_some() {
                 continue;
             }
-            let budget = mcts::Limits::Simulations(60);
+            let budget = mcts::Limits::Simulations(20);
             let g = s.searcher(&guarded, 1).unwrap().search(&pos, budget);
             let p = s.searcher(&plain, 1).unwrap().search(&pos, budget);
             // The same tree under both: a different move can only be a veto.
@@ -488,7 +488,7 @@ mod tests {
         }
         assert!(
             vetoed > 0,
-            "60 simulations blunder somewhere in 40 positions"
+            "20 simulations blunder somewhere in 160 positions"
         );
         assert_eq!(s.searcher(&guarded, 1).unwrap().guard_share(), 0.3);
         assert_eq!(s.searcher(&plain, 1).unwrap().guard_share(), 0.0);
