@@ -354,15 +354,15 @@ fn info(path: &Path, json: bool) -> CliResult {
     t.verify_all(&Bars::default())?;
     let h = &t.header;
     let size = std::fs::metadata(path)?.len();
-    if json {
-        let mut histogram = vec![0u64; h.max_depth as usize + 1];
-        for entry in tree.iter() {
-            let (_, v) = entry.map_err(|c| t.damaged(c))?;
-            let d = t.codec.decode(v).depth as usize;
-            if d < histogram.len() {
-                histogram[d] += 1;
-            }
+    let mut histogram = vec![0u64; h.max_depth as usize + 1];
+    for entry in tree.iter() {
+        let (_, v) = entry.map_err(|c| t.damaged(c))?;
+        let d = t.codec.decode(v).depth as usize;
+        if d < histogram.len() {
+            histogram[d] += 1;
         }
+    }
+    if json {
         return print_json(&TableInfo {
             game: "breakthrough",
             file: path.display().to_string(),
@@ -400,14 +400,6 @@ fn info(path: &Path, json: bool) -> CliResult {
         h.field_bits
     );
     println!("checksum: {:08x} (verified)", h.checksum);
-    let mut histogram = vec![0u64; h.max_depth as usize + 1];
-    for entry in tree.iter() {
-        let (_, v) = entry.map_err(|c| t.damaged(c))?;
-        let d = t.codec.decode(v).depth as usize;
-        if d < histogram.len() {
-            histogram[d] += 1;
-        }
-    }
     println!("depth histogram:");
     print_histogram(&histogram);
     Ok(())
