@@ -9,135 +9,112 @@ pub mod woodpush;
 
 pub use registration::{CliGame, OwnTableOptions};
 
-/// The games quasar plays.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum GameName {
-    /// Breakthrough on any board of up to 64 cells
-    #[default]
-    Breakthrough,
-    /// Woodpush on a strip of 6 to 31 cells
-    Woodpush,
-    /// Two-player Chinese Checkers on the 7x7 hex rhombus, --pieces-per-side 1 to 6
-    ChineseCheckers,
-    /// English checkers (8x8 draughts)
-    Checkers,
-}
+/// Declares, from one list, everything that names each game: [`GameName`] (`--game`'s
+/// values), [`GameArgs`] and [`TableArgs`] (each game's options flattened into the
+/// subcommands) and `with_game!`, the dispatch from a name to the game's [`CliGame`]
+/// registration. `$d` is a `$` token, so that the generated macro can have variables.
+macro_rules! games {
+    ($d:tt $($(#[$attr:meta])* $variant:ident => $module:ident :: $setup:ident,)*) => {
+        /// The games quasar plays.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+        pub enum GameName {
+            $($(#[$attr])* $variant,)*
+        }
 
-/// `--game` and every game's size options, flattened into each subcommand that plays.
-#[derive(clap::Args, Clone, Debug)]
-pub struct GameArgs {
-    /// The game
-    #[arg(long, value_enum, default_value_t = GameName::default())]
-    pub game: GameName,
-    /// Pieces a side at the start (Woodpush: 1 to 8, on every other cell from each end, the
-    /// width at least 4K-2 [default: 2]; Chinese Checkers: 1 to 6 [default: 2, the papers'
-    /// starts])
-    #[arg(long = "pieces-per-side", alias = "pieces", value_name = "K")]
-    pub pieces: Option<u32>,
-    #[command(flatten)]
-    pub breakthrough: breakthrough::SizeArgs,
-    #[command(flatten)]
-    pub woodpush: woodpush::WoodpushSize,
-    #[command(flatten)]
-    pub chinese_checkers: chinese_checkers::CcSize,
-    #[command(flatten)]
-    pub checkers: checkers::CheckersSize,
-}
+        /// `--game` and every game's size options, flattened into each subcommand that plays.
+        #[derive(clap::Args, Clone, Debug)]
+        pub struct GameArgs {
+            /// The game
+            #[arg(long, value_enum, default_value_t = GameName::default())]
+            pub game: GameName,
+            /// Pieces a side at the start (Woodpush: 1 to 8, on every other cell from each
+            /// end, the width at least 4K-2 [default: 2]; Chinese Checkers: 1 to 6 [default:
+            /// 2, the papers' starts])
+            #[arg(long = "pieces-per-side", alias = "pieces", value_name = "K")]
+            pub pieces: Option<u32>,
+            $(
+                #[allow(missing_docs)]
+                #[command(flatten)]
+                pub $module: <$module::$setup as CliGame>::SizeArgs,
+            )*
+        }
 
-/// Every game's own options of `tablebase build`, flattened into it.
-#[derive(clap::Args, Clone, Debug, Default)]
-pub struct TableArgs {
-    #[command(flatten)]
-    pub breakthrough: breakthrough::table::BreakthroughTableArgs,
-    #[command(flatten)]
-    pub woodpush: woodpush::table::WoodpushTableArgs,
-    #[command(flatten)]
-    pub chinese_checkers: chinese_checkers::table::CcBuildArgs,
-    #[command(flatten)]
-    pub checkers: checkers::table::CkBuildArgs,
-}
+        /// Every game's own options of `tablebase build`, flattened into it.
+        #[derive(clap::Args, Clone, Debug, Default)]
+        pub struct TableArgs {
+            $(
+                #[allow(missing_docs)]
+                #[command(flatten)]
+                pub $module: <$module::$setup as registration::TableGame>::TableArgs,
+            )*
+        }
 
-impl TableArgs {
-    /// The own options given, each with its role and the name of the game that owns it.
-    pub fn given(&self) -> Vec<(&'static str, registration::OptionRole, &'static str)> {
-        use arena::setup::GameSetup;
-        let of = |given: Vec<_>, owner: &'static str| {
-            given
-                .into_iter()
-                .map(move |(flag, role)| (flag, role, owner))
-        };
-        of(
-            self.breakthrough.given(),
-            breakthrough::BreakthroughSetup::NAME,
-        )
-        .chain(of(self.woodpush.given(), woodpush::WoodpushSetup::NAME))
-        .chain(of(
-            self.chinese_checkers.given(),
-            chinese_checkers::CcSetup::NAME,
-        ))
-        .chain(of(self.checkers.given(), checkers::CheckersSetup::NAME))
-        .collect()
-    }
-}
-
-/// Runs `$body` with the type `$S` bound to the [`CliGame`] that a [`GameName`] picks; given
-/// [`GameArgs`] and `$given`, also binds `$given` to the setup its size options ask for
-/// (`None` when none is given; `?` returns a bad size). The one place, with [`GameName`]
-/// and [`GameArgs`], that lists the games.
-macro_rules! with_game {
-    ($args:expr, $S:ident, $given:ident => $body:expr) => {{
-        $args.check_sizes()?;
-        match $args.game {
-            $crate::games::GameName::Breakthrough => {
-                type $S = $crate::games::breakthrough::BreakthroughSetup;
-                let $given: Option<$S> =
-                    <$S as $crate::games::CliGame>::from_size(&$args.breakthrough, $args.pieces)?;
-                $body
-            }
-            $crate::games::GameName::Woodpush => {
-                type $S = $crate::games::woodpush::WoodpushSetup;
-                let $given: Option<$S> =
-                    <$S as $crate::games::CliGame>::from_size(&$args.woodpush, $args.pieces)?;
-                $body
-            }
-            $crate::games::GameName::ChineseCheckers => {
-                type $S = $crate::games::chinese_checkers::CcSetup;
-                let $given: Option<$S> = <$S as $crate::games::CliGame>::from_size(
-                    &$args.chinese_checkers,
-                    $args.pieces,
-                )?;
-                $body
-            }
-            $crate::games::GameName::Checkers => {
-                type $S = $crate::games::checkers::CheckersSetup;
-                let $given: Option<$S> =
-                    <$S as $crate::games::CliGame>::from_size(&$args.checkers, $args.pieces)?;
-                $body
+        impl TableArgs {
+            /// The own options given, each with its role and the name of the game that owns
+            /// it.
+            pub fn given(&self) -> Vec<(&'static str, registration::OptionRole, &'static str)> {
+                use arena::setup::GameSetup;
+                let mut given = Vec::new();
+                $(
+                    let owner = <$module::$setup as GameSetup>::NAME;
+                    given.extend(self.$module.given().into_iter().map(|(f, r)| (f, r, owner)));
+                )*
+                given
             }
         }
-    }};
-    ($name:expr, $S:ident => $body:expr) => {
-        match $name {
-            $crate::games::GameName::Breakthrough => {
-                type $S = $crate::games::breakthrough::BreakthroughSetup;
-                $body
-            }
-            $crate::games::GameName::Woodpush => {
-                type $S = $crate::games::woodpush::WoodpushSetup;
-                $body
-            }
-            $crate::games::GameName::ChineseCheckers => {
-                type $S = $crate::games::chinese_checkers::CcSetup;
-                $body
-            }
-            $crate::games::GameName::Checkers => {
-                type $S = $crate::games::checkers::CheckersSetup;
-                $body
+
+        impl GameArgs {
+            /// The size flags given, of every game.
+            fn size_flags_given(&self) -> Vec<&'static str> {
+                use registration::SizeFlags;
+                let mut given = Vec::new();
+                $(given.extend(self.$module.given());)*
+                given
             }
         }
+
+        /// Runs `$body` with the type `$S` bound to the [`CliGame`] that a [`GameName`]
+        /// picks; given [`GameArgs`] and `$given`, also binds `$given` to the setup its size
+        /// options ask for (`None` when none is given; `?` returns a bad size).
+        macro_rules! with_game {
+            ($d args:expr, $d S:ident, $d given:ident => $d body:expr) => {{
+                $d args.check_sizes()?;
+                match $d args.game {
+                    $($crate::games::GameName::$variant => {
+                        type $d S = $crate::games::$module::$setup;
+                        let $d given: Option<$d S> = <$d S as $crate::games::CliGame>::from_size(
+                            &$d args.$module,
+                            $d args.pieces,
+                        )?;
+                        $d body
+                    })*
+                }
+            }};
+            ($d name:expr, $d S:ident => $d body:expr) => {
+                match $d name {
+                    $($crate::games::GameName::$variant => {
+                        type $d S = $crate::games::$module::$setup;
+                        $d body
+                    })*
+                }
+            };
+        }
+        pub(crate) use with_game;
     };
 }
-pub(crate) use with_game;
+
+// The one list of games: a game's registration module above, and one line here.
+games! { $
+    /// Breakthrough on any board of up to 64 cells
+    #[default]
+    Breakthrough => breakthrough::BreakthroughSetup,
+    /// Woodpush on a strip of 6 to 31 cells
+    Woodpush => woodpush::WoodpushSetup,
+    /// Two-player Chinese Checkers on the 7x7 hex rhombus, --pieces-per-side 1 to 6
+    ChineseCheckers => chinese_checkers::CcSetup,
+    /// English checkers (8x8 draughts)
+    Checkers => checkers::CheckersSetup,
+}
 
 impl GameName {
     /// Every game, in the order of `--game`'s list.
@@ -155,21 +132,10 @@ impl GameArgs {
     /// An error naming the first size option given that is not `--game`'s:
     /// "--width is not an option of breakthrough: its size is --board WxH".
     pub fn check_sizes(&self) -> Result<(), String> {
-        use registration::SizeFlags;
-        let given = [
-            self.breakthrough.given(),
-            self.woodpush.given(),
-            self.chinese_checkers.given(),
-            self.checkers.given(),
-        ];
+        let given = self.size_flags_given();
         let pieces = self.pieces.iter().map(|_| "--pieces-per-side");
         let (takes, words) = with_game!(self.game, S => (S::SIZE_FLAGS, S::SIZE_WORDS));
-        match given
-            .concat()
-            .into_iter()
-            .chain(pieces)
-            .find(|f| !takes.contains(f))
-        {
+        match given.into_iter().chain(pieces).find(|f| !takes.contains(f)) {
             Some(flag) => Err(format!(
                 "{flag} is not an option of {}: {words}",
                 self.game.name()

@@ -137,6 +137,9 @@ pub trait TableGame: GameSetup {
     /// The game's name as a kind of table in messages ("a Woodpush table").
     const TABLE_KIND: &'static str;
 
+    /// The game's own options of `tablebase build` (flattened into it).
+    type TableArgs: clap::Args + OwnTableOptions + Clone + Default + std::fmt::Debug;
+
     /// The options of `tablebase` its tables take.
     const TABLE_OPTIONS: TableOptions;
 

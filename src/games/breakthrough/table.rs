@@ -57,6 +57,8 @@ impl OwnTableOptions for BreakthroughTableArgs {
 const PLAN: &[&str] = &["--board", "--rows", "--slice", "--wave", "--shard"];
 
 impl TableGame for BreakthroughSetup {
+    type TableArgs = BreakthroughTableArgs;
+
     const TABLE_KIND: &'static str = "Breakthrough";
 
     const TABLE_OPTIONS: TableOptions = TableOptions {

@@ -51,6 +51,8 @@ impl OwnTableOptions for CkBuildArgs {
 const PLAN: &[&str] = &["--max-pieces", "--pieces", "--slice", "--wave", "--shard"];
 
 impl TableGame for CheckersSetup {
+    type TableArgs = CkBuildArgs;
+
     const TABLE_KIND: &'static str = "checkers";
 
     const TABLE_OPTIONS: TableOptions = TableOptions {

@@ -70,6 +70,8 @@ impl OwnTableOptions for CcBuildArgs {
 }
 
 impl TableGame for CcSetup {
+    type TableArgs = CcBuildArgs;
+
     const TABLE_KIND: &'static str = "Chinese Checkers";
 
     const TABLE_OPTIONS: TableOptions = TableOptions {

@@ -34,6 +34,8 @@ impl OwnTableOptions for WoodpushTableArgs {
 }
 
 impl TableGame for WoodpushSetup {
+    type TableArgs = WoodpushTableArgs;
+
     const TABLE_KIND: &'static str = "Woodpush";
 
     const TABLE_OPTIONS: TableOptions = TableOptions {
