@@ -359,3 +359,147 @@ fn solve_proves_positions_over_the_databases_and_checks_the_proof_with_them() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_incomplete_or_damaged_database_is_named_by_every_command() {
+    let dir = scratch("checkers", "incomplete");
+    let d = dir.to_str().unwrap();
+    common::run_ok(&[
+        "tablebase",
+        "build",
+        "--game",
+        "checkers",
+        "--max-pieces",
+        "3",
+        "--distance",
+        "-o",
+        d,
+        "--quiet",
+    ]);
+    let manifest = std::fs::read_to_string(dir.join("manifest")).unwrap();
+    assert!(
+        manifest.starts_with("quasar slice directory v1\nkind checkers\nmax-pieces 3\ncrc "),
+        "{manifest}"
+    );
+    // Black's man on 14 against White's on 18, Black to move: slice b1k0-w1k0.
+    let position = "B:W18:B14";
+    let (ok, out, err) = quasar(&["tablebase", "probe", d, "--position", position]);
+    assert!(ok && err.is_empty(), "{err}");
+    assert!(out.contains("slice b1k0-w1k0"), "{out}");
+    let slice = dir.join("b1k0-w1k0.qrt");
+    let whole = std::fs::read(&slice).unwrap();
+
+    // The slice deleted: info and verify fail naming it, probe names it, searches warn once.
+    std::fs::remove_file(&slice).unwrap();
+    let build = format!("quasar tablebase build --game checkers --max-pieces 3 -o {d}");
+    let incomplete = format!(
+        "{d}: the checkers database is incomplete: 1 of its 34 slices are not built, the \
+         first b1k0-w1k0 (no file b1k0-w1k0.qrt); run `{build}` to finish it"
+    );
+    for args in [["tablebase", "info", d], ["tablebase", "verify", d]] {
+        let line = common::one_error_line(&args);
+        assert_eq!(line, format!("error: {incomplete}"), "{args:?}");
+    }
+    let line = common::one_error_line(&["tablebase", "probe", d, "--position", position]);
+    assert_eq!(
+        line,
+        format!(
+            "error: {d}: slice b1k0-w1k0 of the checkers database is not built (no file \
+             b1k0-w1k0.qrt): the checkers database is incomplete; run `{build}` to finish it"
+        )
+    );
+    // A position of a slice that is there answers; its moves into the missing slice say so.
+    let (ok, out, err) = quasar(&["tablebase", "probe", d, "--position", "W:W18:B14,15"]);
+    assert!(ok, "{err}");
+    assert_eq!(err, format!("warning: {incomplete}\n"));
+    assert!(out.contains("slice b1k0-w1k0 is not built"), "{out}");
+    assert!(!out.contains("not in the databases"), "{out}");
+    let warning = format!(
+        "warning: {incomplete}; positions in those slices are searched without the table\n"
+    );
+    let tb = ["--game", "checkers", "--tb", d, "--sims", "200"];
+    let (ok, out, err) = quasar(&[&["bestmove", "--position", "B:W18,22:B14"][..], &tb].concat());
+    assert!(ok, "{err}");
+    assert!(out.starts_with("bestmove "), "{out}");
+    assert_eq!(err, warning);
+    let (ok, _, err) = common::with_input(&[&["play"][..], &tb].concat(), b"quit\n");
+    assert!(ok, "{err}");
+    assert_eq!(err.matches("warning:").count(), 1, "{err}");
+    assert!(err.starts_with(&warning), "{err}");
+    let (ok, _, err) = common::with_input(
+        &[&["gtp"][..], &tb].concat(),
+        b"clear_board\ngenmove b\ngenmove w\nquit\n",
+    );
+    assert!(ok, "{err}");
+    assert_eq!(err, warning);
+    // The solver takes only whole databases, and names the missing slice.
+    let line = common::one_error_line(&[
+        "solve",
+        "--game",
+        "checkers",
+        "--position",
+        "B:W18,22:B14,10",
+        "--tb",
+        d,
+    ]);
+    assert_eq!(line, format!("error: {incomplete}"));
+
+    // A damaged slice or distance file fails info and verify, naming the file.
+    std::fs::write(&slice, &whole).unwrap();
+    let distance = dir.join("b1k0-w1k0.qdc");
+    let good = std::fs::read(&distance).unwrap();
+    let mut bad = good.clone();
+    let last = bad.len() - 1;
+    bad[last] ^= 1;
+    std::fs::write(&distance, &bad).unwrap();
+    for args in [["tablebase", "info", d], ["tablebase", "verify", d]] {
+        let line = common::one_error_line(&args);
+        assert!(
+            line.starts_with(&format!(
+                "error: {d}: slice file b1k0-w1k0.qdc of the checkers database is damaged: "
+            )),
+            "{line}"
+        );
+        assert!(
+            line.ends_with(&format!("run `{build} --distance` to rebuild it")),
+            "{line}"
+        );
+    }
+    std::fs::write(&distance, &good).unwrap();
+    std::fs::write(&slice, &whole[..whole.len() - 1]).unwrap();
+    let line = common::one_error_line(&["tablebase", "info", d]);
+    assert!(
+        line.starts_with(&format!(
+            "error: {d}: slice file b1k0-w1k0.qrt of the checkers database is damaged: "
+        )),
+        "{line}"
+    );
+
+    // A directory an earlier version built, without a manifest, is read up to the most
+    // pieces of its files, and checked against every slice of as many.
+    std::fs::write(&slice, &whole).unwrap();
+    std::fs::remove_file(dir.join("manifest")).unwrap();
+    let (ok, out, err) = quasar(&["tablebase", "info", d]);
+    assert!(ok, "{err}");
+    assert!(out.contains("34 slices, up to 3 pieces"), "{out}");
+    std::fs::remove_file(&slice).unwrap();
+    let line = common::one_error_line(&["tablebase", "verify", d]);
+    assert_eq!(line, format!("error: {incomplete}"));
+    // Its next build writes the manifest and finishes it.
+    common::run_ok(&[
+        "tablebase",
+        "build",
+        "--game",
+        "checkers",
+        "--max-pieces",
+        "2",
+        "-o",
+        d,
+        "--quiet",
+    ]);
+    let manifest = std::fs::read_to_string(dir.join("manifest")).unwrap();
+    assert!(manifest.contains("\nmax-pieces 3\n"), "{manifest}");
+    let (ok, out, err) = quasar(&["tablebase", "verify", d]);
+    assert!(ok && out.contains("all agree"), "{err}{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -388,7 +388,7 @@ fn table_messages_name_the_file_and_what_to_give() {
         one_error_line(&["bestmove", "--game", "checkers", "--tb", s, "--sims", "10"]),
         format!(
             "error: tablebase {s} is a file: a checkers database is the folder of its slice \
-             files (the -o of tablebase build --game checkers); give the folder"
+             files and manifest; give the folder"
         )
     );
     // Another game's table: the file, then what it is.

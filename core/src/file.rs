@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 pub mod frame;
+pub mod slices;
 pub use frame::{Fields, Frame, FrameError, Seal};
 
 /// Why a file cannot be read or written; every variant names the file and what is wrong.
@@ -669,7 +670,7 @@ mod tests {
     /// A fresh folder for one test, with a guard that runs the tests that write files one
     /// at a time: `remove_temps` removes every temporary file of the process, so a test of
     /// it must not run beside another test's write.
-    fn scratch(name: &str) -> (std::sync::MutexGuard<'static, ()>, PathBuf) {
+    pub(crate) fn scratch(name: &str) -> (std::sync::MutexGuard<'static, ()>, PathBuf) {
         static SERIAL: Mutex<()> = Mutex::new(());
         let guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
         let d =

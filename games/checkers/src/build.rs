@@ -331,10 +331,9 @@ pub fn build_with(
     if pieces == 0 || pieces > MAX_PIECES {
         return Err(DbError::Pieces(pieces));
     }
-    std::fs::create_dir_all(dir).map_err(|source| DbError::Io {
-        path: dir.to_path_buf(),
-        source,
-    })?;
+    // The manifest first: a reader of the directory knows from then on which slices it
+    // must hold, and names those not built yet.
+    crate::db::begin(dir, pieces)?;
     let plan = Slice::plan(pieces);
     let chosen: Vec<Slice> = plan
         .select(which)?

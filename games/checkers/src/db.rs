@@ -6,7 +6,8 @@ use crate::board::Board;
 use crate::distance::{distance_path, DistanceTable};
 use crate::position::Position;
 use crate::slice::{Slice, SliceIndex, MAX_PIECES};
-use quasar_core::file::{self, OutputLock};
+use quasar_core::file::slices::{Layout, Manifest, SliceDir, SliceDirError};
+use quasar_core::file::{self, FileError, OutputLock};
 use quasar_core::{GameResult, Side};
 use retro::{PackedArray, Section, TableFile, TableFileError};
 use std::io::Write;
@@ -21,6 +22,82 @@ pub const GAME: &str = "checkers";
 pub const EXTENSION: &str = "qrt";
 /// The layout version in a file's parameters (params[4]).
 const LAYOUT: u32 = 1;
+
+/// A database directory as a slice directory: its manifest holds `max-pieces N`, and it
+/// must hold every slice of 1 to N pieces (distance files, `<slice>.qdc`, are optional).
+pub const DIRECTORY: Layout = Layout {
+    kind: "checkers",
+    what: "checkers database",
+    extension: EXTENSION,
+    legacy: None,
+    build: build_command,
+};
+
+/// The build of the database directory `dir` with the parameters of `m`.
+fn build_command(m: &Manifest, dir: &Path) -> String {
+    format!(
+        "quasar tablebase build --game checkers --max-pieces {} -o {}",
+        m.get("max-pieces").unwrap_or("N"),
+        dir.display()
+    )
+}
+
+/// The manifest of the databases of 1 to `pieces` pieces.
+pub fn manifest_of(pieces: u32) -> Manifest {
+    Manifest::new(DIRECTORY.kind).with("max-pieces", pieces)
+}
+
+/// The manifest of a directory an earlier version built without one: the most pieces of
+/// its slice files (`None` when it has none).
+fn legacy_manifest(dir: &Path) -> Option<Manifest> {
+    let n = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name();
+            let stem = name.to_str()?.strip_suffix(&format!(".{EXTENSION}"))?;
+            stem.parse::<Slice>().ok().map(|s| s.pieces())
+        })
+        .max()?;
+    Some(manifest_of(n))
+}
+
+/// The pieces of a directory's manifest, checked.
+fn pieces_of(files: &SliceDir) -> Result<u32, SliceDirError> {
+    let m = files.manifest();
+    match m.get("max-pieces").and_then(|n| n.parse::<u32>().ok()) {
+        Some(n @ 1..=MAX_PIECES) => Ok(n),
+        _ => Err(SliceDirError::Manifest {
+            path: files.dir().join(quasar_core::file::slices::MANIFEST),
+            why: format!("{m}: no `max-pieces` of 1 to {MAX_PIECES}"),
+            build: files.build_command(),
+        }),
+    }
+}
+
+/// What is wrong with a file, without its path (the error that quotes it names it).
+fn why(e: &DbError) -> String {
+    match e {
+        DbError::File(TableFileError::File(FileError::Frame { source, .. })) => source.to_string(),
+        DbError::File(TableFileError::Invalid { msg, .. }) => msg.clone(),
+        DbError::Foreign(_) => "it holds another game or slice than its name says".into(),
+        e => e.to_string(),
+    }
+}
+
+/// Starts a build of the databases of 1 to `pieces` pieces into `dir`: writes its
+/// manifest, or raises the pieces of an existing one (the slices of fewer pieces are the
+/// same files).
+pub(crate) fn begin(dir: &Path, pieces: u32) -> Result<SliceDir, DbError> {
+    let before = legacy_manifest(dir)
+        .and_then(|m| m.get("max-pieces")?.parse::<u32>().ok())
+        .unwrap_or(0);
+    let wanted = manifest_of(pieces.max(before));
+    Ok(SliceDir::create(dir, &DIRECTORY, &wanted, |found| {
+        let had = found.get("max-pieces")?.parse::<u32>().ok()?;
+        Some(manifest_of(had.max(pieces)))
+    })?)
+}
 
 /// A position's value for the side to move, as stored: 0 draw, 1 win, 2 loss.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -64,9 +141,6 @@ pub enum DbError {
         /// The system's error.
         source: std::io::Error,
     },
-    /// A file given where the database's folder belongs (one slice file, or another table).
-    #[error("{0} is a file: a checkers database is the folder of its slice files (the -o of tablebase build --game checkers); give the folder")]
-    NotAFolder(PathBuf),
     /// A slice file is damaged or not a checkers database.
     #[error(transparent)]
     File(#[from] TableFileError),
@@ -91,9 +165,9 @@ pub enum DbError {
     /// The selection names nothing in the plan.
     #[error(transparent)]
     Plan(#[from] quasar_core::plan::PlanError),
-    /// No slice file in the directory.
-    #[error("{0}: no checkers database slices (*.qrt) here; build them with `quasar tablebase build --game checkers --pieces N -o DIR`")]
-    Empty(PathBuf),
+    /// The directory is no database's, is incomplete, or has a damaged slice.
+    #[error(transparent)]
+    Dir(#[from] SliceDirError),
 }
 
 /// One slice's values for both sides to move.
@@ -283,6 +357,10 @@ pub fn slice_path(dir: &Path, slice: Slice) -> PathBuf {
 /// A set of slice tables: what the builds read and what probes and MCTS consult.
 #[derive(Clone, Default)]
 pub struct Database {
+    /// The directory it was opened from, if any.
+    files: Option<SliceDir>,
+    /// Slices of the directory whose file failed its checks, with why.
+    damaged: Vec<(Slice, String)>,
     tables: Vec<Option<Arc<SliceTable>>>,
     /// Distance tables, by slice key, for the slices whose files were loaded.
     distances: Vec<Option<Arc<DistanceTable>>>,
@@ -306,6 +384,8 @@ impl Database {
     /// No slices.
     pub fn new() -> Database {
         Database {
+            files: None,
+            damaged: Vec::new(),
             tables: vec![None; 13 * 13 * 13 * 13],
             distances: vec![None; 13 * 13 * 13 * 13],
             distance_slices: 0,
@@ -338,33 +418,91 @@ impl Database {
         self.max_pieces
     }
 
-    /// Every slice file in `dir`, each checked.
+    /// The databases in `dir`: every slice its manifest implies, each checked; a slice
+    /// not built or damaged is an error naming it (distance files are not loaded).
     pub fn open(dir: &Path) -> Result<Database, DbError> {
-        if dir.is_file() {
-            return Err(DbError::NotAFolder(dir.to_path_buf()));
+        match Database::open_partial(dir, false)? {
+            (db, None) => Ok(db),
+            (_, Some(e)) => Err(e),
         }
+    }
+
+    /// The databases in `dir` that can be read, and with them the first reason the rest
+    /// cannot (slices not built, a damaged slice or distance file): for a search, which
+    /// goes on without them. With `distances`, the distance files there are loaded too.
+    /// A directory without a manifest (built by an earlier version) is taken to hold the
+    /// slices up to the most pieces of its files.
+    pub fn open_partial(
+        dir: &Path,
+        distances: bool,
+    ) -> Result<(Database, Option<DbError>), DbError> {
+        let files = SliceDir::open_or(dir, &DIRECTORY, legacy_manifest)?;
+        let n = pieces_of(&files)?;
+        let all = Slice::all(n);
+        let names: Vec<String> = all.iter().map(Slice::to_string).collect();
+        let survey = files.survey(&names, |_, _, _| Ok(()))?;
+        let mut problem = files.check(&survey).err().map(DbError::from);
         let mut db = Database::new();
-        let entries = std::fs::read_dir(dir).map_err(|source| DbError::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?;
-        let mut paths: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                p.extension().is_some_and(|e| e == EXTENSION)
-                    && p.file_stem()
-                        .and_then(|s| s.to_str())
-                        .is_some_and(|s| s.parse::<Slice>().is_ok())
-            })
-            .collect();
-        paths.sort();
-        if paths.is_empty() {
-            return Err(DbError::Empty(dir.to_path_buf()));
+        for s in all {
+            let name = s.to_string();
+            if survey.missing.contains(&name) {
+                continue;
+            }
+            if let Some((_, why)) = survey.damaged.iter().find(|(d, _)| *d == name) {
+                db.damaged.push((s, why.clone()));
+                continue;
+            }
+            match SliceTable::load(&slice_path(dir, s)) {
+                Ok(t) => db.insert(Arc::new(t)),
+                Err(e) => {
+                    let why = why(&e);
+                    problem.get_or_insert_with(|| files.damaged(&name, &why).into());
+                    db.damaged.push((s, why));
+                }
+            }
         }
-        for p in paths {
-            db.insert(Arc::new(SliceTable::load(&p)?));
+        if distances {
+            for s in db.slices() {
+                let p = distance_path(dir, s);
+                if !p.is_file() {
+                    continue;
+                }
+                match DistanceTable::load(&p) {
+                    Ok(d) => {
+                        db.distances[s.key()] = Some(Arc::new(d));
+                        db.distance_slices += 1;
+                    }
+                    Err(e) => {
+                        let e = SliceDirError::Damaged {
+                            dir: dir.to_path_buf(),
+                            what: DIRECTORY.what,
+                            file: format!("{s}.{}", crate::distance::DISTANCE_EXTENSION),
+                            why: why(&e),
+                            build: format!("{} --distance", files.build_command()),
+                        };
+                        problem.get_or_insert(e.into());
+                    }
+                }
+            }
         }
-        Ok(db)
+        db.max_pieces = n;
+        db.files = Some(files);
+        Ok((db, problem))
+    }
+
+    /// Why slice `s` is not loaded though the directory the databases were opened from
+    /// must hold it (not built, or damaged): the error naming it; `None` for a slice
+    /// loaded, or one the databases do not cover.
+    pub fn absent(&self, s: Slice) -> Option<DbError> {
+        let files = self.files.as_ref()?;
+        if self.table(s).is_some() || s.pieces() > self.max_pieces {
+            return None;
+        }
+        let name = s.to_string();
+        Some(match self.damaged.iter().find(|(d, _)| *d == s) {
+            Some((_, why)) => files.damaged(&name, why).into(),
+            None => files.missing(&name).into(),
+        })
     }
 
     /// The value of a board with `side` to move, when its slice is present.

@@ -250,14 +250,8 @@ fn shared_table(
 /// Says once per process and table, on standard error, that a sliced table at `path` is
 /// incomplete or has a slice cut short, and which: a search uses it only where it is intact.
 pub fn warn_if_incomplete(path: &Path, tb: &Tablebase) {
-    static WARNED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
-    let Some(e) = tb.incomplete() else {
-        return;
-    };
-    let mut warned = WARNED.lock().unwrap_or_else(|e| e.into_inner());
-    if !warned.iter().any(|p| p == path) {
-        warned.push(path.to_path_buf());
-        eprintln!("warning: {e}; positions in those slices are searched without the table");
+    if let Some(e) = tb.incomplete() {
+        crate::cli::output::warn_incomplete(path, &e);
     }
 }
 

@@ -80,9 +80,12 @@ impl TableGame for BreakthroughSetup {
                the pieces in the region)",
     };
 
-    /// A `QUASARTB` file, or a sliced table's directory (it has a manifest).
+    /// A `QUASARTB` file, or a sliced table's directory (it has a manifest, and not a
+    /// checkers database's).
     fn owns_table(path: &Path, head: &[u8]) -> bool {
-        head.starts_with(&MAGIC) || path.join(MANIFEST).is_file()
+        head.starts_with(&MAGIC)
+            || (path.join(MANIFEST).is_file()
+                && !quasar_core::file::slices::SliceDir::looks_like(path, &checkers::db::DIRECTORY))
     }
 
     /// D for every configuration of the region: one file, or for a table too large for

@@ -137,11 +137,14 @@ impl GameSetup for CheckersSetup {
                 "rule=race is Breakthrough's; checkers databases are exact (rule=sound)".into(),
             ));
         }
-        let mut db = Database::open(&table.path).map_err(|e| SetupError::Table(e.into()))?;
         // Distance files (`tablebase build --distance`) beside the slices make a won root
-        // convert by the shortest way; they cost four times the values' memory.
-        db.load_distances(&table.path)
-            .map_err(|e| SetupError::Table(e.into()))?;
+        // convert by the shortest way; they cost four times the values' memory. Slices
+        // not built or damaged are left out, as a Breakthrough table's are, said once.
+        let (db, problem) =
+            Database::open_partial(&table.path, true).map_err(|e| SetupError::Table(e.into()))?;
+        if let Some(e) = problem {
+            crate::cli::output::warn_incomplete(&table.path, &e);
+        }
         Ok(Arc::new(db))
     }
 

@@ -8,9 +8,12 @@ use crate::cli::tablebase::{BuildArgs, VerifyArgs};
 use crate::cli::CliResult;
 use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
 use checkers::build::MAX_DISTANCE;
-use checkers::db::{build_with, BuildOptions, Built, Database, SliceTable, Wdl, GAME};
+use checkers::db::{
+    build_with, BuildOptions, Built, Database, DbError, SliceTable, Wdl, DIRECTORY, GAME,
+};
 use checkers::slice::MAX_PIECES;
 use checkers::{Position, Slice};
+use quasar_core::file::slices::{SliceDir, SliceDirError};
 use quasar_core::{Game, Plan, Selection, Side};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -70,14 +73,11 @@ impl TableGame for CheckersSetup {
         take: "--max-pieces N (pieces on the board in all) and -o DIR",
     };
 
-    /// One slice file, or a directory holding slice files.
+    /// One slice file, or a database directory (its manifest says so, or it has none and
+    /// holds slice files).
     fn owns_table(path: &Path, head: &[u8]) -> bool {
-        let slice_file =
-            |name: &std::ffi::OsStr| Path::new(name).extension() == Some("qrt".as_ref());
         retro::file::game_in_header(head).as_deref() == Some(GAME)
-            || std::fs::read_dir(path).is_ok_and(|mut entries| {
-                entries.any(|e| e.is_ok_and(|e| slice_file(&e.file_name())))
-            })
+            || SliceDir::looks_like(path, &DIRECTORY)
     }
 
     /// The databases of 1 to N pieces (or the selected slices) into `checkers-p<N>`.
@@ -161,14 +161,24 @@ fn build(
     Ok(())
 }
 
-/// A directory of slices, or one slice file.
-fn open(path: &Path) -> Result<Database, Box<dyn std::error::Error>> {
+/// A directory of slices with its distance files, or one slice file; with the first
+/// reason the directory is not whole (slices not built, a damaged file).
+fn open(path: &Path) -> Result<(Database, Option<DbError>), Box<dyn std::error::Error>> {
     if path.is_dir() {
-        Ok(Database::open(path)?)
+        Ok(Database::open_partial(path, true)?)
     } else {
         let mut db = Database::new();
         db.insert(std::sync::Arc::new(SliceTable::load(path)?));
-        Ok(db)
+        Ok((db, None))
+    }
+}
+
+/// A directory of slices (or one slice file) that must be whole: every slice of its
+/// manifest built and every file intact.
+fn open_whole(path: &Path) -> Result<Database, Box<dyn std::error::Error>> {
+    match open(path)? {
+        (db, None) => Ok(db),
+        (_, Some(e)) => Err(e.into()),
     }
 }
 
@@ -187,7 +197,7 @@ fn bytes_on_disk(path: &Path) -> u64 {
 
 /// Per slice and side to move: positions, wins, draws, losses.
 fn info(path: &Path, json: bool) -> CliResult {
-    let db = open(path)?;
+    let db = open_whole(path)?;
     if json {
         let mut total = [0u64; 4];
         let mut slices = Vec::new();
@@ -265,10 +275,7 @@ fn info(path: &Path, json: bool) -> CliResult {
 /// The value of a position in the answer shape of every game (with plies to conversion
 /// where the directory holds distance files), then in text each move's value.
 fn probe(path: &Path, text: &str, json: bool) -> CliResult {
-    let mut db = open(path)?;
-    if path.is_dir() {
-        db.load_distances(path)?;
-    }
+    let (db, problem) = open(path)?;
     let pos = Position::parse_position(text)?;
     // With distance files, a decided value also says how soon it converts.
     let distance = |board: &checkers::Board, side: Side, w: Wdl| match w {
@@ -286,6 +293,11 @@ fn probe(path: &Path, text: &str, json: bool) -> CliResult {
         Wdl::Loss => "loss",
     };
     let Some(v) = db.probe_position(&pos) else {
+        // A slice the directory must hold is named as not built (or damaged), never as
+        // beyond the databases.
+        if let Some(e) = db.absent(Slice::of(&pos.board)) {
+            return Err(e.into());
+        }
         return Err(format!(
             "{text}: slice {} is not in {} (up to {} pieces)",
             Slice::of(&pos.board),
@@ -331,12 +343,22 @@ fn probe(path: &Path, text: &str, json: bool) -> CliResult {
         best_move: best,
         detail: Some(format!("slice {}{}", Slice::of(&pos.board), plies(d))),
     };
+    // The position's slice is there; moves into slices that are not say so below.
+    if let Some(e) = &problem {
+        eprintln!("warning: {e}");
+    }
     answer.print(json)?;
     if !json {
         for (m, w, d) in children {
-            let after = w.map_or("not in the databases".to_string(), |w| {
-                format!("{} for the opponent{}", word(w), plies(d))
-            });
+            let child = pos.after(m);
+            let after = match (w, db.absent(Slice::of(&child.board))) {
+                (Some(w), _) => format!("{} for the opponent{}", word(w), plies(d)),
+                (None, Some(DbError::Dir(SliceDirError::Damaged { .. }))) => {
+                    format!("slice {} is damaged", Slice::of(&child.board))
+                }
+                (None, Some(_)) => format!("slice {} is not built", Slice::of(&child.board)),
+                (None, None) => "not in the databases".to_string(),
+            };
             println!("  {}: {after}", pos.move_text(m));
         }
     }
@@ -346,7 +368,7 @@ fn probe(path: &Path, text: &str, json: bool) -> CliResult {
 /// Checks every file and every position against its moves: a win has a move to a lost
 /// position, a loss only moves to won ones, a draw neither.
 fn verify(path: &Path) -> CliResult {
-    let db = open(path)?;
+    let db = open_whole(path)?;
     let mut checked = 0u64;
     let mut bad = Vec::new();
     let mut moves = Vec::new();
