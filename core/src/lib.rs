@@ -1,6 +1,6 @@
 //! The game-neutral core of quasar: the [`Game`] trait, sides and outcomes, the [`Oracle`]
 //! trait that endgame knowledge implements, the [`Evaluation`] trait of heuristic knowledge, perft, an exact solver for tiny games, the
-//! conformance suite every game runs, the one file layer ([`file`]), and the small shared tools (bit operations chosen at
+//! conformance suite every game runs, the one file layer ([`file`]), the one progress interface ([`progress`]), and the small shared tools (bit operations chosen at
 //! run time, binomials and colex ranks, SplitMix64).
 
 pub mod bits;
@@ -13,6 +13,7 @@ pub mod game;
 pub mod measure;
 pub mod oracle;
 pub mod plan;
+pub mod progress;
 pub mod rng;
 #[cfg(test)]
 mod toy;

@@ -40,7 +40,7 @@
 //!     }
 //! }
 //!
-//! let (table, report) = solve_wdl(&Pile(10), Method::Backward, WdlOptions::default(), &|_| {}).unwrap();
+//! let (table, report) = solve_wdl(&Pile(10), Method::Backward, WdlOptions::default(), &retro::Silent).unwrap();
 //! // Piles that are multiples of 3 are lost for the side to move.
 //! assert_eq!(table.value(2 * 9, Side::First).result, GameResult::Loss);
 //! assert_eq!(table.value(2 * 10, Side::First).result, GameResult::Win);
@@ -60,7 +60,7 @@ pub mod wdl;
 
 pub use file::{Section, TableFile, TableFileError};
 pub use packed::PackedArray;
-pub use progress::{Progress, ProgressFn};
+pub use progress::{Progress, ProgressFn, Silent};
 pub use reverse::{ReverseGraph, Reversed};
 pub use space::{Child, PerfectIndex, RetroGame};
 

@@ -1,17 +1,12 @@
-//! Progress reports from a running solve, delivered through a callback (libraries do not print).
+//! How a solve reports where it stands: through the one progress interface of the
+//! workspace, [`quasar_core::progress::Progress`] (libraries do not print).
 
-/// Where a solve stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Progress {
-    /// The phase: "reverse graph", "iteration", "pass", "threshold", ...
-    pub phase: &'static str,
-    /// Iterations or passes finished so far in this phase.
-    pub step: u64,
-    /// Positions decided so far.
-    pub decided: u64,
-    /// Positions in all.
-    pub total: u64,
+pub use quasar_core::progress::{Progress, Silent};
+
+/// The progress a solve reports to; `&Silent` ignores it.
+pub type ProgressFn<'a> = &'a dyn Progress;
+
+/// Reports the end of step `step` of `phase`: `decided` positions of `total` decided.
+pub(crate) fn report(progress: ProgressFn<'_>, phase: &str, step: u64, decided: u64, total: u64) {
+    progress.status(&format!("{phase} {step}"), decided, total);
 }
-
-/// A progress callback; `&|_| {}` ignores progress.
-pub type ProgressFn<'a> = &'a (dyn Fn(Progress) + Sync);

@@ -6,7 +6,7 @@
 //! over the values), and it can checkpoint after a layer so a killed run resumes.
 
 use crate::packed::{bits_for, PackedArray};
-use crate::progress::{Progress, ProgressFn};
+use crate::progress::ProgressFn;
 use quasar_core::file::frame::put_u64;
 use quasar_core::file::{self, FileError, Frame, OutputLock, Seal};
 use rayon::prelude::*;
@@ -225,12 +225,7 @@ pub fn solve_mirror<G: MirrorGame + ?Sized>(
             .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
         report.backward_expansions += backward;
         report.layers = layer + 1;
-        progress(Progress {
-            phase: "mirror layer",
-            step: layer + 1,
-            decided: 0,
-            total: n,
-        });
+        crate::progress::report(progress, "mirror layer", layer + 1, 0, n);
         if backward == 0 && solved == 0 {
             break;
         }
@@ -448,7 +443,12 @@ mod tests {
 
     #[test]
     fn piles_of_multiples_of_three_are_lost() {
-        let (t, r) = solve_mirror(&Pile(20), &MirrorOptions::default(), &|_| {}).unwrap();
+        let (t, r) = solve_mirror(
+            &Pile(20),
+            &MirrorOptions::default(),
+            &crate::progress::Silent,
+        )
+        .unwrap();
         for k in 0..=20u64 {
             assert_eq!(t.results.get(k), if k % 3 == 0 { 2 } else { 1 }, "{k}");
         }
@@ -460,7 +460,8 @@ mod tests {
 
     #[test]
     fn cycles_are_draws() {
-        let (t, r) = solve_mirror(&Loop, &MirrorOptions::default(), &|_| {}).unwrap();
+        let (t, r) =
+            solve_mirror(&Loop, &MirrorOptions::default(), &crate::progress::Silent).unwrap();
         assert_eq!(
             (0..4).map(|p| t.results.get(p)).collect::<Vec<_>>(),
             [2, 0, 0, 1]
@@ -473,7 +474,12 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("retro-mirror-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("pile.ckpt");
-        let (whole, _) = solve_mirror(&Pile(30), &MirrorOptions::default(), &|_| {}).unwrap();
+        let (whole, _) = solve_mirror(
+            &Pile(30),
+            &MirrorOptions::default(),
+            &crate::progress::Silent,
+        )
+        .unwrap();
         // A checkpoint after layer 3, written as a run killed then would leave it.
         let values: Vec<AtomicU16> = (0..=30u64)
             .map(|k| {
@@ -513,7 +519,7 @@ mod tests {
             checkpoint: Some(path.clone()),
             checkpoint_every: 0.0,
         };
-        let (resumed, r) = solve_mirror(&Pile(30), &o, &|_| {}).unwrap();
+        let (resumed, r) = solve_mirror(&Pile(30), &o, &crate::progress::Silent).unwrap();
         assert_eq!(r.resumed_after, Some(3));
         assert_eq!(resumed, whole);
         assert!(!path.exists(), "a finished solve removes its checkpoint");
@@ -533,20 +539,20 @@ mod tests {
             let mut bytes = intact.clone();
             bytes[at] ^= 0x10;
             std::fs::write(&path, &bytes).unwrap();
-            let e = solve_mirror(&Pile(30), &o, &|_| {})
+            let e = solve_mirror(&Pile(30), &o, &crate::progress::Silent)
                 .unwrap_err()
                 .to_string();
             assert!(e.contains(want), "byte {at}: {e}");
         }
         std::fs::write(&path, &intact[..intact.len() - 3]).unwrap();
-        let e = solve_mirror(&Pile(30), &o, &|_| {})
+        let e = solve_mirror(&Pile(30), &o, &crate::progress::Silent)
             .unwrap_err()
             .to_string();
         assert!(e.contains("cut short or damaged"), "{e}");
         let mut old = OLD_MAGIC.to_vec();
         old.resize(24 + 3 * 31, 0);
         std::fs::write(&path, &old).unwrap();
-        let e = solve_mirror(&Pile(30), &o, &|_| {})
+        let e = solve_mirror(&Pile(30), &o, &crate::progress::Silent)
             .unwrap_err()
             .to_string();
         assert!(e.contains("a checkpoint of an older quasar"), "{e}");
@@ -562,7 +568,7 @@ mod tests {
                 checkpoint: Some(p.to_path_buf()),
                 checkpoint_every: 0.0,
             };
-            solve_mirror(&Pile(30), &o, &|_| {})
+            solve_mirror(&Pile(30), &o, &crate::progress::Silent)
                 .unwrap_err()
                 .to_string()
         };

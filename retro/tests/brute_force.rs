@@ -170,8 +170,8 @@ fn scored_solvers_match_minimax_with_repetition_draws() {
     let mut cycles = 0;
     for seed in 0..300 {
         let g = RandomGame::new(seed, 12, seed % 2 == 1);
-        let (exact, _) = solve_exact(&g, &|_| {}).unwrap();
-        let (inter, rep) = solve_interleaved(&g, seed % 3 == 0, &|_| {});
+        let (exact, _) = solve_exact(&g, &retro::Silent).unwrap();
+        let (inter, rep) = solve_interleaved(&g, seed % 3 == 0, &retro::Silent);
         for p in 0..12 {
             let truth = g.minimax(p, &mut vec![false; 12]);
             assert_eq!(
@@ -204,10 +204,10 @@ fn every_wdl_variant_matches_minimax_and_exact_variants_match_naive_distances() 
         let naive = g.naive_distances();
         for (method, o) in variants() {
             if method == Method::Counters && g.exits {
-                assert!(solve_wdl(&g, method, o, &|_| {}).is_err());
+                assert!(solve_wdl(&g, method, o, &retro::Silent).is_err());
                 continue;
             }
-            let (table, report) = solve_wdl(&g, method, o, &|_| {}).unwrap();
+            let (table, report) = solve_wdl(&g, method, o, &retro::Silent).unwrap();
             for p in 0..14u64 {
                 let truth = g.minimax(p as usize, &mut vec![false; 14]);
                 let want = if o.win_only && truth <= 0 {
@@ -263,10 +263,10 @@ fn wins_and_losses_counted_by_the_naive_iteration_agree() {
 fn an_empty_game_solves_to_empty_tables() {
     let g = RandomGame::new(1, 0, false);
     for (method, o) in variants() {
-        let (table, report) = solve_wdl(&g, method, o, &|_| {}).unwrap();
+        let (table, report) = solve_wdl(&g, method, o, &retro::Silent).unwrap();
         assert!(table.is_empty());
         assert_eq!(report.positions, 0);
     }
-    assert!(solve_exact(&g, &|_| {}).unwrap().0.is_empty());
-    assert!(solve_interleaved(&g, false, &|_| {}).0.is_empty());
+    assert!(solve_exact(&g, &retro::Silent).unwrap().0.is_empty());
+    assert!(solve_interleaved(&g, false, &retro::Silent).0.is_empty());
 }

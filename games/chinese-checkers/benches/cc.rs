@@ -34,7 +34,8 @@ fn main() {
         variants(k, !has("--sequential"));
     }
     if has("--half") {
-        let (t, r) = solve_half(k, &MirrorOptions::default(), &|_| {}).expect("solves");
+        let (t, r) = solve_half(k, &MirrorOptions::default(), &quasar_core::progress::Silent)
+            .expect("solves");
         let c = t.counts();
         println!(
             "half-space counters K={k}: {} positions ({} solved), first wins {}, draws {}, {} layers, {:.3} s, {:.1} M positions/s",
@@ -200,7 +201,7 @@ fn variants(k: u32, parallel: bool) {
             no_dup,
             parallel,
         };
-        let (_, r) = solve_full(k, method, o, &|_| {}).expect("solves");
+        let (_, r) = solve_full(k, method, o, &quasar_core::progress::Silent).expect("solves");
         println!(
             "| {name} | {} | {} | {} | {} | {} | {:.3} | {:.2} M |",
             r.forward_expansions,

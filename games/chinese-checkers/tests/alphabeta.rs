@@ -43,7 +43,13 @@ fn positions(k: u32, games: usize, seed: u64) -> Vec<Position> {
 #[test]
 fn proven_results_agree_with_the_solved_game_and_wins_within_the_depth_are_found() {
     // One piece a side: the whole game solved, every position checked against it.
-    let (table, _) = solve_full(1, Method::Counters, WdlOptions::default(), &|_| {}).unwrap();
+    let (table, _) = solve_full(
+        1,
+        Method::Counters,
+        WdlOptions::default(),
+        &quasar_core::progress::Silent,
+    )
+    .unwrap();
     let deep = |p: &Position| table.value(p).map(|(r, _)| r);
     let one = check_against_exact(Arc::new(CcEval::new()), &positions(1, 10, 1), 5, deep);
     // Two pieces a side: the exact solver alone, a little deeper beyond its depth.

@@ -286,8 +286,15 @@ fn the_one_piece_game_matches_a_brute_force_and_every_solver() {
         }
         val = next;
     }
-    let (half, _) = solve_half(1, &MirrorOptions::default(), &|_| {}).unwrap();
-    let (full, _) = solve_full(1, Method::Counters, WdlOptions::default(), &|_| {}).unwrap();
+    let (half, _) =
+        solve_half(1, &MirrorOptions::default(), &quasar_core::progress::Silent).unwrap();
+    let (full, _) = solve_full(
+        1,
+        Method::Counters,
+        WdlOptions::default(),
+        &quasar_core::progress::Silent,
+    )
+    .unwrap();
     for (i, p) in pos.iter().enumerate() {
         let want = match val[i] {
             None => (GameResult::Draw, 0),
@@ -308,7 +315,7 @@ fn two_pieces_reproduce_the_paper() {
         no_dup: true,
         parallel: false,
     };
-    let (t, r) = solve_full(2, Method::Backward, o, &|_| {}).unwrap();
+    let (t, r) = solve_full(2, Method::Backward, o, &quasar_core::progress::Silent).unwrap();
     assert_eq!(r.backward_expansions, 1_271_256);
     assert_eq!(r.forward_expansions, 3_374_445);
     assert_eq!(r.first_wins, 1_271_256);
@@ -321,13 +328,14 @@ fn two_pieces_reproduce_the_paper() {
             win_only: false,
             ..o
         },
-        &|_| {},
+        &quasar_core::progress::Silent,
     )
     .unwrap();
     assert_eq!(r.backward_expansions, 2_542_512);
     assert_eq!(r.forward_expansions, 4_348_806);
     assert_eq!(r.undecided, 0);
-    let (half, hr) = solve_half(2, &MirrorOptions::default(), &|_| {}).unwrap();
+    let (half, hr) =
+        solve_half(2, &MirrorOptions::default(), &quasar_core::progress::Silent).unwrap();
     assert_eq!(hr.draws, 0);
     let start = Position::start(2).unwrap();
     assert_eq!(half.value(&start), Some((GameResult::Win, 33)));

@@ -14,8 +14,11 @@ use std::sync::OnceLock;
 /// The solved table of `k` pieces a side (1 or 2), built once.
 fn table(k: u32) -> &'static CcTable {
     static TABLES: [OnceLock<CcTable>; 2] = [OnceLock::new(), OnceLock::new()];
-    TABLES[k as usize - 1]
-        .get_or_init(|| solve_half(k, &MirrorOptions::default(), &|_| {}).unwrap().0)
+    TABLES[k as usize - 1].get_or_init(|| {
+        solve_half(k, &MirrorOptions::default(), &quasar_core::progress::Silent)
+            .unwrap()
+            .0
+    })
 }
 
 fn options<'a>() -> Options<'a, CcTable> {

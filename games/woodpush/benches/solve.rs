@@ -19,7 +19,12 @@ fn main() {
     println!("threads: {}", rayon::current_num_threads());
     println!("width  positions  start  draws/side  seconds  positions/s");
     for width in 5..=max_width {
-        let (_, r) = solve(width, SolveOptions::default(), &|_| {}).unwrap();
+        let (_, r) = solve(
+            width,
+            SolveOptions::default(),
+            &quasar_core::progress::Silent,
+        )
+        .unwrap();
         let n = r.positions_per_side[0] + r.positions_per_side[1];
         println!(
             "{width:>5}  {n:>9}  {:>5}  {:>10}  {:>7.3}  {:>11.0}",
@@ -34,10 +39,14 @@ fn main() {
     let cpu0 = cpu_seconds();
     let best = (0..5)
         .map(|_| {
-            solve(width, SolveOptions::default(), &|_| {})
-                .unwrap()
-                .1
-                .seconds
+            solve(
+                width,
+                SolveOptions::default(),
+                &quasar_core::progress::Silent,
+            )
+            .unwrap()
+            .1
+            .seconds
         })
         .fold(f64::INFINITY, f64::min);
     let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| (b - a) / 5.0);
@@ -57,7 +66,7 @@ fn main() {
         rev.graph.edges()
     );
     let t = Instant::now();
-    let (_, e) = solve_exact(&rev, &|_| {}).unwrap();
+    let (_, e) = solve_exact(&rev, &quasar_core::progress::Silent).unwrap();
     let s = t.elapsed().as_secs_f64();
     println!(
         "  exact scored (backward, thresholds): {s:.3} s, {:.0} positions/s, {} thresholds",
@@ -65,7 +74,7 @@ fn main() {
         e.thresholds
     );
     let o = WdlOptions::default();
-    let (_, r) = solve_wdl(&rev, Method::Counters, o, &|_| {}).unwrap();
+    let (_, r) = solve_wdl(&rev, Method::Counters, o, &quasar_core::progress::Silent).unwrap();
     println!(
         "  wdl counters: {:.3} s, {:>10.0} positions/s, {} layers, {} backward expansions",
         r.seconds,
@@ -87,7 +96,7 @@ fn main() {
                 no_dup: true,
                 parallel: true,
             };
-            let (_, r) = solve_wdl(&rev, method, o, &|_| {}).unwrap();
+            let (_, r) = solve_wdl(&rev, method, o, &quasar_core::progress::Silent).unwrap();
             println!(
                 "  wdl {name:<8} layered={layered:<5} direct={direct:<5} win_only={win_only:<5}: {:.3} s, {:>10.0} positions/s, {} iterations, {} forward + {} backward expansions",
                 r.seconds, n as f64 / r.seconds, r.iterations, r.forward_expansions, r.backward_expansions
@@ -95,7 +104,7 @@ fn main() {
         }
     }
     if !quick {
-        let (_, r) = solve_interleaved(&rev, true, &|_| {});
+        let (_, r) = solve_interleaved(&rev, true, &quasar_core::progress::Silent);
         println!(
             "  paper's interleaved passes: {:.3} s, {} + {} + {} passes",
             r.seconds, r.standard_passes, r.avoidance_passes, r.reevaluation_passes

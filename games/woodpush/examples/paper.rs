@@ -7,7 +7,7 @@ fn main() {
             paper: true,
             ..SolveOptions::default()
         };
-        let (_, r) = solve(w, o, &|_| {}).unwrap();
+        let (_, r) = solve(w, o, &quasar_core::progress::Silent).unwrap();
         let p = r.paper.unwrap();
         println!("w={w} start={:?} draws={:?} paper: unscored={:?} standard={} avoidance={} reeval={} settled={} disagreements={} start={:?}",
             r.start_score, r.draws_per_side, p.report.unscored_by_mover, p.report.standard_passes, p.report.avoidance_passes,

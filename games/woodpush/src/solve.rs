@@ -8,7 +8,7 @@ use crate::space::{KoStates, SpaceError, WoodpushSpace};
 use quasar_core::{Game, GameResult, Oracle, ProvenOutcome, Side};
 use retro::scored::{solve_exact, solve_interleaved, ExactReport, InterleavedReport, ScoreTable};
 use retro::wdl::{solve_wdl, Method, WdlOptions, WdlReport, WdlTable};
-use retro::{PerfectIndex, Progress, Reversed};
+use retro::{PerfectIndex, ProgressFn, Reversed};
 use std::time::Instant;
 
 /// How to solve.
@@ -96,7 +96,7 @@ pub struct WoodpushTable {
 pub fn solve(
     width: u32,
     options: SolveOptions,
-    progress: &(dyn Fn(Progress) + Sync),
+    progress: ProgressFn<'_>,
 ) -> Result<(WoodpushTable, SolveReport), SolveError> {
     let start = Instant::now();
     let space = match options.max_pieces {

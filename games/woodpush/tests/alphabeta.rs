@@ -31,7 +31,12 @@ fn positions(width: u32, games: usize, seed: u64) -> Vec<Position> {
 fn proven_results_agree_with_the_tables_and_wins_within_the_depth_are_found() {
     let mut total = [0; 2];
     for (width, games, seed) in [(7, 6, 1), (8, 6, 2), (9, 4, 3)] {
-        let (table, _) = solve(width, SolveOptions::default(), &|_| {}).unwrap();
+        let (table, _) = solve(
+            width,
+            SolveOptions::default(),
+            &quasar_core::progress::Silent,
+        )
+        .unwrap();
         let deep = |p: &Position| table.probe(p).map(|o| o.result);
         let c = check_against_exact(
             Arc::new(WoodpushEval),

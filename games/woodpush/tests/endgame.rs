@@ -13,7 +13,7 @@ fn few(width: u32, max: u32) -> (WoodpushTable, woodpush::SolveReport) {
         max_pieces: Some(max),
         ..SolveOptions::default()
     };
-    solve(width, options, &|_| {}).unwrap()
+    solve(width, options, &quasar_core::progress::Silent).unwrap()
 }
 
 #[test]
@@ -61,7 +61,7 @@ fn impossible_indexes_are_refused_with_reasons() {
 
 #[test]
 fn few_pieces_solved_alone_agree_with_the_whole_solve() {
-    let (whole, _) = solve(9, SolveOptions::default(), &|_| {}).unwrap();
+    let (whole, _) = solve(9, SolveOptions::default(), &quasar_core::progress::Silent).unwrap();
     for max in [3, 4] {
         let (part, report) = few(9, max);
         let space = part.space();
@@ -130,7 +130,8 @@ fn starts_with_more_pieces_a_side() {
 
 #[test]
 fn a_tables_counts_are_the_solves() {
-    let (table, report) = solve(9, SolveOptions::default(), &|_| {}).unwrap();
+    let (table, report) =
+        solve(9, SolveOptions::default(), &quasar_core::progress::Silent).unwrap();
     let c = table.counts();
     assert_eq!(c.draws_per_side, [933, 933]);
     assert_eq!(c.draws_per_side, report.draws_per_side);

@@ -9,7 +9,13 @@ use retro::PerfectIndex;
 use woodpush::{solve, Position, SolveOptions, WoodpushProver, WoodpushTable};
 
 fn table(width: u32) -> WoodpushTable {
-    solve(width, SolveOptions::default(), &|_| {}).unwrap().0
+    solve(
+        width,
+        SolveOptions::default(),
+        &quasar_core::progress::Silent,
+    )
+    .unwrap()
+    .0
 }
 
 fn options<'a>() -> Options<'a, WoodpushTable> {

@@ -24,7 +24,7 @@ fn mcts_finds_the_win_that_pushes_the_last_piece_off() {
 
 #[test]
 fn mcts_with_the_table_knows_the_start_of_width_7_is_lost() {
-    let (table, _) = solve(7, SolveOptions::default(), &|_| {}).unwrap();
+    let (table, _) = solve(7, SolveOptions::default(), &quasar_core::progress::Silent).unwrap();
     let mut s = Searcher::new(config(), Arc::new(table));
     let pos = Position::start(7).unwrap();
     let r = s.search(&pos, Limits::Simulations(500));

@@ -13,7 +13,7 @@ fn solved(width: u32, paper: bool) -> (WoodpushTable, woodpush::SolveReport) {
         paper,
         ..SolveOptions::default()
     };
-    solve(width, options, &|_| {}).unwrap()
+    solve(width, options, &quasar_core::progress::Silent).unwrap()
 }
 
 #[test]
@@ -80,7 +80,7 @@ fn counting_every_push_as_a_possible_ko_does_not_give_the_papers_counts() {
         ko_states: KoStates::AnyPush,
         ..SolveOptions::default()
     };
-    let (_, report) = solve(9, options, &|_| {}).unwrap();
+    let (_, report) = solve(9, options, &quasar_core::progress::Silent).unwrap();
     assert_eq!(report.draws_per_side, [1421, 1421]);
     assert_eq!(report.start_score, Some(0));
 }
@@ -243,17 +243,31 @@ fn verify_finds_a_wrong_score() {
 
 #[test]
 fn progress_is_reported_and_sequential_solves_repeat_exactly() {
-    let calls = std::sync::atomic::AtomicU64::new(0);
+    /// Counts the status reports, and those whose count of decided positions is past the
+    /// whole.
+    #[derive(Default)]
+    struct Count {
+        calls: std::sync::atomic::AtomicU64,
+        over: std::sync::atomic::AtomicU64,
+    }
+    impl quasar_core::progress::Progress for Count {
+        fn status(&self, _: &str, done: u64, total: u64) {
+            use std::sync::atomic::Ordering::Relaxed;
+            self.calls.fetch_add(1, Relaxed);
+            if done > total {
+                self.over.fetch_add(1, Relaxed);
+            }
+        }
+    }
+    let count = Count::default();
     let options = SolveOptions {
         parallel: false,
         ..SolveOptions::default()
     };
-    let (a, ra) = solve(8, options, &|_| {
-        calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    })
-    .unwrap();
-    let (b, rb) = solve(8, options, &|_| {}).unwrap();
-    assert!(calls.into_inner() > 10);
+    let (a, ra) = solve(8, options, &count).unwrap();
+    let (b, rb) = solve(8, options, &quasar_core::progress::Silent).unwrap();
+    assert!(count.calls.into_inner() > 10);
+    assert_eq!(count.over.into_inner(), 0);
     assert_eq!(a.to_file(), b.to_file());
     assert_eq!(ra.wdl.backward_expansions, rb.wdl.backward_expansions);
     assert_eq!(ra.exact.backward_expansions, rb.exact.backward_expansions);

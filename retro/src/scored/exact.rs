@@ -4,7 +4,7 @@
 //! forcing sets grow as `t` falls, so one pass per side adds the ends in score order and
 //! spreads each through predecessors with a count of each parent's children still outside.
 
-use crate::progress::{Progress, ProgressFn};
+use crate::progress::ProgressFn;
 use crate::reverse::Preds;
 use crate::space::{Child, RetroGame};
 use crate::SolveError;
@@ -144,12 +144,7 @@ pub fn solve_exact<G: RetroGame + ?Sized>(
                 }
             }
             step += 1;
-            progress(Progress {
-                phase: "threshold",
-                step,
-                decided: 0,
-                total: n,
-            });
+            crate::progress::report(progress, "threshold", step, 0, n);
         }
         value
     };

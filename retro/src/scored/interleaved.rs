@@ -4,7 +4,7 @@
 //! scored child) alternate until neither scores anything; the rest are draws (0); then every
 //! unfinished position is re-evaluated from its children until nothing changes.
 
-use crate::progress::{Progress, ProgressFn};
+use crate::progress::ProgressFn;
 use crate::space::{Child, RetroGame};
 use quasar_core::Side;
 use rayon::prelude::*;
@@ -94,16 +94,17 @@ pub fn solve_interleaved<G: RetroGame + ?Sized>(
                 _ => 0,
             }
         });
-        progress(Progress {
-            phase: match pass {
+        crate::progress::report(
+            progress,
+            match pass {
                 Pass::Standard => "standard pass",
                 Pass::Avoidance => "loop-avoidance pass",
                 Pass::Reevaluation => "re-evaluation pass",
             },
-            step: passes[pass as usize].load(Relaxed),
-            decided: found,
-            total: n,
-        });
+            passes[pass as usize].load(Relaxed),
+            found,
+            n,
+        );
         found
     };
     // Algorithm 4 as written: the outer loop goes round again whenever either inner loop

@@ -3,7 +3,7 @@
 //! iterations of passes with their progress reports.
 
 use super::state::{Scratch, Work, RECENT, SOLVED};
-use crate::progress::{Progress, ProgressFn};
+use crate::progress::ProgressFn;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
@@ -81,12 +81,7 @@ pub(crate) fn iterate(
         let (work, again) = iteration(iterations);
         total = total + work;
         decided += work.solved;
-        progress(Progress {
-            phase,
-            step: iterations,
-            decided,
-            total: n,
-        });
+        crate::progress::report(progress, phase, iterations, decided, n);
         if !again {
             return (total, iterations);
         }

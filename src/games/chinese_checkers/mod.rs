@@ -224,8 +224,9 @@ fn ensure_table(cache: &Path, k: u32) -> Result<PathBuf, Box<dyn Error>> {
     let fail = |e: &dyn std::fmt::Display| format!("building {}: {e}", path.display());
     std::fs::create_dir_all(cache).map_err(|e| fail(&e))?;
     eprintln!("solving {k} pieces a side into {} (once)", path.display());
-    let (table, _) = chinese_checkers::solve::solve_half(k, &Default::default(), &|_| {})
-        .map_err(|e| fail(&e))?;
+    let (table, _) =
+        chinese_checkers::solve::solve_half(k, &Default::default(), &quasar_core::progress::Silent)
+            .map_err(|e| fail(&e))?;
     table.save(&path).map_err(|e| fail(&e))?;
     Ok(path)
 }

@@ -8,13 +8,13 @@ use crate::cli::tablebase::{BuildArgs, VerifyArgs};
 use crate::cli::CliResult;
 use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
 use crate::games::CliGame;
+use crate::progress::Bars;
 use chinese_checkers::solve::{method_of, solve_full, solve_half, CcTable, GAME};
 use chinese_checkers::Position;
 use quasar_core::file::OutputLock;
 use quasar_core::{Game, GameResult};
 use retro::symmetric::MirrorOptions;
 use retro::wdl::WdlOptions;
-use retro::Progress;
 use std::path::{Path, PathBuf};
 
 /// Chinese Checkers' own options of `tablebase build`.
@@ -131,11 +131,7 @@ fn build(k: u32, a: &CcBuildArgs, output: &Path, quiet: bool) -> CliResult {
     // Before the solve, held to the end: a bad or busy output costs nothing.
     let lock = OutputLock::acquire(output)?;
     let solver = a.solver.as_deref().unwrap_or("half");
-    let progress = |p: Progress| {
-        if !quiet {
-            eprint!("\r{} {}   ", p.phase, p.step);
-        }
-    };
+    let progress = Bars::new(!quiet);
     let (table, work) = if solver == "half" {
         if a.win_only || a.layered || a.direct || a.no_dup {
             return Err(
@@ -212,9 +208,7 @@ fn build(k: u32, a: &CcBuildArgs, output: &Path, quiet: bool) -> CliResult {
         );
         (t, work)
     };
-    if !quiet {
-        eprintln!();
-    }
+    progress.finish();
     table.to_file().save_under(output, &lock)?;
     println!(
         "table {}: chinese-checkers 7x7, {k} pieces a side",

@@ -275,12 +275,12 @@ fn ensure_table(
         "building the width-{width} table of at most {pieces} pieces into {} (once; later runs reuse it)",
         path.display()
     );
-    let bars = crate::progress::SolveBars::new(progress);
+    let bars = crate::progress::Bars::new(progress);
     let options = SolveOptions {
         max_pieces: Some(pieces),
         ..SolveOptions::default()
     };
-    let (table, _) = solve(width, options, &|p| bars.update(p)).map_err(|e| fail(&e))?;
+    let (table, _) = solve(width, options, &bars).map_err(|e| fail(&e))?;
     bars.finish();
     table.save(&path).map_err(|e| fail(&e))?;
     Ok(path)

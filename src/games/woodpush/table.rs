@@ -7,7 +7,7 @@ use crate::cli::tablebase::{BuildArgs, VerifyArgs};
 use crate::cli::CliResult;
 use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
 use crate::games::CliGame;
-use crate::progress::SolveBars;
+use crate::progress::Bars;
 use quasar_core::file::OutputLock;
 use quasar_core::{Game, GameResult};
 use std::path::{Path, PathBuf};
@@ -110,8 +110,8 @@ fn build(width: u32, max_pieces: Option<u32>, output: &Path, quiet: bool) -> Cli
         max_pieces,
         ..SolveOptions::default()
     };
-    let bars = SolveBars::new(!quiet);
-    let solved = solve(width, options, &|p| bars.update(p));
+    let bars = Bars::new(!quiet);
+    let solved = solve(width, options, &bars);
     bars.finish();
     let (table, r) = solved?;
     table.to_file().save_under(output, &lock)?;

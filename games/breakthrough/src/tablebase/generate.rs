@@ -4,9 +4,9 @@
 
 use crate::tablebase::index::Indexer;
 use crate::tablebase::key::ValueCodec;
-use crate::tablebase::progress::Progress;
 use crate::tablebase::region::{Config, Limits, LocalMove, Region, RegionError};
 use crate::Move;
+use quasar_core::progress::Progress;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::time::Instant;

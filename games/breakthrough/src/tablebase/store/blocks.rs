@@ -3,8 +3,8 @@
 //! words is read and remembered in an atomic bitset, so opening costs nothing, a probe
 //! after the first pays one bit test a block, and damaged bytes are never used unnoticed.
 
-use crate::tablebase::progress::Progress;
 use crate::tablebase::slices::SliceName;
+use quasar_core::progress::Progress;
 use rayon::prelude::*;
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};

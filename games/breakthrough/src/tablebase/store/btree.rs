@@ -5,7 +5,7 @@
 
 use super::blocks::{crc_words, BlockCheck, Corrupt};
 use super::Lookup;
-use crate::tablebase::progress::Progress;
+use quasar_core::progress::Progress;
 
 /// Keys per leaf block (4 cache lines); the separator index then costs 1/4 byte a key.
 pub const LEAF: usize = 32;

@@ -10,11 +10,11 @@ use super::btree::{radix_root, Backing, Layout, StaticBTree, FANOUT, LEAF};
 use super::sliced::SlicedTable;
 use super::Tree;
 use crate::tablebase::key::ValueCodec;
-use crate::tablebase::progress::Progress;
 use crate::tablebase::region::{Limits, Region};
 use crate::Board;
 use quasar_core::file::frame::{put_u32, put_u64};
 use quasar_core::file::{self, AtomicWrite, FileError, Frame, OutputLock, Seal};
+use quasar_core::progress::Progress;
 use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 

@@ -16,7 +16,7 @@ pub use btree::{Backing, Layout, StaticBTree};
 pub use file::{Header, TableFile, TableFileError};
 pub use sliced::SlicedTable;
 
-use crate::tablebase::progress::Progress;
+use quasar_core::progress::Progress;
 
 /// A table's stored entries: a whole table's static B-tree, or a sliced table's directory.
 #[derive(Debug)]

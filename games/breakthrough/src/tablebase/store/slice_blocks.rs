@@ -7,10 +7,10 @@
 //! written by `quasar tablebase verify DIR --write-index` after checking every slice whole.
 
 use super::file::TableFileError;
-use crate::tablebase::progress::Progress;
 use crate::tablebase::slices::Slicing;
 use quasar_core::file::frame::put_u32;
 use quasar_core::file::{Frame, Seal};
+use quasar_core::progress::Progress;
 use std::path::Path;
 
 /// The index's file name in a sliced table's directory.
