@@ -627,7 +627,8 @@ fn an_incomplete_or_damaged_sliced_table_is_named_by_every_command() {
         "{err}"
     );
     // A search with the table says once which slice is missing.
-    let warning = "warning: ".to_string() + d + ": the sliced table is incomplete: " + missing;
+    let warning =
+        "warning: ".to_string() + d + ": the sliced Breakthrough table is incomplete: " + missing;
     let (ok, out, err) = search_5x5(position, d, "mcts", "200");
     assert!(ok, "{err}");
     assert!(out.starts_with("bestmove "), "{out}");
@@ -651,10 +652,14 @@ fn an_incomplete_or_damaged_sliced_table_is_named_by_every_command() {
     let damaged = "slice w04-b00 of the sliced table (w04-b00.qts) fails its checksum or header";
     let (ok, _, err) = search_5x5(position, d, "mcts", "200");
     assert!(ok, "{err}");
-    assert!(
-        err.starts_with(&format!("warning: {d}: {damaged}")),
-        "{err}"
+    let cut = format!(
+        "warning: {d}: slice file w04-b00.qts of the sliced Breakthrough table is damaged: \
+         {} bytes, not the {} of a slice: cut short; delete it and run \
+         `quasar tablebase build --board 5x5 --rows 3 -o {d}` to rebuild it",
+        whole.len() / 2,
+        whole.len()
     );
+    assert!(err.starts_with(&cut), "{err}");
     for args in [
         &["tablebase", "info", d][..],
         &["tablebase", "verify", d],
@@ -664,6 +669,36 @@ fn an_incomplete_or_damaged_sliced_table_is_named_by_every_command() {
         assert!(!ok, "{args:?}: {out}");
         assert!(err.contains(damaged), "{args:?}: {err}");
     }
+
+    // Without its manifest the folder is named a Breakthrough one, whatever the game.
+    std::fs::write(&slice, &whole).unwrap();
+    let manifest = dir.join("manifest");
+    std::fs::remove_file(&manifest).unwrap();
+    let (ok, _, err) = quasar(&["tablebase", "info", d]);
+    assert!(!ok);
+    assert_eq!(
+        err,
+        format!(
+            "error: {d} has no manifest (no file manifest in it): not the directory of a \
+             sliced Breakthrough table, or its build never started; build one with \
+             `quasar tablebase build --board WxH --rows R -o {d}`\n"
+        )
+    );
+    let (ok, _, err) = quasar(&["tablebase", "info", "--game", "checkers", d]);
+    assert!(!ok);
+    assert!(
+        err.contains("is a Breakthrough table, not a checkers one"),
+        "{err}"
+    );
+    // The manifest of earlier versions (no kind, no checksum) is still read.
+    std::fs::write(
+        &manifest,
+        "quasar sliced breakthrough table v1\nboard 5x5\nrows 3\n",
+    )
+    .unwrap();
+    let (ok, out, err) = quasar(&["tablebase", "probe", d, "--position", position]);
+    assert!(ok, "{err}");
+    assert!(out.contains("win within 3 plies"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -12,12 +12,13 @@ use crate::progress::Bars;
 use breakthrough::tablebase::index::Indexer;
 use breakthrough::tablebase::slices::Slicing;
 use breakthrough::tablebase::store::slice_blocks::{BLOCK_INDEX, SLICE_BLOCK_BYTES};
-use breakthrough::tablebase::store::{file::MAGIC, sliced::MANIFEST, Lookup, Tree};
+use breakthrough::tablebase::store::{file::MAGIC, sliced::LAYOUT, Lookup, Tree};
 use breakthrough::tablebase::{
     build_slices, generate, Limits, Progress, Region, Silent, SliceOutcome, SlicedTable, TableFile,
     Tablebase, Unknown,
 };
 use breakthrough::{Board, Position};
+use quasar_core::file::slices::SliceDir;
 use quasar_core::{Game, Plan};
 use std::path::{Path, PathBuf};
 
@@ -80,12 +81,10 @@ impl TableGame for BreakthroughSetup {
                the pieces in the region)",
     };
 
-    /// A `QUASARTB` file, or a sliced table's directory (it has a manifest, and not a
-    /// checkers database's).
+    /// A `QUASARTB` file, or a sliced table's directory (its manifest says so, or it has
+    /// none and holds slice files).
     fn owns_table(path: &Path, head: &[u8]) -> bool {
-        head.starts_with(&MAGIC)
-            || (path.join(MANIFEST).is_file()
-                && !quasar_core::file::slices::SliceDir::looks_like(path, &checkers::db::DIRECTORY))
+        head.starts_with(&MAGIC) || SliceDir::looks_like(path, &LAYOUT)
     }
 
     /// D for every configuration of the region: one file, or for a table too large for

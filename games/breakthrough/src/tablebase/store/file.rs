@@ -59,6 +59,10 @@ pub enum TableFileError {
     /// The file layer refused the file (not a regular file, busy, too large).
     #[error(transparent)]
     File(#[from] FileError),
+    /// A sliced table's directory lacks its manifest, is incomplete or has a slice cut
+    /// short.
+    #[error(transparent)]
+    SliceDir(#[from] quasar_core::file::slices::SliceDirError),
 }
 
 /// The header's fields.

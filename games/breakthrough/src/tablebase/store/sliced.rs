@@ -17,6 +17,7 @@ use crate::tablebase::region::{Config, Region};
 use crate::tablebase::slices::{Capped, DepthSource, Slicing};
 use crate::{Board, Move};
 use quasar_core::file::frame::{put_u32, put_u64};
+use quasar_core::file::slices::{self, Layout, Manifest, SliceDir};
 use quasar_core::file::{self, Frame, OutputLock, Seal};
 use quasar_core::progress::Progress;
 use rayon::prelude::*;
@@ -35,8 +36,35 @@ pub const SLICE_VERSION: u32 = 1;
 /// Header bytes before a slice's packed depths.
 pub const SLICE_HEADER: usize = 192;
 /// The manifest's file name in a sliced table's directory.
-pub const MANIFEST: &str = "manifest";
-const MANIFEST_FIRST_LINE: &str = "quasar sliced breakthrough table v1";
+pub const MANIFEST: &str = slices::MANIFEST;
+
+/// A sliced table as a slice directory: its manifest holds `board WxH` and `rows R`; the
+/// manifest of earlier versions (the same lines under `quasar sliced breakthrough table
+/// v1`, without a checksum) is still read, and rewritten by the next build.
+pub const LAYOUT: Layout = Layout {
+    kind: "breakthrough-table",
+    what: "sliced Breakthrough table",
+    extension: "qts",
+    legacy: Some("quasar sliced breakthrough table v1"),
+    build: build_command,
+};
+
+/// The build of a sliced table's directory `dir` with the parameters of `m`.
+fn build_command(m: &Manifest, dir: &Path) -> String {
+    format!(
+        "quasar tablebase build --board {} --rows {} -o {}",
+        m.get("board").unwrap_or("WxH"),
+        m.get("rows").unwrap_or("R"),
+        dir.display()
+    )
+}
+
+/// The manifest of the table of `region`.
+fn manifest_of(region: &Region) -> Manifest {
+    Manifest::new(LAYOUT.kind)
+        .with("board", region.board())
+        .with("rows", region.rows())
+}
 
 /// What a slice file's header says.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -145,7 +173,8 @@ impl Payload {
 
 /// A sliced table: the finished slices of a directory, opened and mapped as probes need them.
 pub struct SlicedTable {
-    dir: PathBuf,
+    /// The directory and its manifest; boxed, as only the cold paths read it.
+    files: Box<SliceDir>,
     slicing: Slicing,
     codec: ValueCodec,
     /// Indexed by slice number: no hashing and no lock.
@@ -184,7 +213,7 @@ impl fmt::Debug for SlicedTable {
         write!(
             f,
             "SlicedTable({}, {})",
-            self.dir.display(),
+            self.dir().display(),
             self.region().board()
         )
     }
@@ -220,37 +249,21 @@ impl DepthSource for Reader<'_> {
 impl SlicedTable {
     /// Opens the sliced table in `dir` (its manifest must exist); slices are read lazily.
     pub fn open(dir: &Path) -> Result<SlicedTable, TableFileError> {
+        let files = SliceDir::open(dir, &LAYOUT)?;
+        let m = files.manifest();
         let bad = |msg: String| TableFileError::Invalid {
-            path: dir.to_path_buf(),
+            path: dir.join(MANIFEST),
             msg,
         };
-        let manifest = dir.join(MANIFEST);
-        let text =
-            file::read_to_string(&manifest, 1 << 16, "sliced-table manifest").map_err(|e| {
-                bad(format!(
-                    "a directory without a readable sliced-table manifest ({e}); build one with \
-                 `quasar tablebase build --board WxH --rows n -o DIR`"
-                ))
-            })?;
-        let mut lines = text.lines();
-        if lines.next() != Some(MANIFEST_FIRST_LINE) {
-            return Err(bad("the manifest is not a quasar sliced table's".into()));
-        }
-        let (mut board, mut rows) = (None, None);
-        for line in lines {
-            match line.split_once(' ') {
-                Some(("board", b)) => board = b.parse::<Board>().ok(),
-                Some(("rows", r)) => rows = r.parse::<u32>().ok(),
-                _ => {}
-            }
-        }
+        let board = m.get("board").and_then(|b| b.parse::<Board>().ok());
+        let rows = m.get("rows").and_then(|r| r.parse::<u32>().ok());
         let (Some(board), Some(rows)) = (board, rows) else {
-            return Err(bad(
-                "the manifest lacks a valid `board` or `rows` line".into()
-            ));
+            return Err(bad(format!(
+                "the manifest ({m}) lacks a valid `board` or `rows` line"
+            )));
         };
         let region = Region::new(board, rows).map_err(|e| bad(e.to_string()))?;
-        let mut table = SlicedTable::with_region(dir, &region).map_err(|e| bad(e.to_string()))?;
+        let mut table = SlicedTable::with_region(files, &region).map_err(|e| bad(e.to_string()))?;
         let index = BlockIndex::read(dir, &table.slicing)?;
         table.set_index(index.map(Box::new));
         Ok(table)
@@ -259,49 +272,23 @@ impl SlicedTable {
     /// Opens the sliced table of `region` in `dir`, creating the directory and its manifest
     /// if needed; an existing manifest must name the same board and rows.
     pub fn create(dir: &Path, region: &Region) -> Result<SlicedTable, TableFileError> {
-        let io = |source| TableFileError::Io {
-            path: dir.to_path_buf(),
-            source,
-        };
-        file::check_output_dir(dir)?;
-        std::fs::create_dir_all(dir).map_err(io)?;
-        if dir.join(MANIFEST).exists() {
-            let t = SlicedTable::open(dir)?;
-            if t.region().board() != region.board() || t.region().rows() != region.rows() {
-                return Err(TableFileError::Invalid {
-                    path: dir.to_path_buf(),
-                    msg: format!(
-                        "holds a {} table of {} rows, not {} of {}: write elsewhere",
-                        t.region().board(),
-                        t.region().rows(),
-                        region.board(),
-                        region.rows()
-                    ),
-                });
-            }
-            return Ok(t);
-        }
-        let text = format!(
-            "{MANIFEST_FIRST_LINE}\nboard {}\nrows {}\n",
-            region.board(),
-            region.rows()
-        );
-        write_atomic(&dir.join(MANIFEST), &[text.as_bytes()])?;
-        SlicedTable::with_region(dir, region).map_err(|e| TableFileError::Invalid {
-            path: dir.to_path_buf(),
-            msg: e.to_string(),
-        })
+        let wanted = manifest_of(region);
+        SliceDir::create(dir, &LAYOUT, &wanted, |found| {
+            (found == &wanted).then(|| found.clone())
+        })?;
+        // Opened as a reader would, with the block index an earlier build may have left.
+        SlicedTable::open(dir)
     }
 
     fn with_region(
-        dir: &Path,
+        files: SliceDir,
         region: &Region,
     ) -> Result<SlicedTable, crate::tablebase::RegionError> {
         let slicing = Slicing::new(region)?;
         let per_byte = slicing.per_byte();
         let decode = slicing.decode_table();
         let mut table = SlicedTable {
-            dir: dir.to_path_buf(),
+            files: Box::new(files),
             codec: ValueCodec::new(region.board()),
             slots: Vec::new(),
             starts: Box::new([]),
@@ -360,7 +347,12 @@ impl SlicedTable {
 
     /// The directory.
     pub fn dir(&self) -> &Path {
-        &self.dir
+        self.files.dir()
+    }
+
+    /// The directory as a slice directory: its manifest and layout.
+    pub fn files(&self) -> &SliceDir {
+        &self.files
     }
 
     /// The slicing.
@@ -375,7 +367,7 @@ impl SlicedTable {
 
     /// The file of slice `id`.
     pub fn slice_path(&self, id: u32) -> PathBuf {
-        self.dir.join(format!("{}.qts", self.slicing.name(id)))
+        self.files.slice_path(&self.slicing.name(id).to_string())
     }
 
     /// The bytes of slice `id`'s file (a regular file of at most a slice's size).
@@ -710,50 +702,26 @@ impl SlicedTable {
         }
     }
 
-    /// The stored slices that are not built and those whose file has another size than a
+    /// Which stored slices are built, not built, or have a file of another size than a
     /// slice's (cut short), from one listing of the directory: no slice is opened, so a
     /// flipped byte is found only where it is read.
-    pub fn survey(&self) -> std::io::Result<(Vec<u32>, Vec<u32>)> {
+    pub fn survey(&self) -> Result<slices::Survey, TableFileError> {
         let s = &self.slicing;
-        let mut built = vec![false; s.slices() as usize];
-        let mut cut = Vec::new();
-        for entry in std::fs::read_dir(&self.dir)? {
-            let entry = entry?;
-            let name = entry.file_name();
-            let found = name.to_str().and_then(|n| n.strip_suffix(".qts"));
-            if let Some(id) = found.and_then(|n| s.parse(n)) {
-                built[id as usize] = true;
-                let len = entry.metadata()?.len();
-                if len != (SLICE_HEADER + self.slice_len) as u64 {
-                    cut.push(id);
-                }
-            }
-        }
-        let missing = (0..s.slices())
-            .filter(|&id| s.is_canonical(id) && !built[id as usize])
+        let names: Vec<String> = (0..s.slices())
+            .filter(|&id| s.is_canonical(id))
+            .map(|id| s.name(id).to_string())
             .collect();
-        cut.sort_unstable();
-        Ok((missing, cut))
+        let want = (SLICE_HEADER + self.slice_len) as u64;
+        Ok(self.files.survey(&names, |_, _, len| match len == want {
+            true => Ok(()),
+            false => Err(format!("{len} bytes, not the {want} of a slice: cut short")),
+        })?)
     }
 
-    /// The error naming the first slice not built and how many are not, when the table is
-    /// incomplete, else the first slice cut short (see [`SlicedTable::survey`]).
+    /// The error naming the first slices not built and how many are not, when the table
+    /// is incomplete, else the first slice cut short (see [`SlicedTable::survey`]).
     pub fn completeness(&self) -> Result<(), TableFileError> {
-        let (missing, cut) = self.survey().map_err(|source| TableFileError::Io {
-            path: self.dir.clone(),
-            source,
-        })?;
-        let source = match (missing.first(), cut.first()) {
-            (None, None) => return Ok(()),
-            (Some(&first), _) => self.incomplete(first, missing.len()),
-            (None, Some(&first)) => Corrupt::Slice {
-                slice: self.slicing.slice_name(first),
-            },
-        };
-        Err(TableFileError::Damaged {
-            path: self.dir.clone(),
-            source,
-        })
+        Ok(self.files.check(&self.survey()?)?)
     }
 
     /// The headers of every finished slice and the stored slices not built, checking each
@@ -819,10 +787,10 @@ impl SlicedTable {
             }
         })
         .map_err(|source| TableFileError::Damaged {
-            path: self.dir.clone(),
+            path: self.dir().to_path_buf(),
             source,
         })?;
-        write_atomic(&self.dir.join(BLOCK_INDEX), &[&index])
+        write_atomic(&self.dir().join(BLOCK_INDEX), &[&index])
     }
 
     /// The first White move (spec order) achieving `d < cap` in stored configuration `c`.
