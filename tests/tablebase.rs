@@ -751,3 +751,68 @@ fn search_5x5(position: &str, tb: &str, engine: &str, sims: &str) -> (bool, Stri
         sims,
     ])
 }
+
+/// A Breakthrough table of every configuration of its rows is a directory of slices by
+/// default; it is one B-tree file with --whole, an output named *.qtb or piece limits, and
+/// both forms answer alike.
+#[test]
+fn the_default_form_is_slices_and_one_file_is_asked_for() {
+    let dir = common::scratch("tb", "forms");
+    let build = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_quasar"))
+            .current_dir(&dir)
+            .args([
+                "tablebase",
+                "build",
+                "--board",
+                "4x4",
+                "--rows",
+                "3",
+                "--quiet",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{extra:?}: {err}");
+    };
+    build(&[]);
+    let sliced = dir.join("tb-4x4-r3.d");
+    assert!(sliced.join("manifest").is_file());
+    build(&["--whole"]);
+    let whole = dir.join("tb-4x4-r3.qtb");
+    assert!(whole.is_file());
+    build(&["-o", "named.qtb"]);
+    assert!(dir.join("named.qtb").is_file());
+    build(&["--max-white", "2"]);
+    assert!(dir.join("tb-4x4-r3-w2.qtb").is_file());
+    for fen in [
+        "B3/4/1W2/4 w",
+        "1B2/4/W3/4 w",
+        "B3/2W1/4/4 b",
+        "4/B3/2W1/4 w",
+    ] {
+        let probe =
+            |t: &PathBuf| quasar(&["tablebase", "probe", t.to_str().unwrap(), "--position", fen]);
+        assert_eq!(probe(&sliced), probe(&whole), "{fen}");
+    }
+    // A bad combination of options: exit status 2 and one line.
+    let out = common::output(&[
+        "tablebase",
+        "build",
+        "--board",
+        "4x4",
+        "--rows",
+        "3",
+        "--whole",
+        "--slice",
+        "w0-b0",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("'--whole' cannot be used with '--slice"),
+        "{err}"
+    );
+}

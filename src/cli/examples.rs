@@ -52,7 +52,8 @@ Examples:
 /// `quasar tablebase build --help`.
 pub const BUILD: &str = "\
 Examples:
-  quasar tablebase build --board 6x6 --rows 4 -o tb-6x6-r4.qtb
+  quasar tablebase build --board 6x6 --rows 4        slices, into tb-6x6-r4.d/
+  quasar tablebase build --board 6x6 --rows 4 --whole one B-tree file, tb-6x6-r4.qtb
   quasar tablebase build --board 8x8 --rows 4 -o tb-8x8-r4.d --wave 0 --shard 1/8
   quasar tablebase build --game woodpush --width 20 --max-pieces 5
   quasar tablebase build --game chinese-checkers --pieces-per-side 2 -o cc-k2.qrt
@@ -68,7 +69,7 @@ Examples:
 /// `quasar tablebase info --help`.
 pub const INFO: &str = "\
 Examples:
-  quasar tablebase info tb-6x6-r4.qtb
+  quasar tablebase info tb-6x6-r4.d
   quasar tablebase info w9.qrt --json                 one JSON object
   quasar tablebase info checkers-p5                   a directory of checkers databases";
 
@@ -78,14 +79,14 @@ The answer has one shape for every game: the side to move's result, 'in N plies'
 length is exact or 'within N plies' when it is a bound, a best move and the table's detail.
 
 Examples:
-  quasar tablebase probe tb-6x6-r4.qtb --position '6/6/2W3/6/6/6 w'
+  quasar tablebase probe tb-6x6-r4.d --position '6/6/2W3/6/6/6 w'
   quasar tablebase probe w9.qrt --position 'L.L...R.R L' --json
   quasar tablebase probe checkers-p5 --position 'W:WK14,K19:BK1'";
 
 /// `quasar tablebase verify --help`.
 pub const VERIFY: &str = "\
 Examples:
-  quasar tablebase verify tb-6x6-r4.qtb --samples 200 --seed 7
+  quasar tablebase verify tb-6x6-r4.d --samples 200 --seed 7
   quasar tablebase verify tb-8x8-r4.d --write-index    a sliced table's block index
   quasar tablebase verify cc-k2.qrt";
 

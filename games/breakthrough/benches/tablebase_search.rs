@@ -336,12 +336,17 @@ fn main() {
         settings.retain(|(label, o, ..)| o.is_none() || keep(label));
     }
     let mut rates = vec![Vec::new(); settings.len()];
+    // The start alone and the other positions alone: a table costs most where few of the
+    // playouts' positions are in it.
+    let mut parts = vec![[Vec::new(), Vec::new()]; settings.len()];
     let mut proven = vec![0; settings.len()];
     for _ in 0..repeats {
         for (k, (_, oracle, every, when)) in settings.iter().enumerate() {
             let (mut sims, cpu) = (0u64, cpu_seconds());
+            let mut part = [(0u64, 0f64); 2];
             proven[k] = 0;
             for (i, pos) in positions.iter().enumerate() {
+                let at = cpu_seconds();
                 let config = Config {
                     seed: i as u64 + 1,
                     oracle_in_playouts: *every,
@@ -355,19 +360,31 @@ fn main() {
                 let r = s.search(pos, Limits::Time(per_position));
                 sims += r.simulations;
                 proven[k] += r.proven.is_some() as u32;
+                let p = &mut part[(i > 0) as usize];
+                p.0 += r.simulations;
+                p.1 += cpu_seconds() - at;
             }
             rates[k].push(sims as f64 / (cpu_seconds() - cpu));
+            for (j, (n, t)) in part.into_iter().enumerate() {
+                parts[k][j].push(n as f64 / t);
+            }
         }
     }
+    let part_base = [
+        median(&mut parts[0][0].clone()),
+        median(&mut parts[0][1].clone()),
+    ];
     let base = median(&mut rates[0].clone());
     for (k, (label, ..)) in settings.iter().enumerate() {
         let r = median(&mut rates[k]);
         let (lo, hi) = (rates[k][0], rates[k][rates[k].len() - 1]);
         println!(
-            "{label:<30} {r:>10.0} simulations/s [{lo:.0}-{hi:.0}]  {:>5.1}% of no table [{:.1}-{:.1}]  ({} of {} roots proven)",
+            "{label:<30} {r:>10.0} simulations/s [{lo:.0}-{hi:.0}]  {:>5.1}% of no table [{:.1}-{:.1}]  (start {:.1}%, others {:.1}%; {} of {} roots proven)",
             100.0 * r / base,
             100.0 * lo / base,
             100.0 * hi / base,
+            100.0 * median(&mut parts[k][0]) / part_base[0],
+            100.0 * median(&mut parts[k][1]) / part_base[1],
             proven[k],
             positions.len()
         );

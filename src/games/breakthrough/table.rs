@@ -9,7 +9,6 @@ use crate::cli::CliResult;
 use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
 use crate::games::CliGame;
 use crate::progress::Bars;
-use breakthrough::tablebase::index::Indexer;
 use breakthrough::tablebase::slices::Slicing;
 use breakthrough::tablebase::store::slice_blocks::{BLOCK_INDEX, SLICE_BLOCK_BYTES};
 use breakthrough::tablebase::store::{file::MAGIC, sliced::LAYOUT, Lookup, Tree};
@@ -37,6 +36,10 @@ pub struct BreakthroughTableArgs {
     /// Breakthrough: at most this many Black pieces in the region
     #[arg(long)]
     pub max_black: Option<u32>,
+    /// Breakthrough: one B-tree file instead of a directory of slices (the form of a
+    /// piece-limited table, and of an output named *.qtb)
+    #[arg(long, conflicts_with_all = ["slice", "wave"])]
+    pub whole: bool,
 }
 
 impl OwnTableOptions for BreakthroughTableArgs {
@@ -50,6 +53,7 @@ impl OwnTableOptions for BreakthroughTableArgs {
         .into_iter()
         .filter(|(given, _)| *given)
         .map(|(_, flag)| (flag, OptionRole::Cover))
+        .chain(self.whole.then_some(("--whole", OptionRole::Build)))
         .collect()
     }
 }
@@ -69,6 +73,7 @@ impl TableGame for BreakthroughSetup {
             "--max-white",
             "--max-black",
             "--max-pieces",
+            "--whole",
             "--slice",
             "--wave",
             "--shard",
@@ -87,8 +92,8 @@ impl TableGame for BreakthroughSetup {
         head.starts_with(&MAGIC) || SliceDir::looks_like(path, &LAYOUT)
     }
 
-    /// D for every configuration of the region: one file, or for a table too large for
-    /// one (or with --slice, --wave or a directory as output) a directory of slices.
+    /// D for every configuration of the region: a directory of slices, or one B-tree file
+    /// for a piece-limited table, an output named *.qtb or --whole.
     fn build(a: &BuildArgs) -> CliResult {
         build(a)
     }
@@ -131,12 +136,16 @@ fn region_of(a: &BuildArgs) -> Result<Region, Box<dyn std::error::Error>> {
     })
 }
 
-/// Whether a Breakthrough build is sliced: asked for by --slice/--wave or an existing
-/// directory as output, or needed because the table is too large to build whole.
-fn wants_slices(a: &BuildArgs, region: &Region, limits: Limits) -> bool {
-    a.sliced()
-        || a.output.as_deref().is_some_and(Path::is_dir)
-        || (limits.is_none() && Indexer::new(region, limits).is_err())
+/// Whether a Breakthrough build is sliced: every table that holds all configurations of its
+/// rows, unless --whole, an output named *.qtb or an existing file asks for one file. Slices are 25 MB where
+/// the file is 910 MB for 6x6 with 4 rows, and the search probes them several times as fast.
+fn wants_slices(a: &BuildArgs, limits: Limits) -> bool {
+    // An existing file is rebuilt in its own form.
+    let whole_file = a.games.breakthrough.whole
+        || a.output.as_deref().is_some_and(|o| {
+            o.is_file() || (o.extension().is_some_and(|e| e == "qtb") && !o.is_dir())
+        });
+    a.sliced() || a.output.as_deref().is_some_and(Path::is_dir) || (limits.is_none() && !whole_file)
 }
 
 /// Builds the selected slices of a sliced table into a directory.
@@ -153,13 +162,15 @@ fn build_sliced(a: &BuildArgs, region: Region, limits: Limits) -> CliResult {
         .output
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("tb-{board}-r{rows}.d")));
-    if dir.exists() && !dir.is_dir() {
+    if dir.is_file() {
         return Err(format!(
-            "{} exists and is not a directory: a sliced table is written to a directory",
+            "{} is a file: a sliced table is written to a directory (a piece-limited table \
+             is one file)",
             dir.display()
         )
         .into());
     }
+    quasar_core::file::check_output_dir(&dir).map_err(|e| format!("--output {e}"))?;
     let table = SlicedTable::create(&dir, &region)?;
     let s = table.slicing();
     let plan = s.plan();
@@ -212,7 +223,7 @@ fn build(a: &BuildArgs) -> CliResult {
         max_black: own.max_black,
         max_pieces: a.max_pieces,
     };
-    if wants_slices(a, &region, limits) {
+    if wants_slices(a, limits) {
         return build_sliced(a, region, limits);
     }
     let output = a.output.clone().unwrap_or_else(|| {
