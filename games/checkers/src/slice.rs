@@ -3,7 +3,7 @@
 //! on squares 1-28, white men on 5-32, kings anywhere free, every index one placement.
 
 use crate::board::Board;
-use quasar_core::combin::{binomial as binom, BINOMIAL as BINOM};
+use quasar_core::combin::{self, binomial as binom};
 use quasar_core::Plan;
 use std::fmt;
 
@@ -222,40 +222,14 @@ impl Slice {
 
 /// Colex rank of the set `x` among the subsets of `domain` of its size.
 #[inline]
-fn rank(mut x: u32, domain: u32) -> u64 {
-    let mut r = 0;
-    let mut i = 1;
-    while x != 0 {
-        let s = x.trailing_zeros();
-        x &= x - 1;
-        r += BINOM[(domain & ((1u32 << s) - 1)).count_ones() as usize][i];
-        i += 1;
-    }
-    r
+fn rank(x: u32, domain: u32) -> u64 {
+    combin::colex_rank_in(x.into(), domain.into())
 }
 
 /// The subset of `domain` with `k` members and colex rank `r`.
 #[inline]
-fn unrank(mut r: u64, k: u32, domain: u32) -> u32 {
-    let mut x = 0;
-    let mut d = domain;
-    let mut p = domain.count_ones() as usize;
-    for i in (1..=k as usize).rev() {
-        // The largest p with C(p, i) <= r, walking the domain's squares down from the top
-        // (square p of the domain is then its highest left): one pass over the domain.
-        loop {
-            p -= 1;
-            let top = 31 - d.leading_zeros();
-            d &= !(1 << top);
-            let c = BINOM[p][i];
-            if c <= r {
-                r -= c;
-                x |= 1 << top;
-                break;
-            }
-        }
-    }
-    x
+fn unrank(r: u64, k: u32, domain: u32) -> u32 {
+    combin::colex_unrank_in(r, k, domain.into()) as u32
 }
 
 /// The perfect index of one slice: placements (without the side to move) to `0..size`.

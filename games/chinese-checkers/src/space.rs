@@ -7,9 +7,9 @@
 //! player's cells among the 49 - K cells the first leaves free), each set ranked in colex
 //! order (`sum C(c_i, i + 1)` over its cells `c_0 < c_1 < ...`).
 
-use crate::board::{cells, CELLS, MAX_PIECES};
+use crate::board::{cells, ALL, CELLS, MAX_PIECES};
 use crate::position::{destinations, PiecesError, Position};
-use quasar_core::combin::{binomial, colex_rank, colex_unrank};
+use quasar_core::combin::{binomial, colex_rank, colex_rank_in, colex_unrank, colex_unrank_in};
 use quasar_core::Side;
 use retro::{Child, PerfectIndex, RetroGame};
 
@@ -63,7 +63,7 @@ impl CcSpace {
     #[inline]
     pub fn rank_pos(&self, p: &Position) -> u64 {
         let r0 = colex_rank(p.pieces[0]);
-        let r1 = colex_rank(squeeze(p.pieces[1], p.pieces[0]));
+        let r1 = colex_rank_in(p.pieces[1], ALL & !p.pieces[0]);
         let base = if p.side == Side::First { 0 } else { self.half };
         base + r0 * self.second + r1
     }
@@ -75,7 +75,7 @@ impl CcSpace {
         let r = index - if side == Side::First { 0 } else { self.half };
         let (r0, r1) = (r / self.second, r % self.second);
         let a = colex_unrank(r0, self.k, CELLS as u32);
-        let b = expand(colex_unrank(r1, self.k, CELLS as u32 - self.k), a);
+        let b = colex_unrank_in(r1, self.k, ALL & !a);
         Position {
             pieces: [a, b],
             side,
@@ -86,33 +86,6 @@ impl CcSpace {
     pub fn contains(&self, p: &Position) -> bool {
         p.pieces[0].count_ones() == self.k && p.pieces[1].count_ones() == self.k
     }
-}
-
-/// `set`'s cells renumbered among the cells not in `taken` (a cell drops by the number of
-/// taken cells below it).
-#[inline]
-fn squeeze(set: u64, taken: u64) -> u64 {
-    let mut out = 0;
-    for c in cells(set) {
-        out |= 1 << (c - (taken & ((1u64 << c) - 1)).count_ones() as usize);
-    }
-    out
-}
-
-/// The inverse of [`squeeze`]: the `j`-th cell not in `taken` for each `j` in `set`.
-#[inline]
-fn expand(set: u64, taken: u64) -> u64 {
-    let mut out = 0;
-    for j in cells(set) {
-        let mut c = j;
-        for t in cells(taken) {
-            if t <= c {
-                c += 1;
-            }
-        }
-        out |= 1 << c;
-    }
-    out
 }
 
 impl PerfectIndex for CcSpace {

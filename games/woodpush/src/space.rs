@@ -240,7 +240,7 @@ fn placement_board(numbering: &Numbering, b: u32, width: u32) -> Board {
             let within = b - first[g];
             let patterns = binomial(n, l);
             let occ = colex_unrank(within / patterns, n, width);
-            let left = deposit(colex_unrank(within % patterns, l, n), occ);
+            let left = colex_unrank_in(within % patterns, l, occ);
             Board {
                 left,
                 right: occ & !left,
@@ -268,30 +268,23 @@ fn binomial(n: u32, k: u32) -> u32 {
 /// The colex rank of a mask among masks with as many bits.
 #[inline]
 fn colex_rank(m: u32) -> u32 {
-    combin::colex_rank(m as u64) as u32
+    combin::colex_rank(m.into()) as u32
+}
+
+/// The colex rank of `m` among the subsets of `domain` with as many bits.
+#[inline]
+fn colex_rank_in(m: u32, domain: u32) -> u32 {
+    combin::colex_rank_in(m.into(), domain.into()) as u32
 }
 
 /// The mask of `k` bits below bit `width` whose colex rank is `r`.
 fn colex_unrank(r: u32, k: u32, width: u32) -> u32 {
-    combin::colex_unrank(r as u64, k, width) as u32
+    combin::colex_unrank(r.into(), k, width) as u32
 }
 
-/// The bits of `m` at the set bits of `mask`, packed to the bottom (a software `pext`).
-#[inline]
-fn extract(m: u32, mask: u32) -> u32 {
-    bits(mask)
-        .enumerate()
-        .filter(|&(_, b)| m & (1 << b) != 0)
-        .fold(0, |acc, (t, _)| acc | 1 << t)
-}
-
-/// The low bits of `p` spread to the set bits of `mask` (a software `pdep`).
-#[inline]
-fn deposit(p: u32, mask: u32) -> u32 {
-    bits(mask)
-        .enumerate()
-        .filter(|&(t, _)| p & (1 << t) != 0)
-        .fold(0, |acc, (_, b)| acc | 1 << b)
+/// The subset of `domain` with `k` bits whose colex rank is `r`.
+fn colex_unrank_in(r: u32, k: u32, domain: u32) -> u32 {
+    combin::colex_unrank_in(r.into(), k, domain.into()) as u32
 }
 
 /// The strip of ternary placement number `b`: base-3 digits from cell 1 (0 empty, 1 Left,
@@ -348,7 +341,7 @@ fn placement_number(numbering: &Numbering, board: Board) -> u32 {
             }
             first[(n * (n + 1) / 2 + l) as usize]
                 + colex_rank(occ) * binomial(n, l)
-                + colex_rank(extract(board.left, occ))
+                + colex_rank_in(board.left, occ)
         }
     }
 }

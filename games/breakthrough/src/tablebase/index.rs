@@ -3,7 +3,7 @@
 //! colour's piece set under limits.
 
 use crate::tablebase::region::{Config, Limits, Region, RegionError};
-use quasar_core::bits::{pdep, pext};
+use quasar_core::combin::{binomial, colex_rank_in, colex_unrank_in};
 
 /// The largest rank space the generator accepts (one byte per configuration).
 pub const MAX_INDEX: u64 = 1 << 36;
@@ -12,8 +12,6 @@ pub const MAX_INDEX: u64 = 1 << 36;
 #[derive(Clone, Debug)]
 pub struct SubsetRank {
     cells: u64,
-    /// `binom[n][k]`.
-    binom: Vec<Vec<u64>>,
     /// Number of subsets with fewer than `k` members, for `k = 0..=max+1`.
     offset: Vec<u64>,
     max: u32,
@@ -23,42 +21,22 @@ impl SubsetRank {
     fn new(cells: u64, max: u32) -> SubsetRank {
         let n = cells.count_ones();
         let max = max.min(n);
-        let mut binom = vec![vec![0u64; 66]; 66];
-        for i in 0..66 {
-            binom[i][0] = 1;
-            for k in 1..=i {
-                binom[i][k] = binom[i - 1][k - 1] + binom[i - 1][k];
-            }
-        }
         let mut offset = vec![0u64];
         for k in 0..=max {
-            offset.push(offset[k as usize] + binom[n as usize][k as usize]);
+            offset.push(offset[k as usize] + binomial(n, k));
         }
-        SubsetRank {
-            cells,
-            binom,
-            offset,
-            max,
-        }
+        SubsetRank { cells, offset, max }
     }
 
     fn len(&self) -> u64 {
         self.offset[self.max as usize + 1]
     }
 
+    /// The rank of the members of `set` within `cells` (others are left out).
     #[inline]
     fn rank(&self, set: u64) -> u64 {
-        let mut x = pext(set, self.cells);
-        let k = x.count_ones() as usize;
-        let mut r = self.offset[k];
-        let mut i = 1;
-        while x != 0 {
-            let p = x.trailing_zeros() as usize;
-            x &= x - 1;
-            r += self.binom[p][i];
-            i += 1;
-        }
-        r
+        let set = set & self.cells;
+        self.offset[set.count_ones() as usize] + colex_rank_in(set, self.cells)
     }
 
     fn unrank(&self, r: u64) -> u64 {
@@ -66,19 +44,7 @@ impl SubsetRank {
         while self.offset[k + 1] <= r {
             k += 1;
         }
-        let mut rest = r - self.offset[k];
-        let mut x = 0u64;
-        let mut p = self.cells.count_ones() as usize;
-        for i in (1..=k).rev() {
-            // The largest p with C(p, i) <= rest.
-            p -= 1;
-            while self.binom[p][i] > rest {
-                p -= 1;
-            }
-            x |= 1u64 << p;
-            rest -= self.binom[p][i];
-        }
-        pdep(x, self.cells)
+        colex_unrank_in(r - self.offset[k], k as u32, self.cells)
     }
 }
 
