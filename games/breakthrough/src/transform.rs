@@ -1,6 +1,7 @@
 //! The two symmetries the tablebase needs: the left-right mirror and the colour flip.
 
 use super::board::{Board, Move, Position};
+use quasar_core::grid;
 
 impl Board {
     /// The cell in the same row and the mirrored column. Depends only on the width, so it
@@ -18,18 +19,12 @@ impl Board {
             to: self.mirror_square(mv.to),
         }
     }
-}
 
-/// Reverses the columns of every row of a bitboard.
-pub fn mirror_bits(board: &Board, bb: u64) -> u64 {
-    let mut out = 0;
-    let mut rest = bb;
-    while rest != 0 {
-        let sq = rest.trailing_zeros() as u8;
-        rest &= rest - 1;
-        out |= 1u64 << board.mirror_square(sq);
+    /// A bitboard of this board with the columns of every row reversed.
+    #[inline]
+    pub fn mirror_bits(&self, bb: u64) -> u64 {
+        grid::mirror_columns(bb, self.width(), self.height())
     }
-    out
 }
 
 /// Reverses the rows of a bitboard (row 1 becomes row `H`).
@@ -48,8 +43,8 @@ impl Position {
     pub fn mirror(&self) -> Position {
         Position {
             board: self.board,
-            white: mirror_bits(&self.board, self.white),
-            black: mirror_bits(&self.board, self.black),
+            white: self.board.mirror_bits(self.white),
+            black: self.board.mirror_bits(self.black),
             side: self.side,
         }
     }

@@ -1,6 +1,6 @@
 //! The strip of cells as two bitmasks, the two kinds of move, and the score of a finished strip.
 
-use quasar_core::Side;
+use quasar_core::{grid, Side};
 
 /// The widest strip a [`Board`] holds (bits of a `u32`, less one spare bit for shifts).
 pub const MAX_WIDTH: u32 = 31;
@@ -141,7 +141,7 @@ impl Board {
 
     /// The strip mirrored end for end with the colours swapped (the game's symmetry).
     pub fn mirror(self) -> Board {
-        let flip = |m: u32| m.reverse_bits() >> (32 - self.width);
+        let flip = |m: u32| grid::mirror_row(m.into(), self.width) as u32;
         Board {
             left: flip(self.right),
             right: flip(self.left),

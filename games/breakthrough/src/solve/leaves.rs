@@ -20,25 +20,14 @@ pub struct Geometry {
     board: Board,
     /// Row `H-1` (White's last row before the goal) and row 2 (Black's).
     pre_goal: [u64; 2],
-    /// `reverse[bits]`: a row's pattern with its columns reversed (boards up to 8 wide).
-    reverse: Vec<u8>,
 }
 
 impl Geometry {
     /// The facts of `board`.
     pub fn new(board: Board) -> Geometry {
-        let w = board.width();
-        let reverse = if w <= 8 {
-            (0..1u32 << w)
-                .map(|bits| (bits.reverse_bits() >> (32 - w)) as u8)
-                .collect()
-        } else {
-            Vec::new()
-        };
         Geometry {
             board,
             pre_goal: [board.row_mask(board.height() - 2), board.row_mask(1)],
-            reverse,
         }
     }
 
@@ -47,20 +36,11 @@ impl Geometry {
         self.board
     }
 
-    /// Reverses the columns of a bitboard (`None` on boards wider than 8).
+    /// Reverses the columns of a bitboard; `None` on boards wider than 8, whose keys stay
+    /// unmirrored as they always were, so that keys already stored keep their meaning.
     #[inline]
     fn mirror_bits(&self, bb: u64) -> Option<u64> {
-        if self.reverse.is_empty() {
-            return None;
-        }
-        let w = self.board.width();
-        let row = self.board.first_row();
-        let mut out = 0;
-        for r in 0..self.board.height() {
-            let bits = (bb >> (r * w)) & row;
-            out |= (self.reverse[bits as usize] as u64) << (r * w);
-        }
-        Some(out)
+        (self.board.width() <= 8).then(|| self.board.mirror_bits(bb))
     }
 
     /// The table key of `pos`: the smaller of it and its mirror image, which have equal
@@ -84,12 +64,7 @@ impl Geometry {
     /// A move seen in the mirror image.
     #[inline]
     pub fn mirror_move(&self, mv: Move) -> Move {
-        let w = self.board.width() as u8;
-        let m = |sq: u8| sq - sq % w + (w - 1 - sq % w);
-        Move {
-            from: m(mv.from),
-            to: m(mv.to),
-        }
+        self.board.mirror_move(mv)
     }
 
     /// True when the winner (to move in the unfinished `pos`) wins with its next move: a

@@ -2,6 +2,7 @@
 //! bitboards, their moves, the left-right mirror and the Gödel key (thesis eq. 4.1).
 
 use crate::{Board, Position};
+use quasar_core::grid;
 use std::fmt;
 
 /// Largest `rows * width` whose base-3 key fits a `u64` (`3^40 < 2^64`).
@@ -93,8 +94,6 @@ pub struct Region {
     not_last_col: u64,
     /// Base-3 value of a row's bit pattern, leftmost column most significant.
     base3: Vec<u64>,
-    /// A row's bit pattern with its columns reversed.
-    reverse: Vec<u32>,
     /// `3^(W * j)` for local row `j`.
     row_weight: Vec<u64>,
 }
@@ -137,9 +136,6 @@ impl Region {
         let base3 = (0..1u64 << w)
             .map(|bits| (0..w).fold(0u64, |acc, c| acc * 3 + ((bits >> c) & 1)))
             .collect();
-        let reverse = (0..1u32 << w)
-            .map(|bits| (0..w).fold(0u32, |acc, c| acc | (((bits >> c) & 1) << (w - 1 - c))))
-            .collect();
         let row_weight = (0..rows).map(|j| 3u64.pow(j * w)).collect();
         Ok(Region {
             board,
@@ -153,7 +149,6 @@ impl Region {
             not_first_col: all & !first_col,
             not_last_col: all & !(first_col << (w - 1)),
             base3,
-            reverse,
             row_weight,
         })
     }
@@ -227,13 +222,10 @@ impl Region {
     /// The left-right mirror image.
     #[inline]
     pub fn mirror(&self, c: Config) -> Config {
-        let mut out = Config { white: 0, black: 0 };
-        for j in 0..self.rows {
-            let s = j * self.width;
-            out.white |= (self.reverse[self.row_bits(c.white, j) as usize] as u64) << s;
-            out.black |= (self.reverse[self.row_bits(c.black, j) as usize] as u64) << s;
+        Config {
+            white: grid::mirror_columns(c.white, self.width, self.rows),
+            black: grid::mirror_columns(c.black, self.width, self.rows),
         }
-        out
     }
 
     /// A local cell seen in the mirror.
@@ -261,8 +253,8 @@ impl Region {
         let (mut key, mut mirrored) = (0u64, 0u64);
         for j in 0..self.rows {
             let (wr, br) = (self.row_bits(c.white, j), self.row_bits(c.black, j));
-            let wm = self.reverse[wr as usize] as usize;
-            let bm = self.reverse[br as usize] as usize;
+            let wm = grid::mirror_row(wr, self.width) as usize;
+            let bm = grid::mirror_row(br, self.width) as usize;
             let weight = self.row_weight[j as usize];
             key += (2 * self.base3[wr as usize] + self.base3[br as usize]) * weight;
             mirrored += (2 * self.base3[wm] + self.base3[bm]) * weight;
