@@ -85,6 +85,18 @@ pub struct AlphaBeta<G: Game> {
     root_best: Option<(G::Move, i32)>,
 }
 
+impl<G: Game> std::fmt::Debug for AlphaBeta<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The table and the per-ply buffers are left out: they are large and say little.
+        f.debug_struct("AlphaBeta")
+            .field("config", &self.config)
+            .field("eval", &self.eval)
+            .field("oracle", &self.oracle)
+            .field("nodes", &self.nodes)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<G: Game> AlphaBeta<G> {
     /// A searcher with `eval` at its leaves and no oracle.
     pub fn new(config: Config, eval: Arc<dyn Evaluation<G>>) -> AlphaBeta<G> {

@@ -195,6 +195,7 @@ pub fn limit_of(limit: Limits) -> Limit {
 }
 
 /// Builds alpha-beta players that share one loaded table.
+#[derive(Debug)]
 pub struct AbFactory<S: GameSetup> {
     settings: AbSettings,
     eval: Arc<dyn Evaluation<S::Game>>,

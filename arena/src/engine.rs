@@ -39,6 +39,7 @@ impl EngineChoice {
 }
 
 /// A searcher of either kind; each keeps what it learnt (tree, table) between moves.
+#[derive(Debug)]
 pub enum Engine<S: GameSetup> {
     /// MCTS, with its guard when it has one.
     Mcts(Guarded<S::Game, S::Policy>),
@@ -47,6 +48,7 @@ pub enum Engine<S: GameSetup> {
 }
 
 /// What one search of either kind found.
+#[derive(Debug)]
 pub enum EngineReport<M> {
     /// MCTS's report (its best move is `None` when the game is over).
     Mcts(mcts::Report<M>),

@@ -33,6 +33,7 @@ pub struct GtpSpec {
 }
 
 /// A running GTP engine playing one game of `G`.
+#[derive(Debug)]
 pub struct GtpPlayer<G> {
     text: String,
     boardsize: String,
@@ -287,6 +288,7 @@ impl<G: Game> Player<G> for GtpPlayer<G> {
 }
 
 /// Builds one engine process per game.
+#[derive(Debug)]
 pub struct GtpFactory<G> {
     spec: GtpSpec,
     boardsize: String,

@@ -23,6 +23,7 @@ const CHECK_DEPTH: u32 = 6;
 pub const GUARD_TABLE_BYTES: usize = 16 << 20;
 
 /// An alpha-beta searcher that checks MCTS's choices, and the share of time it takes.
+#[derive(Debug)]
 pub struct Guard<G: Game> {
     ab: AlphaBeta<G>,
     share: f64,
@@ -115,6 +116,7 @@ impl<G: Game> Guard<G> {
 }
 
 /// An MCTS searcher with an optional guard: what every command that plays with MCTS holds.
+#[derive(Debug)]
 pub struct Guarded<G: Game, P: PlayoutPolicy<G>> {
     searcher: Searcher<G, P>,
     // Boxed: an alpha-beta searcher is large, and most players have no guard.

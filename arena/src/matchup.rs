@@ -124,6 +124,15 @@ pub struct Contestant<G: Game> {
     pub factory: Arc<dyn PlayerFactory<G>>,
 }
 
+impl<G: Game> std::fmt::Debug for Contestant<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The spec names the player; its factory need not print itself.
+        f.debug_struct("Contestant")
+            .field("spec", &self.spec)
+            .finish_non_exhaustive()
+    }
+}
+
 /// What a running match reports, for a progress display (the library draws nothing).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MatchProgress {

@@ -12,6 +12,7 @@ use quasar_core::{Game, Oracle};
 use std::sync::Arc;
 
 /// Builds MCTS players that share one loaded oracle.
+#[derive(Debug)]
 pub struct MctsFactory<S: GameSetup> {
     settings: EngineSettings,
     policy: S::Policy,

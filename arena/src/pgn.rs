@@ -659,6 +659,7 @@ pub enum ReadError {
 const MAX_RECORD: u64 = 1 << 30;
 
 /// What kind of record a file is, and its text.
+#[derive(Debug)]
 pub enum RecordText {
     /// The arena's JSON Lines record.
     JsonLines(crate::record::Loaded),

@@ -7,6 +7,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use std::marker::PhantomData;
 
 /// A player that picks uniformly among the legal moves.
+#[derive(Debug)]
 pub struct RandomPlayer<G: Game> {
     rng: Xoshiro256PlusPlus,
     moves: Vec<G::Move>,
@@ -50,6 +51,7 @@ impl<G: Game> Player<G> for RandomPlayer<G> {
 }
 
 /// Builds random players; `seed` (from `random:seed=S`) sets one apart from another.
+#[derive(Debug)]
 pub struct RandomFactory<G> {
     seed: Option<u64>,
     game: PhantomData<fn() -> G>,

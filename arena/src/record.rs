@@ -249,6 +249,7 @@ pub fn load(path: &Path) -> Result<Loaded, RecordError> {
 /// A record opened for a match: locked against other runs until dropped, its games read,
 /// and new games appended one line each, flushed before `append` returns; shared by the
 /// threads that play games.
+#[derive(Debug)]
 pub struct RecordWriter {
     path: PathBuf,
     file: Mutex<File>,

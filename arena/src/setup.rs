@@ -60,6 +60,7 @@ pub enum SetupError {
 
 /// The evaluation a search uses and how: the game's defaults filled in for the options
 /// the settings leave unset.
+#[derive(Debug)]
 pub struct EvaluationUse<G: Game> {
     /// The weight of implicit minimax backups (0: off).
     pub imb: f64,

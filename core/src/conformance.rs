@@ -86,6 +86,7 @@ pub trait Reference {
 }
 
 /// A symmetry of a game: a map of positions and moves under which the rules look the same.
+#[derive(Debug)]
 pub struct Symmetry<G: Game> {
     /// Its name in failure messages and for [`Reference::symmetry`].
     pub name: &'static str,
@@ -172,6 +173,7 @@ pub struct Report {
 }
 
 /// A conformance run: what to check, built up with the methods below.
+#[derive(Debug)]
 pub struct Suite<G: Game, R: Reference> {
     reference: R,
     starts: Vec<(G, u32)>,

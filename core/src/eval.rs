@@ -68,6 +68,14 @@ pub trait Evaluation<G: Game>: Send + Sync {
     fn name(&self) -> &'static str;
 }
 
+/// Every evaluation prints as its name, with or without a `Debug` of its own, so that the
+/// types holding one derive `Debug`.
+impl<G: Game> std::fmt::Debug for dyn Evaluation<G> + '_ {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Evaluation").field(&self.name()).finish()
+    }
+}
+
 /// Maps an evaluation to the side to move's winning chance in (0, 1), by the logistic
 /// curve that [`Evaluation::scale`] sets.
 #[inline]
@@ -80,6 +88,7 @@ pub fn win_chance(value: i32, scale: f64) -> f64 {
 /// A game's sound verdicts as an oracle, so that MCTS proves at expansion what the rules
 /// settle a ply or two ahead. It answers nothing inside playouts (`guess`), where a game's
 /// policy already plays its wins in one, and names no move.
+#[derive(Debug)]
 pub struct Verdicts<G: Game>(pub std::sync::Arc<dyn Evaluation<G>>);
 
 impl<G: Game> crate::oracle::Oracle<G> for Verdicts<G> {

@@ -5,6 +5,7 @@
 use crate::game::{Game, GameResult, Outcome};
 use crate::oracle::{Oracle, ProvenOutcome};
 use std::collections::HashMap;
+use std::fmt;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// A proven value of a position for its side to move.
@@ -63,6 +64,16 @@ pub struct ExactSolver<G: Game> {
     buffers: Vec<Vec<G::Move>>,
     nodes: u64,
     node_limit: u64,
+}
+
+impl<G: Game> fmt::Debug for ExactSolver<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ExactSolver")
+            .field("table_entries", &self.table.len())
+            .field("nodes", &self.nodes)
+            .field("node_limit", &self.node_limit)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<G: Game> Default for ExactSolver<G> {

@@ -61,6 +61,14 @@ pub trait Oracle<G: Game>: Send + Sync {
     }
 }
 
+/// Every oracle prints as `Oracle { .. }`, with or without a `Debug` of its own, so that
+/// the types holding one derive `Debug`.
+impl<G: Game> std::fmt::Debug for dyn Oracle<G> + '_ {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Oracle").finish_non_exhaustive()
+    }
+}
+
 /// An oracle that knows nothing; searching with it is searching without an oracle.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoOracle;
@@ -74,6 +82,7 @@ impl<G: Game> Oracle<G> for NoOracle {
 
 /// Two oracles asked in turn: the first's answer, else the second's (a table, then the
 /// game's verdicts).
+#[derive(Debug)]
 pub struct Chain<G: Game> {
     first: std::sync::Arc<dyn Oracle<G>>,
     second: std::sync::Arc<dyn Oracle<G>>,

@@ -65,6 +65,7 @@
 //! know nothing of the search, the search nothing of the threads.
 
 mod config;
+mod debug;
 mod playout;
 mod report;
 mod reuse;

@@ -8,6 +8,7 @@ use std::fmt;
 
 /// What a playout may use besides the position: randomness, a move buffer, the oracle and
 /// the ply cap. Built once per search thread, so playouts allocate nothing.
+#[derive(Debug)]
 pub struct PlayoutContext<'a, G: Game> {
     /// The thread's random source.
     pub rng: &'a mut Xoshiro256PlusPlus,

@@ -291,6 +291,15 @@ pub struct Plain<P> {
     game: std::marker::PhantomData<P>,
 }
 
+impl<P> std::fmt::Debug for Plain<P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Plain")
+            .field("cache_slots", &self.cache.len())
+            .field("nodes", &self.nodes)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<P: ProverPosition> Default for Plain<P> {
     fn default() -> Self {
         Plain::new()

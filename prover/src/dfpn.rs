@@ -94,6 +94,7 @@ struct Child<P: Game> {
 
 /// A node's numbers for its mover, from its children's (each for its own mover), with
 /// what picking and bounding the next child to search needs.
+#[derive(Debug)]
 pub struct Numbers {
     /// The node's proof number: the least child disproof number.
     pub pn: u32,
@@ -268,7 +269,7 @@ impl<T> PlyLists<T> {
 /// The root's numbers for the progress line. A node with one child (a forced move)
 /// has its child's numbers, so the root's are those of the first node below it with a
 /// choice, read each time one of that node's children returns.
-#[derive(Default)]
+#[derive(Debug, Default)]
 #[doc(hidden)]
 pub struct RootWatch {
     /// The ply of the first node with a choice on the path from the root.
@@ -336,6 +337,20 @@ pub struct Dfpn<'a, I: Instance> {
     pub saver: Saver<'a>,
     /// How the numbers are set.
     pub tuning: Tuning,
+}
+
+impl<I: Instance> std::fmt::Debug for Dfpn<'_, I> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The game, its table and the search's tables are left out; the counts say where
+        // it stands.
+        f.debug_struct("Dfpn")
+            .field("root", &self.root)
+            .field("tuning", &self.tuning)
+            .field("nodes", &self.nodes)
+            .field("proven", &self.proven)
+            .field("disproven", &self.disproven)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'a, I: Instance> Dfpn<'a, I> {

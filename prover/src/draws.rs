@@ -71,6 +71,19 @@ pub struct Attack<'a, I: Instance> {
     pub saver: Saver<'a>,
 }
 
+impl<I: Instance> std::fmt::Debug for Attack<'_, I> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The game, its table and the search's tables are left out; the counts say where
+        // it stands.
+        f.debug_struct("Attack")
+            .field("attacker", &self.attacker)
+            .field("nodes", &self.nodes)
+            .field("proven", &self.proven)
+            .field("disproven", &self.disproven)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<'a, I: Instance> Attack<'a, I> {
     /// A search for `attacker` with a table of at most `tt_bytes` bytes.
     pub fn new(

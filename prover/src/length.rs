@@ -105,6 +105,18 @@ pub struct Length<'a, I: Instance> {
     watch: RootWatch,
 }
 
+impl<I: Instance> std::fmt::Debug for Length<'_, I> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The game, its table and the search's table are left out.
+        f.debug_struct("Length")
+            .field("root", &self.root)
+            .field("winner", &self.winner)
+            .field("bound", &self.bound)
+            .field("nodes", &self.nodes)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<'a, I: Instance> Length<'a, I> {
     /// A search for `winner` with a table of at most `tt_bytes` bytes.
     pub fn new(

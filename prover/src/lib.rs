@@ -1,4 +1,3 @@
-#![warn(missing_docs)]
 //! The exact prover of quasar, for any game: df-pn finds the winner, a bounded search then
 //! proves the exact length, with proof files that an independent checker replays,
 //! checkpoints, shards and merges. A game takes part through [`Instance`], its own

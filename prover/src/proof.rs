@@ -521,6 +521,19 @@ pub struct ProofFile {
     data: Data,
 }
 
+impl std::fmt::Debug for ProofFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (kind, len) = match &self.data {
+            Data::Bytes(b) => ("read", b.len()),
+            Data::Map(m) => ("mapped", m.len()),
+        };
+        f.debug_struct("ProofFile")
+            .field("path", &self.path)
+            .field(kind, &len)
+            .finish()
+    }
+}
+
 enum Data {
     Bytes(Vec<u8>),
     Map(memmap2::Mmap),

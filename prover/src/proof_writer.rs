@@ -75,6 +75,17 @@ pub struct ProofWriter<P: ProverPosition> {
     pub resumed: u64,
 }
 
+impl<P: ProverPosition> std::fmt::Debug for ProofWriter<P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProofWriter")
+            .field("path", &self.path)
+            .field("root", &self.root)
+            .field("winner", &self.winner)
+            .field("written", &self.written)
+            .finish_non_exhaustive()
+    }
+}
+
 /// What a finished proof file holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProofSummary {

@@ -54,6 +54,15 @@ pub struct Seen {
     len: u64,
 }
 
+impl std::fmt::Debug for Seen {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Seen")
+            .field("shards", &self.shards.len())
+            .field("len", &self.len)
+            .finish()
+    }
+}
+
 impl Default for Seen {
     fn default() -> Self {
         Seen::new()

@@ -86,6 +86,7 @@ pub struct Quiet;
 impl SolveProgress for Quiet {}
 
 /// How to solve, with the game's table `T`.
+#[derive(Debug)]
 pub struct Options<'a, T> {
     /// A table whose sound claims end the search early (none: search to the end).
     pub tablebase: Option<&'a T>,

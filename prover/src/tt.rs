@@ -88,6 +88,15 @@ pub struct Table<V> {
     used: usize,
 }
 
+impl<V> std::fmt::Debug for Table<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("buckets", &self.buckets.len())
+            .field("used", &self.used)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<V: Copy + Default> Table<V> {
     /// A table of at most `bytes` bytes (at least one bucket). Any bucket count works (a
     /// count that is no power of two maps the hash by a multiply), so all of `--memory`

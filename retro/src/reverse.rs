@@ -24,6 +24,18 @@ pub struct ReverseGraph {
     pub expansions: u64,
 }
 
+impl std::fmt::Debug for ReverseGraph {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Sizes only: the arrays hold an entry per position or per move.
+        f.debug_struct("ReverseGraph")
+            .field("positions", &self.children.len())
+            .field("edges", &self.edges())
+            .field("exits", &self.exits)
+            .field("expansions", &self.expansions)
+            .finish_non_exhaustive()
+    }
+}
+
 /// One block's share of the forward pass.
 struct Block {
     /// Children inside the index per position.
@@ -187,6 +199,7 @@ impl<'a, G: RetroGame + ?Sized> Preds<'a, G> {
 
 /// A game together with its built move graph, so several solves share one build and read
 /// moves from memory rather than generating them.
+#[derive(Debug)]
 pub struct Reversed<'a, G: RetroGame + ?Sized> {
     /// The game.
     pub game: &'a G,

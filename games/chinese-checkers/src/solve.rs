@@ -20,6 +20,7 @@ const PLIES: u32 = 2;
 
 /// The first player's positions of a [`CcSpace`] as a [`MirrorGame`]: each child and parent
 /// (the second player to move) turned half round with the colours swapped.
+#[derive(Debug)]
 pub struct CcMirror(pub CcSpace);
 
 impl MirrorGame for CcMirror {

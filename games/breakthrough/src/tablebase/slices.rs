@@ -359,6 +359,7 @@ pub trait DepthSource {
 }
 
 /// The spec's recurrence over one slice, reading every successor from `source`.
+#[derive(Debug)]
 pub struct Capped<'a, S: DepthSource> {
     slicing: &'a Slicing,
     source: &'a S,

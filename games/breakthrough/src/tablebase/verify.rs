@@ -41,6 +41,15 @@ pub struct Rederive<'a> {
     memo: HashMap<Config, u32>,
 }
 
+impl std::fmt::Debug for Rederive<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rederive")
+            .field("region", &self.region)
+            .field("memo_entries", &self.memo.len())
+            .finish()
+    }
+}
+
 /// Infinite depth.
 pub const INFINITE: u32 = u32::MAX;
 
@@ -177,6 +186,15 @@ pub fn verify_sample(tb: &Tablebase, samples: u64, seed: u64) -> VerifyReport {
 pub struct WithinK<'a> {
     region: &'a Region,
     memo: HashMap<(Config, u32), bool>,
+}
+
+impl std::fmt::Debug for WithinK<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WithinK")
+            .field("region", &self.region)
+            .field("memo_entries", &self.memo.len())
+            .finish()
+    }
 }
 
 impl<'a> WithinK<'a> {

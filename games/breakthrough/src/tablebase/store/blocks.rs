@@ -80,6 +80,15 @@ pub struct BlockWriter<W: Write> {
     crcs: Vec<u32>,
 }
 
+impl<W: Write> std::fmt::Debug for BlockWriter<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BlockWriter")
+            .field("blocks", &self.crcs.len())
+            .field("pending_bytes", &self.block.len())
+            .finish_non_exhaustive()
+    }
+}
+
 impl<W: Write> BlockWriter<W> {
     /// A writer into `inner` whose bytes start a fresh block.
     pub fn new(inner: W) -> BlockWriter<W> {
