@@ -752,6 +752,9 @@ fn search_5x5(position: &str, tb: &str, engine: &str, sims: &str) -> (bool, Stri
     ])
 }
 
+/// The build of the 4x4 table of 3 rows.
+const BUILD_4X4: &[&str] = &["tablebase", "build", "--board", "4x4", "--rows", "3"];
+
 /// A Breakthrough table of every configuration of its rows is a directory of slices by
 /// default; it is one B-tree file with --whole, an output named *.qtb or piece limits, and
 /// both forms answer alike.
@@ -761,15 +764,8 @@ fn the_default_form_is_slices_and_one_file_is_asked_for() {
     let build = |extra: &[&str]| {
         let out = Command::new(env!("CARGO_BIN_EXE_quasar"))
             .current_dir(&dir)
-            .args([
-                "tablebase",
-                "build",
-                "--board",
-                "4x4",
-                "--rows",
-                "3",
-                "--quiet",
-            ])
+            .args(BUILD_4X4)
+            .arg("--quiet")
             .args(extra)
             .output()
             .unwrap();
@@ -797,17 +793,7 @@ fn the_default_form_is_slices_and_one_file_is_asked_for() {
         assert_eq!(probe(&sliced), probe(&whole), "{fen}");
     }
     // A bad combination of options: exit status 2 and one line.
-    let out = common::output(&[
-        "tablebase",
-        "build",
-        "--board",
-        "4x4",
-        "--rows",
-        "3",
-        "--whole",
-        "--slice",
-        "w0-b0",
-    ]);
+    let out = common::output(&[BUILD_4X4, &["--whole", "--slice", "w0-b0"]].concat());
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
