@@ -136,16 +136,19 @@ fn region_of(a: &BuildArgs) -> Result<Region, Box<dyn std::error::Error>> {
     })
 }
 
-/// Whether a Breakthrough build is sliced: every table that holds all configurations of its
-/// rows, unless --whole, an output named *.qtb or an existing file asks for one file. Slices are 25 MB where
-/// the file is 910 MB for 6x6 with 4 rows, and the search probes them several times as fast.
+/// Whether a Breakthrough build is sliced: every table that holds all configurations of
+/// its rows, unless --whole, an output named *.qtb or an existing file asks for one file.
+/// Slices are 25 MB where the file is 910 MB for 6x6 with 4 rows, and the search probes
+/// them several times as fast.
 fn wants_slices(a: &BuildArgs, limits: Limits) -> bool {
+    if a.games.breakthrough.whole {
+        return false;
+    }
+    let out = a.output.as_deref();
     // An existing file is rebuilt in its own form.
-    let whole_file = a.games.breakthrough.whole
-        || a.output.as_deref().is_some_and(|o| {
-            o.is_file() || (o.extension().is_some_and(|e| e == "qtb") && !o.is_dir())
-        });
-    a.sliced() || a.output.as_deref().is_some_and(Path::is_dir) || (limits.is_none() && !whole_file)
+    let file = out
+        .is_some_and(|o| o.is_file() || (o.extension().is_some_and(|e| e == "qtb") && !o.is_dir()));
+    a.sliced() || out.is_some_and(Path::is_dir) || (limits.is_none() && !file)
 }
 
 /// Builds the selected slices of a sliced table into a directory.
