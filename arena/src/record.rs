@@ -457,9 +457,7 @@ mod tests {
     fn a_second_writer_is_refused_while_the_first_holds_the_lock() {
         let path = temp("locked.jsonl");
         let (first, _) = RecordWriter::open(&path).unwrap();
-        let e = RecordWriter::open(&path)
-            .err()
-            .expect("the record is locked");
+        let e = RecordWriter::open(&path).expect_err("the record is locked");
         assert!(matches!(e, RecordError::InUse { .. }), "{e}");
         assert!(e.to_string().contains("in use by another"), "{e}");
         drop(first);

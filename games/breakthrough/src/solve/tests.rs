@@ -468,9 +468,7 @@ mod proof_writer {
         w.push(&a).unwrap();
         drop(w);
         for (winner, plies) in [(Side::Second, 11), (Side::First, 9)] {
-            let e = ProofWriter::open(&path, &root, winner, plies)
-                .err()
-                .expect("refused");
+            let e = ProofWriter::open(&path, &root, winner, plies).expect_err("refused");
             let text = e.to_string();
             assert!(
                 text.contains("cannot be resumed: it holds the proof that Black wins from")
@@ -483,9 +481,7 @@ mod proof_writer {
         let mut bytes = std::fs::read(&state).unwrap();
         bytes[20] ^= 1;
         std::fs::write(&state, bytes).unwrap();
-        let e = ProofWriter::open(&path, &root, Side::Second, 9)
-            .err()
-            .expect("refused");
+        let e = ProofWriter::open(&path, &root, Side::Second, 9).expect_err("refused");
         assert!(e.to_string().contains("checksum"), "{e}");
     }
 }
