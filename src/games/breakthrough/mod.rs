@@ -313,8 +313,7 @@ fn ensure_table(
     progress: bool,
 ) -> Result<PathBuf, Box<dyn Error>> {
     let dir = cache.join(format!("{board}-r{rows}.d"));
-    let complete = |t: &SlicedTable| t.completeness().is_ok();
-    if dir.is_dir() && SlicedTable::open(&dir).is_ok_and(|t| complete(&t)) {
+    if dir.is_dir() && SlicedTable::open(&dir).is_ok_and(|t| t.completeness().is_ok()) {
         eprintln!("reusing the tablebase {}", dir.display());
         return Ok(dir);
     }
