@@ -1,7 +1,7 @@
 //! The game-neutral core of quasar: the [`Game`] trait, sides and outcomes, the [`Oracle`]
 //! trait that endgame knowledge implements, the [`Evaluation`] trait of heuristic knowledge, perft, an exact solver for tiny games, the
 //! conformance suite every game runs, the one file layer ([`file`]), the one progress interface ([`progress`]), and the small shared tools (bit operations chosen at
-//! run time, binomials and colex ranks, the mirror of a board held in a `u64`, SplitMix64).
+//! run time, binomials and colex ranks, the mirror of a board held in a `u64`, SplitMix64, a cache prefetch).
 
 pub mod bits;
 pub mod combin;
@@ -14,6 +14,7 @@ pub mod grid;
 pub mod measure;
 pub mod oracle;
 pub mod plan;
+pub mod prefetch;
 pub mod progress;
 pub mod rng;
 #[cfg(test)]

@@ -148,19 +148,7 @@ impl<V: Copy + Default> Table<V> {
     /// Asks the processor to fetch `key`'s bucket, for a probe soon after.
     #[inline]
     pub fn prefetch(&self, key: &Key) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let b = &self.buckets[self.bucket_of(key)];
-            // SAFETY: prefetching a valid address has no side effect.
-            unsafe {
-                core::arch::x86_64::_mm_prefetch(
-                    b as *const Bucket<V> as *const i8,
-                    core::arch::x86_64::_MM_HINT_T0,
-                )
-            };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        quasar_core::prefetch::prefetch(&self.buckets[self.bucket_of(key)]);
     }
 
     /// The value stored for `key`.

@@ -8,6 +8,7 @@ use crate::position::Position;
 use crate::slice::{Slice, SliceIndex, MAX_PIECES};
 use quasar_core::file::slices::{Layout, Manifest, SliceDir, SliceDirError};
 use quasar_core::file::{self, FileError, OutputLock};
+use quasar_core::prefetch::prefetch;
 use quasar_core::{GameResult, Side};
 use retro::{PackedArray, Section, TableFile, TableFileError};
 use std::io::Write;
@@ -219,7 +220,7 @@ impl SliceTable {
     pub fn prefetch(&self, i: u64, side: Side) {
         // 2 bits a value: 32 values a word.
         if let Some(w) = self.values[side.index()].words().get((i >> 5) as usize) {
-            prefetch_read(w);
+            prefetch(w);
         }
     }
 
@@ -304,19 +305,6 @@ fn on_huge_pages(a: &PackedArray) -> Option<PackedArray> {
     }
     words.copy_from_slice(a.words());
     PackedArray::from_words(a.bits(), a.len(), words)
-}
-
-/// Asks the processor to bring the cache line of `p` in, without waiting for it.
-#[inline(always)]
-fn prefetch_read<T>(p: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch never faults and changes no memory; SSE is in every x86_64.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>((p as *const T).cast::<i8>());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
 }
 
 /// Writes `bytes` to `path` atomically under its own lock (see [`quasar_core::file`]):

@@ -2,6 +2,7 @@
 //! pointer B-tree map, and an Eytzinger (breadth-first) layout with prefetch.
 
 use super::{Corrupt, Lookup};
+use quasar_core::prefetch::prefetch;
 
 /// `hashbrown::HashMap` from key to value.
 #[derive(Debug, Default)]
@@ -36,6 +37,13 @@ impl Lookup for HashBackend {
 /// `btree_slab::BTreeMap` (a B-tree in a slab, like the thesis' Google B-tree).
 #[derive(Default)]
 pub struct SlabBTreeBackend(pub btree_slab::BTreeMap<u64, u32>);
+
+impl std::fmt::Debug for SlabBTreeBackend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The map's own `Debug` would print every entry.
+        write!(f, "SlabBTreeBackend({} entries)", self.0.len())
+    }
+}
 
 impl SlabBTreeBackend {
     /// Built from entries.
@@ -112,19 +120,9 @@ impl Lookup for EytzingerBackend {
         let n = self.keys.len();
         let mut k = 1usize;
         while k < n {
-            #[cfg(target_arch = "x86_64")]
-            {
-                // Four levels ahead is one cache line of 8 keys: fetch it early.
-                let ahead = 16 * k;
-                if ahead < n {
-                    // SAFETY: prefetch of an in-bounds address has no side effect.
-                    unsafe {
-                        core::arch::x86_64::_mm_prefetch(
-                            self.keys.as_ptr().add(ahead) as *const i8,
-                            core::arch::x86_64::_MM_HINT_T0,
-                        )
-                    };
-                }
+            // Four levels ahead is one cache line of 8 keys: fetch it early.
+            if let Some(ahead) = self.keys.get(16 * k) {
+                prefetch(ahead);
             }
             k = 2 * k + (self.keys[k] < key) as usize;
         }

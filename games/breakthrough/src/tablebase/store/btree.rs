@@ -5,6 +5,7 @@
 
 use super::blocks::{crc_words, BlockCheck, Corrupt};
 use super::Lookup;
+use quasar_core::prefetch::prefetch;
 use quasar_core::progress::Progress;
 
 /// Keys per leaf block (4 cache lines); the separator index then costs 1/4 byte a key.
@@ -297,21 +298,14 @@ impl StaticBTree {
     #[inline]
     fn leaf_find(&self, node: usize, key: u64) -> Result<Option<usize>, Corrupt> {
         let at = self.keys + node * LEAF;
-        #[cfg(target_arch = "x86_64")]
+        // The block's values share one or two cache lines: fetch them while the keys are
+        // searched, so a hit costs no extra dependent miss.
+        if let Some(v) = self
+            .backing
+            .words()
+            .get(self.values + node * LEAF * self.value_bytes / 8)
         {
-            // The block's values share one or two cache lines: fetch them while the keys
-            // are searched, so a hit costs no extra dependent miss.
-            let words = self.backing.words();
-            let v = self.values + node * LEAF * self.value_bytes / 8;
-            if v < words.len() {
-                // SAFETY: prefetching an in-bounds address has no side effect.
-                unsafe {
-                    core::arch::x86_64::_mm_prefetch(
-                        words.as_ptr().add(v) as *const i8,
-                        core::arch::x86_64::_MM_HINT_T0,
-                    )
-                };
-            }
+            prefetch(v);
         }
         let block: &[u64; LEAF] = self
             .read(at, LEAF)?
