@@ -4,7 +4,8 @@
 
 use crate::tablebase::index::Indexer;
 use crate::tablebase::key::ValueCodec;
-use crate::tablebase::region::{Config, Limits, LocalMove, Region, RegionError};
+use crate::tablebase::recurrence::{Depths, Recurrence};
+use crate::tablebase::region::{Config, Limits, Region, RegionError};
 use crate::Move;
 use quasar_core::progress::Progress;
 use rayon::prelude::*;
@@ -18,94 +19,36 @@ pub const INF: u8 = 255;
 /// Indices handed to one parallel task.
 const CHUNK: u64 = 1 << 14;
 
-/// `d + 1`, with infinity absorbing.
-#[inline]
-fn inc(d: u8) -> u8 {
-    if d >= INF - 1 {
-        INF
-    } else {
-        d + 1
-    }
-}
-
-/// Evaluates the recurrence of the spec with a shared memo: slot `rank(c)` holds `D(c)`.
-struct Solver<'a> {
+/// The memo of the whole build: slot `rank(c)` holds `D(c)`, computed by the recurrence
+/// on first use (and stored for the mirror image too).
+struct Memo<'a> {
     region: &'a Region,
     index: &'a Indexer,
     memo: &'a [AtomicU8],
 }
 
-impl Solver<'_> {
-    /// `D(c)` with White to move; computes and memoises it (and its mirror's) if needed.
+impl Memo<'_> {
+    /// The recurrence over this memo, uncapped.
     #[inline]
-    fn value(&self, c: Config) -> u8 {
-        if c.white & self.region.goal_minus_one() != 0 {
-            return 1;
-        }
-        if c.white == 0 {
-            return INF;
-        }
+    fn recurrence(&self) -> Recurrence<'_, Self> {
+        Recurrence::new(self.region, self, INF)
+    }
+}
+
+impl Depths for Memo<'_> {
+    #[inline]
+    fn depth(&self, c: Config) -> u8 {
         let r = self.index.rank(c) as usize;
         let v = self.memo[r].load(Relaxed);
         if v != UNKNOWN {
             return v;
         }
-        let v = self.solve(c);
+        let v = self.recurrence().solve(c);
         self.memo[r].store(v, Relaxed);
         // The mirror image has the same D: computing it once halves the work.
         let m = self.region.mirror(c);
         self.memo[self.index.rank(m) as usize].store(v, Relaxed);
         v
-    }
-
-    /// `min over White moves of E`, pruned: no White move can beat the distance of the
-    /// most advanced White piece to the goal.
-    fn solve(&self, c: Config) -> u8 {
-        let top = 63 - c.white.leading_zeros();
-        let lower_bound = (self.region.rows() - 1 - top / self.region.width()) as u8;
-        let mut best = INF;
-        self.region.for_each_white_move(c, |m| {
-            let e = self.reply_value(self.region.after_white(c, m), best);
-            if e < best {
-                best = e;
-            }
-            best > lower_bound
-        });
-        best
-    }
-
-    /// `E(t)` for Black to move in `t`, exact when below `bound`, else some value at least
-    /// `bound` (Black's search stops once White's move is no better than one already found).
-    #[inline]
-    fn reply_value(&self, t: Config, bound: u8) -> u8 {
-        let mut v = inc(self.value(t));
-        if v >= bound {
-            return v;
-        }
-        self.region.for_each_black_move(t, |r| {
-            let (after, leaves) = self.region.after_black(t, r);
-            let d = self.value(after);
-            let x = if leaves { inc(d) } else { d };
-            if x > v {
-                v = x;
-            }
-            v < bound
-        });
-        v
-    }
-
-    /// The first White move in the spec's order achieving `D(c) = d`, all values known.
-    fn best_move(&self, c: Config, d: u8) -> Option<LocalMove> {
-        let mut found = None;
-        self.region.for_each_white_move(c, |m| {
-            if self.reply_value(self.region.after_white(c, m), d + 1) <= d {
-                found = Some(m);
-                false
-            } else {
-                true
-            }
-        });
-        found
     }
 }
 
@@ -159,11 +102,12 @@ pub fn generate(
     let len = index.len();
     let codec = ValueCodec::new(region.board());
     let memo: Vec<AtomicU8> = (0..len).into_par_iter().map(|_| AtomicU8::new(0)).collect();
-    let solver = Solver {
+    let memo_depths = Memo {
         region,
         index: &index,
         memo: &memo,
     };
+    let solver = memo_depths.recurrence();
     let chunks = len.div_ceil(CHUNK);
     let configurations = AtomicU64::new(0);
     progress.begin("solve", len);

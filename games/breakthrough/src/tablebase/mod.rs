@@ -29,6 +29,7 @@ pub mod generate;
 pub mod index;
 pub mod key;
 pub mod probe;
+pub mod recurrence;
 pub mod region;
 pub mod resident;
 pub mod slices;

@@ -8,7 +8,7 @@
 //! recurrence keeps exact below the cap (min, max and +1 are monotone), and packed several
 //! to a byte in base `R`.
 
-use crate::tablebase::region::{Config, LocalMove, Region, RegionError};
+use crate::tablebase::region::{Config, Region, RegionError};
 use quasar_core::plan::Plan;
 
 /// A configuration as the row patterns that number it in a sliced table (columns as on the
@@ -348,113 +348,6 @@ impl Slicing {
             }
             *byte = v as u8;
         }
-    }
-}
-
-/// Capped depths of stored configurations, from the slices already built.
-pub trait DepthSource {
-    /// `min(D(c), cap)` of a configuration with White to move, no White piece on `H-1`
-    /// and at least one White piece.
-    fn depth(&self, c: Config) -> u8;
-}
-
-/// The spec's recurrence over one slice, reading every successor from `source`.
-#[derive(Debug)]
-pub struct Capped<'a, S: DepthSource> {
-    slicing: &'a Slicing,
-    source: &'a S,
-}
-
-impl<'a, S: DepthSource> Capped<'a, S> {
-    /// A solver reading `source`.
-    pub fn new(slicing: &'a Slicing, source: &'a S) -> Capped<'a, S> {
-        Capped { slicing, source }
-    }
-
-    /// `min(D(t), cap)` of any configuration with White to move.
-    #[inline]
-    fn value(&self, t: Config) -> u8 {
-        if t.white & self.slicing.region.goal_minus_one() != 0 {
-            1
-        } else if t.white == 0 {
-            self.slicing.cap
-        } else {
-            self.source.depth(t)
-        }
-    }
-
-    /// `d + 1`, saturating at the cap.
-    #[inline]
-    fn inc(&self, d: u8) -> u8 {
-        (d + 1).min(self.slicing.cap)
-    }
-
-    /// `min(D(c), cap)` of a stored configuration; its successors' slices must be built.
-    #[inline]
-    pub fn solve(&self, c: Config) -> u8 {
-        let s = self.slicing;
-        let r = &s.region;
-        let cap = s.cap;
-        if c.white == 0 {
-            return cap;
-        }
-        let n = s.rows;
-        // D = 2 at once when a White piece steps onto H-1 where no Black piece on H can
-        // capture it (most configurations with White on H-2): nothing beats 2.
-        let [l, st, rt] = r.white_targets(c);
-        let landing = r.row_bits(l | st | rt, n - 2);
-        let top = r.row_bits(c.black, n - 1);
-        let attacked = ((top << 1) | (top >> 1)) & ((1 << s.width) - 1);
-        if landing & !attacked != 0 {
-            return 2;
-        }
-        let highest = (63 - c.white.leading_zeros()) / s.width;
-        let lower_bound = (n - 1 - highest) as u8;
-        let mut best = cap;
-        r.for_each_white_move(c, |m| {
-            let e = self.reply(r.after_white(c, m), best);
-            if e < best {
-                best = e;
-            }
-            best > lower_bound
-        });
-        best
-    }
-
-    /// `min(E(t), cap)` for Black to move when below `bound`, else some value at least
-    /// `bound`.
-    #[inline]
-    fn reply(&self, t: Config, bound: u8) -> u8 {
-        let r = &self.slicing.region;
-        let mut v = self.inc(self.value(t));
-        if v >= bound {
-            return v;
-        }
-        r.for_each_black_move(t, |m| {
-            let (after, leaves) = r.after_black(t, m);
-            let d = self.value(after);
-            let x = if leaves { self.inc(d) } else { d };
-            if x > v {
-                v = x;
-            }
-            v < bound
-        });
-        v
-    }
-
-    /// The first White move in the spec's order achieving depth `d < cap` in `c`.
-    pub fn best_move(&self, c: Config, d: u8) -> Option<LocalMove> {
-        let r = &self.slicing.region;
-        let mut found = None;
-        r.for_each_white_move(c, |m| {
-            if self.reply(r.after_white(c, m), d + 1) <= d {
-                found = Some(m);
-                false
-            } else {
-                true
-            }
-        });
-        found
     }
 }
 

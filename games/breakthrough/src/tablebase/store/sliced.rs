@@ -13,8 +13,9 @@ use super::file::TableFileError;
 use super::slice_blocks::{BlockIndex, IndexEntry, BLOCK_INDEX, SLICE_BLOCK_BYTES};
 use super::Lookup;
 use crate::tablebase::key::ValueCodec;
+use crate::tablebase::recurrence::{Depths, Recurrence};
 use crate::tablebase::region::{Config, Region};
-use crate::tablebase::slices::{Capped, DepthSource, Slicing};
+use crate::tablebase::slices::Slicing;
 use crate::{Board, Move};
 use quasar_core::file::frame::{put_u32, put_u64};
 use quasar_core::file::slices::{self, Layout, Manifest, SliceDir};
@@ -226,7 +227,7 @@ struct Reader<'a> {
     failed: Cell<Option<Corrupt>>,
 }
 
-impl DepthSource for Reader<'_> {
+impl Depths for Reader<'_> {
     #[inline]
     fn depth(&self, c: Config) -> u8 {
         let (id, idx) = self.table.slicing.locate(c);
@@ -630,7 +631,7 @@ impl SlicedTable {
                     table: self,
                     failed: Cell::new(None),
                 };
-                let solver = Capped::new(s, &reader);
+                let solver = Recurrence::new(s.region(), &reader, s.cap());
                 let mut hist = [0u64; 17];
                 let mut depths = vec![0u8; bytes.len() * per_byte as usize];
                 let first = (chunk * BYTES) as u64 * per_byte;
@@ -799,7 +800,7 @@ impl SlicedTable {
             table: self,
             failed: Cell::new(None),
         };
-        let m = Capped::new(&self.slicing, &reader).best_move(c, d);
+        let m = Recurrence::new(self.slicing.region(), &reader, self.slicing.cap()).best_move(c, d);
         if let Some(e) = reader.failed.get() {
             return Err(e);
         }
