@@ -118,9 +118,10 @@ impl BreakthroughEval {
         sum
     }
 
-    /// The score of `side`'s pieces alone: material, advancement and safety.
+    /// The score of `side`'s pieces alone: material, advancement and safety, given the
+    /// cells `side` attacks (`defended`) and those its opponent attacks.
     #[inline]
-    fn side_score(&self, pos: &Position, side: Side) -> i32 {
+    fn side_score(&self, pos: &Position, side: Side, defended: u64, attacked: u64) -> i32 {
         let own = pos.pieces(side);
         let n = own.count_ones() as i32;
         let rows = self.row_sum(own);
@@ -128,8 +129,6 @@ impl BreakthroughEval {
             Side::First => rows,
             Side::Second => (self.board.height() as i32 - 1) * n - rows,
         };
-        let defended = attacks(pos, side);
-        let attacked = attacks(pos, side.opponent());
         let hanging = (own & attacked & !defended).count_ones() as i32;
         let supported = (own & defended & self.far_half[side.index()]).count_ones() as i32;
         let home = (own & self.home_row[side.index()]).count_ones() as i32;
@@ -137,17 +136,27 @@ impl BreakthroughEval {
     }
 }
 
-/// [`BreakthroughEval::with_home`]'s score of `side`'s pieces without its precomputed
-/// masks, for playouts that end by the evaluation's sign.
+/// [`BreakthroughEval::with_home`]'s evaluation for the side to move without its
+/// precomputed masks, for playouts that end by the evaluation's sign.
 #[inline]
-pub fn safety_score(pos: &Position, side: Side, home: i32) -> i32 {
+pub fn safety_balance(pos: &Position, home: i32) -> i32 {
+    let me = pos.side();
+    let opp = me.opponent();
+    // Each side's attacks serve both scores.
+    let (mine, theirs) = (attacks(pos, me), attacks(pos, opp));
+    safety_score(pos, me, home, mine, theirs) - safety_score(pos, opp, home, theirs, mine)
+}
+
+/// The score of `side`'s pieces in [`safety_balance`], given the cells `side` attacks
+/// (`defended`) and those its opponent attacks.
+#[inline]
+fn safety_score(pos: &Position, side: Side, home: i32, defended: u64, attacked: u64) -> i32 {
     let b = pos.board();
     let h = b.height();
     let own = pos.pieces(side);
     let n = own.count_ones() as i32;
     let mut rows = 0;
     let mut far = 0;
-    let defended = attacks(pos, side);
     for row in 0..h {
         let here = own & b.row_mask(row);
         rows += row as i32 * here.count_ones() as i32;
@@ -163,7 +172,6 @@ pub fn safety_score(pos: &Position, side: Side, home: i32) -> i32 {
         Side::First => rows,
         Side::Second => (h as i32 - 1) * n - rows,
     };
-    let attacked = attacks(pos, side.opponent());
     let hanging = (own & attacked & !defended).count_ones() as i32;
     let home_row = match side {
         Side::First => b.row_mask(0),
@@ -178,7 +186,10 @@ impl Evaluation<Position> for BreakthroughEval {
     fn evaluate(&self, pos: &Position) -> i32 {
         debug_assert_eq!(pos.board(), self.board, "an evaluation is for one board");
         let me = pos.side();
-        self.side_score(pos, me) - self.side_score(pos, me.opponent())
+        let opp = me.opponent();
+        // Each side's attacks serve both scores.
+        let (mine, theirs) = (attacks(pos, me), attacks(pos, opp));
+        self.side_score(pos, me, mine, theirs) - self.side_score(pos, opp, theirs, mine)
     }
 
     fn scale(&self) -> f64 {
@@ -198,8 +209,8 @@ impl Evaluation<Position> for BreakthroughEval {
         let me = pos.side();
         let opp = me.opponent();
         let theirs = pos.pieces(opp);
-        let t = pos.targets();
-        let caps = (t.left | t.right) & theirs;
+        // The captures' target cells: the opponent's pieces on cells the mover attacks.
+        let caps = attacks(pos, me) & theirs;
         if threats(pos, me) != 0 || (theirs.count_ones() == 1 && caps != 0) {
             return Some(Verdict {
                 result: GameResult::Win,
@@ -395,8 +406,7 @@ mod tests {
                 while p.outcome().is_none() {
                     assert_eq!(e.evaluate(&p), by_hand(&p, 0), "{p}");
                     assert_eq!(m.evaluate(&p), by_hand(&p, HOME), "{p}");
-                    let (me, opp) = (p.side(), p.side().opponent());
-                    let safety = |home| safety_score(&p, me, home) - safety_score(&p, opp, home);
+                    let safety = |home| safety_balance(&p, home);
                     assert_eq!(safety(0), by_hand(&p, 0), "{p}");
                     assert_eq!(safety(HOME), by_hand(&p, HOME), "{p}");
                     p.legal_moves(&mut moves);

@@ -101,7 +101,7 @@ pub(crate) fn threats(pos: &Position, side: Side) -> u64 {
 /// threats first (a piece that wins next turn decides the game, as does an opponent's
 /// threat that no capture answers), then the sign of MCTS's evaluation (material,
 /// advancement, piece safety and `home` a piece on its home row,
-/// [`crate::eval::safety_score`]). Returns the outcome it predicts; an exactly level
+/// [`crate::eval::safety_balance`]). Returns the outcome it predicts; an exactly level
 /// score is a draw (half a point).
 pub fn evaluate(pos: &Position, home: i32) -> Outcome {
     let me = pos.side();
@@ -111,15 +111,12 @@ pub fn evaluate(pos: &Position, home: i32) -> Outcome {
     }
     let opp_threats = threats(pos, opp);
     if opp_threats != 0 {
-        let t = pos.targets();
         // One threatening piece that we can capture is answered; otherwise it wins.
-        if opp_threats.count_ones() > 1 || (t.left | t.right) & opp_threats == 0 {
+        if opp_threats.count_ones() > 1 || attacks(pos, me) & opp_threats == 0 {
             return Outcome::Win(opp);
         }
     }
-    let score =
-        crate::eval::safety_score(pos, me, home) - crate::eval::safety_score(pos, opp, home);
-    match score {
+    match crate::eval::safety_balance(pos, home) {
         s if s > 0 => Outcome::Win(me),
         s if s < 0 => Outcome::Win(opp),
         _ => Outcome::Draw,
