@@ -1,7 +1,6 @@
 //! Progress bars on standard error for the progress that library code reports through
 //! callbacks (the libraries themselves never print).
 
-use arena::matchup::MatchProgress;
 use indicatif::{ProgressBar, ProgressStyle};
 use quasar_core::progress::Progress;
 use std::io::IsTerminal;
@@ -21,44 +20,6 @@ fn styled_bar(visible: bool, template: &str) -> ProgressBar {
         ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar
-}
-
-/// The bar of a running match: games finished of all games.
-pub struct MatchBar {
-    bar: ProgressBar,
-}
-
-impl MatchBar {
-    /// A bar, hidden unless `visible` (it also stays hidden when stderr is not a terminal).
-    pub fn new(visible: bool) -> MatchBar {
-        MatchBar {
-            bar: styled_bar(
-                visible,
-                "{bar:40} {pos}/{len} games  {elapsed_precise} (eta {eta})",
-            ),
-        }
-    }
-
-    /// Shows what the match reported.
-    pub fn update(&self, progress: MatchProgress) {
-        match progress {
-            MatchProgress::Started { total, done } => {
-                self.bar.set_length(total);
-                self.bar.set_position(done);
-                // ETA counts only games played in this run.
-                self.bar.reset_eta();
-            }
-            MatchProgress::GameFinished { total, done } => {
-                self.bar.set_length(total);
-                self.bar.set_position(done);
-            }
-        }
-    }
-
-    /// Removes the bar.
-    pub fn finish(&self) {
-        self.bar.finish_and_clear();
-    }
 }
 
 /// How often a phase's line is written when standard error is not a terminal.
@@ -183,7 +144,18 @@ impl Progress for Bars {
                 p.bar.set_length(total);
             }
         }
+        let resumed = self
+            .phase()
+            .as_ref()
+            .is_some_and(|p| p.done == 0 && done > 0);
         self.show(|_| done);
+        if resumed {
+            // A job resumed with units already done: its remaining time counts only the
+            // units done from now on.
+            if let Some(p) = self.phase().as_ref() {
+                p.bar.reset_eta();
+            }
+        }
     }
 
     fn end(&self) {

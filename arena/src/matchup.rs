@@ -15,6 +15,7 @@ use crate::setup::{GameSetup, SetupError};
 use crate::stats::{Sprt, SprtDecision, Tally};
 use crate::value_rules::ValueRules;
 use mcts::Limits;
+use quasar_core::progress::Progress;
 use quasar_core::splitmix64 as mix;
 use quasar_core::{Game, Outcome, Shard, Side};
 use rand::SeedableRng;
@@ -131,25 +132,6 @@ impl<G: Game> std::fmt::Debug for Contestant<G> {
             .field("spec", &self.spec)
             .finish_non_exhaustive()
     }
-}
-
-/// What a running match reports, for a progress display (the library draws nothing).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MatchProgress {
-    /// The match starts: `done` of `total` games are already in the record.
-    Started {
-        /// Games in all pairings.
-        total: u64,
-        /// Games resumed from the record.
-        done: u64,
-    },
-    /// A game finished and was recorded.
-    GameFinished {
-        /// Games in all pairings.
-        total: u64,
-        /// Games finished so far, resumed ones included.
-        done: u64,
-    },
 }
 
 /// Settings that cannot make a match.
@@ -409,12 +391,14 @@ fn check<S: GameSetup>(
 
 /// Plays every pairing of `players` for `cfg.games` games (those of `cfg.shard`'s share),
 /// skipping games already in the record at `record_path` and appending each new one as it
-/// finishes; `progress` hears of the start and of every finished game.
+/// finishes. `progress` counts games: a phase `games` of all the match's games begins,
+/// those resumed from the record are reported at once as done (`status`), and each game
+/// finished now advances it by one.
 pub fn run_match<S: GameSetup>(
     cfg: &MatchConfig<S>,
     players: &[Contestant<S::Game>],
     record_path: &Path,
-    progress: &(dyn Fn(MatchProgress) + Sync),
+    progress: &dyn Progress,
 ) -> Result<MatchOutcome, MatchError> {
     check(cfg, players)?;
     let pairs = pairings(players.len());
@@ -555,11 +539,10 @@ pub fn run_match<S: GameSetup>(
         .flat_map(|pi| (0..cfg.games).map(move |g| (pi, g)))
         .filter(|&(pi, g)| in_share(cfg.shard, cfg.games, pi, g))
         .count() as u64;
-    let finished = AtomicUsize::new(resumed);
-    progress(MatchProgress::Started {
-        total,
-        done: resumed as u64,
-    });
+    progress.begin("games", total);
+    if resumed > 0 {
+        progress.status("games", resumed as u64, total);
+    }
 
     let next = AtomicUsize::new(0);
     let new_games: Mutex<Vec<(usize, GameRecord)>> = Mutex::new(Vec::new());
@@ -612,14 +595,11 @@ pub fn run_match<S: GameSetup>(
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .push((pi, rec));
-                let done = finished.fetch_add(1, Ordering::SeqCst) + 1;
-                progress(MatchProgress::GameFinished {
-                    total,
-                    done: done as u64,
-                });
+                progress.advance(1);
             });
         }
     });
+    progress.end();
     if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);
     }
@@ -875,5 +855,79 @@ mod tests {
         let e = opening(&setup(5, 3), 2, 1, 0).unwrap_err();
         assert!(matches!(e, MatchError::Setup(SetupError::Size(_))), "{e}");
         assert!(e.to_string().contains("no start position"), "{e}");
+    }
+
+    /// Records what a match reports, in order.
+    #[derive(Default)]
+    struct Reports(Mutex<Vec<String>>);
+
+    impl Progress for Reports {
+        fn begin(&self, what: &str, total: u64) {
+            self.0.lock().unwrap().push(format!("begin {what} {total}"));
+        }
+        fn advance(&self, units: u64) {
+            self.0.lock().unwrap().push(format!("advance {units}"));
+        }
+        fn status(&self, what: &str, done: u64, total: u64) {
+            self.0
+                .lock()
+                .unwrap()
+                .push(format!("status {what} {done}/{total}"));
+        }
+        fn end(&self) {
+            self.0.lock().unwrap().push("end".into());
+        }
+    }
+
+    #[test]
+    fn a_match_reports_its_games_and_a_resumed_one_starts_at_its_record() {
+        let dir =
+            std::env::temp_dir().join(format!("quasar-match-progress-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let record = dir.join("games.jsonl");
+        let cfg = |games| MatchConfig {
+            setup: setup(4, 4),
+            games,
+            limit: Limits::Simulations(1),
+            clock: None,
+            tolerance: Duration::from_secs(1),
+            sims_safeguard: Duration::from_secs(10),
+            opening_plies: 0,
+            book: None,
+            seed: 1,
+            jobs: 2,
+            ply_cap: 1000,
+            sprt: None,
+            shard: Shard::WHOLE,
+            adjudicator: None,
+            value_rules: ValueRules::default(),
+        };
+        let players: Vec<Contestant<Position>> = (1..=2)
+            .map(|k| Contestant {
+                spec: format!("random:seed={k}"),
+                factory: Arc::new(crate::random_player::RandomFactory::new(Some(k))),
+            })
+            .collect();
+        let first = Reports::default();
+        run_match(&cfg(2), &players, &record, &first).unwrap();
+        let got = first.0.into_inner().unwrap();
+        assert_eq!(got, ["begin games 2", "advance 1", "advance 1", "end"]);
+        // Four games on the same record: the two played are done from the start.
+        let second = Reports::default();
+        let outcome = run_match(&cfg(4), &players, &record, &second).unwrap();
+        assert_eq!((outcome.resumed, outcome.played), (2, 2));
+        let got = second.0.into_inner().unwrap();
+        assert_eq!(
+            got,
+            [
+                "begin games 4",
+                "status games 2/4",
+                "advance 1",
+                "advance 1",
+                "end"
+            ]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -5,7 +5,7 @@
 
 use super::CliResult;
 use crate::games::{with_game, CliGame, GameArgs, GameName};
-use crate::progress::MatchBar;
+use crate::progress::Bars;
 use arena::clock::TimeControl;
 use arena::duration::parse_duration;
 use arena::factory::build_factory;
@@ -161,7 +161,8 @@ pub struct MatchArgs {
     /// Where the main job keeps its tablebase
     #[arg(long, default_value = "tables")]
     cache: PathBuf,
-    /// Do not draw the progress bar
+    /// Do not show progress (a bar in a terminal, a line every 5 seconds when standard
+    /// error is piped)
     #[arg(long)]
     no_progress: bool,
     /// The player rated 0 in a round robin's rating list [default: the first]
@@ -310,9 +311,9 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
             .join(format!("games-shard-{}-of-{}.jsonl", s.index(), s.count())),
         None => args.out.join("games.jsonl"),
     });
-    let bar = MatchBar::new(!args.no_progress);
-    let outcome = run_match(&cfg, &players, &record, &|p| bar.update(p));
-    bar.finish();
+    let bars = Bars::new(!args.no_progress);
+    let outcome = run_match(&cfg, &players, &record, &bars);
+    bars.finish();
     let outcome = outcome?;
     if outcome.dropped_partial_line {
         eprintln!(
