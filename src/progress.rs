@@ -42,6 +42,8 @@ struct Phase {
     done: u64,
     started: Instant,
     last_line: Instant,
+    /// The units of the last line written, so that the end repeats no line.
+    shown: Option<u64>,
 }
 
 impl Phase {
@@ -94,6 +96,7 @@ impl Bars {
                 p.bar.set_position(p.done);
             } else if p.last_line.elapsed() >= LINE_EVERY {
                 p.last_line = Instant::now();
+                p.shown = Some(p.done);
                 eprintln!("{}", p.line());
             }
         }
@@ -119,6 +122,7 @@ impl Progress for Bars {
             done: 0,
             started: now,
             last_line: now,
+            shown: None,
         };
         if let Some(old) = self.phase().replace(phase) {
             old.bar.finish_and_clear();
@@ -161,7 +165,7 @@ impl Progress for Bars {
     fn end(&self) {
         if let Some(p) = self.phase().take() {
             p.bar.finish_and_clear();
-            if !self.terminal && p.started.elapsed() >= LINE_EVERY {
+            if !self.terminal && p.started.elapsed() >= LINE_EVERY && p.shown != Some(p.done) {
                 eprintln!("{}", p.line());
             }
         }

@@ -422,6 +422,10 @@ fn bad_requests_are_one_line_errors() {
         ),
         (format!("{two} --games 3"), "even"),
         ("arena --player random".into(), "at least two"),
+        (
+            "arena --board 5x5 --cache /tmp/quasar-arena-never-cache".into(),
+            "the main job has its own",
+        ),
         (format!("{two} --sims 0"), "at least one simulation"),
         (format!("{two} --game chess"), "chess"),
         (format!("{two} --sprt elo0=5,elo1=1"), "elo0 < elo1"),

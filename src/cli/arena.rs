@@ -188,6 +188,15 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
     // Before any game, not at the report after the last one.
     folder_option(&args.out, "--out", "the report's files")?;
     if args.players.is_empty() {
+        if let Some(size) = &given {
+            // The main job has its own size and table: a size asked for would be ignored.
+            return Err(format!(
+                "a size ({}) is for a match between --player options: the main job has its \
+                 own; run it without the size, or name two or more players",
+                size.params()
+            )
+            .into());
+        }
         folder_option(&args.cache, "--cache", "the main job's tables")?;
     }
     let (specs, setup, games) = if args.players.is_empty() {
