@@ -147,19 +147,14 @@ impl Progress for Bars {
                 p.bar.set_message(p.what.clone());
                 p.bar.set_length(total);
             }
-        }
-        let resumed = self
-            .phase()
-            .as_ref()
-            .is_some_and(|p| p.done == 0 && done > 0);
-        self.show(|_| done);
-        if resumed {
-            // A job resumed with units already done: its remaining time counts only the
-            // units done from now on.
-            if let Some(p) = self.phase().as_ref() {
+            if p.done == 0 && done > 0 {
+                // A job resumed with units already done: its remaining time counts only
+                // the units done from now on.
+                p.bar.set_position(done);
                 p.bar.reset_eta();
             }
         }
+        self.show(|_| done);
     }
 
     fn end(&self) {
