@@ -31,6 +31,8 @@ const LINE_EVERY: Duration = Duration::from_secs(5);
 pub struct Bars {
     visible: bool,
     terminal: bool,
+    /// When the job began: notes give the time since then, as a log of the whole job.
+    created: Instant,
     phase: Mutex<Option<Phase>>,
 }
 
@@ -41,24 +43,48 @@ struct Phase {
     total: u64,
     done: u64,
     started: Instant,
+    /// The units done when the rate for the time left was first measured, and when: a
+    /// resumed job counts only the units done since it resumed.
+    base: (u64, Instant),
     last_line: Instant,
     /// The units of the last line written, so that the end repeats no line.
     shown: Option<u64>,
+    /// A phase of notes (see [`Progress::note`]) rather than counted units.
+    notes: bool,
 }
 
 impl Phase {
-    /// The line of a piped job: "build: 1234/5678 (21.7%), 12 s".
+    /// The line of a piped job: "build: 1234/5678 (21.7%), 12 s, about 40 s left".
     fn line(&self) -> String {
         let elapsed = self.started.elapsed().as_secs();
+        let (base, since) = self.base;
         match self.total {
             0 => format!("{}: {}, {elapsed} s", self.what, self.done),
-            t => format!(
-                "{}: {}/{t} ({:.1}%), {elapsed} s",
-                self.what,
-                self.done,
-                100.0 * self.done as f64 / t as f64
-            ),
+            t => {
+                let left = match self.done {
+                    d if d > base && d < t => {
+                        let rate = (d - base) as f64 / since.elapsed().as_secs_f64();
+                        format!(", about {} left", duration((t - d) as f64 / rate))
+                    }
+                    _ => String::new(),
+                };
+                format!(
+                    "{}: {}/{t} ({:.1}%), {elapsed} s{left}",
+                    self.what,
+                    self.done,
+                    100.0 * self.done as f64 / t as f64
+                )
+            }
         }
+    }
+}
+
+/// `seconds` rounded for a person: "40 s", "12 min", "3.5 h".
+fn duration(seconds: f64) -> String {
+    match seconds {
+        s if s < 120.0 => format!("{s:.0} s"),
+        s if s < 7200.0 => format!("{:.0} min", s / 60.0),
+        s => format!("{:.1} h", s / 3600.0),
     }
 }
 
@@ -74,6 +100,7 @@ impl Bars {
         Bars {
             visible,
             terminal: std::io::stderr().is_terminal(),
+            created: Instant::now(),
             phase: Mutex::new(None),
         }
     }
@@ -121,8 +148,10 @@ impl Progress for Bars {
             total,
             done: 0,
             started: now,
+            base: (0, now),
             last_line: now,
             shown: None,
+            notes: false,
         };
         if let Some(old) = self.phase().replace(phase) {
             old.bar.finish_and_clear();
@@ -152,17 +181,106 @@ impl Progress for Bars {
                 // the units done from now on.
                 p.bar.set_position(done);
                 p.bar.reset_eta();
+                p.base = (done, Instant::now());
             }
         }
         self.show(|_| done);
     }
 
+    fn note(&self, what: &str, line: &str) {
+        if !self.visible {
+            return;
+        }
+        let mut phase = self.phase();
+        if phase.as_ref().is_none_or(|p| !p.notes || p.what != what) {
+            let bar = styled_bar(self.terminal, "[{elapsed_precise}] {msg}");
+            let now = Instant::now();
+            let new = Phase {
+                bar,
+                what: what.to_string(),
+                total: 0,
+                done: 0,
+                started: now,
+                base: (0, now),
+                last_line: now,
+                shown: None,
+                notes: true,
+            };
+            if let Some(old) = phase.replace(new) {
+                old.bar.finish_and_clear();
+            }
+            if !self.terminal {
+                // The first line of each step at once, so that a log shows when it began.
+                eprintln!(
+                    "{:.0} s, {what}: {line}",
+                    self.created.elapsed().as_secs_f64()
+                );
+                return;
+            }
+        }
+        let Some(p) = phase.as_mut() else { return };
+        if self.terminal {
+            p.bar.set_message(format!("{what}: {line}"));
+        } else if p.last_line.elapsed() >= LINE_EVERY {
+            p.last_line = Instant::now();
+            eprintln!(
+                "{:.0} s, {what}: {line}",
+                self.created.elapsed().as_secs_f64()
+            );
+        }
+    }
+
     fn end(&self) {
         if let Some(p) = self.phase().take() {
             p.bar.finish_and_clear();
-            if !self.terminal && p.started.elapsed() >= LINE_EVERY && p.shown != Some(p.done) {
+            if !self.terminal
+                && !p.notes
+                && p.started.elapsed() >= LINE_EVERY
+                && p.shown != Some(p.done)
+            {
                 eprintln!("{}", p.line());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_piped_line_gives_the_time_left_at_the_rate_since_the_phase_or_its_resumption() {
+        let now = Instant::now();
+        let ago = |s| now.checked_sub(Duration::from_secs(s)).unwrap();
+        let mut p = Phase {
+            bar: ProgressBar::hidden(),
+            what: "games".into(),
+            total: 100,
+            done: 25,
+            started: ago(10),
+            base: (0, ago(10)),
+            last_line: now,
+            shown: None,
+            notes: false,
+        };
+        // 25 games in 10 s: 75 more take 30 s.
+        assert_eq!(p.line(), "games: 25/100 (25.0%), 10 s, about 30 s left");
+        // Resumed at 23 games 10 s ago: 2 games in 10 s, so 75 more take 375 s.
+        p.base = (23, ago(10));
+        assert_eq!(p.line(), "games: 25/100 (25.0%), 10 s, about 6 min left");
+        // Nothing done since the resumption: no rate yet; a finished phase: nothing left.
+        p.base = (25, now);
+        assert_eq!(p.line(), "games: 25/100 (25.0%), 10 s");
+        p.done = 100;
+        assert_eq!(p.line(), "games: 100/100 (100.0%), 10 s");
+        p.total = 0;
+        assert_eq!(p.line(), "games: 100, 10 s");
+    }
+
+    #[test]
+    fn durations_are_rounded_to_seconds_minutes_or_hours() {
+        assert_eq!(duration(40.4), "40 s");
+        assert_eq!(duration(720.0), "12 min");
+        assert_eq!(duration(12_600.0), "3.5 h");
     }
 }

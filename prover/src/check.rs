@@ -6,6 +6,7 @@
 use crate::instance::ProverPosition;
 use crate::proof::{position_hash, Proof, ProofError, ProofView, Record, RecordKind};
 use crate::tt::Key;
+use quasar_core::progress::{Progress, Silent};
 use quasar_core::{Outcome, Shard};
 use rayon::prelude::*;
 use std::path::Path;
@@ -50,15 +51,15 @@ pub fn check<P: ProverPosition>(proof: &Proof<P>) -> Result<CheckReport, ProofEr
     let bytes = proof.to_bytes();
     check_view(
         &ProofView::<P>::parse(&bytes, Path::new("(in memory)"))?,
-        &|_| {},
+        &Silent,
     )
 }
 
-/// Checks the proof a file holds, on the current rayon pool's threads; `progress` hears
-/// the number of records checked so far, now and then.
+/// Checks the proof a file holds, on the current rayon pool's threads, reporting the
+/// records checked to `progress` as the phase "check".
 pub fn check_view<P: ProverPosition>(
     view: &ProofView<P>,
-    progress: &(dyn Fn(u64) + Sync),
+    progress: &dyn Progress,
 ) -> Result<CheckReport, ProofError> {
     check_shard(view, Shard::WHOLE, progress)
 }
@@ -69,7 +70,7 @@ pub fn check_view<P: ProverPosition>(
 pub fn check_shard<P: ProverPosition>(
     view: &ProofView<P>,
     shard: Shard,
-    progress: &(dyn Fn(u64) + Sync),
+    progress: &dyn Progress,
 ) -> Result<CheckReport, ProofError> {
     let invalid = |m: String| Err(ProofError::Invalid(m));
     let root = view.root;
@@ -95,9 +96,19 @@ pub fn check_shard<P: ProverPosition>(
     let tasks = all_tasks.saturating_sub(first_task).div_ceil(count);
     let next = AtomicU64::new(0);
     let failed = AtomicBool::new(false);
-    let done = AtomicU64::new(0);
+    // Task t checks the buckets and records of these ranges.
+    let buckets = |t: u64| t * per_task..((t + 1) * per_task).min(view.buckets());
+    let records = |t: u64| {
+        let b = buckets(t);
+        view.bucket(b.start).start..view.bucket(b.end - 1).end
+    };
+    let shard_records = (0..tasks)
+        .map(|k| records(first_task + k * count))
+        .map(|r| r.end - r.start)
+        .sum();
+    progress.begin("check", shard_records);
     let workers = rayon::current_num_threads().min(tasks as usize).max(1);
-    (0..workers)
+    let report = (0..workers)
         .into_par_iter()
         .map(|_| -> Result<CheckReport, ProofError> {
             let mut plain = Plain::<P>::new();
@@ -109,9 +120,7 @@ pub fn check_shard<P: ProverPosition>(
                     break;
                 }
                 let t = first_task + k * count;
-                let first = t * per_task;
-                let last = (first + per_task).min(view.buckets());
-                let checked = (first..last).try_for_each(|b| {
+                let checked = buckets(t).try_for_each(|b| {
                     let mut prev: Option<Record> = None;
                     for i in view.bucket(b) {
                         let r = view.record(i).ok_or_else(|| {
@@ -129,13 +138,15 @@ pub fn check_shard<P: ProverPosition>(
                     failed.store(true, Ordering::Relaxed);
                     return Err(e);
                 }
-                let range = view.bucket(first).start..view.bucket(last - 1).end;
-                progress(done.fetch_add(range.end - range.start, Ordering::Relaxed));
+                let range = records(t);
+                progress.advance(range.end - range.start);
             }
             report.claim_nodes = plain.nodes;
             Ok(report)
         })
-        .try_reduce(CheckReport::default, |a, b| Ok(a.add(b)))
+        .try_reduce(CheckReport::default, |a, b| Ok(a.add(b)));
+    progress.end();
+    report
 }
 
 /// `r` belongs in bucket `b` and comes after `prev` (the bucket's record before it): a

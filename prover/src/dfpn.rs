@@ -9,7 +9,8 @@ use crate::checkpoint::{
 };
 use crate::instance::{Instance, MoveOf, ProverPosition, Quick, Step};
 use crate::tt::{Key, Table, TableTooLarge};
-use crate::{SolveProgress, Status};
+use crate::Status;
+use quasar_core::progress::Progress;
 use quasar_core::{Game, Side};
 
 /// Proof or disproof number that stands for infinity.
@@ -229,12 +230,12 @@ pub(crate) fn solve_root(mut search: impl FnMut() -> Option<(u32, u32)>) -> Opti
 #[inline(always)]
 pub(crate) fn count_node(
     nodes: &mut u64,
-    progress: &dyn SolveProgress,
+    progress: &dyn Progress,
     status: impl FnOnce(u64) -> Status,
 ) {
     *nodes += 1;
     if *nodes % REPORT_EVERY == 0 {
-        progress.report(&status(*nodes));
+        status(*nodes).report(progress);
     }
 }
 
@@ -331,7 +332,7 @@ pub struct Dfpn<'a, I: Instance> {
     /// The root's numbers, for the progress line.
     #[doc(hidden)]
     pub watch: RootWatch,
-    progress: &'a dyn SolveProgress,
+    progress: &'a dyn Progress,
     root: Option<I::Pos>,
     /// Saves checkpoints and says when to stop.
     pub saver: Saver<'a>,
@@ -359,7 +360,7 @@ impl<'a, I: Instance> Dfpn<'a, I> {
         geo: &'a I,
         tb: Option<&'a I::Table>,
         tt_bytes: usize,
-        progress: &'a dyn SolveProgress,
+        progress: &'a dyn Progress,
         saver: Saver<'a>,
     ) -> Result<Dfpn<'a, I>, TableTooLarge> {
         Ok(Dfpn {

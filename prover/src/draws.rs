@@ -17,8 +17,9 @@
 use crate::checkpoint::Saver;
 use crate::dfpn::{count_node, search_node, solve_root, PlyLists, Tuning, INF};
 use crate::instance::{Instance, MoveOf, Step};
-use crate::solve::{stop_error, Options, SolveError, SolveProgress, Status};
+use crate::solve::{stop_error, Options, SolveError, Status};
 use crate::tt::{Key, Table, TableTooLarge};
+use quasar_core::progress::Progress;
 use quasar_core::{Game, GameResult, Outcome, Side};
 use std::collections::HashMap;
 use std::time::Instant;
@@ -66,7 +67,7 @@ pub struct Attack<'a, I: Instance> {
     nodes: u64,
     proven: u64,
     disproven: u64,
-    progress: &'a dyn SolveProgress,
+    progress: &'a dyn Progress,
     /// Says when to stop.
     pub saver: Saver<'a>,
 }
@@ -91,7 +92,7 @@ impl<'a, I: Instance> Attack<'a, I> {
         tb: Option<&'a I::Table>,
         attacker: Side,
         tt_bytes: usize,
-        progress: &'a dyn SolveProgress,
+        progress: &'a dyn Progress,
         saver: Saver<'a>,
     ) -> Result<Attack<'a, I>, TableTooLarge> {
         Ok(Attack {
@@ -318,7 +319,7 @@ pub fn value<I: Instance>(
     inst: &I,
     root: &I::Pos,
     options: &Options<I::Table>,
-    progress: &dyn SolveProgress,
+    progress: &dyn Progress,
 ) -> Result<Valued, SolveError> {
     if root.outcome().is_some() {
         return Err(SolveError::GameOver);

@@ -12,7 +12,8 @@ use crate::instance::{Instance, MoveOf, ProverPosition, Quick};
 use crate::proof::{Record, RecordKind};
 use crate::proof_writer::ProofWriter;
 use crate::tt::{Key, Table, TableTooLarge};
-use crate::{SolveError, SolveProgress, Status, PLACE_LEVELS};
+use crate::{SolveError, Status, PLACE_LEVELS};
+use quasar_core::progress::Progress;
 use quasar_core::{Game, GameResult, Outcome, Shard, Side};
 use std::path::Path;
 
@@ -77,7 +78,7 @@ pub struct Length<'a, I: Instance> {
     moves: PlyLists<MoveOf<I>>,
     nodes: u64,
     bound: u32,
-    progress: &'a dyn SolveProgress,
+    progress: &'a dyn Progress,
     /// Saves checkpoints and says when to stop (during [`Length::distance`] only).
     pub saver: Saver<'a>,
     /// Checkpoints and stops are live (while the distance is searched).
@@ -124,7 +125,7 @@ impl<'a, I: Instance> Length<'a, I> {
         tb: Option<&'a I::Table>,
         winner: Side,
         tt_bytes: usize,
-        progress: &'a dyn SolveProgress,
+        progress: &'a dyn Progress,
         saver: Saver<'a>,
     ) -> Result<Length<'a, I>, TableTooLarge> {
         Ok(Length {
@@ -638,7 +639,7 @@ impl<'a, I: Instance> Length<'a, I> {
             });
         }
         if self.proof_nodes % REPORT_EVERY == 0 {
-            self.progress.report(&Status {
+            Status {
                 phase: "proof",
                 nodes: out.written,
                 proven: out.claims,
@@ -647,7 +648,8 @@ impl<'a, I: Instance> Length<'a, I> {
                 bound: None,
                 root: None,
                 place: self.proof_place,
-            });
+            }
+            .report(self.progress);
         }
         let mut moves = Vec::new();
         let quick = self.geo.quick(pos);

@@ -10,6 +10,8 @@ use crate::proof::ProofError;
 use crate::proof_writer::{ProofSummary, ProofWriter};
 use crate::{dfpn, length, tt};
 use quasar_core::file::OutputLock;
+use quasar_core::measure::peak_memory_kib;
+use quasar_core::progress::Progress;
 use quasar_core::Game;
 use quasar_core::{Shard, Side};
 use std::path::{Path, PathBuf};
@@ -71,19 +73,57 @@ impl Status {
 /// The loser's turns the proof's progress line places the writer at.
 pub const PLACE_LEVELS: usize = 3;
 
-/// Receives progress reports from the search thread; the library never prints.
-pub trait SolveProgress: Sync {
-    /// Called every 65,536 nodes or so.
-    fn report(&self, status: &Status) {
-        let _ = status;
+impl std::fmt::Display for Status {
+    /// The progress line of the phase, after its name: "1234 nodes, 56 proven, ...".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let memory = peak_memory_kib()
+            .map(|k| format!(", peak memory {} MiB", k >> 10))
+            .unwrap_or_default();
+        if self.phase == "proof" {
+            let place: Vec<String> = self
+                .place
+                .iter()
+                .take_while(|p| p.1 > 0)
+                .map(|(k, n)| format!("{k}/{n}"))
+                .collect();
+            let place = match place.len() {
+                0 => String::new(),
+                _ => format!(", at the loser's replies {}", place.join(" > ")),
+            };
+            return write!(
+                f,
+                "{} records written, {} table claims, set {} MiB{memory}{place}",
+                self.nodes,
+                self.proven,
+                self.table_bytes >> 20
+            );
+        }
+        let bound = self
+            .bound
+            .map(|b| format!(", testing {b} plies"))
+            .unwrap_or_default();
+        // INF (u32::MAX) means solved; a search mid-way shows finite numbers.
+        let root = self
+            .root
+            .map(|(pn, dn)| format!(", root proof/disproof numbers {pn}/{dn}"))
+            .unwrap_or_default();
+        write!(
+            f,
+            "{} nodes, {} proven, {} disproven, table {} MiB{memory}{bound}{root}",
+            self.nodes,
+            self.proven,
+            self.disproven,
+            self.table_bytes >> 20
+        )
     }
 }
 
-/// Progress that goes nowhere.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Quiet;
-
-impl SolveProgress for Quiet {}
+impl Status {
+    /// Tells `progress` this status, as a note of its phase.
+    pub(crate) fn report(&self, progress: &dyn Progress) {
+        progress.note(self.phase, &self.to_string());
+    }
+}
 
 /// How to solve, with the game's table `T`.
 #[derive(Debug)]
@@ -253,7 +293,7 @@ pub fn solve<I: Instance>(
     inst: &I,
     root: &I::Pos,
     options: &Options<I::Table>,
-    progress: &dyn SolveProgress,
+    progress: &dyn Progress,
 ) -> Result<Solution<I::Pos>, SolveError> {
     let st = start(inst, root, options, progress, None)?;
     finish(root, options, st)
@@ -270,7 +310,7 @@ pub fn solve_with_draws<I: Instance>(
     inst: &I,
     root: &I::Pos,
     options: &Options<I::Table>,
-    progress: &dyn SolveProgress,
+    progress: &dyn Progress,
 ) -> Result<Drawn<I::Pos>, SolveError> {
     let valued = crate::draws::value(inst, root, options, progress)?;
     let crate::draws::Value::Win(winner) = valued.value else {
@@ -354,7 +394,7 @@ pub fn test_bound<I: Instance>(
     root: &I::Pos,
     options: &Options<I::Table>,
     plies: u32,
-    progress: &dyn SolveProgress,
+    progress: &dyn Progress,
 ) -> Result<BoundTest, SolveError> {
     let mut st = start(inst, root, options, progress, None)?;
     let holds = st.len.test(root, plies, st.from)?;
@@ -388,7 +428,7 @@ fn start<'a, I: Instance>(
     geo: &'a I,
     root: &I::Pos,
     options: &Options<'a, I::Table>,
-    progress: &'a dyn SolveProgress,
+    progress: &'a dyn Progress,
     known: Option<(Side, u64, f64)>,
 ) -> Result<Started<'a, I>, SolveError> {
     if root.outcome().is_some() {

@@ -3,7 +3,8 @@
 //! are checked against plain minimax, with and without the piles' symmetry, and its proofs
 //! pass the checker while a proof with a record less, or claiming a move less, does not.
 
-use prover::{Instance, Key, Options, Proof, ProverPosition, Quiet};
+use prover::{Instance, Key, Options, Proof, ProverPosition};
+use quasar_core::progress::Silent;
 use quasar_core::{Detail, Game, Outcome, ParseError, Side};
 use std::collections::HashMap;
 
@@ -182,7 +183,7 @@ fn solve_with<I: Instance<Pos = Piles, Table = ()>>(inst: &I, root: &Piles) -> (
         table_bytes: 1 << 16,
         ..Options::default()
     };
-    let s = prover::solve(inst, root, &options, &Quiet).expect("solved");
+    let s = prover::solve(inst, root, &options, &Silent).expect("solved");
     (s.winner, s.plies)
 }
 
@@ -243,9 +244,9 @@ fn proofs_pass_the_checker_and_a_holed_or_shortened_one_does_not() {
             ..Options::default()
         };
         let s = if inst_mirror {
-            prover::solve(&Mirror, &root, &options, &Quiet)
+            prover::solve(&Mirror, &root, &options, &Silent)
         } else {
-            prover::solve(&Plain, &root, &options, &Quiet)
+            prover::solve(&Plain, &root, &options, &Silent)
         }
         .unwrap();
         let proof = Proof::<Piles>::read(&path).unwrap();

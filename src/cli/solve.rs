@@ -1,18 +1,17 @@
 //! `quasar solve`: solve a position exactly (winner and length under perfect play), write
 //! the proof, or check a proof file, through each game's registration ([`SolveGame`]);
-//! the progress line, signals and costs every game's solve shares.
+//! the signals and costs every game's solve shares.
 
 use super::CliResult;
 use crate::games::registration::{kinds_taking, SolveGame, TableGame};
 use crate::games::{with_game, GameName};
-use prover::{SolveError, SolveProgress, Status};
+use crate::progress::Bars;
+use prover::SolveError;
 use quasar_core::measure::peak_memory_kib;
 use quasar_core::Shard;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::sync::Arc;
 
 pub mod draws;
 
@@ -151,86 +150,6 @@ signal during the save ends it at once (the previous checkpoint stays intact).";
 /// EX_TEMPFAIL: try again later), so a batch script can tell it from a failure and requeue.
 const EXIT_SAVED: i32 = 75;
 
-/// Prints the library's progress on standard error: one line rewritten at most twice a
-/// second on a terminal, else a new line every ten seconds (for a log); the first report
-/// of each phase at once, so a log shows when the search started and changed phase.
-pub(crate) struct Line {
-    /// When the last line was printed, and its phase (none yet: `None`).
-    last: Mutex<(Instant, Option<&'static str>)>,
-    start: Instant,
-    terminal: bool,
-}
-
-impl Line {
-    /// A line from now, rewritten in place when `terminal`.
-    pub(crate) fn new(terminal: bool) -> Line {
-        Line {
-            last: Mutex::new((Instant::now(), None)),
-            start: Instant::now(),
-            terminal,
-        }
-    }
-}
-
-impl SolveProgress for Line {
-    fn report(&self, s: &Status) {
-        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
-        let every = if self.terminal { 500 } else { 10_000 };
-        if last.1 == Some(s.phase) && last.0.elapsed().as_millis() < every {
-            return;
-        }
-        *last = (Instant::now(), Some(s.phase));
-        let bound = s
-            .bound
-            .map(|b| format!(", testing {b} plies"))
-            .unwrap_or_default();
-        // INF (u32::MAX) means solved; a search mid-way shows finite numbers.
-        let root = s
-            .root
-            .map(|(pn, dn)| format!(", root proof/disproof numbers {pn}/{dn}"))
-            .unwrap_or_default();
-        let memory = peak_memory_kib()
-            .map(|k| format!(", peak memory {} MiB", k >> 10))
-            .unwrap_or_default();
-        let (start, end) = if self.terminal {
-            ("\r", "   ")
-        } else {
-            ("", "\n")
-        };
-        if s.phase == "proof" {
-            let place: Vec<String> = s
-                .place
-                .iter()
-                .take_while(|p| p.1 > 0)
-                .map(|(k, n)| format!("{k}/{n}"))
-                .collect();
-            let place = match place.len() {
-                0 => String::new(),
-                _ => format!(", at the loser's replies {}", place.join(" > ")),
-            };
-            eprint!(
-                "{start}{:.0} s, proof: {} records written, {} table claims, set {} MiB{memory}{place}{end}",
-                self.start.elapsed().as_secs_f64(),
-                s.nodes,
-                s.proven,
-                s.table_bytes >> 20
-            );
-            let _ = std::io::stderr().flush();
-            return;
-        }
-        eprint!(
-            "{start}{:.0} s, {}: {} nodes, {} proven, {} disproven, table {} MiB{memory}{bound}{root}{end}",
-            self.start.elapsed().as_secs_f64(),
-            s.phase,
-            s.nodes,
-            s.proven,
-            s.disproven,
-            s.table_bytes >> 20
-        );
-        let _ = std::io::stderr().flush();
-    }
-}
-
 impl Args {
     /// The options given that some game's solve may refuse, by flag.
     fn given(&self) -> Vec<&'static str> {
@@ -335,18 +254,16 @@ fn parse_threads(text: &str) -> Result<usize, String> {
 
 /// The solve's answer, or its error; a stop by signal prints its line and ends the
 /// process with a status of its own (75 when the checkpoint was saved), since the shared
-/// error path exits with 1 for every error. `clear` wipes the terminal's progress line;
-/// a stop (by signal or by `--stop-after`) in the writing of the `proof` also says where
+/// error path exits with 1 for every error. The progress shown in `bars` ends first; a
+/// stop (by signal or by `--stop-after`) in the writing of the `proof` also says where
 /// its written part is kept.
 pub(crate) fn handle_stop<T>(
     result: Result<T, SolveError>,
-    clear: bool,
+    bars: &Bars,
     interrupt: &Interrupt,
     proof: Option<&Path>,
 ) -> Result<T, SolveError> {
-    if clear {
-        eprint!("\r{:79}\r", "");
-    }
+    bars.finish();
     if let Err(SolveError::Interrupted { .. } | SolveError::Stopped { .. }) = &result {
         let partial = proof.map(prover::proof_writer::scratch_folder);
         if let Some(folder) = partial.filter(|f| f.is_dir()) {

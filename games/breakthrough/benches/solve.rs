@@ -12,7 +12,7 @@
 use breakthrough::solve::checkpoint::Saver;
 use breakthrough::solve::dfpn::{Dfpn, Init, Tuning};
 use breakthrough::solve::leaves::Geometry;
-use breakthrough::solve::{self, Options, Quiet};
+use breakthrough::solve::{self, Options, Silent};
 use breakthrough::{Board, Position};
 use quasar_core::cpu_seconds;
 use std::time::{Duration, Instant};
@@ -50,7 +50,7 @@ fn main() {
         }
         let geo = Geometry::new(board);
         let saver = Saver::new(None, Duration::from_secs(3600), None);
-        let mut d = Dfpn::new(&geo, tb.as_ref(), mib << 20, &Quiet, saver).expect("table");
+        let mut d = Dfpn::new(&geo, tb.as_ref(), mib << 20, &Silent, saver).expect("table");
         d.tuning = tuning;
         let (c0, t0) = (cpu_seconds(), Instant::now());
         let winner = d.winner(&Position::start(board)).expect("not stopped");
@@ -83,7 +83,7 @@ fn main() {
         ..Options::default()
     };
     let (c0, t0) = (cpu_seconds(), Instant::now());
-    let s = solve::solve(&root, &options, &Quiet).expect("solved");
+    let s = solve::solve(&root, &options, &Silent).expect("solved");
     println!(
         "{board} rows {rows:?} pn from {pn_from}: {:?} wins in {} plies; nodes {} + {}; seconds {:.2} + {:.2} = {:.2} wall, {:.2} CPU",
         s.winner,

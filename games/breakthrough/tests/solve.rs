@@ -2,8 +2,8 @@
 //! small boards with and without a table, and the proof file (round trip, damage, holes).
 
 use breakthrough::solve::{
-    check, check_shard, check_view, merge, solve, table_in_memory, test_bound, CheckReport,
-    Options, Proof, ProofError, ProofFile, ProofView, Quiet, RecordKind,
+    check, check_shard, check_view, merge, solve, table_in_memory, test_bound, Options, Progress,
+    Proof, ProofError, ProofFile, ProofView, RecordKind, Silent,
 };
 use breakthrough::{Board, Position};
 use prover::ProverPosition;
@@ -12,6 +12,7 @@ use quasar_core::file::FileError;
 use quasar_core::{GameResult, Shard, Side};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 fn board(w: u32, h: u32) -> Board {
     Board::new(w, h).unwrap()
@@ -26,7 +27,7 @@ fn four_by_four_is_a_second_player_win_in_14_plies() {
             tablebase,
             ..Options::default()
         };
-        let s = solve(&root, &opts, &Quiet).unwrap();
+        let s = solve(&root, &opts, &Silent).unwrap();
         assert_eq!(s.winner, Side::Second);
         assert_eq!(s.plies, 14);
         assert_eq!(s.line.len(), 14);
@@ -95,7 +96,7 @@ fn agrees_with_plain_search_on_small_boards() {
                     table_bytes: 8 << 20,
                     ..Options::default()
                 };
-                let s = solve(&pos, &opts, &Quiet).unwrap();
+                let s = solve(&pos, &opts, &Silent).unwrap();
                 assert_eq!(
                     (s.winner, s.plies),
                     expected,
@@ -138,7 +139,7 @@ fn the_length_by_proof_numbers_agrees_with_plain_search() {
                         length_pn_from: pn_from,
                         ..Options::default()
                     };
-                    let s = solve(&pos, &opts, &Quiet).unwrap();
+                    let s = solve(&pos, &opts, &Silent).unwrap();
                     assert_eq!(
                         (s.winner, s.plies),
                         expected,
@@ -165,7 +166,7 @@ fn a_proof_found_by_proof_numbers_checks() {
             length_pn_from: 6,
             ..Options::default()
         };
-        let s = solve(&root, &opts, &Quiet).unwrap();
+        let s = solve(&root, &opts, &Silent).unwrap();
         assert_eq!((s.winner, s.plies), plain(&root), "{}", root.to_fen());
         let proof = Proof::read(&path).unwrap();
         assert_eq!(proof.plies, s.plies);
@@ -194,7 +195,7 @@ fn proved() -> Proof {
             proof: Some(&path),
             ..Options::default()
         };
-        let s = solve(&root, &opts, &Quiet).unwrap();
+        let s = solve(&root, &opts, &Silent).unwrap();
         let summary = s.proof.unwrap();
         let proof = Proof::read(&path).unwrap();
         assert_eq!(summary.records, proof.records.len() as u64);
@@ -233,7 +234,7 @@ fn proof_round_trips_and_checks() {
             .build()
             .unwrap();
         let r = pool
-            .install(|| check_view(&file.view().unwrap(), &|_| {}))
+            .install(|| check_view(&file.view().unwrap(), &Silent))
             .unwrap();
         assert_eq!((r.records, r.claims), (report.records, report.claims));
     }
@@ -343,18 +344,39 @@ fn the_shards_of_a_check_share_the_records_and_one_of_them_finds_a_hole() {
         proof: Some(&path),
         ..Options::default()
     };
-    solve(&Position::start(b), &opts, &Quiet).unwrap();
+    solve(&Position::start(b), &opts, &Silent).unwrap();
     let proof = Proof::read(&path).unwrap();
     let whole = check(&proof).unwrap();
+    /// The total a check announced and the records it then reported done.
+    #[derive(Default)]
+    struct Counted(AtomicU64, AtomicU64);
+    impl Progress for Counted {
+        fn begin(&self, _: &str, total: u64) {
+            self.0.store(total, Relaxed);
+        }
+        fn advance(&self, units: u64) {
+            self.1.fetch_add(units, Relaxed);
+        }
+    }
     let shards = |p: &Proof, n: u32| {
         let bytes = p.to_bytes();
         let view = ProofView::parse(&bytes, std::path::Path::new("test")).unwrap();
         (1..=n)
-            .map(|i| check_shard(&view, Shard::new(i, n).unwrap(), &|_| {}))
+            .map(|i| {
+                let counted = Counted::default();
+                let r = check_shard(&view, Shard::new(i, n).unwrap(), &counted);
+                (r, counted.0.into_inner(), counted.1.into_inner())
+            })
             .collect::<Vec<_>>()
     };
     for n in [2, 3, 7] {
-        let reports: Vec<CheckReport> = shards(&proof, n).into_iter().map(Result::unwrap).collect();
+        let mut reports = Vec::new();
+        for (r, total, done) in shards(&proof, n) {
+            // Each shard's progress counts its own records, announced before it starts.
+            let r = r.unwrap();
+            assert_eq!((total, done), (r.records, r.records));
+            reports.push(r);
+        }
         // Every shard has records of its own, and together they are the whole proof.
         assert!(reports.iter().all(|r| r.records > 0), "{reports:?}");
         let records: u64 = reports.iter().map(|r| r.records).sum();
@@ -368,7 +390,7 @@ fn the_shards_of_a_check_share_the_records_and_one_of_them_finds_a_hole() {
     // A record missing: its parent's shard fails, whichever it is.
     let mut p = proof.clone();
     p.records.remove(p.records.len() / 2);
-    let failed = shards(&p, 3).iter().filter(|r| r.is_err()).count();
+    let failed = shards(&p, 3).iter().filter(|r| r.0.is_err()).count();
     assert!(failed >= 1);
 }
 
@@ -396,7 +418,7 @@ fn a_proof_written_in_pieces_merges_into_one_that_checks() {
                 proof_shard: shard,
                 ..Options::default()
             };
-            solve(&root, &options, &Quiet)
+            solve(&root, &options, &Silent)
                 .unwrap()
                 .proof
                 .unwrap()
@@ -444,7 +466,7 @@ fn five_by_five_is_a_second_player_win_in_26_plies() {
         tablebase: Some(&tb),
         ..Options::default()
     };
-    let s = solve(&root, &opts, &Quiet).unwrap();
+    let s = solve(&root, &opts, &Silent).unwrap();
     assert_eq!((s.winner, s.plies), (Side::Second, 26));
 }
 
@@ -461,7 +483,7 @@ fn a_stopped_solve_resumes_from_its_checkpoint_to_the_same_answer() {
     use breakthrough::solve::SolveError;
     let b = board(4, 4);
     let root = Position::start(b);
-    let fresh = solve(&root, &Options::default(), &Quiet).unwrap();
+    let fresh = solve(&root, &Options::default(), &Silent).unwrap();
     let dfpn_nodes = fresh.winner_nodes;
     assert!(dfpn_nodes > 500, "{dfpn_nodes}");
     // Stop inside df-pn, then inside the length search, then finish.
@@ -472,7 +494,7 @@ fn a_stopped_solve_resumes_from_its_checkpoint_to_the_same_answer() {
         stop_after,
         ..Options::default()
     };
-    let e = solve(&root, &with(Some(300)), &Quiet).unwrap_err();
+    let e = solve(&root, &with(Some(300)), &Silent).unwrap_err();
     assert!(
         matches!(
             e,
@@ -486,7 +508,7 @@ fn a_stopped_solve_resumes_from_its_checkpoint_to_the_same_answer() {
     let c = Checkpoint::read(&path).unwrap().unwrap();
     assert_eq!(c.phase, Phase::Winner);
     assert_eq!(c.winner_nodes, 300);
-    let e = solve(&root, &with(Some(dfpn_nodes + 100)), &Quiet).unwrap_err();
+    let e = solve(&root, &with(Some(dfpn_nodes + 100)), &Silent).unwrap_err();
     assert!(matches!(e, SolveError::Stopped { .. }), "{e}");
     let c = Checkpoint::read(&path).unwrap().unwrap();
     let Phase::Length { winner, bound } = c.phase else {
@@ -495,7 +517,7 @@ fn a_stopped_solve_resumes_from_its_checkpoint_to_the_same_answer() {
     assert_eq!(winner, Side::Second);
     assert!(bound <= 14 && bound % 2 == 0, "{bound}");
     assert!(c.length_nodes > 0 && !c.entries.is_empty());
-    let s = solve(&root, &with(None), &Quiet).unwrap();
+    let s = solve(&root, &with(None), &Silent).unwrap();
     assert_eq!(
         (s.winner, s.plies, &s.line),
         (fresh.winner, fresh.plies, &fresh.line)
@@ -504,14 +526,14 @@ fn a_stopped_solve_resumes_from_its_checkpoint_to_the_same_answer() {
     // principal line, so a run stopped there or in the proof does not search again), and
     // a run from it has only the principal line left to search.
     std::fs::remove_file(&path).unwrap();
-    solve(&root, &with(None), &Quiet).unwrap();
+    solve(&root, &with(None), &Silent).unwrap();
     let c = Checkpoint::read(&path).unwrap().unwrap();
     let holding = Phase::Length {
         winner: Side::Second,
         bound: fresh.plies,
     };
     assert_eq!(c.phase, holding);
-    let again = solve(&root, &with(None), &Quiet).unwrap();
+    let again = solve(&root, &with(None), &Silent).unwrap();
     assert_eq!((again.plies, &again.line), (fresh.plies, &fresh.line));
     let searched = again.length_nodes - c.length_nodes;
     assert!(
@@ -521,7 +543,7 @@ fn a_stopped_solve_resumes_from_its_checkpoint_to_the_same_answer() {
     );
     // The checkpoint of another board is refused with a message, not used.
     let other = Position::start(board(5, 4));
-    let e = solve(&other, &with(None), &Quiet).unwrap_err();
+    let e = solve(&other, &with(None), &Silent).unwrap_err();
     assert!(e.to_string().contains("not of"), "{e}");
     std::fs::remove_file(&path).unwrap();
 }
@@ -543,7 +565,7 @@ fn one_bound_holds_exactly_from_the_plain_searchs_length_on() {
                     ..Options::default()
                 };
                 for d in 1..=length + 2 {
-                    let t = test_bound(&pos, &opts, d, &Quiet).unwrap();
+                    let t = test_bound(&pos, &opts, d, &Silent).unwrap();
                     assert_eq!(t.winner, winner, "{}", pos.to_fen());
                     assert_eq!(
                         t.holds,
@@ -572,11 +594,11 @@ fn a_bound_tested_from_a_checkpoint_leaves_it_good_for_the_whole_solve() {
         };
         // A bound that holds, far above the length: had the checkpoint recorded it, the
         // solve below would start there and answer it.
-        let t = test_bound(&pos, &opts, length + 6, &Quiet).unwrap();
+        let t = test_bound(&pos, &opts, length + 6, &Silent).unwrap();
         assert!(t.holds);
         let c = Checkpoint::read(&file).unwrap().expect("saved");
         assert_eq!(c.phase, Phase::Length { winner, bound: 0 });
-        let s = solve(&pos, &opts, &Quiet).unwrap();
+        let s = solve(&pos, &opts, &Silent).unwrap();
         assert_eq!((s.winner, s.plies), (winner, length), "{}", pos.to_fen());
         std::fs::remove_file(&file).unwrap();
     }

@@ -5,7 +5,8 @@
 use checkers::db::{build, Database};
 use checkers::{CheckersProver, Leafed, Position, SliceIndex, Wdl};
 use prover::draws::Value;
-use prover::{solve_with_draws, Options, ProverPosition, Quiet};
+use prover::{solve_with_draws, Options, ProverPosition};
+use quasar_core::progress::Silent;
 use quasar_core::{Game, Selection, Side, SplitMix64};
 use std::sync::{Arc, OnceLock};
 
@@ -72,7 +73,7 @@ fn agree(n: u32, positions: &[Position]) -> [usize; 3] {
     let mut seen = [0; 3];
     for &pos in positions {
         let root = Leafed::new(pos, Some(leaves(n)));
-        let valued = prover::draws::value(&CheckersProver, &root, &options(), &Quiet)
+        let valued = prover::draws::value(&CheckersProver, &root, &options(), &Silent)
             .unwrap_or_else(|e| panic!("{}: {e}", pos.position_text()));
         let want = full().probe_position(&pos).unwrap();
         let got = match valued.value {
@@ -122,7 +123,7 @@ fn a_proof_over_the_databases_is_checked_with_them() {
         proof: Some(&path),
         ..options()
     };
-    let (valued, s) = solve_with_draws(&CheckersProver, &root, &o, &Quiet).unwrap();
+    let (valued, s) = solve_with_draws(&CheckersProver, &root, &o, &Silent).unwrap();
     assert_eq!(valued.value, Value::Win(won.side));
     let s = s.unwrap();
     let proof = prover::ProofFile::open(&path).unwrap();
@@ -130,10 +131,10 @@ fn a_proof_over_the_databases_is_checked_with_them() {
     // The file names its leaves' pieces; the rules alone do not end the game there.
     assert!(view.root.lacks_leaves());
     assert_eq!(view.root.leaf_pieces(), 2);
-    assert!(prover::check_view(&view, &|_| {}).is_err());
+    assert!(prover::check_view(&view, &Silent).is_err());
     assert!(view.root.with_leaves(leaves(3)).is_err());
     view.root = view.root.with_leaves(leaves(2)).unwrap();
-    let report = prover::check_view(&view, &|_| {}).unwrap();
+    let report = prover::check_view(&view, &Silent).unwrap();
     assert_eq!(report.records, s.proof.unwrap().records);
     assert_eq!(view.plies, s.plies);
     std::fs::remove_dir_all(&dir).unwrap();

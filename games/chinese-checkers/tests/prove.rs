@@ -5,7 +5,8 @@
 use chinese_checkers::solve::{solve_half, CcTable};
 use chinese_checkers::{CcProver, Position};
 use prover::draws::Value;
-use prover::{solve_with_draws, Options, Quiet};
+use prover::{solve_with_draws, Options};
+use quasar_core::progress::Silent;
 use quasar_core::{Game, GameResult, SplitMix64};
 use retro::symmetric::MirrorOptions;
 use retro::PerfectIndex;
@@ -30,7 +31,7 @@ fn options<'a>() -> Options<'a, CcTable> {
 
 /// Proves `pos` and compares its value and length with the table's.
 fn agrees(pos: &Position) -> Value {
-    let (valued, solution) = solve_with_draws(&CcProver, pos, &options(), &Quiet)
+    let (valued, solution) = solve_with_draws(&CcProver, pos, &options(), &Silent)
         .unwrap_or_else(|e| panic!("{}: {e}", pos.position_text()));
     let (r, plies) = table(pos.k()).value(pos).unwrap();
     let want = match r {
@@ -56,12 +57,12 @@ fn two_pieces_the_first_player_wins_in_33_plies_with_a_checked_proof() {
         proof: Some(&path),
         ..options()
     };
-    let (valued, s) = solve_with_draws(&CcProver, &start, &o, &Quiet).unwrap();
+    let (valued, s) = solve_with_draws(&CcProver, &start, &o, &Silent).unwrap();
     assert_eq!(valued.value, Value::Win(quasar_core::Side::First));
     let s = s.unwrap();
     assert_eq!(s.plies, 33);
     let proof = prover::ProofFile::open(&path).unwrap();
-    let report = prover::check_view(&proof.view::<Position>().unwrap(), &|_| {}).unwrap();
+    let report = prover::check_view(&proof.view::<Position>().unwrap(), &Silent).unwrap();
     assert_eq!(report.records, s.proof.unwrap().records);
     std::fs::remove_dir_all(&dir).unwrap();
 }

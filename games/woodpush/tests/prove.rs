@@ -3,7 +3,8 @@
 //! replayed by the checker.
 
 use prover::draws::Value;
-use prover::{solve_with_draws, Options, Quiet};
+use prover::{solve_with_draws, Options};
+use quasar_core::progress::Silent;
 use quasar_core::{Game, GameResult, SplitMix64};
 use retro::PerfectIndex;
 use woodpush::{solve, Position, SolveOptions, WoodpushProver, WoodpushTable};
@@ -49,7 +50,7 @@ fn cross_check(width: u32, samples: usize) -> [usize; 3] {
             .take(samples),
     );
     for pos in picks {
-        let (valued, solution) = solve_with_draws(&WoodpushProver, &pos, &options(), &Quiet)
+        let (valued, solution) = solve_with_draws(&WoodpushProver, &pos, &options(), &Silent)
             .unwrap_or_else(|e| panic!("{}: {e}", pos.position_text()));
         let want = table_value(&t, &pos);
         assert_eq!(valued.value, want, "{}", pos.position_text());
@@ -78,7 +79,7 @@ fn starts_are_right_on_widths_6_to_9() {
         let t = table(width);
         let start = Position::start(width).unwrap();
         assert_eq!(table_value(&t, &start), value, "width {width}");
-        let (valued, _) = solve_with_draws(&WoodpushProver, &start, &options(), &Quiet).unwrap();
+        let (valued, _) = solve_with_draws(&WoodpushProver, &start, &options(), &Silent).unwrap();
         assert_eq!(valued.value, value, "width {width}");
     }
 }

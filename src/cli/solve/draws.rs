@@ -2,13 +2,13 @@
 //! (a win or a draw) as two searches, then a win's exact length, line and proof; `--check`
 //! of their proofs. Each game's registration gives the root, its table and its name.
 
-use super::{handle_stop, print_costs, Args, Interrupt, Line};
+use super::{handle_stop, print_costs, Args, Interrupt};
 use crate::cli::output::{length_text, print_json};
 use crate::cli::CliResult;
+use crate::progress::Bars;
 use prover::draws::Value;
-use prover::{Instance, Options, ProofFile, ProverPosition, SolveProgress};
+use prover::{Instance, Options, ProofFile, ProverPosition};
 use quasar_core::{Game, Shard};
-use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
 
@@ -49,16 +49,9 @@ pub(crate) fn solve<I: Instance>(
         interrupt: Some(&interrupt.raised),
         ..Options::default()
     };
-    let terminal = std::io::stderr().is_terminal();
-    let line = Line::new(terminal);
-    let progress: &dyn SolveProgress = if args.quiet { &prover::Quiet } else { &line };
-    let result = prover::solve_with_draws(inst, root, &options, progress);
-    let (valued, solution) = handle_stop(
-        result,
-        !args.quiet && terminal,
-        &interrupt,
-        args.proof.as_deref(),
-    )?;
+    let bars = Bars::new(!args.quiet);
+    let result = prover::solve_with_draws(inst, root, &options, &bars);
+    let (valued, solution) = handle_stop(result, &bars, &interrupt, args.proof.as_deref())?;
     let side = |s| I::Pos::side_name(s);
     let mut text = Vec::new();
     if let Some(s) = &solution {
@@ -164,7 +157,9 @@ pub(crate) fn check<P: ProverPosition>(
         .build()
         .map_err(|e| format!("cannot start the checking threads: {e}"))?;
     let shard = args.shard.unwrap_or(Shard::WHOLE);
-    let r = pool.install(|| prover::check_shard(&view, shard, &|_| {}))?;
+    let bars = Bars::new(!args.quiet);
+    let r = pool.install(|| prover::check_shard(&view, shard, &bars))?;
+    bars.finish();
     if args.json {
         return print_json(&serde_json::json!({
             "game": game,

@@ -4,17 +4,16 @@
 
 use super::BreakthroughSetup;
 use crate::cli::output::{length_text, print_json};
-use crate::cli::solve::{handle_stop, print_costs, Args, Interrupt, Line};
+use crate::cli::solve::{handle_stop, print_costs, Args, Interrupt};
 use crate::cli::{position_from, CliResult, SizeRule};
 use crate::games::registration::SolveGame;
-use breakthrough::solve::{self, Options, ProofFile, SolveError, SolveProgress};
+use crate::progress::Bars;
+use breakthrough::solve::{self, Options, ProofFile, SolveError};
 use breakthrough::tablebase::Tablebase;
 use breakthrough::{Board, Position};
 use quasar_core::measure::peak_memory_kib;
 use quasar_core::{Game, Outcome, Shard, Side};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::time::Instant;
 
 impl SolveGame for BreakthroughSetup {
@@ -140,13 +139,10 @@ fn run(args: &Args) -> CliResult {
             .unwrap_or_else(|| solve::default_length_pn_from(root.board())),
         interrupt: Some(&interrupt.raised),
     };
-    let terminal = std::io::stderr().is_terminal();
-    let line = Line::new(terminal);
-    let show = !args.quiet;
-    let progress: &dyn SolveProgress = if show { &line } else { &solve::Quiet };
+    let bars = Bars::new(!args.quiet);
     if let Some(plies) = args.within {
-        let result = solve::test_bound(&root, &options, plies, progress);
-        let t = match handle_stop(result, show && terminal, &interrupt, None) {
+        let result = solve::test_bound(&root, &options, plies, &bars);
+        let t = match handle_stop(result, &bars, &interrupt, None) {
             Err(SolveError::Stopped { nodes, saved }) => {
                 return stopped(&root, nodes, saved.as_deref(), args.json)
             }
@@ -186,8 +182,8 @@ fn run(args: &Args) -> CliResult {
         );
         return Ok(());
     }
-    let result = solve::solve(&root, &options, progress);
-    let s = match handle_stop(result, show && terminal, &interrupt, args.proof.as_deref()) {
+    let result = solve::solve(&root, &options, &bars);
+    let s = match handle_stop(result, &bars, &interrupt, args.proof.as_deref()) {
         Err(SolveError::Stopped { nodes, saved }) => {
             return stopped(&root, nodes, saved.as_deref(), args.json)
         }
@@ -312,23 +308,9 @@ fn check(file: &Path, threads: Option<usize>, shard: Shard, quiet: bool, json: b
         .num_threads(threads.unwrap_or(0))
         .build()
         .map_err(|e| format!("cannot start the checking threads: {e}"))?;
-    // A line on standard error every ten seconds: a large proof takes minutes.
-    let last = Mutex::new(Instant::now());
-    let total = match shard.count() {
-        1 => view.len().to_string(),
-        n => format!("about {}", view.len() / n as u64),
-    };
-    let progress = |done: u64| {
-        let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
-        if !quiet && last.elapsed().as_secs() >= 10 {
-            *last = Instant::now();
-            eprintln!(
-                "{:.0} s, check: {done} of {total} records",
-                t.elapsed().as_secs_f64()
-            );
-        }
-    };
-    let r = pool.install(|| solve::check_shard(&view, shard, &progress))?;
+    let bars = Bars::new(!quiet);
+    let r = pool.install(|| solve::check_shard(&view, shard, &bars))?;
+    bars.finish();
     if json {
         return print_json(&serde_json::json!({
             "game": "breakthrough",

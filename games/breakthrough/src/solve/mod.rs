@@ -27,11 +27,12 @@ pub mod checkpoint {
     pub type Checkpoint = prover::checkpoint::Checkpoint<crate::Position>;
 }
 pub use prover::{
-    BoundTest, CheckReport, CheckpointError, ProofError, ProofFile, ProofSummary, Quiet, Record,
-    RecordKind, SolveError, SolveProgress, Status, PLACE_LEVELS,
+    BoundTest, CheckReport, CheckpointError, ProofError, ProofFile, ProofSummary, Record,
+    RecordKind, SolveError, Status, PLACE_LEVELS,
 };
+pub use quasar_core::progress::{Progress, Silent};
 
-use crate::tablebase::{generate, Limits, Region, RegionError, Silent, Tablebase};
+use crate::tablebase::{generate, Limits, Region, RegionError, Tablebase};
 use crate::{Board, Position};
 use leaves::Geometry;
 use prover::ProofView as View;
@@ -55,7 +56,7 @@ pub type ProofWriter = prover::ProofWriter<Position>;
 pub fn solve(
     root: &Position,
     options: &Options,
-    progress: &dyn SolveProgress,
+    progress: &dyn Progress,
 ) -> Result<Solution, SolveError> {
     prover::solve(&Geometry::new(root.board()), root, options, progress)
 }
@@ -66,7 +67,7 @@ pub fn test_bound(
     root: &Position,
     options: &Options,
     plies: u32,
-    progress: &dyn SolveProgress,
+    progress: &dyn Progress,
 ) -> Result<BoundTest, SolveError> {
     prover::test_bound(&Geometry::new(root.board()), root, options, plies, progress)
 }
@@ -77,10 +78,7 @@ pub fn check(proof: &Proof) -> Result<CheckReport, ProofError> {
 }
 
 /// Checks the proof a file holds, on the current rayon pool's threads.
-pub fn check_view(
-    view: &ProofView,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<CheckReport, ProofError> {
+pub fn check_view(view: &ProofView, progress: &dyn Progress) -> Result<CheckReport, ProofError> {
     prover::check_view(view, progress)
 }
 
@@ -88,7 +86,7 @@ pub fn check_view(
 pub fn check_shard(
     view: &ProofView,
     shard: Shard,
-    progress: &(dyn Fn(u64) + Sync),
+    progress: &dyn Progress,
 ) -> Result<CheckReport, ProofError> {
     prover::check_shard(view, shard, progress)
 }

@@ -5,7 +5,7 @@ mod dfpn {
     use crate::solve::checkpoint::Saver;
     use crate::solve::dfpn::*;
     use crate::solve::leaves::Geometry;
-    use crate::solve::{table_in_memory, Quiet};
+    use crate::solve::{table_in_memory, Silent};
     use crate::tablebase::Tablebase;
     use crate::{Board, Position};
     use quasar_core::exact::ExactSolver;
@@ -47,7 +47,7 @@ mod dfpn {
     fn winner(pos: &Position, tb: Option<&Tablebase>, tuning: Tuning, bytes: usize) -> Side {
         let geo = Geometry::new(pos.board());
         let saver = Saver::new(None, Duration::from_secs(3600), None);
-        let mut d = Dfpn::new(&geo, tb, bytes, &Quiet, saver).unwrap();
+        let mut d = Dfpn::new(&geo, tb, bytes, &Silent, saver).unwrap();
         d.tuning = tuning;
         d.winner(pos).expect("never stopped")
     }
@@ -108,7 +108,7 @@ mod dfpn {
         let (mut forced, mut chosen) = (0, 0);
         for pos in positions(b, 12, 60, 7) {
             let saver = Saver::new(None, Duration::from_secs(3600), None);
-            let mut d = Dfpn::new(&geo, None, 1 << 20, &Quiet, saver).unwrap();
+            let mut d = Dfpn::new(&geo, None, 1 << 20, &Silent, saver).unwrap();
             let winner = d.winner(&pos).expect("never stopped");
             let Some(numbers) = d.watch.numbers() else {
                 // Settled without a search: nothing to watch.
