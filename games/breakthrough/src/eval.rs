@@ -26,36 +26,34 @@ pub const HOME: i32 = PIECE / 2;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BreakthroughEval {
     board: Board,
-    /// `row_bits[k]`: the cells whose 0-based row has bit `k` set, so that the sum of the
-    /// rows of a set of pieces is `sum_k 2^k * popcount(pieces & row_bits[k])`.
-    row_bits: [u64; 5],
-    /// The cells of the opponent's half, per side (rows beyond the middle).
-    far_half: [u64; 2],
+    rows: Rows,
     /// Per side and cell: the triangle ahead up to the goal row (rows `1..=d` ahead, at
     /// most as many columns aside as rows ahead), where an opponent piece could stop a
     /// runner.
     cone: [[u64; 64]; 2],
-    /// The home row, per side.
-    home_row: [u64; 2],
     /// The weight of a piece on its home row (0 in alpha-beta's evaluation, [`HOME`] in
     /// MCTS's).
     home: i32,
 }
 
-impl BreakthroughEval {
-    /// Alpha-beta's evaluation of positions on `board`: material, advancement and safety.
-    pub fn new(board: Board) -> BreakthroughEval {
-        Self::with_home(board, 0)
-    }
+/// The row masks of one board that the score of a side's pieces reads: few enough to
+/// compute at each playout's end as well.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Rows {
+    height: u32,
+    /// `row_bits[k]`: the cells whose 0-based row has bit `k` set, so that the sum of the
+    /// rows of a set of pieces is `sum_k 2^k * popcount(pieces & row_bits[k])`.
+    row_bits: [u64; 5],
+    /// The cells of the opponent's half, per side (rows beyond the middle).
+    far_half: [u64; 2],
+    /// The home row, per side.
+    home_row: [u64; 2],
+}
 
-    /// MCTS's evaluation of positions on `board`: alpha-beta's, and [`HOME`] a piece on its
-    /// own home row.
-    pub fn for_mcts(board: Board) -> BreakthroughEval {
-        Self::with_home(board, HOME)
-    }
-
-    /// The evaluation with `home` a piece on its own home row.
-    pub fn with_home(board: Board, home: i32) -> BreakthroughEval {
+impl Rows {
+    /// The masks of `board`.
+    #[inline]
+    fn new(board: Board) -> Rows {
         let h = board.height();
         let mut row_bits = [0u64; 5];
         let mut far_half = [0u64; 2];
@@ -74,6 +72,75 @@ impl BreakthroughEval {
                 far_half[Side::Second.index()] |= mask;
             }
         }
+        Rows {
+            height: h,
+            row_bits,
+            far_half,
+            home_row: [board.row_mask(0), board.row_mask(h - 1)],
+        }
+    }
+
+    /// The sum of the 0-based rows of `pieces`.
+    #[inline]
+    fn row_sum(&self, pieces: u64) -> i32 {
+        let mut sum = 0;
+        for (k, bits) in self.row_bits.iter().enumerate() {
+            sum += ((pieces & bits).count_ones() as i32) << k;
+        }
+        sum
+    }
+
+    /// The score of `side`'s pieces alone: material, advancement, safety and `home` a
+    /// piece on its home row, given the cells `side` attacks (`defended`) and those its
+    /// opponent attacks.
+    #[inline]
+    fn side_score(
+        &self,
+        pos: &Position,
+        side: Side,
+        home: i32,
+        defended: u64,
+        attacked: u64,
+    ) -> i32 {
+        let own = pos.pieces(side);
+        let n = own.count_ones() as i32;
+        let rows = self.row_sum(own);
+        let advance = match side {
+            Side::First => rows,
+            Side::Second => (self.height as i32 - 1) * n - rows,
+        };
+        let hanging = (own & attacked & !defended).count_ones() as i32;
+        let supported = (own & defended & self.far_half[side.index()]).count_ones() as i32;
+        let on_home_row = (own & self.home_row[side.index()]).count_ones() as i32;
+        PIECE * n + ROW * advance - HANGING * hanging + SUPPORTED * supported + home * on_home_row
+    }
+
+    /// The score of the side to move's pieces less its opponent's.
+    #[inline]
+    fn balance(&self, pos: &Position, home: i32) -> i32 {
+        let me = pos.side();
+        let opp = me.opponent();
+        // Each side's attacks serve both scores.
+        let (mine, theirs) = (attacks(pos, me), attacks(pos, opp));
+        self.side_score(pos, me, home, mine, theirs) - self.side_score(pos, opp, home, theirs, mine)
+    }
+}
+
+impl BreakthroughEval {
+    /// Alpha-beta's evaluation of positions on `board`: material, advancement and safety.
+    pub fn new(board: Board) -> BreakthroughEval {
+        Self::with_home(board, 0)
+    }
+
+    /// MCTS's evaluation of positions on `board`: alpha-beta's, and [`HOME`] a piece on its
+    /// own home row.
+    pub fn for_mcts(board: Board) -> BreakthroughEval {
+        Self::with_home(board, HOME)
+    }
+
+    /// The evaluation with `home` a piece on its own home row.
+    pub fn with_home(board: Board, home: i32) -> BreakthroughEval {
+        let h = board.height();
         let (w, nfc, nlc) = (board.width(), board.not_first_col(), board.not_last_col());
         let mut cone = [[0u64; 64]; 2];
         for side in [Side::First, Side::Second] {
@@ -95,10 +162,8 @@ impl BreakthroughEval {
         }
         BreakthroughEval {
             board,
-            row_bits,
-            far_half,
+            rows: Rows::new(board),
             cone,
-            home_row: [board.row_mask(0), board.row_mask(h - 1)],
             home,
         }
     }
@@ -107,89 +172,20 @@ impl BreakthroughEval {
     pub fn board(&self) -> Board {
         self.board
     }
-
-    /// The sum of the 0-based rows of `pieces`.
-    #[inline]
-    fn row_sum(&self, pieces: u64) -> i32 {
-        let mut sum = 0;
-        for (k, bits) in self.row_bits.iter().enumerate() {
-            sum += ((pieces & bits).count_ones() as i32) << k;
-        }
-        sum
-    }
-
-    /// The score of `side`'s pieces alone: material, advancement and safety, given the
-    /// cells `side` attacks (`defended`) and those its opponent attacks.
-    #[inline]
-    fn side_score(&self, pos: &Position, side: Side, defended: u64, attacked: u64) -> i32 {
-        let own = pos.pieces(side);
-        let n = own.count_ones() as i32;
-        let rows = self.row_sum(own);
-        let advance = match side {
-            Side::First => rows,
-            Side::Second => (self.board.height() as i32 - 1) * n - rows,
-        };
-        let hanging = (own & attacked & !defended).count_ones() as i32;
-        let supported = (own & defended & self.far_half[side.index()]).count_ones() as i32;
-        let home = (own & self.home_row[side.index()]).count_ones() as i32;
-        PIECE * n + ROW * advance - HANGING * hanging + SUPPORTED * supported + self.home * home
-    }
 }
 
-/// [`BreakthroughEval::with_home`]'s evaluation for the side to move without its
-/// precomputed masks, for playouts that end by the evaluation's sign.
+/// [`BreakthroughEval::with_home`]'s evaluation for the side to move without its cones
+/// (which only its verdicts read), for playouts that end by the evaluation's sign.
 #[inline]
 pub fn safety_balance(pos: &Position, home: i32) -> i32 {
-    let me = pos.side();
-    let opp = me.opponent();
-    // Each side's attacks serve both scores.
-    let (mine, theirs) = (attacks(pos, me), attacks(pos, opp));
-    safety_score(pos, me, home, mine, theirs) - safety_score(pos, opp, home, theirs, mine)
-}
-
-/// The score of `side`'s pieces in [`safety_balance`], given the cells `side` attacks
-/// (`defended`) and those its opponent attacks.
-#[inline]
-fn safety_score(pos: &Position, side: Side, home: i32, defended: u64, attacked: u64) -> i32 {
-    let b = pos.board();
-    let h = b.height();
-    let own = pos.pieces(side);
-    let n = own.count_ones() as i32;
-    let mut rows = 0;
-    let mut far = 0;
-    for row in 0..h {
-        let here = own & b.row_mask(row);
-        rows += row as i32 * here.count_ones() as i32;
-        let far_row = match side {
-            Side::First => 2 * row >= h,
-            Side::Second => 2 * (row + 1) <= h,
-        };
-        if far_row {
-            far += (here & defended).count_ones() as i32;
-        }
-    }
-    let advance = match side {
-        Side::First => rows,
-        Side::Second => (h as i32 - 1) * n - rows,
-    };
-    let hanging = (own & attacked & !defended).count_ones() as i32;
-    let home_row = match side {
-        Side::First => b.row_mask(0),
-        Side::Second => b.row_mask(h - 1),
-    };
-    let home = home * (own & home_row).count_ones() as i32;
-    PIECE * n + ROW * advance - HANGING * hanging + SUPPORTED * far + home
+    Rows::new(pos.board()).balance(pos, home)
 }
 
 impl Evaluation<Position> for BreakthroughEval {
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
         debug_assert_eq!(pos.board(), self.board, "an evaluation is for one board");
-        let me = pos.side();
-        let opp = me.opponent();
-        // Each side's attacks serve both scores.
-        let (mine, theirs) = (attacks(pos, me), attacks(pos, opp));
-        self.side_score(pos, me, mine, theirs) - self.side_score(pos, opp, theirs, mine)
+        self.rows.balance(pos, self.home)
     }
 
     fn scale(&self) -> f64 {
