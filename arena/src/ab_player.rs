@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// The keys an `ab:` spec takes, for error messages.
-pub const AB_KEYS: &str = "tb, time, tc, depth, hash";
+pub const AB_KEYS: &str = "tb, time, tc, depth, hash, eval";
 
 /// The largest transposition table an `ab:` spec may ask for, in MiB.
 pub const MAX_HASH_MIB: usize = 1 << 16;
@@ -34,6 +34,19 @@ pub struct AbSettings {
     pub depth: Option<u32>,
     /// The transposition table's size in MiB (`hash=64`).
     pub hash_mib: Option<usize>,
+    /// Which of the game's evaluations it searches with (`eval=mcts`).
+    pub eval: Option<AbEval>,
+}
+
+/// The evaluation an alpha-beta player searches with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AbEval {
+    /// Alpha-beta's own (`eval=ab`, the default): for Breakthrough the reference
+    /// evaluation, material, advancement and piece safety.
+    Ab,
+    /// MCTS's (`eval=mcts`): for Breakthrough alpha-beta's with each piece on its home row
+    /// weighted as well; the same as `ab` for games that weigh nothing differently.
+    Mcts,
 }
 
 /// A setting of an `ab:` spec that cannot be taken.
@@ -109,6 +122,12 @@ impl AbSettings {
                 Ok(m) if (1..=MAX_HASH_MIB).contains(&m) => self.hash_mib = Some(m),
                 _ => return Err(bad("expected MiB from 1 to 65536")),
             },
+            "eval" if self.eval.is_some() => return Err(twice()),
+            "eval" => match value {
+                "ab" => self.eval = Some(AbEval::Ab),
+                "mcts" => self.eval = Some(AbEval::Mcts),
+                _ => return Err(bad("expected ab (its own evaluation) or mcts (MCTS's)")),
+            },
             _ => return Err(AbSettingError::UnknownKey(key.into())),
         }
         Ok(())
@@ -145,7 +164,11 @@ impl AbSettings {
         ),
         SetupError,
     > {
-        let eval = setup.evaluation().ok_or_else(|| {
+        let eval = match self.eval {
+            Some(AbEval::Mcts) => setup.mcts_evaluation(),
+            Some(AbEval::Ab) | None => setup.evaluation(),
+        };
+        let eval = eval.ok_or_else(|| {
             SetupError::Policy(format!(
                 "the alpha-beta player needs an evaluation, and {} has none yet",
                 S::NAME
@@ -180,6 +203,12 @@ impl fmt::Display for AbSettings {
         }
         if let Some(m) = self.hash_mib {
             keys.push(format!("hash={m}"));
+        }
+        if let Some(e) = self.eval {
+            keys.push(format!(
+                "eval={}",
+                if e == AbEval::Mcts { "mcts" } else { "ab" }
+            ));
         }
         f.write_str(&keys.join(","))
     }

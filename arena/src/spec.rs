@@ -177,6 +177,8 @@ mod tests {
             "gtp:./engine --gtp",
             "ab",
             "ab:tb=t.qtb,time=1s,depth=9,hash=128",
+            "ab:depth=7,eval=mcts",
+            "ab:eval=ab",
         ] {
             assert_eq!(parse(t).unwrap().to_string(), t);
         }
@@ -193,6 +195,8 @@ mod tests {
             ("ab:c=0.4", "unknown key 'c' for the alpha-beta player"),
             ("ab:hash=-3", "MiB from 1"),
             ("ab:time=0s", "above zero"),
+            ("ab:eval=efms", "expected ab (its own evaluation) or mcts"),
+            ("ab:eval=mcts,eval=ab", "given twice"),
             ("", "empty player"),
             ("gtp:", "give the engine's command"),
             ("gtp:'unclosed", "unclosed"),

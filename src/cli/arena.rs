@@ -77,7 +77,7 @@ pub struct MatchArgs {
     /// prior-depth=D, verdicts=on|off (the game's sound verdicts prove nodes; on by
     /// default), guard=SHARE (alpha-beta checks the chosen move; 0 to 0.9 of the time);
     /// ab[:KEY=VALUE,...] (alpha-beta) with keys tb=FILE, time=1s or tc=BASE+INC, depth=D,
-    /// hash=MiB;
+    /// hash=MiB, eval=ab|mcts (its own evaluation, or MCTS's);
     /// random[:seed=S]; or gtp:<command line>. Two players play a match; more play a round
     /// robin
     #[arg(long = "player", value_name = "SPEC")]

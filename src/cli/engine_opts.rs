@@ -268,6 +268,7 @@ impl EngineArgs {
                     clock: None,
                     depth: self.depth,
                     hash_mib: self.hash.map(|m| m as usize),
+                    eval: None,
                 }))
             }
         }

@@ -350,6 +350,18 @@ mod tests {
     }
 
     #[test]
+    fn an_alpha_beta_player_searches_with_its_own_evaluation_or_that_of_mcts() {
+        let s = setup(6, 6);
+        let name = |keys: &str| {
+            let settings = arena::ab_player::AbSettings::parse_keys(keys).unwrap();
+            settings.searcher(&s).unwrap().evaluation_name()
+        };
+        assert_eq!(name(""), "efms+safety");
+        assert_eq!(name("eval=ab"), "efms+safety");
+        assert_eq!(name("eval=mcts"), "efms+safety+home");
+    }
+
+    #[test]
     fn boardsize_takes_n_or_w_h_and_refuses_boards_without_a_start() {
         let s = setup(8, 8);
         assert_eq!(s.boardsize(&["6"]).unwrap(), setup(6, 6));
