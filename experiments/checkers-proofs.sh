@@ -2,7 +2,9 @@
 # Checkers positions of 7 to 10 pieces proven over the databases of at most 6 pieces (the
 # table "Beyond the databases" in docs/results.md): builds the databases once (about 16 min
 # on 2 quiet cores, 1.3 GB), then for each position a proof capped at CAP seconds, and a
-# check of every proof found. Finished databases are reused and a stopped build resumes.
+# check of every proof found. Finished databases are reused and a stopped build resumes;
+# each search keeps a checkpoint (OUT/NAME.ckpt, saved every minute and when the cap stops
+# it), so running the script again goes on where each search stopped.
 # Usage: experiments/checkers-proofs.sh [OUT_DIR] [CAP]   (defaults: exp-checkers 300)
 set -uo pipefail
 out=${1:-exp-checkers}
@@ -14,8 +16,9 @@ i=0
 while read -r name fen; do
   i=$((i + 1))
   echo "== $name $fen"
-  timeout "$cap" "$q" solve --game checkers --position "$fen" --tb "$out/db6" --memory 1024 \
-    --quiet --proof "$out/$name.proof"
+  timeout --preserve-status "$cap" "$q" solve --game checkers --position "$fen" \
+    --tb "$out/db6" --memory 1024 --quiet --proof "$out/$name.proof" \
+    --checkpoint "$out/$name.ckpt" --checkpoint-every 60
   [ -s "$out/$name.proof" ] && "$q" solve --game checkers --check "$out/$name.proof" --tb "$out/db6"
 done <<'POSITIONS'
 sturges-10 B:W29,17,13,K7:B21,K19,15,10,6,5

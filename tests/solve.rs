@@ -672,3 +672,46 @@ fn woodpush_and_chinese_checkers_solve_with_draws_proofs_and_checks() {
         "{out}"
     );
 }
+
+#[test]
+fn a_stopped_solve_of_a_game_with_draws_resumes_from_its_checkpoint() {
+    let file = temp("w9.ckpt");
+    let _ = std::fs::remove_file(&file);
+    let f = file.to_str().unwrap();
+    let base = [
+        "solve",
+        "--game",
+        "woodpush",
+        "--width",
+        "9",
+        "--memory",
+        "16",
+        "--quiet",
+        "--checkpoint",
+        f,
+    ];
+    // Width 9's two searches take about 6,600 nodes: 4,000 stops in the second.
+    let mut args = base.to_vec();
+    args.extend_from_slice(&["--stop-after", "4000"]);
+    let (ok, out, err) = quasar(&args);
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("stopped after ")
+            && out.contains(&format!(
+                " nodes as asked (--stop-after); checkpoint {f} saved: the same command goes on \
+                 from it"
+            )),
+        "{out}"
+    );
+    let (ok, out, err) = quasar(&base);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("value: a draw (neither Left nor Right can force a win)"),
+        "{out}"
+    );
+    // A damaged checkpoint: one line naming it.
+    std::fs::write(&file, b"QSCHECK\0 cut").unwrap();
+    let (ok, _, err) = quasar(&base);
+    assert!(!ok && err.lines().count() == 1 && err.contains(f), "{err}");
+    std::fs::remove_file(&file).unwrap();
+}

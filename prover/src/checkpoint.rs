@@ -158,6 +158,14 @@ pub enum Phase {
         /// The bound being tested (every smaller one failed).
         bound: u32,
     },
+    /// In a game that may draw, the search for a win of `attacker` (see
+    /// [`crate::draws::value`]); its entries' `a` is 1 for the attacker's wins. Then
+    /// `winner_nodes` counts the search for the side to move, `length_nodes` the search
+    /// for its opponent, which runs only once the first found no win.
+    Attack {
+        /// The side whose win is searched for.
+        attacker: Side,
+    },
 }
 
 /// One table entry: for df-pn `a` is 1 when the side to move wins (a solved position);
@@ -260,6 +268,7 @@ impl<P: ProverPosition> Checkpoint<P> {
         let (phase, winner, bound) = match self.phase {
             Phase::Winner => (0u32, 0u8, 0u32),
             Phase::Length { winner, bound } => (1, winner as u8, bound),
+            Phase::Attack { attacker } => (2, attacker as u8, 0),
         };
         out.extend_from_slice(&(phase | (winner as u32) << 8).to_le_bytes());
         out.extend_from_slice(&bound.to_le_bytes());
@@ -324,6 +333,10 @@ impl<P: ProverPosition> Checkpoint<P> {
             1 => Phase::Length {
                 winner: frame::side_of((phase_word >> 8) as u8).ok_or_else(|| bad("bad winner"))?,
                 bound,
+            },
+            2 => Phase::Attack {
+                attacker: frame::side_of((phase_word >> 8) as u8)
+                    .ok_or_else(|| bad("bad attacker"))?,
             },
             _ => return Err(bad("unknown phase")),
         };

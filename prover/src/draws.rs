@@ -14,14 +14,18 @@
 //! The instance's table key must keep the sides: a symmetry that exchanges the colours
 //! would merge positions of opposite attackers.
 
-use crate::checkpoint::Saver;
+use crate::checkpoint::{
+    least_class_kept, work_class, Checkpoint, CheckpointError, Entry, Phase, Saver, MAX_ENTRIES,
+};
 use crate::dfpn::{count_node, search_node, solve_root, PlyLists, Tuning, INF};
 use crate::instance::{Instance, MoveOf, Step};
 use crate::solve::{stop_error, Options, SolveError, Status};
 use crate::tt::{Key, Table, TableTooLarge};
+use quasar_core::file::OutputLock;
 use quasar_core::progress::Progress;
 use quasar_core::{Game, GameResult, Outcome, Side};
 use std::collections::HashMap;
+use std::path::Path;
 use std::time::Instant;
 
 /// No ply of the path: a result that leaned on none.
@@ -68,8 +72,13 @@ pub struct Attack<'a, I: Instance> {
     proven: u64,
     disproven: u64,
     progress: &'a dyn Progress,
-    /// Says when to stop.
+    /// Says when to stop and save.
     pub saver: Saver<'a>,
+    /// The position being solved, for checkpoints (set by [`Attack::wins`]).
+    root: Option<I::Pos>,
+    /// The nodes of the search for the side to move, when this one is its opponent's: a
+    /// checkpoint holds both.
+    pub earlier: u64,
 }
 
 impl<I: Instance> std::fmt::Debug for Attack<'_, I> {
@@ -108,6 +117,8 @@ impl<'a, I: Instance> Attack<'a, I> {
             disproven: 0,
             progress,
             saver,
+            root: None,
+            earlier: 0,
         })
     }
 
@@ -116,9 +127,64 @@ impl<'a, I: Instance> Attack<'a, I> {
         self.nodes
     }
 
+    /// Resumes from a checkpoint of this search: `nodes` so far and the solved positions
+    /// of `entries`.
+    pub fn load(&mut self, nodes: u64, entries: &[Entry]) {
+        self.nodes = nodes;
+        for e in entries {
+            let v = match e.a {
+                1 => Numbers { pn: 0, dn: INF },
+                _ => Numbers { pn: INF, dn: 0 },
+            };
+            self.tt.put(e.key, v, e.work);
+        }
+    }
+
+    /// Saves the search's solved positions, the most expensive first (every one is a fact
+    /// wherever it is met: a disproof that leaned on the path is never stored).
+    fn checkpoint(&mut self, stop: bool) {
+        let Some(root) = self.root.filter(|_| self.saver.saves()) else {
+            self.saver.save_nothing(stop);
+            return;
+        };
+        let solved = |(_, v, _): &(Key, Numbers, u32)| v.pn == 0 || v.dn == 0;
+        let floor = least_class_kept(
+            self.tt.entries_with_work().filter(solved).map(|e| e.2),
+            MAX_ENTRIES,
+        );
+        let entries = self
+            .tt
+            .entries_with_work()
+            .filter(|e| solved(e) && work_class(e.2) >= floor)
+            .map(|(key, v, work)| Entry {
+                key,
+                a: (v.pn == 0) as u8,
+                b: 0,
+                mv: 0,
+                work,
+            })
+            .collect();
+        let (winner_nodes, length_nodes) = if self.attacker == root.side_to_move() {
+            (self.nodes, 0)
+        } else {
+            (self.earlier, self.nodes)
+        };
+        let c = Checkpoint {
+            root,
+            phase: Phase::Attack {
+                attacker: self.attacker,
+            },
+            winner_nodes,
+            length_nodes,
+            entries,
+        };
+        self.saver.save(&c, stop);
+    }
+
     /// True when the attacker forces a win from `root`, `None` when the saver stopped the
     /// search first.
     pub fn wins(&mut self, root: &I::Pos) -> Option<bool> {
+        self.root = Some(*root);
         if let Some((pn, _)) = self.settled(root) {
             return Some(pn == 0);
         }
@@ -173,7 +239,7 @@ impl<'a, I: Instance> Attack<'a, I> {
             )
         });
         if let Some(stop) = self.saver.tick() {
-            self.saver.save_nothing(stop);
+            self.checkpoint(stop);
             if self.saver.stopped {
                 return (1, 1, FREE);
             }
@@ -314,7 +380,9 @@ pub struct Valued {
 /// positions are reachable before a settled one (the nodes are then the positions listed,
 /// counted as the side to move's), else as two searches: the side to move's win, then
 /// the opponent's; neither is a draw. Each search has its own table of `options.table_bytes`
-/// bytes; checkpoints are not kept (`options.checkpoint` must be `None`).
+/// bytes. With `options.checkpoint` the searches save their solved positions and resume
+/// from them (a checkpoint of the length phase that follows a win gives the winner at
+/// once).
 pub fn value<I: Instance>(
     inst: &I,
     root: &I::Pos,
@@ -327,33 +395,76 @@ pub fn value<I: Instance>(
     if let Some(tb) = options.tablebase {
         inst.table_fits(tb, root).map_err(SolveError::OtherTable)?;
     }
-    if options.checkpoint.is_some() {
-        return Err(SolveError::Internal(
-            "the search for draws keeps no checkpoint".into(),
-        ));
-    }
     let t0 = Instant::now();
     let mut nodes = [0u64; 2];
     let me = root.side_to_move();
-    if let Some((value, listed)) =
-        crate::graph::value(inst, options.tablebase, root, inst.graph_limit())
-    {
-        nodes[me.index()] = listed;
-        return Ok(Valued {
-            value,
-            nodes,
-            seconds: t0.elapsed().as_secs_f64(),
-            outright: true,
-        });
+    let won = |attacker: Side, nodes: [u64; 2]| Valued {
+        value: Value::Win(attacker),
+        nodes,
+        seconds: t0.elapsed().as_secs_f64(),
+        outright: false,
+    };
+    // Taken before the checkpoint is read and held until the searches end: one run a
+    // checkpoint.
+    let lock = match options.checkpoint {
+        Some(path) => Some(OutputLock::acquire(path).map_err(CheckpointError::from)?),
+        None => None,
+    };
+    let resume = match options.checkpoint {
+        Some(path) => {
+            let c = Checkpoint::<I::Pos>::read(path)?;
+            if let Some(c) = &c {
+                c.matches(root, path)?;
+            }
+            c
+        }
+        None => None,
+    };
+    let first = match &resume {
+        None => {
+            if let Some((value, listed)) =
+                crate::graph::value(inst, options.tablebase, root, inst.graph_limit())
+            {
+                nodes[me.index()] = listed;
+                return Ok(Valued {
+                    value,
+                    nodes,
+                    seconds: t0.elapsed().as_secs_f64(),
+                    outright: true,
+                });
+            }
+            me
+        }
+        Some(c) => match c.phase {
+            Phase::Attack { attacker } => attacker,
+            Phase::Length { winner, .. } => {
+                nodes[winner.index()] = c.winner_nodes;
+                return Ok(won(winner, nodes));
+            }
+            Phase::Winner => {
+                return Err(CheckpointError::Damaged {
+                    path: options.checkpoint.unwrap_or(Path::new("")).to_path_buf(),
+                    msg: "it holds a search of a game without draws".into(),
+                }
+                .into())
+            }
+        },
+    };
+    let mut saver = Saver::new(
+        options.checkpoint,
+        options.checkpoint_every,
+        options.stop_after,
+    )
+    .interruptible(options.interrupt)
+    .holding(lock);
+    if first != me {
+        // The side to move's search is over: it found no win.
+        nodes[me.index()] = resume.as_ref().map_or(0, |c| c.winner_nodes);
     }
-    let mut total = 0;
     for attacker in [me, me.opponent()] {
-        let saver = Saver::new(
-            None,
-            options.checkpoint_every,
-            options.stop_after.map(|n| n.saturating_sub(total)),
-        )
-        .interruptible(options.interrupt);
+        if attacker == me && first != me {
+            continue;
+        }
         let mut a = Attack::new(
             inst,
             options.tablebase,
@@ -362,20 +473,38 @@ pub fn value<I: Instance>(
             progress,
             saver,
         )?;
+        a.earlier = nodes[me.index()];
+        if let Some(c) = resume.as_ref().filter(|_| attacker == first) {
+            let so_far = if attacker == me {
+                c.winner_nodes
+            } else {
+                c.length_nodes
+            };
+            a.load(so_far, &c.entries);
+        }
         let wins = a.wins(root);
         nodes[attacker.index()] = a.nodes();
-        total += a.nodes();
         match wins {
-            None => return Err(stop_error(&mut a.saver, total)),
-            Some(true) => {
-                return Ok(Valued {
-                    value: Value::Win(attacker),
-                    nodes,
-                    seconds: t0.elapsed().as_secs_f64(),
-                    outright: false,
-                })
-            }
+            None => return Err(stop_error(&mut a.saver, nodes[0] + nodes[1])),
+            Some(true) => return Ok(won(attacker, nodes)),
             Some(false) => {}
+        }
+        saver = a.saver;
+        if attacker == me {
+            // A crash from here on never repeats the side to move's search.
+            let next = Checkpoint {
+                root: *root,
+                phase: Phase::Attack {
+                    attacker: me.opponent(),
+                },
+                winner_nodes: nodes[me.index()],
+                length_nodes: 0,
+                entries: Vec::new(),
+            };
+            saver.save(&next, false);
+            if saver.stopped {
+                return Err(stop_error(&mut saver, nodes[0] + nodes[1]));
+            }
         }
     }
     Ok(Valued {

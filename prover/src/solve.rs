@@ -305,7 +305,8 @@ pub type Drawn<P> = (crate::draws::Valued, Option<Solution<P>>);
 /// The value of the unfinished `root` of a game that may draw or cycle: a draw, or the
 /// winner with the exact length, the principal line and, when asked, the proof (a draw
 /// has none). The winner is found by [`crate::draws::value`], sound under repetitions;
-/// the length search bounds every line, so cycles cost it nothing. No checkpoint.
+/// the length search bounds every line, so cycles cost it nothing. A checkpoint keeps
+/// both phases: the value's searches, then the length's.
 pub fn solve_with_draws<I: Instance>(
     inst: &I,
     root: &I::Pos,
@@ -461,17 +462,30 @@ fn start<'a, I: Instance>(
     .interruptible(options.interrupt)
     .holding(lock);
     let t0 = Instant::now();
-    let (winner, winner_nodes, solved, saver, from) = match &resume {
-        _ if known.is_some() => {
-            let (winner, nodes, _) = known.expect("checked");
-            (winner, nodes, Vec::new(), saver, 0)
-        }
-        Some(
-            c @ Checkpoint {
-                phase: Phase::Length { winner, bound },
-                ..
-            },
+    let (winner, winner_nodes, solved, saver, from) = match (&resume, known) {
+        (
+            Some(
+                c @ Checkpoint {
+                    phase: Phase::Length { winner, bound },
+                    ..
+                },
+            ),
+            _,
         ) => (*winner, c.winner_nodes, Vec::new(), saver, *bound),
+        (_, Some((winner, nodes, _))) => (winner, nodes, Vec::new(), saver, 0),
+        (
+            Some(Checkpoint {
+                phase: Phase::Attack { .. },
+                ..
+            }),
+            None,
+        ) => {
+            return Err(CheckpointError::Damaged {
+                path: options.checkpoint.unwrap_or(Path::new("")).to_path_buf(),
+                msg: "it holds a search for draws, which this solve does not make".into(),
+            }
+            .into())
+        }
         _ => {
             let mut d = dfpn::Dfpn::new(geo, tb, options.table_bytes, progress, saver)?;
             if let Some(c) = &resume {

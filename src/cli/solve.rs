@@ -299,6 +299,35 @@ pub(crate) fn handle_stop<T>(
     }
 }
 
+/// The answer of a search that `--stop-after` stopped, as asked: not an error, so it exits
+/// with 0, saying where it stopped and how to go on; with `json`, `game`'s keys (the game
+/// and the position) and the stop's.
+pub(crate) fn stopped(
+    mut game: serde_json::Value,
+    nodes: u64,
+    saved: Option<&Path>,
+    json: bool,
+) -> CliResult {
+    if json {
+        game["stopped"] = true.into();
+        game["nodes"] = nodes.into();
+        game["checkpoint"] = saved.map(|p| p.display().to_string()).into();
+        return crate::cli::output::print_json(&game);
+    }
+    match saved {
+        Some(path) => println!(
+            "stopped after {nodes} nodes as asked (--stop-after); checkpoint {} saved: the same \
+             command goes on from it (without --stop-after, to the end)",
+            path.display()
+        ),
+        None => println!(
+            "stopped after {nodes} nodes as asked (--stop-after); nothing was saved: give \
+             --checkpoint FILE to be able to resume"
+        ),
+    }
+    Ok(())
+}
+
 /// Prints the nodes and seconds of both phases (the first found `how`, the second named
 /// `second`) and the peak memory.
 pub(crate) fn print_costs(nodes: (u64, u64), seconds: (f64, f64), how: &str, second: &str) {

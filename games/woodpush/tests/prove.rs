@@ -99,3 +99,65 @@ fn thousands_of_positions_of_widths_6_to_11_agree_with_the_table() {
         assert_eq!(seen.iter().sum::<usize>(), 2001, "width {width}");
     }
 }
+
+#[test]
+fn a_stopped_search_for_draws_resumes_from_its_checkpoint_to_the_same_answer() {
+    use prover::checkpoint::{Checkpoint, Phase};
+    let ckpt = std::env::temp_dir().join(format!("quasar-woodpush-{}.ckpt", std::process::id()));
+    // Width 9 is a draw (both sides' searches fail); at width 7 the second side wins.
+    for width in [9, 7] {
+        let start = Position::start(width).unwrap();
+        let me = start.side;
+        let (fresh, fresh_win) =
+            solve_with_draws(&WoodpushProver, &start, &options(), &Silent).unwrap();
+        let total = fresh.nodes[0] + fresh.nodes[1];
+        // A stop in the side to move's search, in its opponent's, and in a win's length.
+        for stop in [total / 3, total * 2 / 3, total + 100] {
+            let _ = std::fs::remove_file(&ckpt);
+            let stopping = Options {
+                checkpoint: Some(&ckpt),
+                stop_after: Some(stop),
+                ..options()
+            };
+            let stopped = solve_with_draws(&WoodpushProver, &start, &stopping, &Silent);
+            if fresh.value == Value::Draw && stop > total {
+                // Nothing left to stop: the same answer at once.
+                assert_eq!(stopped.unwrap().0.value, Value::Draw);
+                continue;
+            }
+            let e = stopped.unwrap_err();
+            assert!(matches!(e, prover::SolveError::Stopped { .. }), "{e}");
+            let saved = Checkpoint::<Position>::read(&ckpt).unwrap().unwrap();
+            let want = if stop <= fresh.nodes[me.index()] {
+                Phase::Attack { attacker: me }
+            } else if stop <= total {
+                Phase::Attack {
+                    attacker: me.opponent(),
+                }
+            } else {
+                let Value::Win(winner) = fresh.value else {
+                    unreachable!()
+                };
+                Phase::Length { winner, bound: 0 }
+            };
+            match (saved.phase, want) {
+                (Phase::Length { winner, .. }, Phase::Length { winner: w, .. }) => {
+                    assert_eq!(winner, w)
+                }
+                (got, want) => assert_eq!(got, want, "width {width}, stop {stop}"),
+            }
+            let resuming = Options {
+                checkpoint: Some(&ckpt),
+                ..options()
+            };
+            let (v, win) = solve_with_draws(&WoodpushProver, &start, &resuming, &Silent).unwrap();
+            assert_eq!(v.value, fresh.value, "width {width}, stop {stop}");
+            assert_eq!(
+                win.map(|s| (s.winner, s.plies)),
+                fresh_win.as_ref().map(|s| (s.winner, s.plies)),
+                "width {width}, stop {stop}"
+            );
+        }
+    }
+    let _ = std::fs::remove_file(&ckpt);
+}

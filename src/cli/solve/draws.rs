@@ -2,7 +2,7 @@
 //! (a win or a draw) as two searches, then a win's exact length, line and proof; `--check`
 //! of their proofs. Each game's registration gives the root, its table and its name.
 
-use super::{handle_stop, print_costs, Args, Interrupt};
+use super::{handle_stop, print_costs, stopped, Args, Interrupt};
 use crate::cli::output::{length_text, print_json};
 use crate::cli::CliResult;
 use crate::progress::Bars;
@@ -36,6 +36,9 @@ pub(crate) fn solve<I: Instance>(
     if let Some(path) = &args.proof {
         crate::cli::paths::writable(path, "--proof")?;
     }
+    if let Some(path) = &args.checkpoint {
+        crate::cli::paths::writable(path, "--checkpoint")?;
+    }
     let interrupt = Interrupt::install()?;
     let table_text = match &args.tb {
         Some(path) => path.display().to_string(),
@@ -46,12 +49,21 @@ pub(crate) fn solve<I: Instance>(
         table_bytes: usize::try_from(args.memory << 20)
             .map_err(|_| format!("--memory {} MiB does not fit this machine", args.memory))?,
         proof: args.proof.as_deref(),
+        checkpoint: args.checkpoint.as_deref(),
+        checkpoint_every: std::time::Duration::from_secs(args.checkpoint_every),
+        stop_after: args.stop_after,
         interrupt: Some(&interrupt.raised),
         ..Options::default()
     };
     let bars = Bars::new(!args.quiet);
     let result = prover::solve_with_draws(inst, root, &options, &bars);
-    let (valued, solution) = handle_stop(result, &bars, &interrupt, args.proof.as_deref())?;
+    let (valued, solution) = match handle_stop(result, &bars, &interrupt, args.proof.as_deref()) {
+        Err(prover::SolveError::Stopped { nodes, saved }) => {
+            let answer = serde_json::json!({"game": game, "position": root.position_text()});
+            return stopped(answer, nodes, saved.as_deref(), args.json);
+        }
+        other => other?,
+    };
     let side = |s| I::Pos::side_name(s);
     let mut text = Vec::new();
     if let Some(s) = &solution {

@@ -4,7 +4,7 @@
 
 use super::BreakthroughSetup;
 use crate::cli::output::{length_text, print_json};
-use crate::cli::solve::{handle_stop, print_costs, Args, Interrupt};
+use crate::cli::solve::{handle_stop, print_costs, stopped, Args, Interrupt};
 use crate::cli::{position_from, CliResult, SizeRule};
 use crate::games::registration::SolveGame;
 use crate::progress::Bars;
@@ -144,7 +144,7 @@ fn run(args: &Args) -> CliResult {
         let result = solve::test_bound(&root, &options, plies, &bars);
         let t = match handle_stop(result, &bars, &interrupt, None) {
             Err(SolveError::Stopped { nodes, saved }) => {
-                return stopped(&root, nodes, saved.as_deref(), args.json)
+                return stopped_at(&root, nodes, saved.as_deref(), args.json)
             }
             other => other?,
         };
@@ -185,7 +185,7 @@ fn run(args: &Args) -> CliResult {
     let result = solve::solve(&root, &options, &bars);
     let s = match handle_stop(result, &bars, &interrupt, args.proof.as_deref()) {
         Err(SolveError::Stopped { nodes, saved }) => {
-            return stopped(&root, nodes, saved.as_deref(), args.json)
+            return stopped_at(&root, nodes, saved.as_deref(), args.json)
         }
         other => other?,
     };
@@ -377,31 +377,14 @@ fn mover_text(winner: Side, mover: Side) -> &'static str {
     }
 }
 
-/// The answer of a search that `--stop-after` stopped, as asked: not an error, so it exits
-/// with 0, saying where it stopped and how to go on.
-fn stopped(root: &Position, nodes: u64, saved: Option<&Path>, json: bool) -> CliResult {
-    if json {
-        return print_json(&serde_json::json!({
-            "game": "breakthrough",
-            "board": root.board().to_string(),
-            "position": root.to_fen(),
-            "stopped": true,
-            "nodes": nodes,
-            "checkpoint": saved.map(|p| p.display().to_string()),
-        }));
-    }
-    match saved {
-        Some(path) => println!(
-            "stopped after {nodes} nodes as asked (--stop-after); checkpoint {} saved: the same \
-             command goes on from it (without --stop-after, to the end)",
-            path.display()
-        ),
-        None => println!(
-            "stopped after {nodes} nodes as asked (--stop-after); nothing was saved: give \
-             --checkpoint FILE to be able to resume"
-        ),
-    }
-    Ok(())
+/// The answer of a search of `root` that `--stop-after` stopped (see [`stopped`]).
+fn stopped_at(root: &Position, nodes: u64, saved: Option<&Path>, json: bool) -> CliResult {
+    let game = serde_json::json!({
+        "game": "breakthrough",
+        "board": root.board().to_string(),
+        "position": root.to_fen(),
+    });
+    stopped(game, nodes, saved, json)
 }
 
 /// The JSON answer of a solve or a `--within` test of `root`: the keys both share (game,

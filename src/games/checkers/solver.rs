@@ -12,7 +12,8 @@ use checkers::{CheckersProver, Database, Leafed};
 use quasar_core::Game;
 
 impl SolveGame for CheckersSetup {
-    const SOLVE_OPTIONS: &'static [&'static str] = &["--tb (with --check)"];
+    const SOLVE_OPTIONS: &'static [&'static str] =
+        &["--tb (with --check)", "--checkpoint", "--stop-after"];
 
     /// From `--position` only (the start is far beyond the solver); a win's length ends
     /// where the databases take over.

@@ -11,7 +11,8 @@ use arena::setup::GameSetup;
 use chinese_checkers::{CcProver, CcTable};
 
 impl SolveGame for CcSetup {
-    const SOLVE_OPTIONS: &'static [&'static str] = &["--pieces-per-side"];
+    const SOLVE_OPTIONS: &'static [&'static str] =
+        &["--pieces-per-side", "--checkpoint", "--stop-after"];
 
     fn solve(args: &Args) -> CliResult {
         if let Some(file) = &args.check {

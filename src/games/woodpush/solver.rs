@@ -11,7 +11,7 @@ use arena::setup::GameSetup;
 use woodpush::{WoodpushProver, WoodpushTable};
 
 impl SolveGame for WoodpushSetup {
-    const SOLVE_OPTIONS: &'static [&'static str] = &["--width"];
+    const SOLVE_OPTIONS: &'static [&'static str] = &["--width", "--checkpoint", "--stop-after"];
 
     fn solve(args: &Args) -> CliResult {
         if let Some(file) = &args.check {
