@@ -4,7 +4,7 @@
 
 use crate::frame;
 use crate::instance::ProverPosition;
-use crate::tt::Key;
+use crate::tt::{Key, Table};
 use quasar_core::file::{self, FileError, Frame, OutputLock};
 use quasar_core::Side;
 use std::io::Write;
@@ -256,7 +256,52 @@ pub fn least_class_kept(works: impl Iterator<Item = u32>, max: usize) -> usize {
     floor
 }
 
+/// The most expensive solved entries of `tt`, at most [`MAX_ENTRIES`]: `solved` gives, for
+/// a solved value, whether the side it is for wins and the move to try first.
+pub fn solved_entries<V: Copy + Default>(
+    tt: &Table<V>,
+    solved: impl Fn(&V) -> Option<(bool, u16)>,
+) -> Vec<Entry> {
+    let floor = least_class_kept(
+        tt.entries_with_work()
+            .filter(|e| solved(&e.1).is_some())
+            .map(|e| e.2),
+        MAX_ENTRIES,
+    );
+    tt.entries_with_work()
+        .filter(|e| work_class(e.2) >= floor)
+        .filter_map(|(key, v, work)| {
+            let (won, mv) = solved(&v)?;
+            Some(Entry {
+                key,
+                a: won as u8,
+                b: 0,
+                mv,
+                work,
+            })
+        })
+        .collect()
+}
+
 impl<P: ProverPosition> Checkpoint<P> {
+    /// The checkpoint of a solve of `root` at `path` (none: no checkpoint asked for), its
+    /// lock taken first and held by the caller to the end, so that two runs never share
+    /// one; the saved state when the file exists, `None` for a fresh start.
+    pub fn open(
+        path: Option<&Path>,
+        root: &P,
+    ) -> Result<(Option<OutputLock>, Option<Checkpoint<P>>), CheckpointError> {
+        let Some(path) = path else {
+            return Ok((None, None));
+        };
+        let lock = OutputLock::acquire(path)?;
+        let saved = Checkpoint::read(path)?;
+        if let Some(c) = &saved {
+            c.matches(root, path)?;
+        }
+        Ok((Some(lock), saved))
+    }
+
     fn header(&self) -> Vec<u8> {
         let [p0, p1] = self.root.params();
         let key = self.root.raw_key();

@@ -4,9 +4,7 @@
 //! with draws share with it (a node's numbers, its loop over its children, the root's
 //! iteration, progress, the lists kept a ply).
 
-use crate::checkpoint::{
-    least_class_kept, work_class, Checkpoint, Entry, Phase, Saver, MAX_ENTRIES,
-};
+use crate::checkpoint::{solved_entries, Checkpoint, Phase, Saver};
 use crate::instance::{Instance, MoveOf, ProverPosition, Quick, Step};
 use crate::tt::{Key, Table, TableTooLarge};
 use crate::Status;
@@ -401,23 +399,9 @@ impl<'a, I: Instance> Dfpn<'a, I> {
             self.saver.save_nothing(stop);
             return;
         }
-        let solved = |(_, v, _): &(Key, PnDn, u32)| v.pn == 0 || v.dn == 0;
-        let floor = least_class_kept(
-            self.tt.entries_with_work().filter(solved).map(|e| e.2),
-            MAX_ENTRIES,
-        );
-        let entries = self
-            .tt
-            .entries_with_work()
-            .filter(|e| solved(e) && work_class(e.2) >= floor)
-            .map(|(key, v, work)| Entry {
-                key,
-                a: (v.pn == 0) as u8,
-                b: 0,
-                mv: v.best,
-                work,
-            })
-            .collect();
+        let entries = solved_entries(&self.tt, |v| {
+            (v.pn == 0 || v.dn == 0).then_some((v.pn == 0, v.best))
+        });
         let c = Checkpoint {
             root,
             phase: Phase::Winner,

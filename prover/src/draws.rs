@@ -14,14 +14,11 @@
 //! The instance's table key must keep the sides: a symmetry that exchanges the colours
 //! would merge positions of opposite attackers.
 
-use crate::checkpoint::{
-    least_class_kept, work_class, Checkpoint, CheckpointError, Entry, Phase, Saver, MAX_ENTRIES,
-};
+use crate::checkpoint::{solved_entries, Checkpoint, CheckpointError, Entry, Phase, Saver};
 use crate::dfpn::{count_node, search_node, solve_root, PlyLists, Tuning, INF};
 use crate::instance::{Instance, MoveOf, Step};
 use crate::solve::{stop_error, Options, SolveError, Status};
 use crate::tt::{Key, Table, TableTooLarge};
-use quasar_core::file::OutputLock;
 use quasar_core::progress::Progress;
 use quasar_core::{Game, GameResult, Outcome, Side};
 use std::collections::HashMap;
@@ -147,23 +144,9 @@ impl<'a, I: Instance> Attack<'a, I> {
             self.saver.save_nothing(stop);
             return;
         };
-        let solved = |(_, v, _): &(Key, Numbers, u32)| v.pn == 0 || v.dn == 0;
-        let floor = least_class_kept(
-            self.tt.entries_with_work().filter(solved).map(|e| e.2),
-            MAX_ENTRIES,
-        );
-        let entries = self
-            .tt
-            .entries_with_work()
-            .filter(|e| solved(e) && work_class(e.2) >= floor)
-            .map(|(key, v, work)| Entry {
-                key,
-                a: (v.pn == 0) as u8,
-                b: 0,
-                mv: 0,
-                work,
-            })
-            .collect();
+        let entries = solved_entries(&self.tt, |v| {
+            (v.pn == 0 || v.dn == 0).then_some((v.pn == 0, 0))
+        });
         let (winner_nodes, length_nodes) = if self.attacker == root.side_to_move() {
             (self.nodes, 0)
         } else {
@@ -404,22 +387,8 @@ pub fn value<I: Instance>(
         seconds: t0.elapsed().as_secs_f64(),
         outright: false,
     };
-    // Taken before the checkpoint is read and held until the searches end: one run a
-    // checkpoint.
-    let lock = match options.checkpoint {
-        Some(path) => Some(OutputLock::acquire(path).map_err(CheckpointError::from)?),
-        None => None,
-    };
-    let resume = match options.checkpoint {
-        Some(path) => {
-            let c = Checkpoint::<I::Pos>::read(path)?;
-            if let Some(c) = &c {
-                c.matches(root, path)?;
-            }
-            c
-        }
-        None => None,
-    };
+    // The lock is held until the searches end: one run a checkpoint.
+    let (lock, resume) = Checkpoint::<I::Pos>::open(options.checkpoint, root)?;
     let first = match &resume {
         None => {
             if let Some((value, listed)) =

@@ -9,7 +9,6 @@ use crate::instance::{Instance, MoveOf};
 use crate::proof::ProofError;
 use crate::proof_writer::{ProofSummary, ProofWriter};
 use crate::{dfpn, length, tt};
-use quasar_core::file::OutputLock;
 use quasar_core::measure::peak_memory_kib;
 use quasar_core::progress::Progress;
 use quasar_core::Game;
@@ -439,21 +438,8 @@ fn start<'a, I: Instance>(
         geo.table_fits(tb, root).map_err(SolveError::OtherTable)?;
     }
     let tb = options.tablebase;
-    // Taken before the checkpoint is read and held to the end: one run a checkpoint.
-    let lock = match options.checkpoint {
-        Some(path) => Some(OutputLock::acquire(path).map_err(CheckpointError::from)?),
-        None => None,
-    };
-    let resume = match options.checkpoint {
-        Some(path) => {
-            let c = Checkpoint::<I::Pos>::read(path)?;
-            if let Some(c) = &c {
-                c.matches(root, path)?;
-            }
-            c
-        }
-        None => None,
-    };
+    // The lock is held to the end: one run a checkpoint.
+    let (lock, resume) = Checkpoint::<I::Pos>::open(options.checkpoint, root)?;
     let saver = Saver::new(
         options.checkpoint,
         options.checkpoint_every,
