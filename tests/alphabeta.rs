@@ -107,8 +107,13 @@ fn the_arena_plays_ab_against_mcts() {
 
 #[test]
 fn bad_alpha_beta_input_gets_one_clear_line() {
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 6] = [
         (&["bestmove", "--depth", "3"], "add --engine ab"),
+        (&["bestmove", "--eval", "mcts"], "add --engine ab"),
+        (
+            &["bestmove", "--engine", "ab", "--eval", "efms"],
+            "invalid value 'efms'",
+        ),
         (&["bestmove", "--engine", "ab", "--depth", "0"], "0"),
         (
             &["bestmove", "--engine", "ab", "--tb", "t.qtb", "--race"],

@@ -2,7 +2,7 @@
 //! [`EngineSettings`] as the arena's `mcts:` specs), and the text of a search report.
 
 use super::output::{length_text, result_word};
-use arena::ab_player::AbSettings;
+use arena::ab_player::{AbEval, AbSettings};
 use arena::duration::parse_duration;
 use arena::engine::{EngineChoice, EngineReport, Family};
 use arena::settings::{EngineSettings, MIN_NODES};
@@ -21,6 +21,15 @@ pub enum EngineKind {
     /// Alpha-beta with the game's evaluation (iterative deepening, PVS, a hash table)
     #[value(alias = "alphabeta")]
     Ab,
+}
+
+/// Which of the game's evaluations alpha-beta searches with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EvalKind {
+    /// Its own (for Breakthrough the reference: material, advancement, piece safety)
+    Ab,
+    /// MCTS's (for Breakthrough the same with each piece on its home row weighted)
+    Mcts,
 }
 
 /// How several search threads share the work.
@@ -82,6 +91,10 @@ pub struct EngineArgs {
     /// Alpha-beta: the transposition table's size in MiB [default: 64]
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub hash: Option<u64>,
+    /// Alpha-beta: the evaluation it searches with, its own or MCTS's (on 8x8 Breakthrough
+    /// alpha-beta with MCTS's is the strongest player found) [default: ab]
+    #[arg(long, value_enum)]
+    pub eval: Option<EvalKind>,
     /// Time per move, e.g. 500ms, 2s, 1.5s, 900us
     #[arg(long, default_value = "100ms", value_parser = parse_duration)]
     pub time: Duration,
@@ -236,8 +249,10 @@ impl EngineArgs {
         });
         match kind {
             EngineKind::Mcts => {
-                if self.depth.is_some() || self.hash.is_some() {
-                    return Err("--depth and --hash are alpha-beta options: add --engine ab".into());
+                if self.depth.is_some() || self.hash.is_some() || self.eval.is_some() {
+                    return Err(
+                        "--depth, --hash and --eval are alpha-beta options: add --engine ab".into(),
+                    );
                 }
                 let settings = self.settings();
                 let theirs = setup.playout_keys();
@@ -268,7 +283,10 @@ impl EngineArgs {
                     clock: None,
                     depth: self.depth,
                     hash_mib: self.hash.map(|m| m as usize),
-                    eval: None,
+                    eval: self.eval.map(|e| match e {
+                        EvalKind::Ab => AbEval::Ab,
+                        EvalKind::Mcts => AbEval::Mcts,
+                    }),
                 }))
             }
         }
