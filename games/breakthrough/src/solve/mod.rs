@@ -4,11 +4,11 @@
 //! [`check::check`] verifies independently.
 //!
 //! ```
-//! use breakthrough::solve::{solve, Options, Quiet};
+//! use breakthrough::solve::{solve, Options, Silent};
 //! use breakthrough::{Board, Position};
 //!
 //! let root = Position::start(Board::new(4, 4).unwrap());
-//! let s = solve(&root, &Options::default(), &Quiet).unwrap();
+//! let s = solve(&root, &Options::default(), &Silent).unwrap();
 //! assert_eq!((s.winner, s.plies), (quasar_core::Side::Second, 14));
 //! ```
 
