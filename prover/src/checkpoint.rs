@@ -239,6 +239,17 @@ pub fn work_class(work: u32) -> usize {
     32 - work.leading_zeros() as usize
 }
 
+impl CheckpointError {
+    /// The checkpoint at `path` (none: the empty path) holds a search of another kind
+    /// than the one asked for, described by `msg`.
+    pub(crate) fn other_search(path: Option<&Path>, msg: &str) -> CheckpointError {
+        CheckpointError::Damaged {
+            path: path.unwrap_or(Path::new("")).to_path_buf(),
+            msg: msg.to_string(),
+        }
+    }
+}
+
 /// The least work class to keep so that at most `max` entries of the given works are kept
 /// (the most expensive: the cheap ones are quick to search again). Counting first lets a
 /// table too big to copy whole be saved without a copy of every entry.

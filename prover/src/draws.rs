@@ -22,7 +22,6 @@ use crate::tt::{Key, Table, TableTooLarge};
 use quasar_core::progress::Progress;
 use quasar_core::{Game, GameResult, Outcome, Side};
 use std::collections::HashMap;
-use std::path::Path;
 use std::time::Instant;
 
 /// No ply of the path: a result that leaned on none.
@@ -381,11 +380,11 @@ pub fn value<I: Instance>(
     let t0 = Instant::now();
     let mut nodes = [0u64; 2];
     let me = root.side_to_move();
-    let won = |attacker: Side, nodes: [u64; 2]| Valued {
-        value: Value::Win(attacker),
+    let valued = |value: Value, nodes: [u64; 2], outright: bool| Valued {
+        value,
         nodes,
         seconds: t0.elapsed().as_secs_f64(),
-        outright: false,
+        outright,
     };
     // The lock is held until the searches end: one run a checkpoint.
     let (lock, resume) = Checkpoint::<I::Pos>::open(options.checkpoint, root)?;
@@ -395,12 +394,7 @@ pub fn value<I: Instance>(
                 crate::graph::value(inst, options.tablebase, root, inst.graph_limit())
             {
                 nodes[me.index()] = listed;
-                return Ok(Valued {
-                    value,
-                    nodes,
-                    seconds: t0.elapsed().as_secs_f64(),
-                    outright: true,
-                });
+                return Ok(valued(value, nodes, true));
             }
             me
         }
@@ -408,13 +402,13 @@ pub fn value<I: Instance>(
             Phase::Attack { attacker } => attacker,
             Phase::Length { winner, .. } => {
                 nodes[winner.index()] = c.winner_nodes;
-                return Ok(won(winner, nodes));
+                return Ok(valued(Value::Win(winner), nodes, false));
             }
             Phase::Winner => {
-                return Err(CheckpointError::Damaged {
-                    path: options.checkpoint.unwrap_or(Path::new("")).to_path_buf(),
-                    msg: "it holds a search of a game without draws".into(),
-                }
+                return Err(CheckpointError::other_search(
+                    options.checkpoint,
+                    "it holds a search of a game without draws",
+                )
                 .into())
             }
         },
@@ -455,7 +449,7 @@ pub fn value<I: Instance>(
         nodes[attacker.index()] = a.nodes();
         match wins {
             None => return Err(stop_error(&mut a.saver, nodes[0] + nodes[1])),
-            Some(true) => return Ok(won(attacker, nodes)),
+            Some(true) => return Ok(valued(Value::Win(attacker), nodes, false)),
             Some(false) => {}
         }
         saver = a.saver;
@@ -476,10 +470,5 @@ pub fn value<I: Instance>(
             }
         }
     }
-    Ok(Valued {
-        value: Value::Draw,
-        nodes,
-        seconds: t0.elapsed().as_secs_f64(),
-        outright: false,
-    })
+    Ok(valued(Value::Draw, nodes, false))
 }

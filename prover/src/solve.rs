@@ -466,10 +466,10 @@ fn start<'a, I: Instance>(
             }),
             None,
         ) => {
-            return Err(CheckpointError::Damaged {
-                path: options.checkpoint.unwrap_or(Path::new("")).to_path_buf(),
-                msg: "it holds a search for draws, which this solve does not make".into(),
-            }
+            return Err(CheckpointError::other_search(
+                options.checkpoint,
+                "it holds a search for draws, which this solve does not make",
+            )
             .into())
         }
         _ => {
