@@ -171,6 +171,52 @@ fn values_equal_plain_negamax_at_every_depth() {
     }
 }
 
+#[test]
+fn forced_only_finds_exactly_the_forced_results_of_the_full_evaluation() {
+    // A forced result's value does not depend on the leaves' values, so a search that
+    // scores them all 0 proves what plain negamax over the evaluation proves, and the
+    // rest is 0.
+    let (mut proven, mut open) = (0, 0);
+    for seed in 0..200u64 {
+        let root = Tree {
+            id: splitmix64(seed),
+            ply: 0,
+            height: 9,
+        };
+        if root.outcome().is_some() {
+            continue;
+        }
+        let mut ab = AlphaBeta::new(
+            Config {
+                table_bytes: 1 << 16,
+                max_depth: 12,
+            },
+            Arc::new(quasar_core::ForcedOnly(Arc::new(TreeEval))),
+        );
+        for depth in 1..=7 {
+            ab.clear();
+            let r = ab.search(&root, Limit::Depth(depth)).unwrap();
+            let want = negamax(&root, r.depth.max(1), 0);
+            match r.score {
+                Score::Eval(v) => {
+                    assert!(want.abs() <= crate::PROVEN, "seed {seed} depth {depth}");
+                    assert_eq!(v, 0, "seed {seed} depth {depth}");
+                    open += 1;
+                }
+                Score::Proven { result, plies } => {
+                    assert_eq!(
+                        crate::score::proven(result, 0, plies),
+                        want,
+                        "seed {seed} depth {depth}"
+                    );
+                    proven += 1;
+                }
+            }
+        }
+    }
+    assert!(proven > 100 && open > 100, "{proven} proven, {open} open");
+}
+
 /// Take 1 to 3 from either of two piles; who cannot move loses. Many transpositions.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Piles {

@@ -111,6 +111,42 @@ impl<G: Game> crate::oracle::Oracle<G> for Verdicts<G> {
     }
 }
 
+/// Another evaluation's verdicts and move ordering with every unsettled position scored
+/// 0: a search with it looks for forced results only. With nothing to weigh, every node
+/// is cut at the first move that settles it either way, as in a proof search, so it sees
+/// a forced win plies deeper than a search over the evaluation given the same nodes.
+#[derive(Debug)]
+pub struct ForcedOnly<G: Game>(pub std::sync::Arc<dyn Evaluation<G>>);
+
+impl<G: Game> Evaluation<G> for ForcedOnly<G> {
+    #[inline]
+    fn evaluate(&self, _pos: &G) -> i32 {
+        0
+    }
+    fn scale(&self) -> f64 {
+        self.0.scale()
+    }
+    #[inline]
+    fn is_tactical(&self, pos: &G, mv: G::Move) -> bool {
+        self.0.is_tactical(pos, mv)
+    }
+    #[inline]
+    fn verdict(&self, pos: &G) -> Option<Verdict> {
+        self.0.verdict(pos)
+    }
+    #[inline]
+    fn deep_verdict(&self, pos: &G) -> Option<Verdict> {
+        self.0.deep_verdict(pos)
+    }
+    #[inline]
+    fn forced_moves(&self, pos: &G, moves: &mut Vec<G::Move>) -> bool {
+        self.0.forced_moves(pos, moves)
+    }
+    fn name(&self) -> &'static str {
+        "forced-only"
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::win_chance;

@@ -20,7 +20,7 @@ pub mod rng;
 #[cfg(test)]
 mod toy;
 
-pub use eval::{win_chance, Evaluation, Verdict, Verdicts, EVAL_LIMIT};
+pub use eval::{win_chance, Evaluation, ForcedOnly, Verdict, Verdicts, EVAL_LIMIT};
 pub use game::{perft, Detail, Game, GameResult, Outcome, ParseError, Side};
 pub use measure::cpu_seconds;
 pub use oracle::{Chain, NoOracle, Oracle, ProvenOutcome};
