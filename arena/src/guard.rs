@@ -48,8 +48,9 @@ impl<G: Game> Guard<G> {
         self.ab.clear();
     }
 
-    /// Searches `pos` with `mcts` within `limits`, then plays the most visited candidate
-    /// the checks do not prove lost (MCTS's own choice when every candidate is).
+    /// Searches `pos` with `mcts` within `limits`, then plays a forced win alpha-beta finds,
+    /// or else the most visited candidate the checks do not prove lost (MCTS's own choice
+    /// when every candidate is).
     pub fn search<P: PlayoutPolicy<G>>(
         &mut self,
         mcts: &mut Searcher<G, P>,
@@ -65,6 +66,30 @@ impl<G: Game> Guard<G> {
         let mut report = mcts.search(pos, mcts_limits);
         if report.proven.is_some() || report.best_move.is_none() {
             return report;
+        }
+        // A forced win of our own first, with a third of the guard's time: MCTS's tree
+        // proves only the wins it reaches, and a win found needs no check.
+        let root_limit = match deadline {
+            Some(d) => {
+                let left = d.saturating_duration_since(Instant::now());
+                if left < MIN_CHECK * 3 {
+                    return report;
+                }
+                Limit::Time(left / 3)
+            }
+            None => Limit::Depth(CHECK_DEPTH),
+        };
+        if let Ok(r) = self.ab.search(pos, root_limit) {
+            if let Score::Proven {
+                result: GameResult::Win,
+                ..
+            } = r.score
+            {
+                report.best_move = Some(r.best_move);
+                report.value = 1.0;
+                report.pv = r.pv;
+                return report;
+            }
         }
         let mut open: Vec<usize> = (0..report.children.len())
             .filter(|&k| report.children[k].proven.is_none())

@@ -383,7 +383,9 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
             table_bytes: GUARD_TABLE_BYTES,
             ..alphabeta::Config::default()
         };
-        let ab = AlphaBeta::new(config, eval);
+        // The guard only acts on proven results: with nothing to weigh its searches cut as
+        // a proof search does and see forced wins plies deeper in the same time.
+        let ab = AlphaBeta::new(config, Arc::new(quasar_core::ForcedOnly(eval)));
         let ab = match table {
             Some(t) => ab.with_oracle(t),
             None => ab,

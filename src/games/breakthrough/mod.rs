@@ -457,7 +457,7 @@ mod tests {
     }
 
     #[test]
-    fn the_guard_vetoes_only_moves_alpha_beta_proves_lost() {
+    fn the_guard_plays_forced_wins_and_vetoes_only_moves_alpha_beta_proves_lost() {
         use alphabeta::{AlphaBeta, Limit, Score};
         use quasar_core::GameResult;
         use rand::{RngExt, SeedableRng};
@@ -465,6 +465,7 @@ mod tests {
         let guarded = EngineSettings::parse_keys("guard=0.3").unwrap();
         let plain = EngineSettings::parse_keys("guard=0").unwrap();
         let mut check = AlphaBeta::new(alphabeta::Config::default(), s.evaluation().unwrap());
+        let mut win_check = check.fresh();
         // Lost: the opponent, to move after `mv`, forces a win within six plies.
         let mut lost = |pos: &Position, mv| {
             let mut child = *pos;
@@ -479,7 +480,7 @@ mod tests {
                 )
         };
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
-        let (mut vetoed, mut moves) = (0, Vec::new());
+        let (mut vetoed, mut won, mut moves) = (0, 0, Vec::new());
         for _ in 0..160 {
             let mut pos = s.start().unwrap();
             for _ in 0..rng.random_range(8..20) {
@@ -495,16 +496,31 @@ mod tests {
             let budget = mcts::Limits::Simulations(20);
             let g = s.searcher(&guarded, 1).unwrap().search(&pos, budget);
             let p = s.searcher(&plain, 1).unwrap().search(&pos, budget);
-            // The same tree under both: a different move can only be a veto.
+            // The same tree under both: a different move is a forced win that alpha-beta
+            // found, or a veto.
             if g.best_move != p.best_move {
-                vetoed += 1;
-                assert!(lost(&pos, p.best_move.unwrap()), "{pos}");
-                assert!(!lost(&pos, g.best_move.unwrap()), "{pos}");
+                let mut child = pos;
+                child.play(g.best_move.unwrap());
+                let wins = child.outcome().is_some()
+                    || matches!(
+                        win_check.search(&child, Limit::Depth(6)).unwrap().score,
+                        Score::Proven {
+                            result: GameResult::Loss,
+                            ..
+                        }
+                    );
+                if wins {
+                    won += 1;
+                } else {
+                    vetoed += 1;
+                    assert!(lost(&pos, p.best_move.unwrap()), "{pos}");
+                    assert!(!lost(&pos, g.best_move.unwrap()), "{pos}");
+                }
             }
         }
         assert!(
-            vetoed > 0,
-            "20 simulations blunder somewhere in 160 positions"
+            vetoed > 0 && won > 0,
+            "20 simulations blunder and miss a win somewhere in 160 positions: {vetoed} vetoes, {won} wins"
         );
         assert_eq!(s.searcher(&guarded, 1).unwrap().guard_share(), 0.3);
         assert_eq!(s.searcher(&plain, 1).unwrap().guard_share(), 0.0);
