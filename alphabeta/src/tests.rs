@@ -126,24 +126,33 @@ fn negamax(pos: &Tree, depth: u32, ply: u32) -> i32 {
         .unwrap()
 }
 
-#[test]
-fn values_equal_plain_negamax_at_every_depth() {
-    for seed in 0..200u64 {
+/// The unfinished roots of 200 random trees, with their seeds.
+fn roots() -> impl Iterator<Item = (u64, Tree)> {
+    (0..200u64).filter_map(|seed| {
         let root = Tree {
             id: splitmix64(seed),
             ply: 0,
             height: 9,
         };
-        if root.outcome().is_some() {
-            continue;
-        }
-        let mut ab = AlphaBeta::new(
-            Config {
-                table_bytes: 1 << 16,
-                max_depth: 12,
-            },
-            Arc::new(TreeEval),
-        );
+        root.outcome().is_none().then_some((seed, root))
+    })
+}
+
+/// A searcher of random trees with a small table.
+fn tree_searcher(eval: Arc<dyn Evaluation<Tree>>) -> AlphaBeta<Tree> {
+    AlphaBeta::new(
+        Config {
+            table_bytes: 1 << 16,
+            max_depth: 12,
+        },
+        eval,
+    )
+}
+
+#[test]
+fn values_equal_plain_negamax_at_every_depth() {
+    for (seed, root) in roots() {
+        let mut ab = tree_searcher(Arc::new(TreeEval));
         for depth in 1..=7 {
             ab.clear();
             let r = ab.search(&root, Limit::Depth(depth)).unwrap();
@@ -177,22 +186,8 @@ fn forced_only_finds_exactly_the_forced_results_of_the_full_evaluation() {
     // scores them all 0 proves what plain negamax over the evaluation proves, and the
     // rest is 0.
     let (mut proven, mut open) = (0, 0);
-    for seed in 0..200u64 {
-        let root = Tree {
-            id: splitmix64(seed),
-            ply: 0,
-            height: 9,
-        };
-        if root.outcome().is_some() {
-            continue;
-        }
-        let mut ab = AlphaBeta::new(
-            Config {
-                table_bytes: 1 << 16,
-                max_depth: 12,
-            },
-            Arc::new(quasar_core::ForcedOnly(Arc::new(TreeEval))),
-        );
+    for (seed, root) in roots() {
+        let mut ab = tree_searcher(Arc::new(quasar_core::ForcedOnly(Arc::new(TreeEval))));
         for depth in 1..=7 {
             ab.clear();
             let r = ab.search(&root, Limit::Depth(depth)).unwrap();
