@@ -4,7 +4,7 @@
 //! "MCTS-Minimax Hybrids", 2015); the guard spends a share of the move's time on them.
 
 use alphabeta::{AlphaBeta, Limit, Score};
-use mcts::{Config, Limits, PlayoutPolicy, Report, Searcher};
+use mcts::{Config, Limits, PlayoutPolicy, Proven, Report, Searcher};
 use quasar_core::{Game, GameResult};
 use std::time::{Duration, Instant};
 
@@ -82,12 +82,16 @@ impl<G: Game> Guard<G> {
         if let Ok(r) = self.ab.search(pos, root_limit) {
             if let Score::Proven {
                 result: GameResult::Win,
-                ..
+                plies,
             } = r.score
             {
                 report.best_move = Some(r.best_move);
                 report.value = 1.0;
                 report.pv = r.pv;
+                report.proven = Some(Proven {
+                    result: GameResult::Win,
+                    plies,
+                });
                 return report;
             }
         }

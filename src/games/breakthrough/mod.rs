@@ -511,6 +511,7 @@ mod tests {
                     );
                 if wins {
                     won += 1;
+                    assert_eq!(g.proven.map(|p| p.result), Some(GameResult::Win), "{pos}");
                 } else {
                     vetoed += 1;
                     assert!(lost(&pos, p.best_move.unwrap()), "{pos}");
