@@ -22,6 +22,18 @@ const CHECK_DEPTH: u32 = 6;
 /// its tree.
 pub const GUARD_TABLE_BYTES: usize = 16 << 20;
 
+/// The limit of a guard search given `1/parts` of the time left before `deadline` (under a
+/// simulation limit, the fixed depth); `None` when that share is too short to find anything.
+fn check_limit(deadline: Option<Instant>, parts: u32) -> Option<Limit> {
+    match deadline {
+        Some(d) => {
+            let left = d.saturating_duration_since(Instant::now());
+            (left >= MIN_CHECK * parts).then(|| Limit::Time(left / parts))
+        }
+        None => Some(Limit::Depth(CHECK_DEPTH)),
+    }
+}
+
 /// An alpha-beta searcher that checks MCTS's choices, and the share of time it takes.
 #[derive(Debug)]
 pub struct Guard<G: Game> {
@@ -69,15 +81,8 @@ impl<G: Game> Guard<G> {
         }
         // A forced win of our own first, with a third of the guard's time: MCTS's tree
         // proves only the wins it reaches, and a win found needs no check.
-        let root_limit = match deadline {
-            Some(d) => {
-                let left = d.saturating_duration_since(Instant::now());
-                if left < MIN_CHECK * 3 {
-                    return report;
-                }
-                Limit::Time(left / 3)
-            }
-            None => Limit::Depth(CHECK_DEPTH),
+        let Some(root_limit) = check_limit(deadline, 3) else {
+            return report;
         };
         if let Ok(r) = self.ab.search(pos, root_limit) {
             if let Score::Proven {
@@ -109,15 +114,8 @@ impl<G: Game> Guard<G> {
         });
         for &k in open.iter().take(MAX_CANDIDATES) {
             let mv = report.children[k].mv;
-            let limit = match deadline {
-                Some(d) => {
-                    let left = d.saturating_duration_since(Instant::now());
-                    if left < MIN_CHECK {
-                        break;
-                    }
-                    Limit::Time(left)
-                }
-                None => Limit::Depth(CHECK_DEPTH),
+            let Some(limit) = check_limit(deadline, 1) else {
+                break;
             };
             let mut child = pos.clone();
             child.play(mv);
