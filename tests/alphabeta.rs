@@ -45,35 +45,96 @@ fn every_game_has_an_alpha_beta_player() {
 }
 
 #[test]
-fn each_game_has_its_default_engine_and_mcts_options_do_not_go_to_alpha_beta() {
-    // Chinese Checkers plays alpha-beta by default (it won its matches), the others MCTS.
-    for (game, word) in [
-        ("chinese-checkers", "depth"),
-        ("checkers", "simulations"),
-        ("woodpush", "simulations"),
-        ("breakthrough", "simulations"),
+fn each_game_has_its_default_engine_and_options_select_their_own() {
+    // Chinese Checkers and 8x8 Breakthrough play alpha-beta by default (it won their
+    // matches), the others MCTS.
+    for (game, board, word) in [
+        ("chinese-checkers", None, "depth"),
+        ("checkers", None, "simulations"),
+        ("woodpush", None, "simulations"),
+        ("breakthrough", Some("6x6"), "simulations"),
+        ("breakthrough", Some("8x8"), "depth"),
     ] {
-        let (ok, out, err) = quasar(&["bestmove", "--game", game, "--time", "50ms"]);
-        assert!(ok && out.contains(word), "{game}: {out}{err}");
+        let mut args = vec!["bestmove", "--game", game, "--time", "50ms", "--json"];
+        args.extend(board.iter().flat_map(|b| ["--board", b]));
+        let (ok, out, err) = quasar(&args);
+        assert!(ok && out.contains(word), "{game} {board:?}: {out}{err}");
+        let engine = if word == "depth" { "ab" } else { "mcts" };
+        assert!(
+            out.contains(&format!("\"engine\":\"{engine}\"")),
+            "{game}: {out}"
+        );
     }
-    let (ok, out, err) = quasar(&[
-        "bestmove",
-        "--game",
-        "chinese-checkers",
-        "--engine",
-        "mcts",
-        "--time",
-        "50ms",
-    ]);
-    assert!(ok && out.contains("simulations"), "{out}{err}");
-    // An MCTS option with alpha-beta, chosen or by default, is refused by name.
-    for args in [
-        &["bestmove", "--game", "chinese-checkers", "--imb", "0.3"][..],
-        &["bestmove", "--engine", "ab", "--prior", "5"][..],
+    // 8x8's default alpha-beta searches with MCTS's evaluation, `--engine ab` with its own:
+    // with White's home row empty and Black's full they value the position differently.
+    let eval_of = |extra: &[&str]| {
+        let white_off_home = "BBBBBBBB/BBBBBBBB/8/8/8/8/WWWWWWWW/8 w";
+        let mut args = vec![
+            "bestmove",
+            "--position",
+            white_off_home,
+            "--depth",
+            "2",
+            "--json",
+        ];
+        args.extend(extra);
+        let (ok, out, err) = quasar(&args);
+        assert!(ok, "{extra:?}: {err}");
+        let at = out.find("\"eval\":").expect("an eval key") + 7;
+        out[at..].split([',', '}']).next().unwrap().to_string()
+    };
+    assert_ne!(eval_of(&[]), eval_of(&["--engine", "ab"]));
+    assert_eq!(eval_of(&[]), eval_of(&["--eval", "mcts"]));
+    assert_eq!(eval_of(&["--engine", "ab"]), eval_of(&["--eval", "ab"]));
+    // One engine's own options select it without --engine, whatever the default.
+    for (args, word) in [
+        (
+            &["bestmove", "--game", "chinese-checkers", "--threads", "1"][..],
+            "simulations",
+        ),
+        (
+            &["bestmove", "--board", "8x8", "--imb", "0.3"][..],
+            "simulations",
+        ),
+        (
+            &["bestmove", "--board", "8x8", "--c", "0.5"][..],
+            "simulations",
+        ),
+        (&["bestmove", "--board", "6x6", "--depth", "3"][..], "depth"),
+    ] {
+        let (ok, out, err) = quasar(&[args, &["--time", "50ms"]].concat());
+        assert!(ok && out.contains(word), "{args:?}: {out}{err}");
+    }
+    // An option of the other engine than the one named, or options of both, are refused.
+    for (args, want) in [
+        (
+            &[
+                "bestmove",
+                "--game",
+                "chinese-checkers",
+                "--engine",
+                "ab",
+                "--imb",
+                "0.3",
+            ][..],
+            "--imb is an MCTS option",
+        ),
+        (
+            &["bestmove", "--engine", "ab", "--threads", "2"][..],
+            "--threads is an MCTS option",
+        ),
+        (
+            &["bestmove", "--engine", "mcts", "--depth", "3"][..],
+            "--depth is an alpha-beta option",
+        ),
+        (
+            &["bestmove", "--prior", "5", "--hash", "8"][..],
+            "leave one out",
+        ),
     ] {
         let (ok, out, err) = quasar(args);
         assert!(!ok && out.is_empty(), "{args:?}: {out}");
-        assert!(err.contains("is an MCTS option"), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
         assert_eq!(err.trim().lines().count(), 1, "{err}");
     }
 }
@@ -108,8 +169,14 @@ fn the_arena_plays_ab_against_mcts() {
 #[test]
 fn bad_alpha_beta_input_gets_one_clear_line() {
     let cases: [(&[&str], &str); 6] = [
-        (&["bestmove", "--depth", "3"], "add --engine ab"),
-        (&["bestmove", "--eval", "mcts"], "add --engine ab"),
+        (
+            &["bestmove", "--engine", "mcts", "--depth", "3"],
+            "add --engine ab",
+        ),
+        (
+            &["bestmove", "--eval", "mcts", "--imb", "0.3"],
+            "leave one out",
+        ),
         (
             &["bestmove", "--engine", "ab", "--eval", "efms"],
             "invalid value 'efms'",

@@ -1,7 +1,7 @@
 //! quasar's own searchers behind one interface, for the commands that play one game at a
 //! time (`bestmove`, `play`, `gtp`): MCTS or alpha-beta, as the user chose.
 
-use crate::ab_player::{limit_of, AbSettings};
+use crate::ab_player::{limit_of, AbEval, AbSettings};
 use crate::guard::Guarded;
 use crate::player::MoveInfo;
 use crate::settings::EngineSettings;
@@ -10,13 +10,14 @@ use alphabeta::AlphaBeta;
 use mcts::Limits;
 use quasar_core::Game;
 
-/// The two kinds of searcher a game can be played by.
+/// The searcher a game is played by when the user names none: the best one found in
+/// matches, of either kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Family {
+pub enum DefaultEngine {
     /// Monte Carlo Tree Search with the MCTS-solver.
     Mcts,
-    /// Alpha-beta with the game's evaluation.
-    AlphaBeta,
+    /// Alpha-beta, searching with this one of the game's evaluations.
+    AlphaBeta(AbEval),
 }
 
 /// Which searcher to build, with its settings.

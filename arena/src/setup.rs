@@ -245,9 +245,9 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     }
 
     /// The searcher `bestmove`, `play` and `gtp` use when the user names none: the
-    /// stronger of the two in matches at 100 ms a move (MCTS unless alpha-beta won clearly).
-    fn default_engine(&self) -> crate::engine::Family {
-        crate::engine::Family::Mcts
+    /// stronger in matches at 100 ms a move (MCTS unless alpha-beta won clearly).
+    fn default_engine(&self) -> crate::engine::DefaultEngine {
+        crate::engine::DefaultEngine::Mcts
     }
 
     /// UCT's exploration constant when the settings name no `c=` (by match results per

@@ -4,7 +4,7 @@
 use super::output::{length_text, result_word};
 use arena::ab_player::{AbEval, AbSettings};
 use arena::duration::parse_duration;
-use arena::engine::{EngineChoice, EngineReport, Family};
+use arena::engine::{DefaultEngine, EngineChoice, EngineReport};
 use arena::settings::{EngineSettings, MIN_NODES};
 use arena::setup::GameSetup;
 use mcts::{Limits, Parallelism, Report};
@@ -80,9 +80,11 @@ fn key(name: &'static str) -> impl Fn(&str) -> Result<String, String> + Clone + 
 /// aliases.
 #[derive(clap::Args, Clone, Debug)]
 pub struct EngineArgs {
-    /// The search: mcts or ab (alpha-beta); --time, --sims (a node count for ab) and --tb
-    /// serve both, --depth and --hash only ab, the other options only mcts [default: ab for
-    /// chinese-checkers, where it wins clearly; mcts for the other games]
+    /// The search: mcts or ab (alpha-beta, its own evaluation unless --eval). --time, --sims
+    /// (a node count for ab), --seed and --tb serve both; --depth, --hash and --eval select
+    /// ab, the other options mcts [default: the best player found for the game and board:
+    /// ab with --eval mcts for Breakthrough from 8 rows, ab for chinese-checkers, mcts
+    /// otherwise]
     #[arg(long, value_enum)]
     pub engine: Option<EngineKind>,
     /// Alpha-beta: the deepest iteration, in plies, within --time [default: 64]
@@ -92,7 +94,8 @@ pub struct EngineArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub hash: Option<u64>,
     /// Alpha-beta: the evaluation it searches with, its own or MCTS's (on 8x8 Breakthrough
-    /// alpha-beta with MCTS's is the strongest player found) [default: ab]
+    /// alpha-beta with MCTS's is the strongest player found) [default: ab with --engine ab;
+    /// without it, the default player's]
     #[arg(long, value_enum)]
     pub eval: Option<EvalKind>,
     /// Time per move, e.g. 500ms, 2s, 1.5s, 900us
@@ -104,12 +107,13 @@ pub struct EngineArgs {
     /// Seed of the random numbers (identical seeds and --sims give identical moves)
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Search threads (see --parallel)
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub threads: u32,
-    /// With --threads above 1: root (a tree per thread) or tree (one shared tree)
-    #[arg(long = "parallel", value_enum, default_value_t = ParallelArg::Root)]
-    pub parallel: ParallelArg,
+    /// MCTS: search threads (see --parallel) [default: 1]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: Option<u32>,
+    /// MCTS: with --threads above 1, root (a tree per thread) or tree (one shared tree)
+    /// [default: root]
+    #[arg(long = "parallel", value_enum)]
+    pub parallel: Option<ParallelArg>,
     /// UCT exploration constant c of w/n + c*sqrt(ln t / n) [default: 0.4 for Breakthrough,
     /// 0.7 for the other games]
     #[arg(long, value_parser = exploration)]
@@ -159,9 +163,9 @@ pub struct EngineArgs {
     /// [default: the game's]
     #[arg(long, value_name = "SHARE", value_parser = key("guard"))]
     pub guard: Option<String>,
-    /// Most tree nodes (24 bytes each on 8x8 Breakthrough)
-    #[arg(long, default_value_t = 1 << 23, value_parser = nodes)]
-    pub nodes: usize,
+    /// MCTS: most tree nodes (24 bytes each on 8x8 Breakthrough) [default: 8388608]
+    #[arg(long, value_parser = nodes)]
+    pub nodes: Option<usize>,
     /// Tablebase file (from `quasar tablebase build`) to consult at expansion and in playouts
     #[arg(long, value_name = "FILE")]
     pub tb: Option<PathBuf>,
@@ -222,12 +226,12 @@ impl EngineArgs {
             table: self.tb.clone(),
             c: self.c,
             limit: Some(self.limits()),
-            threads: Some(self.threads as usize),
-            parallelism: Some(match self.parallel {
+            threads: self.threads.map(|t| t as usize),
+            parallelism: self.parallel.map(|p| match p {
                 ParallelArg::Root => Parallelism::Root,
                 ParallelArg::Tree => Parallelism::Tree,
             }),
-            nodes: Some(self.nodes),
+            nodes: self.nodes,
             seed: Some(self.seed),
             ..EngineSettings::default()
         };
@@ -239,20 +243,60 @@ impl EngineArgs {
         s
     }
 
-    /// The searcher these options choose for `setup` (the game's default engine when they
-    /// name none), or why they do not fit together (alpha-beta options with MCTS, MCTS
-    /// options with alpha-beta, a playout switch the game's policy does not have).
+    /// The first MCTS-only option given, by its flag's name.
+    fn mcts_option(&self) -> Option<&'static str> {
+        let given = [
+            ("c", self.c.is_some()),
+            ("threads", self.threads.is_some()),
+            ("parallel", self.parallel.is_some()),
+            ("nodes", self.nodes.is_some()),
+        ];
+        self.keyed()
+            .first()
+            .map(|&(key, _)| key)
+            .or_else(|| given.into_iter().find(|&(_, g)| g).map(|(name, _)| name))
+    }
+
+    /// The first alpha-beta-only option given, by its flag's name.
+    fn ab_option(&self) -> Option<&'static str> {
+        [
+            ("depth", self.depth.is_some()),
+            ("hash", self.hash.is_some()),
+            ("eval", self.eval.is_some()),
+        ]
+        .into_iter()
+        .find(|&(_, g)| g)
+        .map(|(name, _)| name)
+    }
+
+    /// The searcher these options choose for `setup`, or why they do not fit together
+    /// (alpha-beta options with MCTS, MCTS options with alpha-beta, a playout switch the
+    /// game's policy does not have). Without `--engine` one engine's own options select
+    /// it, and none select the game's default player.
     pub fn choice<S: GameSetup>(&self, setup: &S) -> Result<EngineChoice, String> {
-        let kind = self.engine.unwrap_or(match setup.default_engine() {
-            Family::Mcts => EngineKind::Mcts,
-            Family::AlphaBeta => EngineKind::Ab,
-        });
+        let (mcts_option, ab_option) = (self.mcts_option(), self.ab_option());
+        let (kind, default_eval) = match (self.engine, mcts_option, ab_option) {
+            (Some(kind), _, _) => (kind, None),
+            (None, Some(m), Some(a)) => {
+                return Err(format!(
+                    "--{m} is an MCTS option and --{a} an alpha-beta one: leave one out, or \
+                     name the engine with --engine mcts or --engine ab"
+                ))
+            }
+            (None, Some(_), None) => (EngineKind::Mcts, None),
+            (None, None, _) => match setup.default_engine() {
+                DefaultEngine::Mcts if ab_option.is_some() => (EngineKind::Ab, None),
+                DefaultEngine::Mcts => (EngineKind::Mcts, None),
+                DefaultEngine::AlphaBeta(eval) => (EngineKind::Ab, Some(eval)),
+            },
+        };
         match kind {
             EngineKind::Mcts => {
-                if self.depth.is_some() || self.hash.is_some() || self.eval.is_some() {
-                    return Err(
-                        "--depth, --hash and --eval are alpha-beta options: add --engine ab".into(),
-                    );
+                if let Some(a) = ab_option {
+                    return Err(format!(
+                        "--{a} is an alpha-beta option, and the engine is MCTS: add --engine \
+                         ab or leave --{a} out"
+                    ));
                 }
                 let settings = self.settings();
                 let theirs = setup.playout_keys();
@@ -266,27 +310,23 @@ impl EngineArgs {
                 Ok(EngineChoice::Mcts(settings))
             }
             EngineKind::Ab => {
-                if let Some((key, _)) = self.keyed().first() {
-                    let why = if self.engine.is_none() {
-                        " (this game's default engine is ab)"
-                    } else {
-                        ""
-                    };
+                if let Some(m) = mcts_option {
                     return Err(format!(
-                        "--{key} is an MCTS option, and the engine is alpha-beta{why}: add \
-                         --engine mcts or leave --{key} out"
+                        "--{m} is an MCTS option, and the engine is alpha-beta: add --engine \
+                         mcts or leave --{m} out"
                     ));
                 }
+                let eval = self.eval.map(|e| match e {
+                    EvalKind::Ab => AbEval::Ab,
+                    EvalKind::Mcts => AbEval::Mcts,
+                });
                 Ok(EngineChoice::AlphaBeta(AbSettings {
                     table: self.tb.clone(),
                     time: None,
                     clock: None,
                     depth: self.depth,
                     hash_mib: self.hash.map(|m| m as usize),
-                    eval: self.eval.map(|e| match e {
-                        EvalKind::Ab => AbEval::Ab,
-                        EvalKind::Mcts => AbEval::Mcts,
-                    }),
+                    eval: eval.or(default_eval),
                 }))
             }
         }

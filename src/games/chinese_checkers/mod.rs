@@ -6,7 +6,8 @@ pub mod solver;
 pub mod table;
 
 use super::registration::{CliGame, MainJob, SizeFlags};
-use arena::engine::Family;
+use arena::ab_player::AbEval;
+use arena::engine::DefaultEngine;
 use arena::settings::{PlayoutKind, PlayoutSettings, TableSpec};
 use arena::setup::{load_exact_table, GameSetup, Picture, SetupError};
 use chinese_checkers::notation::diagram;
@@ -118,8 +119,8 @@ impl GameSetup for CcSetup {
 
     /// Alpha-beta: it beat the default MCTS 144 - 56 in 200 games at 100 ms a move
     /// (docs/results.md).
-    fn default_engine(&self) -> Family {
-        Family::AlphaBeta
+    fn default_engine(&self) -> DefaultEngine {
+        DefaultEngine::AlphaBeta(AbEval::Ab)
     }
 
     fn evaluation(&self) -> Option<Arc<dyn Evaluation<Position>>> {
