@@ -34,6 +34,7 @@ mod tt;
 pub use limits::Limit;
 pub use score::{Score, MATE, PROVEN};
 pub use search::{AlphaBeta, Config, Report, SearchError};
+pub use tt::TableTooLarge;
 
 #[cfg(test)]
 mod tests;

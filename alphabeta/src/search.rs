@@ -5,7 +5,7 @@
 use crate::limits::{Limit, CHECK_EVERY};
 use crate::ordering::{sort_by_score, Ordering};
 use crate::score::{from_table, proven, to_table, Score, INFINITY, PROVEN};
-use crate::tt::{Bound, Table};
+use crate::tt::{Bound, Table, TableTooLarge};
 use quasar_core::{Evaluation, Game, Oracle, EVAL_LIMIT};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -98,11 +98,22 @@ impl<G: Game> std::fmt::Debug for AlphaBeta<G> {
 }
 
 impl<G: Game> AlphaBeta<G> {
-    /// A searcher with `eval` at its leaves and no oracle.
+    /// A searcher with `eval` at its leaves and no oracle. Panics when the table's memory
+    /// is not there, as any failed allocation aborts; a size a user gives goes through
+    /// [`AlphaBeta::try_new`].
     pub fn new(config: Config, eval: Arc<dyn Evaluation<G>>) -> AlphaBeta<G> {
+        AlphaBeta::try_new(config, eval).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A searcher with `eval` at its leaves and no oracle, or why its transposition table
+    /// cannot be allocated.
+    pub fn try_new(
+        config: Config,
+        eval: Arc<dyn Evaluation<G>>,
+    ) -> Result<AlphaBeta<G>, TableTooLarge> {
         let plies = config.max_depth as usize + 1;
-        AlphaBeta {
-            table: Table::new(config.table_bytes),
+        Ok(AlphaBeta {
+            table: Table::new(config.table_bytes)?,
             order: Ordering::new(plies),
             moves: vec![Vec::new(); plies],
             scores: vec![Vec::new(); plies],
@@ -115,7 +126,7 @@ impl<G: Game> AlphaBeta<G> {
             deadline: None,
             stopped: false,
             root_best: None,
-        }
+        })
     }
 
     /// The same searcher consulting `oracle` at every node below the root: a proven

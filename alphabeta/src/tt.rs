@@ -29,6 +29,14 @@ pub struct Entry<M> {
     pub generation: u8,
 }
 
+/// A transposition table the machine cannot give the memory for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate a transposition table of {mib} MiB: give a smaller hash size")]
+pub struct TableTooLarge {
+    /// The size asked for, rounded down to a power of two entries, in MiB.
+    pub mib: usize,
+}
+
 /// A fixed-size table of [`Entry`]; both entries of a bucket are read on a probe.
 pub struct Table<M> {
     entries: Vec<Option<Entry<M>>>,
@@ -38,16 +46,21 @@ pub struct Table<M> {
 
 impl<M: Copy> Table<M> {
     /// A table of at most `bytes` bytes (at least 1024 entries), rounded down to a power
-    /// of two entries.
-    pub fn new(bytes: usize) -> Table<M> {
+    /// of two entries, or why the memory is not there (a size a user gives must not abort).
+    pub fn new(bytes: usize) -> Result<Table<M>, TableTooLarge> {
         let size = std::mem::size_of::<Option<Entry<M>>>().max(1);
         let wanted = (bytes / size).max(1024);
         let len = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
-        Table {
-            entries: vec![None; len],
+        let mut entries = Vec::new();
+        entries.try_reserve_exact(len).map_err(|_| TableTooLarge {
+            mib: len.saturating_mul(size) >> 20,
+        })?;
+        entries.resize(len, None);
+        Ok(Table {
+            entries,
             mask: len - 1,
             generation: 0,
-        }
+        })
     }
 
     /// Forgets every entry.
@@ -113,7 +126,7 @@ mod tests {
 
     #[test]
     fn a_stored_result_is_found_and_a_colliding_one_kept_beside_it() {
-        let mut t: Table<u16> = Table::new(1 << 16);
+        let mut t: Table<u16> = Table::new(1 << 16).unwrap();
         let n = t.entries.len() as u64;
         t.store(5, 10, Some(3), 4, Bound::Exact);
         t.store(5 + n, -7, None, 2, Bound::Upper);
@@ -128,5 +141,14 @@ mod tests {
         assert_eq!(t.probe(5).unwrap().mv, Some(3));
         t.clear();
         assert!(t.probe(5).is_none());
+    }
+
+    #[test]
+    fn a_table_beyond_the_address_space_is_an_error_not_an_abort() {
+        let e = Table::<u16>::new(usize::MAX)
+            .err()
+            .expect("no machine has that memory");
+        assert!(e.mib > 1 << 30, "{e}");
+        assert!(e.to_string().contains("give a smaller hash size"), "{e}");
     }
 }

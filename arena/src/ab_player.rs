@@ -145,7 +145,7 @@ impl AbSettings {
     /// The searcher these settings describe for `setup`, with its table opened.
     pub fn searcher<S: GameSetup>(&self, setup: &S) -> Result<AlphaBeta<S::Game>, SetupError> {
         let (eval, oracle) = self.parts(setup)?;
-        let ab = AlphaBeta::new(self.config(), eval);
+        let ab = AlphaBeta::try_new(self.config(), eval)?;
         Ok(match oracle {
             Some(o) => ab.with_oracle(o),
             None => ab,
@@ -258,7 +258,8 @@ impl<S: GameSetup> PlayerFactory<S::Game> for AbFactory<S> {
     }
 
     fn make(&self, _seed: u64) -> Result<Box<dyn Player<S::Game>>, PlayerError> {
-        let ab = AlphaBeta::new(self.settings.config(), Arc::clone(&self.eval));
+        let ab = AlphaBeta::try_new(self.settings.config(), Arc::clone(&self.eval))
+            .map_err(SetupError::from)?;
         let searcher = match &self.oracle {
             Some(o) => ab.with_oracle(Arc::clone(o)),
             None => ab,

@@ -46,6 +46,9 @@ pub enum SetupError {
         /// What the game's playouts do, and which switches they take.
         policy: String,
     },
+    /// The alpha-beta player's transposition table does not fit in memory.
+    #[error(transparent)]
+    Hash(#[from] alphabeta::TableTooLarge),
     /// A search option that needs the game's evaluation, in a game without one.
     #[error("{key}={value} needs an evaluation of positions, and {game} has none (use {key}=0)")]
     NoEvaluation {
