@@ -350,6 +350,47 @@ fn sprt_stops_a_one_sided_match_early() {
 }
 
 #[test]
+fn the_main_job_refuses_bad_arguments_before_it_builds_its_table() {
+    let dir = scratch("main-job-bad");
+    let cache = dir.join("tables");
+    let missing = dir.join("no-openings.txt");
+    let cases: [(&[&str], String); 5] = [
+        (&["--games", "3"], "--games 3: give an even number".into()),
+        (&["--jobs", "0"], "--jobs 0".into()),
+        (
+            &["--openings", missing.to_str().unwrap()],
+            format!("openings file {}", missing.display()),
+        ),
+        (
+            &["--openings", "/dev/zero"],
+            "openings file /dev/zero is a character device".into(),
+        ),
+        (
+            &["--record", "/dev/full"],
+            "record /dev/full is a character device".into(),
+        ),
+    ];
+    let out = dir.join("out");
+    for (extra, want) in cases {
+        let args = [
+            &["arena", "--no-progress", "--cache", cache.to_str().unwrap()][..],
+            &["--out", out.to_str().unwrap()],
+            extra,
+        ]
+        .concat();
+        let (ok, _, err) = quasar(&args);
+        assert!(!ok, "{extra:?}");
+        assert!(
+            err.starts_with(&format!("error: {want}")),
+            "{extra:?}: {err}"
+        );
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        // Refused before the build: no table, not even its folder.
+        assert!(!cache.exists(), "{extra:?} built the table first");
+    }
+}
+
+#[test]
 fn a_file_for_a_folder_and_a_ply_cap_of_0_are_refused_before_any_game() {
     let file = common::temp("arena", "a-file.txt");
     std::fs::write(&file, "keep me").unwrap();

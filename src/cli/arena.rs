@@ -199,6 +199,31 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
         }
         folder_option(&args.cache, "--cache", "the main job's tables")?;
     }
+    // What can be checked without the players is checked before the main job builds its
+    // table, so that a typo costs nothing.
+    if let Some(games) = args.games {
+        even_games(games)?;
+    }
+    let jobs = match args.jobs {
+        Some(0) => return Err("--jobs 0: at least one game must run".into()),
+        Some(j) => j,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    if let Some(path) = &args.openings {
+        quasar_core::file::open_bounded(path, arena::openings::MAX_BYTES, "openings file")
+            .map_err(|e| format!("openings file {e}"))?;
+    }
+    let record = args.record.clone().unwrap_or_else(|| match args.shard {
+        Some(s) => args
+            .out
+            .join(format!("games-shard-{}-of-{}.jsonl", s.index(), s.count())),
+        None => args.out.join("games.jsonl"),
+    });
+    if record.exists() {
+        // A missing record's folder is made when the match starts: only what is there
+        // already (a device, a folder) is refused here.
+        quasar_core::file::check_output(&record).map_err(|e| format!("record {e}"))?;
+    }
     let (specs, setup, games) = if args.players.is_empty() {
         let Some(job) = S::main_job(&args.cache, !args.no_progress)? else {
             return Err(format!(
@@ -214,21 +239,11 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
         let setup = given.unwrap_or_else(|| S::default_size());
         (args.players, setup, args.games.unwrap_or(20))
     };
-    if games == 0 || games % 2 == 1 {
-        return Err(format!(
-            "--games {games}: give an even number, so that each opening is played with both colours"
-        )
-        .into());
-    }
+    even_games(games)?;
     let limit = match (args.sims, args.time) {
         (Some(n), _) => Limits::Simulations(n),
         (None, Some(t)) => Limits::Time(t),
         (None, None) => Limits::Time(Duration::from_millis(100)),
-    };
-    let jobs = match args.jobs {
-        Some(0) => return Err("--jobs 0: at least one game must run".into()),
-        Some(j) => j,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     // The start position and the openings are checked before any player is built (a table
     // loads slowly).
@@ -314,12 +329,6 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
             draw: args.draw,
         },
     };
-    let record = args.record.clone().unwrap_or_else(|| match args.shard {
-        Some(s) => args
-            .out
-            .join(format!("games-shard-{}-of-{}.jsonl", s.index(), s.count())),
-        None => args.out.join("games.jsonl"),
-    });
     let bars = Bars::new(!args.no_progress);
     let outcome = run_match(&cfg, &players, &record, &bars);
     bars.finish();
@@ -405,6 +414,17 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
     write_report(&rep, &args.out)?;
     let page = html::write(&args.out, &cfg.setup, &summary, &rep, &outcome.games)?;
     eprintln!("wrote {}", page.display());
+    Ok(())
+}
+
+/// Ok for a number of games that plays each opening with both colours.
+fn even_games(games: u32) -> CliResult {
+    if games == 0 || games % 2 == 1 {
+        return Err(format!(
+            "--games {games}: give an even number, so that each opening is played with both colours"
+        )
+        .into());
+    }
     Ok(())
 }
 
