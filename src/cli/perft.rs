@@ -2,7 +2,9 @@
 
 use super::{position_from, CliResult, SizeRule};
 use crate::games::{with_game, CliGame, GameArgs};
+use crate::progress::Bars;
 use quasar_core::perft;
+use quasar_core::progress::Progress;
 use quasar_core::Game;
 use std::time::Instant;
 
@@ -42,25 +44,24 @@ pub fn run(args: Args) -> CliResult {
 fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
     let (setup, pos) = position_from::<S>(given, args.position.as_deref(), SizeRule::MustAgree)?;
     let start = Instant::now();
+    let bars = Bars::new(true);
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
     let total = if args.divide && args.depth > 0 {
-        let mut moves = Vec::new();
-        pos.legal_moves(&mut moves);
-        let mut total = 0;
-        for &mv in &moves {
-            let mut child = pos.clone();
-            child.play(mv);
-            let n = perft(&child, args.depth - 1);
-            println!("{} {n}", pos.move_text(mv));
-            total += n;
-        }
-        if moves.is_empty() {
-            total = 1;
-        }
+        let total = perft_shown(&pos, args.depth, &bars, |mv, n| {
+            println!("{} {n}", pos.move_text(mv))
+        });
         println!();
-        total
+        // The root counts as one leaf when it has no move.
+        if moves.is_empty() {
+            1
+        } else {
+            total
+        }
     } else {
-        perft(&pos, args.depth)
+        perft_shown(&pos, args.depth, &bars, |_, _| {})
     };
+    bars.finish();
     let secs = start.elapsed().as_secs_f64();
     println!("perft {} depth {}: {total}", setup.params(), args.depth);
     eprintln!(
@@ -69,4 +70,67 @@ fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
         total as f64 / secs.max(1e-9) / 1e6
     );
     Ok(())
+}
+
+/// `perft(pos, depth)`, counted below each position two plies down so that a long count
+/// shows where it stands (a unit each); `each` hears each first move's count.
+fn perft_shown<G: Game>(
+    pos: &G,
+    depth: u32,
+    progress: &dyn Progress,
+    mut each: impl FnMut(G::Move, u64),
+) -> u64 {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    if depth == 0 || pos.outcome().is_some() {
+        return perft(pos, depth);
+    }
+    let child = |mv| {
+        let mut c = pos.clone();
+        c.play(mv);
+        c
+    };
+    if depth < 3 {
+        return moves
+            .iter()
+            .map(|&mv| {
+                let n = perft(&child(mv), depth - 1);
+                each(mv, n);
+                n
+            })
+            .sum();
+    }
+    let mut replies = Vec::new();
+    let units: u64 = moves
+        .iter()
+        .map(|&mv| {
+            child(mv).legal_moves(&mut replies);
+            replies.len().max(1) as u64
+        })
+        .sum();
+    progress.begin("positions two plies down", units);
+    let mut total = 0;
+    for &mv in &moves {
+        let first = child(mv);
+        first.legal_moves(&mut replies);
+        let n = if first.outcome().is_some() || replies.is_empty() {
+            progress.advance(1);
+            perft(&first, depth - 1)
+        } else {
+            replies
+                .iter()
+                .map(|&reply| {
+                    let mut second = first.clone();
+                    second.play(reply);
+                    let n = perft(&second, depth - 2);
+                    progress.advance(1);
+                    n
+                })
+                .sum()
+        };
+        each(mv, n);
+        total += n;
+    }
+    progress.end();
+    total
 }
