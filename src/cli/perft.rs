@@ -45,15 +45,15 @@ fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
     let (setup, pos) = position_from::<S>(given, args.position.as_deref(), SizeRule::MustAgree)?;
     let start = Instant::now();
     let bars = Bars::new(true);
-    let mut moves = Vec::new();
-    pos.legal_moves(&mut moves);
     let total = if args.divide && args.depth > 0 {
+        let mut first_moves = 0;
         let total = perft_shown(&pos, args.depth, &bars, |mv, n| {
+            first_moves += 1;
             println!("{} {n}", pos.move_text(mv))
         });
         println!();
         // The root counts as one leaf when it has no move.
-        if moves.is_empty() {
+        if first_moves == 0 {
             1
         } else {
             total
@@ -100,22 +100,29 @@ fn perft_shown<G: Game>(
             })
             .sum();
     }
+    let firsts: Vec<(G::Move, G)> = moves.iter().map(|&mv| (mv, child(mv))).collect();
+    // A finished position, or one without a reply, is one unit; any other one a reply.
+    let replies_of = |first: &G, replies: &mut Vec<G::Move>| {
+        replies.clear();
+        if first.outcome().is_none() {
+            first.legal_moves(replies);
+        }
+    };
     let mut replies = Vec::new();
-    let units: u64 = moves
+    let units: u64 = firsts
         .iter()
-        .map(|&mv| {
-            child(mv).legal_moves(&mut replies);
+        .map(|(_, first)| {
+            replies_of(first, &mut replies);
             replies.len().max(1) as u64
         })
         .sum();
     progress.begin("positions two plies down", units);
     let mut total = 0;
-    for &mv in &moves {
-        let first = child(mv);
-        first.legal_moves(&mut replies);
-        let n = if first.outcome().is_some() || replies.is_empty() {
+    for (mv, first) in &firsts {
+        replies_of(first, &mut replies);
+        let n = if replies.is_empty() {
             progress.advance(1);
-            perft(&first, depth - 1)
+            perft(first, depth - 1)
         } else {
             replies
                 .iter()
@@ -128,7 +135,7 @@ fn perft_shown<G: Game>(
                 })
                 .sum()
         };
-        each(mv, n);
+        each(*mv, n);
         total += n;
     }
     progress.end();
