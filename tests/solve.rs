@@ -648,14 +648,29 @@ fn woodpush_and_chinese_checkers_solve_with_draws_proofs_and_checks() {
     let (ok, _, err) = quasar(&["solve", "--game", "checkers"]);
     assert!(!ok && err.contains("give --position FEN"), "{err}");
     std::fs::remove_file(&file).unwrap();
+    // A draw's proof: each side's holding moves, checked by the same command.
     let (ok, out, err) = quasar(&[
-        "solve", "--game", "woodpush", "--width", "9", "--memory", "16", "--quiet",
+        "solve", "--game", "woodpush", "--width", "9", "--memory", "16", "--quiet", "--proof", f,
     ]);
     assert!(ok, "{err}");
     assert!(
         out.contains("value: a draw (neither Left nor Right can force a win)"),
         "{out}"
     );
+    assert!(
+        out.contains("proof: ") && out.contains(" records: each side's moves"),
+        "{out}"
+    );
+    let (ok, out, err) = quasar(&["solve", "--game", "woodpush", "--check", f, "--json"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("\"value\":\"draw\""), "{out}");
+    let (ok, out, err) = quasar(&["solve", "--game", "woodpush", "--check", f]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("proof checked: neither side can force a win from L.L...R.R L"),
+        "{out}"
+    );
+    std::fs::remove_file(&file).unwrap();
     let (ok, out, err) = quasar(&[
         "solve",
         "--game",

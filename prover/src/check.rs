@@ -1,13 +1,15 @@
 //! The independent proof checker: replays every record with the rules alone (no solver
-//! code, no table) and re-derives every table claim by plain search. Records are checked
+//! code, no table) and re-derives every table claim by plain search. A draw's proof is
+//! checked for closure: each side's records answer every move of the other, and no line
+//! through them ends in the other's win. Records are checked
 //! in parallel, bucket by bucket of the file's index; each looks up its replies' records in
 //! the file itself, so the checker holds nothing per record.
 
 use crate::instance::ProverPosition;
-use crate::proof::{position_hash, Proof, ProofError, ProofView, Record, RecordKind};
+use crate::proof::{position_hash, Proof, ProofError, ProofView, Record, RecordKind, Verdict};
 use crate::tt::Key;
 use quasar_core::progress::{Progress, Silent};
-use quasar_core::{Outcome, Shard};
+use quasar_core::{Outcome, Shard, Side};
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -74,18 +76,25 @@ pub fn check_shard<P: ProverPosition>(
 ) -> Result<CheckReport, ProofError> {
     let invalid = |m: String| Err(ProofError::Invalid(m));
     let root = view.root;
-    let winner = view.winner;
     if root.outcome().is_some() {
         return invalid("the root is a finished game".into());
     }
-    if root.side_to_move() == winner {
-        match view.find(&root.raw_key()) {
-            Some(r) if (r.bound as u32) <= view.plies => {}
-            _ => return invalid("no record of the root within the stated plies".into()),
+    let mut replies = Vec::new();
+    match view.verdict {
+        Verdict::Win { winner, plies } if root.side_to_move() == winner => {
+            match view.find(&root.raw_key()) {
+                Some(r) if (r.bound as u32) <= plies => {}
+                _ => return invalid("no record of the root within the stated plies".into()),
+            }
         }
-    } else {
-        let mut replies = Vec::new();
-        check_replies(view, &root, view.plies, &mut replies, &"the root")?;
+        Verdict::Win { winner, plies } => {
+            check_replies(view, winner, &root, plies, &mut replies, &"the root")?
+        }
+        Verdict::Draw => {
+            for holder in [Side::First, Side::Second] {
+                check_holds(view, holder, &root, &mut replies, &"the root")?;
+            }
+        }
     }
     // One worker a thread, each with its own plain-search cache, taking the next run of
     // buckets until none is left or one of them found a hole.
@@ -193,7 +202,10 @@ fn check_record<P: ProverPosition>(
         .root
         .with_key(&key)
         .map_err(|e| ProofError::Invalid(format!("a record holds no position: {e}")))?;
-    if r.side != view.winner || pos.outcome().is_some() {
+    let Verdict::Win { winner, .. } = view.verdict else {
+        return check_hold_record(view, r, &pos, moves, replies);
+    };
+    if r.side != winner || pos.outcome().is_some() {
         return invalid(format!(
             "{} is not an unfinished position with the winner to move",
             pos.position_text()
@@ -228,11 +240,12 @@ fn check_record<P: ProverPosition>(
     let mut child = pos;
     child.play(mv.expect("legal"));
     match child.outcome() {
-        Some(Outcome::Win(w)) if w == view.winner && r.bound >= 1 => Ok(false),
+        Some(Outcome::Win(w)) if w == winner && r.bound >= 1 => Ok(false),
         Some(_) => invalid(format!("{}: the move does not win", pos.position_text())),
         None => {
             check_replies(
                 view,
+                winner,
                 &child,
                 (r.bound as u32).saturating_sub(1),
                 replies,
@@ -243,9 +256,85 @@ fn check_record<P: ProverPosition>(
     }
 }
 
+/// Checks one record of a draw's proof: an unfinished position of the side that holds,
+/// whose legal move keeps the other side from winning ([`check_holds`]).
+fn check_hold_record<P: ProverPosition>(
+    view: &ProofView<P>,
+    r: &Record,
+    pos: &P,
+    moves: &mut Vec<P::Move>,
+    replies: &mut Vec<P::Move>,
+) -> Result<bool, ProofError> {
+    let invalid = |m: String| Err(ProofError::Invalid(m));
+    if pos.outcome().is_some() {
+        return invalid(format!("{} is a finished game", pos.position_text()));
+    }
+    if r.kind != RecordKind::Move {
+        return invalid(format!(
+            "{}: a draw's proof holds moves only, no table claims",
+            pos.position_text()
+        ));
+    }
+    pos.legal_moves(moves);
+    let mv = (r.mv != 0).then(|| P::code_move(r.mv));
+    let Some(mv) = mv.filter(|&mv| moves.contains(&mv) && P::move_code(mv) == r.mv) else {
+        return invalid(format!(
+            "the move of {} is not legal there",
+            pos.position_text()
+        ));
+    };
+    let mut child = *pos;
+    child.play(mv);
+    check_holds(view, r.side, &child, replies, &pos.position_text())?;
+    Ok(false)
+}
+
+/// `holder` keeps the other side from winning from `pos`: a finished game that the other
+/// side has not won, a position of `holder` to move with a record, or the other side to
+/// move with every move leading to one of those. Play that goes on forever is a draw, so
+/// records may lead back to each other.
+fn check_holds<P: ProverPosition>(
+    view: &ProofView<P>,
+    holder: Side,
+    pos: &P,
+    replies: &mut Vec<P::Move>,
+    from: &dyn std::fmt::Display,
+) -> Result<(), ProofError> {
+    let attacker = holder.opponent();
+    let held = |p: &P| match p.outcome() {
+        Some(o) => o != Outcome::Win(attacker),
+        None => p.side_to_move() == holder && view.find(&p.raw_key()).is_some(),
+    };
+    if pos.outcome().is_some() || pos.side_to_move() == holder {
+        if held(pos) {
+            return Ok(());
+        }
+        return Err(ProofError::Invalid(format!(
+            "after {from}, {} holds {} with no record",
+            P::side_name(holder),
+            pos.position_text()
+        )));
+    }
+    pos.legal_moves(replies);
+    for &mv in replies.iter() {
+        let mut gc = *pos;
+        gc.play(mv);
+        if !held(&gc) {
+            return Err(ProofError::Invalid(format!(
+                "after {from}, the move {} from {} leaves {} no record that holds",
+                pos.move_text(mv),
+                pos.position_text(),
+                P::side_name(holder)
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Every move of the loser to move in `pos` must lead to a record within `d - 1` plies.
 fn check_replies<P: ProverPosition>(
     view: &ProofView<P>,
+    winner: Side,
     pos: &P,
     d: u32,
     replies: &mut Vec<P::Move>,
@@ -257,7 +346,7 @@ fn check_replies<P: ProverPosition>(
         gc.play(mv);
         // A reply that hands the winner the game needs no record.
         let ok = match gc.outcome() {
-            Some(o) => o == Outcome::Win(view.winner),
+            Some(o) => o == Outcome::Win(winner),
             None => view
                 .find(&gc.raw_key())
                 .is_some_and(|r| (r.bound as u32) < d),

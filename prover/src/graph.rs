@@ -12,7 +12,7 @@ use quasar_core::{Game, GameResult, Outcome};
 use std::collections::HashMap;
 
 /// What is known of a position for its side to move.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
     Open,
     Won,
@@ -26,6 +26,39 @@ enum End {
     Settled(GameResult),
 }
 
+/// Every position reachable from a root before a settled one, with its value.
+#[derive(Debug)]
+pub struct Graph {
+    /// Each listed position's index, by the instance's key.
+    index: HashMap<Key, u32>,
+    /// Each listed position's state for its side to move.
+    state: Vec<State>,
+}
+
+impl Graph {
+    /// Positions listed.
+    pub fn len(&self) -> usize {
+        self.state.len()
+    }
+
+    /// True when nothing was listed (never: the root always is).
+    pub fn is_empty(&self) -> bool {
+        self.state.is_empty()
+    }
+
+    /// The value of `pos` when it was listed.
+    pub fn value_of<I: Instance>(&self, inst: &I, pos: &I::Pos) -> Option<Value> {
+        let me = pos.side_to_move();
+        Some(
+            match self.state[*self.index.get(&inst.key(pos))? as usize] {
+                State::Won => Value::Win(me),
+                State::Lost => Value::Win(me.opponent()),
+                State::Open => Value::Draw,
+            },
+        )
+    }
+}
+
 /// The value of the unfinished `root` and the positions listed, when at most `limit`
 /// positions are reachable before a settled one; `None` beyond.
 pub fn value<I: Instance>(
@@ -34,6 +67,18 @@ pub fn value<I: Instance>(
     root: &I::Pos,
     limit: usize,
 ) -> Option<(Value, u64)> {
+    let graph = solve(inst, tb, root, limit)?;
+    Some((graph.value_of(inst, root)?, graph.len() as u64))
+}
+
+/// Every position reachable from the unfinished `root` before a settled one, valued, when
+/// there are at most `limit`; `None` beyond.
+pub fn solve<I: Instance>(
+    inst: &I,
+    tb: Option<&I::Table>,
+    root: &I::Pos,
+    limit: usize,
+) -> Option<Graph> {
     let mut index: HashMap<Key, u32> = HashMap::new();
     let mut positions = vec![*root];
     index.insert(inst.key(root), 0);
@@ -64,8 +109,8 @@ pub fn value<I: Instance>(
         first.push(ends.len() as u32);
         i += 1;
     }
-    drop(index);
-    let n = positions.len();
+    drop(positions);
+    let n = first.len() - 1;
     // Each listed position's predecessors, one a move.
     let mut pred_first = vec![0u32; n + 1];
     for e in &ends {
@@ -127,13 +172,7 @@ pub fn value<I: Instance>(
             }
         }
     }
-    let me = root.side_to_move();
-    let value = match state[0] {
-        State::Won => Value::Win(me),
-        State::Lost => Value::Win(me.opponent()),
-        State::Open => Value::Draw,
-    };
-    Some((value, n as u64))
+    Some(Graph { index, state })
 }
 
 /// The result for its side to move of a position settled without a move: a finished

@@ -8,7 +8,7 @@
 //!
 //! `solve.rs` holds the entry points ([`solve()`], [`solve_with_draws`], [`test_bound`]),
 //! `dfpn.rs` the winner's search, `draws.rs` the winner's search where games may draw or
-//! cycle, `graph.rs` the value of a position with few reachable positions outright,
+//! cycle, `draw_proof.rs` a draw's proof (each side's strategy that holds it), `graph.rs` the value of a position with few reachable positions outright,
 //! `length.rs` (and `length/pn.rs`) the exact length and the proof's records,
 //! `proof.rs` the proof file, `proof_writer.rs` its streaming writer, `check.rs` the
 //! independent checker, `merge.rs` the merge of shards, `checkpoint.rs` the saved state,
@@ -18,6 +18,7 @@
 pub mod check;
 pub mod checkpoint;
 pub mod dfpn;
+pub mod draw_proof;
 pub mod draws;
 pub mod frame;
 pub mod graph;
@@ -34,7 +35,7 @@ pub use check::{check, check_shard, check_view, CheckReport};
 pub use checkpoint::{Checkpoint, CheckpointError};
 pub use instance::{Instance, MoveOf, ProverPosition, Quick, Step};
 pub use merge::merge;
-pub use proof::{Proof, ProofError, ProofFile, ProofView, Record, RecordKind};
+pub use proof::{Proof, ProofError, ProofFile, ProofView, Record, RecordKind, Verdict};
 pub use proof_writer::{ProofSummary, ProofWriter};
 pub use solve::*;
 pub use tt::{Key, Table, TableTooLarge};

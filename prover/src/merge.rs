@@ -33,23 +33,18 @@ pub fn merge<P: ProverPosition>(
         return Err(ProofError::Invalid("no proof pieces to merge".into()));
     };
     for (v, p) in views.iter().zip(pieces) {
-        if (v.root, v.winner, v.plies) != (first.root, first.winner, first.plies) {
+        if (v.root, v.verdict) != (first.root, first.verdict) {
             return Err(ProofError::Invalid(format!(
-                "{} proves that {} wins from {} within {} plies, {} that {} wins from {} \
-                 within {}: pieces of one proof only",
+                "{} proves that {}, {} that {}: pieces of one proof only",
                 p.display(),
-                P::side_name(v.winner),
-                v.root.position_text(),
-                v.plies,
+                v.verdict.text(&v.root),
                 pieces[0].display(),
-                P::side_name(first.winner),
-                first.root.position_text(),
-                first.plies
+                first.verdict.text(&first.root),
             )));
         }
     }
     let root = first.root;
-    if root.side_to_move() == first.winner {
+    if first.verdict.winner() == Some(root.side_to_move()) {
         // Each job wrote the root's record with the move whose replies it shared out: the
         // jobs must have agreed on it, or no piece proves the other move's replies.
         let moves: Vec<Option<Record>> = views.iter().map(|v| v.find(&root.raw_key())).collect();
@@ -83,15 +78,8 @@ pub fn merge<P: ProverPosition>(
         sort_records(&mut chunk, true);
         Ok(chunk)
     });
-    let (records, claims, bytes) = write_proof_file(
-        out,
-        &lock,
-        &root,
-        first.winner,
-        first.plies,
-        expected,
-        chunks,
-    )?;
+    let (records, claims, bytes) =
+        write_proof_file(out, &lock, &root, first.verdict, expected, chunks)?;
     Ok(ProofSummary {
         path: out.to_path_buf(),
         records,

@@ -1,5 +1,7 @@
 //! The proof file: the winner's move at every node of a proof that it wins within the
-//! stated plies (the loser's moves are all implied), sorted by a hash of the position with
+//! stated plies (the loser's moves are all implied), or for a draw each side's holding
+//! move wherever it is to move (the other side's moves are all implied), sorted by a hash
+//! of the position with
 //! a bucket index after the records, so a checker finds any position's record in one
 //! bucket of a memory-mapped file; checksummed, written to a temporary file and renamed;
 //! reading a damaged file, or one of an older format, is an error.
@@ -8,7 +10,7 @@ use crate::frame;
 use crate::instance::ProverPosition;
 use crate::tt::Key;
 use quasar_core::file::{self, FileError, Frame, OutputLock};
-use quasar_core::Side;
+use quasar_core::{Game, Side};
 use std::io::{self, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -43,21 +45,22 @@ pub enum RecordKind {
     Claim,
 }
 
-/// One winner-to-move position of a proof.
+/// One position of a proof, with the side to move the winner (a win's proof) or the side
+/// holding the draw (a draw's proof).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Record {
     /// The position's first word ([`ProverPosition::raw_key`]).
     pub a: u64,
     /// The position's second word.
     pub b: u64,
-    /// The side to move (always the winner).
+    /// The side to move: the winner, or in a draw's proof the side whose move holds.
     pub side: Side,
     /// How it is proved.
     pub kind: RecordKind,
-    /// The winner's move as the game codes it (for a claim, the table's move, for
+    /// The side to move's move as the game codes it (for a claim, the table's move, for
     /// information).
     pub mv: u16,
-    /// The winner wins within this many plies from here.
+    /// The winner wins within this many plies from here (0 in a draw's proof).
     pub bound: u8,
 }
 
@@ -105,17 +108,63 @@ pub fn position_hash(a: u64, b: u64, side: Side) -> u64 {
     mix(a ^ mix(b.wrapping_add((side as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))))
 }
 
-/// A proof that `winner` wins from `root` within `plies` plies, held in memory (small
-/// proofs and tests; a solve streams its records to the file instead).
+/// What a proof establishes of its root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// `winner` wins within `plies` plies: the records are the winner's moves, the loser's
+    /// are all implied.
+    Win {
+        /// The side that wins.
+        winner: Side,
+        /// The winner wins within this many plies.
+        plies: u32,
+    },
+    /// Neither side can force a win: the records are each side's moves that keep the other
+    /// from winning (play that goes on forever is a draw), the other side's moves are all
+    /// implied.
+    Draw,
+}
+
+impl Verdict {
+    /// The winner, `None` for a draw.
+    pub fn winner(&self) -> Option<Side> {
+        match *self {
+            Verdict::Win { winner, .. } => Some(winner),
+            Verdict::Draw => None,
+        }
+    }
+
+    /// The plies a win takes at most, `None` for a draw.
+    pub fn plies(&self) -> Option<u32> {
+        match *self {
+            Verdict::Win { plies, .. } => Some(plies),
+            Verdict::Draw => None,
+        }
+    }
+
+    /// The verdict in words, with the game's side names.
+    pub fn text<P: Game>(&self, root: &P) -> String {
+        match *self {
+            Verdict::Win { winner, plies } => format!(
+                "{} wins from {} within {plies} plies",
+                P::side_name(winner),
+                root.position_text()
+            ),
+            Verdict::Draw => format!("neither side can force a win from {}", root.position_text()),
+        }
+    }
+}
+
+/// A proof of `verdict` from `root`, held in memory (small proofs and tests; a solve
+/// streams its records to the file instead).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Proof<P> {
     /// The start of the proof.
     pub root: P,
-    /// The side that wins.
-    pub winner: Side,
-    /// The winner wins within this many plies.
-    pub plies: u32,
-    /// The winner-to-move positions, each once (in the file's order when read).
+    /// What it proves.
+    pub verdict: Verdict,
+    /// The positions of the side that plays a recorded move, each once (in the file's
+    /// order when read).
     pub records: Vec<Record>,
 }
 
@@ -159,6 +208,9 @@ pub enum ProofError {
 fn side_byte(s: Side) -> u8 {
     s as u8
 }
+
+/// The header's winner byte of a draw (the sides are 0 and 1).
+const DRAW_BYTE: u8 = 2;
 
 /// Bytes of one record of `cells`-byte key words: both words, then flags, the move's two
 /// bytes and the bound.
@@ -241,8 +293,7 @@ pub(crate) fn write_proof_file<P: ProverPosition>(
     path: &Path,
     lock: &OutputLock,
     root: &P,
-    winner: Side,
-    plies: u32,
+    verdict: Verdict,
     expected: u64,
     chunks: impl Iterator<Item = io::Result<Vec<Record>>>,
 ) -> Result<(u64, u64, u64), ProofError> {
@@ -257,7 +308,7 @@ pub(crate) fn write_proof_file<P: ProverPosition>(
         }
     });
     file::write_with(path, lock, |f| {
-        records = write_proof(f, root, winner, plies, expected, chunks)?;
+        records = write_proof(f, root, verdict, expected, chunks)?;
         Ok(())
     })?;
     let bytes = std::fs::metadata(path).map_err(io)?.len();
@@ -270,8 +321,7 @@ pub(crate) fn write_proof_file<P: ProverPosition>(
 pub fn write_proof<W: Write + Seek, P: ProverPosition>(
     out: &mut W,
     root: &P,
-    winner: Side,
-    plies: u32,
+    verdict: Verdict,
     expected: u64,
     chunks: impl Iterator<Item = io::Result<Vec<Record>>>,
 ) -> io::Result<u64> {
@@ -314,7 +364,11 @@ pub fn write_proof<W: Write + Seek, P: ProverPosition>(
     header.truncate(12);
     let [p0, p1] = root.params();
     let key = root.raw_key();
-    header.extend_from_slice(&[p0, p1, side_byte(winner), side_byte(root.side_to_move())]);
+    let (winner, plies) = match verdict {
+        Verdict::Win { winner, plies } => (side_byte(winner), plies),
+        Verdict::Draw => (DRAW_BYTE, 0),
+    };
+    header.extend_from_slice(&[p0, p1, winner, side_byte(root.side_to_move())]);
     header.extend_from_slice(&key.a.to_le_bytes());
     header.extend_from_slice(&key.b.to_le_bytes());
     header.extend_from_slice(&plies.to_le_bytes());
@@ -336,10 +390,8 @@ pub fn write_proof<W: Write + Seek, P: ProverPosition>(
 pub struct ProofView<'a, P> {
     /// The start of the proof.
     pub root: P,
-    /// The side that wins.
-    pub winner: Side,
-    /// The winner wins within this many plies.
-    pub plies: u32,
+    /// What it proves.
+    pub verdict: Verdict,
     records: &'a [u8],
     index: &'a [u8],
     count: u64,
@@ -358,9 +410,15 @@ impl<'a, P: ProverPosition> ProofView<'a, P> {
         };
         let h = FRAME.open(bytes).map_err(|e| bad(&e.to_string()))?;
         let body = h.all();
-        let winner = frame::side_of(h.u8(14)).ok_or_else(|| bad("bad winner"))?;
         let root = frame::root_of::<P>(h, 15).map_err(|e| bad(&e))?;
         let plies = h.u32(32);
+        let verdict = match (h.u8(14), plies) {
+            (DRAW_BYTE, 0) => Verdict::Draw,
+            (b, _) => Verdict::Win {
+                winner: frame::side_of(b).ok_or_else(|| bad("bad winner"))?,
+                plies,
+            },
+        };
         let count = h.u64(36);
         let bits = h.u32(44);
         if bits > MAX_BUCKET_BITS {
@@ -376,8 +434,7 @@ impl<'a, P: ProverPosition> ProofView<'a, P> {
         let records_end = HEADER_BYTES + count as usize * size;
         let view = ProofView {
             root,
-            winner,
-            plies,
+            verdict,
             records: &body[HEADER_BYTES..records_end],
             index: &body[records_end..],
             count,
@@ -474,8 +531,7 @@ impl<P: ProverPosition> Proof<P> {
         write_proof(
             &mut out,
             &self.root,
-            self.winner,
-            self.plies,
+            self.verdict,
             n,
             std::iter::once(Ok(records)),
         )
@@ -495,8 +551,7 @@ impl<P: ProverPosition> Proof<P> {
         }
         Ok(Proof {
             root: view.root,
-            winner: view.winner,
-            plies: view.plies,
+            verdict: view.verdict,
             records,
         })
     }

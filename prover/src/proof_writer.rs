@@ -18,7 +18,8 @@
 use crate::frame;
 use crate::instance::ProverPosition;
 use crate::proof::{
-    decode, encode, position_hash, record_bytes, sort_records, write_proof_file, ProofError, Record,
+    decode, encode, position_hash, record_bytes, sort_records, write_proof_file, ProofError,
+    Record, Verdict,
 };
 use crate::seen::Seen;
 use crate::RecordKind;
@@ -283,8 +284,10 @@ impl<P: ProverPosition> ProofWriter<P> {
             &self.path,
             &self.lock,
             &self.root,
-            self.winner,
-            self.plies,
+            Verdict::Win {
+                winner: self.winner,
+                plies: self.plies,
+            },
             self.written,
             chunks,
         )?;

@@ -298,14 +298,23 @@ pub fn solve<I: Instance>(
     finish(root, options, st)
 }
 
-/// A position's value and, for a win, its solution.
-pub type Drawn<P> = (crate::draws::Valued, Option<Solution<P>>);
+/// A position's value and, for a win, its solution; for a draw, its proof when asked.
+#[derive(Debug)]
+pub struct Drawn<P: Game> {
+    /// The value and what finding it cost.
+    pub valued: crate::draws::Valued,
+    /// A win's length, line and proof.
+    pub win: Option<Solution<P>>,
+    /// A draw's proof file, when one was asked for.
+    pub draw_proof: Option<ProofSummary>,
+}
 
 /// The value of the unfinished `root` of a game that may draw or cycle: a draw, or the
-/// winner with the exact length, the principal line and, when asked, the proof (a draw
-/// has none). The winner is found by [`crate::draws::value`], sound under repetitions;
-/// the length search bounds every line, so cycles cost it nothing. A checkpoint keeps
-/// both phases: the value's searches, then the length's.
+/// winner with the exact length, the principal line and, when asked, the proof (of a draw:
+/// each side's strategy that holds it, [`crate::draw_proof`]). The winner is found by
+/// [`crate::draws::value`], sound under repetitions; the length search bounds every line,
+/// so cycles cost it nothing. A checkpoint keeps both phases: the value's searches, then
+/// the length's.
 pub fn solve_with_draws<I: Instance>(
     inst: &I,
     root: &I::Pos,
@@ -314,11 +323,25 @@ pub fn solve_with_draws<I: Instance>(
 ) -> Result<Drawn<I::Pos>, SolveError> {
     let valued = crate::draws::value(inst, root, options, progress)?;
     let crate::draws::Value::Win(winner) = valued.value else {
-        return Ok((valued, None));
+        let draw_proof = match options.proof {
+            Some(path) => Some(crate::draw_proof::write_draw_proof(
+                inst, root, options, path, progress,
+            )?),
+            None => None,
+        };
+        return Ok(Drawn {
+            valued,
+            win: None,
+            draw_proof,
+        });
     };
     let known = (winner, valued.nodes.iter().sum(), valued.seconds);
     let st = start(inst, root, options, progress, Some(known))?;
-    Ok((valued, Some(finish(root, options, st)?)))
+    Ok(Drawn {
+        valued,
+        win: Some(finish(root, options, st)?),
+        draw_proof: None,
+    })
 }
 
 /// The length, the principal line and the proof once `st` knows the winner.

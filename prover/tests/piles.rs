@@ -251,14 +251,23 @@ fn proofs_pass_the_checker_and_a_holed_or_shortened_one_does_not() {
         .unwrap();
         let proof = Proof::<Piles>::read(&path).unwrap();
         assert_eq!(
-            (proof.root, proof.winner, proof.plies),
-            (root, s.winner, s.plies)
+            (proof.root, proof.verdict),
+            (
+                root,
+                prover::Verdict::Win {
+                    winner: s.winner,
+                    plies: s.plies
+                }
+            )
         );
         let report = prover::check(&proof).unwrap();
         assert_eq!(report.records, proof.records.len() as u64);
         // One move fewer than proven is never enough.
         let short = Proof {
-            plies: s.plies - 1,
+            verdict: prover::Verdict::Win {
+                winner: s.winner,
+                plies: s.plies - 1,
+            },
             ..proof.clone()
         };
         assert!(

@@ -6,7 +6,7 @@ use breakthrough::solve::{
     Proof, ProofError, ProofFile, ProofView, RecordKind, Silent,
 };
 use breakthrough::{Board, Position};
-use prover::ProverPosition;
+use prover::{ProverPosition, Verdict};
 use quasar_core::exact::ExactSolver;
 use quasar_core::file::FileError;
 use quasar_core::{GameResult, Shard, Side};
@@ -169,7 +169,7 @@ fn a_proof_found_by_proof_numbers_checks() {
         let s = solve(&root, &opts, &Silent).unwrap();
         assert_eq!((s.winner, s.plies), plain(&root), "{}", root.to_fen());
         let proof = Proof::read(&path).unwrap();
-        assert_eq!(proof.plies, s.plies);
+        assert_eq!(proof.verdict.plies(), Some(s.plies));
         let report = check(&proof).unwrap();
         assert_eq!(report.records, s.proof.unwrap().records);
     }
@@ -293,12 +293,25 @@ fn holes_in_a_proof_are_found() {
     let e = check(&p).unwrap_err();
     assert!(e.to_string().contains("two records"), "{e}");
     // A claimed length one winner move too short.
+    let Verdict::Win { winner, plies } = proof.verdict else {
+        panic!("a Breakthrough proof proves a win")
+    };
     let mut p = proof.clone();
-    p.plies -= 2;
+    p.verdict = Verdict::Win {
+        winner,
+        plies: plies - 2,
+    };
     assert!(matches!(check(&p), Err(ProofError::Invalid(_))));
     // The other side named as the winner.
     let mut p = proof.clone();
-    p.winner = p.winner.opponent();
+    p.verdict = Verdict::Win {
+        winner: winner.opponent(),
+        plies,
+    };
+    assert!(matches!(check(&p), Err(ProofError::Invalid(_))));
+    // The win called a draw: the loser holds nothing.
+    let mut p = proof.clone();
+    p.verdict = Verdict::Draw;
     assert!(matches!(check(&p), Err(ProofError::Invalid(_))));
     // A winning move replaced by another legal move.
     let mut p = proof.clone();
@@ -437,10 +450,7 @@ fn a_proof_written_in_pieces_merges_into_one_that_checks() {
         let m = merge(&pieces, &merged).unwrap();
         let proof = Proof::read(&merged).unwrap();
         let want = Proof::read(&whole).unwrap();
-        assert_eq!(
-            (proof.root, proof.winner, proof.plies),
-            (want.root, want.winner, want.plies)
-        );
+        assert_eq!((proof.root, proof.verdict), (want.root, want.verdict));
         assert_eq!(check(&proof).unwrap().records, m.records);
         // Without one of its pieces the proof has a hole.
         merge(&pieces[..2], &merged).unwrap();

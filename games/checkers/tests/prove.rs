@@ -5,7 +5,7 @@
 use checkers::db::{build, Database};
 use checkers::{CheckersProver, Leafed, Position, SliceIndex, Wdl};
 use prover::draws::Value;
-use prover::{solve_with_draws, Options, ProverPosition};
+use prover::{solve_with_draws, Drawn, Options, ProverPosition};
 use quasar_core::progress::Silent;
 use quasar_core::{Game, Selection, Side, SplitMix64};
 use std::sync::{Arc, OnceLock};
@@ -123,7 +123,8 @@ fn a_proof_over_the_databases_is_checked_with_them() {
         proof: Some(&path),
         ..options()
     };
-    let (valued, s) = solve_with_draws(&CheckersProver, &root, &o, &Silent).unwrap();
+    let Drawn { valued, win: s, .. } =
+        solve_with_draws(&CheckersProver, &root, &o, &Silent).unwrap();
     assert_eq!(valued.value, Value::Win(won.side));
     let s = s.unwrap();
     let proof = prover::ProofFile::open(&path).unwrap();
@@ -136,7 +137,7 @@ fn a_proof_over_the_databases_is_checked_with_them() {
     view.root = view.root.with_leaves(leaves(2)).unwrap();
     let report = prover::check_view(&view, &Silent).unwrap();
     assert_eq!(report.records, s.proof.unwrap().records);
-    assert_eq!(view.plies, s.plies);
+    assert_eq!(view.verdict.plies(), Some(s.plies));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -153,4 +154,41 @@ fn move_codes_name_each_legal_move() {
             }
         }
     }
+}
+
+#[test]
+fn draws_of_four_pieces_over_the_databases_have_proofs_checked_with_them() {
+    let dir = std::env::temp_dir().join(format!("checkers-draws-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("draw.proof");
+    let mut proven = 0;
+    for (n, seed) in [(2, 4), (3, 5)] {
+        let draws = samples(4, 40, seed)
+            .into_iter()
+            .filter(|p| full().probe_position(p) == Some(Wdl::Draw));
+        for pos in draws {
+            let o = Options {
+                proof: Some(&path),
+                ..options()
+            };
+            let root = Leafed::new(pos, Some(leaves(n)));
+            let drawn = solve_with_draws(&CheckersProver, &root, &o, &Silent)
+                .unwrap_or_else(|e| panic!("{}: {e}", pos.position_text()));
+            assert_eq!(drawn.valued.value, Value::Draw, "{}", pos.position_text());
+            let written = drawn.draw_proof.unwrap().records;
+            let proof = prover::ProofFile::open(&path).unwrap();
+            let mut view = proof.view::<Leafed>().unwrap();
+            assert_eq!(view.verdict, prover::Verdict::Draw);
+            // Without its leaves the rules play on past them, where no record is.
+            assert!(prover::check_view(&view, &Silent).is_err());
+            view.root = view.root.with_leaves(leaves(n)).unwrap();
+            let report = prover::check_view(&view, &Silent)
+                .unwrap_or_else(|e| panic!("{}: {e}", pos.position_text()));
+            assert_eq!(report.records, written);
+            proven += 1;
+        }
+    }
+    // The samples hold 8 draws for each of the leaves.
+    assert_eq!(proven, 16);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

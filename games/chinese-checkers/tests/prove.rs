@@ -5,7 +5,7 @@
 use chinese_checkers::solve::{solve_half, CcTable};
 use chinese_checkers::{CcProver, Position};
 use prover::draws::Value;
-use prover::{solve_with_draws, Options};
+use prover::{solve_with_draws, Drawn, Options};
 use quasar_core::progress::Silent;
 use quasar_core::{Game, GameResult, SplitMix64};
 use retro::symmetric::MirrorOptions;
@@ -31,7 +31,11 @@ fn options<'a>() -> Options<'a, CcTable> {
 
 /// Proves `pos` and compares its value and length with the table's.
 fn agrees(pos: &Position) -> Value {
-    let (valued, solution) = solve_with_draws(&CcProver, pos, &options(), &Silent)
+    let Drawn {
+        valued,
+        win: solution,
+        ..
+    } = solve_with_draws(&CcProver, pos, &options(), &Silent)
         .unwrap_or_else(|e| panic!("{}: {e}", pos.position_text()));
     let (r, plies) = table(pos.k()).value(pos).unwrap();
     let want = match r {
@@ -57,7 +61,7 @@ fn two_pieces_the_first_player_wins_in_33_plies_with_a_checked_proof() {
         proof: Some(&path),
         ..options()
     };
-    let (valued, s) = solve_with_draws(&CcProver, &start, &o, &Silent).unwrap();
+    let Drawn { valued, win: s, .. } = solve_with_draws(&CcProver, &start, &o, &Silent).unwrap();
     assert_eq!(valued.value, Value::Win(quasar_core::Side::First));
     let s = s.unwrap();
     assert_eq!(s.plies, 33);

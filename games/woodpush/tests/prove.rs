@@ -3,7 +3,7 @@
 //! replayed by the checker.
 
 use prover::draws::Value;
-use prover::{solve_with_draws, Options};
+use prover::{check, solve_with_draws, Drawn, Options, Proof, ProofError, ProverPosition, Verdict};
 use quasar_core::progress::Silent;
 use quasar_core::{Game, GameResult, SplitMix64};
 use retro::PerfectIndex;
@@ -36,6 +36,33 @@ fn table_value(t: &WoodpushTable, pos: &Position) -> Value {
     }
 }
 
+/// Draws a cross-check writes and checks proofs of.
+const DRAW_PROOFS: usize = 20;
+
+/// A scratch file of this test run.
+fn temp(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("quasar-woodpush-{}-{name}", std::process::id()))
+}
+
+/// Writes the proof of the drawn `pos` and checks it; returns it.
+fn draw_proof_checks(pos: &Position) -> Proof<Position> {
+    let path = temp("draw.proof");
+    let o = Options {
+        proof: Some(&path),
+        ..options()
+    };
+    let drawn = solve_with_draws(&WoodpushProver, pos, &o, &Silent).unwrap();
+    assert_eq!(drawn.valued.value, Value::Draw, "{}", pos.position_text());
+    let summary = drawn.draw_proof.expect("a draw's proof was asked for");
+    let proof = Proof::<Position>::read(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    assert_eq!((proof.root, proof.verdict), (*pos, Verdict::Draw));
+    assert_eq!(summary.records, proof.records.len() as u64);
+    let report = check(&proof).unwrap_or_else(|e| panic!("{}: {e}", pos.position_text()));
+    assert_eq!(report.records, summary.records);
+    proof
+}
+
 /// Proves `samples` unfinished positions drawn from the table's index (and the start)
 /// and compares each value with the table's, and each win's length with its plies.
 fn cross_check(width: u32, samples: usize) -> [usize; 3] {
@@ -50,12 +77,22 @@ fn cross_check(width: u32, samples: usize) -> [usize; 3] {
             .take(samples),
     );
     for pos in picks {
-        let (valued, solution) = solve_with_draws(&WoodpushProver, &pos, &options(), &Silent)
+        let Drawn {
+            valued,
+            win: solution,
+            ..
+        } = solve_with_draws(&WoodpushProver, &pos, &options(), &Silent)
             .unwrap_or_else(|e| panic!("{}: {e}", pos.position_text()));
         let want = table_value(&t, &pos);
         assert_eq!(valued.value, want, "{}", pos.position_text());
         match (want, solution) {
-            (Value::Draw, None) => seen[2] += 1,
+            (Value::Draw, None) => {
+                // The first draws' proofs are written and checked.
+                if seen[2] < DRAW_PROOFS {
+                    draw_proof_checks(&pos);
+                }
+                seen[2] += 1
+            }
             (Value::Win(w), Some(s)) => {
                 let plies = t.wdl().value(t.space().rank(&pos), pos.side).plies;
                 assert_eq!((s.winner, s.plies), (w, plies), "{}", pos.position_text());
@@ -79,7 +116,8 @@ fn starts_are_right_on_widths_6_to_9() {
         let t = table(width);
         let start = Position::start(width).unwrap();
         assert_eq!(table_value(&t, &start), value, "width {width}");
-        let (valued, _) = solve_with_draws(&WoodpushProver, &start, &options(), &Silent).unwrap();
+        let Drawn { valued, .. } =
+            solve_with_draws(&WoodpushProver, &start, &options(), &Silent).unwrap();
         assert_eq!(valued.value, value, "width {width}");
     }
 }
@@ -108,8 +146,11 @@ fn a_stopped_search_for_draws_resumes_from_its_checkpoint_to_the_same_answer() {
     for width in [9, 7] {
         let start = Position::start(width).unwrap();
         let me = start.side;
-        let (fresh, fresh_win) =
-            solve_with_draws(&WoodpushProver, &start, &options(), &Silent).unwrap();
+        let Drawn {
+            valued: fresh,
+            win: fresh_win,
+            ..
+        } = solve_with_draws(&WoodpushProver, &start, &options(), &Silent).unwrap();
         let total = fresh.nodes[0] + fresh.nodes[1];
         // A stop in the side to move's search, in its opponent's, and in a win's length.
         for stop in [total / 3, total * 2 / 3, total + 100] {
@@ -122,7 +163,7 @@ fn a_stopped_search_for_draws_resumes_from_its_checkpoint_to_the_same_answer() {
             let stopped = solve_with_draws(&WoodpushProver, &start, &stopping, &Silent);
             if fresh.value == Value::Draw && stop > total {
                 // Nothing left to stop: the same answer at once.
-                assert_eq!(stopped.unwrap().0.value, Value::Draw);
+                assert_eq!(stopped.unwrap().valued.value, Value::Draw);
                 continue;
             }
             let e = stopped.unwrap_err();
@@ -150,7 +191,8 @@ fn a_stopped_search_for_draws_resumes_from_its_checkpoint_to_the_same_answer() {
                 checkpoint: Some(&ckpt),
                 ..options()
             };
-            let (v, win) = solve_with_draws(&WoodpushProver, &start, &resuming, &Silent).unwrap();
+            let Drawn { valued: v, win, .. } =
+                solve_with_draws(&WoodpushProver, &start, &resuming, &Silent).unwrap();
             assert_eq!(v.value, fresh.value, "width {width}, stop {stop}");
             assert_eq!(
                 win.map(|s| (s.winner, s.plies)),
@@ -160,4 +202,58 @@ fn a_stopped_search_for_draws_resumes_from_its_checkpoint_to_the_same_answer() {
         }
     }
     let _ = std::fs::remove_file(&ckpt);
+}
+
+#[test]
+fn a_draws_proof_is_checked_and_every_record_and_holding_move_is_needed() {
+    let start = Position::start(9).unwrap();
+    let proof = draw_proof_checks(&start);
+    let n = proof.records.len();
+    // Both sides hold: records of each side to move.
+    for side in [quasar_core::Side::First, quasar_core::Side::Second] {
+        assert!(proof.records.iter().any(|r| r.side == side), "{side:?}");
+    }
+    // Each record is reached from the root, so without it a move has no answer.
+    for i in [0, n / 3, n / 2, n - 1] {
+        let mut holed = proof.clone();
+        holed.records.remove(i);
+        assert!(
+            matches!(check(&holed), Err(ProofError::Invalid(_))),
+            "record {i} of {n} removed"
+        );
+    }
+    // A holding move replaced by a move into a position the table says the other side
+    // wins: the check finds the hole (the other side's winning line leaves the records).
+    let t = table(9);
+    let mut moves = Vec::new();
+    let replaced = proof.records.iter().enumerate().find_map(|(i, r)| {
+        let pos = proof
+            .root
+            .with_key(&prover::Key {
+                a: r.a,
+                b: r.b,
+                side: r.side as u8,
+            })
+            .ok()?;
+        pos.legal_moves(&mut moves);
+        moves.iter().find_map(|&mv| {
+            let mut c = pos;
+            c.play(mv);
+            let loses = match c.outcome() {
+                Some(o) => o == quasar_core::Outcome::Win(r.side.opponent()),
+                None => table_value(&t, &c) == Value::Win(r.side.opponent()),
+            };
+            loses.then_some((i, <Position as prover::ProverPosition>::move_code(mv)))
+        })
+    });
+    let (i, code) = replaced.expect("some holding position has a losing move");
+    let mut bad = proof.clone();
+    bad.records[i].mv = code;
+    assert!(matches!(check(&bad), Err(ProofError::Invalid(_))));
+    // A draw's proof is no proof of a win, for either side.
+    for winner in [quasar_core::Side::First, quasar_core::Side::Second] {
+        let mut p = proof.clone();
+        p.verdict = Verdict::Win { winner, plies: 200 };
+        assert!(matches!(check(&p), Err(ProofError::Invalid(_))));
+    }
 }

@@ -57,14 +57,23 @@ pub(crate) fn solve<I: Instance>(
     };
     let bars = Bars::new(!args.quiet);
     let result = prover::solve_with_draws(inst, root, &options, &bars);
-    let (valued, solution) = match handle_stop(result, &bars, &interrupt, args.proof.as_deref()) {
+    let drawn = match handle_stop(result, &bars, &interrupt, args.proof.as_deref()) {
         Err(prover::SolveError::Stopped { nodes, saved }) => {
             let answer = serde_json::json!({"game": game, "position": root.position_text()});
             return stopped(answer, nodes, saved.as_deref(), args.json);
         }
         other => other?,
     };
+    let prover::Drawn {
+        valued,
+        win: solution,
+        draw_proof,
+    } = drawn;
     let side = |s| I::Pos::side_name(s);
+    let proof_summary = solution
+        .as_ref()
+        .and_then(|s| s.proof.as_ref())
+        .or(draw_proof.as_ref());
     let mut text = Vec::new();
     if let Some(s) = &solution {
         let mut pos = *root;
@@ -88,7 +97,7 @@ pub(crate) fn solve<I: Instance>(
             "line": text,
             "nodes": nodes + solution.as_ref().map_or(0, |s| s.length_nodes),
             "seconds": valued.seconds + solution.as_ref().map_or(0.0, |s| s.length_seconds),
-            "proof": solution.as_ref().and_then(|s| s.proof.as_ref()).map(|p| serde_json::json!({
+            "proof": proof_summary.map(|p| serde_json::json!({
                 "file": p.path.display().to_string(),
                 "records": p.records,
                 "claims": p.claims,
@@ -111,8 +120,13 @@ pub(crate) fn solve<I: Instance>(
             );
         }
         println!("time: {:.3} s", valued.seconds);
-        if args.proof.is_some() {
-            println!("proof: none written (a proof file proves a win; a draw has none yet)");
+        if let Some(p) = &draw_proof {
+            println!(
+                "proof: {} ({} records: each side's moves that keep the other from winning, {} bytes)",
+                p.path.display(),
+                p.records,
+                p.bytes
+            );
         }
         return Ok(());
     };
@@ -177,8 +191,12 @@ pub(crate) fn check<P: ProverPosition>(
             "game": game,
             "proof": file.display().to_string(),
             "position": view.root.position_text(),
-            "winner": P::side_name(view.winner),
-            "plies": view.plies,
+            "value": match view.verdict {
+                prover::Verdict::Win { winner, .. } => P::side_name(winner),
+                prover::Verdict::Draw => "draw",
+            },
+            "winner": view.verdict.winner().map(P::side_name),
+            "plies": view.verdict.plies(),
             "shard": shard.to_string(),
             "whole": shard.count() == 1,
             "records": r.records,
@@ -187,10 +205,8 @@ pub(crate) fn check<P: ProverPosition>(
         }));
     }
     println!(
-        "proof checked: {} wins from {} within {} plies ({} records, {} table claims re-derived by plain search in {} nodes, {:.2} s)",
-        P::side_name(view.winner),
-        view.root.position_text(),
-        view.plies,
+        "proof checked: {} ({} records, {} table claims re-derived by plain search in {} nodes, {:.2} s)",
+        view.verdict.text(&view.root),
         r.records,
         r.claims,
         r.claim_nodes,

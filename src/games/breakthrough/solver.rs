@@ -316,8 +316,8 @@ fn check(file: &Path, threads: Option<usize>, shard: Shard, quiet: bool, json: b
             "game": "breakthrough",
             "proof": file.display().to_string(),
             "position": view.root.to_fen(),
-            "winner": Position::side_name(view.winner),
-            "plies": view.plies,
+            "winner": view.verdict.winner().map(Position::side_name),
+            "plies": view.verdict.plies(),
             "plies_exact": false,
             "shard": shard.to_string(),
             "whole": shard.count() == 1,
@@ -332,10 +332,8 @@ fn check(file: &Path, threads: Option<usize>, shard: Shard, quiet: bool, json: b
         n => format!("proof shard {shard} checked (the proof holds when all {n} shards pass)"),
     };
     println!(
-        "{what}: {} wins from {} within {} plies ({} records, {} table claims re-derived by plain search in {} nodes, {:.2} s on {} thread{})",
-        Position::side_name(view.winner),
-        view.root.to_fen(),
-        view.plies,
+        "{what}: {} ({} records, {} table claims re-derived by plain search in {} nodes, {:.2} s on {} thread{})",
+        view.verdict.text(&view.root),
         r.records,
         r.claims,
         r.claim_nodes,

@@ -423,7 +423,16 @@ mod proof_writer {
         assert!(!scratch.exists());
         assert_eq!((s.records, s.claims, s.resumed), (2, 1, 0));
         let p = crate::solve::Proof::read(&path).unwrap();
-        assert_eq!((p.root, p.winner, p.plies), (root, Side::Second, 9));
+        assert_eq!(
+            (p.root, p.verdict),
+            (
+                root,
+                prover::Verdict::Win {
+                    winner: Side::Second,
+                    plies: 9
+                }
+            )
+        );
         let mut want = vec![Record { bound: 5, ..a }, b];
         want.sort_by_key(|r| r.hash());
         assert_eq!(p.records, want);

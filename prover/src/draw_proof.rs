@@ -1,0 +1,164 @@
+//! The proof of a draw: for each side, a strategy that keeps the other from winning,
+//! written as that side's move at every position of it where it is to move. The other
+//! side's moves are all implied, and play may come back to a recorded position, since
+//! play that goes on forever is a draw; the checker verifies that the records are closed
+//! under the other side's moves and that no line through them ends in its win.
+//!
+//! The holding moves are chosen by the rules alone, never by a table, so that the checker
+//! needs nothing but the rules: where a position is listed outright
+//! ([`crate::graph::solve`]) its value decides, elsewhere a search for the other side's
+//! win ([`Attack`]) from the child of each candidate move.
+
+use crate::checkpoint::Saver;
+use crate::draws::{Attack, Value};
+use crate::graph::Graph;
+use crate::instance::{Instance, MoveOf, ProverPosition};
+use crate::proof::{write_proof_file, Record, RecordKind, Verdict};
+use crate::proof_writer::ProofSummary;
+use crate::solve::{stop_error, Options, SolveError};
+use crate::tt::Key;
+use quasar_core::file::OutputLock;
+use quasar_core::progress::Progress;
+use quasar_core::{Game, Outcome, Side};
+use std::collections::HashSet;
+use std::path::Path;
+
+/// Writes to `path` the proof that neither side can force a win from the unfinished
+/// `root`, which [`crate::draws::value`] found a draw; each side's search has a table of
+/// `options.table_bytes` bytes, and `options.interrupt` stops it.
+pub fn write_draw_proof<I: Instance>(
+    inst: &I,
+    root: &I::Pos,
+    options: &Options<I::Table>,
+    path: &Path,
+    progress: &dyn Progress,
+) -> Result<ProofSummary, SolveError> {
+    let lock = OutputLock::acquire(path).map_err(crate::ProofError::from)?;
+    let graph = crate::graph::solve(inst, None, root, inst.graph_limit());
+    let mut records = Vec::new();
+    for holder in [Side::First, Side::Second] {
+        let saver =
+            Saver::new(None, options.checkpoint_every, None).interruptible(options.interrupt);
+        let search = Attack::new(
+            inst,
+            None,
+            holder.opponent(),
+            options.table_bytes,
+            progress,
+            saver,
+        )?;
+        let mut holding = Holding {
+            inst,
+            graph: graph.as_ref(),
+            search,
+            holder,
+        };
+        holding.strategy(root, &mut records)?;
+    }
+    let mut sorted = records;
+    crate::proof::sort_records(&mut sorted, true);
+    let expected = sorted.len() as u64;
+    let (records, claims, bytes) = write_proof_file(
+        path,
+        &lock,
+        root,
+        Verdict::Draw,
+        expected,
+        std::iter::once(Ok(sorted)),
+    )?;
+    Ok(ProofSummary {
+        path: path.to_path_buf(),
+        records,
+        claims,
+        bytes,
+        seen_bytes: 0,
+        resumed: 0,
+    })
+}
+
+/// What picks one side's holding moves.
+struct Holding<'a, 'g, I: Instance> {
+    inst: &'a I,
+    graph: Option<&'g Graph>,
+    /// The search for the other side's win.
+    search: Attack<'a, I>,
+    holder: Side,
+}
+
+impl<I: Instance> Holding<'_, '_, I> {
+    /// True when the other side cannot force a win from `pos`.
+    fn holds(&mut self, pos: &I::Pos) -> Result<bool, SolveError> {
+        let attacker = self.holder.opponent();
+        if let Some(o) = pos.outcome() {
+            return Ok(o != Outcome::Win(attacker));
+        }
+        if let Some(v) = self.graph.and_then(|g| g.value_of(self.inst, pos)) {
+            return Ok(v != Value::Win(attacker));
+        }
+        match self.search.wins(pos) {
+            Some(wins) => Ok(!wins),
+            None => {
+                let nodes = self.search.nodes();
+                Err(stop_error(&mut self.search.saver, nodes))
+            }
+        }
+    }
+
+    /// Appends to `records` the holder's move at every position of its strategy from
+    /// `root`: every move of the other side is followed, one of the holder's.
+    fn strategy(&mut self, root: &I::Pos, records: &mut Vec<Record>) -> Result<(), SolveError> {
+        let mut seen: HashSet<Key> = HashSet::new();
+        let mut stack = vec![*root];
+        let mut moves: Vec<MoveOf<I>> = Vec::new();
+        while let Some(pos) = stack.pop() {
+            if pos.outcome().is_some() || !seen.insert(pos.raw_key()) {
+                continue;
+            }
+            pos.legal_moves(&mut moves);
+            if pos.side_to_move() != self.holder {
+                stack.extend(moves.iter().map(|&mv| {
+                    let mut child = pos;
+                    child.play(mv);
+                    child
+                }));
+                continue;
+            }
+            // A move back into the strategy first: it adds nothing to the proof.
+            let child = |mv: MoveOf<I>| {
+                let mut c = pos;
+                c.play(mv);
+                c
+            };
+            let known = moves.iter().copied().find(|&mv| {
+                let c = child(mv);
+                match c.outcome() {
+                    Some(o) => o != Outcome::Win(self.holder.opponent()),
+                    None => seen.contains(&c.raw_key()),
+                }
+            });
+            let chosen = match known {
+                Some(mv) => Some(mv),
+                None => {
+                    let mut found = None;
+                    for &mv in &moves {
+                        if self.holds(&child(mv))? {
+                            found = Some(mv);
+                            break;
+                        }
+                    }
+                    found
+                }
+            };
+            let Some(mv) = chosen else {
+                return Err(SolveError::Internal(format!(
+                    "{}: no move of {} holds the draw the searches found",
+                    pos.position_text(),
+                    I::Pos::side_name(self.holder)
+                )));
+            };
+            records.push(Record::new(&pos, RecordKind::Move, mv, 0));
+            stack.push(child(mv));
+        }
+        Ok(())
+    }
+}
