@@ -310,9 +310,13 @@ fn check_holds<P: ProverPosition>(
             return Ok(());
         }
         return Err(ProofError::Invalid(format!(
-            "after {from}, {} holds {} with no record",
-            P::side_name(holder),
-            pos.position_text()
+            "after {from}, {} {}",
+            pos.position_text(),
+            if pos.outcome().is_some() {
+                format!("is won by {}", P::side_name(attacker))
+            } else {
+                format!("has no record of {}", P::side_name(holder))
+            }
         )));
     }
     pos.legal_moves(replies);
