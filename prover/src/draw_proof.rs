@@ -34,7 +34,7 @@ pub fn write_draw_proof<I: Instance>(
     progress: &dyn Progress,
 ) -> Result<ProofSummary, SolveError> {
     let lock = OutputLock::acquire(path).map_err(crate::ProofError::from)?;
-    let graph = crate::graph::solve(inst, None, root, inst.graph_limit());
+    let graph = crate::graph::solve(inst, None, root, inst.graph_limit(), options.interrupt);
     let mut records = Vec::new();
     for holder in [Side::First, Side::Second] {
         let saver =

@@ -390,9 +390,13 @@ pub fn value<I: Instance>(
     let (lock, resume) = Checkpoint::<I::Pos>::open(options.checkpoint, root)?;
     let first = match &resume {
         None => {
-            if let Some((value, listed)) =
-                crate::graph::value(inst, options.tablebase, root, inst.graph_limit())
-            {
+            if let Some((value, listed)) = crate::graph::value(
+                inst,
+                options.tablebase,
+                root,
+                inst.graph_limit(),
+                options.interrupt,
+            ) {
                 nodes[me.index()] = listed;
                 return Ok(valued(value, nodes, true));
             }

@@ -10,6 +10,7 @@ use crate::instance::{Instance, MoveOf, Quick};
 use crate::tt::Key;
 use quasar_core::{Game, GameResult, Outcome};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What is known of a position for its side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,24 +61,31 @@ impl Graph {
 }
 
 /// The value of the unfinished `root` and the positions listed, when at most `limit`
-/// positions are reachable before a settled one; `None` beyond.
+/// positions are reachable before a settled one; `None` beyond, or once `interrupt` is
+/// raised.
 pub fn value<I: Instance>(
     inst: &I,
     tb: Option<&I::Table>,
     root: &I::Pos,
     limit: usize,
+    interrupt: Option<&AtomicBool>,
 ) -> Option<(Value, u64)> {
-    let graph = solve(inst, tb, root, limit)?;
+    let graph = solve(inst, tb, root, limit, interrupt)?;
     Some((graph.value_of(inst, root)?, graph.len() as u64))
 }
 
+/// Positions listed between two looks at the interrupt flag.
+const LOOK_EVERY: usize = 1 << 12;
+
 /// Every position reachable from the unfinished `root` before a settled one, valued, when
-/// there are at most `limit`; `None` beyond.
+/// there are at most `limit`; `None` beyond, or once `interrupt` is raised (the search that
+/// follows stops at once on the same flag).
 pub fn solve<I: Instance>(
     inst: &I,
     tb: Option<&I::Table>,
     root: &I::Pos,
     limit: usize,
+    interrupt: Option<&AtomicBool>,
 ) -> Option<Graph> {
     let mut index: HashMap<Key, u32> = HashMap::new();
     let mut positions = vec![*root];
@@ -87,6 +95,9 @@ pub fn solve<I: Instance>(
     let mut moves: Vec<MoveOf<I>> = Vec::new();
     let mut i = 0;
     while i < positions.len() {
+        if i % LOOK_EVERY == 0 && interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            return None;
+        }
         let pos = positions[i];
         inst.moves(&pos, inst.quick(&pos), &mut moves);
         for &mv in &moves {

@@ -192,3 +192,22 @@ fn draws_of_four_pieces_over_the_databases_have_proofs_checked_with_them() {
     assert_eq!(proven, 16);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_raised_interrupt_stops_before_the_positions_are_listed() {
+    // A draw of 4 pieces that the listing would value outright at once.
+    let pos = samples(4, 40, 4)
+        .into_iter()
+        .find(|p| full().probe_position(p) == Some(Wdl::Draw))
+        .unwrap();
+    let root = Leafed::new(pos, Some(leaves(2)));
+    let listed = prover::draws::value(&CheckersProver, &root, &options(), &Silent).unwrap();
+    assert!(listed.outright, "{}", pos.position_text());
+    let raised = std::sync::atomic::AtomicBool::new(true);
+    let o = Options {
+        interrupt: Some(&raised),
+        ..options()
+    };
+    let e = prover::draws::value(&CheckersProver, &root, &o, &Silent).unwrap_err();
+    assert!(matches!(e, prover::SolveError::Interrupted { .. }), "{e}");
+}
