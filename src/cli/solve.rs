@@ -120,7 +120,8 @@ the search. The proof file holds the winner's move at every node (the loser's mo
 all implied), written to disk as it is found and sorted by a hash of the position with an
 index; --check replays it with the rules alone (records in parallel, --threads) and
 re-derives every table claim by plain search. It proves the winner and the upper bound on
-the length.
+the length. In Woodpush, Chinese Checkers and checkers a draw's proof holds each side's
+moves that keep the other from winning, and --check verifies that they answer every move.
 
 Examples:
   quasar solve --board 4x4                          Black wins, 14 plies
@@ -140,6 +141,7 @@ Examples:
   quasar solve --game checkers --position 'B:W18,K30:B14,K1' --tb ck2 --proof ck.proof
                                                     over checkers' databases of 2 pieces
   quasar solve --game checkers --check ck.proof --tb ck2   with the same databases
+  quasar solve --game woodpush --width 9 --proof w9.proof   a draw, with its proof
 
 SIGTERM or Ctrl-C (SIGINT) stops a solve within a second: with --checkpoint it saves the
 checkpoint at once and exits with status 75 (run the same command to resume); without, it
