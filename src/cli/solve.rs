@@ -33,7 +33,7 @@ pub struct Args {
     /// takes far longer to solve); the start position is solved unless --position is
     /// given, whose size is the board's
     #[arg(long)]
-    pub(crate) board: Option<breakthrough::Board>,
+    pub(crate) board: Option<String>,
     /// Solve this position instead of the start, e.g. "BBBB/BBBB/4/WWWW/4 b" (4x5); its
     /// size is the board's (checkers: a PDN FEN, required)
     #[arg(long)]

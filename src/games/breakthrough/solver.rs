@@ -55,9 +55,13 @@ fn run(args: &Args) -> CliResult {
     }
     // The start of a smaller board than the other commands' default, or the position's
     // own size (which --board, when given, must agree with).
-    let board = match (&args.position, args.board) {
+    let board = match (&args.position, args.board.as_deref()) {
         (None, None) => Some(Board::new(5, 5)?),
-        (_, board) => board,
+        (_, None) => None,
+        (_, Some(text)) => Some(
+            text.parse::<Board>()
+                .map_err(|e| format!("invalid value '{text}' for '--board <BOARD>': {e}"))?,
+        ),
     };
     let given = board.map(|board| BreakthroughSetup { board });
     let (_, root) = position_from(given, args.position.as_deref(), SizeRule::MustAgree)?;
