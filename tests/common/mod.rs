@@ -152,9 +152,17 @@ pub fn width_7_arena(players: [&str; 2], out: &Path, extra: &[&str]) -> (bool, S
     arena(players, out, &args)
 }
 
-/// A path named `name` in this test run's own folder for the test file `tag`.
+/// A path named `name` in this test run's own folder for the test file `tag`. The folder
+/// is emptied the first time this process asks for it: a process id is reused, and a
+/// folder left by an earlier run of the same id must not hold files a test expects absent.
 pub fn temp(tag: &str, name: &str) -> PathBuf {
+    static EMPTIED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
     let dir = std::env::temp_dir().join(format!("quasar-e2e-{tag}-{}", std::process::id()));
+    let mut emptied = EMPTIED.lock().unwrap_or_else(|e| e.into_inner());
+    if !emptied.iter().any(|t| t == tag) {
+        let _ = std::fs::remove_dir_all(&dir);
+        emptied.push(tag.to_string());
+    }
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }
