@@ -211,15 +211,7 @@ fn check_record<P: ProverPosition>(
             pos.position_text()
         ));
     }
-    pos.legal_moves(moves);
-    // A code no move has (0 included) is no legal move.
-    let mv = (r.mv != 0).then(|| P::code_move(r.mv));
-    if !mv.is_some_and(|mv| moves.contains(&mv) && P::move_code(mv) == r.mv) {
-        return invalid(format!(
-            "the move of {} is not legal there",
-            pos.position_text()
-        ));
-    }
+    let mv = recorded_move(&pos, r, moves)?;
     if r.kind == RecordKind::Claim {
         if r.bound > MAX_CLAIM_PLIES {
             return invalid(format!(
@@ -228,7 +220,7 @@ fn check_record<P: ProverPosition>(
                 r.bound
             ));
         }
-        if !plain.claim_holds(&pos, r.bound as u32, mv.expect("legal")) {
+        if !plain.claim_holds(&pos, r.bound as u32, mv) {
             return invalid(format!(
                 "{}: the table's win within {} plies does not hold",
                 pos.position_text(),
@@ -238,7 +230,7 @@ fn check_record<P: ProverPosition>(
         return Ok(true);
     }
     let mut child = pos;
-    child.play(mv.expect("legal"));
+    child.play(mv);
     match child.outcome() {
         Some(Outcome::Win(w)) if w == winner && r.bound >= 1 => Ok(false),
         Some(_) => invalid(format!("{}: the move does not win", pos.position_text())),
@@ -254,6 +246,24 @@ fn check_record<P: ProverPosition>(
             Ok(false)
         }
     }
+}
+
+/// The record's move, when it is a legal move of `pos` (`moves` is scratch space).
+fn recorded_move<P: ProverPosition>(
+    pos: &P,
+    r: &Record,
+    moves: &mut Vec<P::Move>,
+) -> Result<P::Move, ProofError> {
+    pos.legal_moves(moves);
+    // A code no move has (0 included) is no legal move.
+    let mv = (r.mv != 0).then(|| P::code_move(r.mv));
+    mv.filter(|&mv| moves.contains(&mv) && P::move_code(mv) == r.mv)
+        .ok_or_else(|| {
+            ProofError::Invalid(format!(
+                "the move of {} is not legal there",
+                pos.position_text()
+            ))
+        })
 }
 
 /// Checks one record of a draw's proof: an unfinished position of the side that holds,
@@ -275,14 +285,7 @@ fn check_hold_record<P: ProverPosition>(
             pos.position_text()
         ));
     }
-    pos.legal_moves(moves);
-    let mv = (r.mv != 0).then(|| P::code_move(r.mv));
-    let Some(mv) = mv.filter(|&mv| moves.contains(&mv) && P::move_code(mv) == r.mv) else {
-        return invalid(format!(
-            "the move of {} is not legal there",
-            pos.position_text()
-        ));
-    };
+    let mv = recorded_move(pos, r, moves)?;
     let mut child = *pos;
     child.play(mv);
     check_holds(view, r.side, &child, replies, &pos.position_text())?;

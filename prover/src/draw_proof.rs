@@ -55,25 +55,18 @@ pub fn write_draw_proof<I: Instance>(
         };
         holding.strategy(root, &mut records)?;
     }
-    let mut sorted = records;
-    crate::proof::sort_records(&mut sorted, true);
-    let expected = sorted.len() as u64;
-    let (records, claims, bytes) = write_proof_file(
+    // Each position is recorded once: a strategy visits it once, and the two sides' records
+    // are of different sides to move.
+    crate::proof::sort_records(&mut records, false);
+    let expected = records.len() as u64;
+    Ok(write_proof_file(
         path,
         &lock,
         root,
         Verdict::Draw,
         expected,
-        std::iter::once(Ok(sorted)),
-    )?;
-    Ok(ProofSummary {
-        path: path.to_path_buf(),
-        records,
-        claims,
-        bytes,
-        seen_bytes: 0,
-        resumed: 0,
-    })
+        std::iter::once(Ok(records)),
+    )?)
 }
 
 /// What picks one side's holding moves.
@@ -104,6 +97,23 @@ impl<I: Instance> Holding<'_, '_, I> {
         }
     }
 
+    /// The first of `moves` (the holder's, in `pos`) after which the other side cannot
+    /// force a win.
+    fn first_holding(
+        &mut self,
+        pos: &I::Pos,
+        moves: &[MoveOf<I>],
+    ) -> Result<Option<MoveOf<I>>, SolveError> {
+        for &mv in moves {
+            let mut child = *pos;
+            child.play(mv);
+            if self.holds(&child)? {
+                return Ok(Some(mv));
+            }
+        }
+        Ok(None)
+    }
+
     /// Appends to `records` the holder's move at every position of its strategy from
     /// `root`: every move of the other side is followed, one of the holder's.
     fn strategy(&mut self, root: &I::Pos, records: &mut Vec<Record>) -> Result<(), SolveError> {
@@ -115,20 +125,16 @@ impl<I: Instance> Holding<'_, '_, I> {
                 continue;
             }
             pos.legal_moves(&mut moves);
-            if pos.side_to_move() != self.holder {
-                stack.extend(moves.iter().map(|&mv| {
-                    let mut child = pos;
-                    child.play(mv);
-                    child
-                }));
-                continue;
-            }
-            // A move back into the strategy first: it adds nothing to the proof.
             let child = |mv: MoveOf<I>| {
                 let mut c = pos;
                 c.play(mv);
                 c
             };
+            if pos.side_to_move() != self.holder {
+                stack.extend(moves.iter().map(|&mv| child(mv)));
+                continue;
+            }
+            // A move back into the strategy first: it adds nothing to the proof.
             let known = moves.iter().copied().find(|&mv| {
                 let c = child(mv);
                 match c.outcome() {
@@ -138,16 +144,7 @@ impl<I: Instance> Holding<'_, '_, I> {
             });
             let chosen = match known {
                 Some(mv) => Some(mv),
-                None => {
-                    let mut found = None;
-                    for &mv in &moves {
-                        if self.holds(&child(mv))? {
-                            found = Some(mv);
-                            break;
-                        }
-                    }
-                    found
-                }
+                None => self.first_holding(&pos, &moves)?,
             };
             let Some(mv) = chosen else {
                 return Err(SolveError::Internal(format!(

@@ -78,14 +78,5 @@ pub fn merge<P: ProverPosition>(
         sort_records(&mut chunk, true);
         Ok(chunk)
     });
-    let (records, claims, bytes) =
-        write_proof_file(out, &lock, &root, first.verdict, expected, chunks)?;
-    Ok(ProofSummary {
-        path: out.to_path_buf(),
-        records,
-        claims,
-        bytes,
-        seen_bytes: 0,
-        resumed: 0,
-    })
+    write_proof_file(out, &lock, &root, first.verdict, expected, chunks)
 }

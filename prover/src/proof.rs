@@ -8,6 +8,7 @@
 
 use crate::frame;
 use crate::instance::ProverPosition;
+use crate::proof_writer::ProofSummary;
 use crate::tt::Key;
 use quasar_core::file::{self, FileError, Frame, OutputLock};
 use quasar_core::{Game, Side};
@@ -288,7 +289,8 @@ pub fn sort_records(records: &mut Vec<Record>, dedup: bool) {
 }
 
 /// Writes the proof file `path` (named only once complete) from `chunks`, as
-/// [`write_proof`]; returns its records, of those the table claims, and its bytes.
+/// [`write_proof`]; returns what it holds (a writer that resumed or kept a set of written
+/// positions adds those figures).
 pub(crate) fn write_proof_file<P: ProverPosition>(
     path: &Path,
     lock: &OutputLock,
@@ -296,7 +298,7 @@ pub(crate) fn write_proof_file<P: ProverPosition>(
     verdict: Verdict,
     expected: u64,
     chunks: impl Iterator<Item = io::Result<Vec<Record>>>,
-) -> Result<(u64, u64, u64), ProofError> {
+) -> Result<ProofSummary, ProofError> {
     let io = |source| ProofError::Io {
         path: path.to_path_buf(),
         source,
@@ -312,7 +314,14 @@ pub(crate) fn write_proof_file<P: ProverPosition>(
         Ok(())
     })?;
     let bytes = std::fs::metadata(path).map_err(io)?.len();
-    Ok((records, claims, bytes))
+    Ok(ProofSummary {
+        path: path.to_path_buf(),
+        records,
+        claims,
+        bytes,
+        seen_bytes: 0,
+        resumed: 0,
+    })
 }
 
 /// Writes a whole proof file to `out`: the header, the records of `chunks` (each sorted

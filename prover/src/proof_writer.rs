@@ -280,7 +280,7 @@ impl<P: ProverPosition> ProofWriter<P> {
             sort_records(&mut chunk, true);
             Ok(chunk)
         });
-        let (records, claims, bytes) = write_proof_file(
+        let summary = write_proof_file(
             &self.path,
             &self.lock,
             &self.root,
@@ -296,12 +296,9 @@ impl<P: ProverPosition> ProofWriter<P> {
             source,
         })?;
         Ok(ProofSummary {
-            path: self.path.clone(),
-            records,
-            claims,
-            bytes,
             seen_bytes,
             resumed: self.resumed,
+            ..summary
         })
     }
 }
