@@ -67,6 +67,15 @@ fn samples(pieces: u32, count: usize, seed: u64) -> Vec<Position> {
     .collect()
 }
 
+/// The first of [`samples`] of `pieces` pieces (40, from `seed`) whose value for the side
+/// to move is `value`.
+fn first_sample(pieces: u32, seed: u64, value: Wdl) -> Position {
+    samples(pieces, 40, seed)
+        .into_iter()
+        .find(|p| full().probe_position(p) == Some(value))
+        .unwrap()
+}
+
 /// Proves each sample with the databases of `n` pieces as leaves and compares it with
 /// the full databases; counts the side to move's wins, losses and the draws.
 fn agree(n: u32, positions: &[Position]) -> [usize; 3] {
@@ -111,10 +120,7 @@ fn four_pieces_over_the_three_piece_databases() {
 
 #[test]
 fn a_proof_over_the_databases_is_checked_with_them() {
-    let won = samples(3, 40, 3)
-        .into_iter()
-        .find(|p| full().probe_position(p) == Some(Wdl::Win))
-        .unwrap();
+    let won = first_sample(3, 3, Wdl::Win);
     let root = Leafed::new(won, Some(leaves(2)));
     let dir = std::env::temp_dir().join(format!("checkers-proof-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -196,10 +202,7 @@ fn draws_of_four_pieces_over_the_databases_have_proofs_checked_with_them() {
 #[test]
 fn a_raised_interrupt_stops_before_the_positions_are_listed() {
     // A draw of 4 pieces that the listing would value outright at once.
-    let pos = samples(4, 40, 4)
-        .into_iter()
-        .find(|p| full().probe_position(p) == Some(Wdl::Draw))
-        .unwrap();
+    let pos = first_sample(4, 4, Wdl::Draw);
     let root = Leafed::new(pos, Some(leaves(2)));
     let listed = prover::draws::value(&CheckersProver, &root, &options(), &Silent).unwrap();
     assert!(listed.outright, "{}", pos.position_text());
