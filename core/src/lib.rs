@@ -12,6 +12,7 @@ pub mod file;
 pub mod game;
 pub mod grid;
 pub mod measure;
+pub mod memory;
 pub mod oracle;
 pub mod plan;
 pub mod prefetch;

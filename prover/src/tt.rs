@@ -114,7 +114,7 @@ impl<V: Copy + Default> Table<V> {
         buckets.try_reserve_exact(n).map_err(|_| TableTooLarge {
             mib: (n * size) >> 20,
         })?;
-        advise_huge_pages(buckets.as_ptr() as usize, n * size);
+        quasar_core::memory::advise_huge_pages(buckets.as_ptr(), n);
         buckets.resize(n, Bucket { slots: [empty; 2] });
         let mask = if n.is_power_of_two() { n - 1 } else { 0 };
         Ok(Table {
@@ -231,25 +231,6 @@ impl<V: Copy + Default> Table<V> {
             .flat_map(|b| b.slots.iter())
             .filter_map(|s| s.key().map(|k| (k, s.value)))
     }
-}
-
-/// Asks Linux to back the range with huge pages: a probe's page-table walk is then one
-/// level shorter and hits the TLB far more often, and probes are most of the solver's time.
-fn advise_huge_pages(start: usize, len: usize) {
-    #[cfg(target_os = "linux")]
-    {
-        const PAGE: usize = 4096;
-        let from = start.next_multiple_of(PAGE);
-        let to = (start + len) & !(PAGE - 1);
-        if to > from {
-            // SAFETY: advice on memory this process owns; failure only loses the speed-up.
-            unsafe {
-                libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (start, len);
 }
 
 #[cfg(test)]

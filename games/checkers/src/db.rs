@@ -290,19 +290,7 @@ impl SliceTable {
 /// 6-piece database most of its cost is the TLB miss and page walk.
 fn on_huge_pages(a: &PackedArray) -> Option<PackedArray> {
     let mut words: Vec<u64> = vec![0; a.words().len()];
-    #[cfg(target_os = "linux")]
-    {
-        const PAGE: usize = 4096;
-        let start = words.as_ptr() as usize;
-        let from = start.next_multiple_of(PAGE);
-        let to = (start + 8 * words.len()) & !(PAGE - 1);
-        if to > from {
-            // SAFETY: advice on memory this process owns; failure only loses the speed-up.
-            unsafe {
-                libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
+    quasar_core::memory::advise_huge_pages(words.as_ptr(), words.len());
     words.copy_from_slice(a.words());
     PackedArray::from_words(a.bits(), a.len(), words)
 }
