@@ -18,8 +18,9 @@ pub const SUPPORTED: i32 = PIECE / 10;
 /// A piece still on its own home row, in MCTS's evaluation (half a piece): the last line
 /// against a runner. Without it the advancement term rewards every step forward alike,
 /// and MCTS, whose playouts do not see the gaps that a deep search sees, empties its
-/// home row twice as fast as alpha-beta does. Alpha-beta's evaluation keeps the
-/// reference terms (efMS and piece safety) without it.
+/// home row twice as fast as alpha-beta does. A piece in a corner of the home row counts
+/// half: it guards one cell ahead where the others guard two. Alpha-beta's evaluation
+/// keeps the reference terms (efMS and piece safety) without it.
 pub const HOME: i32 = PIECE / 2;
 
 /// The masks one board's evaluation needs, computed once per board.
@@ -48,6 +49,8 @@ struct Rows {
     far_half: [u64; 2],
     /// The home row, per side.
     home_row: [u64; 2],
+    /// The home row's two corners, per side.
+    home_corners: [u64; 2],
 }
 
 impl Rows {
@@ -72,11 +75,14 @@ impl Rows {
                 far_half[Side::Second.index()] |= mask;
             }
         }
+        let home_row = [board.row_mask(0), board.row_mask(h - 1)];
+        let edges = board.cells() & !(board.not_first_col() & board.not_last_col());
         Rows {
             height: h,
             row_bits,
             far_half,
-            home_row: [board.row_mask(0), board.row_mask(h - 1)],
+            home_row,
+            home_corners: home_row.map(|r| r & edges),
         }
     }
 
@@ -91,7 +97,7 @@ impl Rows {
     }
 
     /// The score of `side`'s pieces alone: material, advancement, safety and `home` a
-    /// piece on its home row, given the cells `side` attacks (`defended`) and those its
+    /// piece on its home row (half of it in a corner), given the cells `side` attacks (`defended`) and those its
     /// opponent attacks.
     #[inline]
     fn side_score(
@@ -112,7 +118,9 @@ impl Rows {
         let hanging = (own & attacked & !defended).count_ones() as i32;
         let supported = (own & defended & self.far_half[side.index()]).count_ones() as i32;
         let on_home_row = (own & self.home_row[side.index()]).count_ones() as i32;
+        let in_corners = (own & self.home_corners[side.index()]).count_ones() as i32;
         PIECE * n + ROW * advance - HANGING * hanging + SUPPORTED * supported + home * on_home_row
+            - home / 2 * in_corners
     }
 
     /// The score of the side to move's pieces less its opponent's.
@@ -376,7 +384,13 @@ mod tests {
                     s += SUPPORTED;
                 }
                 if adv == 0 {
-                    s += home;
+                    // Half the weight in a corner.
+                    let col = sq as u32 % b.width();
+                    s += if col == 0 || col == b.width() - 1 {
+                        home - home / 2
+                    } else {
+                        home
+                    };
                 }
             }
             s

@@ -372,9 +372,9 @@ mod tests {
         // Mirror-symmetric material and advancement: level, a draw.
         let p = Position::from_fen("6/B5/6/6/5W/6 w").unwrap();
         assert_eq!(evaluate(&p, 0), Outcome::Draw);
-        // White's a1 piece stays home while both Black pieces have stepped forward: the
+        // White's b1 piece stays home while both Black pieces have stepped forward: the
         // advancement favours Black, the home row White.
-        let p = Position::from_fen("6/B4B/6/6/5W/W5 w").unwrap();
+        let p = Position::from_fen("6/B4B/6/6/5W/1W4 w").unwrap();
         assert_eq!(evaluate(&p, 0), Outcome::Win(Side::Second));
         assert_eq!(evaluate(&p, crate::eval::HOME), Outcome::Win(Side::First));
         // Two White threats Black cannot both answer.
