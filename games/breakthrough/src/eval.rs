@@ -97,8 +97,8 @@ impl Rows {
     }
 
     /// The score of `side`'s pieces alone: material, advancement, safety and `home` a
-    /// piece on its home row (half of it in a corner), given the cells `side` attacks (`defended`) and those its
-    /// opponent attacks.
+    /// piece on its home row (half of it in a corner), given the cells `side` attacks
+    /// (`defended`) and those its opponent attacks.
     #[inline]
     fn side_score(
         &self,

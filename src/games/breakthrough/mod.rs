@@ -494,7 +494,7 @@ mod tests {
         };
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
         let (mut vetoed, mut won, mut moves) = (0, 0, Vec::new());
-        for _ in 0..160 {
+        for _ in 0..400 {
             let mut pos = s.start().unwrap();
             for _ in 0..rng.random_range(8..20) {
                 pos.legal_moves(&mut moves);
@@ -534,7 +534,7 @@ mod tests {
         }
         assert!(
             vetoed > 0 && won > 0,
-            "20 simulations blunder and miss a win somewhere in 160 positions: {vetoed} vetoes, {won} wins"
+            "20 simulations blunder and miss a win somewhere in 400 positions: {vetoed} vetoes, {won} wins"
         );
         assert_eq!(s.searcher(&guarded, 1).unwrap().guard_share(), 0.3);
         assert_eq!(s.searcher(&plain, 1).unwrap().guard_share(), 0.0);
