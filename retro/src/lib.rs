@@ -2,11 +2,11 @@
 //! moves between them ([`RetroGame`]); the solvers settle every position.
 //!
 //! - [`wdl::solve_wdl`]: win/draw/loss with distance in plies, by the forward or the
-//!   backward solver of Sturtevant and Saffidine (seed 000) in each of their variants
+//!   backward solver of Sturtevant and Saffidine (2017) in each of their variants
 //!   (win-only, layered, direct propagation, no-dup), with their work counts.
 //! - [`scored`]: games whose ends carry a score (the first player maximises it, the second
 //!   minimises it; endless play scores 0): the interleaved passes of Cazenave and Nowakowski
-//!   (seed 002), and an exact backward solver by score thresholds.
+//!   ("Retrograde analysis of Woodpush"), and an exact backward solver by score thresholds.
 //! - Positions no side can force out of a cycle are draws in both.
 //! - [`symmetric::solve_mirror`]: games whose sides are colour-swapped images of each other,
 //!   solved over one side to move with counters and unmoves, checkpointed between layers.

@@ -1,6 +1,6 @@
 //! Every solver and variant against independent references on small random games with
 //! cycles: plain minimax that scores a repetition on the current line as a draw, and the
-//! naive layered iteration of seed 000 (algorithm 1) for exact distances.
+//! naive layered iteration of Sturtevant and Saffidine (their algorithm 1) for exact distances.
 
 // Positions index several parallel arrays at once in these references.
 #![allow(clippy::needless_range_loop)]

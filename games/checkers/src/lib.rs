@@ -1,4 +1,4 @@
-//! English checkers (rules of `shared/spec/checkers.md`): bitboard rules and move
+//! English checkers (rules of `docs/games/checkers.md`): bitboard rules and move
 //! generation, PDN text, the draw rules of play, the perfect index of each database slice,
 //! and the endgame databases built slice by slice with the passes of Lake, Schaeffer and Lu.
 

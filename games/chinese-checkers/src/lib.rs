@@ -1,5 +1,5 @@
 //! Two-player Chinese Checkers on the 7x7 hex rhombus, as Sturtevant and Saffidine's solver
-//! paper plays it (rules of `shared/spec/chinese-checkers.md`): the board, positions and
+//! paper plays it (rules of `docs/games/chinese-checkers.md`): the board, positions and
 //! their moves, text, a playout policy, the perfect index of every placement for the
 //! `retro` solvers, and the solved table as an MCTS oracle.
 

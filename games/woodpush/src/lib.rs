@@ -1,4 +1,4 @@
-//! Woodpush (Cazenave and Nowakowski's retrograde analysis, rules of `shared/spec/woodpush.md`):
+//! Woodpush (Cazenave and Nowakowski's retrograde analysis, rules of `docs/games/woodpush.md`):
 //! the strip and its moves, positions with the direct ko, text, a playout policy, the state
 //! space indexed for the `retro` solvers, and the solved game.
 

@@ -1,4 +1,4 @@
-//! The interleaved retrograde analysis of Cazenave and Nowakowski (seed 002, algorithm 4
+//! The interleaved retrograde analysis of Cazenave and Nowakowski (their algorithm 4
 //! and section 2.5): standard passes (a position whose children are all scored takes the
 //! best) and loop-avoidance passes (a position with a child won for its mover takes the best
 //! scored child) alternate until neither scores anything; the rest are draws (0); then every

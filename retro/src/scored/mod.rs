@@ -1,5 +1,6 @@
 //! Solving games whose ends carry a score (first player maximises, second minimises, endless
-//! play scores 0): the interleaved passes of seed 002 and an exact solver by thresholds.
+//! play scores 0): the interleaved passes of Cazenave and Nowakowski and an exact solver by
+//! thresholds.
 
 mod exact;
 mod interleaved;

@@ -1,4 +1,4 @@
-//! The backward solver (seed 000, algorithms 5 and 6): from the solved positions through
+//! The backward solver (Sturtevant and Saffidine, algorithms 5 and 6): from the solved positions through
 //! their predecessors, checking each parent, iteration after iteration until none is solved.
 
 use super::state::{forward_check, quick_check, Scratch, Work, RECENT, SOLVED, VISITED, WIN};

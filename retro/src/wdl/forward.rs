@@ -1,4 +1,4 @@
-//! The forward solver (seed 000, algorithm 4): sweeps over the unsolved positions, settling
+//! The forward solver (Sturtevant and Saffidine, algorithm 4): sweeps over the unsolved positions, settling
 //! each from its children, until a sweep settles nothing.
 
 use super::state::{forward_check, quick_check, Work, SOLVED, TERMINAL};

@@ -1,5 +1,7 @@
-//! Win/draw/loss solving with distance in plies: the forward and backward solvers of seed 000
-//! with their variants, their work counts, and the solved table.
+//! Win/draw/loss solving with distance in plies: the forward and backward solvers of
+//! Sturtevant and Saffidine, "A Study of Forward versus Backwards Endgame Solvers with
+//! Results in Chinese Checkers" (2017), with their variants, their work counts, and the
+//! solved table.
 
 mod backward;
 mod counters;
@@ -31,7 +33,7 @@ pub enum Method {
     Counters,
 }
 
-/// The variants of seed 000; `WdlOptions::default()` is the exact-distance backward setting.
+/// The variants of Sturtevant and Saffidine's solvers; `WdlOptions::default()` is the exact-distance backward setting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WdlOptions {
     /// Prove first-player wins only (1 bit of knowledge); losses and draws stay undecided.

@@ -1,6 +1,6 @@
 //! The solver's word per position (solved, first-player win, recent, visited, terminal,
-//! plies) and the two checks both solvers share: the one-step forward check (seed 000,
-//! algorithm 2) and the quick check of parents (algorithm 3).
+//! plies) and the two checks both solvers share: the one-step forward check
+//! (Sturtevant and Saffidine, algorithm 2) and the quick check of parents (algorithm 3).
 
 use super::WdlOptions;
 use crate::reverse::Preds;

@@ -1,5 +1,5 @@
 //! Row-limited Breakthrough endgame tablebases: generation, Gödel numbering, storage and
-//! probing, as `shared/spec/breakthrough-tablebase.md` defines them.
+//! probing, as `docs/tablebases.md` defines them.
 //!
 //! ```no_run
 //! use breakthrough::tablebase::Tablebase;

@@ -1,6 +1,6 @@
 //! A deliberately plain second Breakthrough implementation for the tests: an array board,
 //! its own position text, move generation and end-of-game rules, written from the spec
-//! (`/work/shared/spec/breakthrough-tablebase.md`, first section) and sharing no code with
+//! (`docs/games/breakthrough.md`, its rules) and sharing no code with
 //! the engine. Slow on purpose: every rule is spelled out cell by cell.
 #![allow(dead_code)]
 // Index loops are the point of this plain implementation: they read like the rules.
