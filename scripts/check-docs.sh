@@ -5,6 +5,8 @@
 #    of work periods (sessions, rounds), people (we, I, our, engineers), issue or item
 #    numbers (#12, issue 12), scratch paths (/tmp/, /work/), clock times of runs (12:47,
 #    UTC), or points outside the repository (../shared, .dev/, seed files).
+#    The code (Rust, shell, TOML, Python files) is held to two of these rules: no issue
+#    numbers and no paths outside the repository.
 # 2. Examples: every line of the README and docs that starts with `$ ` and names `quasar`
 #    is run as written, with the release binary first on PATH, in a fresh empty folder per
 #    page (so a page's later lines may use what its earlier lines wrote), each under a
@@ -46,6 +48,25 @@ for page in "${pages[@]}"; do
   done
 done
 [ "$fail" = 0 ] && say "text: ${#pages[@]} pages clean"
+
+# The code's comments hold to the two rules a reader cannot check from the docs alone:
+# no issue numbers, no pointers outside the repository (the project's own docs instead).
+code_rules=(
+  "an issue number"               '\b([Ii]ssues?|PR|[Tt]ickets?) #?[0-9]+\b'
+  "a path outside the repository" "${rules[11]}"
+)
+code_fail=0
+while IFS= read -r f; do
+  for ((i = 0; i < ${#code_rules[@]}; i += 2)); do
+    hits=$(grep -nE -- "${code_rules[i + 1]}" "$f" || true)
+    if [ -n "$hits" ]; then
+      while IFS= read -r h; do say "$f:${h%%:*}: ${code_rules[i]}: ${h#*:}"; done <<<"$hits"
+      code_fail=1
+    fi
+  done
+done < <(git ls-files '*.rs' '*.sh' '*.toml' '*.py' | grep -vx 'scripts/check-docs.sh')
+[ "$code_fail" = 0 ] && say "text: the code's comments clean"
+[ "$code_fail" = 0 ] || fail=1
 
 [ "${1:-}" = "--text-only" ] && exit "$fail"
 
