@@ -2,7 +2,8 @@
 //! promotions, blocked and empty sides and counts every other position's moves; then a
 //! backward count-down by unmoves, level by level, settles the rest (the result of Lake,
 //! Schaeffer and Lu, "Solving Large Retrograde Analysis Problems Using a Network of
-//! Workstations" (1993), computed backward); the level a position settles at is its distance to conversion.
+//! Workstations" (1993), computed backward); the level a position settles at is its
+//! distance to conversion.
 
 use crate::board::{Board, Move};
 use crate::db::{slice_path, Database, DbError, SliceTable, Wdl};
