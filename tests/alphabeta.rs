@@ -17,7 +17,7 @@ fn bestmove_with_alpha_beta_plays_a_win_in_one_and_says_it_is_proven() {
     ]);
     assert!(ok, "{err}");
     assert!(out.starts_with("bestmove d5-"), "{out}");
-    assert!(out.contains("proven win within 1 ply for White"), "{out}");
+    assert!(out.contains("proven win for White within 1 ply"), "{out}");
     // A finished game has no move to search.
     let (ok, out, err) = quasar(&[
         "bestmove",
@@ -46,12 +46,12 @@ fn every_game_has_an_alpha_beta_player() {
 
 #[test]
 fn each_game_has_its_default_engine_and_options_select_their_own() {
-    // Chinese Checkers and 8x8 Breakthrough play alpha-beta by default (it won their
-    // matches), the others MCTS.
+    // Chinese Checkers, Woodpush and 8x8 Breakthrough play alpha-beta by default (it won
+    // their matches), the others MCTS.
     for (game, board, word) in [
         ("chinese-checkers", None, "depth"),
         ("checkers", None, "simulations"),
-        ("woodpush", None, "simulations"),
+        ("woodpush", None, "depth"),
         ("breakthrough", Some("6x6"), "simulations"),
         ("breakthrough", Some("8x8"), "depth"),
     ] {
@@ -101,6 +101,10 @@ fn each_game_has_its_default_engine_and_options_select_their_own() {
             "simulations",
         ),
         (&["bestmove", "--board", "6x6", "--depth", "3"][..], "depth"),
+        (
+            &["bestmove", "--game", "woodpush", "--threads", "1"][..],
+            "simulations",
+        ),
     ] {
         let (ok, out, err) = quasar(&[args, &["--time", "50ms"]].concat());
         assert!(ok && out.contains(word), "{args:?}: {out}{err}");

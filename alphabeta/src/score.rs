@@ -28,7 +28,20 @@ pub enum Score {
     },
 }
 
+/// Plies an oracle's answer without a distance counts as (a win/draw/loss database): far
+/// enough that any win the search sees itself scores higher.
+pub(crate) const UNKNOWN_DISTANCE: u32 = 4096;
+
 impl Score {
+    /// The plies of a proven result when its line knows them (not through a table without
+    /// distances); `None` for an evaluation too.
+    pub fn known_plies(&self) -> Option<u32> {
+        match *self {
+            Score::Proven { plies, .. } if plies < UNKNOWN_DISTANCE => Some(plies),
+            _ => None,
+        }
+    }
+
     /// Reads a raw search value.
     pub fn from_value(v: i32) -> Score {
         if v > PROVEN {
@@ -52,7 +65,7 @@ impl fmt::Display for Score {
         match *self {
             Score::Eval(v) => write!(f, "{v:+}"),
             // An oracle's result without a distance (a win/draw/loss database).
-            Score::Proven { result, plies } if plies >= 4096 => match result {
+            Score::Proven { result, plies } if plies >= UNKNOWN_DISTANCE => match result {
                 GameResult::Win => f.write_str("proven win"),
                 _ => f.write_str("proven loss"),
             },

@@ -4,15 +4,11 @@
 
 use crate::limits::{Limit, CHECK_EVERY};
 use crate::ordering::{sort_by_score, Ordering};
-use crate::score::{from_table, proven, to_table, Score, INFINITY, PROVEN};
+use crate::score::{from_table, proven, to_table, Score, INFINITY, PROVEN, UNKNOWN_DISTANCE};
 use crate::tt::{Bound, Table, TableTooLarge};
 use quasar_core::{Evaluation, Game, Oracle, EVAL_LIMIT};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// Plies an oracle's answer without a distance counts as (a win/draw/loss database): far
-/// enough that any win the search sees itself scores higher.
-const UNKNOWN_DISTANCE: u32 = 4096;
 
 /// What shapes the search.
 #[derive(Clone, Debug, PartialEq, Eq)]

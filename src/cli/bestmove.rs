@@ -114,10 +114,10 @@ impl Answer {
                 a.pv = words(&b.pv);
                 match b.score {
                     alphabeta::Score::Eval(v) => a.eval = Some(v),
-                    alphabeta::Score::Proven { result, plies } => {
+                    score @ alphabeta::Score::Proven { result, .. } => {
                         a.proven = Some(Proven {
                             result: result_word(result),
-                            plies: (plies < 4096).then_some(plies),
+                            plies: score.known_plies(),
                             plies_exact: false,
                         })
                     }

@@ -382,8 +382,13 @@ pub fn describe_ab_report<G: Game>(pos: &G, r: &alphabeta::Report<G::Move>) -> S
             let _ = writeln!(s, "value {v:+} for {me} (evaluation units)");
             let _ = writeln!(s, "proven no");
         }
-        score => {
-            let _ = writeln!(s, "proven {score} for {me}");
+        score @ alphabeta::Score::Proven { result, .. } => {
+            // The same words as MCTS's report.
+            let length = match score.known_plies() {
+                Some(n) => length_text(n, false),
+                None => "(by a table without distances)".to_string(),
+            };
+            let _ = writeln!(s, "proven {} for {me} {length}", result_word(result));
         }
     }
     s
