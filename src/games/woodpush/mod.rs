@@ -6,6 +6,8 @@ pub mod solver;
 pub mod table;
 
 use super::registration::{CliGame, MainJob, SizeFlags};
+use arena::ab_player::AbEval;
+use arena::engine::DefaultEngine;
 use arena::settings::{PlayoutSettings, TableSpec};
 use arena::setup::{load_exact_table, GameSetup, Picture, SetupError};
 use quasar_core::{Evaluation, Game, Oracle, Outcome};
@@ -141,6 +143,13 @@ impl GameSetup for WoodpushSetup {
             SetupError::Boardsize(format!("boardsize {n}: the width is a whole number"))
         })?;
         WoodpushSetup::checked(width, self.pieces)
+    }
+
+    /// Alpha-beta: level with MCTS on 7 cells (100 - 100 at 100 ms a move) and far ahead
+    /// on 20 cells with three pieces a side, with the endgame table or without it
+    /// (docs/results.md).
+    fn default_engine(&self) -> DefaultEngine {
+        DefaultEngine::AlphaBeta(AbEval::Ab)
     }
 
     fn evaluation(&self) -> Option<Arc<dyn Evaluation<Position>>> {
