@@ -20,7 +20,7 @@
 //! A table copied into memory (read without the answer cache) is also measured through the
 //! cache ("answer cache").
 //! `QUASAR_BENCH_ONLY=TEXT` measures only the searches whose label holds `TEXT` (`=TEXT`:
-//! whose label is `TEXT`), and no playouts alone.
+//! whose label is `TEXT`; several such patterns separated by `|`), and no playouts alone.
 
 use breakthrough::tablebase::cache::DEFAULT_SLOTS_LOG2;
 use breakthrough::tablebase::{generate, Limits as PieceLimits, Region, Tablebase};
@@ -326,12 +326,14 @@ fn main() {
             settings.push((format!("{tag}{label}"), Some(o), e, when));
         }
     }
-    // `QUASAR_BENCH_ONLY=TEXT` keeps the settings whose label holds it (`=TEXT`: is it),
-    // and no table, so that a profiler sees one setting.
+    // `QUASAR_BENCH_ONLY=TEXT` keeps the settings whose label holds it (`=TEXT`: is it;
+    // `A|B`: either), and no table, so that a profiler sees one setting.
     if let Ok(only) = std::env::var("QUASAR_BENCH_ONLY") {
-        let keep = |label: &str| match only.strip_prefix('=') {
-            Some(exact) => label == exact,
-            None => label.contains(&only),
+        let keep = |label: &str| {
+            only.split('|').any(|only| match only.strip_prefix('=') {
+                Some(exact) => label == exact,
+                None => label.contains(only),
+            })
         };
         settings.retain(|(label, o, ..)| o.is_none() || keep(label));
     }
