@@ -234,11 +234,16 @@ pub fn merge<M: Copy + PartialEq>(
     let mut score2 = vec![0u64; children.len()];
     for snap in snaps {
         for (k, c) in snap.children.iter().enumerate() {
-            // Every thread generates the root's moves in the same order; a thread that
-            // reported nothing yet has none.
-            if k >= children.len() || c.mv != children[k].mv {
+            // Threads generate the root's moves in the same order, but a reused root lacks
+            // the moves proven lost below an earlier root but the longest
+            // (`worker::expand`): a move out of place is looked up, one missing left out.
+            let k = if children.get(k).is_some_and(|x| x.mv == c.mv) {
+                k
+            } else if let Some(k) = children.iter().position(|x| x.mv == c.mv) {
+                k
+            } else {
                 continue;
-            }
+            };
             children[k].visits += c.visits;
             score2[k] += c.score2;
             if c.proven.is_some() {
@@ -347,5 +352,34 @@ mod tests {
             ]),
             Some((Loss, 7))
         );
+    }
+
+    #[test]
+    fn merge_adds_each_threads_visits_to_the_same_move_and_skips_moves_the_first_lacks() {
+        let root = |kids: &[(u8, u64)]| Snapshot {
+            children: kids
+                .iter()
+                .map(|&(mv, visits)| RootChild {
+                    mv,
+                    visits,
+                    score2: visits,
+                    proven: None,
+                })
+                .collect(),
+            sims: kids.iter().map(|k| k.1).sum(),
+            ..Snapshot::default()
+        };
+        // The second thread's root kept every move, the third's lacks move 2 (a proven loss
+        // left out below an earlier root): the moves after it are out of place.
+        let snaps = [
+            root(&[(1, 10), (3, 20)]),
+            root(&[(1, 1), (2, 5), (3, 2)]),
+            root(&[(3, 7), (1, 4)]),
+        ];
+        let r = merge(&snaps, Instant::now(), 3, |mv| vec![mv]);
+        let visits: Vec<(u8, u64)> = r.children.iter().map(|c| (c.mv, c.visits)).collect();
+        assert_eq!(visits, vec![(1, 15), (3, 29)]);
+        assert_eq!(r.best_move, Some(3));
+        assert_eq!(r.simulations, 49);
     }
 }

@@ -96,6 +96,8 @@ pub struct Scratch<G: Game> {
     pub moves: Vec<G::Move>,
     /// The buffers of the shallow searches behind new children's values.
     pub shallow: Shallow<G>,
+    /// The children of the node being expanded, before the lost ones are left out.
+    pub kids: Vec<NewChild<G::Move>>,
 }
 
 impl<G: Game> Scratch<G> {
@@ -108,6 +110,7 @@ impl<G: Game> Scratch<G> {
             ),
             moves: Vec::with_capacity(64),
             shallow: Shallow::default(),
+            kids: Vec::with_capacity(64),
         }
     }
 }
@@ -327,7 +330,12 @@ pub fn expand<G: Game, S: Store<G::Move>>(
     heuristic: Heuristic<'_, G>,
     scratch: &mut Scratch<G>,
 ) -> bool {
-    let Scratch { moves, shallow, .. } = scratch;
+    let Scratch {
+        moves,
+        shallow,
+        kids: all,
+        ..
+    } = scratch;
     pos.legal_moves(moves);
     if moves.is_empty() {
         // Only a game that forgot to report its end has no moves; call it a draw.
@@ -378,14 +386,42 @@ pub fn expand<G: Game, S: Store<G::Move>>(
             prior_score2: (2.0 * prior as f64 * chance(value)).round() as u32,
         }
     });
+    all.clear();
+    all.extend(kids);
+    if !force {
+        keep_one_loss(all);
+    }
     if store
-        .add_children(id, mover, moves.len(), force, kids)
+        .add_children(id, mover, all.len(), force, all.drain(..))
         .is_err()
     {
         return false;
     }
     solver::update(store, id);
     true
+}
+
+/// Leaves out of `kids` every child proven lost for its mover but the longest loss (the
+/// first of equals). Selection never picks a lost child while another exists, yet scans
+/// it on every visit: with a table proving many children at expansion, more than half of
+/// the children scanned were lost. The longest loss keeps the parent's proof and plies
+/// what they would be with all of them (a parent all of whose moves lose loses in the
+/// longest line). The root keeps every move; a node that becomes the root when the tree is
+/// reused keeps only its children, so its report lists no more than one lost move.
+fn keep_one_loss<M>(kids: &mut Vec<NewChild<M>>) {
+    let longest = kids
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| k.proof == Proof::Loss)
+        .max_by_key(|&(i, k)| (k.plies, std::cmp::Reverse(i)))
+        .map(|(i, _)| i);
+    if let Some(keep) = longest {
+        let mut i = 0;
+        kids.retain(|k| {
+            i += 1;
+            k.proof != Proof::Loss || i - 1 == keep
+        });
+    }
 }
 
 /// The value of a child proven at creation.
@@ -554,5 +590,40 @@ impl<G: Game> Worker<G> {
             stop,
             publish,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keep_one_loss_keeps_every_other_child_and_the_first_longest_loss() {
+        let kids = |proofs: &[(Proof, u16)]| -> Vec<NewChild<usize>> {
+            proofs
+                .iter()
+                .enumerate()
+                .map(|(i, &(p, plies))| NewChild::new(i, p, plies))
+                .collect()
+        };
+        let kept = |v: Vec<NewChild<usize>>| -> Vec<usize> { v.iter().map(|k| k.mv).collect() };
+        let mut v = kids(&[
+            (Proof::Loss, 3),
+            (Proof::Unknown, 0),
+            (Proof::Loss, 7),
+            (Proof::Draw, 4),
+            (Proof::Loss, 7),
+            (Proof::Win, 5),
+            (Proof::Loss, 1),
+        ]);
+        keep_one_loss(&mut v);
+        assert_eq!(kept(v), vec![1, 2, 3, 5]);
+        // Every child lost: the longest stays, so the parent's proof and plies are kept.
+        let mut v = kids(&[(Proof::Loss, 2), (Proof::Loss, 9), (Proof::Loss, 4)]);
+        keep_one_loss(&mut v);
+        assert_eq!(kept(v), vec![1]);
+        let mut v = kids(&[(Proof::Unknown, 0), (Proof::Win, 1)]);
+        keep_one_loss(&mut v);
+        assert_eq!(kept(v), vec![0, 1]);
     }
 }
