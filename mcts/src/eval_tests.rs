@@ -299,3 +299,46 @@ fn a_deeper_search_proves_children_at_expansion() {
         assert_eq!(root_proof == Proof::Win, depth == 1, "depth {depth}");
     }
 }
+
+/// [`Grundy`], counting its calls.
+struct Counted(std::sync::atomic::AtomicU64);
+
+impl Evaluation<Nim> for Counted {
+    fn evaluate(&self, pos: &Nim) -> i32 {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Grundy.evaluate(pos)
+    }
+    fn scale(&self) -> f64 {
+        100.0
+    }
+    fn name(&self) -> &'static str {
+        "counted"
+    }
+}
+
+#[test]
+fn a_full_tree_evaluates_no_children_it_refuses() {
+    // Children are evaluated before the store takes them; once the node budget is full,
+    // no expansion may evaluate any more, in either store.
+    for (threads, parallelism) in [(1, Parallelism::Root), (2, Parallelism::Tree)] {
+        let eval = Arc::new(Counted(Default::default()));
+        let config = Config {
+            playout: UniformPolicy,
+            prior: 10,
+            node_budget: 200,
+            threads,
+            parallelism,
+            ..Config::default()
+        };
+        let mut s = Searcher::with_evaluation(config, None, Some(eval.clone()));
+        let r = s.search(&Nim::new([9, 14], 60), Limits::Simulations(20_000));
+        assert!(r.budget_full);
+        let calls = eval.0.load(std::sync::atomic::Ordering::Relaxed);
+        // Every evaluated child became a node (none here is proven lost at creation), and
+        // the root's expansion may exceed the budget.
+        assert!(
+            calls <= 200 + 22,
+            "{calls} evaluations for a budget of 200 nodes"
+        );
+    }
+}

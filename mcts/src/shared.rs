@@ -248,6 +248,17 @@ impl<'a, M: Copy> Store<M> for &'a SharedTree<M> {
             .is_ok()
     }
 
+    fn room_for(&mut self, id: Self::Id, count: usize, force: bool) -> Result<(), Refused> {
+        if id.expanding.load(Ordering::Relaxed) {
+            return Err(Refused::Busy);
+        }
+        if !force && self.nodes.load(Ordering::Relaxed) + count > self.budget {
+            self.budget_full.store(true, Ordering::Relaxed);
+            return Err(Refused::Full);
+        }
+        Ok(())
+    }
+
     fn add_children(
         &mut self,
         id: Self::Id,

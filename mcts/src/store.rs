@@ -177,6 +177,10 @@ pub trait Store<M: Copy> {
     fn backup(&mut self, id: Self::Id, outcome: Outcome);
     /// Sets the proof unless one is set already; true when this call set it.
     fn prove(&mut self, id: Self::Id, proof: Proof, plies: u16) -> bool;
+    /// Whether [`Store::add_children`] of `count` children would be taken now, asked before
+    /// the children are built (each costs an evaluation); a refusal is recorded as
+    /// `add_children`'s would be. A shared tree may still refuse the children afterwards.
+    fn room_for(&mut self, id: Self::Id, count: usize, force: bool) -> Result<(), Refused>;
     /// Creates the `count` children of an unexpanded node at once, moved by `mover` (the
     /// side to move at the node; `kids` is consumed only when they are taken); `force`
     /// ignores the node budget (the root always expands).

@@ -242,6 +242,15 @@ impl<M: Copy> Store<M> for Tree<M> {
     }
 
     #[inline]
+    fn room_for(&mut self, _id: NodeId, count: usize, force: bool) -> Result<(), Refused> {
+        if !force && self.nodes.len() + count > self.budget {
+            self.full = true;
+            return Err(Refused::Full);
+        }
+        Ok(())
+    }
+
+    #[inline]
     fn add_children(
         &mut self,
         id: NodeId,
@@ -255,10 +264,7 @@ impl<M: Copy> Store<M> for Tree<M> {
             "a node has at most {} children",
             u16::MAX
         );
-        if !force && self.nodes.len() + count > self.budget {
-            self.full = true;
-            return Err(Refused::Full);
-        }
+        self.room_for(id, count, force)?;
         let first = self.nodes.len() as NodeId;
         self.nodes.extend(kids.map(|k| Node {
             proof: k.proof,

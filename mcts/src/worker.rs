@@ -342,6 +342,11 @@ pub fn expand<G: Game, S: Store<G::Move>>(
         store.prove(id, Proof::Draw, 0);
         return true;
     }
+    // The children are built (probed, evaluated) and pruned before the store takes them:
+    // ask first, so that a full tree does not pay for children it refuses.
+    if store.room_for(id, moves.len(), force).is_err() {
+        return false;
+    }
     let mover = pos.side_to_move();
     if let Some(o) = oracle {
         o.prefetch_children(pos, moves);
