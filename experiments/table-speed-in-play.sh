@@ -16,6 +16,10 @@ dir=${1:?usage: $0 DIR [SECONDS] [REPEATS] [OPENINGS]}
 secs=${2:-1}
 repeats=${3:-3}
 openings=${4:-4}
+if [[ ! -e $dir ]]; then
+  echo "error: $dir: no such table; build it with: quasar tablebase build --board 6x6 --rows 4 -o $dir" >&2
+  exit 2
+fi
 q=${QUASAR:-target/release/quasar}
 read -r -a opts <<<"${QUASAR_OPTS:-}"
 positions=("BBBBBB/BBBBBB/6/6/WWWWWW/WWWWWW w")
