@@ -11,7 +11,7 @@ use crate::store::{to_value, Proof, Store, VALUE_HALF, VALUE_ONE};
 use crate::toy::{Brute, Nim};
 use crate::worker::{self, Scratch, Settings, Stop, Worker};
 use quasar_core::{win_chance, Evaluation, Game, GameResult};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// An evaluation with many distinct values and no meaning, so that every max matters.
@@ -301,11 +301,11 @@ fn a_deeper_search_proves_children_at_expansion() {
 }
 
 /// [`Grundy`], counting its calls.
-struct Counted(std::sync::atomic::AtomicU64);
+struct Counted(AtomicU64);
 
 impl Evaluation<Nim> for Counted {
     fn evaluate(&self, pos: &Nim) -> i32 {
-        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.0.fetch_add(1, Ordering::Relaxed);
         Grundy.evaluate(pos)
     }
     fn scale(&self) -> f64 {
@@ -333,11 +333,14 @@ fn a_full_tree_evaluates_no_children_it_refuses() {
         let mut s = Searcher::with_evaluation(config, None, Some(eval.clone()));
         let r = s.search(&Nim::new([9, 14], 60), Limits::Simulations(20_000));
         assert!(r.budget_full);
-        let calls = eval.0.load(std::sync::atomic::Ordering::Relaxed);
-        // Every evaluated child became a node (none here is proven lost at creation), and
-        // the root's expansion may exceed the budget.
+        let calls = eval.0.load(Ordering::Relaxed);
+        // Every evaluated child became a node (none here is proven lost at creation): the
+        // budget less the root. In a shared tree a thread that loses the race to expand a
+        // node has evaluated its children (at most 6) in vain; a few such races are
+        // allowed, not one a simulation.
+        let most = if threads == 1 { 199 } else { 199 + 4 * 6 };
         assert!(
-            calls <= 200 + 22,
+            calls <= most,
             "{calls} evaluations for a budget of 200 nodes"
         );
     }

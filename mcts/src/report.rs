@@ -234,9 +234,9 @@ pub fn merge<M: Copy + PartialEq>(
     let mut score2 = vec![0u64; children.len()];
     for snap in snaps {
         for (k, c) in snap.children.iter().enumerate() {
-            // Threads generate the root's moves in the same order, but a reused root lacks
-            // the moves proven lost below an earlier root but the longest
-            // (`worker::expand`): a move out of place is looked up, one missing left out.
+            // Threads list the root's moves in the same order, but a root reused from below
+            // an earlier root lacks the lost moves `worker::expand` left out: a move out of
+            // place is looked up, one the first thread lacks is left out.
             let k = if children.get(k).is_some_and(|x| x.mv == c.mv) {
                 k
             } else if let Some(k) = children.iter().position(|x| x.mv == c.mv) {

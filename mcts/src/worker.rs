@@ -423,8 +423,9 @@ fn keep_one_loss<M>(kids: &mut Vec<NewChild<M>>) {
     if let Some(keep) = longest {
         let mut i = 0;
         kids.retain(|k| {
+            let kept = k.proof != Proof::Loss || i == keep;
             i += 1;
-            k.proof != Proof::Loss || i - 1 == keep
+            kept
         });
     }
 }
