@@ -16,11 +16,19 @@ dir=${1:?usage: $0 DIR [SECONDS] [REPEATS] [OPENINGS]}
 secs=${2:-1}
 repeats=${3:-3}
 openings=${4:-4}
+usage() {
+  echo "error: $1; usage: $0 DIR [SECONDS] [REPEATS] [OPENINGS]" >&2
+  exit 2
+}
+[[ $secs =~ ^[0-9]+(\.[0-9]+)?$ ]] || usage "SECONDS must be a number of seconds, not '$secs'"
+[[ $repeats =~ ^[1-9][0-9]{0,3}$ ]] || usage "REPEATS must be 1 to 9999, not '$repeats'"
+[[ $openings =~ ^[0-9]{1,2}$ ]] || usage "OPENINGS must be 0 to 99, not '$openings'"
 if [[ ! -e $dir ]]; then
   echo "error: $dir: no such table; build it with: quasar tablebase build --board 6x6 --rows 4 -o $dir" >&2
   exit 2
 fi
 q=${QUASAR:-target/release/quasar}
+[[ -x $q ]] || usage "$q is not built; run: cargo build --release (or set QUASAR)"
 read -r -a opts <<<"${QUASAR_OPTS:-}"
 positions=("BBBBBB/BBBBBB/6/6/WWWWWW/WWWWWW w")
 while IFS= read -r line; do
