@@ -1,0 +1,85 @@
+//! A trained model as a search's evaluation: its logit of the mover's winning chance as
+//! the value, the game's own evaluation for what a model cannot know (sound verdicts,
+//! forced moves, which moves are tactical).
+
+use crate::features::{Active, Features};
+use crate::model::Model;
+use quasar_core::{Evaluation, Game, Verdict, EVAL_LIMIT};
+use std::sync::Arc;
+
+/// Evaluation units a unit of logit: fine enough that alpha-beta tells close values apart.
+pub const UNIT: f32 = 1000.0;
+
+/// A model over a game's features, with the game's hand-written evaluation behind it for
+/// verdicts and move ordering.
+#[derive(Debug)]
+pub struct NetEvaluation<G: Game> {
+    model: Model,
+    features: Arc<dyn Features<G>>,
+    base: Arc<dyn Evaluation<G>>,
+}
+
+impl<G: Game> NetEvaluation<G> {
+    /// `model` over `features` (the caller checked they match), with `base`'s verdicts.
+    pub fn new(
+        model: Model,
+        features: Arc<dyn Features<G>>,
+        base: Arc<dyn Evaluation<G>>,
+    ) -> NetEvaluation<G> {
+        assert_eq!(
+            model.weights.len(),
+            features.len(),
+            "a model is used with the features it was trained on"
+        );
+        NetEvaluation {
+            model,
+            features,
+            base,
+        }
+    }
+
+    /// The model's logit of the mover's winning chance in `pos`.
+    #[inline]
+    pub fn logit(&self, pos: &G) -> f32 {
+        let mut active = Active::default();
+        self.features.active(pos, &mut active);
+        self.model.logit(active.as_slice())
+    }
+}
+
+impl<G: Game> Evaluation<G> for NetEvaluation<G> {
+    #[inline]
+    fn evaluate(&self, pos: &G) -> i32 {
+        let limit = (EVAL_LIMIT - 1) as f32;
+        (self.logit(pos) * UNIT).clamp(-limit, limit) as i32
+    }
+
+    /// A logit of ln 3 is a winning chance of three in four.
+    fn scale(&self) -> f64 {
+        UNIT as f64 * 3f64.ln()
+    }
+
+    #[inline]
+    fn is_tactical(&self, pos: &G, mv: G::Move) -> bool {
+        self.base.is_tactical(pos, mv)
+    }
+
+    #[inline]
+    fn verdict(&self, pos: &G) -> Option<Verdict> {
+        self.base.verdict(pos)
+    }
+
+    #[inline]
+    fn deep_verdict(&self, pos: &G) -> Option<Verdict> {
+        self.base.deep_verdict(pos)
+    }
+
+    #[inline]
+    fn forced_moves(&self, pos: &G, moves: &mut Vec<G::Move>) -> bool {
+        self.base.forced_moves(pos, moves)
+    }
+
+    fn name(&self) -> &'static str {
+        "learned"
+    }
+}

@@ -1,0 +1,48 @@
+//! The linear model: one weight a feature and a bias, summed into the logit of the side to
+//! move's winning chance.
+
+use crate::features::Identity;
+
+/// A trained (or new) model for one game, size and feature set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    /// What it was trained for.
+    pub identity: Identity,
+    /// One weight a feature.
+    pub weights: Vec<f32>,
+    /// Added to every position's sum.
+    pub bias: f32,
+}
+
+impl Model {
+    /// A model of zero weights (every position even) for `len` features.
+    pub fn zeros(identity: Identity, len: usize) -> Model {
+        Model {
+            identity,
+            weights: vec![0.0; len],
+            bias: 0.0,
+        }
+    }
+
+    /// The logit of the side to move's winning chance in a position with `active` features.
+    #[inline]
+    pub fn logit(&self, active: &[u32]) -> f32 {
+        let mut sum = self.bias;
+        for &i in active {
+            sum += self.weights[i as usize];
+        }
+        sum
+    }
+
+    /// The side to move's winning chance in a position with `active` features.
+    #[inline]
+    pub fn chance(&self, active: &[u32]) -> f32 {
+        sigmoid(self.logit(active))
+    }
+}
+
+/// The logistic function.
+#[inline]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
