@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// The keys an `ab:` spec takes, for error messages.
-pub const AB_KEYS: &str = "tb, time, tc, depth, hash, eval";
+pub const AB_KEYS: &str = "tb, time, tc, depth, hash, eval, net";
 
 /// The largest transposition table an `ab:` spec may ask for, in MiB.
 pub const MAX_HASH_MIB: usize = 1 << 16;
@@ -36,6 +36,8 @@ pub struct AbSettings {
     pub hash_mib: Option<usize>,
     /// Which of the game's evaluations it searches with (`eval=mcts`).
     pub eval: Option<AbEval>,
+    /// A learned evaluation instead (`net=FILE|builtin`; `off` or unset: `eval=`'s).
+    pub net: Option<crate::net::NetSpec>,
 }
 
 /// The evaluation an alpha-beta player searches with.
@@ -122,6 +124,8 @@ impl AbSettings {
                 Ok(m) if (1..=MAX_HASH_MIB).contains(&m) => self.hash_mib = Some(m),
                 _ => return Err(bad("expected MiB from 1 to 65536")),
             },
+            "net" if self.net.is_some() => return Err(twice()),
+            "net" => self.net = Some(crate::net::NetSpec::parse(value).map_err(bad)?),
             "eval" if self.eval.is_some() => return Err(twice()),
             "eval" => match value {
                 "ab" => self.eval = Some(AbEval::Ab),
@@ -164,9 +168,14 @@ impl AbSettings {
         ),
         SetupError,
     > {
-        let eval = match self.eval {
-            Some(AbEval::Mcts) => setup.mcts_evaluation(),
-            Some(AbEval::Ab) | None => setup.evaluation(),
+        let learned = match &self.net {
+            None | Some(crate::net::NetSpec::Off) => None,
+            Some(net) => setup.learned_evaluation(net)?,
+        };
+        let eval = match (learned, self.eval) {
+            (Some(net), _) => Some(net),
+            (None, Some(AbEval::Mcts)) => setup.mcts_evaluation(),
+            (None, Some(AbEval::Ab) | None) => setup.evaluation(),
         };
         let eval = eval.ok_or_else(|| {
             SetupError::Policy(format!(
@@ -209,6 +218,9 @@ impl fmt::Display for AbSettings {
                 "eval={}",
                 if e == AbEval::Mcts { "mcts" } else { "ab" }
             ));
+        }
+        if let Some(n) = &self.net {
+            keys.push(format!("net={n}"));
         }
         f.write_str(&keys.join(","))
     }

@@ -16,6 +16,7 @@ pub mod html;
 pub mod matchup;
 pub mod mcts_player;
 pub mod merge;
+pub mod net;
 pub mod openings;
 pub mod pgn;
 pub mod player;

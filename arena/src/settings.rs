@@ -12,7 +12,7 @@ use std::path::PathBuf;
 pub const KEYS: &str =
     "tb, rule, every, c, playout, time, sims, tc, threads, parallel, nodes, seed, \
                         eval-after, capture-weight, win-in-one, stop-threats, probe-children, \
-                        imb, prior, prior-depth, verdicts, guard";
+                        imb, prior, prior-depth, net, verdicts, guard";
 
 /// The most virtual visits `prior=N` may give a new node.
 pub const MAX_PRIOR: u32 = 10_000;
@@ -141,6 +141,9 @@ pub struct EngineSettings {
     /// Plies of alpha-beta behind each new node's evaluation (`prior-depth=2`; 0: the
     /// evaluation alone); a forced result it finds proves the node. Needs an evaluation.
     pub prior_depth: Option<u32>,
+    /// The learned evaluation behind priors, implicit minimax backups and shallow searches
+    /// (`net=FILE|builtin|off`; the game's default when unset).
+    pub net: Option<crate::net::NetSpec>,
     /// Whether the game's sound verdicts prove nodes at expansion (`verdicts=on|off`).
     pub verdicts: Option<bool>,
     /// The share of each move's time an alpha-beta search spends checking MCTS's choice
@@ -433,6 +436,11 @@ impl EngineSettings {
                 }
                 once(&mut self.prior_depth, d, twice)?;
             }
+            "net" => once(
+                &mut self.net,
+                crate::net::NetSpec::parse(value).map_err(|e| bad(key, value, e))?,
+                twice,
+            )?,
             "verdicts" => once(&mut self.verdicts, on_off(key, value)?, twice)?,
             "guard" => {
                 let a: f64 = number(key, value, "expected a share of the time, such as 0.3")?;
@@ -570,6 +578,9 @@ impl fmt::Display for EngineSettings {
         }
         if let Some(d) = self.prior_depth {
             keys.push(format!("prior-depth={d}"));
+        }
+        if let Some(n) = &self.net {
+            keys.push(format!("net={n}"));
         }
         if let Some(on) = self.verdicts {
             keys.push(format!("verdicts={}", word(on)));

@@ -49,6 +49,17 @@ pub enum SetupError {
     /// The alpha-beta player's transposition table does not fit in memory.
     #[error(transparent)]
     Hash(#[from] alphabeta::TableTooLarge),
+    /// A learned evaluation that cannot be read or does not fit the game.
+    #[error(transparent)]
+    Net(#[from] learn::NetError),
+    /// A learned evaluation asked of a game that has none.
+    #[error("{game} has no {what}: use net=off, or net=FILE with a model from `quasar train fit`")]
+    NoNet {
+        /// The game's name.
+        game: &'static str,
+        /// What is missing (`features for a learned evaluation`, `built-in model`).
+        what: &'static str,
+    },
     /// A search option that needs the game's evaluation, in a game without one.
     #[error("{key}={value} needs an evaluation of positions, and {game} has none (use {key}=0)")]
     NoEvaluation {
@@ -240,6 +251,61 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         None
     }
 
+    /// The features a learned evaluation of this game reads; `None` for a game without any.
+    fn features(&self) -> Option<Arc<dyn learn::Features<Self::Game>>> {
+        None
+    }
+
+    /// The model the game ships for this size, as its file's bytes; `None` without one.
+    fn builtin_net(&self) -> Option<&'static [u8]> {
+        None
+    }
+
+    /// The learned evaluation `net` names, with the game's verdicts and move ordering
+    /// behind it; `None` for `net=off`; an error for a model of another game, size or
+    /// feature set, a damaged file, or a game without features or a built-in model.
+    fn learned_evaluation(
+        &self,
+        net: &crate::net::NetSpec,
+    ) -> Result<Option<Arc<dyn Evaluation<Self::Game>>>, SetupError> {
+        use crate::net::NetSpec;
+        let features = match net {
+            NetSpec::Off => return Ok(None),
+            _ => self.features().ok_or(SetupError::NoNet {
+                game: Self::NAME,
+                what: "features for a learned evaluation",
+            })?,
+        };
+        let base = self.mcts_evaluation().ok_or(SetupError::NoNet {
+            game: Self::NAME,
+            what: "evaluation for a learned one to stand on",
+        })?;
+        let want = features.identity();
+        let model = match net {
+            NetSpec::Off => unreachable!("answered above"),
+            NetSpec::File(path) => learn::load(path, &want)?,
+            NetSpec::Builtin => {
+                let bytes = self.builtin_net().ok_or(SetupError::NoNet {
+                    game: Self::NAME,
+                    what: "built-in model for this size",
+                })?;
+                learn::file::from_builtin(bytes, &want)
+            }
+        };
+        Ok(Some(Arc::new(learn::NetEvaluation::new(
+            model, features, base,
+        ))))
+    }
+
+    /// The learned evaluation MCTS searches with when its settings name no `net=`: the
+    /// built-in model where the game ships one for this size.
+    fn default_net(&self) -> crate::net::NetSpec {
+        match self.builtin_net() {
+            Some(_) => crate::net::NetSpec::Builtin,
+            None => crate::net::NetSpec::Off,
+        }
+    }
+
     /// The evaluation of MCTS's priors, implicit minimax backups and shallow searches:
     /// alpha-beta's ([`Self::evaluation`]) unless the game weighs things differently for a
     /// search whose playouts cannot see what a deep search sees.
@@ -298,6 +364,14 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
             .prior_depth
             .unwrap_or_else(|| self.default_prior_depth());
         if imb == 0.0 && prior == 0 && prior_depth == 0 {
+            if let Some(net @ (crate::net::NetSpec::File(_) | crate::net::NetSpec::Builtin)) =
+                &settings.net
+            {
+                return Err(SetupError::Policy(format!(
+                    "net={net} needs imb=, prior= or prior-depth= above 0: MCTS reads an \
+                     evaluation only for those"
+                )));
+            }
             return Ok(EvaluationUse {
                 imb,
                 prior,
@@ -305,7 +379,9 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
                 evaluation: None,
             });
         }
-        let Some(evaluation) = self.mcts_evaluation() else {
+        let net = settings.net.clone().unwrap_or_else(|| self.default_net());
+        let learned = self.learned_evaluation(&net)?;
+        let Some(evaluation) = learned.or_else(|| self.mcts_evaluation()) else {
             let (key, value) = if imb != 0.0 {
                 ("imb", imb.to_string())
             } else if prior != 0 {

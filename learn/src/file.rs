@@ -79,6 +79,21 @@ pub fn load(path: &Path, expected: &Identity) -> Result<Model, NetError> {
     Ok(model)
 }
 
+/// The model shipped inside the program as `bytes`; a damaged or mismatched built-in model
+/// is a fault of the build, which the game's tests catch.
+pub fn from_builtin(bytes: &[u8], expected: &Identity) -> Model {
+    let model = match from_bytes(bytes) {
+        Ok(Ok(m)) => m,
+        Ok(Err(e)) => panic!("the built-in model is damaged: {e}"),
+        Err(e) => panic!("the built-in model is damaged: {e}"),
+    };
+    assert_eq!(
+        &model.identity, expected,
+        "the built-in model is for the game it ships with"
+    );
+    model
+}
+
 /// Reads the model at `path`, whatever it was trained for.
 pub fn load_any(path: &Path) -> Result<Model, FileError> {
     let bytes = qfile::read_by_header(path, HEADER, FRAME.what, |h| {

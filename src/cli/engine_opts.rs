@@ -4,6 +4,7 @@
 use super::output::{length_text, result_word};
 use arena::ab_player::{AbEval, AbSettings};
 use arena::duration::parse_duration;
+use arena::net::NetSpec;
 use arena::engine::{DefaultEngine, EngineChoice, EngineReport};
 use arena::settings::{EngineSettings, MIN_NODES};
 use arena::setup::GameSetup;
@@ -51,6 +52,10 @@ pub fn simulations(text: &str) -> Result<u64, String> {
 }
 
 /// Reads `--c` as the `c=` key reads it.
+fn net_spec(text: &str) -> Result<NetSpec, String> {
+    NetSpec::parse(text).map_err(String::from)
+}
+
 fn exploration(text: &str) -> Result<f64, String> {
     arena::settings::exploration(text).map_err(str::to_string)
 }
@@ -169,6 +174,11 @@ pub struct EngineArgs {
     /// Tablebase file (from `quasar tablebase build`) to consult at expansion and in playouts
     #[arg(long, value_name = "FILE")]
     pub tb: Option<PathBuf>,
+    /// The learned evaluation both engines search with: a model file from `quasar train
+    /// fit`, builtin (the model the game ships for the board) or off (the hand-written
+    /// evaluation) [default: builtin for MCTS where the game ships a model, else off]
+    #[arg(long, value_name = "FILE|builtin|off", value_parser = net_spec)]
+    pub net: Option<NetSpec>,
     /// With --tb: consult the table inside playouts at every K-th turn of each side (1:
     /// every ply; 0: only at expansion) [default: the game's; for Breakthrough every ply up
     /// to 7 rows, 0 from 8]
@@ -233,6 +243,7 @@ impl EngineArgs {
             }),
             nodes: self.nodes,
             seed: Some(self.seed),
+            net: self.net.clone(),
             ..EngineSettings::default()
         };
         for (key, value) in self.keyed() {
@@ -327,6 +338,7 @@ impl EngineArgs {
                     depth: self.depth,
                     hash_mib: self.hash.map(|m| m as usize),
                     eval: eval.or(default_eval),
+                    net: self.net.clone(),
                 }))
             }
         }

@@ -23,6 +23,7 @@ pub mod bench;
 mod board;
 mod error;
 pub mod eval;
+pub mod features;
 mod movegen;
 mod notation;
 pub mod policy;

@@ -137,6 +137,11 @@ impl GameSetup for BreakthroughSetup {
         Some(Arc::new(BreakthroughEval::for_mcts(self.board)))
     }
 
+    /// The n-tuple network's features of the board.
+    fn features(&self) -> Option<Arc<dyn learn::Features<Position>>> {
+        Some(Arc::new(breakthrough::features::NTuple::new(self.board)))
+    }
+
     fn boardsize_command(&self) -> String {
         // GTP's boardsize takes one number; other shapes are sent as width and height.
         let (w, h) = (self.board.width(), self.board.height());
