@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Checkers positions of 7 to 10 pieces proven over the databases of at most 6 pieces (the
-# table "Beyond the databases" in docs/results.md): builds the databases once (about 16 min
-# on 2 quiet cores, 1.3 GB), then for each position a proof capped at CAP seconds, and a
-# check of every proof found. Finished databases are reused and a stopped build resumes;
-# each search keeps a checkpoint (OUT/NAME.ckpt, saved every minute and when the cap stops
-# it), so running the script again goes on where each search stopped.
+# checkers table of "What has been solved?" in docs/results.md): builds the databases once
+# (about 16 min on 2 quiet cores, 1.3 GB), then for each position a proof capped at CAP
+# seconds, and a check of every proof found. Finished databases are reused and a stopped
+# build resumes; each search keeps a checkpoint (OUT/NAME.ckpt, saved every minute and when
+# the cap stops it), so running the script again goes on where each search stopped.
 # Usage: experiments/checkers-proofs.sh [OUT_DIR] [CAP]   (defaults: exp-checkers 300)
 set -uo pipefail
 out=${1:-exp-checkers}

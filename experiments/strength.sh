@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The strength ladder of docs/results.md: the default MCTS player against the alpha-beta
-# player on Breakthrough, one thread each, colours alternated, openings of 2 random plies.
-# Each match is a separate arena run that resumes from its record, so a stopped run goes on
-# where it stopped and the matches can be spread over machines (one line of `match` each).
+# The strength ladder of docs/results-archive.md: the default MCTS player against the
+# alpha-beta player on Breakthrough, one thread each, colours alternated, openings of 2
+# random plies. Each match is a separate arena run that resumes from its record, so a
+# stopped run goes on where it stopped and the matches can be spread over machines (one line
+# of `match` each).
 # Usage: experiments/strength.sh [OUT_DIR] [GAMES] [JOBS]   (defaults: exp-strength 200 1)
 # JOBS above 1 plays games at once: use no more than half the cores, so that the two
 # players of a game never wait for each other's processor.

@@ -174,7 +174,7 @@ impl GameSetup for BreakthroughSetup {
 
     /// Alpha-beta with MCTS's evaluation from 8 rows up: on 8x8 it beat the default MCTS
     /// 156 - 44 at 100 ms a move and 163 - 37 at equal cost, where on 6x6 MCTS beat it
-    /// 171 - 29 (200 games each; docs/results.md).
+    /// 171 - 29 (200 games each; docs/results-archive.md).
     fn default_engine(&self) -> DefaultEngine {
         if self.board.height() >= 8 {
             DefaultEngine::AlphaBeta(AbEval::Mcts)
@@ -184,7 +184,7 @@ impl GameSetup for BreakthroughSetup {
     }
 
     /// Exploration 0.4: at 20,000 simulations it beat 0.7 by 65.5% on 8x8 and 55.5% on 6x6
-    /// (200 games each; docs/results.md).
+    /// (200 games each; docs/results-archive.md).
     fn default_c(&self) -> f64 {
         0.4
     }
@@ -193,7 +193,7 @@ impl GameSetup for BreakthroughSetup {
     /// on 6x6, they scored 69.0% against depth-7 alpha-beta where the search without them
     /// scored 41.0%. The weight is 0.4 from 8 rows up (tuned on 8x8) and 0.25 below: on
     /// 6x6 at 40,000 simulations against depth 9, 0.25 scored 64.5% where 0.4 scored 53.5%
-    /// (400 games each; docs/results.md).
+    /// (400 games each; docs/results-archive.md).
     fn default_imb(&self) -> f64 {
         if self.board.height() >= 8 {
             0.4
@@ -208,7 +208,7 @@ impl GameSetup for BreakthroughSetup {
     }
 
     /// Every ply up to 7 rows, expansion only from 8: on 6x6 every ply beat expansion only
-    /// 135-65, on 8x8 at 100 ms expansion only beat every ply by far (docs/results.md).
+    /// 135-65, on 8x8 at 100 ms expansion only beat every ply by far (docs/results-archive.md).
     fn default_oracle_every(&self) -> u32 {
         if self.board.height() >= 8 {
             0

@@ -137,7 +137,7 @@ impl Tablebase {
         Tablebase {
             geometry: Geometry::new(&table.region),
             // A copy in memory is read without the answer cache: its slot check costs
-            // about what the byte read it saves does (see `docs/results.md`).
+            // about what the byte read it saves does (see `docs/results-archive.md`).
             cache: match resident {
                 Some(_) => None,
                 None => DepthCache::new(&table.region, DEFAULT_SLOTS_LOG2),
