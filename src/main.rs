@@ -47,6 +47,9 @@ enum Command {
     Replay(cli::replay::Args),
     /// Solve a small board exactly (winner, length, proof) or check a proof file
     Solve(cli::solve::Args),
+    /// Train a learned evaluation: self-play shards of labelled positions, then a fit
+    #[command(subcommand)]
+    Train(cli::train::Command),
 }
 
 fn main() -> ExitCode {
@@ -80,6 +83,7 @@ fn main() -> ExitCode {
         Command::Arena(a) => cli::arena::run(a),
         Command::Replay(a) => cli::replay::run(a),
         Command::Solve(a) => cli::solve::run(a),
+        Command::Train(c) => cli::train::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -23,6 +23,7 @@ pub mod player;
 pub mod random_player;
 pub mod record;
 pub mod report;
+pub mod selfplay;
 pub mod settings;
 pub mod setup;
 pub mod spec;

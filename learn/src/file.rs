@@ -8,7 +8,7 @@
 
 use crate::features::Identity;
 use crate::model::Model;
-use quasar_core::file::{self as qfile, FileError, Fields, Frame, Seal};
+use quasar_core::file::{self as qfile, Fields, FileError, Frame, Seal};
 use std::path::{Path, PathBuf};
 
 /// The model file's frame.
@@ -109,17 +109,18 @@ pub fn load_any(path: &Path) -> Result<Model, FileError> {
         }
         Ok(HEADER as u64 + id + 4 * n + 4)
     })?;
-    from_bytes(&bytes).map_err(|msg| FileError::Damaged {
-        path: path.to_path_buf(),
-        msg,
-    })
-    .and_then(|r| {
-        r.map_err(|source| FileError::Frame {
+    from_bytes(&bytes)
+        .map_err(|msg| FileError::Damaged {
             path: path.to_path_buf(),
-            source,
-            remedy: FRAME.remedy,
+            msg,
         })
-    })
+        .and_then(|r| {
+            r.map_err(|source| FileError::Frame {
+                path: path.to_path_buf(),
+                source,
+                remedy: FRAME.remedy,
+            })
+        })
 }
 
 /// The model in `bytes`: an error text for a body that does not match its header, a
@@ -142,7 +143,8 @@ fn from_bytes(bytes: &[u8]) -> Result<Result<Model, qfile::FrameError>, String> 
     }
     let id = std::str::from_utf8(&body.all()[HEADER..HEADER + id_len])
         .map_err(|_| "its identity is not text: damaged".to_string())?;
-    let identity = parse_identity(id).ok_or("its identity is not game, size and features: damaged")?;
+    let identity =
+        parse_identity(id).ok_or("its identity is not game, size and features: damaged")?;
     let weights: Vec<f32> = body.all()[HEADER + id_len..]
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes(c.try_into().expect("four bytes")))
@@ -210,7 +212,10 @@ mod tests {
         let mut want = model().identity;
         want.params = "4".into();
         let e = load(&p, &want).unwrap_err().to_string();
-        assert!(e.contains("toy 3 (cells-v1)") && e.contains("not for toy 4"), "{e}");
+        assert!(
+            e.contains("toy 3 (cells-v1)") && e.contains("not for toy 4"),
+            "{e}"
+        );
     }
 
     #[test]

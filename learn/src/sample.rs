@@ -123,7 +123,10 @@ pub fn read_shard(path: &Path, game: &str, params: &str) -> Result<Vec<Sample>, 
         let score = |t: &str| -> Result<f32, SampleError> {
             match t.parse::<f32>() {
                 Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
-                _ => Err(bad(n, format!("'{}' is not a score from 0 to 1", qfile::shorten(t, 20)))),
+                _ => Err(bad(
+                    n,
+                    format!("'{}' is not a score from 0 to 1", qfile::shorten(t, 20)),
+                )),
             }
         };
         let optional = |t: &str| -> Result<Option<f32>, SampleError> {
@@ -182,7 +185,11 @@ mod tests {
     #[test]
     fn a_bad_line_is_named() {
         let p = dir("bad").join("s.tsv");
-        std::fs::write(&p, format!("{}\nx\t1\t-\t-\ny\t2\t-\t-\n", header("toy", "3"))).unwrap();
+        std::fs::write(
+            &p,
+            format!("{}\nx\t1\t-\t-\ny\t2\t-\t-\n", header("toy", "3")),
+        )
+        .unwrap();
         let e = read_shard(&p, "toy", "3").unwrap_err().to_string();
         assert!(e.contains("line 3: '2' is not a score"), "{e}");
     }

@@ -45,7 +45,10 @@ impl Dataset {
     }
 
     fn get(&self, i: usize) -> (&[u32], f32) {
-        (&self.idx[self.starts[i]..self.starts[i + 1]], self.targets[i])
+        (
+            &self.idx[self.starts[i]..self.starts[i + 1]],
+            self.targets[i],
+        )
     }
 }
 
@@ -114,7 +117,13 @@ impl Trainer {
     }
 
     /// A trainer resumed after `epochs` epochs with these gradient sums.
-    pub fn resume(model: Model, epochs: u32, sq: Vec<f32>, bias_sq: f32, config: TrainConfig) -> Trainer {
+    pub fn resume(
+        model: Model,
+        epochs: u32,
+        sq: Vec<f32>,
+        bias_sq: f32,
+        config: TrainConfig,
+    ) -> Trainer {
         assert_eq!(sq.len(), model.weights.len(), "one gradient sum a weight");
         Trainer {
             model,
@@ -205,9 +214,78 @@ mod tests {
         assert!(last.valid_loss < first.valid_loss);
         let p0 = t.model.chance(&[0]);
         let p1 = t.model.chance(&[1]);
-        assert!((p0 - 0.75).abs() < 0.03 && (p1 - 0.25).abs() < 0.03, "{p0} {p1}");
+        assert!(
+            (p0 - 0.75).abs() < 0.03 && (p1 - 0.25).abs() < 0.03,
+            "{p0} {p1}"
+        );
         // The entropy of a 3:1 coin.
         let h = -(0.75f64 * 0.75f64.ln() + 0.25 * 0.25f64.ln());
-        assert!((last.valid_loss - h).abs() < 0.01, "{} {h}", last.valid_loss);
+        assert!(
+            (last.valid_loss - h).abs() < 0.01,
+            "{} {h}",
+            last.valid_loss
+        );
     }
+}
+
+/// The feature-set suffix that marks a checkpoint: a model file whose weights are the
+/// model's, then its gradient sums, then the bias's sum and the epochs done.
+const CHECKPOINT: &str = " checkpoint";
+
+/// Writes `trainer`'s state to `path` (atomically), for [`load_checkpoint`].
+pub fn save_checkpoint(
+    path: &std::path::Path,
+    trainer: &Trainer,
+) -> Result<(), quasar_core::file::FileError> {
+    let mut identity = trainer.model.identity.clone();
+    identity.features.push_str(CHECKPOINT);
+    let mut weights = trainer.model.weights.clone();
+    weights.extend_from_slice(&trainer.sq);
+    weights.push(trainer.bias_sq);
+    weights.push(trainer.epochs as f32);
+    crate::file::save(
+        path,
+        &Model {
+            identity,
+            weights,
+            bias: trainer.model.bias,
+        },
+    )
+}
+
+/// The trainer saved at `path` for a model of `identity`; `None` when there is no file.
+pub fn load_checkpoint(
+    path: &std::path::Path,
+    identity: &crate::features::Identity,
+    config: TrainConfig,
+) -> Result<Option<Trainer>, crate::file::NetError> {
+    let mut want = identity.clone();
+    want.features.push_str(CHECKPOINT);
+    let saved = match crate::file::load(path, &want) {
+        Ok(m) => m,
+        Err(crate::file::NetError::File(e)) if e.is_not_found() => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let n = (saved.weights.len().saturating_sub(2)) / 2;
+    if saved.weights.len() != 2 * n + 2 {
+        return Err(crate::file::NetError::File(
+            quasar_core::file::FileError::Damaged {
+                path: path.to_path_buf(),
+                msg: "not a training checkpoint: delete it to start the fit afresh".into(),
+            },
+        ));
+    }
+    let (w, rest) = saved.weights.split_at(n);
+    let model = Model {
+        identity: identity.clone(),
+        weights: w.to_vec(),
+        bias: saved.bias,
+    };
+    Ok(Some(Trainer::resume(
+        model,
+        rest[n + 1] as u32,
+        rest[..n].to_vec(),
+        rest[n],
+        config,
+    )))
 }

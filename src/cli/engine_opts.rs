@@ -4,8 +4,8 @@
 use super::output::{length_text, result_word};
 use arena::ab_player::{AbEval, AbSettings};
 use arena::duration::parse_duration;
-use arena::net::NetSpec;
 use arena::engine::{DefaultEngine, EngineChoice, EngineReport};
+use arena::net::NetSpec;
 use arena::settings::{EngineSettings, MIN_NODES};
 use arena::setup::GameSetup;
 use mcts::{Limits, Parallelism, Report};

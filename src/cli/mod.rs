@@ -14,6 +14,7 @@ pub mod replay;
 pub mod show;
 pub mod solve;
 pub mod tablebase;
+pub mod train;
 
 use crate::games::CliGame;
 use quasar_core::Game;

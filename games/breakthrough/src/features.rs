@@ -143,7 +143,11 @@ fn reverse(x: usize, n: u32) -> usize {
 
 impl Features<Position> for NTuple {
     fn identity(&self) -> Identity {
-        let shapes: Vec<String> = self.shapes.iter().map(|(r, c)| format!("{r}x{c}")).collect();
+        let shapes: Vec<String> = self
+            .shapes
+            .iter()
+            .map(|(r, c)| format!("{r}x{c}"))
+            .collect();
         Identity {
             game: "breakthrough".into(),
             params: format!("{}x{}", self.board.width(), self.board.height()),
@@ -208,7 +212,11 @@ mod tests {
             let mut p = 1u32;
             for k in 0..win.rows {
                 for j in 0..win.cols {
-                    let c = if win.mirrored { c0 + win.cols - 1 - j } else { c0 + j };
+                    let c = if win.mirrored {
+                        c0 + win.cols - 1 - j
+                    } else {
+                        c0 + j
+                    };
                     let sq = (r0 + k) * 6 + c;
                     if pos.white() >> sq & 1 == 1 {
                         t += p;
@@ -249,13 +257,22 @@ mod tests {
     #[test]
     fn mirrored_places_share_weights_and_the_rest_are_distinct() {
         let f = NTuple::new(Board::new(7, 6).unwrap());
-        let own: Vec<u32> = f.windows.iter().filter(|w| !w.mirrored).map(|w| w.base).collect();
+        let own: Vec<u32> = f
+            .windows
+            .iter()
+            .filter(|w| !w.mirrored)
+            .map(|w| w.base)
+            .collect();
         let mut sorted = own.clone();
         sorted.sort_unstable();
         sorted.dedup();
         assert_eq!(sorted.len(), own.len());
         // On 7 columns a 2x3 window has 5 places a row: 3 of their own, 2 mirrored.
-        let row0: Vec<&Window> = f.windows.iter().filter(|w| w.rows == 2 && w.shift < 7).collect();
+        let row0: Vec<&Window> = f
+            .windows
+            .iter()
+            .filter(|w| w.rows == 2 && w.shift < 7)
+            .collect();
         assert_eq!(row0.iter().filter(|w| w.mirrored).count(), 2);
         assert_eq!(row0[0].base, row0[4].base);
     }
