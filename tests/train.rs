@@ -41,7 +41,7 @@ fn follows(a: &Position, b: &Position) -> bool {
     let mut moves = Vec::new();
     a.legal_moves(&mut moves);
     moves.iter().any(|&m| {
-        let mut p = a.clone();
+        let mut p = *a;
         p.play(m);
         p == *b
     })

@@ -40,9 +40,9 @@ pub enum NetError {
         /// The file.
         path: PathBuf,
         /// What it was trained for.
-        found: Identity,
+        found: Box<Identity>,
         /// What the search needs.
-        expected: Identity,
+        expected: Box<Identity>,
     },
 }
 
@@ -72,8 +72,8 @@ pub fn load(path: &Path, expected: &Identity) -> Result<Model, NetError> {
     if &model.identity != expected {
         return Err(NetError::Mismatch {
             path: path.to_path_buf(),
-            found: model.identity,
-            expected: expected.clone(),
+            found: Box::new(model.identity),
+            expected: Box::new(expected.clone()),
         });
     }
     Ok(model)

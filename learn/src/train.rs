@@ -183,51 +183,6 @@ impl Trainer {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::features::Identity;
-
-    fn id() -> Identity {
-        Identity {
-            game: "toy".into(),
-            params: "-".into(),
-            features: "f".into(),
-        }
-    }
-
-    /// Feature 0 wins three times in four, feature 1 one time in four: the fitted model
-    /// predicts those rates, and its loss falls to the data's own entropy.
-    #[test]
-    fn the_fit_finds_the_rates_of_the_data() {
-        let mut d = Dataset::new();
-        for k in 0..400 {
-            d.push(&[0], if k % 4 == 0 { 0.0 } else { 1.0 });
-            d.push(&[1], if k % 4 == 0 { 1.0 } else { 0.0 });
-        }
-        let mut t = Trainer::new(Model::zeros(id(), 2), TrainConfig::default());
-        let first = t.epoch(&d, &d);
-        let mut last = first;
-        for _ in 0..30 {
-            last = t.epoch(&d, &d);
-        }
-        assert!(last.valid_loss < first.valid_loss);
-        let p0 = t.model.chance(&[0]);
-        let p1 = t.model.chance(&[1]);
-        assert!(
-            (p0 - 0.75).abs() < 0.03 && (p1 - 0.25).abs() < 0.03,
-            "{p0} {p1}"
-        );
-        // The entropy of a 3:1 coin.
-        let h = -(0.75f64 * 0.75f64.ln() + 0.25 * 0.25f64.ln());
-        assert!(
-            (last.valid_loss - h).abs() < 0.01,
-            "{} {h}",
-            last.valid_loss
-        );
-    }
-}
-
 /// The feature-set suffix that marks a checkpoint: a model file whose weights are the
 /// model's, then its gradient sums, then the bias's sum and the epochs done.
 const CHECKPOINT: &str = " checkpoint";
@@ -288,4 +243,88 @@ pub fn load_checkpoint(
         rest[n],
         config,
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::features::Identity;
+
+    fn id() -> Identity {
+        Identity {
+            game: "toy".into(),
+            params: "-".into(),
+            features: "f".into(),
+        }
+    }
+
+    /// Feature 0 wins three times in four, feature 1 one time in four: the fitted model
+    /// predicts those rates, and its loss falls to the data's own entropy.
+    #[test]
+    fn the_fit_finds_the_rates_of_the_data() {
+        let mut d = Dataset::new();
+        for k in 0..400 {
+            d.push(&[0], if k % 4 == 0 { 0.0 } else { 1.0 });
+            d.push(&[1], if k % 4 == 0 { 1.0 } else { 0.0 });
+        }
+        let mut t = Trainer::new(Model::zeros(id(), 2), TrainConfig::default());
+        let first = t.epoch(&d, &d);
+        let mut last = first;
+        for _ in 0..30 {
+            last = t.epoch(&d, &d);
+        }
+        assert!(last.valid_loss < first.valid_loss);
+        let p0 = t.model.chance(&[0]);
+        let p1 = t.model.chance(&[1]);
+        assert!(
+            (p0 - 0.75).abs() < 0.03 && (p1 - 0.25).abs() < 0.03,
+            "{p0} {p1}"
+        );
+        // The entropy of a 3:1 coin.
+        let h = -(0.75f64 * 0.75f64.ln() + 0.25 * 0.25f64.ln());
+        assert!(
+            (last.valid_loss - h).abs() < 0.01,
+            "{} {h}",
+            last.valid_loss
+        );
+    }
+}
+
+#[cfg(test)]
+mod checkpoint_tests {
+    use super::*;
+    use crate::features::Identity;
+
+    #[test]
+    fn a_checkpoint_resumes_the_same_training() {
+        let id = Identity {
+            game: "toy".into(),
+            params: "-".into(),
+            features: "f".into(),
+        };
+        let mut d = Dataset::new();
+        for k in 0..50 {
+            d.push(&[k % 3, 3], (k % 2) as f32);
+        }
+        let config = TrainConfig::default();
+        let mut straight = Trainer::new(Model::zeros(id.clone(), 4), config);
+        let mut stopped = Trainer::new(Model::zeros(id.clone(), 4), config);
+        for _ in 0..2 {
+            straight.epoch(&d, &d);
+            stopped.epoch(&d, &d);
+        }
+        let dir = std::env::temp_dir().join(format!("learn-ckpt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("m.ckpt");
+        save_checkpoint(&path, &stopped).unwrap();
+        let mut resumed = load_checkpoint(&path, &id, config).unwrap().unwrap();
+        assert_eq!(resumed.epochs, 2);
+        let (a, b) = (straight.epoch(&d, &d), resumed.epoch(&d, &d));
+        assert_eq!(a, b);
+        assert_eq!(straight.model, resumed.model);
+        let mut other = id.clone();
+        other.params = "+".into();
+        assert!(load_checkpoint(&path, &other, config).is_err());
+        assert!(load_checkpoint(&dir.join("none"), &id, config).unwrap().is_none());
+    }
 }

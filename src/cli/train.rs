@@ -21,7 +21,7 @@ pub enum Command {
     /// Play a player against itself from random openings and write each searched position,
     /// labelled, into shards (one file a shard; shards already written are skipped)
     #[command(after_help = PLAY_HELP)]
-    Play(PlayArgs),
+    Play(Box<PlayArgs>),
     /// Fit a learned evaluation to the positions of shards and write the model
     #[command(after_help = FIT_HELP)]
     Fit(FitArgs),

@@ -9,22 +9,31 @@
 use crate::transform::flip_rows;
 use crate::{Board, Position};
 use learn::{Active, Features, Identity};
+use quasar_core::bits::{self, Bits, WithBits};
 use quasar_core::Side;
 
 /// One window in one place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Window {
-    /// The cell of its bottom left corner.
-    shift: u32,
+    /// Its bottom row, counted from the mover's home row.
+    row: u32,
+    /// Its left column, or on the right half its mirror image's (it is read on the
+    /// mirrored board there, so that it shares that window's weights).
+    col: u32,
     rows: u32,
     cols: u32,
-    /// Read it mirrored: it shares the weights of its mirror image on the left.
+    /// Read on the mirrored board.
     mirrored: bool,
     /// It is its own mirror image (the middle place of a row): a pattern and its mirror
     /// image are one feature.
     centre: bool,
     /// Its first feature.
     base: u32,
+    /// Its cells on the board seen from the mover.
+    mask: u64,
+    /// How its cells' bits (row by row, as `pext` gathers them) read as a base-3 number:
+    /// [`TERNARY`], or for a window read mirrored its shape's mirror table.
+    table: &'static [u16; 64],
 }
 
 /// An n-tuple feature set of one board.
@@ -55,6 +64,34 @@ const TERNARY: [u16; 64] = {
     }
     t
 };
+
+/// `TERNARY` of a code whose rows of `cols` bits are each read right to left.
+const fn mirrored_ternary(cols: u32) -> [u16; 64] {
+    let mut t = [0u16; 64];
+    let mut x = 0usize;
+    while x < 64 {
+        let mut m = 0usize;
+        let mut k = 0;
+        while k < 6 {
+            if x & (1 << k) != 0 {
+                let (row, col) = (k as u32 / cols, k as u32 % cols);
+                m |= 1 << (row * cols + (cols - 1 - col));
+            }
+            k += 1;
+        }
+        t[x] = if m < 64 { TERNARY[m] } else { 0 };
+        x += 1;
+    }
+    t
+}
+
+/// The mirror tables of windows 0 to 3 columns wide.
+static MIRRORED: [[u16; 64]; 4] = [
+    TERNARY,
+    mirrored_ternary(1),
+    mirrored_ternary(2),
+    mirrored_ternary(3),
+];
 
 /// The default windows: 2 rows by 3 columns and 3 rows by 2.
 pub const DEFAULT_SHAPES: [(u32, u32); 2] = [(2, 3), (3, 2)];
@@ -91,13 +128,22 @@ impl NTuple {
                         (false, b)
                     };
                     bases.push(base);
+                    let row = (1u64 << cols) - 1;
+                    let mask = (0..rows).fold(0u64, |m, k| m | row << ((r + k) * w + c));
                     windows.push(Window {
-                        shift: r * w + c,
+                        row: r,
+                        col: if mirrored { twin } else { c },
                         rows,
                         cols,
                         mirrored,
                         centre: twin == c,
                         base,
+                        mask,
+                        table: if mirrored {
+                            &MIRRORED[cols as usize]
+                        } else {
+                            &TERNARY
+                        },
                     });
                 }
             }
@@ -111,33 +157,6 @@ impl NTuple {
             material,
             len: material + per_side * per_side,
         }
-    }
-
-    /// The pieces of a window `x` bits wide at `shift` of `bb`, a row of the window each
-    /// `cols` bits, mirrored left to right when asked.
-    #[inline]
-    fn code(&self, bb: u64, win: &Window) -> usize {
-        let w = self.board.width();
-        let row = (1u64 << win.cols) - 1;
-        let mut code = 0usize;
-        for k in 0..win.rows {
-            let mut bits = ((bb >> (win.shift + k * w)) & row) as usize;
-            if win.mirrored {
-                bits = reverse(bits, win.cols);
-            }
-            code |= bits << (k * win.cols);
-        }
-        code
-    }
-}
-
-/// The low `n` bits of `x` (n <= 3) in reverse order.
-#[inline]
-fn reverse(x: usize, n: u32) -> usize {
-    match n {
-        1 => x,
-        2 => ((x & 1) << 1) | (x >> 1),
-        _ => ((x & 1) << 2) | (x & 2) | (x >> 2),
     }
 }
 
@@ -168,19 +187,51 @@ impl Features<Position> for NTuple {
             own = flip_rows(&self.board, own);
             opp = flip_rows(&self.board, opp);
         }
-        for win in &self.windows {
-            let mut t = TERNARY[self.code(own, win)] + 2 * TERNARY[self.code(opp, win)];
+        // Compiled once per instruction set: `pext` and `popcnt` inline only where enabled.
+        bits::dispatch(Extract {
+            features: self,
+            own,
+            opp,
+            out,
+        });
+    }
+}
+
+/// [`NTuple`]'s features of one position (its pieces seen from the mover) as a job for
+/// [`bits::dispatch`].
+struct Extract<'a> {
+    features: &'a NTuple,
+    own: u64,
+    opp: u64,
+    out: &'a mut Active,
+}
+
+impl WithBits for Extract<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<B: Bits>(self, bits: B) {
+        let Extract {
+            features,
+            own,
+            opp,
+            out,
+        } = self;
+        for win in &features.windows {
+            // `pext` gathers a window's cells row by row: its code as `TERNARY` reads it.
+            let (o, q) = (
+                bits.pext(own, win.mask) as usize,
+                bits.pext(opp, win.mask) as usize,
+            );
+            let mut t = win.table[o] + 2 * win.table[q];
             if win.centre {
-                let m = Window {
-                    mirrored: true,
-                    ..*win
-                };
-                t = t.min(TERNARY[self.code(own, &m)] + 2 * TERNARY[self.code(opp, &m)]);
+                let m = &MIRRORED[win.cols as usize];
+                t = t.min(m[o] + 2 * m[q]);
             }
             out.push(win.base + t as u32);
         }
-        let per_side = 2 * self.board.width() + 1;
-        out.push(self.material + own.count_ones() * per_side + opp.count_ones());
+        let per_side = 2 * features.board.width() + 1;
+        out.push(features.material + own.count_ones() * per_side + opp.count_ones());
     }
 }
 
@@ -207,7 +258,12 @@ mod tests {
         f.active(&pos, &mut a);
         let got = a.as_slice();
         for (i, win) in f.windows.iter().enumerate() {
-            let (r0, c0) = (win.shift / 6, win.shift % 6);
+            let r0 = win.row;
+            let c0 = if win.mirrored {
+                6 - win.cols - win.col
+            } else {
+                win.col
+            };
             let mut t = 0u32;
             let mut p = 1u32;
             for k in 0..win.rows {
@@ -271,7 +327,7 @@ mod tests {
         let row0: Vec<&Window> = f
             .windows
             .iter()
-            .filter(|w| w.rows == 2 && w.shift < 7)
+            .filter(|w| w.rows == 2 && w.row == 0)
             .collect();
         assert_eq!(row0.iter().filter(|w| w.mirrored).count(), 2);
         assert_eq!(row0[0].base, row0[4].base);
