@@ -3,7 +3,7 @@
 
 use crate::clock::{TimeControl, TimeControlError};
 use crate::duration::{format_duration, parse_duration, DurationError};
-use mcts::{ChildProbes, Config, Limits, Parallelism};
+use mcts::{ChildProbes, Config, Leaf, Limits, Parallelism};
 use std::fmt;
 use std::num::NonZeroU32;
 use std::path::PathBuf;
@@ -12,7 +12,7 @@ use std::path::PathBuf;
 pub const KEYS: &str =
     "tb, rule, every, c, playout, time, sims, tc, threads, parallel, nodes, seed, \
                         eval-after, capture-weight, win-in-one, stop-threats, probe-children, \
-                        imb, prior, prior-depth, net, verdicts, guard";
+                        imb, prior, prior-depth, net, leaf, expand-after, verdicts, guard";
 
 /// The most virtual visits `prior=N` may give a new node.
 pub const MAX_PRIOR: u32 = 10_000;
@@ -144,6 +144,10 @@ pub struct EngineSettings {
     /// The learned evaluation behind priors, implicit minimax backups and shallow searches
     /// (`net=FILE|builtin|off`; the game's default when unset).
     pub net: Option<crate::net::NetSpec>,
+    /// What scores a simulation at an unproven leaf (`leaf=playout|eval`).
+    pub leaf: Option<Leaf>,
+    /// Real visits a leaf has before it is expanded (`expand-after=N`, from 1).
+    pub expand_after: Option<u32>,
     /// Whether the game's sound verdicts prove nodes at expansion (`verdicts=on|off`).
     pub verdicts: Option<bool>,
     /// The share of each move's time an alpha-beta search spends checking MCTS's choice
@@ -441,6 +445,30 @@ impl EngineSettings {
                 crate::net::NetSpec::parse(value).map_err(|e| bad(key, value, e))?,
                 twice,
             )?,
+            "leaf" => once(
+                &mut self.leaf,
+                match value {
+                    "playout" => Leaf::Playout,
+                    "eval" => Leaf::Evaluation,
+                    _ => return Err(bad(key, value, "expected playout or eval")),
+                },
+                twice,
+            )?,
+            "expand-after" => {
+                let n: u32 = number(
+                    key,
+                    value,
+                    "expected a whole number of visits from 1 to 1000",
+                )?;
+                if !(1..=1000).contains(&n) {
+                    return Err(bad(
+                        key,
+                        value,
+                        "expected a whole number of visits from 1 to 1000",
+                    ));
+                }
+                once(&mut self.expand_after, n, twice)?;
+            }
             "verdicts" => once(&mut self.verdicts, on_off(key, value)?, twice)?,
             "guard" => {
                 let a: f64 = number(key, value, "expected a share of the time, such as 0.3")?;
@@ -489,7 +517,7 @@ impl EngineSettings {
             oracle_in_playouts: NonZeroU32::new(
                 self.oracle_every.unwrap_or(defaults_of_game.oracle_every),
             ),
-            expand_after: defaults.expand_after,
+            expand_after: self.expand_after.unwrap_or(defaults.expand_after),
             child_probes: self.child_probes.unwrap_or(defaults.child_probes),
             max_playout_plies: defaults.max_playout_plies,
             seed: self.seed.unwrap_or(seed),
@@ -498,6 +526,7 @@ impl EngineSettings {
             imb: self.imb.unwrap_or(defaults.imb),
             prior: self.prior.unwrap_or(defaults.prior),
             prior_depth: self.prior_depth.unwrap_or(defaults.prior_depth),
+            leaf: self.leaf.unwrap_or(defaults.leaf),
         }
     }
 }
@@ -581,6 +610,19 @@ impl fmt::Display for EngineSettings {
         }
         if let Some(n) = &self.net {
             keys.push(format!("net={n}"));
+        }
+        if let Some(l) = self.leaf {
+            keys.push(format!(
+                "leaf={}",
+                if l == Leaf::Evaluation {
+                    "eval"
+                } else {
+                    "playout"
+                }
+            ));
+        }
+        if let Some(n) = self.expand_after {
+            keys.push(format!("expand-after={n}"));
         }
         if let Some(on) = self.verdicts {
             keys.push(format!("verdicts={}", word(on)));

@@ -27,11 +27,18 @@ impl Model {
     /// The logit of the side to move's winning chance in a position with `active` features.
     #[inline]
     pub fn logit(&self, active: &[u32]) -> f32 {
-        let mut sum = self.bias;
-        for &i in active {
-            sum += self.weights[i as usize];
+        // Four running sums: one would make each load wait for the previous addition.
+        let mut sums = [0.0f32; 4];
+        let mut chunks = active.chunks_exact(4);
+        for c in &mut chunks {
+            for k in 0..4 {
+                sums[k] += self.weights[c[k] as usize];
+            }
         }
-        sum
+        for (k, &i) in chunks.remainder().iter().enumerate() {
+            sums[k] += self.weights[i as usize];
+        }
+        self.bias + (sums[0] + sums[1]) + (sums[2] + sums[3])
     }
 
     /// The side to move's winning chance in a position with `active` features.

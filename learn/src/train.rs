@@ -96,8 +96,8 @@ pub struct Trainer {
     config: TrainConfig,
 }
 
-/// The cross-entropy of predicting `p` for the score `y`.
-fn cross_entropy(p: f32, y: f32) -> f64 {
+/// The cross-entropy of predicting the chance `p` for the score `y`, in nats.
+pub fn cross_entropy(p: f32, y: f32) -> f64 {
     let p = (p as f64).clamp(1e-7, 1.0 - 1e-7);
     let y = y as f64;
     -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
@@ -325,6 +325,8 @@ mod checkpoint_tests {
         let mut other = id.clone();
         other.params = "+".into();
         assert!(load_checkpoint(&path, &other, config).is_err());
-        assert!(load_checkpoint(&dir.join("none"), &id, config).unwrap().is_none());
+        assert!(load_checkpoint(&dir.join("none"), &id, config)
+            .unwrap()
+            .is_none());
     }
 }

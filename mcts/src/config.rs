@@ -41,6 +41,21 @@ pub struct Config<P> {
     /// and implicit minimax backups (0: the child's evaluation alone); a forced result it
     /// finds proves the child.
     pub prior_depth: u32,
+    /// What scores a simulation that ends at a leaf the solver has not proven.
+    pub leaf: Leaf,
+}
+
+/// What scores a simulation at an unproven leaf.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Leaf {
+    /// A playout of the policy from the leaf.
+    #[default]
+    Playout,
+    /// The evaluation's winning chance of the leaf, which its parent's expansion already
+    /// computed, backed up as a win, a draw or a loss drawn with that mean (a sampled
+    /// score keeps the statistics in half points, and costs no playout). Needs an
+    /// evaluation in use (priors or implicit minimax backups); without one a playout.
+    Evaluation,
 }
 
 impl<P: Default> Default for Config<P> {
@@ -59,6 +74,7 @@ impl<P: Default> Default for Config<P> {
             imb: 0.0,
             prior: 0,
             prior_depth: 0,
+            leaf: Leaf::Playout,
         }
     }
 }

@@ -2,7 +2,7 @@
 //! proof propagation) and the simulation loop, written once over any [`Store`]; and the
 //! worker that owns an arena (each thread of root parallelism, or the only one).
 
-use crate::config::{ChildProbes, Config, CLOCK_EVERY, MAX_ROOT_VISITS, PUBLISH_EVERY};
+use crate::config::{ChildProbes, Config, Leaf, CLOCK_EVERY, MAX_ROOT_VISITS, PUBLISH_EVERY};
 use crate::playout::{PlayoutContext, PlayoutPolicy};
 use crate::reuse;
 use crate::shallow::{Shallow, ShallowValue};
@@ -10,8 +10,8 @@ use crate::solver;
 use crate::store::{chance, to_value, NewChild, Proof, Store, VALUE_HALF, VALUE_ONE};
 use crate::tree::{NodeId, Tree};
 use crate::uct;
-use quasar_core::{win_chance, Evaluation, Game, Oracle, Side};
-use rand::SeedableRng;
+use quasar_core::{win_chance, Evaluation, Game, Oracle, Outcome, Side};
+use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -262,6 +262,12 @@ pub fn simulate<G: Game, P: PlayoutPolicy<G>, S: Store<G::Move>>(
     let proven = store.proof(id).0.outcome(store.mover(id));
     let outcome = match proven {
         Some(o) => o,
+        None if settings.config.leaf == Leaf::Evaluation
+            && settings.heuristic.eval.is_some()
+            && path.len() > 1 =>
+        {
+            sampled_outcome(chance(store.value(id)), store.mover(id), &mut scratch.rng)
+        }
         None => {
             let mut ctx = PlayoutContext {
                 rng: &mut scratch.rng,
@@ -281,6 +287,24 @@ pub fn simulate<G: Game, P: PlayoutPolicy<G>, S: Store<G::Move>>(
         if settings.alpha > 0.0 {
             back_up_values(store, path, false);
         }
+    }
+}
+
+/// A win, draw or loss for `mover` whose expected score is `p`: a draw or the nearer end,
+/// so that the score's spread is the least a half-point score allows.
+#[inline]
+fn sampled_outcome(p: f64, mover: Side, rng: &mut Xoshiro256PlusPlus) -> Outcome {
+    let r: f64 = rng.random();
+    if p >= 0.5 {
+        if r < 2.0 * p - 1.0 {
+            Outcome::Win(mover)
+        } else {
+            Outcome::Draw
+        }
+    } else if r < 2.0 * p {
+        Outcome::Draw
+    } else {
+        Outcome::Win(mover.opponent())
     }
 }
 

@@ -272,6 +272,9 @@ fn fit<S: CliGame>(args: &FitArgs, given: Option<S>) -> CliResult {
     let (mut train, mut valid) = (Dataset::new(), Dataset::new());
     let mut active = Active::default();
     let mut exact = 0usize;
+    // The hand-written evaluation's loss on the held-out positions, for comparison.
+    let hand = setup.mcts_evaluation();
+    let (mut hand_loss, mut hand_n) = (0.0f64, 0usize);
     for (i, file) in files.iter().enumerate() {
         let samples = read_shard(file, S::NAME, &setup.params())?;
         for (j, s) in samples.iter().enumerate() {
@@ -291,6 +294,11 @@ fn fit<S: CliGame>(args: &FitArgs, given: Option<S>) -> CliResult {
             };
             let target = s.target(args.outcome_weight);
             if held_out {
+                if let Some(h) = &hand {
+                    let p = quasar_core::win_chance(h.evaluate(&pos), h.scale());
+                    hand_loss += learn::train::cross_entropy(p as f32, target);
+                    hand_n += 1;
+                }
                 valid.push(active.as_slice(), target);
             } else {
                 train.push(active.as_slice(), target);
@@ -307,6 +315,12 @@ fn fit<S: CliGame>(args: &FitArgs, given: Option<S>) -> CliResult {
         train.len(),
         valid.len()
     );
+    if hand_n > 0 {
+        println!(
+            "the hand-written evaluation's held-out loss: {:.4}",
+            hand_loss / hand_n as f64
+        );
+    }
     let config = TrainConfig {
         rate: args.rate,
         l2: args.l2,

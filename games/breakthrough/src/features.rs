@@ -46,6 +46,17 @@ pub struct NTuple {
     len: u32,
 }
 
+/// The model shipped for `board`, as its file's bytes: trained by `quasar train` on
+/// self-play of the default player (the commands are in `docs/training.md`); `None` for a
+/// board without one.
+pub fn builtin_model(board: Board) -> Option<&'static [u8]> {
+    match (board.width(), board.height()) {
+        (6, 6) => Some(include_bytes!("../nets/6x6.qsrmodel")),
+        (8, 8) => Some(include_bytes!("../nets/8x8.qsrmodel")),
+        _ => None,
+    }
+}
+
 /// `TERNARY[x]`: the bits of `x` as base-3 digits (bit `k` a `3^k`).
 const TERNARY: [u16; 64] = {
     let mut t = [0u16; 64];
@@ -308,6 +319,30 @@ mod tests {
             rng = quasar_core::splitmix64(rng);
             pos.play(moves[(rng % moves.len() as u64) as usize]);
         }
+    }
+
+    #[test]
+    fn the_builtin_models_are_intact_and_for_their_boards() {
+        for (w, h) in [(6, 6), (8, 8)] {
+            let board = Board::new(w, h).unwrap();
+            let f = NTuple::new(board);
+            let model = learn::file::from_builtin(builtin_model(board).unwrap(), &f.identity());
+            assert_eq!(model.weights.len(), f.len());
+            // It prefers the side a piece up at the start: a real model, not zeros.
+            let mut up = Position::parse_position(if w == 6 {
+                "BBBBBB/BBBBB1/6/6/WWWWWW/WWWWWW w"
+            } else {
+                "BBBBBBBB/BBBBBBB1/8/8/8/8/WWWWWWWW/WWWWWWWW w"
+            })
+            .unwrap();
+            let mut a = Active::default();
+            f.active(&up, &mut a);
+            assert!(model.logit(a.as_slice()) > 0.3, "{w}x{h}");
+            up = up.flip_colours();
+            f.active(&up, &mut a);
+            assert!(model.logit(a.as_slice()) > 0.3, "{w}x{h}");
+        }
+        assert!(builtin_model(Board::new(7, 7).unwrap()).is_none());
     }
 
     #[test]

@@ -142,6 +142,11 @@ impl GameSetup for BreakthroughSetup {
         Some(Arc::new(breakthrough::features::NTuple::new(self.board)))
     }
 
+    /// The models shipped for 6x6 and 8x8.
+    fn builtin_net(&self) -> Option<&'static [u8]> {
+        breakthrough::features::builtin_model(self.board)
+    }
+
     fn boardsize_command(&self) -> String {
         // GTP's boardsize takes one number; other shapes are sent as width and height.
         let (w, h) = (self.board.width(), self.board.height());
