@@ -150,6 +150,31 @@ fn a_match_writes_pgn_with_search_information_and_replay_reads_both_records() {
 }
 
 #[test]
+fn a_stray_closing_brace_or_bracket_is_an_error_not_a_hang() {
+    let dir = scratch("stray");
+    let bad = dir.join("stray.pdn");
+    let out = dir.join("out");
+    for (text, line, found) in [
+        (
+            "[GameType \"21\"]\n\n1. 11-15 {a {nested} comment} 23-19 *\n",
+            3,
+            '}',
+        ),
+        ("[GameType \"21\"]\n1. 11-15 {x}} *\n", 2, '}'),
+        ("[GameType \"21\"]\n1. 11-15 ] *\n", 2, ']'),
+    ] {
+        std::fs::write(&bad, text).unwrap();
+        let bad = bad.to_str().unwrap();
+        let want = format!("line {line}: unexpected '{found}'");
+        let e = common::one_error_line_within(&["replay", bad], 10);
+        assert!(e.contains(&want), "{text:?}: {e}");
+        let args = ["arena", "report", bad, "--out", out.to_str().unwrap()];
+        let e = common::one_error_line_within(&args, 10);
+        assert!(e.contains(&want), "{text:?}: {e}");
+    }
+}
+
+#[test]
 fn every_game_records_in_its_notation_and_replays() {
     let cases: [(&[&str], &str); 4] = [
         (&["--board", "4x5"], "pgn"),

@@ -31,6 +31,14 @@ pub enum PgnError {
         /// 1-based line of the opening brace.
         line: usize,
     },
+    /// A closing bracket or brace that nothing opened, or a tag inside a variation.
+    #[error("line {line}: unexpected '{found}'")]
+    Unexpected {
+        /// 1-based line number.
+        line: usize,
+        /// The character.
+        found: char,
+    },
     /// No game in the text.
     #[error("no game in the file (expected tags such as [Event \"...\"] and moves)")]
     Empty,
@@ -768,6 +776,11 @@ pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
                 let end = text[i..]
                     .find(|c: char| c.is_whitespace() || "{}()[];".contains(c))
                     .map_or(text.len(), |e| i + e);
+                // A stray `}` or `]` (or a `[` inside a variation) starts no word: stopping
+                // here is the only way on, since skipping it could hide a damaged record.
+                if end == i {
+                    return Err(PgnError::Unexpected { line, found: c });
+                }
                 let word = &text[i..end];
                 while chars.peek().is_some_and(|&(j, _)| j < end) {
                     chars.next();
@@ -867,5 +880,18 @@ mod tests {
             .to_string();
         assert!(e.contains("line 2") && e.contains("never closed"), "{e}");
         assert!(matches!(parse("  \n"), Err(PgnError::Empty)));
+        for (text, line, found) in [
+            (
+                "[Event \"x\"]\n\n1. 11-15 {a {nested} comment} 23-19 *\n",
+                3,
+                '}',
+            ),
+            ("[Event \"x\"]\n1. a2-a3 {x}} *\n", 2, '}'),
+            ("]\n", 1, ']'),
+            ("1. a2-a3 (1. b2-b3 [Event \"y\"]) *\n", 1, '['),
+        ] {
+            let e = parse(text).unwrap_err().to_string();
+            assert_eq!(e, format!("line {line}: unexpected '{found}'"), "{text:?}");
+        }
     }
 }
