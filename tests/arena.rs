@@ -589,6 +589,40 @@ fn random_args<'a>(dir: &'a Path, games: &'a str, extra: &[&'a str]) -> Vec<Stri
     args
 }
 
+#[test]
+fn a_record_that_the_runs_own_files_would_overwrite_is_refused_before_any_game() {
+    let dir = scratch("record-taken");
+    let out = dir.join("out");
+    let elsewhere = dir.join("games.pgn");
+    for record in [
+        out.join("games.pgn"),
+        out.join("report.json"),
+        out.join("pairings.csv"),
+        out.join("report.html"),
+        out.join("winrates.svg"),
+        out.join(".").join("crosstable.csv"),
+        elsewhere.clone(),
+    ] {
+        let mut args = random_args(&dir, "2", &[]);
+        set(&mut args, "--record", record.to_str().unwrap());
+        let e = one_error_line(&strs(&args));
+        assert!(
+            e.starts_with(&format!("error: --record {}: ", record.display())) && e.contains("over"),
+            "{e}"
+        );
+        assert!(!record.exists(), "{e}");
+    }
+    // The same names elsewhere than --out are records like any other.
+    let mut args = random_args(&dir, "2", &[]);
+    set(
+        &mut args,
+        "--record",
+        dir.join("report.json").to_str().unwrap(),
+    );
+    run_ok(&strs(&args));
+    assert_eq!(games(&dir.join("report.json")).len(), 2);
+}
+
 /// Sets the value of the option `flag` in `args`.
 fn set(args: &mut [String], flag: &str, value: &str) {
     let at = args

@@ -123,7 +123,8 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// JSON Lines record of finished games; a match resumes from it [default:
-    /// OUT/games.jsonl; with --shard i/N, OUT/games-shard-i-of-N.jsonl]
+    /// OUT/games.jsonl; with --shard i/N, OUT/games-shard-i-of-N.jsonl]; not a name the
+    /// run's other files take (FILE.pgn, OUT/report.json...)
     #[arg(long)]
     record: Option<PathBuf>,
     /// Play only this job's share of the match, for a cluster: every N-th opening of every
@@ -219,6 +220,17 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
             .join(format!("games-shard-{}-of-{}.jsonl", s.index(), s.count())),
         None => args.out.join("games.jsonl"),
     });
+    // The report's files go into --out after the games: a record under one of their names
+    // would be lost.
+    if let Some(name) = report::file_taken_by(&record, &args.out) {
+        return Err(format!(
+            "--record {}: the report writes its {name} there (into --out {}), over the \
+             record; give the record another name, such as games.jsonl",
+            record.display(),
+            args.out.display()
+        )
+        .into());
+    }
     if record.exists() {
         // A missing record's folder is made when the match starts: only what is there
         // already (a device, a folder) is refused here.
@@ -248,6 +260,16 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
     // The start position and the openings are checked before any player is built (a table
     // loads slowly).
     setup.start()?;
+    let style = setup.record_style();
+    if pgn::path_beside(&record, &style) == record {
+        return Err(format!(
+            "--record {}: the match writes the games' {} record beside it under the same \
+             name, over it; give the record the extension .jsonl",
+            record.display(),
+            style.extension.to_uppercase()
+        )
+        .into());
+    }
     let book = match &args.openings {
         Some(path) => Some(std::sync::Arc::new(OpeningBook::load(
             path,
