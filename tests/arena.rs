@@ -665,6 +665,55 @@ fn a_gtp_engine_that_exits_loses_with_the_reason_and_the_match_goes_on() {
 }
 
 #[test]
+fn a_gtp_engine_that_floods_its_reply_is_stopped_and_loses() {
+    let dir = scratch("floods");
+    for (name, flood, why) in [
+        ("lines", "exec yes garbage", "more than 10000 lines"),
+        ("blank", "exec yes ''", "more than 10000 lines"),
+        (
+            "endless-line",
+            "printf '= '; exec cat /dev/zero",
+            "a line longer than",
+        ),
+    ] {
+        let script = dir.join(format!("{name}.sh"));
+        std::fs::write(
+            &script,
+            format!(
+                "while read -r c rest; do case $c in genmove) {flood};; quit) exit 0;; \
+                 *) printf '=\\n\\n';; esac; done\n"
+            ),
+        )
+        .unwrap();
+        let spec = format!("gtp:sh {}", script.display());
+        let out = dir.join(name);
+        let args = arena_args([&spec, "random"], &out, &["--games", "2", "--jobs", "1"]);
+        let run = common::output_within(&args, b"", 30);
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        let recs = games(&out.join("games.jsonl"));
+        assert_eq!(recs.len(), 2);
+        for r in &recs {
+            assert_eq!(r["reason"], "crash", "{r}");
+            let engine_first = r["first"] == spec.as_str();
+            assert_eq!(r["winner"], if engine_first { "second" } else { "first" });
+            let d = r["detail"].as_str().unwrap();
+            assert!(d.contains(why) && d.len() < 1000, "{d}");
+        }
+    }
+    // An engine that floods from its first command cannot start a game.
+    let script = dir.join("at-once.sh");
+    std::fs::write(&script, "exec yes garbage\n").unwrap();
+    let spec = format!("gtp:sh {}", script.display());
+    let out = dir.join("at-once");
+    let args = arena_args([&spec, "random"], &out, &["--games", "2"]);
+    let e = common::one_error_line_within(&args, 30);
+    assert!(
+        e.contains("could not start a game") && e.contains("more than 10000 lines"),
+        "{e}"
+    );
+}
+
+#[test]
 fn an_engine_that_cannot_start_a_game_stops_the_match_naming_it() {
     let dir = scratch("no-start");
     // One engine dies before its first answer; the other refuses the board size.
