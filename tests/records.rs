@@ -259,6 +259,36 @@ fn play_saves_its_game_in_the_same_format() {
 }
 
 #[test]
+fn play_refuses_a_save_path_it_cannot_write_before_the_game() {
+    let dir = scratch("play-unwritable");
+    let missing = dir.join("no-such-folder").join("game.pgn");
+    // A folder that takes no new file, even for root.
+    let unwritable = std::path::Path::new("/proc/quasar-play-save.pgn");
+    for (path, why) in [
+        (missing.as_path(), "folder"),
+        (unwritable, "cannot write there"),
+    ] {
+        let args = [
+            "play",
+            "--board",
+            "5x5",
+            "--sims",
+            "50",
+            "--save",
+            path.to_str().unwrap(),
+        ];
+        let out = common::output_within(&args, b"a2-a3\nquit\n", 30);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(
+            err.starts_with("error: --save ") && err.contains(why) && err.lines().count() == 1,
+            "{err}"
+        );
+        assert!(out.stdout.is_empty(), "a game was played: {err}");
+    }
+}
+
+#[test]
 fn arena_report_reads_the_pgn_records_back_with_their_clocks() {
     let dir = scratch("report-pgn");
     let out = dir.join("m");

@@ -64,7 +64,8 @@ fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
     let (setup, pos) = position_from::<S>(given, args.position.as_deref(), SizeRule::PositionWins)?;
     let human = human_side::<S::Game>(&args.human)?;
     if let Some(path) = &args.save {
-        quasar_core::file::check_output(path)?;
+        // Tried now with a scratch file: a game is long, and its record is written at its end.
+        super::paths::writable(path, "--save")?;
     }
     let choice = args.engine.choice(&setup)?;
     let mut searcher = Engine::new(&setup, &choice, 0)?;
