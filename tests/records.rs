@@ -359,3 +359,84 @@ fn arena_report_reads_the_pgn_records_back_with_their_clocks() {
         "{e}"
     );
 }
+
+/// `record`'s JSON Lines with `edit` applied to its line `n` (from 1), written to `to`.
+fn edited(record: &Path, n: usize, to: &Path, edit: impl Fn(&mut Value)) {
+    let mut lines: Vec<Value> = games(record);
+    edit(&mut lines[n - 1]);
+    let text: String = lines.iter().map(|g| format!("{g}\n")).collect();
+    std::fs::write(to, text).unwrap();
+}
+
+#[test]
+fn records_whose_moves_contradict_them_are_refused_with_their_line() {
+    let dir = scratch("contradict");
+    let out = dir.join("out");
+    let players = ["random", "random:seed=2"];
+    let extra = ["--board", "5x5", "--games", "2", "--jobs", "1"];
+    arena_ok(players, &out, &extra);
+    let record = out.join("games.jsonl");
+    let recs = games(&record);
+    assert!(recs.iter().all(|r| r["reason"] == "win"), "{recs:?}");
+    let flip = |g: &mut Value| {
+        g["winner"] = if g["winner"] == "first" {
+            "second"
+        } else {
+            "first"
+        }
+        .into();
+    };
+    let illegal = |g: &mut Value| g["moves"][1] = "z9-z8".into();
+    for (name, edit, why) in [
+        (
+            "flipped",
+            &flip as &dyn Fn(&mut Value),
+            "contradicts its moves",
+        ),
+        ("illegal", &illegal, "move 2 (z9-z8)"),
+    ] {
+        let bad = dir.join(format!("{name}.jsonl"));
+        edited(&record, 2, &bad, edit);
+        let b = bad.to_str().unwrap();
+        let want = format!("{b}, line 2: ");
+        let e = one_error_line(&[
+            "arena",
+            "report",
+            b,
+            "--out",
+            dir.join("r").to_str().unwrap(),
+        ]);
+        assert!(e.contains(&want) && e.contains(why), "{e}");
+        let e = one_error_line(&["replay", b, "--game", "2"]);
+        assert!(e.contains("line 2: ") && e.contains(why), "{e}");
+        // A resumed match counts no game it cannot replay.
+        let mut args = common::arena_args(players, &out, &extra);
+        args.extend_from_slice(&["--record", b]);
+        let e = one_error_line(&args);
+        assert!(e.contains(&want) && e.contains(why), "{e}");
+    }
+    // The same in the PGN-style record: its first game's result flipped.
+    let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
+    let first = pgn.split("\n\n[").next().unwrap();
+    let (won, lost) = match tag(&pgn, 0, "Result").as_deref() {
+        Some("1-0") => ("1-0", "0-1"),
+        _ => ("0-1", "1-0"),
+    };
+    let flipped = first.replace(won, lost) + &pgn[first.len()..];
+    let bad = dir.join("flipped.pgn");
+    std::fs::write(&bad, flipped).unwrap();
+    let b = bad.to_str().unwrap();
+    let e = one_error_line(&[
+        "arena",
+        "report",
+        b,
+        "--out",
+        dir.join("r").to_str().unwrap(),
+    ]);
+    assert!(
+        e.contains(&format!("{b}, line 1: ")) && e.contains("contradicts"),
+        "{e}"
+    );
+    let e = one_error_line(&["replay", b]);
+    assert!(e.contains("line 1: ") && e.contains("contradicts"), "{e}");
+}

@@ -27,3 +27,4 @@ pub mod setup;
 pub mod spec;
 pub mod stats;
 pub mod value_rules;
+pub mod verify;

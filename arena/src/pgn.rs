@@ -63,6 +63,8 @@ pub struct PgnGame {
     pub comments: Vec<Option<String>>,
     /// The result token (`1-0`, `0-1`, `1/2-1/2`, `*`).
     pub result: String,
+    /// The 1-based line of the file where the game begins.
+    pub line: usize,
 }
 
 impl PgnGame {
@@ -401,6 +403,10 @@ pub struct Replay {
     pub detail: Option<String>,
     /// The tags of a PGN-style record (empty for JSON Lines), for finding the game by them.
     pub tags: Vec<(String, String)>,
+    /// Why the game ended, when the record says (the arena's records do).
+    pub reason: Option<EndReason>,
+    /// The 1-based line of the record where the game begins, when known.
+    pub line: Option<usize>,
 }
 
 impl Replay {
@@ -443,6 +449,8 @@ impl Replay {
             result: result_token(rec).to_string(),
             detail: rec.detail.clone(),
             tags: Vec::new(),
+            reason: Some(rec.reason),
+            line: None,
         }
     }
 
@@ -460,7 +468,19 @@ impl Replay {
             result: g.result.clone(),
             detail: g.tag("TerminationDetails").map(str::to_string),
             tags: g.tags.clone(),
+            reason: g.tag("Reason").and_then(EndReason::from_name),
+            line: Some(g.line),
         }
+    }
+}
+
+/// The winner a result token names (`1-0`, PDN's `2-0`...); `None` for `*` and others.
+pub fn winner_of(token: &str) -> Option<Winner> {
+    match token {
+        "1-0" | "2-0" => Some(Winner::First),
+        "0-1" | "0-2" => Some(Winner::Second),
+        "1/2-1/2" | "1-1" => Some(Winner::Draw),
+        _ => None,
     }
 }
 
@@ -521,12 +541,7 @@ pub fn to_record(g: &PgnGame) -> Result<GameRecord, PgnError> {
     };
     let [first_budget, second_budget] = budgets.map(budget_of_pgn);
     let result = g.result.as_str();
-    let winner = match result {
-        "1-0" | "2-0" => Winner::First,
-        "0-1" | "0-2" => Winner::Second,
-        "1/2-1/2" | "1-1" => Winner::Draw,
-        _ => return Err(bad("Result", result)),
-    };
+    let winner = winner_of(result).ok_or_else(|| bad("Result", result))?;
     let reason = tag("Reason")?;
     let reason = EndReason::from_name(reason).ok_or_else(|| bad("Reason", reason))?;
     let mut times_ms = Vec::new();
@@ -734,6 +749,9 @@ pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
                     line,
                     text: raw.to_string(),
                 })?;
+                if game.tags.is_empty() && game.moves.is_empty() {
+                    game.line = line;
+                }
                 game.tags.push(tag);
                 while chars.peek().is_some_and(|&(j, _)| j < end) {
                     chars.next();
@@ -800,6 +818,9 @@ pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
                 }
                 let mv = strip_number(word);
                 if !mv.is_empty() {
+                    if game.tags.is_empty() && game.moves.is_empty() {
+                        game.line = line;
+                    }
                     game.moves.push(mv.to_string());
                     game.comments.push(None);
                 }

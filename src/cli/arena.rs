@@ -497,7 +497,7 @@ fn run_report(args: ReportArgs) -> CliResult {
             )
             .into());
         }
-        let games = match pgn::read_record(path)? {
+        let (games, lines) = match pgn::read_record(path)? {
             RecordText::JsonLines(loaded) => {
                 if loaded.dropped_partial_line {
                     eprintln!(
@@ -506,17 +506,32 @@ fn run_report(args: ReportArgs) -> CliResult {
                         path.display()
                     );
                 }
-                loaded.games
+                (loaded.games, loaded.lines)
             }
-            RecordText::Pgn(games) => games
-                .iter()
-                .enumerate()
-                .map(|(i, g)| {
-                    pgn::to_record(g)
-                        .map_err(|e| format!("record {}, game {}: {e}", path.display(), i + 1))
-                })
-                .collect::<Result<_, _>>()?,
+            RecordText::Pgn(games) => (
+                games
+                    .iter()
+                    .enumerate()
+                    .map(|(i, g)| {
+                        pgn::to_record(g)
+                            .map_err(|e| format!("record {}, game {}: {e}", path.display(), i + 1))
+                    })
+                    .collect::<Result<_, _>>()?,
+                games.iter().map(|g| g.line).collect(),
+            ),
         };
+        for (g, line) in games.iter().zip(lines) {
+            verify_game(g).map_err(|e| {
+                format!(
+                    "record {}, line {line}: game {} of {} vs {}: {e}; the record was damaged \
+                     or edited: fix or delete the game",
+                    path.display(),
+                    g.number,
+                    g.player_a,
+                    g.player_b
+                )
+            })?;
+        }
         records.push((path.clone(), games));
     }
     let m = merge(&records)?;
@@ -554,6 +569,23 @@ fn run_report(args: ReportArgs) -> CliResult {
     out.flush()?;
     write_report(&rep, &args.out)?;
     with_game!(name, S => write_games::<S>(&m, &rep, &summary, &args.out))
+}
+
+/// Ok when a recorded game holds together ([`arena::verify::check_game`]): a report counts
+/// only games that can have been played. A game this quasar does not play is left to the
+/// merge, which refuses it.
+fn verify_game(g: &arena::record::GameRecord) -> Result<(), String> {
+    let Ok(name) = <GameName as clap::ValueEnum>::from_str(&g.game, true) else {
+        return Ok(());
+    };
+    with_game!(name, S => verify_as::<S>(g))
+}
+
+fn verify_as<S: CliGame>(g: &arena::record::GameRecord) -> Result<(), String> {
+    let standard = S::from_params(&g.params)
+        .and_then(|setup| setup.start())
+        .map_err(|e| e.to_string())?;
+    arena::verify::check_game(&standard, g).map_err(|e| e.to_string())
 }
 
 /// Writes the merged games as the game's PGN-style record and the HTML report into `dir`.
