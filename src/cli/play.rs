@@ -173,6 +173,9 @@ pub fn play_game<S: GameSetup>(
                         out,
                         "that line is longer than {MAX_LINE} bytes; type a move"
                     )?;
+                    out.flush()?;
+                    // Answered before the rest of it is read: it may never end.
+                    quasar_core::file::skip_line(&mut input)?;
                     continue;
                 }
                 (_, Ok(line)) => line.to_string(),

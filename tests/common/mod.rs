@@ -106,6 +106,53 @@ pub fn output_within(args: &[&str], input: &[u8], secs: u64) -> Output {
     }
 }
 
+/// Runs `quasar` with `args` on an endless standard input without a line end (`x` after
+/// `x`) and kills it once its standard output holds `want`; fails the test when it does
+/// not within `secs` seconds. What it printed.
+pub fn answers_endless_line(args: &[&str], want: &str, secs: u64) -> String {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quasar"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run quasar");
+    let mut stdin = child.stdin.take().expect("its standard input");
+    // Ends when the child is killed and the pipe breaks.
+    std::thread::spawn(move || {
+        let chunk = vec![b'x'; 64 << 10];
+        while stdin.write_all(&chunk).is_ok() {}
+    });
+    let mut stdout = child.stdout.take().expect("its standard output");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n @ 1..) = stdout.read(&mut buf) {
+            if tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    let mut seen = Vec::new();
+    while !String::from_utf8_lossy(&seen).contains(want) {
+        let left = until.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(bytes) => seen.extend(bytes),
+            Err(_) => break,
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let seen = String::from_utf8_lossy(&seen).into_owned();
+    assert!(
+        seen.contains(want),
+        "quasar {args:?} did not print {want:?} within {secs} s on an endless line: {seen:.300}"
+    );
+    seen
+}
+
 /// [`one_error_line`] of a run that must end within `secs` seconds.
 pub fn one_error_line_within(args: &[&str], secs: u64) -> String {
     let out = output_within(args, b"", secs);
