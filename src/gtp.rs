@@ -413,7 +413,8 @@ impl<S: GameSetup> GtpEngine<S> {
 
 /// Serves GTP: reads commands from `input` until `quit` or the end, writing each reply
 /// to `output` and flushing it. A line that is not UTF-8 gets a `?` reply (with its id,
-/// when it starts with one) and the session goes on.
+/// when it starts with one) and the session goes on; so does a line past [`MAX_LINE`],
+/// answered as soon as it passes the limit and then read past up to its end.
 pub fn serve<S: GameSetup>(
     engine: &mut GtpEngine<S>,
     mut input: impl BufRead,
@@ -450,6 +451,9 @@ pub fn serve<S: GameSetup>(
             if quit {
                 break;
             }
+        }
+        if read == quasar_core::file::Line::TooLong {
+            quasar_core::file::skip_line(&mut input)?;
         }
     }
     Ok(())

@@ -589,6 +589,40 @@ fn random_args<'a>(dir: &'a Path, games: &'a str, extra: &[&'a str]) -> Vec<Stri
     args
 }
 
+#[test]
+fn a_record_that_the_runs_own_files_would_overwrite_is_refused_before_any_game() {
+    let dir = scratch("record-taken");
+    let out = dir.join("out");
+    let elsewhere = dir.join("games.pgn");
+    for record in [
+        out.join("games.pgn"),
+        out.join("report.json"),
+        out.join("pairings.csv"),
+        out.join("report.html"),
+        out.join("winrates.svg"),
+        out.join(".").join("crosstable.csv"),
+        elsewhere.clone(),
+    ] {
+        let mut args = random_args(&dir, "2", &[]);
+        set(&mut args, "--record", record.to_str().unwrap());
+        let e = one_error_line(&strs(&args));
+        assert!(
+            e.starts_with(&format!("error: --record {}: ", record.display())) && e.contains("over"),
+            "{e}"
+        );
+        assert!(!record.exists(), "{e}");
+    }
+    // The same names elsewhere than --out are records like any other.
+    let mut args = random_args(&dir, "2", &[]);
+    set(
+        &mut args,
+        "--record",
+        dir.join("report.json").to_str().unwrap(),
+    );
+    run_ok(&strs(&args));
+    assert_eq!(games(&dir.join("report.json")).len(), 2);
+}
+
 /// Sets the value of the option `flag` in `args`.
 fn set(args: &mut [String], flag: &str, value: &str) {
     let at = args
@@ -628,6 +662,55 @@ fn a_gtp_engine_that_exits_loses_with_the_reason_and_the_match_goes_on() {
             "{d}"
         );
     }
+}
+
+#[test]
+fn a_gtp_engine_that_floods_its_reply_is_stopped_and_loses() {
+    let dir = scratch("floods");
+    for (name, flood, why) in [
+        ("lines", "exec yes garbage", "more than 10000 lines"),
+        ("blank", "exec yes ''", "more than 10000 lines"),
+        (
+            "endless-line",
+            "printf '= '; exec cat /dev/zero",
+            "a line longer than",
+        ),
+    ] {
+        let script = dir.join(format!("{name}.sh"));
+        std::fs::write(
+            &script,
+            format!(
+                "while read -r c rest; do case $c in genmove) {flood};; quit) exit 0;; \
+                 *) printf '=\\n\\n';; esac; done\n"
+            ),
+        )
+        .unwrap();
+        let spec = format!("gtp:sh {}", script.display());
+        let out = dir.join(name);
+        let args = arena_args([&spec, "random"], &out, &["--games", "2", "--jobs", "1"]);
+        let run = common::output_within(&args, b"", 30);
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        let recs = games(&out.join("games.jsonl"));
+        assert_eq!(recs.len(), 2);
+        for r in &recs {
+            assert_eq!(r["reason"], "crash", "{r}");
+            let engine_first = r["first"] == spec.as_str();
+            assert_eq!(r["winner"], if engine_first { "second" } else { "first" });
+            let d = r["detail"].as_str().unwrap();
+            assert!(d.contains(why) && d.len() < 1000, "{d}");
+        }
+    }
+    // An engine that floods from its first command cannot start a game.
+    let script = dir.join("at-once.sh");
+    std::fs::write(&script, "exec yes garbage\n").unwrap();
+    let spec = format!("gtp:sh {}", script.display());
+    let out = dir.join("at-once");
+    let args = arena_args([&spec, "random"], &out, &["--games", "2"]);
+    let e = common::one_error_line_within(&args, 30);
+    assert!(
+        e.contains("could not start a game") && e.contains("more than 10000 lines"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -179,6 +179,21 @@ fn a_board_without_a_start_position_is_one_error_line() {
 }
 
 #[test]
+fn an_endless_line_is_answered_without_waiting_for_its_end() {
+    common::answers_endless_line(
+        &["gtp"],
+        "? the command line is longer than 16384 bytes",
+        10,
+    );
+    // Cut short by the end of the input, it is answered once and the session ends.
+    let out = session_bytes(&[], &vec![b'x'; 100_000]);
+    assert_eq!(
+        replies(&out),
+        ["? the command line is longer than 16384 bytes: not a GTP command"]
+    );
+}
+
+#[test]
 fn a_line_too_long_is_answered_and_read_past_and_errors_quote_little() {
     let mut input = b"1 name\n2 ".to_vec();
     input.extend(std::iter::repeat_n(b'x', 1 << 20));

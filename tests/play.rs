@@ -137,6 +137,15 @@ fn play_accepts_the_games_side_names() {
 }
 
 #[test]
+fn play_answers_an_endless_line_without_waiting_for_its_end() {
+    common::answers_endless_line(
+        &["play", "--board", "5x5", "--sims", "100"],
+        "that line is longer than 16384 bytes; type a move",
+        10,
+    );
+}
+
+#[test]
 fn play_answers_a_line_too_long_or_not_text_and_goes_on() {
     let mut input = vec![b'x'; 1 << 20];
     input.extend_from_slice(b"\n\xff\xfe b2-b3\nb2-b3\nquit\n");

@@ -150,6 +150,31 @@ fn a_match_writes_pgn_with_search_information_and_replay_reads_both_records() {
 }
 
 #[test]
+fn a_stray_closing_brace_or_bracket_is_an_error_not_a_hang() {
+    let dir = scratch("stray");
+    let bad = dir.join("stray.pdn");
+    let out = dir.join("out");
+    for (text, line, found) in [
+        (
+            "[GameType \"21\"]\n\n1. 11-15 {a {nested} comment} 23-19 *\n",
+            3,
+            '}',
+        ),
+        ("[GameType \"21\"]\n1. 11-15 {x}} *\n", 2, '}'),
+        ("[GameType \"21\"]\n1. 11-15 ] *\n", 2, ']'),
+    ] {
+        std::fs::write(&bad, text).unwrap();
+        let bad = bad.to_str().unwrap();
+        let want = format!("line {line}: unexpected '{found}'");
+        let e = common::one_error_line_within(&["replay", bad], 10);
+        assert!(e.contains(&want), "{text:?}: {e}");
+        let args = ["arena", "report", bad, "--out", out.to_str().unwrap()];
+        let e = common::one_error_line_within(&args, 10);
+        assert!(e.contains(&want), "{text:?}: {e}");
+    }
+}
+
+#[test]
 fn every_game_records_in_its_notation_and_replays() {
     let cases: [(&[&str], &str); 4] = [
         (&["--board", "4x5"], "pgn"),
@@ -234,6 +259,36 @@ fn play_saves_its_game_in_the_same_format() {
 }
 
 #[test]
+fn play_refuses_a_save_path_it_cannot_write_before_the_game() {
+    let dir = scratch("play-unwritable");
+    let missing = dir.join("no-such-folder").join("game.pgn");
+    // A folder that takes no new file, even for root.
+    let unwritable = std::path::Path::new("/proc/quasar-play-save.pgn");
+    for (path, why) in [
+        (missing.as_path(), "folder"),
+        (unwritable, "cannot write there"),
+    ] {
+        let args = [
+            "play",
+            "--board",
+            "5x5",
+            "--sims",
+            "50",
+            "--save",
+            path.to_str().unwrap(),
+        ];
+        let out = common::output_within(&args, b"a2-a3\nquit\n", 30);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(
+            err.starts_with("error: --save ") && err.contains(why) && err.lines().count() == 1,
+            "{err}"
+        );
+        assert!(out.stdout.is_empty(), "a game was played: {err}");
+    }
+}
+
+#[test]
 fn arena_report_reads_the_pgn_records_back_with_their_clocks() {
     let dir = scratch("report-pgn");
     let out = dir.join("m");
@@ -303,4 +358,85 @@ fn arena_report_reads_the_pgn_records_back_with_their_clocks() {
         e.contains("other.pgn, game 1: it has no Player1 and Player2 tag: not a game of a quasar arena match"),
         "{e}"
     );
+}
+
+/// `record`'s JSON Lines with `edit` applied to its line `n` (from 1), written to `to`.
+fn edited(record: &Path, n: usize, to: &Path, edit: impl Fn(&mut Value)) {
+    let mut lines: Vec<Value> = games(record);
+    edit(&mut lines[n - 1]);
+    let text: String = lines.iter().map(|g| format!("{g}\n")).collect();
+    std::fs::write(to, text).unwrap();
+}
+
+#[test]
+fn records_whose_moves_contradict_them_are_refused_with_their_line() {
+    let dir = scratch("contradict");
+    let out = dir.join("out");
+    let players = ["random", "random:seed=2"];
+    let extra = ["--board", "5x5", "--games", "2", "--jobs", "1"];
+    arena_ok(players, &out, &extra);
+    let record = out.join("games.jsonl");
+    let recs = games(&record);
+    assert!(recs.iter().all(|r| r["reason"] == "win"), "{recs:?}");
+    let flip = |g: &mut Value| {
+        g["winner"] = if g["winner"] == "first" {
+            "second"
+        } else {
+            "first"
+        }
+        .into();
+    };
+    let illegal = |g: &mut Value| g["moves"][1] = "z9-z8".into();
+    for (name, edit, why) in [
+        (
+            "flipped",
+            &flip as &dyn Fn(&mut Value),
+            "contradicts its moves",
+        ),
+        ("illegal", &illegal, "move 2 (z9-z8)"),
+    ] {
+        let bad = dir.join(format!("{name}.jsonl"));
+        edited(&record, 2, &bad, edit);
+        let b = bad.to_str().unwrap();
+        let want = format!("{b}, line 2: ");
+        let e = one_error_line(&[
+            "arena",
+            "report",
+            b,
+            "--out",
+            dir.join("r").to_str().unwrap(),
+        ]);
+        assert!(e.contains(&want) && e.contains(why), "{e}");
+        let e = one_error_line(&["replay", b, "--game", "2"]);
+        assert!(e.contains("line 2: ") && e.contains(why), "{e}");
+        // A resumed match counts no game it cannot replay.
+        let mut args = common::arena_args(players, &out, &extra);
+        args.extend_from_slice(&["--record", b]);
+        let e = one_error_line(&args);
+        assert!(e.contains(&want) && e.contains(why), "{e}");
+    }
+    // The same in the PGN-style record: its first game's result flipped.
+    let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
+    let first = pgn.split("\n\n[").next().unwrap();
+    let (won, lost) = match tag(&pgn, 0, "Result").as_deref() {
+        Some("1-0") => ("1-0", "0-1"),
+        _ => ("0-1", "1-0"),
+    };
+    let flipped = first.replace(won, lost) + &pgn[first.len()..];
+    let bad = dir.join("flipped.pgn");
+    std::fs::write(&bad, flipped).unwrap();
+    let b = bad.to_str().unwrap();
+    let e = one_error_line(&[
+        "arena",
+        "report",
+        b,
+        "--out",
+        dir.join("r").to_str().unwrap(),
+    ]);
+    assert!(
+        e.contains(&format!("{b}, line 1: ")) && e.contains("contradicts"),
+        "{e}"
+    );
+    let e = one_error_line(&["replay", b]);
+    assert!(e.contains("line 1: ") && e.contains("contradicts"), "{e}");
 }

@@ -6,9 +6,9 @@
 use crate::player::{Budget, Player, PlayerError, PlayerFactory};
 use quasar_core::{Game, Side};
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -22,6 +22,67 @@ const READ_SLACK: Duration = Duration::from_millis(200);
 
 /// Lines of the engine's standard error kept for error messages.
 const STDERR_TAIL: usize = 5;
+
+/// The longest line an engine may send, in bytes: a GTP reply line is a move or a short
+/// message, and an endless line must not fill the memory.
+const MAX_LINE: usize = 64 * 1024;
+
+/// The most lines one reply may have (blank lines before it included).
+const MAX_REPLY_LINES: usize = 10_000;
+
+/// The most bytes one reply may have.
+const MAX_REPLY_BYTES: usize = 1 << 20;
+
+/// Lines read ahead of the arena: an engine that writes faster than its replies are read
+/// waits on its pipe rather than growing a queue.
+const QUEUED_LINES: usize = 1024;
+
+/// What the reader of an engine's output passes on.
+#[derive(Debug)]
+enum Output {
+    /// One line, without its line end.
+    Line(String),
+    /// A line longer than [`MAX_LINE`]: the reader stopped there.
+    TooLong,
+}
+
+/// One line of `r` of at most `max` bytes: `Ok(None)` at the end of the input, `Err(n)`
+/// with the bytes read when no line end came within `max`. Invalid UTF-8 is replaced.
+fn read_bounded(
+    r: &mut impl BufRead,
+    max: usize,
+) -> std::io::Result<Result<Option<String>, usize>> {
+    let mut bytes = Vec::new();
+    r.by_ref()
+        .take(max as u64 + 1)
+        .read_until(b'\n', &mut bytes)?;
+    if bytes.is_empty() {
+        return Ok(Ok(None));
+    }
+    if bytes.last() == Some(&b'\n') {
+        bytes.pop();
+    } else if bytes.len() > max {
+        return Ok(Err(bytes.len()));
+    }
+    Ok(Ok(Some(String::from_utf8_lossy(&bytes).into_owned())))
+}
+
+/// Passes `stdout`'s lines to `tx` until the end, an error, a closed channel or a line
+/// past [`MAX_LINE`].
+fn forward_lines(stdout: impl std::io::Read, tx: SyncSender<Output>) {
+    let mut r = BufReader::new(stdout);
+    loop {
+        let out = match read_bounded(&mut r, MAX_LINE) {
+            Ok(Ok(Some(line))) => Output::Line(line),
+            Ok(Err(_)) => Output::TooLong,
+            Ok(Ok(None)) | Err(_) => return,
+        };
+        let last = matches!(out, Output::TooLong);
+        if tx.send(out).is_err() || last {
+            return;
+        }
+    }
+}
 
 /// An external GTP engine: the program and its arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,7 +100,7 @@ pub struct GtpPlayer<G> {
     boardsize: String,
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    lines: Receiver<Output>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
     standard: Option<G>,
     timed: bool,
@@ -77,21 +138,28 @@ impl<G: Game> GtpPlayer<G> {
             .map_err(spawn_error)?;
         let stdout = child.stdout.take().expect("stdout was piped");
         let stderr = child.stderr.take().expect("stderr was piped");
-        let (tx, lines) = mpsc::channel();
+        let (tx, lines) = mpsc::sync_channel(QUEUED_LINES);
         // Reads on a thread so that a silent engine can be timed out with `recv_timeout`.
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        std::thread::spawn(move || forward_lines(stdout, tx));
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
         let tail = Arc::clone(&stderr_tail);
         std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines() {
-                let Ok(line) = line else { break };
+            let mut r = BufReader::new(stderr);
+            let mut bytes = Vec::new();
+            loop {
+                bytes.clear();
+                // A line past the limit is kept in pieces: only the last few are kept.
+                match r
+                    .by_ref()
+                    .take(MAX_LINE as u64)
+                    .read_until(b'\n', &mut bytes)
+                {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                let line = String::from_utf8_lossy(&bytes)
+                    .trim_end_matches(['\n', '\r'])
+                    .to_string();
                 let mut t = tail.lock().unwrap_or_else(|p| p.into_inner());
                 if t.len() == STDERR_TAIL {
                     t.pop_front();
@@ -138,6 +206,21 @@ impl<G: Game> GtpPlayer<G> {
         }
     }
 
+    /// Stops the engine at once: it broke the protocol or ran out of time, and a game it
+    /// plays ends there.
+    fn kill(&mut self) {
+        self.stdin = None;
+        let _ = self.child.kill();
+    }
+
+    /// The error of an engine that sent more than a reply may hold (it has been stopped).
+    fn flooded(&self, what: &str) -> PlayerError {
+        PlayerError::Protocol {
+            engine: self.text.clone(),
+            what: format!("{what}; it was stopped"),
+        }
+    }
+
     /// Sends one command and returns the text of a `=` reply; a `?` reply is an error.
     fn command(&mut self, cmd: &str, wait: Duration) -> Result<String, PlayerError> {
         let Some(stdin) = self.stdin.as_mut() else {
@@ -153,10 +236,26 @@ impl<G: Game> GtpPlayer<G> {
         }
         let deadline = Instant::now() + wait;
         let mut reply: Vec<String> = Vec::new();
+        let (mut lines, mut bytes) = (0, 0);
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
+            // Checked before every line: an engine that keeps a line always waiting must
+            // still run out of time.
+            let now = Instant::now();
+            if now >= deadline {
+                self.kill();
+                return Err(PlayerError::NoAnswer(wait));
+            }
+            match self.lines.recv_timeout(deadline - now) {
+                Ok(Output::Line(line)) => {
+                    lines += 1;
+                    bytes += line.len() + 1;
+                    if lines > MAX_REPLY_LINES || bytes > MAX_REPLY_BYTES {
+                        self.kill();
+                        return Err(self.flooded(&format!(
+                            "answered '{cmd}' with more than {MAX_REPLY_LINES} lines or \
+                             {MAX_REPLY_BYTES} bytes"
+                        )));
+                    }
                     let line = line.trim_end_matches('\r').to_string();
                     if reply.is_empty() {
                         if line.trim().is_empty() {
@@ -169,7 +268,16 @@ impl<G: Game> GtpPlayer<G> {
                         reply.push(line);
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => return Err(PlayerError::NoAnswer(wait)),
+                Ok(Output::TooLong) => {
+                    self.kill();
+                    return Err(self.flooded(&format!(
+                        "answered '{cmd}' with a line longer than {MAX_LINE} bytes"
+                    )));
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    self.kill();
+                    return Err(PlayerError::NoAnswer(wait));
+                }
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(self.died(&format!("exited during '{cmd}'")))
                 }
@@ -184,7 +292,8 @@ impl<G: Game> GtpPlayer<G> {
                 return Err(PlayerError::Protocol {
                     engine: self.text.clone(),
                     what: format!(
-                        "answered '{cmd}' with '{first}', which is not a GTP reply (= or ?)"
+                        "answered '{cmd}' with '{}', which is not a GTP reply (= or ?)",
+                        shown(first)
                     ),
                 })
             }
@@ -200,7 +309,7 @@ impl<G: Game> GtpPlayer<G> {
         } else {
             Err(PlayerError::Protocol {
                 engine: self.text.clone(),
-                what: format!("refused '{cmd}': {text}"),
+                what: format!("refused '{cmd}': {}", shown(&text)),
             })
         }
     }
@@ -276,7 +385,7 @@ impl<G: Game> Player<G> for GtpPlayer<G> {
         }
         pos.parse_move(word).map_err(|e| PlayerError::Illegal {
             player: self.text.clone(),
-            answer: answer.clone(),
+            answer: shown(&answer),
             reason: e.to_string(),
         })
     }
@@ -284,6 +393,15 @@ impl<G: Game> Player<G> for GtpPlayer<G> {
     fn opponent_played(&mut self, before: &G, mv: G::Move) -> Result<(), PlayerError> {
         self.command(&Self::play_command(before, mv), SETUP_WAIT)
             .map(|_| ())
+    }
+}
+
+/// The start of an engine's text for a message or a record: a reply may be long.
+fn shown(text: &str) -> String {
+    const SHOWN: usize = 200;
+    match text.char_indices().nth(SHOWN) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text.to_string(),
     }
 }
 

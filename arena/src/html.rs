@@ -246,7 +246,7 @@ pub fn write<S: GameSetup>(
     rep: &Report,
     games: &[GameRecord],
 ) -> Result<std::path::PathBuf, quasar_core::file::FileError> {
-    let path = dir.join("report.html");
+    let path = dir.join(crate::report::REPORT_HTML);
     quasar_core::file::write(&path, page(setup, summary, rep, games).as_bytes())?;
     Ok(path)
 }

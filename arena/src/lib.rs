@@ -29,3 +29,4 @@ pub mod setup;
 pub mod spec;
 pub mod stats;
 pub mod value_rules;
+pub mod verify;

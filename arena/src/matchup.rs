@@ -162,6 +162,24 @@ pub enum SettingsError {
     },
 }
 
+/// A game of a record whose moves are illegal or contradict its result.
+#[derive(Debug, thiserror::Error)]
+#[error("record {}, line {line}: game {number} of {player_a} vs {player_b}: {source}; the record was damaged or edited: fix or delete the line, or use another --record", path.display())]
+pub struct InvalidGame {
+    /// The record.
+    pub path: PathBuf,
+    /// 1-based line of the game.
+    pub line: usize,
+    /// The game's number in its pairing.
+    pub number: u32,
+    /// The pairing's first player.
+    pub player_a: String,
+    /// The pairing's second player.
+    pub player_b: String,
+    /// What does not hold together.
+    pub source: crate::verify::VerifyError,
+}
+
 /// What went wrong with a match as a whole (a single game never fails: it is lost).
 #[derive(Debug, thiserror::Error)]
 pub enum MatchError {
@@ -185,6 +203,9 @@ pub enum MatchError {
     /// The record holds games of these players under other settings.
     #[error(transparent)]
     Mismatch(Box<Mismatch>),
+    /// A game of the record whose moves are illegal or contradict its result.
+    #[error(transparent)]
+    Invalid(Box<InvalidGame>),
     /// The record holds more games a pairing than the match asks for: never cut short.
     #[error("record {} holds {held} games a pairing, more than --games {games}: a record is never cut; give --games {held} or more to resume it (the report covers every game), or another --out (or --record)", path.display())]
     MoreGames {
@@ -412,7 +433,8 @@ pub fn run_match<S: GameSetup>(
     let mut done: Vec<Vec<Option<GameRecord>>> = vec![vec![None; cfg.games as usize]; pairs.len()];
     let mut resumed = 0;
     let held = loaded.games.iter().map(|g| g.number + 1).max().unwrap_or(0);
-    for g in loaded.games {
+    let standard = cfg.setup.start()?;
+    for (g, line) in loaded.games.into_iter().zip(loaded.lines) {
         let pairing = pairs
             .iter()
             .position(|&(a, b)| players[a].spec == g.player_a && players[b].spec == g.player_b);
@@ -491,6 +513,17 @@ pub fn run_match<S: GameSetup>(
                     made: with_start(made, Some(made_start)),
                 })));
             }
+        }
+        // A game is counted as played: its moves and result must be ones a game can have.
+        if let Err(source) = crate::verify::check_game(&standard, &g) {
+            return Err(MatchError::Invalid(Box::new(InvalidGame {
+                path: record_path.to_path_buf(),
+                line,
+                number: g.number,
+                player_a: g.player_a,
+                player_b: g.player_b,
+                source,
+            })));
         }
         if g.number >= cfg.games {
             return Err(MatchError::MoreGames {

@@ -31,6 +31,14 @@ pub enum PgnError {
         /// 1-based line of the opening brace.
         line: usize,
     },
+    /// A closing bracket or brace that nothing opened, or a tag inside a variation.
+    #[error("line {line}: unexpected '{found}'")]
+    Unexpected {
+        /// 1-based line number.
+        line: usize,
+        /// The character.
+        found: char,
+    },
     /// No game in the text.
     #[error("no game in the file (expected tags such as [Event \"...\"] and moves)")]
     Empty,
@@ -55,6 +63,8 @@ pub struct PgnGame {
     pub comments: Vec<Option<String>>,
     /// The result token (`1-0`, `0-1`, `1/2-1/2`, `*`).
     pub result: String,
+    /// The 1-based line of the file where the game begins.
+    pub line: usize,
 }
 
 impl PgnGame {
@@ -393,6 +403,10 @@ pub struct Replay {
     pub detail: Option<String>,
     /// The tags of a PGN-style record (empty for JSON Lines), for finding the game by them.
     pub tags: Vec<(String, String)>,
+    /// Why the game ended, when the record says (the arena's records do).
+    pub reason: Option<EndReason>,
+    /// The 1-based line of the record where the game begins, when known.
+    pub line: Option<usize>,
 }
 
 impl Replay {
@@ -435,6 +449,8 @@ impl Replay {
             result: result_token(rec).to_string(),
             detail: rec.detail.clone(),
             tags: Vec::new(),
+            reason: Some(rec.reason),
+            line: None,
         }
     }
 
@@ -452,7 +468,19 @@ impl Replay {
             result: g.result.clone(),
             detail: g.tag("TerminationDetails").map(str::to_string),
             tags: g.tags.clone(),
+            reason: g.tag("Reason").and_then(EndReason::from_name),
+            line: Some(g.line),
         }
+    }
+}
+
+/// The winner a result token names (`1-0`, PDN's `2-0`...); `None` for `*` and others.
+pub fn winner_of(token: &str) -> Option<Winner> {
+    match token {
+        "1-0" | "2-0" => Some(Winner::First),
+        "0-1" | "0-2" => Some(Winner::Second),
+        "1/2-1/2" | "1-1" => Some(Winner::Draw),
+        _ => None,
     }
 }
 
@@ -513,12 +541,7 @@ pub fn to_record(g: &PgnGame) -> Result<GameRecord, PgnError> {
     };
     let [first_budget, second_budget] = budgets.map(budget_of_pgn);
     let result = g.result.as_str();
-    let winner = match result {
-        "1-0" | "2-0" => Winner::First,
-        "0-1" | "0-2" => Winner::Second,
-        "1/2-1/2" | "1-1" => Winner::Draw,
-        _ => return Err(bad("Result", result)),
-    };
+    let winner = winner_of(result).ok_or_else(|| bad("Result", result))?;
     let reason = tag("Reason")?;
     let reason = EndReason::from_name(reason).ok_or_else(|| bad("Reason", reason))?;
     let mut times_ms = Vec::new();
@@ -726,6 +749,9 @@ pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
                     line,
                     text: raw.to_string(),
                 })?;
+                if game.tags.is_empty() && game.moves.is_empty() {
+                    game.line = line;
+                }
                 game.tags.push(tag);
                 while chars.peek().is_some_and(|&(j, _)| j < end) {
                     chars.next();
@@ -768,6 +794,11 @@ pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
                 let end = text[i..]
                     .find(|c: char| c.is_whitespace() || "{}()[];".contains(c))
                     .map_or(text.len(), |e| i + e);
+                // A stray `}` or `]` (or a `[` inside a variation) starts no word: stopping
+                // here is the only way on, since skipping it could hide a damaged record.
+                if end == i {
+                    return Err(PgnError::Unexpected { line, found: c });
+                }
                 let word = &text[i..end];
                 while chars.peek().is_some_and(|&(j, _)| j < end) {
                     chars.next();
@@ -787,6 +818,9 @@ pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
                 }
                 let mv = strip_number(word);
                 if !mv.is_empty() {
+                    if game.tags.is_empty() && game.moves.is_empty() {
+                        game.line = line;
+                    }
                     game.moves.push(mv.to_string());
                     game.comments.push(None);
                 }
@@ -867,5 +901,18 @@ mod tests {
             .to_string();
         assert!(e.contains("line 2") && e.contains("never closed"), "{e}");
         assert!(matches!(parse("  \n"), Err(PgnError::Empty)));
+        for (text, line, found) in [
+            (
+                "[Event \"x\"]\n\n1. 11-15 {a {nested} comment} 23-19 *\n",
+                3,
+                '}',
+            ),
+            ("[Event \"x\"]\n1. a2-a3 {x}} *\n", 2, '}'),
+            ("]\n", 1, ']'),
+            ("1. a2-a3 (1. b2-b3 [Event \"y\"]) *\n", 1, '['),
+        ] {
+            let e = parse(text).unwrap_err().to_string();
+            assert_eq!(e, format!("line {line}: unexpected '{found}'"), "{text:?}");
+        }
     }
 }

@@ -189,6 +189,8 @@ pub enum RecordError {
 pub struct Loaded {
     /// The games, in file order.
     pub games: Vec<GameRecord>,
+    /// The 1-based line of each game in the file.
+    pub lines: Vec<usize>,
     /// Whether an unfinished last line (a write cut short) was dropped.
     pub dropped_partial_line: bool,
 }
@@ -220,6 +222,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Loaded, RecordError> {
                 }
                 seen.insert(key, i + 1);
                 loaded.games.push(g);
+                loaded.lines.push(i + 1);
             }
             Err(_) if i + 1 == lines.len() && !ends_cleanly => {
                 loaded.dropped_partial_line = true;

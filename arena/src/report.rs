@@ -10,6 +10,53 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
+/// The pairings table's file in a report's folder.
+pub const PAIRINGS_CSV: &str = "pairings.csv";
+/// The report's figures as JSON.
+pub const REPORT_JSON: &str = "report.json";
+/// The chart of win rates.
+pub const WINRATES_SVG: &str = "winrates.svg";
+/// The cross table of a round robin.
+pub const CROSSTABLE_CSV: &str = "crosstable.csv";
+/// The ratings of a round robin.
+pub const RATINGS_CSV: &str = "ratings.csv";
+/// The report's page (see [`crate::html`]).
+pub const REPORT_HTML: &str = "report.html";
+
+/// Every file a report may write into its folder (`--out`), besides the games' PGN-style
+/// record: a record kept there under one of these names would be overwritten.
+pub const FILES: [&str; 6] = [
+    PAIRINGS_CSV,
+    REPORT_JSON,
+    WINRATES_SVG,
+    CROSSTABLE_CSV,
+    RATINGS_CSV,
+    REPORT_HTML,
+];
+
+/// The name of the report's file (one of [`FILES`]) that `path` is when the report is
+/// written into `dir`, if it is one.
+pub fn file_taken_by(path: &Path, dir: &Path) -> Option<&'static str> {
+    let name = path.file_name()?.to_str()?;
+    let name = FILES.iter().find(|f| **f == name)?;
+    let parent = path.parent().unwrap_or(Path::new(""));
+    same_folder(parent, dir).then_some(*name)
+}
+
+/// Whether two paths name one folder: resolved where they exist (links, `..`), else made
+/// absolute as written.
+fn same_folder(a: &Path, b: &Path) -> bool {
+    let resolve = |p: &Path| {
+        let p = if p.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            p
+        };
+        std::fs::canonicalize(p).or_else(|_| std::path::absolute(p))
+    };
+    matches!((resolve(a), resolve(b)), (Ok(x), Ok(y)) if x == y)
+}
+
 /// One pairing's results, as player A sees them unless named otherwise.
 #[derive(Clone, Debug, Serialize)]
 pub struct PairingSummary {
@@ -537,17 +584,17 @@ pub fn svg(r: &Report) -> String {
 pub fn write_files(r: &Report, dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir)?;
     let mut files = vec![
-        (dir.join("pairings.csv"), pairings_csv(r)),
+        (dir.join(PAIRINGS_CSV), pairings_csv(r)),
         (
-            dir.join("report.json"),
+            dir.join(REPORT_JSON),
             serde_json::to_string_pretty(r).expect("a report always serialises") + "\n",
         ),
-        (dir.join("winrates.svg"), svg(r)),
+        (dir.join(WINRATES_SVG), svg(r)),
     ];
     if r.players.len() > 2 {
-        files.push((dir.join("crosstable.csv"), cross_csv(r)));
+        files.push((dir.join(CROSSTABLE_CSV), cross_csv(r)));
         if !r.ratings.is_empty() {
-            files.push((dir.join("ratings.csv"), ratings_csv(r)));
+            files.push((dir.join(RATINGS_CSV), ratings_csv(r)));
         }
     }
     let mut written = Vec::new();
@@ -597,6 +644,25 @@ mod tests {
             }
         }
         games
+    }
+
+    #[test]
+    fn a_path_in_the_folder_under_a_report_name_is_taken() {
+        let dir = Path::new("some/out");
+        assert_eq!(
+            file_taken_by(Path::new("some/out/report.json"), dir),
+            Some("report.json")
+        );
+        assert_eq!(
+            file_taken_by(Path::new("some/./out/pairings.csv"), dir),
+            Some("pairings.csv")
+        );
+        assert_eq!(file_taken_by(Path::new("some/out/games.jsonl"), dir), None);
+        assert_eq!(file_taken_by(Path::new("elsewhere/report.json"), dir), None);
+        assert_eq!(
+            file_taken_by(Path::new("report.html"), Path::new(".")),
+            Some("report.html")
+        );
     }
 
     #[test]

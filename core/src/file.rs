@@ -606,23 +606,24 @@ pub fn write(target: &Path, bytes: &[u8]) -> Result<(), FileError> {
 pub enum Line {
     /// A whole line (its end of line removed), or the last, unterminated one.
     Whole,
-    /// A line longer than the limit: its first bytes are kept, the rest was read past.
+    /// A line longer than the limit: its first bytes are kept, the rest is left unread
+    /// ([`skip_line`] reads past it once the line has been answered).
     TooLong,
     /// The end of the input.
     End,
 }
 
 /// Reads one line of `input` into `line` (cleared first, without its `\n` or `\r\n`)
-/// holding at most `limit` bytes of it: a longer line's first `limit` bytes are kept and
-/// the rest is read and dropped, so that an input without line ends never grows memory.
+/// holding at most `limit` bytes of it. A longer line returns [`Line::TooLong`] as soon as
+/// it passes the limit, with its first `limit` bytes, and the rest left unread: the caller
+/// answers it at once (an input without line ends would otherwise never be answered) and
+/// then reads past it with [`skip_line`]. Memory stays bounded either way.
 pub fn read_line(
     input: &mut impl std::io::BufRead,
     line: &mut Vec<u8>,
     limit: usize,
 ) -> std::io::Result<Line> {
     line.clear();
-    let mut too_long = false;
-    let mut any = false;
     loop {
         let buf = match input.fill_buf() {
             Ok(b) => b,
@@ -630,26 +631,52 @@ pub fn read_line(
             Err(e) => return Err(e),
         };
         if buf.is_empty() {
-            return Ok(match (too_long, any) {
-                (true, _) => Line::TooLong,
-                (false, true) => Line::Whole,
-                (false, false) => Line::End,
+            return Ok(if line.is_empty() {
+                Line::End
+            } else {
+                Line::Whole
             });
         }
-        any = true;
         let end = buf.iter().position(|&b| b == b'\n');
         let take = end.unwrap_or(buf.len());
         let room = limit.saturating_sub(line.len());
         if take > room {
-            too_long = true;
+            line.extend_from_slice(&buf[..room]);
+            input.consume(room);
+            return Ok(Line::TooLong);
         }
-        line.extend_from_slice(&buf[..take.min(room)]);
+        line.extend_from_slice(&buf[..take]);
         input.consume(end.map_or(take, |e| e + 1));
         if end.is_some() {
-            if line.last() == Some(&b'\r') && !too_long {
+            if line.last() == Some(&b'\r') {
                 line.pop();
             }
-            return Ok(if too_long { Line::TooLong } else { Line::Whole });
+            return Ok(Line::Whole);
+        }
+    }
+}
+
+/// Reads past the rest of the current line of `input`, its `\n` included, holding none of
+/// it; stops at the end of the input.
+pub fn skip_line(input: &mut impl std::io::BufRead) -> std::io::Result<()> {
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(());
+        }
+        match buf.iter().position(|&b| b == b'\n') {
+            Some(e) => {
+                input.consume(e + 1);
+                return Ok(());
+            }
+            None => {
+                let n = buf.len();
+                input.consume(n);
+            }
         }
     }
 }
@@ -759,6 +786,16 @@ mod tests {
 
     #[test]
     fn lines_are_bounded_and_long_ones_read_past() {
+        // A line without an end is returned as soon as it passes the limit.
+        let mut endless = std::io::Read::chain(&b"y"[..], std::io::repeat(b'x'));
+        let mut endless = std::io::BufReader::new(&mut endless);
+        let mut line = Vec::new();
+        assert_eq!(
+            read_line(&mut endless, &mut line, 10).unwrap(),
+            Line::TooLong
+        );
+        assert_eq!(line, b"yxxxxxxxxx");
+
         let text = format!("ab\r\n{}\nlast", "x".repeat(100));
         let mut input = std::io::BufReader::with_capacity(7, text.as_bytes());
         let mut line = Vec::new();
@@ -766,6 +803,9 @@ mod tests {
         loop {
             let r = read_line(&mut input, &mut line, 10).unwrap();
             got.push((r, String::from_utf8(line.clone()).unwrap()));
+            if r == Line::TooLong {
+                skip_line(&mut input).unwrap();
+            }
             if r == Line::End {
                 break;
             }

@@ -123,7 +123,8 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// JSON Lines record of finished games; a match resumes from it [default:
-    /// OUT/games.jsonl; with --shard i/N, OUT/games-shard-i-of-N.jsonl]
+    /// OUT/games.jsonl; with --shard i/N, OUT/games-shard-i-of-N.jsonl]; not a name the
+    /// run's other files take (FILE.pgn, OUT/report.json...)
     #[arg(long)]
     record: Option<PathBuf>,
     /// Play only this job's share of the match, for a cluster: every N-th opening of every
@@ -219,6 +220,17 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
             .join(format!("games-shard-{}-of-{}.jsonl", s.index(), s.count())),
         None => args.out.join("games.jsonl"),
     });
+    // The report's files go into --out after the games: a record under one of their names
+    // would be lost.
+    if let Some(name) = report::file_taken_by(&record, &args.out) {
+        return Err(format!(
+            "--record {}: the report writes its {name} there (into --out {}), over the \
+             record; give the record another name, such as games.jsonl",
+            record.display(),
+            args.out.display()
+        )
+        .into());
+    }
     if record.exists() {
         // A missing record's folder is made when the match starts: only what is there
         // already (a device, a folder) is refused here.
@@ -248,6 +260,16 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
     // The start position and the openings are checked before any player is built (a table
     // loads slowly).
     setup.start()?;
+    let style = setup.record_style();
+    if pgn::path_beside(&record, &style) == record {
+        return Err(format!(
+            "--record {}: the match writes the games' {} record beside it under the same \
+             name, over it; give the record the extension .jsonl",
+            record.display(),
+            style.extension.to_uppercase()
+        )
+        .into());
+    }
     let book = match &args.openings {
         Some(path) => Some(std::sync::Arc::new(OpeningBook::load(
             path,
@@ -475,7 +497,7 @@ fn run_report(args: ReportArgs) -> CliResult {
             )
             .into());
         }
-        let games = match pgn::read_record(path)? {
+        let (games, lines) = match pgn::read_record(path)? {
             RecordText::JsonLines(loaded) => {
                 if loaded.dropped_partial_line {
                     eprintln!(
@@ -484,17 +506,32 @@ fn run_report(args: ReportArgs) -> CliResult {
                         path.display()
                     );
                 }
-                loaded.games
+                (loaded.games, loaded.lines)
             }
-            RecordText::Pgn(games) => games
-                .iter()
-                .enumerate()
-                .map(|(i, g)| {
-                    pgn::to_record(g)
-                        .map_err(|e| format!("record {}, game {}: {e}", path.display(), i + 1))
-                })
-                .collect::<Result<_, _>>()?,
+            RecordText::Pgn(games) => (
+                games
+                    .iter()
+                    .enumerate()
+                    .map(|(i, g)| {
+                        pgn::to_record(g)
+                            .map_err(|e| format!("record {}, game {}: {e}", path.display(), i + 1))
+                    })
+                    .collect::<Result<_, _>>()?,
+                games.iter().map(|g| g.line).collect(),
+            ),
         };
+        for (g, line) in games.iter().zip(lines) {
+            verify_game(g).map_err(|e| {
+                format!(
+                    "record {}, line {line}: game {} of {} vs {}: {e}; the record was damaged \
+                     or edited: fix or delete the game",
+                    path.display(),
+                    g.number,
+                    g.player_a,
+                    g.player_b
+                )
+            })?;
+        }
         records.push((path.clone(), games));
     }
     let m = merge(&records)?;
@@ -532,6 +569,23 @@ fn run_report(args: ReportArgs) -> CliResult {
     out.flush()?;
     write_report(&rep, &args.out)?;
     with_game!(name, S => write_games::<S>(&m, &rep, &summary, &args.out))
+}
+
+/// Ok when a recorded game holds together ([`arena::verify::check_game`]): a report counts
+/// only games that can have been played. A game this quasar does not play is left to the
+/// merge, which refuses it.
+fn verify_game(g: &arena::record::GameRecord) -> Result<(), String> {
+    let Ok(name) = <GameName as clap::ValueEnum>::from_str(&g.game, true) else {
+        return Ok(());
+    };
+    with_game!(name, S => verify_as::<S>(g))
+}
+
+fn verify_as<S: CliGame>(g: &arena::record::GameRecord) -> Result<(), String> {
+    let standard = S::from_params(&g.params)
+        .and_then(|setup| setup.start())
+        .map_err(|e| e.to_string())?;
+    arena::verify::check_game(&standard, g).map_err(|e| e.to_string())
 }
 
 /// Writes the merged games as the game's PGN-style record and the HTML report into `dir`.

@@ -64,7 +64,8 @@ fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
     let (setup, pos) = position_from::<S>(given, args.position.as_deref(), SizeRule::PositionWins)?;
     let human = human_side::<S::Game>(&args.human)?;
     if let Some(path) = &args.save {
-        quasar_core::file::check_output(path)?;
+        // Tried now with a scratch file: a game is long, and its record is written at its end.
+        super::paths::writable(path, "--save")?;
     }
     let choice = args.engine.choice(&setup)?;
     let mut searcher = Engine::new(&setup, &choice, 0)?;
@@ -172,6 +173,9 @@ pub fn play_game<S: GameSetup>(
                         out,
                         "that line is longer than {MAX_LINE} bytes; type a move"
                     )?;
+                    out.flush()?;
+                    // Answered before the rest of it is read: it may never end.
+                    quasar_core::file::skip_line(&mut input)?;
                     continue;
                 }
                 (_, Ok(line)) => line.to_string(),

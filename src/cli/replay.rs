@@ -3,7 +3,7 @@
 
 use super::CliResult;
 use crate::games::{with_game, CliGame, GameName};
-use arena::pgn::{read_record, RecordText, Replay};
+use arena::pgn::{read_record, winner_of, RecordText, Replay};
 use arena::setup::GameSetup;
 use quasar_core::{Game, Side};
 use std::io::Write;
@@ -39,7 +39,8 @@ pub fn run(args: Args) -> CliResult {
     let i = args.game - 1;
     let (name, replay) = match &text {
         RecordText::JsonLines(loaded) => {
-            let r = Replay::of_record(&loaded.games[i]);
+            let mut r = Replay::of_record(&loaded.games[i]);
+            r.line = loaded.lines.get(i).copied();
             (game_named(r.game.as_deref().unwrap_or_default())?, r)
         }
         RecordText::Pgn(games) => {
@@ -98,6 +99,17 @@ fn show<S: CliGame>(r: &Replay, number: usize, total: usize) -> CliResult {
             (setup, pos)
         }
     };
+    // The whole game is checked before any board is printed: a record that contradicts
+    // itself is refused, not shown.
+    let checked =
+        arena::verify::replay(&pos, &r.moves).and_then(|end| match winner_of(&r.result) {
+            Some(winner) => arena::verify::check_result(&end, winner, r.reason),
+            None => Ok(()),
+        });
+    if let Err(e) = checked {
+        let at = r.line.map(|l| format!(", line {l}")).unwrap_or_default();
+        return Err(format!("game {number}{at}: {e}").into());
+    }
     let side = |s| <S::Game as Game>::side_name(s);
     let mut out = std::io::stdout().lock();
     writeln!(

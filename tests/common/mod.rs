@@ -59,6 +59,112 @@ pub fn with_input(args: &[&str], input: &[u8]) -> (bool, String, String) {
     )
 }
 
+/// Runs `quasar` with `args`, `input` on its standard input, and kills it when it has not
+/// ended within `secs` seconds, failing the test: a hang is a failure, not a stuck run.
+pub fn output_within(args: &[&str], input: &[u8], secs: u64) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quasar"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run quasar");
+    let mut stdin = child.stdin.take().expect("its standard input");
+    let input = input.to_vec();
+    // A child that stops reading must not block the test on a full pipe.
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let pipe = |p: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut p) = p {
+                let _ = p.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = pipe(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = pipe(child.stderr.take().map(|p| Box::new(p) as _));
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for quasar") {
+            break status;
+        }
+        if std::time::Instant::now() > until {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("quasar {args:?} did not end within {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    let _ = feeder.join();
+    Output {
+        status,
+        stdout: stdout.join().expect("its output"),
+        stderr: stderr.join().expect("its errors"),
+    }
+}
+
+/// Runs `quasar` with `args` on an endless standard input without a line end (`x` after
+/// `x`) and kills it once its standard output holds `want`; fails the test when it does
+/// not within `secs` seconds. What it printed.
+pub fn answers_endless_line(args: &[&str], want: &str, secs: u64) -> String {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quasar"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run quasar");
+    let mut stdin = child.stdin.take().expect("its standard input");
+    // Ends when the child is killed and the pipe breaks.
+    std::thread::spawn(move || {
+        let chunk = vec![b'x'; 64 << 10];
+        while stdin.write_all(&chunk).is_ok() {}
+    });
+    let mut stdout = child.stdout.take().expect("its standard output");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n @ 1..) = stdout.read(&mut buf) {
+            if tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    let mut seen = Vec::new();
+    while !String::from_utf8_lossy(&seen).contains(want) {
+        let left = until.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(bytes) => seen.extend(bytes),
+            Err(_) => break,
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let seen = String::from_utf8_lossy(&seen).into_owned();
+    assert!(
+        seen.contains(want),
+        "quasar {args:?} did not print {want:?} within {secs} s on an endless line: {seen:.300}"
+    );
+    seen
+}
+
+/// [`one_error_line`] of a run that must end within `secs` seconds.
+pub fn one_error_line_within(args: &[&str], secs: u64) -> String {
+    let out = output_within(args, b"", secs);
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {e}");
+    assert!(!e.contains("panicked"), "{args:?}: {e}");
+    let lines: Vec<&str> = e.lines().collect();
+    assert_eq!(lines.len(), 1, "{args:?}: {e}");
+    assert!(lines[0].starts_with("error: "), "{args:?}: {e}");
+    lines[0].to_string()
+}
+
 /// Runs `quasar` with `args`, which must succeed: its standard output and error.
 pub fn run_ok(args: &[&str]) -> (String, String) {
     let (ok, out, err) = quasar(args);
