@@ -84,6 +84,8 @@ pub struct EvaluationUse<G: Game> {
     pub prior_depth: u32,
     /// The game's evaluation, `None` when none of them is on.
     pub evaluation: Option<Arc<dyn Evaluation<G>>>,
+    /// What scores a simulation at an unproven leaf.
+    pub leaf: mcts::Leaf,
 }
 
 impl<G: Game> EvaluationUse<G> {
@@ -92,6 +94,7 @@ impl<G: Game> EvaluationUse<G> {
         config.imb = self.imb;
         config.prior = self.prior;
         config.prior_depth = self.prior_depth;
+        config.leaf = self.leaf;
     }
 }
 
@@ -280,7 +283,7 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
             game: Self::NAME,
             what: "evaluation for a learned one to stand on",
         })?;
-        let want = features.identity();
+        let want = learn::eval::identity(features.as_ref(), base.as_ref());
         let model = match net {
             NetSpec::Off => unreachable!("answered above"),
             NetSpec::File(path) => learn::load(path, &want)?,
@@ -304,6 +307,13 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
             Some(_) => crate::net::NetSpec::Builtin,
             None => crate::net::NetSpec::Off,
         }
+    }
+
+    /// What scores MCTS's simulations at unproven leaves when the settings name no `leaf=`,
+    /// with a learned evaluation in use or without (a playout by default).
+    fn default_leaf(&self, learned: bool) -> mcts::Leaf {
+        let _ = learned;
+        mcts::Leaf::Playout
     }
 
     /// The evaluation of MCTS's priors, implicit minimax backups and shallow searches:
@@ -377,10 +387,14 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
                 prior,
                 prior_depth,
                 evaluation: None,
+                leaf: settings.leaf.unwrap_or_default(),
             });
         }
         let net = settings.net.clone().unwrap_or_else(|| self.default_net());
         let learned = self.learned_evaluation(&net)?;
+        let leaf = settings
+            .leaf
+            .unwrap_or_else(|| self.default_leaf(learned.is_some()));
         let Some(evaluation) = learned.or_else(|| self.mcts_evaluation()) else {
             let (key, value) = if imb != 0.0 {
                 ("imb", imb.to_string())
@@ -400,6 +414,7 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
             prior,
             prior_depth,
             evaluation: Some(evaluation),
+            leaf,
         })
     }
 

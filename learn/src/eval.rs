@@ -10,6 +10,21 @@ use std::sync::Arc;
 /// Evaluation units a unit of logit: fine enough that alpha-beta tells close values apart.
 pub const UNIT: f32 = 1000.0;
 
+/// The logit of the winning chance `base` gives the side to move in `pos`: the base
+/// feature of a model.
+#[inline]
+pub fn base_logit<G: Game>(base: &dyn Evaluation<G>, pos: &G) -> f32 {
+    (base.evaluate(pos) as f64 * 3f64.ln() / base.scale()) as f32
+}
+
+/// What a model over `features` with `base` as its base is trained for: the features'
+/// identity, with the base evaluation's name.
+pub fn identity<G: Game>(features: &dyn Features<G>, base: &dyn Evaluation<G>) -> crate::Identity {
+    let mut id = features.identity();
+    id.features = format!("{}+{}", id.features, base.name());
+    id
+}
+
 /// A model over a game's features, with the game's hand-written evaluation behind it for
 /// verdicts and move ordering.
 #[derive(Debug)]
@@ -43,7 +58,12 @@ impl<G: Game> NetEvaluation<G> {
     pub fn logit(&self, pos: &G) -> f32 {
         let mut active = Active::default();
         self.features.active(pos, &mut active);
-        self.model.logit(active.as_slice())
+        let base = if self.model.base_weight != 0.0 {
+            base_logit(self.base.as_ref(), pos)
+        } else {
+            0.0
+        };
+        self.model.logit_with(active.as_slice(), base)
     }
 }
 

@@ -2,7 +2,8 @@
 //! the identity the model was trained for, and the weights as little-endian `f32`.
 //!
 //! Layout (version 1): bytes 0-7 `QSRMODEL`, 8-11 the version, 12-15 the number of
-//! weights, 16-19 the bias, 20-23 the identity's length in bytes, 24-31 zero; then the
+//! weights, 16-19 the bias, 20-23 the identity's length in bytes, 24-27 the base's weight, 28-31
+//! zero; then the
 //! identity (game, size and feature set, one a line), the weights, and a CRC-32 of all
 //! that comes before it.
 
@@ -58,6 +59,7 @@ pub fn to_bytes(model: &Model) -> Vec<u8> {
     qfile::frame::put_u32(&mut bytes, 12, model.weights.len() as u32);
     bytes[16..20].copy_from_slice(&model.bias.to_le_bytes());
     qfile::frame::put_u32(&mut bytes, 20, id.len() as u32);
+    bytes[24..28].copy_from_slice(&model.base_weight.to_le_bytes());
     bytes.extend_from_slice(id.as_bytes());
     for w in &model.weights {
         bytes.extend_from_slice(&w.to_le_bytes());
@@ -133,6 +135,7 @@ fn from_bytes(bytes: &[u8]) -> Result<Result<Model, qfile::FrameError>, String> 
     let f = Fields(body.all());
     let n = f.u32(12) as usize;
     let bias = f32::from_le_bytes(f.bytes::<4>(16));
+    let base_weight = f32::from_le_bytes(f.bytes::<4>(24));
     let id_len = f.u32(20) as usize;
     if body.all().len() != HEADER + id_len + 4 * n {
         return Err(format!(
@@ -149,13 +152,14 @@ fn from_bytes(bytes: &[u8]) -> Result<Result<Model, qfile::FrameError>, String> 
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes(c.try_into().expect("four bytes")))
         .collect();
-    if !bias.is_finite() || weights.iter().any(|w| !w.is_finite()) {
+    if !bias.is_finite() || !base_weight.is_finite() || weights.iter().any(|w| !w.is_finite()) {
         return Err("a weight is not a finite number: damaged".to_string());
     }
     Ok(Ok(Model {
         identity,
         weights,
         bias,
+        base_weight,
     }))
 }
 
@@ -189,6 +193,7 @@ mod tests {
             },
             weights: vec![0.5, -1.25, 3.0],
             bias: 0.125,
+            base_weight: 0.75,
         }
     }
 

@@ -12,6 +12,9 @@ pub struct Model {
     pub weights: Vec<f32>,
     /// Added to every position's sum.
     pub bias: f32,
+    /// The weight of the base: the logit of the game's hand-written evaluation, so that
+    /// the features learn what it misses rather than all it knows.
+    pub base_weight: f32,
 }
 
 impl Model {
@@ -21,6 +24,7 @@ impl Model {
             identity,
             weights: vec![0.0; len],
             bias: 0.0,
+            base_weight: 0.0,
         }
     }
 
@@ -41,10 +45,17 @@ impl Model {
         self.bias + (sums[0] + sums[1]) + (sums[2] + sums[3])
     }
 
-    /// The side to move's winning chance in a position with `active` features.
+    /// The logit of a position with `active` features whose base logit is `base`.
     #[inline]
-    pub fn chance(&self, active: &[u32]) -> f32 {
-        sigmoid(self.logit(active))
+    pub fn logit_with(&self, active: &[u32], base: f32) -> f32 {
+        self.logit(active) + self.base_weight * base
+    }
+
+    /// The side to move's winning chance in a position with `active` features and base
+    /// logit `base`.
+    #[inline]
+    pub fn chance(&self, active: &[u32], base: f32) -> f32 {
+        sigmoid(self.logit_with(active, base))
     }
 }
 

@@ -14,6 +14,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 pub struct Dataset {
     idx: Vec<u32>,
     starts: Vec<usize>,
+    bases: Vec<f32>,
     targets: Vec<f32>,
 }
 
@@ -23,14 +24,17 @@ impl Dataset {
         Dataset {
             idx: Vec::new(),
             starts: vec![0],
+            bases: Vec::new(),
             targets: Vec::new(),
         }
     }
 
-    /// Adds a position with `active` features and the score `target` in `[0, 1]`.
-    pub fn push(&mut self, active: &[u32], target: f32) {
+    /// Adds a position with `active` features, base logit `base` and the score `target`
+    /// in `[0, 1]`.
+    pub fn push(&mut self, active: &[u32], base: f32, target: f32) {
         self.idx.extend_from_slice(active);
         self.starts.push(self.idx.len());
+        self.bases.push(base);
         self.targets.push(target);
     }
 
@@ -44,9 +48,10 @@ impl Dataset {
         self.targets.is_empty()
     }
 
-    fn get(&self, i: usize) -> (&[u32], f32) {
+    fn get(&self, i: usize) -> (&[u32], f32, f32) {
         (
             &self.idx[self.starts[i]..self.starts[i + 1]],
+            self.bases[i],
             self.targets[i],
         )
     }
@@ -93,6 +98,7 @@ pub struct Trainer {
     pub epochs: u32,
     sq: Vec<f32>,
     bias_sq: f32,
+    base_sq: f32,
     config: TrainConfig,
 }
 
@@ -112,6 +118,7 @@ impl Trainer {
             epochs: 0,
             sq: vec![0.0; n],
             bias_sq: 0.0,
+            base_sq: 0.0,
             config,
         }
     }
@@ -121,7 +128,7 @@ impl Trainer {
         model: Model,
         epochs: u32,
         sq: Vec<f32>,
-        bias_sq: f32,
+        (bias_sq, base_sq): (f32, f32),
         config: TrainConfig,
     ) -> Trainer {
         assert_eq!(sq.len(), model.weights.len(), "one gradient sum a weight");
@@ -130,13 +137,9 @@ impl Trainer {
             epochs,
             sq,
             bias_sq,
+            base_sq,
             config,
         }
-    }
-
-    /// The gradient sums, for a checkpoint.
-    pub fn sums(&self) -> (&[f32], f32) {
-        (&self.sq, self.bias_sq)
     }
 
     /// One pass over `train` in an order drawn from the seed and the epoch's number, then
@@ -150,8 +153,8 @@ impl Trainer {
         let (rate, l2) = (self.config.rate, self.config.l2);
         let mut loss = 0.0;
         for &i in &order {
-            let (active, y) = train.get(i as usize);
-            let p = self.model.chance(active);
+            let (active, base, y) = train.get(i as usize);
+            let p = self.model.chance(active, base);
             loss += cross_entropy(p, y);
             let g = p - y;
             for &f in active {
@@ -163,6 +166,11 @@ impl Trainer {
             }
             self.bias_sq += g * g;
             self.model.bias -= rate * g / (self.bias_sq.sqrt() + 1e-8);
+            if base != 0.0 {
+                let gb = g * base;
+                self.base_sq += gb * gb;
+                self.model.base_weight -= rate * gb / (self.base_sq.sqrt() + 1e-8);
+            }
         }
         self.epochs += 1;
         Epoch {
@@ -176,15 +184,16 @@ impl Trainer {
     pub fn loss(&self, data: &Dataset) -> f64 {
         let mut sum = 0.0;
         for i in 0..data.len() {
-            let (active, y) = data.get(i);
-            sum += cross_entropy(sigmoid(self.model.logit(active)), y);
+            let (active, base, y) = data.get(i);
+            sum += cross_entropy(sigmoid(self.model.logit_with(active, base)), y);
         }
         sum / data.len().max(1) as f64
     }
 }
 
 /// The feature-set suffix that marks a checkpoint: a model file whose weights are the
-/// model's, then its gradient sums, then the bias's sum and the epochs done.
+/// model's, then its gradient sums, then the bias's and the base's sums and the epochs
+/// done.
 const CHECKPOINT: &str = " checkpoint";
 
 /// Writes `trainer`'s state to `path` (atomically), for [`load_checkpoint`].
@@ -197,6 +206,7 @@ pub fn save_checkpoint(
     let mut weights = trainer.model.weights.clone();
     weights.extend_from_slice(&trainer.sq);
     weights.push(trainer.bias_sq);
+    weights.push(trainer.base_sq);
     weights.push(trainer.epochs as f32);
     crate::file::save(
         path,
@@ -204,6 +214,7 @@ pub fn save_checkpoint(
             identity,
             weights,
             bias: trainer.model.bias,
+            base_weight: trainer.model.base_weight,
         },
     )
 }
@@ -221,8 +232,8 @@ pub fn load_checkpoint(
         Err(crate::file::NetError::File(e)) if e.is_not_found() => return Ok(None),
         Err(e) => return Err(e),
     };
-    let n = (saved.weights.len().saturating_sub(2)) / 2;
-    if saved.weights.len() != 2 * n + 2 {
+    let n = (saved.weights.len().saturating_sub(3)) / 2;
+    if saved.weights.len() != 2 * n + 3 {
         return Err(crate::file::NetError::File(
             quasar_core::file::FileError::Damaged {
                 path: path.to_path_buf(),
@@ -235,12 +246,13 @@ pub fn load_checkpoint(
         identity: identity.clone(),
         weights: w.to_vec(),
         bias: saved.bias,
+        base_weight: saved.base_weight,
     };
     Ok(Some(Trainer::resume(
         model,
-        rest[n + 1] as u32,
+        rest[n + 2] as u32,
         rest[..n].to_vec(),
-        rest[n],
+        (rest[n], rest[n + 1]),
         config,
     )))
 }
@@ -264,8 +276,8 @@ mod tests {
     fn the_fit_finds_the_rates_of_the_data() {
         let mut d = Dataset::new();
         for k in 0..400 {
-            d.push(&[0], if k % 4 == 0 { 0.0 } else { 1.0 });
-            d.push(&[1], if k % 4 == 0 { 1.0 } else { 0.0 });
+            d.push(&[0], 0.0, if k % 4 == 0 { 0.0 } else { 1.0 });
+            d.push(&[1], 0.0, if k % 4 == 0 { 1.0 } else { 0.0 });
         }
         let mut t = Trainer::new(Model::zeros(id(), 2), TrainConfig::default());
         let first = t.epoch(&d, &d);
@@ -274,8 +286,8 @@ mod tests {
             last = t.epoch(&d, &d);
         }
         assert!(last.valid_loss < first.valid_loss);
-        let p0 = t.model.chance(&[0]);
-        let p1 = t.model.chance(&[1]);
+        let p0 = t.model.chance(&[0], 0.0);
+        let p1 = t.model.chance(&[1], 0.0);
         assert!(
             (p0 - 0.75).abs() < 0.03 && (p1 - 0.25).abs() < 0.03,
             "{p0} {p1}"
@@ -304,7 +316,7 @@ mod checkpoint_tests {
         };
         let mut d = Dataset::new();
         for k in 0..50 {
-            d.push(&[k % 3, 3], (k % 2) as f32);
+            d.push(&[k % 3, 3], (k % 3) as f32 - 1.0, (k % 2) as f32);
         }
         let config = TrainConfig::default();
         let mut straight = Trainer::new(Model::zeros(id.clone(), 4), config);

@@ -345,3 +345,76 @@ fn a_full_tree_evaluates_no_children_it_refuses() {
         );
     }
 }
+
+/// A uniform playout policy that counts its playouts.
+#[derive(Clone, Debug, Default)]
+struct Counting(Arc<AtomicU64>);
+
+impl crate::playout::PlayoutPolicy<Nim> for Counting {
+    fn run(
+        &self,
+        pos: &mut Nim,
+        ctx: &mut crate::playout::PlayoutContext<'_, Nim>,
+    ) -> quasar_core::Outcome {
+        self.0.fetch_add(1, Ordering::Relaxed);
+        crate::playout::PlayoutPolicy::run(&UniformPolicy, pos, ctx)
+    }
+}
+
+#[test]
+fn leaves_scored_by_the_evaluation_run_no_playout_and_keep_its_mean() {
+    use crate::config::Leaf;
+    let pos = Nim::new([9, 14], 60);
+    for leaf in [Leaf::Playout, Leaf::Evaluation] {
+        let playouts = Arc::new(AtomicU64::new(0));
+        let config = Config {
+            playout: Counting(playouts.clone()),
+            imb: 0.5,
+            leaf,
+            seed: 3,
+            ..Config::default()
+        };
+        let mut s = Searcher::with_evaluation(config, None, Some(Arc::new(Grundy)));
+        let r = s.search(&pos, Limits::Simulations(2000));
+        let ran = playouts.load(Ordering::Relaxed);
+        match leaf {
+            Leaf::Playout => assert!(ran > 1000, "{ran} playouts"),
+            Leaf::Evaluation => assert_eq!(ran, 0, "the evaluation scores every leaf"),
+        }
+        // Either way the exact rule steers the search to a winning move.
+        let after = pos.after(r.best_move.unwrap());
+        assert_eq!(after.piles[0] % 4, after.piles[1] % 4, "{leaf:?}");
+    }
+    // Without an evaluation in use the leaf falls back to a playout.
+    let playouts = Arc::new(AtomicU64::new(0));
+    let config = Config {
+        playout: Counting(playouts.clone()),
+        leaf: Leaf::Evaluation,
+        ..Config::default()
+    };
+    let mut s = Searcher::with_evaluation(config, None, None);
+    s.search(&pos, Limits::Simulations(200));
+    assert!(playouts.load(Ordering::Relaxed) > 100);
+}
+
+#[test]
+fn a_sampled_leaf_score_has_the_evaluations_mean_and_the_least_spread() {
+    use rand::SeedableRng;
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+    let me = quasar_core::Side::First;
+    for p in [0.0, 0.1, 0.5, 0.8, 1.0] {
+        let (mut sum, n) = (0.0, 20_000);
+        for _ in 0..n {
+            let o = worker::sampled_outcome(p, me, &mut rng);
+            let score = o.result_for(me).score();
+            // A score at most half a point from the mean: never a loss when p > 1/2.
+            assert!((score - p).abs() <= 0.5 + 1e-9, "{p}: {o:?}");
+            sum += score;
+        }
+        assert!(
+            (sum / n as f64 - p).abs() < 0.01,
+            "{p}: mean {}",
+            sum / n as f64
+        );
+    }
+}

@@ -293,7 +293,7 @@ pub fn simulate<G: Game, P: PlayoutPolicy<G>, S: Store<G::Move>>(
 /// A win, draw or loss for `mover` whose expected score is `p`: a draw or the nearer end,
 /// so that the score's spread is the least a half-point score allows.
 #[inline]
-fn sampled_outcome(p: f64, mover: Side, rng: &mut Xoshiro256PlusPlus) -> Outcome {
+pub(crate) fn sampled_outcome(p: f64, mover: Side, rng: &mut Xoshiro256PlusPlus) -> Outcome {
     let r: f64 = rng.random();
     if p >= 0.5 {
         if r < 2.0 * p - 1.0 {

@@ -163,6 +163,14 @@ pub struct EngineArgs {
     /// evaluation alone); a forced result it finds proves the node [default: the game's]
     #[arg(long, value_name = "D", value_parser = key("prior-depth"))]
     pub prior_depth: Option<String>,
+    /// What scores a simulation at an unproven leaf: playout (the policy plays it out) or
+    /// eval (the evaluation's winning chance, no playout; needs --imb or --prior above 0)
+    /// [default: the game's]
+    #[arg(long, value_name = "playout|eval", value_parser = key("leaf"))]
+    pub leaf: Option<String>,
+    /// Real visits a leaf has before it is expanded [default: 1]
+    #[arg(long, value_name = "N", value_parser = key("expand-after"))]
+    pub expand_after: Option<String>,
     /// Blunder guard: the share of each move's time a short alpha-beta search spends
     /// checking MCTS's choice, vetoing a move that lets the opponent force a win (0: off)
     /// [default: the game's]
@@ -220,6 +228,8 @@ impl EngineArgs {
             ("imb", self.imb.as_deref()),
             ("prior", self.prior.as_deref()),
             ("prior-depth", self.prior_depth.as_deref()),
+            ("leaf", self.leaf.as_deref()),
+            ("expand-after", self.expand_after.as_deref()),
             ("guard", self.guard.as_deref()),
             ("every", self.every.as_deref()),
             ("rule", self.rule.as_deref().or(self.race.then_some("race"))),
@@ -572,6 +582,9 @@ mod tests {
             ("imb", "0.4"),
             ("prior", "20"),
             ("prior-depth", "2"),
+            ("net", "m.qsrmodel"),
+            ("leaf", "eval"),
+            ("expand-after", "3"),
             ("verdicts", "off"),
             ("guard", "0.3"),
         ];

@@ -272,8 +272,14 @@ fn fit<S: CliGame>(args: &FitArgs, given: Option<S>) -> CliResult {
     let (mut train, mut valid) = (Dataset::new(), Dataset::new());
     let mut active = Active::default();
     let mut exact = 0usize;
-    // The hand-written evaluation's loss on the held-out positions, for comparison.
-    let hand = setup.mcts_evaluation();
+    // The hand-written evaluation: the model's base, and its loss on the held-out
+    // positions for comparison.
+    let hand = setup.mcts_evaluation().ok_or_else(|| {
+        format!(
+            "{} has no evaluation for a learned one to stand on",
+            S::NAME
+        )
+    })?;
     let (mut hand_loss, mut hand_n) = (0.0f64, 0usize);
     for (i, file) in files.iter().enumerate() {
         let samples = read_shard(file, S::NAME, &setup.params())?;
@@ -293,15 +299,13 @@ fn fit<S: CliGame>(args: &FitArgs, given: Option<S>) -> CliResult {
                 j % 10 == 9
             };
             let target = s.target(args.outcome_weight);
+            let base = learn::eval::base_logit(hand.as_ref(), &pos);
             if held_out {
-                if let Some(h) = &hand {
-                    let p = quasar_core::win_chance(h.evaluate(&pos), h.scale());
-                    hand_loss += learn::train::cross_entropy(p as f32, target);
-                    hand_n += 1;
-                }
-                valid.push(active.as_slice(), target);
+                hand_loss += learn::train::cross_entropy(learn::model::sigmoid(base), target);
+                hand_n += 1;
+                valid.push(active.as_slice(), base, target);
             } else {
-                train.push(active.as_slice(), target);
+                train.push(active.as_slice(), base, target);
             }
         }
         bars.advance(1);
@@ -326,14 +330,20 @@ fn fit<S: CliGame>(args: &FitArgs, given: Option<S>) -> CliResult {
         l2: args.l2,
         seed: args.seed,
     };
-    let identity = features.identity();
+    let identity = learn::eval::identity(features.as_ref(), hand.as_ref());
     let ckpt = args.out.with_extension("ckpt");
     let mut trainer = match learn::train::load_checkpoint(&ckpt, &identity, config)? {
         Some(t) if t.epochs < args.epochs => {
             println!("resuming from {} after epoch {}", ckpt.display(), t.epochs);
             t
         }
-        _ => Trainer::new(Model::zeros(identity, features.len()), config),
+        _ => {
+            // The features start from nothing and the base at full weight: the first
+            // epoch starts from the hand-written evaluation's predictions.
+            let mut model = Model::zeros(identity, features.len());
+            model.base_weight = 1.0;
+            Trainer::new(model, config)
+        }
     };
     let mut best = (f64::INFINITY, trainer.model.clone());
     if trainer.epochs > 0 {

@@ -166,7 +166,8 @@ impl NTuple {
             shapes: shapes.to_vec(),
             windows,
             material,
-            len: material + per_side * per_side,
+            // Both counts, then their difference alone (which generalises over counts).
+            len: material + per_side * per_side + 2 * per_side - 1,
         }
     }
 }
@@ -181,7 +182,7 @@ impl Features<Position> for NTuple {
         Identity {
             game: "breakthrough".into(),
             params: format!("{}x{}", self.board.width(), self.board.height()),
-            features: format!("ntuple-{}-v1", shapes.join("+")),
+            features: format!("ntuple-{}-v2", shapes.join("+")),
         }
     }
 
@@ -242,7 +243,10 @@ impl WithBits for Extract<'_> {
             out.push(win.base + t as u32);
         }
         let per_side = 2 * features.board.width() + 1;
-        out.push(features.material + own.count_ones() * per_side + opp.count_ones());
+        let (mine, theirs) = (own.count_ones(), opp.count_ones());
+        let counts = features.material + mine * per_side + theirs;
+        out.push(counts);
+        out.push(features.material + per_side * per_side + per_side - 1 + mine - theirs);
     }
 }
 
@@ -297,7 +301,8 @@ mod tests {
                 assert_eq!(got[i], win.base + t, "window {i}");
             }
         }
-        assert_eq!(*got.last().unwrap(), f.material + 11 * 13 + 10);
+        assert_eq!(got[got.len() - 2], f.material + 11 * 13 + 10);
+        assert_eq!(*got.last().unwrap(), f.material + 13 * 13 + 12 + 1);
         assert!(got.iter().all(|&i| (i as usize) < f.len()));
     }
 
@@ -326,7 +331,9 @@ mod tests {
         for (w, h) in [(6, 6), (8, 8)] {
             let board = Board::new(w, h).unwrap();
             let f = NTuple::new(board);
-            let model = learn::file::from_builtin(builtin_model(board).unwrap(), &f.identity());
+            let hand = crate::BreakthroughEval::for_mcts(board);
+            let id = learn::eval::identity(&f, &hand);
+            let model = learn::file::from_builtin(builtin_model(board).unwrap(), &id);
             assert_eq!(model.weights.len(), f.len());
             // It prefers the side a piece up at the start: a real model, not zeros.
             let mut up = Position::parse_position(if w == 6 {
@@ -335,12 +342,14 @@ mod tests {
                 "BBBBBBBB/BBBBBBB1/8/8/8/8/WWWWWWWW/WWWWWWWW w"
             })
             .unwrap();
-            let mut a = Active::default();
-            f.active(&up, &mut a);
-            assert!(model.logit(a.as_slice()) > 0.3, "{w}x{h}");
+            let net = learn::NetEvaluation::new(
+                model,
+                std::sync::Arc::new(f.clone()),
+                std::sync::Arc::new(hand),
+            );
+            assert!(net.logit(&up) > 0.3, "{w}x{h}");
             up = up.flip_colours();
-            f.active(&up, &mut a);
-            assert!(model.logit(a.as_slice()) > 0.3, "{w}x{h}");
+            assert!(net.logit(&up) > 0.3, "{w}x{h}");
         }
         assert!(builtin_model(Board::new(7, 7).unwrap()).is_none());
     }

@@ -8,10 +8,12 @@ pub mod table;
 use super::registration::{CliGame, MainJob, SizeFlags};
 use arena::ab_player::AbEval;
 use arena::engine::DefaultEngine;
+use arena::net::NetSpec;
 use arena::settings::{PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
 use arena::setup::{GameSetup, Picture, SetupError};
 use breakthrough::tablebase::{build_slices, Progress, Region, Silent, SlicedTable, Tablebase};
 use breakthrough::{Board, BreakthroughEval, BreakthroughPolicy, Position};
+use mcts::Leaf;
 use quasar_core::measure::PlayoutRate;
 use quasar_core::{Evaluation, Game, Oracle, Outcome, Selection, Side};
 use std::error::Error;
@@ -145,6 +147,24 @@ impl GameSetup for BreakthroughSetup {
     /// The models shipped for 6x6 and 8x8.
     fn builtin_net(&self) -> Option<&'static [u8]> {
         breakthrough::features::builtin_model(self.board)
+    }
+
+    /// The shipped model where it won its matches (6x6, docs/results.md); elsewhere the
+    /// hand-written evaluation.
+    fn default_net(&self) -> NetSpec {
+        match (self.board.width(), self.board.height(), self.builtin_net()) {
+            (6, 6, Some(_)) => NetSpec::Builtin,
+            _ => NetSpec::Off,
+        }
+    }
+
+    /// With a learned evaluation the leaf's value beat the playout on 6x6 (docs/results.md).
+    fn default_leaf(&self, learned: bool) -> Leaf {
+        if learned {
+            Leaf::Evaluation
+        } else {
+            Leaf::Playout
+        }
     }
 
     fn boardsize_command(&self) -> String {
