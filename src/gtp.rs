@@ -98,7 +98,6 @@ pub struct GtpEngine<S: GameSetup> {
     pos: S::Game,
     history: Vec<S::Game>,
     searcher: Engine<S>,
-    limits: Limits,
     settings: Option<TimeSettings>,
     left: [Option<TimeLeft>; 2],
 }
@@ -156,16 +155,12 @@ impl<S: GameSetup> GtpEngine<S> {
     pub fn new(setup: S, engine: EngineChoice) -> Result<GtpEngine<S>, SetupError> {
         let pos = setup.start()?;
         let searcher = Engine::new(&setup, &engine, 0)?;
-        let limits = engine
-            .limit()
-            .unwrap_or(Limits::Time(Duration::from_secs(1)));
         Ok(GtpEngine {
             setup,
             engine,
             pos,
             history: Vec::new(),
             searcher,
-            limits,
             settings: None,
             left: [None, None],
         })
@@ -383,7 +378,7 @@ impl<S: GameSetup> GtpEngine<S> {
     /// seen as the clock and given back after the move.
     fn move_limits(&self, side: Side) -> Limits {
         let Some(s) = self.settings else {
-            return self.limits;
+            return self.engine.limit;
         };
         let left = self.left[side.index()].unwrap_or(TimeLeft {
             time: s.main,
@@ -464,6 +459,7 @@ mod tests {
     use super::*;
     use crate::games::breakthrough::BreakthroughSetup;
     use crate::games::CliGame;
+    use arena::engine::SearcherSettings;
     use arena::settings::EngineSettings;
 
     type TestEngine = GtpEngine<BreakthroughSetup>;
@@ -474,7 +470,11 @@ mod tests {
             limit: Some(Limits::Simulations(200)),
             ..EngineSettings::default()
         };
-        GtpEngine::new(setup, EngineChoice::Mcts(settings)).unwrap()
+        let choice = EngineChoice {
+            searcher: SearcherSettings::Mcts(settings),
+            limit: Limits::Simulations(200),
+        };
+        GtpEngine::new(setup, choice).unwrap()
     }
 
     fn say(e: &mut TestEngine, line: &str) -> String {

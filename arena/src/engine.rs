@@ -22,21 +22,22 @@ pub enum DefaultEngine {
 
 /// Which searcher to build, with its settings.
 #[derive(Clone, Debug, PartialEq)]
-pub enum EngineChoice {
+pub enum SearcherSettings {
     /// Monte Carlo Tree Search (the default player of most games).
     Mcts(EngineSettings),
     /// Alpha-beta with the game's evaluation.
     AlphaBeta(AbSettings),
 }
 
-impl EngineChoice {
-    /// The per-move limit the settings fix, if any.
-    pub fn limit(&self) -> Option<Limits> {
-        match self {
-            EngineChoice::Mcts(s) => s.limit,
-            EngineChoice::AlphaBeta(s) => s.time.map(Limits::Time),
-        }
-    }
+/// Which searcher to build and the limit of each of its moves. The limit is kept here for
+/// both kinds alike, apart from the settings: alpha-beta's settings have a time and no
+/// simulation count, and a limit read from them lost `--sims` and `--time`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineChoice {
+    /// The searcher and its settings.
+    pub searcher: SearcherSettings,
+    /// Each move's limit (for alpha-beta a simulation count is a node count).
+    pub limit: Limits,
 }
 
 /// A searcher of either kind; each keeps what it learnt (tree, table) between moves.
@@ -74,9 +75,9 @@ impl<S: GameSetup> Engine<S> {
     /// The searcher `choice` describes on `setup` (its table opened); `seed` serves MCTS
     /// when its settings fix none.
     pub fn new(setup: &S, choice: &EngineChoice, seed: u64) -> Result<Engine<S>, SetupError> {
-        Ok(match choice {
-            EngineChoice::Mcts(s) => Engine::Mcts(setup.searcher(s, seed)?),
-            EngineChoice::AlphaBeta(s) => Engine::AlphaBeta(s.searcher(setup)?),
+        Ok(match &choice.searcher {
+            SearcherSettings::Mcts(s) => Engine::Mcts(setup.searcher(s, seed)?),
+            SearcherSettings::AlphaBeta(s) => Engine::AlphaBeta(s.searcher(setup)?),
         })
     }
 

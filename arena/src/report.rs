@@ -373,6 +373,21 @@ pub fn markdown(r: &Report) -> String {
         out.push_str(" A third number counts draws (scored half).");
     }
     out.push('\n');
+    // The slowest move shows a player that overran its budget, which the mean hides.
+    if r.pairings.iter().any(|s| s.a_ms.moves + s.b_ms.moves > 0) {
+        out.push_str(
+            "\nTime per move in ms (mean / slowest):\n\n| Test | Player A | Player B |\n|---:|---:|---:|\n",
+        );
+        for s in &r.pairings {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} |",
+                s.test,
+                times_cell(&s.a_ms),
+                times_cell(&s.b_ms)
+            );
+        }
+    }
     if r.players.len() > 2 {
         out.push_str("\nCross table (row's wins - losses against column):\n\n| Player |");
         for i in 0..r.players.len() {
@@ -402,6 +417,15 @@ pub fn markdown(r: &Report) -> String {
         }
     }
     out
+}
+
+/// A player's mean and slowest move in milliseconds: `40.2 / 103.5`; `-` with no moves.
+fn times_cell(t: &MoveTimes) -> String {
+    if t.moves == 0 {
+        "-".into()
+    } else {
+        format!("{:.1} / {:.1}", t.mean, t.max)
+    }
 }
 
 /// The rating list as CSV.
@@ -686,6 +710,10 @@ mod tests {
         assert_eq!(s.a_ms.moves, 200 * 2 + 200);
         assert!((s.a_ms.mean - (200.0 * 40.0 + 200.0 * 20.0) / 600.0).abs() < 1e-9);
         assert_eq!(s.a_ms.max, 30.0);
+        assert!(
+            md.contains("| Test | Player A | Player B |\n|---:|---:|---:|\n| 1 | 20.0 / 30.0 |"),
+            "the slowest move is stated: {md}"
+        );
         let csv = pairings_csv(&r);
         assert!(csv
             .lines()

@@ -5,7 +5,6 @@
 use crate::engine::{Engine, EngineChoice};
 use crate::setup::{GameSetup, SetupError};
 use learn::Sample;
-use mcts::Limits;
 use quasar_core::progress::Progress;
 use quasar_core::{Game, Oracle, Outcome, Side};
 use rand::{RngExt, SeedableRng};
@@ -19,8 +18,6 @@ const MAX_PLIES: u32 = 1000;
 pub struct SelfPlay {
     /// Games in the shard.
     pub games: u32,
-    /// Each move's search.
-    pub limit: Limits,
     /// Each game opens with a number of uniformly random plies from this range, so that
     /// games differ and positions a player would not choose are seen too.
     pub random_plies: (u32, u32),
@@ -60,7 +57,7 @@ pub fn play_shard<S: GameSetup>(
             if ply >= MAX_PLIES {
                 break Outcome::Draw;
             }
-            let report = engine.search(&pos, plan.limit);
+            let report = engine.search(&pos, choice.limit);
             let Some(mv) = report.best_move() else {
                 break pos.outcome().unwrap_or(Outcome::Draw);
             };

@@ -36,8 +36,9 @@ pub fn run(args: Args) -> CliResult {
 
 fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
     let (setup, pos) = position_from::<S>(given, args.position.as_deref(), SizeRule::PositionWins)?;
-    let mut engine = Engine::new(&setup, &args.engine.choice(&setup)?, 0)?;
-    let report = engine.search(&pos, args.engine.limits());
+    let choice = args.engine.choice(&setup)?;
+    let mut engine = Engine::new(&setup, &choice, 0)?;
+    let report = engine.search(&pos, choice.limit);
     arena::engine::warn_damage_once(engine.damage());
     if args.json {
         return print_json(&Answer::of(&setup, &pos, &report));

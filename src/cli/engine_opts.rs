@@ -4,7 +4,7 @@
 use super::output::{length_text, result_word};
 use arena::ab_player::{AbEval, AbSettings};
 use arena::duration::parse_duration;
-use arena::engine::{DefaultEngine, EngineChoice, EngineReport};
+use arena::engine::{DefaultEngine, EngineChoice, EngineReport, SearcherSettings};
 use arena::net::NetSpec;
 use arena::settings::{EngineSettings, MIN_NODES};
 use arena::setup::GameSetup;
@@ -328,7 +328,10 @@ impl EngineArgs {
                         setup.playout_text()
                     ));
                 }
-                Ok(EngineChoice::Mcts(settings))
+                Ok(EngineChoice {
+                    searcher: SearcherSettings::Mcts(settings),
+                    limit: self.limits(),
+                })
             }
             EngineKind::Ab => {
                 if let Some(m) = mcts_option {
@@ -341,15 +344,20 @@ impl EngineArgs {
                     EvalKind::Ab => AbEval::Ab,
                     EvalKind::Mcts => AbEval::Mcts,
                 });
-                Ok(EngineChoice::AlphaBeta(AbSettings {
-                    table: self.tb.clone(),
-                    time: None,
-                    clock: None,
-                    depth: self.depth,
-                    hash_mib: self.hash.map(|m| m as usize),
-                    eval: eval.or(default_eval),
-                    net: self.net.clone(),
-                }))
+                // The limit is the choice's, not a setting: alpha-beta's settings hold a
+                // time and no node count.
+                Ok(EngineChoice {
+                    searcher: SearcherSettings::AlphaBeta(AbSettings {
+                        table: self.tb.clone(),
+                        time: None,
+                        clock: None,
+                        depth: self.depth,
+                        hash_mib: self.hash.map(|m| m as usize),
+                        eval: eval.or(default_eval),
+                        net: self.net.clone(),
+                    }),
+                    limit: self.limits(),
+                })
             }
         }
     }

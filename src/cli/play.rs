@@ -4,7 +4,7 @@ use super::engine_opts::{describe_engine_report, EngineArgs};
 use super::{position_from, CliResult, SizeRule};
 use crate::games::{with_game, CliGame, GameArgs};
 use crate::gtp::MAX_LINE;
-use arena::engine::{Engine, EngineChoice};
+use arena::engine::{Engine, SearcherSettings};
 use arena::game::EndReason;
 use arena::pgn::LoneGame;
 use arena::settings::limit_text;
@@ -69,10 +69,10 @@ fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
     }
     let choice = args.engine.choice(&setup)?;
     let mut searcher = Engine::new(&setup, &choice, 0)?;
-    let limits = args.engine.limits();
-    let engine_name = match choice {
-        EngineChoice::Mcts(s) => PlayerSpec::Mcts(s),
-        EngineChoice::AlphaBeta(s) => PlayerSpec::AlphaBeta(s),
+    let limits = choice.limit;
+    let engine_name = match choice.searcher {
+        SearcherSettings::Mcts(s) => PlayerSpec::Mcts(s),
+        SearcherSettings::AlphaBeta(s) => PlayerSpec::AlphaBeta(s),
     }
     .to_string();
     let mut players = [engine_name.clone(), engine_name];

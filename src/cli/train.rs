@@ -175,7 +175,6 @@ fn play<S: CliGame>(args: &PlayArgs, given: Option<S>) -> CliResult {
         return Err(format!("{} has no features for a learned evaluation yet", S::NAME).into());
     }
     let choice = args.engine.choice(&setup)?;
-    let limit = args.engine.limits();
     let exact = match &args.exact {
         Some(path) => Some(setup.load_oracle(&TableSpec {
             path: path.clone(),
@@ -205,7 +204,6 @@ fn play<S: CliGame>(args: &PlayArgs, given: Option<S>) -> CliResult {
     for &k in &todo {
         let plan = SelfPlay {
             games: args.games,
-            limit,
             random_plies: args.random_plies,
             seed: quasar_core::splitmix64(args.engine.seed ^ ((k as u64) << 32)),
         };
