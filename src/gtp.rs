@@ -603,6 +603,23 @@ mod tests {
     }
 
     #[test]
+    fn alpha_beta_takes_the_choices_limit_and_the_clock() {
+        let choice = EngineChoice {
+            searcher: SearcherSettings::AlphaBeta(arena::ab_player::AbSettings::default()),
+            limit: Limits::Simulations(300),
+        };
+        let mut e = GtpEngine::new(BreakthroughSetup::default_size(), choice).unwrap();
+        assert_eq!(e.move_limits(Side::First), Limits::Simulations(300));
+        assert!(say(&mut e, "genmove white").starts_with("= "));
+        assert_eq!(say(&mut e, "time_settings 300 0 0"), "=\n\n");
+        assert_eq!(say(&mut e, "time_left white 100 0"), "=\n\n");
+        assert_eq!(
+            e.move_limits(Side::First),
+            Limits::Time(Duration::from_nanos(3_333_333_333))
+        );
+    }
+
+    #[test]
     fn quit_ends_the_loop() {
         let mut e = engine();
         let mut out = Vec::new();
