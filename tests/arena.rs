@@ -914,8 +914,22 @@ fn timeless(mut recs: Vec<Value>) -> Vec<Value> {
 }
 
 /// The report's lines after the first (which says the budgets).
+/// The report's tables after its first line, without the time a move: the same games
+/// played in another run took other times.
 fn table(stdout: &str) -> String {
-    stdout.lines().skip(1).collect::<Vec<_>>().join("\n")
+    let mut lines: Vec<&str> = Vec::new();
+    let mut timing = false;
+    for line in stdout.lines().skip(1) {
+        if line.starts_with("Time per move") {
+            timing = true;
+        } else if timing && !line.is_empty() && !line.starts_with('|') {
+            timing = false;
+        }
+        if !timing {
+            lines.push(line);
+        }
+    }
+    lines.join("\n")
 }
 
 #[test]

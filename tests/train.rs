@@ -151,6 +151,16 @@ fn exact_labels_are_the_tables() {
     }
 }
 
+/// Fits a 5x5 model to the shards in `data` for `epochs` epochs, which must succeed.
+fn fit(data: &Path, model: &str, epochs: &str, extra: &[&str]) -> (String, String) {
+    let d = data.to_str().unwrap();
+    let mut args = vec![
+        "train", "fit", "--board", "5x5", d, "-o", model, "--epochs", epochs,
+    ];
+    args.extend(extra);
+    run_ok(&args)
+}
+
 #[test]
 fn a_fit_writes_a_model_both_engines_use_and_resumes() {
     let dir = scratch("fit");
@@ -158,30 +168,9 @@ fn a_fit_writes_a_model_both_engines_use_and_resumes() {
     play_shards(&data, "0-3");
     let model = dir.join("m.qsrmodel");
     let m = model.to_str().unwrap();
-    let (out, _) = run_ok(&[
-        "train",
-        "fit",
-        "--board",
-        "5x5",
-        data.to_str().unwrap(),
-        "-o",
-        m,
-        "--epochs",
-        "2",
-        "--quiet",
-    ]);
+    let (out, _) = fit(&data, m, "2", &["--quiet"]);
     assert!(out.contains("written: held-out loss"), "{out}");
-    let (_, err) = run_ok(&[
-        "train",
-        "fit",
-        "--board",
-        "5x5",
-        data.to_str().unwrap(),
-        "-o",
-        m,
-        "--epochs",
-        "3",
-    ]);
+    let (_, err) = fit(&data, m, "3", &[]);
     assert!(err.contains("epoch 3/3"), "{err}");
     assert!(
         !err.contains("epoch 1/3"),
