@@ -237,6 +237,11 @@ fn a_fit_writes_a_model_both_engines_use_and_resumes() {
         "bestmove", "--board", "5x5", "--net", m, "--imb", "0", "--prior", "0", "--sims", "10",
     ]);
     assert!(e.contains("needs imb=, prior= or prior-depth="), "{e}");
+    let e = one_error_line(&[
+        "bestmove", "--board", "5x5", "--leaf", "eval", "--imb", "0", "--prior", "0", "--sims",
+        "10",
+    ]);
+    assert!(e.contains("leaf=eval needs imb= or prior="), "{e}");
 }
 
 #[test]

@@ -382,6 +382,13 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
                      evaluation only for those"
                 )));
             }
+            if settings.leaf == Some(mcts::Leaf::Evaluation) {
+                return Err(SetupError::Policy(
+                    "leaf=eval needs imb= or prior= above 0: the leaf's value is the one \
+                     its parent's expansion gave it for those"
+                        .into(),
+                ));
+            }
             return Ok(EvaluationUse {
                 imb,
                 prior,
