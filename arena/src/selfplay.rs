@@ -73,14 +73,9 @@ pub fn play_shard<S: GameSetup>(
             ply += 1;
         };
         for (position, mover, search, exact) in seen {
-            let outcome = match outcome {
-                Outcome::Win(side) if side == mover => 1.0,
-                Outcome::Win(_) => 0.0,
-                Outcome::Draw => 0.5,
-            };
             samples.push(Sample {
                 position,
-                outcome,
+                outcome: outcome.result_for(mover).score() as f32,
                 search,
                 exact,
             });

@@ -76,13 +76,19 @@ impl<G: Game> std::fmt::Debug for dyn Evaluation<G> + '_ {
     }
 }
 
+/// The logit of the side to move's winning chance that an evaluation `value` stands for,
+/// on the logistic curve that [`Evaluation::scale`] sets.
+#[inline]
+pub fn logit(value: i32, scale: f64) -> f64 {
+    // ln 3: a value of one scale gives odds of three to one.
+    value as f64 * 3f64.ln() / scale
+}
+
 /// Maps an evaluation to the side to move's winning chance in (0, 1), by the logistic
 /// curve that [`Evaluation::scale`] sets.
 #[inline]
 pub fn win_chance(value: i32, scale: f64) -> f64 {
-    // ln 3: a value of one scale gives odds of three to one.
-    let x = value as f64 * 3f64.ln() / scale;
-    1.0 / (1.0 + (-x).exp())
+    1.0 / (1.0 + (-logit(value, scale)).exp())
 }
 
 /// A game's sound verdicts as an oracle, so that MCTS proves at expansion what the rules

@@ -14,7 +14,7 @@ pub const UNIT: f32 = 1000.0;
 /// feature of a model.
 #[inline]
 pub fn base_logit<G: Game>(base: &dyn Evaluation<G>, pos: &G) -> f32 {
-    (base.evaluate(pos) as f64 * 3f64.ln() / base.scale()) as f32
+    quasar_core::eval::logit(base.evaluate(pos), base.scale()) as f32
 }
 
 /// What a model over `features` with `base` as its base is trained for: the features'
