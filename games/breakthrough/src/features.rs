@@ -15,14 +15,10 @@ use quasar_core::Side;
 /// One window in one place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Window {
-    /// Its bottom row, counted from the mover's home row.
-    row: u32,
-    /// Its left column, or on the right half its mirror image's (it is read on the
-    /// mirrored board there, so that it shares that window's weights).
-    col: u32,
-    rows: u32,
+    /// Its width in cells.
     cols: u32,
-    /// Read on the mirrored board.
+    /// On the right half: read mirrored, so that it shares the weights of its mirror
+    /// image on the left.
     mirrored: bool,
     /// It is its own mirror image (the middle place of a row): a pattern and its mirror
     /// image are one feature.
@@ -142,9 +138,6 @@ impl NTuple {
                     let row = (1u64 << cols) - 1;
                     let mask = (0..rows).fold(0u64, |m, k| m | row << ((r + k) * w + c));
                     windows.push(Window {
-                        row: r,
-                        col: if mirrored { twin } else { c },
-                        rows,
                         cols,
                         mirrored,
                         centre: twin == c,
@@ -273,33 +266,36 @@ mod tests {
         f.active(&pos, &mut a);
         let got = a.as_slice();
         for (i, win) in f.windows.iter().enumerate() {
-            let r0 = win.row;
-            let c0 = if win.mirrored {
-                6 - win.cols - win.col
-            } else {
-                win.col
-            };
-            let mut t = 0u32;
-            let mut p = 1u32;
-            for k in 0..win.rows {
-                for j in 0..win.cols {
-                    let c = if win.mirrored {
-                        c0 + win.cols - 1 - j
-                    } else {
-                        c0 + j
-                    };
-                    let sq = (r0 + k) * 6 + c;
-                    if pos.white() >> sq & 1 == 1 {
-                        t += p;
-                    } else if pos.black() >> sq & 1 == 1 {
-                        t += 2 * p;
+            // The window's bottom left cell and its rows, from its cells.
+            let (r0, c0) = (win.mask.trailing_zeros() / 6, win.mask.trailing_zeros() % 6);
+            let rows = win.mask.count_ones() / win.cols;
+            // Its pattern read left to right, and read right to left.
+            let read = |mirror: bool| {
+                let (mut t, mut p) = (0u32, 1u32);
+                for k in 0..rows {
+                    for j in 0..win.cols {
+                        let c = if mirror {
+                            c0 + win.cols - 1 - j
+                        } else {
+                            c0 + j
+                        };
+                        let sq = (r0 + k) * 6 + c;
+                        if pos.white() >> sq & 1 == 1 {
+                            t += p;
+                        } else if pos.black() >> sq & 1 == 1 {
+                            t += 2 * p;
+                        }
+                        p *= 3;
                     }
-                    p *= 3;
                 }
-            }
-            if !win.centre {
-                assert_eq!(got[i], win.base + t, "window {i}");
-            }
+                t
+            };
+            let want = if win.centre {
+                read(false).min(read(true))
+            } else {
+                read(win.mirrored)
+            };
+            assert_eq!(got[i], win.base + want, "window {i}");
         }
         assert_eq!(got[got.len() - 2], f.material + 11 * 13 + 10);
         assert_eq!(*got.last().unwrap(), f.material + 13 * 13 + 12 + 1);
@@ -371,7 +367,7 @@ mod tests {
         let row0: Vec<&Window> = f
             .windows
             .iter()
-            .filter(|w| w.rows == 2 && w.row == 0)
+            .filter(|w| w.cols == 3 && w.mask.trailing_zeros() < 7)
             .collect();
         assert_eq!(row0.iter().filter(|w| w.mirrored).count(), 2);
         assert_eq!(row0[0].base, row0[4].base);
