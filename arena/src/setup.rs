@@ -272,22 +272,24 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         net: &crate::net::NetSpec,
     ) -> Result<Option<Arc<dyn Evaluation<Self::Game>>>, SetupError> {
         use crate::net::NetSpec;
-        let features = match net {
+        // The model's file, `None` for the built-in one.
+        let file = match net {
             NetSpec::Off => return Ok(None),
-            _ => self.features().ok_or(SetupError::NoNet {
-                game: Self::NAME,
-                what: "features for a learned evaluation",
-            })?,
+            NetSpec::File(path) => Some(path),
+            NetSpec::Builtin => None,
         };
+        let features = self.features().ok_or(SetupError::NoNet {
+            game: Self::NAME,
+            what: "features for a learned evaluation",
+        })?;
         let base = self.mcts_evaluation().ok_or(SetupError::NoNet {
             game: Self::NAME,
             what: "evaluation for a learned one to stand on",
         })?;
         let want = learn::eval::identity(features.as_ref(), base.as_ref());
-        let model = match net {
-            NetSpec::Off => unreachable!("answered above"),
-            NetSpec::File(path) => learn::load(path, &want)?,
-            NetSpec::Builtin => {
+        let model = match file {
+            Some(path) => learn::load(path, &want)?,
+            None => {
                 let bytes = self.builtin_net().ok_or(SetupError::NoNet {
                     game: Self::NAME,
                     what: "built-in model for this size",

@@ -84,11 +84,8 @@ pub fn load(path: &Path, expected: &Identity) -> Result<Model, NetError> {
 /// The model shipped inside the program as `bytes`; a damaged or mismatched built-in model
 /// is a fault of the build, which the game's tests catch.
 pub fn from_builtin(bytes: &[u8], expected: &Identity) -> Model {
-    let model = match from_bytes(bytes) {
-        Ok(Ok(m)) => m,
-        Ok(Err(e)) => panic!("the built-in model is damaged: {e}"),
-        Err(e) => panic!("the built-in model is damaged: {e}"),
-    };
+    let model = from_bytes(bytes, Path::new("the built-in model"))
+        .unwrap_or_else(|e| panic!("a fault of the build: {e}"));
     assert_eq!(
         &model.identity, expected,
         "the built-in model is for the game it ships with"
@@ -111,56 +108,50 @@ pub fn load_any(path: &Path) -> Result<Model, FileError> {
         }
         Ok(HEADER as u64 + id + 4 * n + 4)
     })?;
-    from_bytes(&bytes)
-        .map_err(|msg| FileError::Damaged {
-            path: path.to_path_buf(),
-            msg,
-        })
-        .and_then(|r| {
-            r.map_err(|source| FileError::Frame {
-                path: path.to_path_buf(),
-                source,
-                remedy: FRAME.remedy,
-            })
-        })
+    from_bytes(&bytes, path)
 }
 
-/// The model in `bytes`: an error text for a body that does not match its header, a
-/// frame error for damage or another version.
-fn from_bytes(bytes: &[u8]) -> Result<Result<Model, qfile::FrameError>, String> {
-    let body = match FRAME.open(bytes) {
-        Ok(b) => b,
-        Err(e) => return Ok(Err(e)),
+/// The model in `bytes`, read from `path`: damage, another version or a body that does not
+/// match its header is an error naming `path`.
+fn from_bytes(bytes: &[u8], path: &Path) -> Result<Model, FileError> {
+    let damaged = |msg: &str| FileError::Damaged {
+        path: path.to_path_buf(),
+        msg: msg.to_string(),
     };
+    let body = FRAME.open(bytes).map_err(|source| FileError::Frame {
+        path: path.to_path_buf(),
+        source,
+        remedy: FRAME.remedy,
+    })?;
     let f = Fields(body.all());
     let n = f.u32(12) as usize;
     let bias = f32::from_le_bytes(f.bytes::<4>(16));
     let base_weight = f32::from_le_bytes(f.bytes::<4>(24));
     let id_len = f.u32(20) as usize;
     if body.all().len() != HEADER + id_len + 4 * n {
-        return Err(format!(
+        return Err(damaged(&format!(
             "{} bytes where its header needs {}: damaged",
             bytes.len(),
             HEADER + id_len + 4 * n + 4
-        ));
+        )));
     }
     let id = std::str::from_utf8(&body.all()[HEADER..HEADER + id_len])
-        .map_err(|_| "its identity is not text: damaged".to_string())?;
-    let identity =
-        parse_identity(id).ok_or("its identity is not game, size and features: damaged")?;
+        .map_err(|_| damaged("its identity is not text: damaged"))?;
+    let identity = parse_identity(id)
+        .ok_or_else(|| damaged("its identity is not game, size and features: damaged"))?;
     let weights: Vec<f32> = body.all()[HEADER + id_len..]
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes(c.try_into().expect("four bytes")))
         .collect();
     if !bias.is_finite() || !base_weight.is_finite() || weights.iter().any(|w| !w.is_finite()) {
-        return Err("a weight is not a finite number: damaged".to_string());
+        return Err(damaged("a weight is not a finite number: damaged"));
     }
-    Ok(Ok(Model {
+    Ok(Model {
         identity,
         weights,
         bias,
         base_weight,
-    }))
+    })
 }
 
 fn identity_text(id: &Identity) -> String {
