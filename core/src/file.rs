@@ -659,26 +659,7 @@ pub fn read_line(
 /// Reads past the rest of the current line of `input`, its `\n` included, holding none of
 /// it; stops at the end of the input.
 pub fn skip_line(input: &mut impl std::io::BufRead) -> std::io::Result<()> {
-    loop {
-        let buf = match input.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            return Ok(());
-        }
-        match buf.iter().position(|&b| b == b'\n') {
-            Some(e) => {
-                input.consume(e + 1);
-                return Ok(());
-            }
-            None => {
-                let n = buf.len();
-                input.consume(n);
-            }
-        }
-    }
+    input.skip_until(b'\n').map(drop)
 }
 
 /// `text` cut to at most `max` characters, with `...` and the length when cut: for errors
