@@ -47,38 +47,31 @@ fn follows(a: &Position, b: &Position) -> bool {
     })
 }
 
-fn play_shards(dir: &Path, shards: &str) -> String {
-    run_ok(&[
-        "train",
-        "play",
-        "--board",
-        "5x5",
-        "--sims",
-        "60",
-        "--games",
-        "6",
-        "--shards",
-        shards,
-        "--out",
-        dir.to_str().unwrap(),
-        "--quiet",
-    ])
-    .0
+/// Plays the self-play `shards` of 6 games at 60 simulations a move on 5x5 into `dir`,
+/// with `extra` options; its standard output.
+fn play_shards(dir: &Path, shards: &str, extra: &[&str]) -> String {
+    let d = dir.to_str().unwrap();
+    let mut args = vec![
+        "train", "play", "--board", "5x5", "--sims", "60", "--games", "6", "--shards", shards,
+        "--out", d, "--quiet",
+    ];
+    args.extend(extra);
+    run_ok(&args).0
 }
 
 #[test]
 fn shards_are_labelled_consistently_and_resumed_by_the_missing_ones() {
     let dir = scratch("play");
-    play_shards(&dir, "0-1");
+    play_shards(&dir, "0-1", &[]);
     let first = std::fs::read(dir.join("shard-00001.tsv")).unwrap();
     std::fs::remove_file(dir.join("shard-00000.tsv")).unwrap();
-    let out = play_shards(&dir, "0-2");
+    let out = play_shards(&dir, "0-2", &[]);
     assert!(out.contains("2 shards (12 games"), "{out}");
     assert!(out.contains("1 were there already"), "{out}");
     // A shard's games depend on its number alone: the one kept is not played again, and
     // one played again is the same.
     assert_eq!(std::fs::read(dir.join("shard-00001.tsv")).unwrap(), first);
-    let out = play_shards(&dir, "0-2");
+    let out = play_shards(&dir, "0-2", &[]);
     assert!(out.contains("nothing to play"), "{out}");
 
     let s = samples(&dir.join("shard-00002.tsv"));
@@ -101,43 +94,15 @@ fn shards_are_labelled_consistently_and_resumed_by_the_missing_ones() {
 fn exact_labels_are_the_tables() {
     let dir = scratch("exact");
     let table = dir.join("tb.d");
-    run_ok(&[
-        "tablebase",
-        "build",
-        "--board",
-        "5x5",
-        "--rows",
-        "3",
-        "-o",
-        table.to_str().unwrap(),
-        "--quiet",
-    ]);
-    run_ok(&[
-        "train",
-        "play",
-        "--board",
-        "5x5",
-        "--sims",
-        "40",
-        "--games",
-        "6",
-        "--out",
-        dir.to_str().unwrap(),
-        "--exact",
-        table.to_str().unwrap(),
-        "--quiet",
-    ]);
+    let t = table.to_str().unwrap();
+    common::build_table(&["--board", "5x5", "--rows", "3"], t);
+    play_shards(&dir, "0", &["--exact", t]);
     let s = samples(&dir.join("shard-00000.tsv"));
     let labelled: Vec<_> = s.iter().filter(|x| x.3 != "-").collect();
     assert!(!labelled.is_empty(), "no position of 6 games in the table");
     for (pos, _, _, exact) in labelled.iter().take(5) {
-        let (out, _) = run_ok(&[
-            "tablebase",
-            "probe",
-            table.to_str().unwrap(),
-            "--position",
-            &pos.position_text(),
-        ]);
+        let text = pos.position_text();
+        let (out, _) = run_ok(&["tablebase", "probe", t, "--position", &text]);
         let want = if exact.as_str() == "1.000" {
             "win"
         } else {
@@ -165,7 +130,7 @@ fn fit(data: &Path, model: &str, epochs: &str, extra: &[&str]) -> (String, Strin
 fn a_fit_writes_a_model_both_engines_use_and_resumes() {
     let dir = scratch("fit");
     let data = dir.join("data");
-    play_shards(&data, "0-3");
+    play_shards(&data, "0-3", &[]);
     let model = dir.join("m.qsrmodel");
     let m = model.to_str().unwrap();
     let (out, _) = fit(&data, m, "2", &["--quiet"]);

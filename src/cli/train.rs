@@ -42,7 +42,8 @@ Examples:
 const FIT_HELP: &str = "\
 A position's target is the table's exact value where the shard has one, else the game's
 outcome and the search's value mixed (--outcome-weight of the outcome). Every tenth shard
-is held out to measure the fit; the model of the epoch with the lowest held-out loss is
+(the last one of fewer than ten; every tenth position of a single shard) is held out to
+measure the fit; the model of the epoch with the lowest held-out loss is
 written. A checkpoint (OUT.ckpt) after every epoch lets a stopped fit resume.
 
 Examples:
