@@ -11,6 +11,9 @@
 //!   returns a [`Report`]: the move, its [`Score`] (an evaluation, or a proven win or loss
 //!   with its distance), the deepest finished iteration, nodes, time and the principal
 //!   variation. A finished position is refused with [`SearchError::GameOver`].
+//! - [`AlphaBeta::search_with`] also reports each finished depth to a
+//!   [`quasar_core::progress::Watch`], stops when its flag is raised, and can leave root
+//!   moves out (the second best line is the best of the others).
 //! - A clock is turned into one move's time by whoever drives the search (the GTP engine's
 //!   `time_settings`/`time_left`), the same for every engine.
 //!

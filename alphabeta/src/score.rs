@@ -60,6 +60,19 @@ impl Score {
     }
 }
 
+/// A score as a progress line shows it.
+impl From<Score> for quasar_core::progress::SearchValue {
+    fn from(score: Score) -> Self {
+        match score {
+            Score::Eval(v) => Self::Eval(v),
+            Score::Proven { result, .. } => Self::Proven {
+                result,
+                plies: score.known_plies(),
+            },
+        }
+    }
+}
+
 impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {

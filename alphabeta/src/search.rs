@@ -6,7 +6,9 @@ use crate::limits::{Limit, CHECK_EVERY};
 use crate::ordering::{sort_by_score, Ordering};
 use crate::score::{from_table, proven, to_table, Score, INFINITY, PROVEN, UNKNOWN_DISTANCE};
 use crate::tt::{Bound, Table, TableTooLarge};
+use quasar_core::progress::{SearchInfo, Watch};
 use quasar_core::{Evaluation, Game, Oracle, EVAL_LIMIT};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -34,6 +36,9 @@ pub enum SearchError {
     /// The position is already over; there is no move to search.
     #[error("the game is already over in this position: there is no move to search")]
     GameOver,
+    /// Every legal move was left out of the search.
+    #[error("every legal move was left out: there is no move to search")]
+    NoMoveLeft,
 }
 
 /// What a search found.
@@ -79,6 +84,10 @@ pub struct AlphaBeta<G: Game> {
     stopped: bool,
     /// The best root move of the running iteration and its value.
     root_best: Option<(G::Move, i32)>,
+    /// Root moves left out of this search (the lines a multi-line analysis already has).
+    exclude: Vec<G::Move>,
+    /// The caller's flag that ends the search early, read with the clock.
+    external_stop: Option<Arc<AtomicBool>>,
 }
 
 impl<G: Game> std::fmt::Debug for AlphaBeta<G> {
@@ -122,6 +131,8 @@ impl<G: Game> AlphaBeta<G> {
             deadline: None,
             stopped: false,
             root_best: None,
+            exclude: Vec::new(),
+            external_stop: None,
         })
     }
 
@@ -169,15 +180,52 @@ impl<G: Game> AlphaBeta<G> {
 
     /// Searches `pos` within `limit` and returns the move to play.
     pub fn search(&mut self, pos: &G, limit: Limit) -> Result<Report<G::Move>, SearchError> {
+        self.search_with(pos, limit, &[], &mut Watch::none())
+    }
+
+    /// Searches `pos` within `limit` with the root moves in `exclude` left out (a second
+    /// best line is the best of the rest), reporting each finished depth to `watch` and
+    /// stopping early when its flag is raised; [`SearchError::NoMoveLeft`] when `exclude`
+    /// holds every legal move.
+    pub fn search_with(
+        &mut self,
+        pos: &G,
+        limit: Limit,
+        exclude: &[G::Move],
+        watch: &mut Watch<'_, G::Move>,
+    ) -> Result<Report<G::Move>, SearchError> {
         if pos.outcome().is_some() {
             return Err(SearchError::GameOver);
         }
         let start = Instant::now();
         let mut root_moves = Vec::new();
         pos.legal_moves(&mut root_moves);
-        let Some(&first) = root_moves.first() else {
+        if root_moves.is_empty() {
             return Err(SearchError::GameOver);
+        }
+        root_moves.retain(|m| !exclude.contains(m));
+        let Some(&first) = root_moves.first() else {
+            return Err(SearchError::NoMoveLeft);
         };
+        self.exclude.clear();
+        self.exclude.extend_from_slice(exclude);
+        self.external_stop = watch.stop.clone();
+        let result = self.iterate(pos, limit, start, &root_moves, first, watch);
+        self.exclude.clear();
+        self.external_stop = None;
+        Ok(result)
+    }
+
+    /// Iterative deepening from depth 1 within `limit`.
+    fn iterate(
+        &mut self,
+        pos: &G,
+        limit: Limit,
+        start: Instant,
+        root_moves: &[G::Move],
+        first: G::Move,
+        watch: &mut Watch<'_, G::Move>,
+    ) -> Report<G::Move> {
         self.table.new_search();
         self.order.new_search();
         self.nodes = 0;
@@ -213,6 +261,18 @@ impl<G: Game> AlphaBeta<G> {
             }
             best = (self.root_best.map_or(first, |b| b.0), value);
             depth_done = depth;
+            if watch.observed() {
+                let info = SearchInfo {
+                    depth: Some(depth),
+                    simulations: None,
+                    nodes: self.nodes,
+                    elapsed: start.elapsed(),
+                    value: Score::from_value(value).into(),
+                    pv: self.principal_variation(pos, best.0, depth),
+                    moves: Vec::new(),
+                };
+                watch.report(&info);
+            }
             if value.abs() > PROVEN || (root_moves.len() == 1 && soft.is_some()) {
                 break;
             }
@@ -221,18 +281,24 @@ impl<G: Game> AlphaBeta<G> {
             }
         }
         let pv = self.principal_variation(pos, best.0, depth_done.max(1));
-        Ok(Report {
+        Report {
             best_move: best.0,
             score: Score::from_value(best.1),
             depth: depth_done,
             nodes: self.nodes,
             elapsed: start.elapsed(),
             pv,
-        })
+        }
     }
 
     fn check_limits(&mut self) {
-        if self.nodes >= self.node_limit || self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.nodes >= self.node_limit
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self
+                .external_stop
+                .as_ref()
+                .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+        {
             self.stopped = true;
         }
     }
@@ -294,8 +360,14 @@ impl<G: Game> AlphaBeta<G> {
         let p = ply as usize;
         let mut moves = std::mem::take(&mut self.moves[p]);
         let mut scores = std::mem::take(&mut self.scores[p]);
-        if !self.eval.forced_moves(pos, &mut moves) || moves.is_empty() {
+        // The root of a search with moves left out weighs every other move: forced moves
+        // would leave nothing to rank once the forced ones are out.
+        let every = ply == 0 && !self.exclude.is_empty();
+        if every || !self.eval.forced_moves(pos, &mut moves) || moves.is_empty() {
             pos.legal_moves(&mut moves);
+        }
+        if every {
+            moves.retain(|m| !self.exclude.contains(m));
         }
         scores.clear();
         for &mv in &moves {
@@ -358,8 +430,11 @@ impl<G: Game> AlphaBeta<G> {
         } else {
             best_move
         };
-        self.table
-            .store(key, to_table(best, ply), stored_move, depth, bound);
+        // A root with moves left out has a value that is not the position's.
+        if !every {
+            self.table
+                .store(key, to_table(best, ply), stored_move, depth, bound);
+        }
         best
     }
 

@@ -7,7 +7,9 @@ use crate::player::MoveInfo;
 use crate::settings::EngineSettings;
 use crate::setup::{GameSetup, SetupError};
 use alphabeta::AlphaBeta;
+use alphabeta::Limit;
 use mcts::Limits;
+use quasar_core::progress::{SearchValue, Watch};
 use quasar_core::Game;
 
 /// The searcher a game is played by when the user names none: the best one found in
@@ -49,6 +51,21 @@ pub enum Engine<S: GameSetup> {
     AlphaBeta(AlphaBeta<S::Game>),
 }
 
+/// One of the best root moves of a multi-line analysis ([`Engine::lines`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line<M> {
+    /// The root move.
+    pub mv: M,
+    /// MCTS: simulations through it.
+    pub visits: Option<u64>,
+    /// Its value for the side to move.
+    pub value: SearchValue,
+    /// Alpha-beta: the depth it was searched to.
+    pub depth: Option<u32>,
+    /// Its principal variation, starting with the move.
+    pub pv: Vec<M>,
+}
+
 /// What one search of either kind found.
 #[derive(Debug)]
 pub enum EngineReport<M> {
@@ -87,12 +104,80 @@ impl<S: GameSetup> Engine<S> {
         pos: &S::Game,
         limits: Limits,
     ) -> EngineReport<<S::Game as Game>::Move> {
+        self.search_with(pos, limits, &mut Watch::none())
+    }
+
+    /// [`Engine::search`], reporting its progress to `watch` and stopped early by its flag.
+    pub fn search_with(
+        &mut self,
+        pos: &S::Game,
+        limits: Limits,
+        watch: &mut Watch<'_, <S::Game as Game>::Move>,
+    ) -> EngineReport<<S::Game as Game>::Move> {
         match self {
-            Engine::Mcts(s) => EngineReport::Mcts(s.search(pos, limits)),
-            Engine::AlphaBeta(ab) => match ab.search(pos, limit_of(limits)) {
+            Engine::Mcts(s) => EngineReport::Mcts(s.search_with(pos, limits, watch)),
+            Engine::AlphaBeta(ab) => match ab.search_with(pos, limit_of(limits), &[], watch) {
                 Ok(r) => EngineReport::AlphaBeta(r),
                 Err(_) => EngineReport::GameOver,
             },
+        }
+    }
+
+    /// The `n` best root moves of `pos` after `report`, this engine's last search of it,
+    /// best first. MCTS: the most visited moves (ties: the higher value), each with its
+    /// line in the tree. Alpha-beta: the reported move, then each next one found by a
+    /// search to the same depth that leaves out the moves before it, so that the lines'
+    /// scores compare (these searches take more time than the first).
+    pub fn lines(
+        &mut self,
+        pos: &S::Game,
+        report: &EngineReport<<S::Game as Game>::Move>,
+        n: usize,
+    ) -> Vec<Line<<S::Game as Game>::Move>> {
+        match (self, report) {
+            (Engine::Mcts(s), EngineReport::Mcts(r)) => r
+                .by_visits()
+                .into_iter()
+                .take(n)
+                .map(|c| Line {
+                    mv: c.mv,
+                    visits: Some(c.visits),
+                    value: match c.proven {
+                        Some(p) => SearchValue::Proven {
+                            result: p.result,
+                            plies: p.known_plies(),
+                        },
+                        None => SearchValue::Mean(c.value),
+                    },
+                    depth: None,
+                    pv: if Some(c.mv) == r.best_move && !r.pv.is_empty() {
+                        r.pv.clone()
+                    } else {
+                        s.line(c.mv)
+                    },
+                })
+                .collect(),
+            (Engine::AlphaBeta(ab), EngineReport::AlphaBeta(r)) => {
+                let line = |r: &alphabeta::Report<_>| Line {
+                    mv: r.best_move,
+                    visits: None,
+                    value: r.score.into(),
+                    depth: Some(r.depth),
+                    pv: r.pv.clone(),
+                };
+                let mut lines = vec![line(r)];
+                let mut exclude = vec![r.best_move];
+                let depth = Limit::Depth(r.depth.max(1));
+                while lines.len() < n {
+                    let Ok(next) = ab.search_with(pos, depth, &exclude, &mut Watch::none()) else {
+                        break;
+                    };
+                    exclude.push(next.best_move);
+                    lines.push(line(&next));
+                }
+                lines
+            }
+            _ => Vec::new(),
         }
     }
 

@@ -5,6 +5,7 @@
 
 use alphabeta::{AlphaBeta, Limit, Score};
 use mcts::{Config, Limits, PlayoutPolicy, Proven, Report, Searcher};
+use quasar_core::progress::Watch;
 use quasar_core::{Game, GameResult};
 use std::time::{Duration, Instant};
 
@@ -68,6 +69,7 @@ impl<G: Game> Guard<G> {
         mcts: &mut Searcher<G, P>,
         pos: &G,
         limits: Limits,
+        watch: &mut Watch<'_, G::Move>,
     ) -> Report<G::Move> {
         let start = Instant::now();
         let deadline = limits.deadline(start);
@@ -75,7 +77,7 @@ impl<G: Game> Guard<G> {
             Limits::Time(t) => Limits::Time(t.mul_f64(1.0 - self.share)),
             Limits::Simulations(_) => limits,
         };
-        let mut report = mcts.search(pos, mcts_limits);
+        let mut report = mcts.search_with(pos, mcts_limits, watch);
         if report.proven.is_some() || report.best_move.is_none() {
             return report;
         }
@@ -161,10 +163,26 @@ impl<G: Game, P: PlayoutPolicy<G>> Guarded<G, P> {
 
     /// Searches `pos` within `limits` (see [`Guard::search`]).
     pub fn search(&mut self, pos: &G, limits: Limits) -> Report<G::Move> {
+        self.search_with(pos, limits, &mut Watch::none())
+    }
+
+    /// [`Guarded::search`], with MCTS's progress reported to `watch` and stopped by its
+    /// flag (the guard's checks that follow are short and not watched).
+    pub fn search_with(
+        &mut self,
+        pos: &G,
+        limits: Limits,
+        watch: &mut Watch<'_, G::Move>,
+    ) -> Report<G::Move> {
         match &mut self.guard {
-            Some(g) => g.search(&mut self.searcher, pos, limits),
-            None => self.searcher.search(pos, limits),
+            Some(g) => g.search(&mut self.searcher, pos, limits, watch),
+            None => self.searcher.search_with(pos, limits, watch),
         }
+    }
+
+    /// The principal variation after the root move `first` in the last search's tree.
+    pub fn line(&self, first: G::Move) -> Vec<G::Move> {
+        self.searcher.line(first)
     }
 
     /// The MCTS configuration.

@@ -9,10 +9,11 @@ use crate::solver;
 use crate::stats::Report;
 use crate::tree_parallel::TreeParallel;
 use crate::worker::{Settings, Stop, Worker};
+use quasar_core::progress::Watch;
 use quasar_core::{Evaluation, Game, Oracle};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// How the searcher's threads are organised.
 enum Threads<G: Game> {
@@ -116,6 +117,35 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
     /// subtree of a previous search that reaches `pos` (same position, or up to two plies
     /// later) is reused. See [`Limits`] for what a search of no simulations reports.
     pub fn search(&mut self, pos: &G, limits: Limits) -> Report<G::Move> {
+        self.search_with(pos, limits, &mut Watch::none())
+    }
+
+    /// [`Searcher::search`], reporting to `watch` at most once per its interval while the
+    /// search runs (read where the threads publish their statistics, every few hundred
+    /// simulations) and once at the end, and stopping early when its flag is raised.
+    pub fn search_with(
+        &mut self,
+        pos: &G,
+        limits: Limits,
+        watch: &mut Watch<'_, G::Move>,
+    ) -> Report<G::Move> {
+        let report = self.run(pos, limits, watch);
+        if watch.observed() && report.best_move.is_some() {
+            watch.report(&report.info());
+        }
+        report
+    }
+
+    /// The principal variation after the root move `first` in the tree the last search
+    /// left (the calling thread's tree with root parallelism).
+    pub fn line(&self, first: G::Move) -> Vec<G::Move> {
+        match &self.threads {
+            Threads::Tree(tp) => tp.pv(first),
+            Threads::Root(_) => report::pv(&self.main.tree, first),
+        }
+    }
+
+    fn run(&mut self, pos: &G, limits: Limits, watch: &mut Watch<'_, G::Move>) -> Report<G::Move> {
         let start = Instant::now();
         let threads = self.config.thread_count();
         if let Some(o) = pos.outcome() {
@@ -132,6 +162,13 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
             self.oracle.as_deref(),
             self.evaluation.as_deref(),
         );
+        let job = self.job;
+        let mut relay = Relay {
+            watch,
+            stop: self.stop.clone(),
+            next: start,
+        };
+        relay.next = start + relay.watch.interval;
         match &mut self.threads {
             Threads::Tree(tp) => {
                 let snap = tp.search(
@@ -141,7 +178,13 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
                     &settings,
                     &mut self.main.scratch,
                     &self.stop,
-                    self.job,
+                    job,
+                    &mut |store, _| {
+                        relay.tick(|| {
+                            let snap = Snapshot::of(store, job, store.simulations(), 0, false);
+                            report::merge(&[snap], start, threads, |mv| report::pv(store, mv))
+                        })
+                    },
                 );
                 report::merge(&[snap], start, threads, |mv| tp.pv(mv))
             }
@@ -165,7 +208,15 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
                     deadline,
                     max_sims: limits.share(0, threads),
                 };
-                let sims = self.main.run(pos, &settings, &stop, &mut |_, _| {});
+                let sims = self.main.run(pos, &settings, &stop, &mut |tree, sims| {
+                    relay.tick(|| {
+                        let mut snaps = vec![Snapshot::of(tree, job, sims, reused, false)];
+                        // Each helper's latest published statistics, without waiting.
+                        let now = Limits::Time(Duration::ZERO);
+                        snaps.extend(helpers.iter().map(|h| h.collect(job, now)));
+                        report::merge(&snaps, start, threads, |mv| report::pv(tree, mv))
+                    })
+                });
                 let mut snaps = vec![Snapshot::of(&self.main.tree, self.job, sims, reused, true)];
                 if matches!(limits, Limits::Time(_)) {
                     self.stop.store(true, Ordering::Relaxed);
@@ -196,5 +247,33 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
             start,
             self.config.thread_count(),
         ))
+    }
+}
+
+/// What the threads' `publish` calls do for the caller's [`Watch`]: raise the search's own
+/// stop flag when the caller's is raised, and report the search so far at most once per
+/// interval.
+struct Relay<'w, 'a, M> {
+    watch: &'w mut Watch<'a, M>,
+    /// The search's flag, which every thread reads.
+    stop: Arc<AtomicBool>,
+    /// When the next progress line is due.
+    next: Instant,
+}
+
+impl<M: Copy> Relay<'_, '_, M> {
+    /// Called every few hundred simulations: `report` builds the search's report so far
+    /// (merging the threads' statistics), only when a line is due.
+    fn tick(&mut self, report: impl FnOnce() -> Report<M>) {
+        if self.watch.stopped() {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        if self.watch.observed() {
+            let now = Instant::now();
+            if now >= self.next {
+                self.next = now + self.watch.interval;
+                self.watch.report(&report().info());
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! What a search reports: the move, the statistics, the principal variation and the proof.
 
+use quasar_core::progress::{RootMove, SearchInfo, SearchValue};
 use quasar_core::GameResult;
 use std::time::Duration;
 
@@ -62,4 +63,42 @@ pub struct Report<M> {
     pub threads: usize,
     /// Every root move, in move-generation order.
     pub children: Vec<ChildStats<M>>,
+}
+
+impl<M: Copy> Report<M> {
+    /// The root moves, most visited first (ties: the higher value, then move order), as a
+    /// multi-line analysis lists them.
+    pub fn by_visits(&self) -> Vec<ChildStats<M>> {
+        let mut moves = self.children.clone();
+        // A stable sort keeps move-generation order among equals.
+        moves.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.value.total_cmp(&a.value)));
+        moves
+    }
+
+    /// The report as a progress line.
+    pub fn info(&self) -> SearchInfo<M> {
+        SearchInfo {
+            depth: None,
+            simulations: Some(self.simulations),
+            nodes: self.tree_nodes as u64,
+            elapsed: self.elapsed,
+            value: match self.proven {
+                Some(p) => SearchValue::Proven {
+                    result: p.result,
+                    plies: p.known_plies(),
+                },
+                None => SearchValue::Mean(self.value),
+            },
+            pv: self.pv.clone(),
+            moves: self
+                .by_visits()
+                .into_iter()
+                .map(|c| RootMove {
+                    mv: c.mv,
+                    visits: c.visits,
+                    value: c.value,
+                })
+                .collect(),
+        }
+    }
 }

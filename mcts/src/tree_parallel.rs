@@ -92,6 +92,7 @@ impl<G: Game> TreeParallel<G> {
         scratch: &mut Scratch<G>,
         stop: &Arc<AtomicBool>,
         job: u64,
+        publish: &mut dyn FnMut(&&SharedTree<G::Move>, u64),
     ) -> Snapshot<G::Move> {
         // Helpers drop their hold on the tree when their last simulation ends; that is
         // normally long past, so this wait is short.
@@ -133,15 +134,7 @@ impl<G: Game> TreeParallel<G> {
             max_sims,
         };
         let mut path = Vec::with_capacity(128);
-        worker::run(
-            &mut store,
-            &mut path,
-            scratch,
-            pos,
-            settings,
-            &lim,
-            &mut |_, _| {},
-        );
+        worker::run(&mut store, &mut path, scratch, pos, settings, &lim, publish);
         match limits {
             Limits::Time(_) => stop.store(true, Ordering::Relaxed),
             Limits::Simulations(_) => {
