@@ -1,13 +1,16 @@
 //! `quasar bestmove`: search one position and print the move with the search statistics.
 
-use super::engine_opts::{describe_engine_report, line_text, EngineArgs};
+use super::engine_opts::{describe_engine_report, line_text, value_text, EngineArgs};
 use super::output::{print_json, result_word, Proven};
 use super::{position_from, CliResult, SizeRule};
 use crate::games::{with_game, CliGame, GameArgs};
-use arena::engine::{Engine, EngineReport};
+use arena::engine::{Engine, EngineReport, Line};
 use arena::setup::GameSetup;
+use mcts::Limits;
+use quasar_core::progress::{SearchInfo, SearchValue, Watch};
 use quasar_core::Game;
 use serde::Serialize;
+use std::time::Duration;
 
 /// Search a position and print the best move and the statistics.
 #[derive(clap::Args)]
@@ -25,6 +28,21 @@ pub struct Args {
     /// {"error": "..."}
     #[arg(long)]
     json: bool,
+    /// Print a progress line while searching: alpha-beta one per finished depth, MCTS one a
+    /// second and one at the end (depth or simulations, value, nodes, rate, time,
+    /// principal variation); with --json each is a JSON object on its own line
+    #[arg(long)]
+    info: bool,
+    /// Search until interrupted: Ctrl-C (SIGINT or SIGTERM) stops the search and prints the
+    /// best move so far; it ends by itself only when the position is proven or alpha-beta
+    /// reaches its deepest iteration
+    #[arg(long, conflicts_with_all = ["time", "sims"])]
+    infinite: bool,
+    /// Also show the N best root moves, best first: MCTS's most visited with their visits
+    /// and values; alpha-beta's best, then the best of the rest searched to the same depth
+    /// (each a further search)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    multipv: Option<u32>,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -38,13 +56,167 @@ fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
     let (setup, pos) = position_from::<S>(given, args.position.as_deref(), SizeRule::PositionWins)?;
     let choice = args.engine.choice(&setup)?;
     let mut engine = Engine::new(&setup, &choice, 0)?;
-    let report = engine.search(&pos, choice.limit);
+    let mut limit = choice.limit;
+    let mut watch = Watch::none();
+    if args.infinite {
+        // No count is reached in practice: the search ends on the signal's flag.
+        limit = Limits::Simulations(u64::MAX);
+        watch.stop = Some(crate::signals::graceful().0);
+    }
+    let json = args.json;
+    let mut print_info = |info: &SearchInfo<<S::Game as Game>::Move>| {
+        if json {
+            // A value that cannot be written as JSON is left out rather than stopping the search.
+            if let Ok(line) = serde_json::to_string(&InfoLine::of(&pos, info)) {
+                println!("{line}");
+            }
+        } else {
+            println!("{}", info_text(&pos, info));
+        }
+    };
+    if args.info {
+        watch.observer = Some(&mut print_info);
+        watch.interval = Duration::from_secs(1);
+    }
+    let report = engine.search_with(&pos, limit, &mut watch);
+    drop(watch);
+    let lines = match args.multipv {
+        Some(n) => engine.lines(&pos, &report, n as usize),
+        None => Vec::new(),
+    };
     arena::engine::warn_damage_once(engine.damage());
     if args.json {
-        return print_json(&Answer::of(&setup, &pos, &report));
+        let mut answer = Answer::of(&setup, &pos, &report);
+        if args.multipv.is_some() {
+            answer.lines = Some(lines.iter().map(|l| LineAnswer::of(&pos, l)).collect());
+        }
+        return print_json(&answer);
     }
     print!("{}", describe_engine_report(&pos, &report, args.moves));
+    for (k, l) in lines.iter().enumerate() {
+        println!("{}", multipv_text(&pos, k + 1, l));
+    }
     Ok(())
+}
+
+/// A progress line as text: `info depth 4 value +35 nodes 5120 rate 812000 time 0.006 pv
+/// a2-a3 f7-f6` (MCTS: `simulations` for `depth`, a value from 0 to 1).
+fn info_text<G: Game>(pos: &G, info: &SearchInfo<G::Move>) -> String {
+    let what = match (info.depth, info.simulations) {
+        (Some(d), _) => format!("depth {d}"),
+        (None, Some(n)) => format!("simulations {n}"),
+        (None, None) => String::new(),
+    };
+    format!(
+        "info {what} value {} nodes {} rate {:.0} time {:.3} pv {}",
+        value_text(&info.value),
+        info.nodes,
+        info.rate(),
+        info.elapsed.as_secs_f64(),
+        line_text(pos, &info.pv)
+    )
+}
+
+/// One of `--multipv`'s lines as text: `multipv 2 b2-b3 visits 812 value 0.534 pv b2-b3 e7-e6`
+/// (alpha-beta: `depth` for `visits`).
+fn multipv_text<G: Game>(pos: &G, rank: usize, l: &Line<G::Move>) -> String {
+    let what = match (l.visits, l.depth) {
+        (Some(v), _) => format!("visits {v}"),
+        (None, Some(d)) => format!("depth {d}"),
+        (None, None) => String::new(),
+    };
+    format!(
+        "multipv {rank} {} {what} value {} pv {}",
+        pos.move_text(l.mv),
+        value_text(&l.value),
+        line_text(pos, &l.pv)
+    )
+}
+
+/// A value as `bestmove --json` writes it: the mean score, the evaluation or the proof.
+fn json_value(v: &SearchValue) -> (Option<f64>, Option<i32>, Option<Proven>) {
+    match *v {
+        SearchValue::Mean(m) => (Some(m), None, None),
+        SearchValue::Eval(e) => (None, Some(e), None),
+        SearchValue::Proven { result, plies } => (
+            None,
+            None,
+            Some(Proven {
+                result: result_word(result),
+                plies,
+                plies_exact: false,
+            }),
+        ),
+    }
+}
+
+fn words<G: Game>(pos: &G, line: &[G::Move]) -> Vec<String> {
+    line_text(pos, line)
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+/// `bestmove --info --json`: a progress line, with the final answer's names for its figures.
+#[derive(Serialize)]
+struct InfoLine {
+    /// Always `"info"`: the final answer has no such key.
+    info: &'static str,
+    depth: Option<u32>,
+    simulations: Option<u64>,
+    value: Option<f64>,
+    eval: Option<i32>,
+    proven: Option<Proven>,
+    nodes: u64,
+    rate: f64,
+    seconds: f64,
+    pv: Vec<String>,
+}
+
+impl InfoLine {
+    fn of<G: Game>(pos: &G, info: &SearchInfo<G::Move>) -> InfoLine {
+        let (value, eval, proven) = json_value(&info.value);
+        InfoLine {
+            info: "info",
+            depth: info.depth,
+            simulations: info.simulations,
+            value,
+            eval,
+            proven,
+            nodes: info.nodes,
+            rate: info.rate().round(),
+            seconds: info.elapsed.as_secs_f64(),
+            pv: words(pos, &info.pv),
+        }
+    }
+}
+
+/// One `--multipv` line in `bestmove --json`'s `lines`.
+#[derive(Serialize)]
+struct LineAnswer {
+    #[serde(rename = "move")]
+    mv: String,
+    visits: Option<u64>,
+    value: Option<f64>,
+    eval: Option<i32>,
+    proven: Option<Proven>,
+    depth: Option<u32>,
+    pv: Vec<String>,
+}
+
+impl LineAnswer {
+    fn of<G: Game>(pos: &G, l: &Line<G::Move>) -> LineAnswer {
+        let (value, eval, proven) = json_value(&l.value);
+        LineAnswer {
+            mv: pos.move_text(l.mv),
+            visits: l.visits,
+            value,
+            eval,
+            proven,
+            depth: l.depth,
+            pv: words(pos, &l.pv),
+        }
+    }
 }
 
 /// `bestmove --json`: the same keys for both searches (`null` where one has no such figure).
@@ -67,6 +239,9 @@ struct Answer {
     depth: Option<u32>,
     seconds: f64,
     threads: Option<usize>,
+    /// With `--multipv`: the best root moves, best first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lines: Option<Vec<LineAnswer>>,
 }
 
 impl Answer {
@@ -91,6 +266,7 @@ impl Answer {
             depth: None,
             seconds: 0.0,
             threads: None,
+            lines: None,
         };
         let words = |line: &[<S::Game as Game>::Move]| -> Vec<String> {
             let text = line_text(pos, line);

@@ -9,6 +9,7 @@ use arena::net::NetSpec;
 use arena::settings::{EngineSettings, MIN_NODES};
 use arena::setup::GameSetup;
 use mcts::{Limits, Parallelism, Report};
+use quasar_core::progress::SearchValue;
 use quasar_core::{Game, GameResult};
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -380,6 +381,19 @@ pub fn line_text<G: Game>(pos: &G, line: &[G::Move]) -> String {
         p.play(mv);
     }
     out.join(" ")
+}
+
+/// A search's value as progress and analysis lines write it: MCTS's mean score (`0.537`),
+/// alpha-beta's evaluation (`+35`), or a proof with its length when known (`win/9`, `draw`).
+pub fn value_text(v: &SearchValue) -> String {
+    match *v {
+        SearchValue::Mean(m) => format!("{m:.3}"),
+        SearchValue::Eval(e) => format!("{e:+}"),
+        SearchValue::Proven { result, plies } => match plies {
+            Some(n) if result != GameResult::Draw => format!("{}/{n}", result_word(result)),
+            _ => result_word(result).to_string(),
+        },
+    }
 }
 
 /// Either search's statistics as lines of text (see [`describe_report`] and
