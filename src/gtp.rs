@@ -1,12 +1,18 @@
 //! The GTP version 2 engine for any game: one command line in, one reply out, with the
 //! game setup, the move history, the time settings and the searcher; `serve` runs the loop.
+//! `lz-analyze` answers with a stream of `info` lines, Leela Zero's convention that GUIs
+//! read, until the next command line arrives.
 
 use arena::clock::{move_time, ClockState};
 use arena::engine::{Engine, EngineChoice};
 use arena::setup::{GameSetup, SetupError};
 use mcts::Limits;
+use quasar_core::file::Line;
+use quasar_core::progress::{SearchInfo, SearchValue, Watch};
 use quasar_core::{Game, Side};
 use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 /// The commands this engine knows, in `list_commands` order.
@@ -25,8 +31,12 @@ pub const COMMANDS: &[&str] = &[
     "showboard",
     "time_settings",
     "time_left",
+    "lz-analyze",
     "quit",
 ];
+
+/// `lz-analyze`'s interval between two `info` lines without one given, in centiseconds.
+const ANALYZE_INTERVAL_CS: u64 = 100;
 
 /// Time settings of GTP: main time, then `byo_time` for every `byo_stones` moves.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -100,6 +110,8 @@ pub struct GtpEngine<S: GameSetup> {
     searcher: Engine<S>,
     settings: Option<TimeSettings>,
     left: [Option<TimeLeft>; 2],
+    /// The interval of an analysis the last command asked for, which [`serve`] runs.
+    analysis: Option<Duration>,
 }
 
 /// A side's GTP colour word: the game's name for it in lower case (`white`).
@@ -163,6 +175,7 @@ impl<S: GameSetup> GtpEngine<S> {
             searcher,
             settings: None,
             left: [None, None],
+            analysis: None,
         })
     }
 
@@ -194,11 +207,16 @@ impl<S: GameSetup> GtpEngine<S> {
         };
         let args: Vec<&str> = words.collect();
         let reply = self.command(cmd, &args);
+        if reply.ok && self.analysis.is_some() {
+            // The reply's first line; the `info` lines and the closing blank line follow.
+            return Some((format!("={}\n", id.unwrap_or("")), false));
+        }
         Some((reply.render(id), reply.quit))
     }
 
     /// Runs one command with its arguments.
     pub fn command(&mut self, cmd: &str, args: &[&str]) -> Reply {
+        self.analysis = None;
         let result = match cmd {
             "protocol_version" => Ok("2".to_string()),
             "name" => Ok("quasar".to_string()),
@@ -223,6 +241,7 @@ impl<S: GameSetup> GtpEngine<S> {
             "showboard" => Ok(format!("\n{}", self.setup.diagram(&self.pos))),
             "time_settings" => self.time_settings(args),
             "time_left" => self.time_left(args),
+            "lz-analyze" => self.lz_analyze(args),
             "quit" => {
                 return Reply {
                     ok: true,
@@ -339,6 +358,80 @@ impl<S: GameSetup> GtpEngine<S> {
         Ok(text)
     }
 
+    /// `lz-analyze [colour] [interval]`: checks the arguments (the colour, when given,
+    /// must be the side to move; the interval is in centiseconds) and leaves the analysis
+    /// for [`serve`] to run.
+    fn lz_analyze(&mut self, args: &[&str]) -> Result<String, String> {
+        let mut interval = ANALYZE_INTERVAL_CS;
+        let mut rest = args;
+        if let [first, more @ ..] = rest {
+            if first.parse::<u64>().is_err() {
+                let side = parse_colour::<S::Game>(first)?;
+                if side != self.pos.side_to_move() {
+                    return Err(format!(
+                        "it is {}'s turn",
+                        colour_name::<S::Game>(self.pos.side_to_move())
+                    ));
+                }
+                rest = more;
+            }
+        }
+        match rest {
+            [] => {}
+            // Leela Zero also takes the interval after the word `interval`.
+            [n] | ["interval", n] => {
+                interval = n
+                    .parse()
+                    .map_err(|_| format!("'{n}' is not a whole number of centiseconds"))?;
+            }
+            _ => return Err("lz-analyze takes [colour] [interval in centiseconds]".to_string()),
+        }
+        if self.pos.outcome().is_some() {
+            return Err("the game is over".to_string());
+        }
+        // At least 10 ms: each line merges the threads' statistics.
+        self.analysis = Some(Duration::from_millis(interval.max(1) * 10));
+        Ok(String::new())
+    }
+
+    /// Runs the analysis `lz-analyze` asked for, if any: searches the position until `stop`
+    /// is raised (or the search can learn nothing more), writing to `out` one line per
+    /// interval (MCTS) or finished depth (alpha-beta) of `info move M visits N winrate W
+    /// order K pv ...` entries, one for each root move with visits (alpha-beta: its one
+    /// line, with its nodes for visits), and the blank line that ends the reply.
+    fn analyze(&mut self, out: &mut dyn Write, stop: Arc<AtomicBool>) -> io::Result<()> {
+        let Some(interval) = self.analysis.take() else {
+            return Ok(());
+        };
+        let pos = self.pos.clone();
+        // Alpha-beta's evaluations become winning chances by its evaluation's scale.
+        let scale = match &self.searcher {
+            Engine::AlphaBeta(ab) => ab.evaluation_scale(),
+            Engine::Mcts(_) => 1.0,
+        };
+        let mut failed = None;
+        let mut observer = |info: &SearchInfo<<S::Game as Game>::Move>| {
+            if failed.is_none() {
+                let line = analysis_line(&pos, info, scale);
+                failed = writeln!(out, "{line}").and_then(|()| out.flush()).err();
+            }
+        };
+        let mut watch = Watch {
+            stop: Some(stop),
+            observer: Some(&mut observer),
+            interval,
+        };
+        self.searcher
+            .search_with(&pos, Limits::Simulations(u64::MAX), &mut watch);
+        drop(watch);
+        arena::engine::warn_damage_once(self.searcher.damage());
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        out.write_all(b"\n")?;
+        out.flush()
+    }
+
     fn time_settings(&mut self, args: &[&str]) -> Result<String, String> {
         let [main, byo, stones] = args else {
             return Err("time_settings takes main_time byo_yomi_time byo_yomi_stones".to_string());
@@ -406,18 +499,172 @@ impl<S: GameSetup> GtpEngine<S> {
     }
 }
 
+/// One `lz-analyze` line: an `info move M visits N winrate W order K pv ...` entry for each
+/// root move with visits, most visited first (winrate in ten-thousandths for the side to
+/// move, as Leela Zero writes it; the best move's principal variation in full, the others'
+/// as their move alone); alpha-beta's one line has its nodes as visits. `scale` turns
+/// alpha-beta's evaluation into a winning chance.
+fn analysis_line<G: Game>(pos: &G, info: &SearchInfo<G::Move>, scale: f64) -> String {
+    let chance = |v: &SearchValue| match *v {
+        SearchValue::Mean(m) => m,
+        SearchValue::Eval(e) => quasar_core::win_chance(e, scale),
+        SearchValue::Proven { result, .. } => result.score(),
+    };
+    let winrate = |c: f64| (c.clamp(0.0, 1.0) * 10000.0).round() as u32;
+    let pv = crate::cli::engine_opts::line_text(pos, &info.pv);
+    let mut entries = Vec::new();
+    if info.moves.is_empty() {
+        if let Some(&best) = info.pv.first() {
+            entries.push(format!(
+                "info move {} visits {} winrate {} order 0 pv {pv}",
+                pos.move_text(best),
+                info.nodes,
+                winrate(chance(&info.value))
+            ));
+        }
+    }
+    let best = info.pv.first().copied();
+    for (k, m) in info.moves.iter().filter(|m| m.visits > 0).enumerate() {
+        let line = if Some(m.mv) == best {
+            pv.clone()
+        } else {
+            pos.move_text(m.mv)
+        };
+        let value = if Some(m.mv) == best {
+            chance(&info.value)
+        } else {
+            m.value
+        };
+        entries.push(format!(
+            "info move {} visits {} winrate {} order {k} pv {line}",
+            pos.move_text(m.mv),
+            m.visits,
+            winrate(value)
+        ));
+    }
+    entries.join(" ")
+}
+
+/// What the reading thread hands the loop.
+enum Input {
+    /// A line read as [`quasar_core::file::read_line`] returns it (never [`Line::End`]).
+    Line(Vec<u8>, Line),
+    /// The end of the input.
+    End,
+    /// Reading failed.
+    Failed(io::Error),
+}
+
+/// How many lines the reading thread has handed over, and the flag of a running analysis
+/// with the number of lines the loop had taken when it began.
+#[derive(Default)]
+struct Arrivals {
+    sent: u64,
+    armed: Option<(Arc<AtomicBool>, u64)>,
+}
+
+/// The command lines, read on a thread of their own so that an analysis runs until the
+/// next one arrives. The channel holds one line: a flood of input waits in the pipe, not
+/// in memory.
+struct Lines {
+    rx: mpsc::Receiver<Input>,
+    arrivals: Arc<Mutex<Arrivals>>,
+    taken: u64,
+}
+
+impl Lines {
+    /// Starts the thread that reads `input`.
+    fn start(mut input: impl BufRead + Send + 'static) -> io::Result<Lines> {
+        let (tx, rx) = mpsc::sync_channel(1);
+        let arrivals = Arc::new(Mutex::new(Arrivals::default()));
+        let shared = arrivals.clone();
+        let hand_over = move |msg: Input| -> bool {
+            if tx.send(msg).is_err() {
+                return false;
+            }
+            let mut a = shared.lock().unwrap_or_else(|e| e.into_inner());
+            a.sent += 1;
+            if let Some((flag, taken)) = &a.armed {
+                if a.sent > *taken {
+                    flag.store(true, Ordering::SeqCst);
+                }
+            }
+            true
+        };
+        std::thread::Builder::new()
+            .name("gtp-input".into())
+            .spawn(move || loop {
+                let mut bytes = Vec::new();
+                let msg = match quasar_core::file::read_line(&mut input, &mut bytes, MAX_LINE) {
+                    Ok(Line::End) => Input::End,
+                    Ok(read) => Input::Line(bytes, read),
+                    Err(e) => Input::Failed(e),
+                };
+                let too_long = matches!(msg, Input::Line(_, Line::TooLong));
+                let last = matches!(msg, Input::End | Input::Failed(_));
+                if !hand_over(msg) || last {
+                    return;
+                }
+                // A line past the limit was answered as soon as it passed it; its rest is
+                // read past here.
+                if too_long {
+                    if let Err(e) = quasar_core::file::skip_line(&mut input) {
+                        hand_over(Input::Failed(e));
+                        return;
+                    }
+                }
+            })?;
+        Ok(Lines {
+            rx,
+            arrivals,
+            taken: 0,
+        })
+    }
+
+    /// The next line, waiting for it.
+    fn next(&mut self) -> Input {
+        self.taken += 1;
+        // The thread ends only after handing over the end or an error.
+        self.rx.recv().unwrap_or(Input::End)
+    }
+
+    /// A flag raised as soon as a line after those taken arrives (at once if one has).
+    fn arm(&self) -> Arc<AtomicBool> {
+        let flag = Arc::new(AtomicBool::new(false));
+        let mut a = self.arrivals.lock().unwrap_or_else(|e| e.into_inner());
+        if a.sent > self.taken {
+            flag.store(true, Ordering::SeqCst);
+        }
+        a.armed = Some((flag.clone(), self.taken));
+        flag
+    }
+
+    /// No analysis runs: arrivals raise no flag.
+    fn disarm(&self) {
+        self.arrivals
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .armed = None;
+    }
+}
+
 /// Serves GTP: reads commands from `input` until `quit` or the end, writing each reply
 /// to `output` and flushing it. A line that is not UTF-8 gets a `?` reply (with its id,
 /// when it starts with one) and the session goes on; so does a line past [`MAX_LINE`],
-/// answered as soon as it passes the limit and then read past up to its end.
+/// answered as soon as it passes the limit and then read past up to its end. Lines are
+/// read on a thread of their own: an `lz-analyze` reply streams until the next line.
 pub fn serve<S: GameSetup>(
     engine: &mut GtpEngine<S>,
-    mut input: impl BufRead,
+    input: impl BufRead + Send + 'static,
     mut output: impl Write,
 ) -> io::Result<()> {
-    let mut bytes = Vec::new();
+    let mut lines = Lines::start(input)?;
     loop {
-        let read = quasar_core::file::read_line(&mut input, &mut bytes, MAX_LINE)?;
+        let (bytes, read) = match lines.next() {
+            Input::End => break,
+            Input::Failed(e) => return Err(e),
+            Input::Line(bytes, read) => (bytes, read),
+        };
         let id = |bytes: &[u8]| {
             let lossy = String::from_utf8_lossy(bytes);
             lossy
@@ -427,8 +674,7 @@ pub fn serve<S: GameSetup>(
                 .map(|w| quasar_core::file::shorten(w, 20).into_owned())
         };
         let answer = match (read, std::str::from_utf8(&bytes)) {
-            (quasar_core::file::Line::End, _) => break,
-            (quasar_core::file::Line::TooLong, _) => {
+            (Line::TooLong, _) => {
                 let reply = Reply::err(format!(
                     "the command line is longer than {MAX_LINE} bytes: not a GTP command"
                 ));
@@ -447,8 +693,11 @@ pub fn serve<S: GameSetup>(
                 break;
             }
         }
-        if read == quasar_core::file::Line::TooLong {
-            quasar_core::file::skip_line(&mut input)?;
+        if engine.analysis.is_some() {
+            let stop = lines.arm();
+            let result = engine.analyze(&mut output, stop);
+            lines.disarm();
+            result?;
         }
     }
     Ok(())

@@ -215,3 +215,86 @@ fn a_line_too_long_is_answered_and_read_past_and_errors_quote_little() {
     );
     assert_eq!(r[3], "=4 quasar");
 }
+
+/// Runs `quasar gtp` with `args`: sends `first`, waits `wait`, then sends `rest` and closes
+/// standard input; returns what it printed.
+fn paced(args: &[&str], first: &str, wait: std::time::Duration, rest: &str) -> String {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quasar"))
+        .arg("gtp")
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run quasar");
+    let mut input = child.stdin.take().expect("its standard input");
+    input.write_all(first.as_bytes()).unwrap();
+    input.flush().unwrap();
+    std::thread::sleep(wait);
+    input.write_all(rest.as_bytes()).unwrap();
+    drop(input);
+    let out = child.wait_with_output().expect("quasar ends");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn lz_analyze_streams_info_lines_until_the_next_command() {
+    for engine in ["mcts", "ab"] {
+        let args = ["--board", "6x6", "--engine", engine];
+        let out = paced(
+            &args,
+            "7 lz-analyze white 10\n",
+            std::time::Duration::from_millis(800),
+            "8 name\nquit\n",
+        );
+        let r = replies(&out);
+        assert_eq!(r.len(), 3, "{engine}: {out}");
+        let mut lines = r[0].lines();
+        assert_eq!(lines.next(), Some("=7"), "{engine}: {out}");
+        let info: Vec<&str> = lines.collect();
+        assert!(!info.is_empty(), "{engine}: {out}");
+        for line in &info {
+            assert!(line.starts_with("info move "), "{engine}: {line}");
+            // Each entry's move is legal here: play accepts it.
+            let first = line.split_whitespace().nth(2).unwrap();
+            let check = session(&args, &format!("play white {first}\n"));
+            assert_eq!(check, "=\n\n", "{engine}: {first}");
+            for key in ["visits", "winrate", "order", "pv"] {
+                assert!(line.contains(&format!(" {key} ")), "{engine}: {line}");
+            }
+        }
+        // The next command ends the analysis and is answered.
+        assert_eq!(r[1], "=8 quasar", "{engine}: {out}");
+        assert_eq!(r[2], "=", "{engine}: {out}");
+    }
+}
+
+#[test]
+fn lz_analyze_is_listed_and_checks_its_arguments() {
+    let out = session(
+        &["--board", "6x6", "--sims", "50"],
+        "known_command lz-analyze\nlz-analyze black\nlz-analyze white soon\nlz-analyze 1 2 3\n",
+    );
+    let r = replies(&out);
+    assert_eq!(r[0], "= true");
+    assert_eq!(r[1], "? it is white's turn");
+    assert!(r[2].starts_with("? 'soon' is not"), "{out}");
+    assert!(r[3].starts_with("? lz-analyze takes"), "{out}");
+}
+
+#[test]
+fn lz_analyze_ends_with_the_input() {
+    // No further command: the end of the input ends the analysis and the session.
+    let (ok, out, err) = common::with_input(
+        &["gtp", "--board", "6x6", "--engine", "mcts"],
+        b"lz-analyze 10\n",
+    );
+    assert!(ok, "{err}");
+    assert!(out.starts_with("=\n") && out.ends_with("\n\n"), "{out}");
+}

@@ -25,6 +25,8 @@ fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
     let setup = given.unwrap_or_else(|| S::default_size());
     let choice = args.engine.choice(&setup)?;
     let mut engine = GtpEngine::new(setup, choice)?;
-    serve(&mut engine, io::stdin().lock(), io::stdout().lock())?;
+    // The reading thread owns its buffer: a lock of standard input cannot move to it.
+    let input = io::BufReader::new(io::stdin());
+    serve(&mut engine, input, io::stdout().lock())?;
     Ok(())
 }
