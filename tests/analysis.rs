@@ -212,3 +212,18 @@ fn infinite_searches_until_sigint_and_prints_the_best_move() {
         assert!(!lines_of(&out, "info ").is_empty(), "{engine}: {out}");
     }
 }
+
+#[test]
+fn play_prints_the_lines_before_the_engines_move() {
+    let (ok, out, err) = common::with_input(
+        &[
+            "play", "--board", "6x6", "--human", "black", "--engine", "ab", "--depth", "3",
+            "--info",
+        ],
+        b"quit\n",
+    );
+    assert!(ok, "{err}");
+    let info = lines_of(&out, "info depth ");
+    assert_eq!(info.len(), 3, "{out}");
+    assert!(out.find("info depth 3").unwrap() < out.find("quasar plays").unwrap());
+}

@@ -1,6 +1,6 @@
 //! `quasar bestmove`: search one position and print the move with the search statistics.
 
-use super::engine_opts::{describe_engine_report, line_text, value_text, EngineArgs};
+use super::engine_opts::{describe_engine_report, info_text, line_text, value_text, EngineArgs};
 use super::output::{print_json, result_word, Proven};
 use super::{position_from, CliResult, SizeRule};
 use crate::games::{with_game, CliGame, GameArgs};
@@ -97,24 +97,6 @@ fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
         println!("{}", multipv_text(&pos, k + 1, l));
     }
     Ok(())
-}
-
-/// A progress line as text: `info depth 4 value +35 nodes 5120 rate 812000 time 0.006 pv
-/// a2-a3 f7-f6` (MCTS: `simulations` for `depth`, a value from 0 to 1).
-fn info_text<G: Game>(pos: &G, info: &SearchInfo<G::Move>) -> String {
-    let what = match (info.depth, info.simulations) {
-        (Some(d), _) => format!("depth {d}"),
-        (None, Some(n)) => format!("simulations {n}"),
-        (None, None) => String::new(),
-    };
-    format!(
-        "info {what} value {} nodes {} rate {:.0} time {:.3} pv {}",
-        value_text(&info.value),
-        info.nodes,
-        info.rate(),
-        info.elapsed.as_secs_f64(),
-        line_text(pos, &info.pv)
-    )
 }
 
 /// One of `--multipv`'s lines as text: `multipv 2 b2-b3 visits 812 value 0.534 pv b2-b3 e7-e6`

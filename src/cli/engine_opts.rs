@@ -9,7 +9,7 @@ use arena::net::NetSpec;
 use arena::settings::{EngineSettings, MIN_NODES};
 use arena::setup::GameSetup;
 use mcts::{Limits, Parallelism, Report};
-use quasar_core::progress::SearchValue;
+use quasar_core::progress::{SearchInfo, SearchValue};
 use quasar_core::{Game, GameResult};
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -394,6 +394,24 @@ pub fn value_text(v: &SearchValue) -> String {
             _ => result_word(result).to_string(),
         },
     }
+}
+
+/// A progress line as text: `info depth 4 value +35 nodes 5120 rate 812000 time 0.006 pv
+/// a2-a3 f7-f6` (MCTS: `simulations` for `depth`, a value from 0 to 1).
+pub fn info_text<G: Game>(pos: &G, info: &SearchInfo<G::Move>) -> String {
+    let what = match (info.depth, info.simulations) {
+        (Some(d), _) => format!("depth {d}"),
+        (None, Some(n)) => format!("simulations {n}"),
+        (None, None) => String::new(),
+    };
+    format!(
+        "info {what} value {} nodes {} rate {:.0} time {:.3} pv {}",
+        value_text(&info.value),
+        info.nodes,
+        info.rate(),
+        info.elapsed.as_secs_f64(),
+        line_text(pos, &info.pv)
+    )
 }
 
 /// Either search's statistics as lines of text (see [`describe_report`] and

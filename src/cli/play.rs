@@ -1,6 +1,6 @@
 //! `quasar play`: a person plays against the engine in the terminal (or through a pipe).
 
-use super::engine_opts::{describe_engine_report, EngineArgs};
+use super::engine_opts::{describe_engine_report, info_text, EngineArgs};
 use super::{position_from, CliResult, SizeRule};
 use crate::games::{with_game, CliGame, GameArgs};
 use crate::gtp::MAX_LINE;
@@ -11,6 +11,7 @@ use arena::settings::limit_text;
 use arena::setup::GameSetup;
 use arena::spec::PlayerSpec;
 use mcts::Limits;
+use quasar_core::progress::{SearchInfo, Watch};
 use quasar_core::{Game, Outcome, Side};
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::time::Instant;
@@ -31,6 +32,9 @@ pub struct Args {
     /// Print the engine's search statistics after each of its moves
     #[arg(long)]
     stats: bool,
+    /// Print progress lines while the engine thinks, as `bestmove --info` does
+    #[arg(long)]
+    info: bool,
     /// Save the game, however it ends, as a PGN-style record (PDN for checkers)
     #[arg(long, value_name = "FILE")]
     save: Option<std::path::PathBuf>,
@@ -91,6 +95,7 @@ fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
         limits,
         Show {
             stats: args.stats,
+            info: args.info,
             echo,
         },
         stdin.lock(),
@@ -111,6 +116,8 @@ fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
 pub struct Show {
     /// The engine's search statistics after each of its moves.
     pub stats: bool,
+    /// Progress lines while the engine thinks.
+    pub info: bool,
     /// Each line read, after the prompt (for piped input).
     pub echo: bool,
 }
@@ -223,7 +230,21 @@ pub fn play_game<S: GameSetup>(
             }
         } else {
             let clock = Instant::now();
-            let report = searcher.search(&pos, limits);
+            let mut failed = None;
+            let mut print = |info: &SearchInfo<<S::Game as Game>::Move>| {
+                if failed.is_none() {
+                    failed = writeln!(out, "{}", info_text(&pos, info)).err();
+                }
+            };
+            let mut watch = Watch::none();
+            if show.info {
+                watch.observer = Some(&mut print);
+            }
+            let report = searcher.search_with(&pos, limits, &mut watch);
+            drop(watch);
+            if let Some(e) = failed {
+                return Err(e);
+            }
             let took = clock.elapsed();
             arena::engine::warn_damage_once(searcher.damage());
             let Some(mv) = report.best_move() else {
