@@ -20,7 +20,10 @@ Examples:
   quasar bestmove --board 6x6 --sims 5000 --seed 3 --moves   every root move's statistics
   quasar bestmove --board 5x5 --tb t.qtb --every 2           a table, probed in playouts
   quasar bestmove --game woodpush --width 9 --engine ab --time 1s
-  quasar bestmove --game chinese-checkers --pieces-per-side 3 --json";
+  quasar bestmove --game chinese-checkers --pieces-per-side 3 --json
+  quasar bestmove --board 6x6 --engine ab --depth 6 --info    a line per depth
+  quasar bestmove --board 6x6 --sims 5000 --multipv 3        the 3 most visited moves
+  quasar bestmove --board 8x8 --infinite --info              until Ctrl-C";
 
 /// `quasar play --help`.
 pub const PLAY: &str = "\
@@ -38,7 +41,8 @@ pub const GTP: &str = "\
 Examples:
   quasar gtp                                         6x6 Breakthrough, 1 s a move
   quasar gtp --board 6x6 --tb t.qtb --time 100ms
-  printf 'boardsize 6\\ngenmove w\\nquit\\n' | quasar gtp";
+  printf 'boardsize 6\\ngenmove w\\nquit\\n' | quasar gtp
+  (echo 'lz-analyze 50'; sleep 2; echo quit) | quasar gtp   info lines for 2 s";
 
 /// `quasar tablebase --help`.
 pub const TABLEBASE: &str = "\
