@@ -94,6 +94,9 @@ pub enum SearchValue {
     },
 }
 
+/// What receives a search's progress lines.
+pub type Observer<'a, M> = dyn FnMut(&SearchInfo<M>) + 'a;
+
 /// How a caller watches and ends one search: an observer of its progress lines and a flag
 /// that stops it early with its best move so far. [`Watch::none`] (what a plain search
 /// uses) costs nothing: the searches only look at it where they already read the clock.
@@ -102,7 +105,7 @@ pub struct Watch<'a, M> {
     /// returns what it has, as when its limit is reached.
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// Receives the progress lines.
-    pub observer: Option<&'a mut dyn FnMut(&SearchInfo<M>)>,
+    pub observer: Option<&'a mut Observer<'a, M>>,
     /// MCTS: the least time between two progress lines (alpha-beta writes one a depth).
     pub interval: std::time::Duration,
 }
