@@ -368,3 +368,88 @@ fn limits_stop_the_search_and_still_name_a_legal_move() {
     let r = ab.search(&pos, Limit::Time(t)).unwrap();
     assert!(legal.contains(&r.best_move) && r.depth >= 1);
 }
+
+#[test]
+fn a_search_with_moves_left_out_is_the_best_of_the_others() {
+    use quasar_core::progress::Watch;
+    for (seed, root) in roots().take(60) {
+        let mut moves = Vec::new();
+        root.legal_moves(&mut moves);
+        let mut ab = tree_searcher(Arc::new(TreeEval));
+        for depth in 1..=5 {
+            // The table of the full search stays: a search with a move left out must not
+            // be misled by it, nor leave a wrong root value behind.
+            let full = ab.search(&root, Limit::Depth(depth)).unwrap();
+            let out = [full.best_move];
+            let rest = ab.search_with(&root, Limit::Depth(depth), &out, &mut Watch::none());
+            if moves.len() == 1 {
+                assert_eq!(rest.unwrap_err(), SearchError::NoMoveLeft, "seed {seed}");
+                continue;
+            }
+            let r = rest.unwrap();
+            assert_ne!(r.best_move, full.best_move, "seed {seed}");
+            if r.depth < depth {
+                continue; // stopped early by a proof
+            }
+            let want = moves
+                .iter()
+                .filter(|&&m| m != full.best_move)
+                .map(|&m| {
+                    let mut c = root.clone();
+                    c.play(m);
+                    -negamax(&c, depth - 1, 1)
+                })
+                .max()
+                .unwrap();
+            let got = match r.score {
+                Score::Eval(v) => v,
+                Score::Proven { result, plies } => crate::score::proven(result, 0, plies),
+            };
+            assert_eq!(got, want, "seed {seed} depth {depth}");
+            let again = ab.search(&root, Limit::Depth(depth)).unwrap();
+            assert_eq!(again.score, full.score, "seed {seed} depth {depth}");
+        }
+    }
+}
+
+#[test]
+fn the_watch_sees_every_finished_depth_and_its_flag_stops_the_search() {
+    use quasar_core::progress::{SearchInfo, Watch};
+    use std::sync::atomic::AtomicBool;
+    let (_, root) = roots().next().unwrap();
+    let mut ab = tree_searcher(Arc::new(TreeEval));
+    let mut seen: Vec<(Option<u32>, u64, u8)> = Vec::new();
+    let mut observer = |i: &SearchInfo<u8>| seen.push((i.depth, i.nodes, i.pv[0]));
+    let mut watch = Watch {
+        stop: None,
+        observer: Some(&mut observer),
+        interval: std::time::Duration::ZERO,
+    };
+    let r = ab
+        .search_with(&root, Limit::Depth(6), &[], &mut watch)
+        .unwrap();
+    drop(watch);
+    let depths: Vec<Option<u32>> = seen.iter().map(|s| s.0).collect();
+    let want: Vec<Option<u32>> = (1..=r.depth).map(Some).collect();
+    assert_eq!(depths, want);
+    assert!(seen.windows(2).all(|w| w[0].1 <= w[1].1), "nodes grow");
+    assert_eq!(seen.last().unwrap().2, r.best_move);
+    // A raised flag stops the search at its first look: a legal move and no depth.
+    let mut watch = Watch::none();
+    watch.stop = Some(Arc::new(AtomicBool::new(true)));
+    let deep = Tree {
+        height: 60,
+        ..root.clone()
+    };
+    let r = ab
+        .search_with(&deep, Limit::Depth(12), &[], &mut watch)
+        .unwrap();
+    let mut moves = Vec::new();
+    deep.legal_moves(&mut moves);
+    assert!(moves.contains(&r.best_move));
+    assert!(
+        r.nodes <= 2 * crate::limits::CHECK_EVERY,
+        "{} nodes",
+        r.nodes
+    );
+}

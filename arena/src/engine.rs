@@ -135,6 +135,18 @@ impl<S: GameSetup> Engine<S> {
         n: usize,
     ) -> Vec<Line<<S::Game as Game>::Move>> {
         match (self, report) {
+            // The oracle's move for a proven root, played without search: the one line.
+            (Engine::Mcts(_), EngineReport::Mcts(r)) if r.children.is_empty() => r
+                .best_move
+                .map(|mv| Line {
+                    mv,
+                    visits: Some(0),
+                    value: r.info().value,
+                    depth: None,
+                    pv: r.pv.clone(),
+                })
+                .into_iter()
+                .collect(),
             (Engine::Mcts(s), EngineReport::Mcts(r)) => r
                 .by_visits()
                 .into_iter()

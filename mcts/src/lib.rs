@@ -27,6 +27,10 @@
 //!   proven result, tree size, whether the node budget filled, and per-move statistics.
 //!   The root is expanded before the first simulation, so `Simulations(0)` runs no playout
 //!   and still reports every legal move (see [`Limits`]).
+//! - [`Searcher::search_with`] also reports to a [`quasar_core::progress::Watch`]: a
+//!   progress line at most once per its interval (read where the threads publish, every
+//!   256 simulations) and one at the end, and its stop flag ends the search early;
+//!   [`Report::by_visits`] ranks the root moves for a multi-line analysis.
 //! - The searcher keeps its tree: searching a position reached from the previous root
 //!   within two plies reuses that subtree; [`Searcher::clear`] forgets it.
 //! - Threads: [`Parallelism::Root`] (the default). The calling thread and `threads - 1`

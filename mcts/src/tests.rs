@@ -462,3 +462,65 @@ fn a_reused_root_expanded_lazily_has_every_child_probed() {
         }
     }
 }
+
+#[test]
+fn the_watch_gets_lines_as_the_search_goes_and_one_of_every_simulation_at_the_end() {
+    use quasar_core::progress::{SearchInfo, SearchValue, Watch};
+    for (threads, par) in KINDS {
+        let pos = Nim::new([20, 20], 200);
+        let mut s = searcher(threads, par, 2);
+        let mut seen: Vec<(u64, usize)> = Vec::new();
+        let mut observer = |i: &SearchInfo<u8>| {
+            assert!(matches!(
+                i.value,
+                SearchValue::Mean(_) | SearchValue::Proven { .. }
+            ));
+            let visits: Vec<u64> = i.moves.iter().map(|m| m.visits).collect();
+            assert!(
+                visits.windows(2).all(|w| w[0] >= w[1]),
+                "most visited first"
+            );
+            seen.push((i.simulations.unwrap(), i.pv.len()));
+        };
+        let mut watch = Watch {
+            stop: None,
+            observer: Some(&mut observer),
+            interval: std::time::Duration::ZERO,
+        };
+        let r = s.search_with(&pos, Limits::Simulations(3000), &mut watch);
+        drop(watch);
+        let what = format!("{threads} {par:?}");
+        assert!(
+            seen.len() >= 2,
+            "{what}: lines while searching and at the end"
+        );
+        assert!(
+            seen.windows(2).all(|w| w[0].0 <= w[1].0),
+            "{what}: {seen:?}"
+        );
+        assert_eq!(seen.last().unwrap().0, r.simulations, "{what}");
+        assert_eq!(r.simulations, 3000, "{what}");
+        assert!(seen.iter().all(|&(_, pv)| pv >= 1), "{what}");
+    }
+}
+
+#[test]
+fn the_watchs_flag_stops_a_search_of_no_limit() {
+    for (threads, par) in KINDS {
+        let pos = Nim::new([20, 20], 200);
+        let mut s = searcher(threads, par, 2);
+        let mut watch = quasar_core::progress::Watch::none();
+        watch.stop = Some(Arc::new(AtomicBool::new(true)));
+        let r = s.search_with(&pos, Limits::Simulations(u64::MAX), &mut watch);
+        // The flag is read where the calling thread publishes, every 256 simulations.
+        assert!(
+            r.simulations <= 1024,
+            "{threads} {par:?}: {}",
+            r.simulations
+        );
+        assert!(r.best_move.is_some());
+        // The next search is not stopped by the last one's flag.
+        let r = s.search(&pos, Limits::Simulations(2000));
+        assert_eq!(r.simulations, 2000, "{threads} {par:?}");
+    }
+}
