@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 mod common;
 
@@ -160,52 +160,59 @@ fn alpha_beta_multipv_searches_the_rest_to_the_same_depth() {
     assert_eq!(moves.len(), 3, "{v}");
 }
 
-/// Starts `quasar` with `args`, sends SIGINT after `delay` and waits for it to end (within
-/// a generous bound): its exit code and standard output.
-fn interrupted(args: &[&str], delay: Duration) -> (Option<i32>, String) {
+/// Starts `quasar` with `args`, sends SIGINT once it has printed its first progress line
+/// (so the search is running) and waits for it to end, within a generous bound: its exit
+/// code and standard output.
+fn interrupted(args: &[&str]) -> (Option<i32>, String) {
+    use std::io::{BufRead, BufReader, Read};
     let mut child = Command::new(env!("CARGO_BIN_EXE_quasar"))
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::null())
         .spawn()
         .expect("run quasar");
-    std::thread::sleep(delay);
+    let mut stdout = BufReader::new(child.stdout.take().expect("its output"));
+    let mut out = String::new();
+    while !out.contains("info ") {
+        if stdout.read_line(&mut out).expect("read its output") == 0 {
+            break;
+        }
+    }
     let sent = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .expect("run kill");
     assert!(sent.success());
-    let start = Instant::now();
-    while child.try_wait().expect("wait").is_none() {
-        if start.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("quasar {args:?} went on after SIGINT");
+    // A watchdog: the test fails rather than hangs if the signal is not heeded.
+    let pid = child.id();
+    let (done, wait) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        if wait.recv_timeout(Duration::from_secs(60)).is_err() {
+            let _ = Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
         }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().expect("its output");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    });
+    stdout.read_to_string(&mut out).expect("read its output");
+    let status = child.wait().expect("wait for quasar");
+    let _ = done.send(());
+    watchdog.join().unwrap();
+    (status.code(), out)
 }
 
 #[test]
 fn infinite_searches_until_sigint_and_prints_the_best_move() {
     for engine in ["mcts", "ab"] {
-        let (code, out) = interrupted(
-            &[
-                "bestmove",
-                "--board",
-                "8x8",
-                "--engine",
-                engine,
-                "--infinite",
-                "--info",
-            ],
-            Duration::from_millis(1500),
-        );
+        let (code, out) = interrupted(&[
+            "bestmove",
+            "--board",
+            "8x8",
+            "--engine",
+            engine,
+            "--infinite",
+            "--info",
+        ]);
         assert_eq!(code, Some(0), "{engine}: {out}");
         let best = field(&out, "bestmove");
         assert!(best.contains('-') || best.contains('x'), "{engine}: {out}");
