@@ -365,7 +365,7 @@ impl<S: GameSetup> GtpEngine<S> {
         let mut interval = ANALYZE_INTERVAL_CS;
         let mut rest = args;
         if let [first, more @ ..] = rest {
-            if first.parse::<u64>().is_err() {
+            if first.parse::<u64>().is_err() && *first != "interval" {
                 let side = parse_colour::<S::Game>(first)?;
                 if side != self.pos.side_to_move() {
                     return Err(format!(
@@ -389,8 +389,8 @@ impl<S: GameSetup> GtpEngine<S> {
         if self.pos.outcome().is_some() {
             return Err("the game is over".to_string());
         }
-        // At least 10 ms: each line merges the threads' statistics.
-        self.analysis = Some(Duration::from_millis(interval.max(1) * 10));
+        // At least 10 ms (each line merges the threads' statistics), at most an hour.
+        self.analysis = Some(Duration::from_millis(interval.clamp(1, 360_000) * 10));
         Ok(String::new())
     }
 

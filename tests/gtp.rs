@@ -245,11 +245,12 @@ fn paced(args: &[&str], first: &str, wait: std::time::Duration, rest: &str) -> S
 
 #[test]
 fn lz_analyze_streams_info_lines_until_the_next_command() {
-    for engine in ["mcts", "ab"] {
+    // Leela Zero's two ways of giving the interval.
+    for (engine, interval) in [("mcts", "10"), ("ab", "interval 10")] {
         let args = ["--board", "6x6", "--engine", engine];
         let out = paced(
             &args,
-            "7 lz-analyze white 10\n",
+            &format!("7 lz-analyze white {interval}\n"),
             std::time::Duration::from_millis(800),
             "8 name\nquit\n",
         );
@@ -279,13 +280,15 @@ fn lz_analyze_streams_info_lines_until_the_next_command() {
 fn lz_analyze_is_listed_and_checks_its_arguments() {
     let out = session(
         &["--board", "6x6", "--sims", "50"],
-        "known_command lz-analyze\nlz-analyze black\nlz-analyze white soon\nlz-analyze 1 2 3\n",
+        "known_command lz-analyze\nlz-analyze black\nlz-analyze white soon\nlz-analyze 1 2 3\n\
+         lz-analyze interval x\n",
     );
     let r = replies(&out);
     assert_eq!(r[0], "= true");
     assert_eq!(r[1], "? it is white's turn");
     assert!(r[2].starts_with("? 'soon' is not"), "{out}");
     assert!(r[3].starts_with("? lz-analyze takes"), "{out}");
+    assert!(r[4].starts_with("? 'x' is not"), "{out}");
 }
 
 #[test]

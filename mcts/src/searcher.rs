@@ -164,11 +164,10 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
         );
         let job = self.job;
         let mut relay = Relay {
+            next: start.checked_add(watch.interval),
             watch,
             stop: self.stop.clone(),
-            next: start,
         };
-        relay.next = start + relay.watch.interval;
         match &mut self.threads {
             Threads::Tree(tp) => {
                 let snap = tp.search(
@@ -257,8 +256,8 @@ struct Relay<'w, 'a, M> {
     watch: &'w mut Watch<'a, M>,
     /// The search's flag, which every thread reads.
     stop: Arc<AtomicBool>,
-    /// When the next progress line is due.
-    next: Instant,
+    /// When the next progress line is due (`None`: an interval too long to be reached).
+    next: Option<Instant>,
 }
 
 impl<M: Copy> Relay<'_, '_, M> {
@@ -268,10 +267,10 @@ impl<M: Copy> Relay<'_, '_, M> {
         if self.watch.stopped() {
             self.stop.store(true, Ordering::Relaxed);
         }
-        if self.watch.observed() {
+        if let Some(due) = self.next.filter(|_| self.watch.observed()) {
             let now = Instant::now();
-            if now >= self.next {
-                self.next = now + self.watch.interval;
+            if now >= due {
+                self.next = now.checked_add(self.watch.interval);
                 self.watch.report(&report().info());
             }
         }
