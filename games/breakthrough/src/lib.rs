@@ -21,6 +21,7 @@
 
 pub mod bench;
 mod board;
+pub mod encode;
 mod error;
 pub mod eval;
 pub mod features;

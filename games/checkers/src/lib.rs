@@ -6,6 +6,7 @@ pub mod board;
 pub mod build;
 pub mod db;
 pub mod distance;
+pub mod encode;
 pub mod endgame;
 pub mod eval;
 pub mod notation;

@@ -4,6 +4,7 @@
 //! `retro` solvers, and the solved table as an MCTS oracle.
 
 pub mod board;
+pub mod encode;
 pub mod eval;
 pub mod notation;
 pub mod policy;

@@ -3,6 +3,7 @@
 //! space indexed for the `retro` solvers, and the solved game.
 
 pub mod board;
+pub mod encode;
 pub mod eval;
 pub mod notation;
 pub mod policy;
