@@ -29,6 +29,13 @@ impl BreakthroughSetup {
     }
 }
 
+/// 6x6, the size every command starts from.
+impl Default for BreakthroughSetup {
+    fn default() -> Self {
+        BreakthroughSetup::sized(6, 6)
+    }
+}
+
 impl GameSetup for BreakthroughSetup {
     type Game = Position;
     type Policy = BreakthroughPolicy;

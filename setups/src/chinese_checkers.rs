@@ -25,6 +25,13 @@ impl CcSetup {
     }
 }
 
+/// Two pieces a side, the papers' start.
+impl Default for CcSetup {
+    fn default() -> Self {
+        CcSetup { pieces: 2 }
+    }
+}
+
 impl GameSetup for CcSetup {
     type Game = Position;
     type Policy = CcPolicy;

@@ -39,6 +39,13 @@ impl WoodpushSetup {
     }
 }
 
+/// The paper's start on 7 cells.
+impl Default for WoodpushSetup {
+    fn default() -> Self {
+        WoodpushSetup::paper(7)
+    }
+}
+
 impl GameSetup for WoodpushSetup {
     type Game = Position;
     type Policy = WoodpushPolicy;

@@ -57,7 +57,7 @@ impl CliGame for BreakthroughSetup {
     /// 6x6: quick enough for games against people and for matches, and the size of the
     /// main job's table.
     fn default_size() -> Self {
-        BreakthroughSetup::sized(6, 6)
+        Self::default()
     }
 
     /// The bitboard playout that fuses move choice, move and result.

@@ -40,7 +40,7 @@ impl CliGame for CcSetup {
     }
 
     fn default_size() -> Self {
-        CcSetup { pieces: 2 }
+        Self::default()
     }
 
     fn main_job(cache: &Path, progress: bool) -> Result<Option<MainJob<Self>>, Box<dyn Error>> {

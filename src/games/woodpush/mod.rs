@@ -55,7 +55,7 @@ impl CliGame for WoodpushSetup {
     }
 
     fn default_size() -> Self {
-        WoodpushSetup::paper(7)
+        Self::default()
     }
 
     fn main_job(cache: &Path, progress: bool) -> Result<Option<MainJob<Self>>, Box<dyn Error>> {
