@@ -5,7 +5,7 @@ use arena::engine::{Engine, EngineChoice, EngineReport};
 use arena::settings::{ProbeRule, TableSpec};
 use arena::setup::GameSetup;
 use quasar_core::{Encode, Game, GameResult, Oracle, Outcome, Side};
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::any::Any;
 use std::collections::HashMap;
@@ -436,16 +436,8 @@ impl<S: Reached> AnyState for StateOf<S> {
         let mut counts = [0; 4];
         for _ in 0..games {
             let mut pos = self.pos.clone();
-            let mut end = None;
-            for _ in 0..PLAYOUT_PLIES {
-                end = pos.outcome();
-                if end.is_some() {
-                    break;
-                }
-                pos.legal_moves(&mut moves);
-                pos.play(moves[rng.random_range(0..moves.len())]);
-            }
-            counts[match end.or_else(|| pos.outcome()) {
+            let (end, _) = pos.random_playout(&mut rng, &mut moves, PLAYOUT_PLIES);
+            counts[match end {
                 Some(Outcome::Win(Side::First)) => 0,
                 Some(Outcome::Win(Side::Second)) => 1,
                 Some(Outcome::Draw) => 2,
