@@ -24,7 +24,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 create_exception!(
-    _quasar,
+    quasar,
     QuasarError,
     PyValueError,
     "Bad input to quasar: an illegal action, a position of another game or size, a bad engine spec or table."
