@@ -4,6 +4,8 @@
 //! package reach the games through these setups alone, so what a game means to the engine
 //! is written once.
 
+#![forbid(unsafe_code)]
+
 pub mod breakthrough;
 pub mod checkers;
 pub mod chinese_checkers;

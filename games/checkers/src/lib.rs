@@ -2,6 +2,8 @@
 //! generation, PDN text, the draw rules of play, the perfect index of each database slice,
 //! and the endgame databases built slice by slice with the passes of Lake, Schaeffer and Lu.
 
+#![forbid(unsafe_code)]
+
 pub mod board;
 pub mod build;
 pub mod db;

@@ -3,6 +3,8 @@
 //! their moves, text, a playout policy, the perfect index of every placement for the
 //! `retro` solvers, and the solved table as an MCTS oracle.
 
+#![forbid(unsafe_code)]
+
 pub mod board;
 pub mod encode;
 pub mod eval;

@@ -2,6 +2,8 @@
 //! the strip and its moves, positions with the direct ko, text, a playout policy, the state
 //! space indexed for the `retro` solvers, and the solved game.
 
+#![forbid(unsafe_code)]
+
 pub mod board;
 pub mod encode;
 pub mod eval;
