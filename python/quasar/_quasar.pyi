@@ -83,8 +83,8 @@ class Table:
 class SolveResult:
     """An exact solution: who wins with perfect play, in how many plies, and how."""
 
-    winner: int
-    plies: int
+    winner: Optional[int]
+    plies: Optional[int]
     line: List[str]
     nodes: int
     seconds: float

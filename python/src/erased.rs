@@ -453,14 +453,47 @@ impl<S: Reached> AnyState for StateOf<S> {
         table: Option<&std::path::Path>,
         memory_mib: usize,
     ) -> Result<crate::solving::Solved, String> {
-        match (&self.pos as &dyn Any).downcast_ref::<breakthrough::Position>() {
-            Some(pos) => crate::solving::solve_breakthrough(pos, proof, table, memory_mib),
-            None => Err(format!(
-                "solve from Python proves Breakthrough positions; for {} use `quasar solve --game {}`",
-                S::NAME,
-                S::NAME
-            )),
+        if let Some(end) = self.pos.outcome() {
+            return Err(format!(
+                "the game is over ({}): there is nothing to solve",
+                ended(end)
+            ));
         }
+        let pos = &self.pos as &dyn Any;
+        if let Some(p) = pos.downcast_ref::<breakthrough::Position>() {
+            return crate::solving::breakthrough(p, proof, table, memory_mib);
+        }
+        if let Some(p) = pos.downcast_ref::<woodpush::Position>() {
+            let tb = table
+                .map(woodpush::WoodpushTable::load)
+                .transpose()
+                .map_err(|e| e.to_string())?;
+            return crate::solving::drawing(
+                &woodpush::WoodpushProver,
+                p,
+                tb.as_ref(),
+                proof,
+                memory_mib,
+            );
+        }
+        if let Some(p) = pos.downcast_ref::<chinese_checkers::Position>() {
+            let tb = table
+                .map(chinese_checkers::CcTable::load)
+                .transpose()
+                .map_err(|e| e.to_string())?;
+            return crate::solving::drawing(
+                &chinese_checkers::CcProver,
+                p,
+                tb.as_ref(),
+                proof,
+                memory_mib,
+            );
+        }
+        Err(format!(
+            "solve from Python proves Breakthrough, Woodpush and Chinese Checkers positions; for {} use `quasar solve --game {}`",
+            S::NAME,
+            S::NAME
+        ))
     }
 
     fn default_engine(&self) -> String {

@@ -730,11 +730,11 @@ fn _read_records(py: Python<'_>, path: PathBuf) -> PyResult<Vec<String>> {
 /// An exact solution: who wins with perfect play, in how many plies, and how.
 #[pyclass(module = "quasar", get_all)]
 struct SolveResult {
-    /// The winner: 0 for the first player, 1 for the second.
-    winner: usize,
-    /// Plies to the end with perfect play (the winner hurries, the loser delays).
-    plies: u32,
-    /// The principal line, both sides' moves to the end.
+    /// The winner: 0 for the first player, 1 for the second, `None` for a draw.
+    winner: Option<usize>,
+    /// Plies to the end of a win with perfect play (the winner hurries, the loser delays).
+    plies: Option<u32>,
+    /// A win's principal line, both sides' moves to the end.
     line: Vec<String>,
     /// Nodes searched.
     nodes: u64,
@@ -749,18 +749,19 @@ struct SolveResult {
 #[pymethods]
 impl SolveResult {
     fn __repr__(&self) -> String {
-        format!(
-            "<quasar.SolveResult winner={} plies={} line={:?}>",
-            self.winner,
-            self.plies,
-            self.line.join(" ")
-        )
+        match (self.winner, self.plies) {
+            (Some(w), Some(p)) => format!(
+                "<quasar.SolveResult winner={w} plies={p} line='{}'>",
+                self.line.join(" ")
+            ),
+            _ => "<quasar.SolveResult draw>".into(),
+        }
     }
 }
 
-/// Solves a Breakthrough position exactly: the winner, the length with perfect play and
-/// the line; `proof` writes a proof file that `check_proof` (or `quasar solve --check`)
-/// verifies, `table` uses a row-limited table's proven values as leaves, `memory` is the
+/// Solves a Breakthrough, Woodpush or Chinese Checkers position exactly: the winner (or a
+/// draw), a win's length with perfect play and its line; `proof` writes a proof file that `check_proof` (or `quasar solve --check`)
+/// verifies, `table` uses a table's proven values as leaves, `memory` is the
 /// search's transposition table in MiB. The GIL is released while it solves.
 #[pyfunction]
 #[pyo3(signature = (state, proof=None, table=None, memory=256))]
@@ -790,19 +791,19 @@ fn solve(
     })
 }
 
-/// Checks a Breakthrough proof file independently of the search that wrote it; returns
-/// its position, winner, plies and the records and table claims checked.
+/// Checks a proof file (Breakthrough, Woodpush or Chinese Checkers) independently of the
+/// search that wrote it; returns its game, position, winner (`None` for a draw), plies and
+/// the records and table claims checked.
 #[pyfunction]
 fn check_proof<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
-    let (position, winner, plies, records, claims) = py
-        .detach(|| solving::check_breakthrough(&path))
-        .map_err(error)?;
+    let c = py.detach(|| solving::check(&path)).map_err(error)?;
     let out = PyDict::new(py);
-    out.set_item("position", position)?;
-    out.set_item("winner", winner)?;
-    out.set_item("plies", plies)?;
-    out.set_item("records", records)?;
-    out.set_item("claims", claims)?;
+    out.set_item("game", c.game)?;
+    out.set_item("position", c.position)?;
+    out.set_item("winner", c.winner)?;
+    out.set_item("plies", c.plies)?;
+    out.set_item("records", c.records)?;
+    out.set_item("claims", c.claims)?;
     Ok(out)
 }
 
