@@ -38,7 +38,7 @@ def row(name, seconds, games, plies):
     print(f"| {name} | {games} | {games / seconds:,.0f} | {us} |")
 
 
-print(f"| {BOARD} Breakthrough, random games | games | games/s | us/ply |")
+print(f"| {BOARD} Breakthrough, random games | games | games/s | µs a ply |")
 print("|---|---|---|---|")
 game = quasar.load_game("breakthrough", board=BOARD)
 seconds, plies = loop(game.new_initial_state, GAMES, random.Random(1))
