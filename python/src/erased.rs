@@ -150,6 +150,7 @@ pub trait AnyState: Send + Sync {
         proof: Option<&std::path::Path>,
         table: Option<&std::path::Path>,
         memory_mib: usize,
+        stop: &std::sync::atomic::AtomicBool,
     ) -> Result<crate::solving::Solved, String>;
 }
 
@@ -452,6 +453,7 @@ impl<S: Reached> AnyState for StateOf<S> {
         proof: Option<&std::path::Path>,
         table: Option<&std::path::Path>,
         memory_mib: usize,
+        stop: &std::sync::atomic::AtomicBool,
     ) -> Result<crate::solving::Solved, String> {
         if let Some(end) = self.pos.outcome() {
             return Err(format!(
@@ -461,7 +463,7 @@ impl<S: Reached> AnyState for StateOf<S> {
         }
         let pos = &self.pos as &dyn Any;
         if let Some(p) = pos.downcast_ref::<breakthrough::Position>() {
-            return crate::solving::breakthrough(p, proof, table, memory_mib);
+            return crate::solving::breakthrough(p, proof, table, memory_mib, stop);
         }
         if let Some(p) = pos.downcast_ref::<woodpush::Position>() {
             let tb = table
@@ -474,6 +476,7 @@ impl<S: Reached> AnyState for StateOf<S> {
                 tb.as_ref(),
                 proof,
                 memory_mib,
+                stop,
             );
         }
         if let Some(p) = pos.downcast_ref::<chinese_checkers::Position>() {
@@ -487,6 +490,7 @@ impl<S: Reached> AnyState for StateOf<S> {
                 tb.as_ref(),
                 proof,
                 memory_mib,
+                stop,
             );
         }
         Err(format!(

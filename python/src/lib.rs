@@ -21,6 +21,7 @@ use quasar_core::{Outcome, Side};
 use setups::{BreakthroughSetup, CcSetup, CheckersSetup, WoodpushSetup};
 use std::path::PathBuf;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 create_exception!(
@@ -762,7 +763,8 @@ impl SolveResult {
 /// Solves a Breakthrough, Woodpush or Chinese Checkers position exactly: the winner (or a
 /// draw), a win's length with perfect play and its line; `proof` writes a proof file that `check_proof` (or `quasar solve --check`)
 /// verifies, `table` uses a table's proven values as leaves, `memory` is the
-/// search's transposition table in MiB. The GIL is released while it solves.
+/// search's transposition table in MiB. The GIL is released while it solves, and Ctrl-C
+/// (KeyboardInterrupt) stops it.
 #[pyfunction]
 #[pyo3(signature = (state, proof=None, table=None, memory=256))]
 fn solve(
@@ -776,10 +778,24 @@ fn solve(
         return Err(error(format!("memory={memory} MiB is not 1 to 1048576")));
     }
     let position = state.inner.boxed();
-    let (p, t) = (proof.clone(), table.clone());
-    let s = py
-        .detach(move || position.solve(p.as_deref(), t.as_deref(), memory))
-        .map_err(error)?;
+    let stop = AtomicBool::new(false);
+    // The solve runs on a thread of its own while this one, between short sleeps without
+    // the GIL, lets Python's signal handlers run: Ctrl-C raises the prover's stop flag,
+    // and the solve ends at its next check.
+    let s = std::thread::scope(|scope| {
+        let job = scope.spawn(|| position.solve(proof.as_deref(), table.as_deref(), memory, &stop));
+        while !job.is_finished() {
+            py.detach(|| std::thread::sleep(Duration::from_millis(20)));
+            if let Err(signal) = py.check_signals() {
+                stop.store(true, Ordering::Relaxed);
+                let _ = job.join();
+                return Err(signal);
+            }
+        }
+        job.join()
+            .unwrap_or_else(|_| Err("the solve failed inside quasar (a bug)".into()))
+            .map_err(error)
+    })?;
     Ok(SolveResult {
         winner: s.winner,
         plies: s.plies,

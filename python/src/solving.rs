@@ -9,6 +9,7 @@ use prover::{Instance, ProofFile, ProverPosition};
 use quasar_core::progress::Silent;
 use quasar_core::Game;
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
 
 /// A solved position, with no game type left.
 #[derive(Clone, Debug)]
@@ -59,11 +60,13 @@ fn options<'a, T>(
     proof: Option<&'a Path>,
     tb: Option<&'a T>,
     memory_mib: usize,
+    stop: &'a AtomicBool,
 ) -> prover::Options<'a, T> {
     prover::Options {
         tablebase: tb,
         table_bytes: memory_mib << 20,
         proof,
+        interrupt: Some(stop),
         ..prover::Options::default()
     }
 }
@@ -74,12 +77,13 @@ pub fn breakthrough(
     proof: Option<&Path>,
     table: Option<&Path>,
     memory_mib: usize,
+    stop: &AtomicBool,
 ) -> Result<Solved, String> {
     let tb = table
         .map(|path| breakthrough::tablebase::Tablebase::open_for(path, pos.board()))
         .transpose()
         .map_err(|e| e.to_string())?;
-    let options: Options = options(proof, tb.as_ref(), memory_mib);
+    let options: Options = options(proof, tb.as_ref(), memory_mib, stop);
     let s = breakthrough::solve::solve(pos, &options, &Silent).map_err(|e| e.to_string())?;
     Ok(Solved {
         winner: Some(s.winner.index()),
@@ -98,8 +102,9 @@ pub fn drawing<I: Instance>(
     tb: Option<&I::Table>,
     proof: Option<&Path>,
     memory_mib: usize,
+    stop: &AtomicBool,
 ) -> Result<Solved, String> {
-    let options = options(proof, tb, memory_mib);
+    let options = options(proof, tb, memory_mib, stop);
     let d = prover::solve_with_draws(inst, root, &options, &Silent).map_err(|e| e.to_string())?;
     let winner = match d.valued.value {
         Value::Win(side) => Some(side.index()),

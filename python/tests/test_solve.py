@@ -87,3 +87,28 @@ def test_solve_refuses_what_it_cannot_solve():
         quasar.check_proof(__file__)
     with pytest.raises(quasar.QuasarError, match="memory"):
         quasar.solve(GAME.new_initial_state(), memory=0)
+
+
+def test_ctrl_c_stops_a_long_solve():
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    # 6x5 takes minutes; Ctrl-C (SIGINT) must end it at once with KeyboardInterrupt.
+    script = (
+        "import quasar, sys\n"
+        "state = quasar.load_game('breakthrough', board='6x5').new_initial_state()\n"
+        "print('solving', flush=True)\n"
+        "try:\n"
+        "    quasar.solve(state, memory=64)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', flush=True)\n"
+        "    sys.exit(3)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "solving"
+    time.sleep(1.0)
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=60)
+    assert child.returncode == 3 and "interrupted" in out
