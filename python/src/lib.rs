@@ -460,6 +460,30 @@ impl From<Found> for SearchResult {
     }
 }
 
+/// Runs `job` on a thread of its own while this one, between short sleeps without the GIL,
+/// lets Python's signal handlers run: on Ctrl-C (or any exception a handler raises) it
+/// raises `stop`, waits for `job` to wind down, and returns the exception.
+fn run_interruptibly<T: Send>(
+    py: Python<'_>,
+    stop: &AtomicBool,
+    job: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    std::thread::scope(|scope| {
+        let running = scope.spawn(job);
+        while !running.is_finished() {
+            py.detach(|| std::thread::sleep(Duration::from_millis(20)));
+            if let Err(signal) = py.check_signals() {
+                stop.store(true, Ordering::Relaxed);
+                let _ = running.join();
+                return Err(signal);
+            }
+        }
+        running
+            .join()
+            .map_err(|_| error("the call failed inside quasar (a bug)"))
+    })
+}
+
 /// A move's limit from `time` (seconds) or `sims`, `default` when neither is given.
 fn limit_of(time: Option<f64>, sims: Option<u64>, default: Duration) -> PyResult<Limits> {
     Ok(match (time, sims) {
@@ -705,6 +729,7 @@ fn _run_match(
             "tolerance={tolerance} is not 0 to 60 seconds"
         )));
     }
+    let interrupt = std::sync::Arc::new(AtomicBool::new(false));
     let args = matches::MatchArgs {
         games,
         limit,
@@ -715,10 +740,11 @@ fn _run_match(
         ply_cap,
         tolerance: Duration::from_secs_f64(tolerance),
         record,
+        interrupt: interrupt.clone(),
     };
     let inner = game.inner.boxed_game();
-    py.detach(move || inner.play_match(&entrants, &args))
-        .map_err(error)
+    let played = run_interruptibly(py, &interrupt, || inner.play_match(&entrants, &args))?;
+    played.map_err(error)
 }
 
 /// The records of a match's record file (JSON Lines), each replayed and checked against
@@ -779,23 +805,10 @@ fn solve(
     }
     let position = state.inner.boxed();
     let stop = AtomicBool::new(false);
-    // The solve runs on a thread of its own while this one, between short sleeps without
-    // the GIL, lets Python's signal handlers run: Ctrl-C raises the prover's stop flag,
-    // and the solve ends at its next check.
-    let s = std::thread::scope(|scope| {
-        let job = scope.spawn(|| position.solve(proof.as_deref(), table.as_deref(), memory, &stop));
-        while !job.is_finished() {
-            py.detach(|| std::thread::sleep(Duration::from_millis(20)));
-            if let Err(signal) = py.check_signals() {
-                stop.store(true, Ordering::Relaxed);
-                let _ = job.join();
-                return Err(signal);
-            }
-        }
-        job.join()
-            .unwrap_or_else(|_| Err("the solve failed inside quasar (a bug)".into()))
-            .map_err(error)
-    })?;
+    let s = run_interruptibly(py, &stop, || {
+        position.solve(proof.as_deref(), table.as_deref(), memory, &stop)
+    })?
+    .map_err(error)?;
     Ok(SolveResult {
         winner: s.winner,
         plies: s.plies,

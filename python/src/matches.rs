@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 use quasar_core::{Encode, Game, Shard};
 use std::path::PathBuf;
 use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -44,6 +45,8 @@ pub struct MatchArgs {
     pub tolerance: Duration,
     /// The record, appended to and resumed from.
     pub record: PathBuf,
+    /// Raised to stop the match after the games in progress.
+    pub interrupt: Arc<AtomicBool>,
 }
 
 /// Builds a [`CallablePlayer`] for each game.
@@ -188,6 +191,7 @@ pub fn play<S: Reached>(
         shard: Shard::WHOLE,
         adjudicator: None,
         value_rules: ValueRules::default(),
+        interrupt: Some(args.interrupt.clone()),
     };
     let outcome = run_match(&cfg, &players, &args.record, &quasar_core::progress::Silent)
         .map_err(|e| e.to_string())?;

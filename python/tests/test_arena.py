@@ -94,3 +94,31 @@ def test_records_make_a_data_frame(tmp_path):
     assert isinstance(frame, pd.DataFrame) and len(frame) == 2
     assert set(frame["winner"]) <= {"first", "second"}
     assert (frame["plies"] > 0).all()
+
+
+def test_ctrl_c_stops_a_match_after_the_games_in_progress(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    record = tmp_path / "games.jsonl"
+    script = (
+        "import quasar, sys\n"
+        "game = quasar.load_game('breakthrough', board='6x6')\n"
+        "print('playing', flush=True)\n"
+        "try:\n"
+        f"    quasar.run_match(game, ['mcts', 'mcts:c=0.5'], games=200, sims=3000, record={str(record)!r})\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', flush=True)\n"
+        "    sys.exit(3)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "playing"
+    time.sleep(2.0)
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=120)
+    assert child.returncode == 3 and "interrupted" in out
+    # The games finished before the stop are in the record, and read back whole.
+    kept = quasar.read_records(record) if record.exists() else []
+    assert len(kept) < 200

@@ -350,6 +350,7 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
             resign: args.resign,
             draw: args.draw,
         },
+        interrupt: None,
     };
     let bars = Bars::new(!args.no_progress);
     let outcome = run_match(&cfg, &players, &record, &bars);
