@@ -99,7 +99,8 @@ fn main() -> ExitCode {
 }
 
 /// Prints help and version as clap does, and any other argument error as one line (a JSON
-/// error object on standard output with `--json`).
+/// error object on standard output with `--json`), with clap's "did you mean" when it has
+/// one.
 fn usage_error(e: clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
     if !e.use_stderr() || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
@@ -112,7 +113,13 @@ fn usage_error(e: clap::Error) -> ExitCode {
         .take_while(|l| !l.trim().is_empty())
         .map(str::trim)
         .collect();
-    let line = format!("{} (see 'quasar --help')", what.join(" "));
+    let line = match suggestion(&e) {
+        Some(s) => format!(
+            "{}; did you mean {s}? (see 'quasar --help')",
+            what.join(" ")
+        ),
+        None => format!("{} (see 'quasar --help')", what.join(" ")),
+    };
     if cli::output::json_requested() {
         let line = line.strip_prefix("error: ").unwrap_or(&line);
         println!("{}", cli::output::json_error(line));
@@ -120,4 +127,26 @@ fn usage_error(e: clap::Error) -> ExitCode {
         eprintln!("{line}");
     }
     ExitCode::from(2)
+}
+
+/// The option, value or subcommand clap suggests for a misspelt one (`'--sims'`), quoted;
+/// clap prints it in a tip after the first paragraph, which the one line leaves out.
+fn suggestion(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    [
+        ContextKind::SuggestedArg,
+        ContextKind::SuggestedValue,
+        ContextKind::SuggestedSubcommand,
+    ]
+    .into_iter()
+    .find_map(|kind| match e.get(kind)? {
+        ContextValue::String(s) => Some(format!("'{s}'")),
+        ContextValue::Strings(v) if !v.is_empty() => Some(
+            v.iter()
+                .map(|s| format!("'{s}'"))
+                .collect::<Vec<_>>()
+                .join(" or "),
+        ),
+        _ => None,
+    })
 }

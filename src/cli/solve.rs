@@ -49,24 +49,26 @@ pub struct Args {
     /// Use no table at all
     #[arg(long)]
     pub(crate) no_tb: bool,
-    /// Write the proof here (checked by `quasar solve --check FILE`)
-    #[arg(long)]
+    /// Write the proof here (checked by `quasar solve --check FILE`); the answer itself is
+    /// printed
+    #[arg(short = 'o', long = "out", alias = "proof", value_name = "FILE")]
     pub(crate) proof: Option<PathBuf>,
     /// Check a proof file instead of solving (the proof names its board and position)
     #[arg(long, conflicts_with_all = ["board", "position", "tb_rows", "no_tb", "proof",
                                       "checkpoint", "stop_after", "memory", "length_pn_from"])]
     pub(crate) check: Option<PathBuf>,
-    /// Threads for --check (default: all cores; at most the cores there are)
+    /// Threads for --check (work split into independent pieces, as the arena's games and a
+    /// table's build) [default: every core; at most the cores there are]
     #[arg(long, requires = "check", value_parser = parse_threads)]
     pub(crate) threads: Option<usize>,
     /// One job of N: with --check, check its share of the records (the proof holds when
-    /// all N pass); with --proof, write its share of the proof (the sub-proofs of its share
+    /// all N pass); with --out, write its share of the proof (the sub-proofs of its share
     /// of the loser's first replies), a piece for --merge. E.g. a Slurm array or GNU
     /// parallel over 1/N .. N/N
     #[arg(long, value_name = "I/N", conflicts_with_all = ["within", "list_children"])]
     pub(crate) shard: Option<Shard>,
-    /// Merge the proof pieces written with --proof P --shard I/N (each from the same
-    /// checkpoint) into the --proof file
+    /// Merge the proof pieces written with --out P --shard I/N (each from the same
+    /// checkpoint) into the --out file
     #[arg(long, value_name = "PIECE", num_args = 1.., requires = "proof",
           conflicts_with_all = ["check", "position", "tb", "tb_rows", "no_tb", "checkpoint",
                                 "stop_after", "within", "list_children", "shard"])]
@@ -125,23 +127,23 @@ moves that keep the other from winning, and --check verifies that they answer ev
 
 Examples:
   quasar solve --board 4x4                          Black wins, 14 plies
-  quasar solve --board 5x5 --proof 5x5.proof        Black wins, 26 plies
+  quasar solve --board 5x5 --out 5x5.proof          Black wins, 26 plies
   quasar solve --check 5x5.proof --threads 2
   quasar solve --check 5x6.proof --shard 3/8        one of 8 jobs, each checking an eighth
-  quasar solve --board 5x6 --checkpoint C --proof P3 --shard 3/8
+  quasar solve --board 5x6 --checkpoint C --out P3 --shard 3/8
                                                     one of 8 jobs writing the proof (each
                                                     from a copy of one solve's checkpoint)
-  quasar solve --merge P1 P2 P3 ... --proof 5x6.proof   the pieces into one proof
+  quasar solve --merge P1 P2 P3 ... --out 5x6.proof     the pieces into one proof
   quasar solve --board 5x5 --no-tb                  without any table
   quasar solve --board 5x5 --within 25              one bound: Black wins within 25 plies? no
   quasar solve --board 5x6 --list-children          a line per root move (MOVE<TAB>FEN),
                                                     to solve each child by its own job
-  nice -n 19 quasar solve --board 6x5 --memory 4096 --checkpoint 6x5.ckpt --proof 6x5.proof
+  nice -n 19 quasar solve --board 6x5 --memory 4096 --checkpoint 6x5.ckpt --out 6x5.proof
                                                     a long solve that resumes when run again
-  quasar solve --game checkers --position 'B:W18,K30:B14,K1' --tb ck2 --proof ck.proof
+  quasar solve --game checkers --position 'B:W18,K30:B14,K1' --tb ck2 --out ck.proof
                                                     over checkers' databases of 2 pieces
   quasar solve --game checkers --check ck.proof --tb ck2   with the same databases
-  quasar solve --game woodpush --width 9 --proof w9.proof   a draw, with its proof
+  quasar solve --game woodpush --width 9 --out w9.proof     a draw, with its proof
 
 SIGTERM or Ctrl-C (SIGINT) stops a solve within a second: with --checkpoint it saves the
 checkpoint at once and exits with status 75 (run the same command to resume); without, it
@@ -167,7 +169,7 @@ impl Args {
             (self.stop_after.is_some(), "--stop-after"),
             (self.length_pn_from.is_some(), "--length-pn-from"),
             (!self.merge.is_empty(), "--merge"),
-            (self.shard.is_some() && !check, "--shard (with --proof)"),
+            (self.shard.is_some() && !check, "--shard (with --out)"),
             (self.tb.is_some() && check, "--tb (with --check)"),
         ]
         .into_iter()

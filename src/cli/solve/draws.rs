@@ -34,7 +34,7 @@ pub(crate) fn solve<I: Instance>(
         .into());
     }
     if let Some(path) = &args.proof {
-        crate::cli::paths::writable(path, "--proof")?;
+        crate::cli::paths::writable(path, "--out")?;
     }
     if let Some(path) = &args.checkpoint {
         crate::cli::paths::writable(path, "--checkpoint")?;
