@@ -256,7 +256,8 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
         // already (a device, a folder) is refused here.
         quasar_core::file::check_output(&record).map_err(|e| format!("record {e}"))?;
     }
-    let (specs, setup, games) = if args.players.is_empty() {
+    let main_job = args.players.is_empty();
+    let (specs, setup, games) = if main_job {
         let Some(job) = S::main_job(&args.cache, !args.quiet)? else {
             return Err(format!(
                 "{} has no main job: give two or more --player options",
@@ -387,6 +388,14 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
         record.display(),
         outcome.resumed
     );
+    if outcome.played == 0 && outcome.resumed > 0 {
+        eprintln!(
+            "nothing left to play: the record {} holds every game of this match, so the \
+             report is of those games; to play the match afresh, delete the record or give \
+             another --out (or --record); for more games, give a larger --games",
+            record.display()
+        );
+    }
     if let (Some((decision, llr)), Some(sprt)) = (outcome.sprt, cfg.sprt) {
         let (lo, hi) = sprt.bounds();
         let verdict = match decision {
@@ -456,6 +465,24 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
     write_report(&rep, &args.out)?;
     let page = html::write(&args.out, &cfg.setup, &summary, &rep, &outcome.games)?;
     eprintln!("wrote {}", page.display());
+    // The run's answer in one sentence, last.
+    let mut out = std::io::stdout().lock();
+    match (rep.pairings.as_slice(), main_job) {
+        ([one], true) => writeln!(
+            out,
+            "\nThe player with the table: {}; the report is {}",
+            report::verdict(one),
+            page.display()
+        )?,
+        ([one], false) => writeln!(
+            out,
+            "\n{}; the report is {}",
+            report::verdict(one),
+            page.display()
+        )?,
+        _ => writeln!(out, "\nThe report is {}", page.display())?,
+    }
+    out.flush()?;
     Ok(())
 }
 

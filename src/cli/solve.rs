@@ -102,9 +102,11 @@ pub struct Args {
     #[arg(long, value_name = "PLIES", conflicts_with_all = ["check", "proof", "list_children"],
           value_parser = clap::value_parser!(u32).range(1..=254))]
     pub(crate) within: Option<u32>,
-    /// MiB for each phase's transposition table
-    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
-    pub(crate) memory: u64,
+    /// MiB for each phase's transposition table [default: by the board, as a larger table
+    /// only costs its allocation on a small one: 16 up to 16 cells, 64 up to 20 cells, 512
+    /// above and for the other games]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
+    pub(crate) memory: Option<u64>,
     /// No progress line
     #[arg(long)]
     pub(crate) quiet: bool,
@@ -149,6 +151,16 @@ SIGTERM or Ctrl-C (SIGINT) stops a solve within a second: with --checkpoint it s
 checkpoint at once and exits with status 75 (run the same command to resume); without, it
 exits with 128 + the signal's number (130, 143) and says that nothing was saved. A second
 signal during the save ends it at once (the previous checkpoint stays intact).";
+
+/// The transposition table's MiB unless `--memory` says: small boards are solved in
+/// milliseconds, which a table of 512 MiB would spend tenfold on its allocation alone.
+pub(crate) fn default_memory_mib(cells: u64) -> u64 {
+    match cells {
+        0..=16 => 16,
+        17..=20 => 64,
+        _ => 512,
+    }
+}
 
 /// Exit status of a solve stopped by a signal after saving its checkpoint (sysexits'
 /// EX_TEMPFAIL: try again later), so a batch script can tell it from a failure and requeue.

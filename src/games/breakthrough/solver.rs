@@ -81,12 +81,15 @@ fn run(args: &Args) -> CliResult {
     if args.list_children {
         return list_children(&root);
     }
+    let memory = args
+        .memory
+        .unwrap_or_else(|| crate::cli::solve::default_memory_mib(root.board().num_cells().into()));
     if let Some(free) = available_mib() {
-        if args.memory > free {
+        if memory > free {
             eprintln!(
                 "warning: --memory {} MiB is more than the {free} MiB this machine has free \
                  now; the system may kill the search when the table fills",
-                args.memory
+                memory
             );
         }
     }
@@ -127,12 +130,8 @@ fn run(args: &Args) -> CliResult {
     };
     let options = Options {
         tablebase: tb.as_ref(),
-        table_bytes: usize::try_from(args.memory << 20).map_err(|_| {
-            format!(
-                "--memory {} MiB does not fit this machine's addresses",
-                args.memory
-            )
-        })?,
+        table_bytes: usize::try_from(memory << 20)
+            .map_err(|_| format!("--memory {memory} MiB does not fit this machine's addresses"))?,
         proof: args.proof.as_deref(),
         proof_shard: args.shard.unwrap_or(Shard::WHOLE),
         checkpoint: args.checkpoint.as_deref(),
