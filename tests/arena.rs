@@ -373,7 +373,7 @@ fn the_main_job_refuses_bad_arguments_before_it_builds_its_table() {
     let out = dir.join("out");
     for (extra, want) in cases {
         let args = [
-            &["arena", "--no-progress", "--cache", cache.to_str().unwrap()][..],
+            &["arena", "--quiet", "--cache", cache.to_str().unwrap()][..],
             &["--out", out.to_str().unwrap()],
             extra,
         ]
@@ -415,7 +415,7 @@ fn a_file_for_a_folder_and_a_ply_cap_of_0_are_refused_before_any_game() {
         (&["--cache", f], "--cache", "the main job's tables"),
     ] {
         let args: Vec<&str> = if flag == "--cache" {
-            [&["arena", "--no-progress"][..], extra].concat()
+            [&["arena", "--quiet"][..], extra].concat()
         } else {
             [&players[..], extra].concat()
         };
@@ -528,7 +528,7 @@ fn the_main_job_builds_its_table_once_and_plays_with_and_without_it() {
         "2",
         "--time",
         "20ms",
-        "--no-progress",
+        "--quiet",
     ];
     let (stdout, stderr) = run_ok(&args);
     assert!(
@@ -575,7 +575,7 @@ fn random_args<'a>(dir: &'a Path, games: &'a str, extra: &[&'a str]) -> Vec<Stri
         "3",
         "--seed",
         "5",
-        "--no-progress",
+        "--quiet",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -884,7 +884,7 @@ fn robin_args(out: &Path, shard: Option<&str>) -> Vec<String> {
         "5",
         "--jobs",
         "1",
-        "--no-progress",
+        "--quiet",
         "--out",
     ]
     .iter()
@@ -1121,7 +1121,7 @@ fn the_gnu_parallel_driver_plays_two_shards_and_reports_the_whole_match() {
         let o = out.display();
         let opts = DRIVER_MATCH.join(" ");
         let line = format!(
-            "set -e; for i in 1 2; do {q} arena {opts} --no-progress --out {o} --shard $i/2 & done; wait; \
+            "set -e; for i in 1 2; do {q} arena {opts} --quiet --out {o} --shard $i/2 & done; wait; \
              {q} arena report {o}/games-shard-1-of-2.jsonl {o}/games-shard-2-of-2.jsonl --out {o}"
         );
         let r = Command::new("bash").arg("-c").arg(line).output().unwrap();

@@ -142,7 +142,7 @@ fn a_bad_time_control_is_one_error_line() {
             "random",
             "--player",
             "random:seed=2",
-            "--no-progress",
+            "--quiet",
         ];
         all.extend(&args);
         let (ok, _, err) = quasar(&all);

@@ -175,7 +175,7 @@ fn shards_of_an_openings_match_merge_into_the_whole() {
         "6",
         "--shard",
         "2/2",
-        "--no-progress",
+        "--quiet",
         "--out",
         o.to_str().unwrap(),
     ]);
@@ -216,7 +216,7 @@ fn a_gtp_engine_is_given_the_position_by_setboard() {
         "6",
         "--sims",
         "50",
-        "--no-progress",
+        "--quiet",
         "--out",
         out.to_str().unwrap(),
     ]);
@@ -303,7 +303,7 @@ fn the_bundled_openings_are_distinct_positions_three_plies_in() {
             file.to_str().unwrap(),
             "--games",
             &games,
-            "--no-progress",
+            "--quiet",
             "--out",
             out.to_str().unwrap(),
         ]);

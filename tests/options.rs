@@ -71,7 +71,7 @@ fn another_games_options_are_refused_by_name() {
         "2",
         "--sims",
         "10",
-        "--no-progress",
+        "--quiet",
         "--out",
         temp("options", "arena").to_str().unwrap(),
     ]);

@@ -1,5 +1,5 @@
 //! Game records end to end: the arena writes a PGN-style file (PDN for checkers) beside its
-//! JSON Lines with the start position and each move's search information, `play --save`
+//! JSON Lines with the start position and each move's search information, `play --out`
 //! writes the same format, and `replay` prints the same boards from either record.
 
 mod common;
@@ -237,7 +237,7 @@ fn play_saves_its_game_in_the_same_format() {
             "5x5",
             "--sims",
             "50",
-            "--save",
+            "--out",
             saved.to_str().unwrap(),
         ],
         b"a2-a3\nquit\n",
@@ -274,14 +274,14 @@ fn play_refuses_a_save_path_it_cannot_write_before_the_game() {
             "5x5",
             "--sims",
             "50",
-            "--save",
+            "--out",
             path.to_str().unwrap(),
         ];
         let out = common::output_within(&args, b"a2-a3\nquit\n", 30);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{err}");
         assert!(
-            err.starts_with("error: --save ") && err.contains(why) && err.lines().count() == 1,
+            err.starts_with("error: --out ") && err.contains(why) && err.lines().count() == 1,
             "{err}"
         );
         assert!(out.stdout.is_empty(), "a game was played: {err}");

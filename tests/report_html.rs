@@ -61,7 +61,7 @@ fn a_round_robin_report_replays_its_games_in_chromium() {
             "2",
             "--sims",
             "100",
-            "--no-progress",
+            "--quiet",
             "--out",
         ])
         .arg(&out)

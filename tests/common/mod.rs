@@ -197,7 +197,7 @@ pub fn arena_args<'a, const N: usize>(
         args.extend_from_slice(&["--player", p]);
     }
     args.extend_from_slice(&[
-        "--no-progress",
+        "--quiet",
         "--out",
         out.to_str().expect("a UTF-8 path"),
     ]);
