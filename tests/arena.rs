@@ -1192,3 +1192,46 @@ fn the_slurm_driver_submits_an_array_and_a_dependent_report() {
     );
     assert!(out.join("report.json").is_file());
 }
+
+/// A match ends with one sentence: player A's score and Elo and where the report is; a
+/// rerun that finds every game in its record plays nothing, says so and how to start
+/// afresh.
+#[test]
+fn a_match_ends_with_its_result_in_one_sentence() {
+    let out = scratch("sentence");
+    let (stdout, _) = arena_ok(
+        ["random", "random:seed=7"],
+        &out,
+        &["--board", "4x4", "--games", "4"],
+    );
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let p = &report["pairings"][0];
+    let (wins, losses) = (
+        p["total"]["wins"].as_u64().unwrap(),
+        p["total"]["losses"].as_u64().unwrap(),
+    );
+    let last = stdout.lines().last().unwrap();
+    let page = out.join("report.html");
+    let want = format!(
+        "random scored {:.1}% ({wins} wins, {losses} losses in 4 games) against random:seed=7: Elo ",
+        100.0 * p["score"].as_f64().unwrap()
+    );
+    assert!(last.starts_with(&want), "{last}\nwant {want}");
+    assert!(
+        last.ends_with(&format!("; the report is {}", page.display())),
+        "{last}"
+    );
+    let (again, err) = arena_ok(
+        ["random", "random:seed=7"],
+        &out,
+        &["--board", "4x4", "--games", "4"],
+    );
+    assert!(
+        err.contains("new games played: 0;")
+            && err.contains("nothing left to play: the record ")
+            && err.contains("to play the match afresh, delete the record or give another --out"),
+        "{err}"
+    );
+    assert_eq!(again.lines().last(), Some(last));
+}

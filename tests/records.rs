@@ -102,11 +102,11 @@ fn a_match_writes_pgn_with_search_information_and_replay_reads_both_records() {
     for (line, g) in jsonl.iter().enumerate() {
         let n = (line + 1).to_string();
         let in_pgn = (g["number"].as_u64().unwrap() + 1).to_string();
-        let from_json = run_ok(&["replay", record.to_str().unwrap(), "--game", &n]);
+        let from_json = run_ok(&["replay", record.to_str().unwrap(), "--index", &n]);
         let from_pgn = run_ok(&[
             "replay",
             out.join("games.pgn").to_str().unwrap(),
-            "--game",
+            "--index",
             &in_pgn,
         ]);
         assert_eq!(
@@ -136,8 +136,60 @@ fn a_match_writes_pgn_with_search_information_and_replay_reads_both_records() {
         .unwrap()
         .contains("id=\"board\""));
 
-    let e = one_error_line(&["replay", record.to_str().unwrap(), "--game", "3"]);
-    assert!(e.contains("holds 2 game(s)"), "{e}");
+    let e = one_error_line(&["replay", record.to_str().unwrap(), "--index", "3"]);
+    assert!(
+        e.starts_with("error: --index 3: ") && e.contains("holds 2 game(s)"),
+        "{e}"
+    );
+    // --game names the game, as in every other command; a number is still the index, said
+    // on standard error.
+    let second = run_ok(&["replay", record.to_str().unwrap(), "--index", "2"]);
+    let (ok, old, note) = common::quasar(&["replay", record.to_str().unwrap(), "--game", "2"]);
+    assert!(ok && old == second, "{note}");
+    assert!(
+        note.starts_with("note: --game 2 is read as --index 2"),
+        "{note}"
+    );
+    let named = run_ok(&[
+        "replay",
+        record.to_str().unwrap(),
+        "--game",
+        "breakthrough",
+        "--index",
+        "2",
+    ]);
+    assert_eq!(named, second);
+    let e = one_error_line(&["replay", record.to_str().unwrap(), "--game", "woodpush"]);
+    assert!(
+        e.contains("--game woodpush: game 1 of ") && e.ends_with("is of breakthrough"),
+        "{e}"
+    );
+    let e = one_error_line(&["replay", record.to_str().unwrap(), "--game", "go"]);
+    assert!(
+        e.contains("the game's number in the record is --index N"),
+        "{e}"
+    );
+    let e = one_error_line(&[
+        "replay",
+        record.to_str().unwrap(),
+        "--game",
+        "2",
+        "--index",
+        "1",
+    ]);
+    assert!(e.contains("--game names the game"), "{e}");
+    // A PGN file that names no game is read as the game --game names.
+    let untagged = dir.join("untagged.pgn");
+    std::fs::write(&untagged, "[Event \"x\"]\n1. a2-a3 *\n").unwrap();
+    let e = one_error_line(&["replay", untagged.to_str().unwrap()]);
+    assert!(e.contains("give it with --game NAME"), "{e}");
+    let shown = run_ok(&[
+        "replay",
+        untagged.to_str().unwrap(),
+        "--game",
+        "breakthrough",
+    ]);
+    assert!(shown.contains("1. White plays a2-a3"), "{shown}");
     let bad = dir.join("bad.pgn");
     std::fs::write(&bad, "[Event \"x\"]\n[Game \"breakthrough\"]\n1. a2-a4 *\n").unwrap();
     let e = one_error_line(&["replay", bad.to_str().unwrap()]);
