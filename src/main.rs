@@ -88,11 +88,11 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if cli::output::json_requested() => {
-            println!("{}", cli::output::json_error(&e.to_string()));
+            println!("{}", cli::output::json_error(&printable(&e.to_string())));
             ExitCode::FAILURE
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", printable(&e.to_string()));
             ExitCode::FAILURE
         }
     }
@@ -120,6 +120,7 @@ fn usage_error(e: clap::Error) -> ExitCode {
         ),
         None => format!("{} (see 'quasar --help')", what.join(" ")),
     };
+    let line = printable(&line);
     if cli::output::json_requested() {
         let line = line.strip_prefix("error: ").unwrap_or(&line);
         println!("{}", cli::output::json_error(line));
@@ -127,6 +128,30 @@ fn usage_error(e: clap::Error) -> ExitCode {
         eprintln!("{line}");
     }
     ExitCode::from(2)
+}
+
+/// The longest error line printed, in characters: an error quoting what it was given (an
+/// argument, a line of a file) quotes at most this much of it.
+const MAX_ERROR_CHARS: usize = 1000;
+
+/// An error's text as it can be printed on one terminal line: control characters other
+/// than newlines and tabs (a NUL read from a file, an escape sequence) escaped as Rust
+/// writes them (`\0`, `\u{1b}`), and text past [`MAX_ERROR_CHARS`] cut, saying how long
+/// it was.
+fn printable(text: &str) -> String {
+    let mut out = String::new();
+    for (n, c) in text.chars().enumerate() {
+        if n == MAX_ERROR_CHARS {
+            out.push_str(&format!("... (cut: {} bytes in all)", text.len()));
+            break;
+        }
+        match c {
+            '\n' | '\t' => out.push(c),
+            c if c.is_control() => out.extend(c.escape_debug()),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The option, value or subcommand clap suggests for a misspelt one (`'--sims'`), quoted;

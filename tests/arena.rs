@@ -913,13 +913,14 @@ fn timeless(mut recs: Vec<Value>) -> Vec<Value> {
     recs
 }
 
-/// The report's lines after the first (which says the budgets).
-/// The report's tables after its first line, without the time a move: the same games
-/// played in another run took other times.
+/// The report's tables after its first line, without the time a move (the same games
+/// played in another run took other times), and its closing sentence without the report's
+/// path.
 fn table(stdout: &str) -> String {
     let mut lines: Vec<&str> = Vec::new();
     let mut timing = false;
     for line in stdout.lines().skip(1) {
+        let line = line.split_once("eport is ").map_or(line, |(said, _)| said);
         if line.starts_with("Time per move") {
             timing = true;
         } else if timing && !line.is_empty() && !line.starts_with('|') {

@@ -515,3 +515,12 @@ fn a_small_solve_allocates_a_small_table() {
         assert!(mib > 300.0, "--memory is still obeyed: {line}");
     }
 }
+
+#[test]
+fn a_stop_after_no_node_is_refused() {
+    let e = error(&["solve", "--board", "4x4", "--stop-after", "0"]);
+    assert!(
+        e.starts_with("error: invalid value '0' for '--stop-after <NODES>'"),
+        "{e}"
+    );
+}

@@ -250,7 +250,7 @@ fn every_game_records_in_its_notation_and_replays() {
         let from_json = run_ok(&[
             "replay",
             out.join("games.jsonl").to_str().unwrap(),
-            "--game",
+            "--index",
             &line.to_string(),
         ]);
         let from_pgn = run_ok(&["replay", file.to_str().unwrap()]);
@@ -459,7 +459,7 @@ fn records_whose_moves_contradict_them_are_refused_with_their_line() {
             dir.join("r").to_str().unwrap(),
         ]);
         assert!(e.contains(&want) && e.contains(why), "{e}");
-        let e = one_error_line(&["replay", b, "--game", "2"]);
+        let e = one_error_line(&["replay", b, "--index", "2"]);
         assert!(e.contains("line 2: ") && e.contains(why), "{e}");
         // A resumed match counts no game it cannot replay.
         let mut args = common::arena_args(players, &out, &extra);

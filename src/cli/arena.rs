@@ -465,7 +465,12 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
     write_report(&rep, &args.out)?;
     let page = html::write(&args.out, &cfg.setup, &summary, &rep, &outcome.games)?;
     eprintln!("wrote {}", page.display());
-    // The run's answer in one sentence, last.
+    print_verdict(&rep, &page, main_job)
+}
+
+/// The run's answer in one sentence, printed last: a match's score and Elo (the main job's
+/// as the table player's) and where the report's page is.
+fn print_verdict(rep: &report::Report, page: &std::path::Path, main_job: bool) -> CliResult {
     let mut out = std::io::stdout().lock();
     match (rep.pairings.as_slice(), main_job) {
         ([one], true) => writeln!(
@@ -647,7 +652,7 @@ fn write_games<S: CliGame>(
     pgn::write_match(&path, &setup, &m.players, &m.games)?;
     let page = html::write(dir, &setup, summary, rep, &m.games)?;
     eprintln!("wrote {}, {}", path.display(), page.display());
-    Ok(())
+    print_verdict(rep, &page, false)
 }
 
 /// The budgets as the match prints them (`100ms per move`, `10s+100ms clock`) when all

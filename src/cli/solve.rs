@@ -82,8 +82,9 @@ pub struct Args {
     #[arg(long, default_value_t = 300, requires = "checkpoint",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) checkpoint_every: u64,
-    /// Stop after this many nodes of this run, saving a checkpoint (to try --checkpoint)
-    #[arg(long, value_name = "NODES")]
+    /// Stop after this many nodes of this run (1 or more), saving a checkpoint (to try
+    /// --checkpoint)
+    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) stop_after: Option<u64>,
     /// Test the length's bounds of this many plies or more by proof numbers (best first),
     /// smaller ones depth first [default: 6 on boards of 5 columns and 6 rows or more,
