@@ -524,3 +524,31 @@ fn a_stop_after_no_node_is_refused() {
         "{e}"
     );
 }
+
+#[test]
+fn a_table_build_takes_as_many_threads_as_it_is_given() {
+    let dir = common::scratch("options", "threads");
+    let table = dir.join("w6.qrt");
+    let (ok, out, err) = quasar(&[
+        "tablebase",
+        "build",
+        "--game",
+        "woodpush",
+        "--width",
+        "6",
+        "--quiet",
+        "--threads",
+        "1",
+        "-o",
+        table.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains(" on 1 threads"), "{out}");
+    let help = quasar(&["tablebase", "build", "--help"]).1;
+    assert!(
+        help.contains("--threads <THREADS>") && help.contains("[default: every core]"),
+        "{help}"
+    );
+    let e = error(&["tablebase", "build", "--threads", "0"]);
+    assert!(e.contains("'0' for '--threads <THREADS>'"), "{e}");
+}
