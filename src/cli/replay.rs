@@ -87,8 +87,8 @@ pub fn run(args: Args) -> CliResult {
                 (None, None, None) => {
                     return Err(
                         "the record names no game: give it with --game NAME, or add a \
-                                tag such as [Game \"breakthrough\"] (or [GameType \"21\"] \
-                                for checkers)"
+                         tag such as [Game \"breakthrough\"] (or [GameType \"21\"] for \
+                         checkers)"
                             .into(),
                     )
                 }
