@@ -17,7 +17,7 @@ while read -r name fen; do
   i=$((i + 1))
   echo "== $name $fen"
   timeout --preserve-status "$cap" "$q" solve --game checkers --position "$fen" \
-    --tb "$out/db6" --memory 1024 --quiet --proof "$out/$name.proof" \
+    --tb "$out/db6" --memory 1024 --quiet --out "$out/$name.proof" \
     --checkpoint "$out/$name.ckpt" --checkpoint-every 60
   [ -s "$out/$name.proof" ] && "$q" solve --game checkers --check "$out/$name.proof" --tb "$out/db6"
 done <<'POSITIONS'

@@ -18,7 +18,7 @@ match() { # name, board, time, players...
   local players=()
   for p in "$@"; do players+=(--player "$p"); done
   "$q" arena --board "$board" --time "$time" --games "$games" --jobs "$jobs" \
-    --openings-plies 2 --seed 1 --no-progress "${players[@]}" --out "$out/$name"
+    --openings-plies 2 --seed 1 --quiet "${players[@]}" --out "$out/$name"
 }
 for board in 8x8 6x6; do
   for time in 100ms 1s; do

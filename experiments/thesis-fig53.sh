@@ -17,7 +17,7 @@ build 4 "" 6x6-r4.qtb
 build 5 "--max-white 5 --max-black 5" 6x6-r5-w5b5.qtb
 match() { # name, player A, player B
   "$q" arena --board 6x6 --games "$games" --time "$time" --tolerance 250ms --jobs 2 \
-    --openings-plies 2 --seed 1 --no-progress --player "$2" --player "$3" --out "$out/$1"
+    --openings-plies 2 --seed 1 --quiet --player "$2" --player "$3" --out "$out/$1"
 }
 t=$out/tables
 match 1-notb-vs-notb "mcts:c=0.7" "mcts"

@@ -18,7 +18,7 @@ t=$out/tables/woodpush-w20-p5.qrt
 "$q" tablebase build --game woodpush --width 20 --max-pieces 5 -o "$t" --quiet
 match() { # name, limit option and value
   "$q" arena --game woodpush --width 20 --pieces-per-side 3 --games "$games" "$2" "$3" --jobs 2 \
-    --openings-plies 2 --seed 1 --no-progress --player "mcts:tb=$t" --player mcts \
+    --openings-plies 2 --seed 1 --quiet --player "mcts:tb=$t" --player mcts \
     --out "$out/$1"
 }
 match time-$time --time "$time"

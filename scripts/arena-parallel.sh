@@ -22,7 +22,7 @@ mkdir -p "$out"
 # -q keeps each option one word (a gtp: player's command line has spaces); {} is i. The
 # shares' own tables go to OUT/shards.txt; standard output gets the whole match's report.
 seq 1 "$jobs" | parallel -q -j "$jobs" --halt now,fail=1 \
-    "$quasar" arena "$@" --no-progress --out "$out" --shard "{}/$jobs" >"$out/shards.txt"
+    "$quasar" arena "$@" --quiet --out "$out" --shard "{}/$jobs" >"$out/shards.txt"
 records=()
 for i in $(seq 1 "$jobs"); do
     records+=("$out/games-shard-$i-of-$jobs.jsonl")

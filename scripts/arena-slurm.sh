@@ -18,7 +18,7 @@ case ${1:-} in
 --task)
     jobs=$2 out=$3
     shift 3
-    exec "$quasar" arena "$@" --no-progress --out "$out" --shard "$SLURM_ARRAY_TASK_ID/$jobs"
+    exec "$quasar" arena "$@" --quiet --out "$out" --shard "$SLURM_ARRAY_TASK_ID/$jobs"
     ;;
 --report)
     jobs=$2 out=$3

@@ -21,7 +21,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-pages=(README.md)
+pages=(README.md CHANGELOG.md)
 while IFS= read -r f; do pages+=("$f"); done < <(find docs -name '*.md' | sort)
 while IFS= read -r f; do pages+=("$f"); done < <(ls */README.md games/*/README.md 2>/dev/null | sort)
 

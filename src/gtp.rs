@@ -485,14 +485,17 @@ impl<S: GameSetup> GtpEngine<S> {
             (0, false) => ClockState {
                 remaining: left.time,
                 increment: byo_share,
+                period: None,
             },
             (0, true) => ClockState {
                 remaining: byo_share,
                 increment: byo_share,
+                period: None,
             },
             (n, _) => ClockState {
                 remaining: left.time / n,
                 increment: left.time / n,
+                period: None,
             },
         };
         Limits::Time(move_time(clock))

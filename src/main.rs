@@ -88,18 +88,19 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if cli::output::json_requested() => {
-            println!("{}", cli::output::json_error(&e.to_string()));
+            println!("{}", cli::output::json_error(&printable(&e.to_string())));
             ExitCode::FAILURE
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", printable(&e.to_string()));
             ExitCode::FAILURE
         }
     }
 }
 
 /// Prints help and version as clap does, and any other argument error as one line (a JSON
-/// error object on standard output with `--json`).
+/// error object on standard output with `--json`), with clap's "did you mean" when it has
+/// one.
 fn usage_error(e: clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
     if !e.use_stderr() || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
@@ -112,7 +113,14 @@ fn usage_error(e: clap::Error) -> ExitCode {
         .take_while(|l| !l.trim().is_empty())
         .map(str::trim)
         .collect();
-    let line = format!("{} (see 'quasar --help')", what.join(" "));
+    let line = match suggestion(&e) {
+        Some(s) => format!(
+            "{}; did you mean {s}? (see 'quasar --help')",
+            what.join(" ")
+        ),
+        None => format!("{} (see 'quasar --help')", what.join(" ")),
+    };
+    let line = printable(&line);
     if cli::output::json_requested() {
         let line = line.strip_prefix("error: ").unwrap_or(&line);
         println!("{}", cli::output::json_error(line));
@@ -120,4 +128,50 @@ fn usage_error(e: clap::Error) -> ExitCode {
         eprintln!("{line}");
     }
     ExitCode::from(2)
+}
+
+/// The longest error line printed, in characters: an error quoting what it was given (an
+/// argument, a line of a file) quotes at most this much of it.
+const MAX_ERROR_CHARS: usize = 1000;
+
+/// An error's text as it can be printed on one terminal line: control characters other
+/// than newlines and tabs (a NUL read from a file, an escape sequence) escaped as Rust
+/// writes them (`\0`, `\u{1b}`), and text past [`MAX_ERROR_CHARS`] cut, saying how long
+/// it was.
+fn printable(text: &str) -> String {
+    let mut out = String::new();
+    for (n, c) in text.chars().enumerate() {
+        if n == MAX_ERROR_CHARS {
+            out.push_str(&format!("... (cut: {} bytes in all)", text.len()));
+            break;
+        }
+        match c {
+            '\n' | '\t' => out.push(c),
+            c if c.is_control() => out.extend(c.escape_debug()),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The option, value or subcommand clap suggests for a misspelt one (`'--sims'`), quoted;
+/// clap prints it in a tip after the first paragraph, which the one line leaves out.
+fn suggestion(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    [
+        ContextKind::SuggestedArg,
+        ContextKind::SuggestedValue,
+        ContextKind::SuggestedSubcommand,
+    ]
+    .into_iter()
+    .find_map(|kind| match e.get(kind)? {
+        ContextValue::String(s) => Some(format!("'{s}'")),
+        ContextValue::Strings(v) if !v.is_empty() => Some(
+            v.iter()
+                .map(|s| format!("'{s}'"))
+                .collect::<Vec<_>>()
+                .join(" or "),
+        ),
+        _ => None,
+    })
 }

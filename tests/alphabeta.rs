@@ -156,7 +156,7 @@ fn the_arena_plays_ab_against_mcts() {
         "2",
         "--jobs",
         "1",
-        "--no-progress",
+        "--quiet",
         "--player",
         "ab:depth=3",
         "--player",

@@ -373,7 +373,7 @@ fn the_main_job_refuses_bad_arguments_before_it_builds_its_table() {
     let out = dir.join("out");
     for (extra, want) in cases {
         let args = [
-            &["arena", "--no-progress", "--cache", cache.to_str().unwrap()][..],
+            &["arena", "--quiet", "--cache", cache.to_str().unwrap()][..],
             &["--out", out.to_str().unwrap()],
             extra,
         ]
@@ -415,7 +415,7 @@ fn a_file_for_a_folder_and_a_ply_cap_of_0_are_refused_before_any_game() {
         (&["--cache", f], "--cache", "the main job's tables"),
     ] {
         let args: Vec<&str> = if flag == "--cache" {
-            [&["arena", "--no-progress"][..], extra].concat()
+            [&["arena", "--quiet"][..], extra].concat()
         } else {
             [&players[..], extra].concat()
         };
@@ -528,7 +528,7 @@ fn the_main_job_builds_its_table_once_and_plays_with_and_without_it() {
         "2",
         "--time",
         "20ms",
-        "--no-progress",
+        "--quiet",
     ];
     let (stdout, stderr) = run_ok(&args);
     assert!(
@@ -575,7 +575,7 @@ fn random_args<'a>(dir: &'a Path, games: &'a str, extra: &[&'a str]) -> Vec<Stri
         "3",
         "--seed",
         "5",
-        "--no-progress",
+        "--quiet",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -884,7 +884,7 @@ fn robin_args(out: &Path, shard: Option<&str>) -> Vec<String> {
         "5",
         "--jobs",
         "1",
-        "--no-progress",
+        "--quiet",
         "--out",
     ]
     .iter()
@@ -913,13 +913,14 @@ fn timeless(mut recs: Vec<Value>) -> Vec<Value> {
     recs
 }
 
-/// The report's lines after the first (which says the budgets).
-/// The report's tables after its first line, without the time a move: the same games
-/// played in another run took other times.
+/// The report's tables after its first line, without the time a move (the same games
+/// played in another run took other times), and its closing sentence without the report's
+/// path.
 fn table(stdout: &str) -> String {
     let mut lines: Vec<&str> = Vec::new();
     let mut timing = false;
     for line in stdout.lines().skip(1) {
+        let line = line.split_once("eport is ").map_or(line, |(said, _)| said);
         if line.starts_with("Time per move") {
             timing = true;
         } else if timing && !line.is_empty() && !line.starts_with('|') {
@@ -1121,7 +1122,7 @@ fn the_gnu_parallel_driver_plays_two_shards_and_reports_the_whole_match() {
         let o = out.display();
         let opts = DRIVER_MATCH.join(" ");
         let line = format!(
-            "set -e; for i in 1 2; do {q} arena {opts} --no-progress --out {o} --shard $i/2 & done; wait; \
+            "set -e; for i in 1 2; do {q} arena {opts} --quiet --out {o} --shard $i/2 & done; wait; \
              {q} arena report {o}/games-shard-1-of-2.jsonl {o}/games-shard-2-of-2.jsonl --out {o}"
         );
         let r = Command::new("bash").arg("-c").arg(line).output().unwrap();
@@ -1191,4 +1192,47 @@ fn the_slurm_driver_submits_an_array_and_a_dependent_report() {
         "{job_out}"
     );
     assert!(out.join("report.json").is_file());
+}
+
+/// A match ends with one sentence: player A's score and Elo and where the report is; a
+/// rerun that finds every game in its record plays nothing, says so and how to start
+/// afresh.
+#[test]
+fn a_match_ends_with_its_result_in_one_sentence() {
+    let out = scratch("sentence");
+    let (stdout, _) = arena_ok(
+        ["random", "random:seed=7"],
+        &out,
+        &["--board", "4x4", "--games", "4"],
+    );
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let p = &report["pairings"][0];
+    let (wins, losses) = (
+        p["total"]["wins"].as_u64().unwrap(),
+        p["total"]["losses"].as_u64().unwrap(),
+    );
+    let last = stdout.lines().last().unwrap();
+    let page = out.join("report.html");
+    let want = format!(
+        "random scored {:.1}% ({wins} wins, {losses} losses in 4 games) against random:seed=7: Elo ",
+        100.0 * p["score"].as_f64().unwrap()
+    );
+    assert!(last.starts_with(&want), "{last}\nwant {want}");
+    assert!(
+        last.ends_with(&format!("; the report is {}", page.display())),
+        "{last}"
+    );
+    let (again, err) = arena_ok(
+        ["random", "random:seed=7"],
+        &out,
+        &["--board", "4x4", "--games", "4"],
+    );
+    assert!(
+        err.contains("new games played: 0;")
+            && err.contains("nothing left to play: the record ")
+            && err.contains("to play the match afresh, delete the record or give another --out"),
+        "{err}"
+    );
+    assert_eq!(again.lines().last(), Some(last));
 }

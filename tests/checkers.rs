@@ -294,7 +294,7 @@ fn solve_proves_positions_over_the_databases_and_checks_the_proof_with_them() {
         "--memory",
         "16",
         "--quiet",
-        "--proof",
+        "--out",
         p,
     ]);
     assert!(ok, "{err}");

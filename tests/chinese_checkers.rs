@@ -98,7 +98,7 @@ fn the_two_piece_table_builds_probes_and_verifies() {
         "50",
         "--ply-cap",
         "200",
-        "--no-progress",
+        "--quiet",
         "--out",
         common::temp("cc", "arena").to_str().unwrap(),
     ]);

@@ -142,7 +142,7 @@ fn a_bad_time_control_is_one_error_line() {
             "random",
             "--player",
             "random:seed=2",
-            "--no-progress",
+            "--quiet",
         ];
         all.extend(&args);
         let (ok, _, err) = quasar(&all);
@@ -246,4 +246,98 @@ fn a_bad_tc_key_is_one_error_line() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(want), "{spec}: {err}");
     }
+}
+
+/// cutechess-cli's moves per period: `--tc 2/0.3` gives each side 0.3 s for every two of
+/// its moves, the base time added again after its second; GTP engines are told the period
+/// as Canadian byo-yomi (`time_settings 0 0.3 2`) and the stones left before each move;
+/// `--tc inf` is no clock.
+#[test]
+fn moves_per_period_refill_the_clock_and_inf_is_no_clock() {
+    let dir = scratch("clocks", "periods");
+    let out = dir.join("m");
+    let (ok, stdout, err) = arena(
+        ["random", "random:seed=2"],
+        &out,
+        &[
+            "--board",
+            "5x5",
+            "--tc",
+            "2/0.3",
+            "--games",
+            "2",
+            "--openings-plies",
+            "0",
+        ],
+    );
+    assert!(ok, "{stdout}{err}");
+    assert!(
+        stdout.contains("5x5, 2/300ms+0s clock, 2 games"),
+        "{stdout}"
+    );
+    let games = json_lines(&out.join("games.jsonl"));
+    let clocks: Vec<f64> = games[0]["clocks_ms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_f64().unwrap())
+        .collect();
+    let times: Vec<f64> = games[0]["times_ms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_f64().unwrap())
+        .collect();
+    assert!(clocks.len() >= 4, "{clocks:?}");
+    // White's clock after its first move (0, a period's first), its second (2, the period's
+    // last: 300 ms more) and its third (4, the next period's first).
+    let after_first = 300.0 - times[0];
+    let after_second = after_first - times[2] + 300.0;
+    assert!((clocks[0] - after_first).abs() <= 1.0, "{clocks:?}");
+    assert!((clocks[2] - after_second).abs() <= 1.0, "{clocks:?}");
+    assert!(clocks[2] > 500.0, "{clocks:?}");
+    let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
+    assert!(pgn.contains("[TimeControl \"2/0.3+0\"]"), "{pgn}");
+    // The PGN's tag reads back as the same control.
+    let merged = dir.join("merged");
+    let (_, rep_out, err) = quasar(&[
+        "arena",
+        "report",
+        out.join("games.pgn").to_str().unwrap(),
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
+    assert!(rep_out.contains("2/300ms+0s clock"), "{rep_out}{err}");
+
+    // A GTP engine hears the period and the stones left.
+    let log = dir.join("told.log");
+    let script = dir.join("log.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "while read -r c rest; do echo \"$c $rest\" >> {}; case $c in \
+             genmove) printf '= resign\\n\\n';; quit) exit 0;; *) printf '=\\n\\n';; esac; \
+             done\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    let spec = format!("gtp:sh {}", script.display());
+    let (ok, stdout, err) = arena(
+        [&spec, "random"],
+        &dir.join("g"),
+        &["--board", "5x5", "--tc", "40/60+0.5", "--games", "2"],
+    );
+    assert!(ok, "{stdout}{err}");
+    let told = std::fs::read_to_string(&log).unwrap();
+    assert!(told.contains("time_settings 0 60 40"), "{told}");
+    assert!(told.contains("time_left w 60 40"), "{told}");
+
+    let (ok, stdout, err) = arena(
+        ["random", "random:seed=2"],
+        &dir.join("inf"),
+        &["--board", "5x5", "--tc", "inf", "--games", "2"],
+    );
+    assert!(ok, "{stdout}{err}");
+    assert!(stdout.contains("5x5, 100ms per move, 2 games"), "{stdout}");
 }

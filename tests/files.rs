@@ -98,7 +98,7 @@ fn outputs_that_are_devices_or_fifos_are_refused_before_any_work() {
             "tablebase build --game woodpush --width 3 -o {}",
             "tablebase build --game chinese-checkers --pieces 2 -o {}",
             "tablebase build --board 4x4 --rows 3 -o {}",
-            "solve --board 4x4 --memory 16 --proof {}",
+            "solve --board 4x4 --memory 16 --out {}",
             "solve --board 4x4 --memory 16 --checkpoint {}",
         ] {
             refused(args, p, kind);

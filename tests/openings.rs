@@ -175,7 +175,7 @@ fn shards_of_an_openings_match_merge_into_the_whole() {
         "6",
         "--shard",
         "2/2",
-        "--no-progress",
+        "--quiet",
         "--out",
         o.to_str().unwrap(),
     ]);
@@ -216,7 +216,7 @@ fn a_gtp_engine_is_given_the_position_by_setboard() {
         "6",
         "--sims",
         "50",
-        "--no-progress",
+        "--quiet",
         "--out",
         out.to_str().unwrap(),
     ]);
@@ -303,7 +303,7 @@ fn the_bundled_openings_are_distinct_positions_three_plies_in() {
             file.to_str().unwrap(),
             "--games",
             &games,
-            "--no-progress",
+            "--quiet",
             "--out",
             out.to_str().unwrap(),
         ]);
@@ -321,4 +321,36 @@ fn the_bundled_openings_are_distinct_positions_three_plies_in() {
             assert!(s.ends_with(" b"), "{s}");
         }
     }
+}
+
+/// A byte-order mark before the first line is read past; a long bad line is quoted cut,
+/// and a NUL in it escaped, in one line of error.
+#[test]
+fn a_byte_order_mark_is_skipped_and_a_bad_line_is_quoted_short_and_printable() {
+    let dir = scratch("openings", "bom");
+    std::fs::write(dir.join("openings.txt"), format!("\u{feff}{FILE}")).unwrap();
+    let (ok, out, err) = run(&dir, &["--games", "2"]);
+    assert!(ok, "{out}{err}");
+    let games = json_lines(&dir.join("m/games.jsonl"));
+    assert_eq!(games[0]["start"], POSITIONS[0]);
+    let same = scratch("openings", "no-bom");
+    std::fs::write(same.join("openings.txt"), FILE).unwrap();
+    assert!(run(&same, &["--games", "2"]).0);
+    assert_eq!(
+        json_lines(&same.join("m/games.jsonl"))[0]["openings_file"],
+        games[0]["openings_file"],
+        "the same positions, the same file hash"
+    );
+
+    let long = format!("BBBBB/BBBBB/5/1W3/W1WWW\0{} b\n", "x".repeat(100_000));
+    std::fs::write(dir.join("openings.txt"), long).unwrap();
+    let (ok, _, err) = run(&dir, &["--games", "2"]);
+    assert!(!ok);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.len() < 2000, "{} bytes", err.len());
+    assert!(!err.contains('\0') && err.contains("\\0"), "{err}");
+    assert!(
+        err.contains("line 1: 'BBBBB/BBBBB/5/1W3/W1WWW\\0xxx"),
+        "{err}"
+    );
 }

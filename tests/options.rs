@@ -71,7 +71,7 @@ fn another_games_options_are_refused_by_name() {
         "2",
         "--sims",
         "10",
-        "--no-progress",
+        "--quiet",
         "--out",
         temp("options", "arena").to_str().unwrap(),
     ]);
@@ -273,4 +273,282 @@ fn bench_prints_the_same_rates_for_every_game() {
             )
         );
     }
+}
+
+#[test]
+fn a_misspelt_option_gets_a_did_you_mean() {
+    assert_eq!(
+        error(&["bestmove", "--sim", "100"]),
+        "error: unexpected argument '--sim' found; did you mean '--sims'? (see 'quasar --help')"
+    );
+    let e = error(&["bestmove", "--engine", "mtcs"]);
+    assert!(e.contains("did you mean 'mcts'?"), "{e}");
+    let e = error(&["arena", "--quit"]);
+    assert!(e.contains("did you mean '--quiet'?"), "{e}");
+    // No suggestion where none is near.
+    let e = error(&["bestmove", "--zzzzzz"]);
+    assert!(!e.contains("did you mean"), "{e}");
+}
+
+#[test]
+fn a_size_that_disagrees_with_the_position_is_refused_by_every_command() {
+    let six = "BBBBBB/BBBBBB/6/6/WWWWWW/WWWWWW w";
+    for cmd in [
+        &["bestmove", "--sims", "10"][..],
+        &["play"],
+        &["perft", "--depth", "1"],
+        &["solve"],
+    ] {
+        let e = error(&[cmd, &["--board", "5x5", "--position", six]].concat());
+        assert!(
+            e.contains("the size options give 5x5 but the position is 6x6"),
+            "{cmd:?}: {e}"
+        );
+    }
+    let e = error(&[
+        "bestmove",
+        "--game",
+        "woodpush",
+        "--width",
+        "9",
+        "--position",
+        "L.L.R.R L",
+    ]);
+    assert!(
+        e.contains("the size options give width 9 but the position is width 7"),
+        "{e}"
+    );
+    // Agreeing, or left out, the position's size is the board.
+    let (ok, out, err) = quasar(&[
+        "bestmove",
+        "--board",
+        "6x6",
+        "--position",
+        six,
+        "--sims",
+        "10",
+    ]);
+    assert!(ok && out.starts_with("bestmove "), "{err}");
+}
+
+#[test]
+fn show_takes_the_position_as_every_command_does_and_bare() {
+    let pos = "2B2/5/1W3/5/5 b";
+    let (ok, named, err) = quasar(&["show", "--position", pos]);
+    assert!(ok && named.ends_with(&format!("{pos}\n")), "{err}");
+    let (ok, bare, err) = quasar(&["show", pos]);
+    assert!(ok && bare == named, "{err}");
+    assert!(error(&["show"]).contains("--position POSITION"));
+    assert!(error(&["show", pos, "--position", pos]).contains("cannot be used with"));
+}
+
+/// The help's stated defaults are what the commands do: each game's default engine.
+#[test]
+fn bestmove_help_states_each_games_default_engine() {
+    let help = quasar(&["bestmove", "--help"]).1;
+    let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    let engine = |args: &[&str]| {
+        let (ok, out, err) = quasar(&[&["bestmove", "--sims", "20", "--json"], args].concat());
+        assert!(ok, "{args:?}: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        v["engine"].as_str().unwrap().to_string()
+    };
+    for (game, said, args, want) in [
+        (
+            "breakthrough",
+            "breakthrough: ab with --eval mcts from 8 rows, mcts below;",
+            &["--board", "6x7"][..],
+            "mcts",
+        ),
+        ("breakthrough", "from 8 rows", &["--board", "8x8"], "ab"),
+        ("breakthrough", "from 8 rows", &["--board", "3x8"], "ab"),
+        ("woodpush", "woodpush: ab;", &[], "ab"),
+        ("chinese-checkers", "chinese-checkers: ab;", &[], "ab"),
+        ("checkers", "checkers: mcts]", &[], "mcts"),
+    ] {
+        assert!(flat.contains(said), "{game}: {flat}");
+        assert_eq!(
+            engine(&[&["--game", game], args].concat()),
+            want,
+            "{game} {args:?}"
+        );
+    }
+}
+
+/// The help's list of the files `--out` receives is the list the arena writes.
+#[test]
+fn arena_help_lists_every_file_its_out_folder_receives() {
+    let help = quasar(&["arena", "--help"]).1;
+    let out_help = help
+        .split("\n  -o, --out <OUT>")
+        .nth(1)
+        .and_then(|rest| rest.split("\n      --").next())
+        .unwrap_or_else(|| panic!("--out in {help}"));
+    for file in arena::report::FILES
+        .iter()
+        .chain(&["games.jsonl", "games.pgn", "games.pdn"])
+    {
+        assert!(out_help.contains(file), "{file}: {out_help}");
+    }
+    let report_help = quasar(&["arena", "report", "--help"]).1;
+    for file in arena::report::FILES
+        .iter()
+        .chain(&["games.pgn", "games.pdn"])
+    {
+        assert!(report_help.contains(file), "{file}: {report_help}");
+    }
+    // And a round robin writes each of them, with its record and the PGN copy.
+    let dir = temp("options", "files");
+    let (ok, _, err) = quasar(&[
+        "arena",
+        "--board",
+        "4x4",
+        "--player",
+        "random",
+        "--player",
+        "random:seed=2",
+        "--player",
+        "random:seed=3",
+        "--games",
+        "2",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    for file in arena::report::FILES
+        .iter()
+        .chain(&["games.jsonl", "games.pgn"])
+    {
+        assert!(dir.join(file).is_file(), "{file}");
+    }
+}
+
+#[test]
+fn the_old_option_names_still_work_hidden() {
+    let dir = temp("options", "old-names");
+    let (ok, _, err) = quasar(&[
+        "arena",
+        "--board",
+        "4x4",
+        "--player",
+        "random",
+        "--player",
+        "random:seed=2",
+        "--games",
+        "2",
+        "--no-progress",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let table = dir.join("t.qrt");
+    let (ok, _, err) = quasar(&[
+        "tablebase",
+        "build",
+        "--game",
+        "woodpush",
+        "--width",
+        "6",
+        "--quiet",
+        "--output",
+        table.to_str().unwrap(),
+    ]);
+    assert!(ok && table.is_file(), "{err}");
+    let proof = dir.join("4x4.proof");
+    let (ok, _, err) = quasar(&[
+        "solve",
+        "--board",
+        "4x4",
+        "--quiet",
+        "--proof",
+        proof.to_str().unwrap(),
+    ]);
+    assert!(ok && proof.is_file(), "{err}");
+    let (ok, _, err) = quasar(&["solve", "--check", proof.to_str().unwrap(), "--quiet"]);
+    assert!(ok, "{err}");
+    let saved = dir.join("game.pgn");
+    let (ok, _, err) = common::with_input(
+        &[
+            "play",
+            "--board",
+            "4x4",
+            "--sims",
+            "10",
+            "--save",
+            saved.to_str().unwrap(),
+        ],
+        b"quit\n",
+    );
+    assert!(ok && saved.is_file(), "{err}");
+    for (cmd, old) in [
+        (&["arena"][..], "--no-progress"),
+        (&["tablebase", "build"], "--output"),
+        (&["solve"], "--proof"),
+        (&["play"], "--save"),
+    ] {
+        let help = quasar(&[cmd, &["--help"]].concat()).1;
+        assert!(!help.contains(old), "{cmd:?} shows {old}");
+        assert!(help.contains("-o, --out <"), "{cmd:?}: {help}");
+    }
+}
+
+#[test]
+fn a_small_solve_allocates_a_small_table() {
+    let (ok, out, err) = quasar(&["solve", "--board", "4x4", "--quiet"]);
+    assert!(ok, "{err}");
+    // 512 MiB, the default of larger boards, would show here as over 500 MiB.
+    if let Some(line) = out.lines().find(|l| l.starts_with("peak memory: ")) {
+        let mib: f64 = line["peak memory: ".len()..]
+            .trim_end_matches(" MiB")
+            .parse()
+            .unwrap();
+        assert!(mib < 200.0, "{line}");
+    }
+    let (ok, out, err) = quasar(&["solve", "--board", "4x4", "--quiet", "--memory", "300"]);
+    assert!(ok, "{err}");
+    if let Some(line) = out.lines().find(|l| l.starts_with("peak memory: ")) {
+        let mib: f64 = line["peak memory: ".len()..]
+            .trim_end_matches(" MiB")
+            .parse()
+            .unwrap();
+        assert!(mib > 300.0, "--memory is still obeyed: {line}");
+    }
+}
+
+#[test]
+fn a_stop_after_no_node_is_refused() {
+    let e = error(&["solve", "--board", "4x4", "--stop-after", "0"]);
+    assert!(
+        e.starts_with("error: invalid value '0' for '--stop-after <NODES>'"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_table_build_takes_as_many_threads_as_it_is_given() {
+    let dir = common::scratch("options", "threads");
+    let table = dir.join("w6.qrt");
+    let (ok, out, err) = quasar(&[
+        "tablebase",
+        "build",
+        "--game",
+        "woodpush",
+        "--width",
+        "6",
+        "--quiet",
+        "--threads",
+        "1",
+        "-o",
+        table.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains(" on 1 threads"), "{out}");
+    let help = quasar(&["tablebase", "build", "--help"]).1;
+    assert!(
+        help.contains("--threads <THREADS>") && help.contains("[default: every core]"),
+        "{help}"
+    );
+    let e = error(&["tablebase", "build", "--threads", "0"]);
+    assert!(e.contains("'0' for '--threads <THREADS>'"), "{e}");
 }

@@ -1,5 +1,5 @@
 //! Game records end to end: the arena writes a PGN-style file (PDN for checkers) beside its
-//! JSON Lines with the start position and each move's search information, `play --save`
+//! JSON Lines with the start position and each move's search information, `play --out`
 //! writes the same format, and `replay` prints the same boards from either record.
 
 mod common;
@@ -102,11 +102,11 @@ fn a_match_writes_pgn_with_search_information_and_replay_reads_both_records() {
     for (line, g) in jsonl.iter().enumerate() {
         let n = (line + 1).to_string();
         let in_pgn = (g["number"].as_u64().unwrap() + 1).to_string();
-        let from_json = run_ok(&["replay", record.to_str().unwrap(), "--game", &n]);
+        let from_json = run_ok(&["replay", record.to_str().unwrap(), "--index", &n]);
         let from_pgn = run_ok(&[
             "replay",
             out.join("games.pgn").to_str().unwrap(),
-            "--game",
+            "--index",
             &in_pgn,
         ]);
         assert_eq!(
@@ -136,8 +136,60 @@ fn a_match_writes_pgn_with_search_information_and_replay_reads_both_records() {
         .unwrap()
         .contains("id=\"board\""));
 
-    let e = one_error_line(&["replay", record.to_str().unwrap(), "--game", "3"]);
-    assert!(e.contains("holds 2 game(s)"), "{e}");
+    let e = one_error_line(&["replay", record.to_str().unwrap(), "--index", "3"]);
+    assert!(
+        e.starts_with("error: --index 3: ") && e.contains("holds 2 game(s)"),
+        "{e}"
+    );
+    // --game names the game, as in every other command; a number is still the index, said
+    // on standard error.
+    let second = run_ok(&["replay", record.to_str().unwrap(), "--index", "2"]);
+    let (ok, old, note) = common::quasar(&["replay", record.to_str().unwrap(), "--game", "2"]);
+    assert!(ok && old == second, "{note}");
+    assert!(
+        note.starts_with("note: --game 2 is read as --index 2"),
+        "{note}"
+    );
+    let named = run_ok(&[
+        "replay",
+        record.to_str().unwrap(),
+        "--game",
+        "breakthrough",
+        "--index",
+        "2",
+    ]);
+    assert_eq!(named, second);
+    let e = one_error_line(&["replay", record.to_str().unwrap(), "--game", "woodpush"]);
+    assert!(
+        e.contains("--game woodpush: game 1 of ") && e.ends_with("is of breakthrough"),
+        "{e}"
+    );
+    let e = one_error_line(&["replay", record.to_str().unwrap(), "--game", "go"]);
+    assert!(
+        e.contains("the game's number in the record is --index N"),
+        "{e}"
+    );
+    let e = one_error_line(&[
+        "replay",
+        record.to_str().unwrap(),
+        "--game",
+        "2",
+        "--index",
+        "1",
+    ]);
+    assert!(e.contains("--game names the game"), "{e}");
+    // A PGN file that names no game is read as the game --game names.
+    let untagged = dir.join("untagged.pgn");
+    std::fs::write(&untagged, "[Event \"x\"]\n1. a2-a3 *\n").unwrap();
+    let e = one_error_line(&["replay", untagged.to_str().unwrap()]);
+    assert!(e.contains("give it with --game NAME"), "{e}");
+    let shown = run_ok(&[
+        "replay",
+        untagged.to_str().unwrap(),
+        "--game",
+        "breakthrough",
+    ]);
+    assert!(shown.contains("1. White plays a2-a3"), "{shown}");
     let bad = dir.join("bad.pgn");
     std::fs::write(&bad, "[Event \"x\"]\n[Game \"breakthrough\"]\n1. a2-a4 *\n").unwrap();
     let e = one_error_line(&["replay", bad.to_str().unwrap()]);
@@ -198,7 +250,7 @@ fn every_game_records_in_its_notation_and_replays() {
         let from_json = run_ok(&[
             "replay",
             out.join("games.jsonl").to_str().unwrap(),
-            "--game",
+            "--index",
             &line.to_string(),
         ]);
         let from_pgn = run_ok(&["replay", file.to_str().unwrap()]);
@@ -237,7 +289,7 @@ fn play_saves_its_game_in_the_same_format() {
             "5x5",
             "--sims",
             "50",
-            "--save",
+            "--out",
             saved.to_str().unwrap(),
         ],
         b"a2-a3\nquit\n",
@@ -274,14 +326,14 @@ fn play_refuses_a_save_path_it_cannot_write_before_the_game() {
             "5x5",
             "--sims",
             "50",
-            "--save",
+            "--out",
             path.to_str().unwrap(),
         ];
         let out = common::output_within(&args, b"a2-a3\nquit\n", 30);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{err}");
         assert!(
-            err.starts_with("error: --save ") && err.contains(why) && err.lines().count() == 1,
+            err.starts_with("error: --out ") && err.contains(why) && err.lines().count() == 1,
             "{err}"
         );
         assert!(out.stdout.is_empty(), "a game was played: {err}");
@@ -407,7 +459,7 @@ fn records_whose_moves_contradict_them_are_refused_with_their_line() {
             dir.join("r").to_str().unwrap(),
         ]);
         assert!(e.contains(&want) && e.contains(why), "{e}");
-        let e = one_error_line(&["replay", b, "--game", "2"]);
+        let e = one_error_line(&["replay", b, "--index", "2"]);
         assert!(e.contains("line 2: ") && e.contains(why), "{e}");
         // A resumed match counts no game it cannot replay.
         let mut args = common::arena_args(players, &out, &extra);

@@ -48,21 +48,8 @@ fn a_round_robin_report_replays_its_games_in_chromium() {
     let out = dir.join("out");
     let run = Command::new(env!("CARGO_BIN_EXE_quasar"))
         .args([
-            "arena",
-            "--board",
-            "5x5",
-            "--player",
-            "mcts",
-            "--player",
-            "ab",
-            "--player",
-            "random",
-            "--games",
-            "2",
-            "--sims",
-            "100",
-            "--no-progress",
-            "--out",
+            "arena", "--board", "5x5", "--player", "mcts", "--player", "ab", "--player", "random",
+            "--games", "2", "--sims", "100", "--quiet", "--out",
         ])
         .arg(&out)
         .output()

@@ -17,7 +17,7 @@ fn four_by_four_solves_proves_and_checks() {
     let file = temp("4x4.proof");
     let f = file.to_str().unwrap();
     for extra in [&[][..], &["--no-tb"][..], &["--length-pn-from", "4"][..]] {
-        let mut args = vec!["solve", "--board", "4x4", "--memory", "16", "--proof", f];
+        let mut args = vec!["solve", "--board", "4x4", "--memory", "16", "--out", f];
         args.extend_from_slice(extra);
         let (ok, out, err) = quasar(&args);
         assert!(ok, "{err}");
@@ -54,7 +54,7 @@ fn four_by_four_solves_proves_and_checks() {
             let piece = temp(&format!("4x4-piece-{i}.proof"));
             let p = piece.to_str().unwrap().to_string();
             let shard = format!("{i}/2");
-            let args = ["solve", "--board", "4x4", "--proof", &p, "--shard", &shard];
+            let args = ["solve", "--board", "4x4", "--out", &p, "--shard", &shard];
             let (ok, out, err) = quasar(&args);
             assert!(ok, "{err}");
             assert!(
@@ -66,7 +66,7 @@ fn four_by_four_solves_proves_and_checks() {
         .collect();
     let merged = temp("4x4-merged.proof");
     let m = merged.to_str().unwrap();
-    let (ok, out, err) = quasar(&["solve", "--merge", &pieces[0], &pieces[1], "--proof", m]);
+    let (ok, out, err) = quasar(&["solve", "--merge", &pieces[0], &pieces[1], "--out", m]);
     assert!(ok && out.contains("merged from 2 pieces"), "{out}{err}");
     let (ok, out, err) = quasar(&["solve", "--check", m]);
     assert!(
@@ -75,7 +75,7 @@ fn four_by_four_solves_proves_and_checks() {
     );
     let (ok, _, err) = quasar(&["solve", "--board", "4x4", "--shard", "1/2"]);
     assert!(
-        !ok && err.contains("a job's share of a --check or of a --proof"),
+        !ok && err.contains("a job's share of a --check or of a --out"),
         "{err}"
     );
     // One bound of the length search alone: 14 plies hold, 13 (and so 12) do not.
@@ -144,7 +144,7 @@ fn bad_input_is_one_error_line() {
             "solve",
             "--board",
             "4x4",
-            "--proof",
+            "--out",
             "/nonexistent-folder/4x4.proof",
         ],
         &[
@@ -396,7 +396,7 @@ fn a_signal_in_the_proof_keeps_what_is_written_and_the_same_command_resumes_it()
         "64",
         "--checkpoint",
         c,
-        "--proof",
+        "--out",
         p,
     ];
     // The first progress line of the proof comes after 65,536 of its positions.
@@ -621,7 +621,7 @@ fn woodpush_and_chinese_checkers_solve_with_draws_proofs_and_checks() {
     let file = temp("w7.proof");
     let f = file.to_str().unwrap();
     let (ok, out, err) = quasar(&[
-        "solve", "--game", "woodpush", "--width", "7", "--memory", "16", "--quiet", "--proof", f,
+        "solve", "--game", "woodpush", "--width", "7", "--memory", "16", "--quiet", "--out", f,
     ]);
     assert!(ok, "{err}");
     assert!(
@@ -650,7 +650,7 @@ fn woodpush_and_chinese_checkers_solve_with_draws_proofs_and_checks() {
     std::fs::remove_file(&file).unwrap();
     // A draw's proof: each side's holding moves, checked by the same command.
     let (ok, out, err) = quasar(&[
-        "solve", "--game", "woodpush", "--width", "9", "--memory", "16", "--quiet", "--proof", f,
+        "solve", "--game", "woodpush", "--width", "9", "--memory", "16", "--quiet", "--out", f,
     ]);
     assert!(ok, "{err}");
     assert!(

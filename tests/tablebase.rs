@@ -265,7 +265,7 @@ fn plan_and_build_refuse_the_options_they_would_ignore() {
         ),
         (
             &["plan", "--board", "4x5", "-o", "t.d"],
-            "error: --output is not an option of tablebase plan: it prints the slices to build",
+            "error: --out is not an option of tablebase plan: it prints the slices to build",
         ),
         (
             &[

@@ -155,7 +155,7 @@ fn a_fit_writes_a_model_both_engines_use_and_resumes() {
         "2",
         "--sims",
         "100",
-        "--no-progress",
+        "--quiet",
         "--out",
         dir.join("match").to_str().unwrap(),
         "--player",

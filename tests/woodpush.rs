@@ -341,7 +341,7 @@ fn a_table_proves_the_start_and_plays_in_the_arena() {
         "1",
         "--ply-cap",
         "60",
-        "--no-progress",
+        "--quiet",
         "--out",
         out_dir.to_str().unwrap(),
     ]);

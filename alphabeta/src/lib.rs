@@ -27,6 +27,8 @@
 //! limit no iteration starts after half the budget, and the running one stops at the
 //! budget, keeping the best root move it had searched fully.
 
+#![forbid(unsafe_code)]
+
 pub mod check;
 mod limits;
 mod ordering;

@@ -33,7 +33,8 @@ pub struct Entry<M> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("cannot allocate a transposition table of {mib} MiB: give a smaller hash size")]
 pub struct TableTooLarge {
-    /// The size asked for, rounded down to a power of two entries, in MiB.
+    /// The size asked for, in MiB (as given: the table would round it down to a power of
+    /// two entries, a number the user never gave).
     pub mib: usize,
 }
 
@@ -52,9 +53,9 @@ impl<M: Copy> Table<M> {
         let wanted = (bytes / size).max(1024);
         let len = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
         let mut entries = Vec::new();
-        entries.try_reserve_exact(len).map_err(|_| TableTooLarge {
-            mib: len.saturating_mul(size) >> 20,
-        })?;
+        entries
+            .try_reserve_exact(len)
+            .map_err(|_| TableTooLarge { mib: bytes >> 20 })?;
         // On huge pages a large table fills far faster (a 4,000 MiB one in 7.5 s instead
         // of 11.5) and each probe walks a shorter page table.
         quasar_core::memory::advise_huge_pages(entries.as_ptr(), len);
@@ -126,6 +127,15 @@ impl<M: Copy> Table<M> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_too_large_is_reported_at_the_size_asked_for() {
+        // Far past any address space: refused, and named by the MiB given, not by the
+        // power of two entries it would have been rounded down to.
+        let asked = 1usize << 62;
+        let e = Table::<u16>::new(asked).err().expect("too large");
+        assert_eq!(e.mib, asked >> 20);
+    }
 
     #[test]
     fn a_stored_result_is_found_and_a_colliding_one_kept_beside_it() {

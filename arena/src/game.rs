@@ -303,7 +303,7 @@ pub fn play_adjudicated_game<G: Game>(
         game.infos.push(info);
         game.clocks
             .push(clocks[side.index()].as_mut().map(|(c, _)| {
-                c.remaining = c.remaining.saturating_sub(took) + c.increment;
+                c.after_move(took);
                 c.remaining
             }));
         game.end = pos.clone();
@@ -527,6 +527,7 @@ mod tests {
         let tc = |base, inc| crate::clock::TimeControl {
             base: Duration::from_millis(base),
             increment: Duration::from_millis(inc),
+            moves: None,
         };
         let tolerance = Duration::from_millis(5);
         // 30 ms a move on 50 ms and no increment: the second move falls its flag.

@@ -359,21 +359,30 @@ impl<G: Game> Player<G> for GtpPlayer<G> {
             // GTP has no increment: it is sent as a byo-yomi period of one stone, which
             // promises the engine the increment for every move once its time is spent, as
             // a Fischer clock does (quasar's own GTP engine reads it back as the
-            // increment); without one, sudden death. Before each move, the time left.
+            // increment); without one, sudden death. Moves per period are Canadian
+            // byo-yomi with no main time: the period's time for its stones (an increment
+            // besides is only seen in the time left). Before each move, the time left (and
+            // the period's stones left).
             if !self.timed {
-                let inc = clock.increment.as_secs_f64();
-                let stones = u32::from(inc > 0.0);
-                let cmd = format!(
-                    "time_settings {} {inc} {stones}",
-                    clock.remaining.as_secs_f64()
-                );
+                let cmd = match clock.period {
+                    Some(p) => format!("time_settings 0 {} {}", p.time.as_secs_f64(), p.moves),
+                    None => {
+                        let inc = clock.increment.as_secs_f64();
+                        let stones = u32::from(inc > 0.0);
+                        format!(
+                            "time_settings {} {inc} {stones}",
+                            clock.remaining.as_secs_f64()
+                        )
+                    }
+                };
                 self.command(&cmd, SETUP_WAIT)?;
                 self.timed = true;
             }
             let cmd = format!(
-                "time_left {} {} 0",
+                "time_left {} {} {}",
                 colour::<G>(pos.side_to_move()),
-                clock.remaining.as_secs_f64()
+                clock.remaining.as_secs_f64(),
+                clock.period.map_or(0, |p| p.moves_to_go)
             );
             self.command(&cmd, SETUP_WAIT)?;
         }

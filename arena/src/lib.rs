@@ -4,6 +4,8 @@
 //! A game joins by implementing [`setup::GameSetup`] (its name, sizes, start, playout
 //! policy and tables); nothing here names a game.
 
+#![forbid(unsafe_code)]
+
 pub mod ab_player;
 pub mod clock;
 pub mod duration;

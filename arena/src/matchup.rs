@@ -61,6 +61,9 @@ pub struct MatchConfig<S: GameSetup> {
     pub adjudicator: Option<Adjudicator<S::Game>>,
     /// The resign and draw rules by the players' values (`--resign`, `--draw`).
     pub value_rules: ValueRules,
+    /// Raised by the caller to stop the match after the games in progress (`None`: play
+    /// it all); the record keeps every finished game, so a rerun resumes.
+    pub interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl<S: GameSetup> MatchConfig<S> {
@@ -589,7 +592,11 @@ pub fn run_match<S: GameSetup>(
     std::thread::scope(|s| {
         for _ in 0..workers {
             s.spawn(|| loop {
-                if stop.load(Ordering::SeqCst) {
+                let interrupted = cfg
+                    .interrupt
+                    .as_ref()
+                    .is_some_and(|i| i.load(Ordering::SeqCst));
+                if stop.load(Ordering::SeqCst) || interrupted {
                     break;
                 }
                 let k = next.fetch_add(1, Ordering::SeqCst);
@@ -935,6 +942,7 @@ mod tests {
             shard: Shard::WHOLE,
             adjudicator: None,
             value_rules: ValueRules::default(),
+            interrupt: None,
         };
         let players: Vec<Contestant<Position>> = (1..=2)
             .map(|k| Contestant {

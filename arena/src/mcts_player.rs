@@ -5,7 +5,7 @@ use crate::clock::TimeControl;
 use crate::guard::{Guard, Guarded};
 use crate::player::{Budget, MoveInfo, Player, PlayerError, PlayerFactory};
 use crate::settings::{EngineSettings, SearchDefaults};
-use crate::setup::{EvaluationUse, GameSetup};
+use crate::setup::{EvaluationUse, GameSetup, SetupError};
 use crate::spec::PlayerSpec;
 use mcts::{Limits, Searcher};
 use quasar_core::{Game, Oracle};
@@ -27,6 +27,12 @@ impl<S: GameSetup> MctsFactory<S> {
     /// now, and checks that the game has the evaluation the settings need, so a bad
     /// setting fails before the first game.
     pub fn new(settings: EngineSettings, setup: &S) -> Result<MctsFactory<S>, PlayerError> {
+        Ok(Self::build(settings, setup)?)
+    }
+
+    /// The factory, or the setup's refusal of the settings: the steps every MCTS searcher
+    /// of a setup goes through, for a match's players and for one searcher alike.
+    pub(crate) fn build(settings: EngineSettings, setup: &S) -> Result<MctsFactory<S>, SetupError> {
         setup.check_playout_keys(&settings.playout)?;
         let policy = setup.policy(&settings.playout)?;
         let eval = setup.evaluation_use(&settings)?;
@@ -41,6 +47,29 @@ impl<S: GameSetup> MctsFactory<S> {
             eval,
             defaults: setup.search_defaults(),
         })
+    }
+
+    /// A searcher of these settings seeded with `seed` (where the settings fix none),
+    /// with `guard` as its blunder guard.
+    fn searcher_with(
+        &self,
+        seed: u64,
+        guard: Option<Guard<S::Game>>,
+    ) -> Guarded<S::Game, S::Policy> {
+        let mut config = self
+            .settings
+            .config(self.policy.clone(), seed, self.defaults);
+        self.eval.apply(&mut config);
+        Guarded::new(
+            Searcher::with_evaluation(config, self.oracle.clone(), self.eval.evaluation.clone()),
+            guard,
+        )
+    }
+
+    /// The one searcher of these settings, taking the factory's guard itself.
+    pub(crate) fn into_searcher(mut self, seed: u64) -> Guarded<S::Game, S::Policy> {
+        let guard = self.guard.take();
+        self.searcher_with(seed, guard)
     }
 }
 
@@ -58,14 +87,7 @@ impl<S: GameSetup> PlayerFactory<S::Game> for MctsFactory<S> {
     }
 
     fn make(&self, seed: u64) -> Result<Box<dyn Player<S::Game>>, PlayerError> {
-        let mut config = self
-            .settings
-            .config(self.policy.clone(), seed, self.defaults);
-        self.eval.apply(&mut config);
-        let searcher = Guarded::new(
-            Searcher::with_evaluation(config, self.oracle.clone(), self.eval.evaluation.clone()),
-            self.guard.as_ref().map(Guard::fresh),
-        );
+        let searcher = self.searcher_with(seed, self.guard.as_ref().map(Guard::fresh));
         Ok(Box::new(MctsPlayer {
             name: self.name(),
             searcher,

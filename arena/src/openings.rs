@@ -162,12 +162,18 @@ impl<G: Game> OpeningBook<G> {
     ) -> Result<OpeningBook<G>, OpeningsError> {
         let mut positions = Vec::new();
         let mut canonical = String::new();
+        // A byte-order mark, which some editors write first, is no part of the first line.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         for (i, raw) in text.lines().enumerate() {
             let line = raw.trim();
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let at = |line_no: usize| (path.to_path_buf(), line_no, line.to_string());
+            // An error quotes the line, cut: a line of 100 KB is no message.
+            let at = |line_no: usize| {
+                let text = quasar_core::file::shorten(line, 80).into_owned();
+                (path.to_path_buf(), line_no, text)
+            };
             let position = G::parse_position(line).map_err(|e| {
                 let (path, line, text) = at(i + 1);
                 OpeningsError::BadLine {
@@ -175,7 +181,7 @@ impl<G: Game> OpeningBook<G> {
                     line,
                     text,
                     game: S::NAME,
-                    message: e.to_string(),
+                    message: quasar_core::file::shorten(&e.to_string(), 200).into_owned(),
                 }
             })?;
             let size = S::of_position(&position);

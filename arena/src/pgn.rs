@@ -608,16 +608,8 @@ fn budget_of_pgn(tag: &str) -> String {
     if let Some(per_move) = tag.strip_suffix("/move") {
         return per_move.to_string();
     }
-    let seconds = |t: &str| {
-        t.parse::<f64>()
-            .ok()
-            .filter(|s| s.is_finite() && *s >= 0.0 && *s <= 1e6)
-            .map(|s| std::time::Duration::from_micros((s * 1e6).round() as u64))
-    };
-    match tag.split_once('+').map(|(b, i)| (seconds(b), seconds(i))) {
-        Some((Some(base), Some(increment))) => {
-            crate::clock::TimeControl { base, increment }.to_string()
-        }
+    match tag.parse::<crate::clock::TimeControl>() {
+        Ok(tc) if tag.contains('+') => tc.to_string(),
         _ => tag.to_string(),
     }
 }

@@ -136,13 +136,7 @@ impl Budget {
 
     /// The budget of a game's first move under `tc`.
     pub fn start_of(tc: TimeControl, tolerance: Duration) -> Budget {
-        Budget::on_clock(
-            ClockState {
-                remaining: tc.base,
-                increment: tc.increment,
-            },
-            tolerance,
-        )
+        Budget::on_clock(ClockState::start_of(tc), tolerance)
     }
 
     /// The limit a built-in player searches this move under: the fixed limit, or under a

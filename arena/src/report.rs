@@ -349,6 +349,32 @@ fn elo_cell(s: &PairingSummary) -> String {
     }
 }
 
+/// A pairing's result in one sentence, as player A's: "mcts:tb=t.d scored 62.5% (25 wins,
+/// 15 losses in 40 games) against mcts: Elo +89 (95% CI +1 .. +189)".
+pub fn verdict(s: &PairingSummary) -> String {
+    let t = &s.total;
+    if t.games() == 0 {
+        return format!("{} and {} played no games", s.player_a, s.player_b);
+    }
+    let draws = match t.draws {
+        0 => String::new(),
+        d => format!(", {d} draws"),
+    };
+    let score = s.score.map_or("-".into(), pct);
+    format!(
+        "{} scored {score} ({} wins{draws}, {} losses in {} games) against {}: Elo {}",
+        s.player_a,
+        t.wins,
+        t.losses,
+        t.games(),
+        s.player_b,
+        match elo(t) {
+            Some(_) => elo_cell(s).replacen(" (", " (95% CI ", 1),
+            None => "unknown (no games)".into(),
+        }
+    )
+}
+
 /// The thesis' table (Figure 5.3) with the statistics added, and a cross table when there
 /// are more than two players, as Markdown.
 pub fn markdown(r: &Report) -> String {

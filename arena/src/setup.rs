@@ -4,7 +4,7 @@
 use crate::guard::{Guard, Guarded, GUARD_TABLE_BYTES};
 use crate::settings::{EngineSettings, PlayoutSettings, SearchDefaults, TableSpec};
 use alphabeta::AlphaBeta;
-use mcts::{Config, PlayoutPolicy, Searcher};
+use mcts::{Config, PlayoutPolicy};
 use quasar_core::{Chain, Evaluation, Game, Oracle, Verdicts};
 use std::fmt;
 use std::sync::Arc;
@@ -441,21 +441,7 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         settings: &EngineSettings,
         seed: u64,
     ) -> Result<Guarded<Self::Game, Self::Policy>, SetupError> {
-        self.check_playout_keys(&settings.playout)?;
-        let mut config = settings.config(
-            self.policy(&settings.playout)?,
-            seed,
-            self.search_defaults(),
-        );
-        let eval = self.evaluation_use(settings)?;
-        eval.apply(&mut config);
-        let table = self.table_oracle(settings)?;
-        let guard = self.guard(settings, table.clone())?;
-        let oracle = self.mcts_oracle(settings, table);
-        Ok(Guarded::new(
-            Searcher::with_evaluation(config, oracle, eval.evaluation),
-            guard,
-        ))
+        Ok(crate::mcts_player::MctsFactory::build(settings.clone(), self)?.into_searcher(seed))
     }
 
     /// The share of each move's time the blunder guard takes when the settings name no

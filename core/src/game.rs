@@ -210,6 +210,27 @@ pub trait Game: Clone + Eq + Send + Sync + fmt::Debug + 'static {
 
     /// Reads a position in the game's text notation.
     fn parse_position(text: &str) -> Result<Self, ParseError>;
+
+    /// Plays uniformly random moves until the game ends or `max_plies` are played: the
+    /// outcome (`None` when cut off) and the plies played. `moves` is the buffer of this
+    /// plain loop; a game with a faster loop of its own overrides it.
+    fn random_playout(
+        &mut self,
+        rng: &mut rand_xoshiro::Xoshiro256PlusPlus,
+        moves: &mut Vec<Self::Move>,
+        max_plies: u32,
+    ) -> (Option<Outcome>, u32) {
+        use rand::RngExt;
+        for plies in 0..max_plies {
+            if let Some(o) = self.outcome() {
+                return (Some(o), plies);
+            }
+            self.legal_moves(moves);
+            let mv = moves[rng.random_range(0..moves.len())];
+            self.play(mv);
+        }
+        (self.outcome(), max_plies)
+    }
 }
 
 /// Counts the leaves of the game tree `depth` plies deep; a finished game is one leaf.

@@ -6,6 +6,7 @@
 pub mod bits;
 pub mod combin;
 pub mod conformance;
+pub mod encode;
 pub mod eval;
 pub mod exact;
 pub mod file;
@@ -21,6 +22,7 @@ pub mod rng;
 #[cfg(test)]
 mod toy;
 
+pub use encode::{Encode, Planes};
 pub use eval::{win_chance, Evaluation, ForcedOnly, Verdict, Verdicts, EVAL_LIMIT};
 pub use game::{perft, Detail, Game, GameResult, Outcome, ParseError, Side};
 pub use measure::cpu_seconds;

@@ -20,8 +20,9 @@ pub fn peak_memory_kib() -> Option<u64> {
 pub fn cpu_seconds() -> Option<f64> {
     #[cfg(unix)]
     {
-        // SAFETY: getrusage only writes the struct it is given.
+        // SAFETY: `rusage` is plain integers, for which all zero bytes are a value.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: getrusage only writes the struct it is given, which lives to the end.
         if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0 {
             let t = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 * 1e-6;
             return Some(t(usage.ru_utime) + t(usage.ru_stime));

@@ -7,6 +7,8 @@
 //! weights costs one table read per tuple, fast enough for every playout's end and every
 //! alpha-beta leaf on one core, and trains in seconds on hundreds of thousands of positions.
 
+#![forbid(unsafe_code)]
+
 pub mod eval;
 pub mod features;
 pub mod file;

@@ -68,6 +68,8 @@
 //! `searcher.rs` the [`Searcher`] that ties them together. Data flows one way: the stores
 //! know nothing of the search, the search nothing of the threads.
 
+#![forbid(unsafe_code)]
+
 mod config;
 mod debug;
 mod playout;

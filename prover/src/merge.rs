@@ -1,4 +1,4 @@
-//! Proofs written by several jobs (`--proof FILE --shard I/N`, each proving its share of
+//! Proofs written by several jobs (`--out FILE --shard I/N`, each proving its share of
 //! the loser's first replies) merged into one file: the pieces' records, sorted by hash in
 //! each, are taken a 256th of the hash range at a time from every piece, a position in two
 //! pieces keeps its smallest bound (its sub-proof in that piece is whole), and the file is

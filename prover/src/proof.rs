@@ -26,7 +26,7 @@ const FRAME: Frame = frame::sealed_at_end(
     &[1],
     HEADER_BYTES,
     "quasar proof",
-    "solve again with --proof to rewrite it",
+    "solve again with --out to rewrite it",
 );
 /// The deepest bucket index a file may hold (2^40 buckets: far beyond any disk).
 const MAX_BUCKET_BITS: u32 = 40;
@@ -185,7 +185,7 @@ pub enum ProofError {
     },
     /// The bytes are not an intact proof file.
     #[error(
-        "{path} is not an intact quasar proof file: {msg}; solve again with --proof to rewrite it"
+        "{path} is not an intact quasar proof file: {msg}; solve again with --out to rewrite it"
     )]
     Damaged {
         /// The file.

@@ -49,6 +49,8 @@
 //! assert_eq!(report.undecided, 0);
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod file;
 pub mod packed;
 pub mod progress;

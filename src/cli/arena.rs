@@ -57,8 +57,10 @@ pub struct ReportArgs {
     /// records, or the games.pgn (games.pdn) files the arena wrote beside them
     #[arg(required = true, value_name = "RECORD")]
     records: Vec<PathBuf>,
-    /// Directory for pairings.csv, crosstable.csv, report.json and winrates.svg
-    #[arg(long, default_value = "arena-results")]
+    /// Directory for the merged report: report.html, report.json, pairings.csv,
+    /// winrates.svg, with three or more players crosstable.csv and ratings.csv, and the
+    /// merged games as games.pgn (games.pdn for checkers)
+    #[arg(short, long, default_value = "arena-results")]
     out: PathBuf,
     /// The player rated 0 in the rating list [default: the first]
     #[arg(long, value_name = "SPEC")]
@@ -85,7 +87,8 @@ pub struct MatchArgs {
     /// Games per pairing; even, so that each opening is played with both colours
     #[arg(long)]
     games: Option<u32>,
-    /// Games played at once [default: all cores]
+    /// Games played at once (each player's own search threads, threads=N, come on top)
+    /// [default: every core]
     #[arg(long)]
     jobs: Option<usize>,
     /// Wall-clock time per move [default: 100ms]
@@ -95,10 +98,13 @@ pub struct MatchArgs {
     #[arg(long, value_parser = super::engine_opts::simulations)]
     sims: Option<u64>,
     /// A clock for each side instead of a time per move: BASE+INCREMENT (e.g. 10s+0.1s, or
-    /// 1m alone); the engine spends a share of its time left, and a player whose clock runs
-    /// out (past --tolerance) loses on time. A player's own time=, sims= or tc= still wins
-    #[arg(long, value_name = "BASE+INC", conflicts_with_all = ["time", "sims"])]
-    tc: Option<TimeControl>,
+    /// 1m alone), in seconds as cutechess-cli writes it (2+0.05), or MOVES/BASE+INCREMENT
+    /// (40/60+0.5: BASE again after every 40 moves of a side); inf: no clock, as without
+    /// --tc. The engine spends a share of its time left, and a player whose clock runs out
+    /// (past --tolerance) loses on time. A player's own time=, sims= or tc= still wins
+    #[arg(long, value_name = "BASE+INC", conflicts_with_all = ["time", "sims"],
+          value_parser = clock_option)]
+    tc: Option<Clock>,
     /// How far past --time a move may run before it loses
     #[arg(long, value_parser = parse_duration, default_value = "50ms")]
     tolerance: Duration,
@@ -123,9 +129,10 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// JSON Lines record of finished games; a match resumes from it [default:
-    /// OUT/games.jsonl; with --shard i/N, OUT/games-shard-i-of-N.jsonl]; not a name the
-    /// run's other files take (FILE.pgn, OUT/report.json...)
-    #[arg(long)]
+    /// OUT/games.jsonl; with --shard i/N, OUT/games-shard-i-of-N.jsonl]; its PGN-style copy
+    /// is written beside it (FILE.pgn; FILE.pdn for checkers); not a name the run's other
+    /// files take (FILE.pgn, OUT/report.json...)
+    #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
     /// Play only this job's share of the match, for a cluster: every N-th opening of every
     /// pairing, both colours, from the i-th (i from 1, as Slurm's --array=1-N and GNU
@@ -133,8 +140,11 @@ pub struct MatchArgs {
     /// merges the shards' records into the whole match; a shard writes its record only
     #[arg(long, value_name = "i/N", conflicts_with = "sprt")]
     shard: Option<Shard>,
-    /// Directory for pairings.csv, crosstable.csv, report.json and winrates.svg
-    #[arg(long, default_value = "arena-results")]
+    /// Directory for the match's files: the record games.jsonl (unless --record puts it
+    /// elsewhere) and its copy games.pgn (games.pdn for checkers), the report report.html,
+    /// report.json, pairings.csv, winrates.svg, and with three or more players
+    /// crosstable.csv and ratings.csv (a --shard writes its record only)
+    #[arg(short, long, default_value = "arena-results")]
     out: PathBuf,
     /// Stop early by a sequential probability ratio test: elo0=0,elo1=50[,alpha=0.05,beta=0.05]
     #[arg(long)]
@@ -164,11 +174,21 @@ pub struct MatchArgs {
     cache: PathBuf,
     /// Do not show progress (a bar in a terminal, a line every 5 seconds when standard
     /// error is piped)
-    #[arg(long)]
-    no_progress: bool,
+    #[arg(long, alias = "no-progress")]
+    quiet: bool,
     /// The player rated 0 in a round robin's rating list [default: the first]
     #[arg(long, value_name = "SPEC")]
     anchor: Option<String>,
+}
+
+/// `--tc`'s value: a clock, or none (`inf`).
+#[derive(Clone, Copy, Debug)]
+struct Clock(Option<TimeControl>);
+
+fn clock_option(text: &str) -> Result<Clock, String> {
+    arena::clock::parse_clock_option(text)
+        .map(Clock)
+        .map_err(|e| e.to_string())
 }
 
 /// How long a move under a simulation limit may take before it is lost as hung.
@@ -236,8 +256,9 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
         // already (a device, a folder) is refused here.
         quasar_core::file::check_output(&record).map_err(|e| format!("record {e}"))?;
     }
-    let (specs, setup, games) = if args.players.is_empty() {
-        let Some(job) = S::main_job(&args.cache, !args.no_progress)? else {
+    let main_job = args.players.is_empty();
+    let (specs, setup, games) = if main_job {
+        let Some(job) = S::main_job(&args.cache, !args.quiet)? else {
             return Err(format!(
                 "{} has no main job: give two or more --player options",
                 S::NAME
@@ -331,7 +352,7 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
         setup,
         games,
         limit,
-        clock: args.tc,
+        clock: args.tc.and_then(|c| c.0),
         tolerance: args.tolerance,
         sims_safeguard: SIMS_SAFEGUARD,
         opening_plies: if book.is_some() {
@@ -350,8 +371,9 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
             resign: args.resign,
             draw: args.draw,
         },
+        interrupt: None,
     };
-    let bars = Bars::new(!args.no_progress);
+    let bars = Bars::new(!args.quiet);
     let outcome = run_match(&cfg, &players, &record, &bars);
     bars.finish();
     let outcome = outcome?;
@@ -367,6 +389,14 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
         record.display(),
         outcome.resumed
     );
+    if outcome.played == 0 && outcome.resumed > 0 {
+        eprintln!(
+            "nothing left to play: the record {} holds every game of this match, so the \
+             report is of those games; to play the match afresh, delete the record or give \
+             another --out (or --record); for more games, give a larger --games",
+            record.display()
+        );
+    }
     if let (Some((decision, llr)), Some(sprt)) = (outcome.sprt, cfg.sprt) {
         let (lo, hi) = sprt.bounds();
         let verdict = match decision {
@@ -410,7 +440,7 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
             })
         })
         .collect();
-    let budget = match (budgets.iter().all(Option::is_none), args.tc) {
+    let budget = match (budgets.iter().all(Option::is_none), cfg.clock) {
         (false, _) => budgets_text(&names, &budgets),
         (true, Some(tc)) => format!("{tc} clock"),
         (true, None) => format!("{} per move", limit_text(limit)),
@@ -436,6 +466,29 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
     write_report(&rep, &args.out)?;
     let page = html::write(&args.out, &cfg.setup, &summary, &rep, &outcome.games)?;
     eprintln!("wrote {}", page.display());
+    print_verdict(&rep, &page, main_job)
+}
+
+/// The run's answer in one sentence, printed last: a match's score and Elo (the main job's
+/// as the table player's) and where the report's page is.
+fn print_verdict(rep: &report::Report, page: &std::path::Path, main_job: bool) -> CliResult {
+    let mut out = std::io::stdout().lock();
+    match (rep.pairings.as_slice(), main_job) {
+        ([one], true) => writeln!(
+            out,
+            "\nThe player with the table: {}; the report is {}",
+            report::verdict(one),
+            page.display()
+        )?,
+        ([one], false) => writeln!(
+            out,
+            "\n{}; the report is {}",
+            report::verdict(one),
+            page.display()
+        )?,
+        _ => writeln!(out, "\nThe report is {}", page.display())?,
+    }
+    out.flush()?;
     Ok(())
 }
 
@@ -600,7 +653,7 @@ fn write_games<S: CliGame>(
     pgn::write_match(&path, &setup, &m.players, &m.games)?;
     let page = html::write(dir, &setup, summary, rep, &m.games)?;
     eprintln!("wrote {}, {}", path.display(), page.display());
-    Ok(())
+    print_verdict(rep, &page, false)
 }
 
 /// The budgets as the match prints them (`100ms per move`, `10s+100ms clock`) when all

@@ -2,7 +2,7 @@
 
 use super::engine_opts::{describe_engine_report, info_text, line_text, value_text, EngineArgs};
 use super::output::{print_json, result_word, Proven};
-use super::{position_from, CliResult, SizeRule};
+use super::{position_from, CliResult};
 use crate::games::{with_game, CliGame, GameArgs};
 use arena::engine::{Engine, EngineReport, Line};
 use arena::setup::GameSetup;
@@ -18,7 +18,7 @@ pub struct Args {
     #[command(flatten)]
     game: GameArgs,
     /// The position, e.g. "BBBBBB/BBBBBB/6/6/WWWWWW/WWWWWW w" (default: the start; its size
-    /// wins over the size options)
+    /// is the board's, and a size option given must agree with it)
     #[arg(long)]
     position: Option<String>,
     /// Also print every root move's visits, value and proof
@@ -53,7 +53,7 @@ pub fn run(args: Args) -> CliResult {
 }
 
 fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
-    let (setup, pos) = position_from::<S>(given, args.position.as_deref(), SizeRule::PositionWins)?;
+    let (setup, pos) = position_from::<S>(given, args.position.as_deref())?;
     let choice = args.engine.choice(&setup)?;
     let mut engine = Engine::new(&setup, &choice, 0)?;
     let mut limit = choice.limit;

@@ -89,8 +89,8 @@ pub struct EngineArgs {
     /// The search: mcts or ab (alpha-beta, its own evaluation unless --eval). --time, --sims
     /// (a node count for ab), --seed and --tb serve both; --depth, --hash and --eval select
     /// ab, the other options mcts [default: the best player found for the game and board:
-    /// ab with --eval mcts for Breakthrough from 8 rows, ab for chinese-checkers, mcts
-    /// otherwise]
+    /// breakthrough: ab with --eval mcts from 8 rows, mcts below; woodpush: ab;
+    /// chinese-checkers: ab; checkers: mcts]
     #[arg(long, value_enum)]
     pub engine: Option<EngineKind>,
     /// Alpha-beta: the deepest iteration, in plies, within --time [default: 64]
@@ -113,7 +113,9 @@ pub struct EngineArgs {
     /// Seed of the random numbers (identical seeds and --sims give identical moves)
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// MCTS: search threads (see --parallel) [default: 1]
+    /// MCTS: search threads (see --parallel) [default: 1, as every search: a search's
+    /// threads are asked for, while work split into independent pieces (the arena's games,
+    /// a table's build, a proof's check) takes every core unless --jobs or --threads says]
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: Option<u32>,
     /// MCTS: with --threads above 1, root (a tree per thread) or tree (one shared tree)

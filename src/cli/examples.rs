@@ -113,6 +113,6 @@ Examples:
 /// `quasar replay --help`.
 pub const REPLAY: &str = "\
 Examples:
-  quasar replay arena-results/games.jsonl --game 3
+  quasar replay arena-results/games.jsonl --index 3
   quasar replay arena-results/games.pgn
-  quasar play --save game.pgn && quasar replay game.pgn";
+  quasar play --out game.pgn && quasar replay game.pgn";

@@ -22,27 +22,18 @@ use quasar_core::Game;
 /// What a subcommand returns: an error here is printed as one line and exits non-zero.
 pub type CliResult = Result<(), Box<dyn std::error::Error>>;
 
-/// How `--position` and the size options combine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SizeRule {
-    /// Both may be given but must agree (perft).
-    MustAgree,
-    /// The position's size wins (bestmove, play).
-    PositionWins,
-}
-
 /// The setup and position to work on: `--position` text, else the start position of the
-/// size the options `given`, or of the game's default size.
+/// size the options `given`, or of the game's default size. Size options given with a
+/// position must agree with its size: a disagreement is refused, never settled silently.
 pub fn position_from<S: CliGame>(
     given: Option<S>,
     text: Option<&str>,
-    rule: SizeRule,
 ) -> Result<(S, S::Game), Box<dyn std::error::Error>> {
     match text {
         Some(text) => {
             let pos = S::Game::parse_position(text)?;
             let setup = S::of_position(&pos);
-            if let (Some(g), SizeRule::MustAgree) = (&given, rule) {
+            if let Some(g) = &given {
                 if *g != setup {
                     return Err(format!(
                         "the size options give {} but the position is {}",

@@ -1,6 +1,6 @@
 //! `quasar perft`: leaf counts of the game tree, optionally divided by first move.
 
-use super::{position_from, CliResult, SizeRule};
+use super::{position_from, CliResult};
 use crate::games::{with_game, CliGame, GameArgs};
 use crate::progress::Bars;
 use quasar_core::perft;
@@ -18,7 +18,7 @@ pub struct Args {
     #[arg(long, default_value_t = 5)]
     depth: u32,
     /// Start from this position instead of the start position (the board size comes from it)
-    #[arg(long, value_name = "FEN")]
+    #[arg(long)]
     position: Option<String>,
     /// Also print the count under each first move
     #[arg(long)]
@@ -42,7 +42,7 @@ pub fn run(args: Args) -> CliResult {
 }
 
 fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
-    let (setup, pos) = position_from::<S>(given, args.position.as_deref(), SizeRule::MustAgree)?;
+    let (setup, pos) = position_from::<S>(given, args.position.as_deref())?;
     let start = Instant::now();
     let bars = Bars::new(true);
     let total = if args.divide && args.depth > 0 {

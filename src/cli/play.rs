@@ -1,7 +1,7 @@
 //! `quasar play`: a person plays against the engine in the terminal (or through a pipe).
 
 use super::engine_opts::{describe_engine_report, info_text, EngineArgs};
-use super::{position_from, CliResult, SizeRule};
+use super::{position_from, CliResult};
 use crate::games::{with_game, CliGame, GameArgs};
 use crate::gtp::MAX_LINE;
 use arena::engine::{Engine, SearcherSettings};
@@ -22,7 +22,8 @@ use std::time::Instant;
 pub struct Args {
     #[command(flatten)]
     game: GameArgs,
-    /// Start from this position instead of the start (its size wins over the size options)
+    /// Start from this position instead of the start (its size is the board's, and a size
+    /// option given must agree with it)
     #[arg(long)]
     position: Option<String>,
     /// The side you play: the game's name for it (white or black in Breakthrough), or
@@ -36,7 +37,7 @@ pub struct Args {
     #[arg(long)]
     info: bool,
     /// Save the game, however it ends, as a PGN-style record (PDN for checkers)
-    #[arg(long, value_name = "FILE")]
+    #[arg(short = 'o', long = "out", alias = "save", value_name = "FILE")]
     save: Option<std::path::PathBuf>,
     #[command(flatten)]
     engine: EngineArgs,
@@ -65,11 +66,11 @@ pub fn run(args: Args) -> CliResult {
 }
 
 fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
-    let (setup, pos) = position_from::<S>(given, args.position.as_deref(), SizeRule::PositionWins)?;
+    let (setup, pos) = position_from::<S>(given, args.position.as_deref())?;
     let human = human_side::<S::Game>(&args.human)?;
     if let Some(path) = &args.save {
         // Tried now with a scratch file: a game is long, and its record is written at its end.
-        super::paths::writable(path, "--save")?;
+        super::paths::writable(path, "--out")?;
     }
     let choice = args.engine.choice(&setup)?;
     let mut searcher = Engine::new(&setup, &choice, 0)?;

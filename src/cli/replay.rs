@@ -1,5 +1,5 @@
 //! `quasar replay`: the boards of a recorded game, move by move, from the arena's JSON Lines
-//! or a PGN-style record (`play --save`, the arena's `games.pgn`, PDN of other programs).
+//! or a PGN-style record (`play --out`, the arena's `games.pgn`, PDN of other programs).
 
 use super::CliResult;
 use crate::games::{with_game, CliGame, GameName};
@@ -13,30 +13,66 @@ use std::path::PathBuf;
 #[derive(clap::Args)]
 pub struct Args {
     /// The record: the arena's JSON Lines (games.jsonl) or a PGN-style file (games.pgn,
-    /// games.pdn, a file of `play --save`)
+    /// games.pdn, a file of `play --out`)
     #[arg(value_name = "RECORD")]
     record: PathBuf,
-    /// Which game of the record, from 1
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    game: usize,
+    /// Which game of the record, from 1 [default: 1]
+    #[arg(long, value_name = "N")]
+    index: Option<usize>,
+    /// The game the record is of, for a record that names none (a PGN file without a [Game]
+    /// tag); a record of another game is refused. A number here is read as --index, its
+    /// older meaning
+    #[arg(long, value_name = "NAME")]
+    game: Option<String>,
+}
+
+/// What `--game` says: the game, or (its older meaning) the record's game number.
+fn game_option(args: &Args) -> Result<(usize, Option<GameName>), String> {
+    let Some(text) = &args.game else {
+        return Ok((args.index.unwrap_or(1), None));
+    };
+    if let Ok(n) = text.parse::<usize>() {
+        if let Some(i) = args.index {
+            return Err(format!(
+                "--game {n} and --index {i}: --game names the game; give the game's number \
+                 with --index alone"
+            ));
+        }
+        eprintln!(
+            "note: --game {n} is read as --index {n}, the game's number in the record; \
+             --game names the game, as in the other commands"
+        );
+        return Ok((n, None));
+    }
+    match <GameName as clap::ValueEnum>::from_str(text, true) {
+        Ok(name) => Ok((args.index.unwrap_or(1), Some(name))),
+        Err(_) => {
+            let names: Vec<&str> = GameName::all().iter().map(|g| g.name()).collect();
+            Err(format!(
+                "--game {}: give a game ({}); the game's number in the record is --index N",
+                quasar_core::file::shorten(text, 40),
+                names.join(", ")
+            ))
+        }
+    }
 }
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {
+    let (number, wanted) = game_option(&args)?;
     let text = read_record(&args.record)?;
     let total = match &text {
         RecordText::JsonLines(l) => l.games.len(),
         RecordText::Pgn(g) => g.len(),
     };
-    if args.game == 0 || args.game > total {
+    if number == 0 || number > total {
         return Err(format!(
-            "--game {}: {} holds {total} game(s); give 1 to {total}",
-            args.game,
+            "--index {number}: {} holds {total} game(s); give 1 to {total}",
             args.record.display()
         )
         .into());
     }
-    let i = args.game - 1;
+    let i = number - 1;
     let (name, replay) = match &text {
         RecordText::JsonLines(loaded) => {
             let mut r = Replay::of_record(&loaded.games[i]);
@@ -45,12 +81,17 @@ pub fn run(args: Args) -> CliResult {
         }
         RecordText::Pgn(games) => {
             let g = &games[i];
-            let name = match g.tag("Game") {
-                Some(n) => game_named(n)?,
-                None => game_by_tags(&g.tags).ok_or(
-                    "the record names no game: add a tag such as [Game \"breakthrough\"] \
-                     (or [GameType \"21\"] for checkers)",
-                )?,
+            let name = match (g.tag("Game"), game_by_tags(&g.tags), wanted) {
+                (Some(n), _, _) => game_named(n)?,
+                (None, Some(name), _) | (None, None, Some(name)) => name,
+                (None, None, None) => {
+                    return Err(
+                        "the record names no game: give it with --game NAME, or add a \
+                         tag such as [Game \"breakthrough\"] (or [GameType \"21\"] for \
+                         checkers)"
+                            .into(),
+                    )
+                }
             };
             let sides = with_game!(name, S => [
                 <<S as GameSetup>::Game as Game>::side_name(Side::First),
@@ -59,7 +100,16 @@ pub fn run(args: Args) -> CliResult {
             (name, Replay::of_pgn(g, Some(sides)))
         }
     };
-    with_game!(name, S => show::<S>(&replay, args.game, total))
+    if let Some(w) = wanted.filter(|&w| w != name) {
+        return Err(format!(
+            "--game {}: game {number} of {} is of {}",
+            w.name(),
+            args.record.display(),
+            name.name()
+        )
+        .into());
+    }
+    with_game!(name, S => show::<S>(&replay, number, total))
 }
 
 /// The game a record's name stands for.

@@ -49,24 +49,26 @@ pub struct Args {
     /// Use no table at all
     #[arg(long)]
     pub(crate) no_tb: bool,
-    /// Write the proof here (checked by `quasar solve --check FILE`)
-    #[arg(long)]
+    /// Write the proof here (checked by `quasar solve --check FILE`); the answer itself is
+    /// printed
+    #[arg(short = 'o', long = "out", alias = "proof", value_name = "FILE")]
     pub(crate) proof: Option<PathBuf>,
     /// Check a proof file instead of solving (the proof names its board and position)
     #[arg(long, conflicts_with_all = ["board", "position", "tb_rows", "no_tb", "proof",
                                       "checkpoint", "stop_after", "memory", "length_pn_from"])]
     pub(crate) check: Option<PathBuf>,
-    /// Threads for --check (default: all cores; at most the cores there are)
+    /// Threads for --check (work split into independent pieces, as the arena's games and a
+    /// table's build) [default: every core; at most the cores there are]
     #[arg(long, requires = "check", value_parser = parse_threads)]
     pub(crate) threads: Option<usize>,
     /// One job of N: with --check, check its share of the records (the proof holds when
-    /// all N pass); with --proof, write its share of the proof (the sub-proofs of its share
+    /// all N pass); with --out, write its share of the proof (the sub-proofs of its share
     /// of the loser's first replies), a piece for --merge. E.g. a Slurm array or GNU
     /// parallel over 1/N .. N/N
     #[arg(long, value_name = "I/N", conflicts_with_all = ["within", "list_children"])]
     pub(crate) shard: Option<Shard>,
-    /// Merge the proof pieces written with --proof P --shard I/N (each from the same
-    /// checkpoint) into the --proof file
+    /// Merge the proof pieces written with --out P --shard I/N (each from the same
+    /// checkpoint) into the --out file
     #[arg(long, value_name = "PIECE", num_args = 1.., requires = "proof",
           conflicts_with_all = ["check", "position", "tb", "tb_rows", "no_tb", "checkpoint",
                                 "stop_after", "within", "list_children", "shard"])]
@@ -80,8 +82,9 @@ pub struct Args {
     #[arg(long, default_value_t = 300, requires = "checkpoint",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) checkpoint_every: u64,
-    /// Stop after this many nodes of this run, saving a checkpoint (to try --checkpoint)
-    #[arg(long, value_name = "NODES")]
+    /// Stop after this many nodes of this run (1 or more), saving a checkpoint (to try
+    /// --checkpoint)
+    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) stop_after: Option<u64>,
     /// Test the length's bounds of this many plies or more by proof numbers (best first),
     /// smaller ones depth first [default: 6 on boards of 5 columns and 6 rows or more,
@@ -100,9 +103,11 @@ pub struct Args {
     #[arg(long, value_name = "PLIES", conflicts_with_all = ["check", "proof", "list_children"],
           value_parser = clap::value_parser!(u32).range(1..=254))]
     pub(crate) within: Option<u32>,
-    /// MiB for each phase's transposition table
-    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
-    pub(crate) memory: u64,
+    /// MiB for each phase's transposition table [default: by the board, as a larger table
+    /// only costs its allocation on a small one: 16 up to 16 cells, 64 up to 20 cells, 512
+    /// above and for the other games]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
+    pub(crate) memory: Option<u64>,
     /// No progress line
     #[arg(long)]
     pub(crate) quiet: bool,
@@ -125,28 +130,38 @@ moves that keep the other from winning, and --check verifies that they answer ev
 
 Examples:
   quasar solve --board 4x4                          Black wins, 14 plies
-  quasar solve --board 5x5 --proof 5x5.proof        Black wins, 26 plies
+  quasar solve --board 5x5 --out 5x5.proof          Black wins, 26 plies
   quasar solve --check 5x5.proof --threads 2
   quasar solve --check 5x6.proof --shard 3/8        one of 8 jobs, each checking an eighth
-  quasar solve --board 5x6 --checkpoint C --proof P3 --shard 3/8
+  quasar solve --board 5x6 --checkpoint C --out P3 --shard 3/8
                                                     one of 8 jobs writing the proof (each
                                                     from a copy of one solve's checkpoint)
-  quasar solve --merge P1 P2 P3 ... --proof 5x6.proof   the pieces into one proof
+  quasar solve --merge P1 P2 P3 ... --out 5x6.proof     the pieces into one proof
   quasar solve --board 5x5 --no-tb                  without any table
   quasar solve --board 5x5 --within 25              one bound: Black wins within 25 plies? no
   quasar solve --board 5x6 --list-children          a line per root move (MOVE<TAB>FEN),
                                                     to solve each child by its own job
-  nice -n 19 quasar solve --board 6x5 --memory 4096 --checkpoint 6x5.ckpt --proof 6x5.proof
+  nice -n 19 quasar solve --board 6x5 --memory 4096 --checkpoint 6x5.ckpt --out 6x5.proof
                                                     a long solve that resumes when run again
-  quasar solve --game checkers --position 'B:W18,K30:B14,K1' --tb ck2 --proof ck.proof
+  quasar solve --game checkers --position 'B:W18,K30:B14,K1' --tb ck2 --out ck.proof
                                                     over checkers' databases of 2 pieces
   quasar solve --game checkers --check ck.proof --tb ck2   with the same databases
-  quasar solve --game woodpush --width 9 --proof w9.proof   a draw, with its proof
+  quasar solve --game woodpush --width 9 --out w9.proof     a draw, with its proof
 
 SIGTERM or Ctrl-C (SIGINT) stops a solve within a second: with --checkpoint it saves the
 checkpoint at once and exits with status 75 (run the same command to resume); without, it
 exits with 128 + the signal's number (130, 143) and says that nothing was saved. A second
 signal during the save ends it at once (the previous checkpoint stays intact).";
+
+/// The transposition table's MiB unless `--memory` says: small boards are solved in
+/// milliseconds, which a table of 512 MiB would spend tenfold on its allocation alone.
+pub(crate) fn default_memory_mib(cells: u64) -> u64 {
+    match cells {
+        0..=16 => 16,
+        17..=20 => 64,
+        _ => 512,
+    }
+}
 
 /// Exit status of a solve stopped by a signal after saving its checkpoint (sysexits'
 /// EX_TEMPFAIL: try again later), so a batch script can tell it from a failure and requeue.
@@ -167,7 +182,7 @@ impl Args {
             (self.stop_after.is_some(), "--stop-after"),
             (self.length_pn_from.is_some(), "--length-pn-from"),
             (!self.merge.is_empty(), "--merge"),
-            (self.shard.is_some() && !check, "--shard (with --proof)"),
+            (self.shard.is_some() && !check, "--shard (with --out)"),
             (self.tb.is_some() && check, "--tb (with --check)"),
         ]
         .into_iter()

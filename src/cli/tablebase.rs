@@ -61,8 +61,12 @@ pub struct BuildArgs {
     pub shard: Option<Shard>,
     /// Output file, or directory of slices [default: named after the game and what the
     /// table covers, as each game's page in docs/games/ says]
-    #[arg(short, long)]
-    pub output: Option<PathBuf>,
+    #[arg(short, long, alias = "output", value_name = "PATH")]
+    pub out: Option<PathBuf>,
+    /// Threads that solve the positions (a build splits into independent pieces, as the
+    /// arena's games and a proof's check do) [default: every core]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
     /// No progress bar
     #[arg(long)]
     pub quiet: bool,
@@ -128,6 +132,13 @@ pub fn run(cmd: Command) -> CliResult {
     match cmd {
         Command::Build(a) => with_game!(a.game, S => {
             refuse_unused::<S>(&a, false)?;
+            if let Some(n) = a.threads {
+                // Before any work: the build's parallel loops all run on rayon's pool.
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n as usize)
+                    .build_global()
+                    .map_err(|e| format!("cannot start {n} threads: {e}"))?;
+            }
             S::build(&a)
         }),
         Command::Plan(a) => with_game!(a.game, S => {
@@ -198,7 +209,7 @@ fn refuse_unused<S: TableGame>(a: &BuildArgs, plan: bool) -> CliResult {
         return refuse_first::<S>(a, o.build, false);
     }
     let given = a.given();
-    let build_only = (a.output.is_some().then_some("--output").into_iter())
+    let build_only = (a.out.is_some().then_some("--out").into_iter())
         .chain(
             given
                 .iter()

@@ -101,7 +101,7 @@ pub trait SizeFlags {
 /// generic commands refuse every other one given, naming the game and [`Self::take`].
 #[derive(Clone, Copy, Debug)]
 pub struct TableOptions {
-    /// The options of `tablebase build` its build takes (`--output` and `--quiet` go
+    /// The options of `tablebase build` its build takes (`--out`, `--threads` and `--quiet` go
     /// without saying).
     pub build: &'static [&'static str],
     /// Those its `tablebase plan` takes; `None` for tables built whole, which have no
@@ -148,7 +148,7 @@ pub trait TableGame: GameSetup {
     fn owns_table(path: &Path, head: &[u8]) -> bool;
 
     /// `tablebase build`: the table the options ask for (those it does not take are
-    /// refused before), written where `--output` says or to the game's default name.
+    /// refused before), written where `--out` says or to the game's default name.
     fn build(a: &BuildArgs) -> CliResult;
 
     /// `tablebase plan`: the slices of a sliced build in dependency waves (called only for
@@ -178,8 +178,8 @@ pub fn not_sliced(name: &str) -> Box<dyn Error> {
 /// A game's `quasar solve`.
 pub trait SolveGame: GameSetup {
     /// The options of `solve` it takes beyond those every game's takes (`--position`,
-    /// `--tb`, `--proof`, `--check`, `--threads`, `--memory`, ...): any other given is
-    /// refused, naming the games that take it. `--shard (with --proof)` and
+    /// `--tb`, `--out`, `--check`, `--threads`, `--memory`, ...): any other given is
+    /// refused, naming the games that take it. `--shard (with --out)` and
     /// `--tb (with --check)` stand for those options in that company.
     const SOLVE_OPTIONS: &'static [&'static str];
 

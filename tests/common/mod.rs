@@ -196,11 +196,7 @@ pub fn arena_args<'a, const N: usize>(
     for p in players {
         args.extend_from_slice(&["--player", p]);
     }
-    args.extend_from_slice(&[
-        "--no-progress",
-        "--out",
-        out.to_str().expect("a UTF-8 path"),
-    ]);
+    args.extend_from_slice(&["--quiet", "--out", out.to_str().expect("a UTF-8 path")]);
     args.extend_from_slice(extra);
     args
 }

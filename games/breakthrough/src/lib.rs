@@ -21,6 +21,7 @@
 
 pub mod bench;
 mod board;
+pub mod encode;
 mod error;
 pub mod eval;
 pub mod features;
@@ -91,5 +92,17 @@ impl Game for Position {
 
     fn parse_position(text: &str) -> Result<Self, ParseError> {
         Ok(Position::from_fen(text)?)
+    }
+
+    /// The fused bitboard playout. It needs no cap: every move takes a piece one row
+    /// forward, so a game ends within `pieces * (height - 1)` plies.
+    fn random_playout(
+        &mut self,
+        rng: &mut rand_xoshiro::Xoshiro256PlusPlus,
+        _moves: &mut Vec<Move>,
+        _max_plies: u32,
+    ) -> (Option<Outcome>, u32) {
+        let (outcome, plies) = self.random_playout_plies(rng);
+        (Some(outcome), plies)
     }
 }

@@ -200,6 +200,7 @@ fn bench_children(dir: &std::path::Path) {
 
 /// User and system CPU seconds of this process so far.
 fn libc_time() -> (f64, f64) {
+    // SAFETY: `rusage` is plain integers, for which all zero bytes are a value.
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: getrusage fills the struct it is given.
     unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };

@@ -2,10 +2,13 @@
 //! generation, PDN text, the draw rules of play, the perfect index of each database slice,
 //! and the endgame databases built slice by slice with the passes of Lake, Schaeffer and Lu.
 
+#![forbid(unsafe_code)]
+
 pub mod board;
 pub mod build;
 pub mod db;
 pub mod distance;
+pub mod encode;
 pub mod endgame;
 pub mod eval;
 pub mod notation;

@@ -3,7 +3,10 @@
 //! their moves, text, a playout policy, the perfect index of every placement for the
 //! `retro` solvers, and the solved table as an MCTS oracle.
 
+#![forbid(unsafe_code)]
+
 pub mod board;
+pub mod encode;
 pub mod eval;
 pub mod notation;
 pub mod policy;

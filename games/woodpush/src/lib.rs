@@ -2,7 +2,10 @@
 //! the strip and its moves, positions with the direct ko, text, a playout policy, the state
 //! space indexed for the `retro` solvers, and the solved game.
 
+#![forbid(unsafe_code)]
+
 pub mod board;
+pub mod encode;
 pub mod eval;
 pub mod notation;
 pub mod policy;

@@ -34,7 +34,7 @@ pub(crate) fn solve<I: Instance>(
         .into());
     }
     if let Some(path) = &args.proof {
-        crate::cli::paths::writable(path, "--proof")?;
+        crate::cli::paths::writable(path, "--out")?;
     }
     if let Some(path) = &args.checkpoint {
         crate::cli::paths::writable(path, "--checkpoint")?;
@@ -46,8 +46,12 @@ pub(crate) fn solve<I: Instance>(
     };
     let options = Options {
         tablebase: tb,
-        table_bytes: usize::try_from(args.memory << 20)
-            .map_err(|_| format!("--memory {} MiB does not fit this machine", args.memory))?,
+        table_bytes: usize::try_from(args.memory.unwrap_or(512) << 20).map_err(|_| {
+            format!(
+                "--memory {} MiB does not fit this machine",
+                args.memory.unwrap_or(512)
+            )
+        })?,
         proof: args.proof.as_deref(),
         checkpoint: args.checkpoint.as_deref(),
         checkpoint_every: std::time::Duration::from_secs(args.checkpoint_every),

@@ -5,7 +5,7 @@
 use super::BreakthroughSetup;
 use crate::cli::output::{length_text, print_json};
 use crate::cli::solve::{handle_stop, print_costs, stopped, Args, Interrupt};
-use crate::cli::{position_from, CliResult, SizeRule};
+use crate::cli::{position_from, CliResult};
 use crate::games::registration::SolveGame;
 use crate::progress::Bars;
 use breakthrough::solve::{self, Options, ProofFile, SolveError};
@@ -26,7 +26,7 @@ impl SolveGame for BreakthroughSetup {
         "--stop-after",
         "--length-pn-from",
         "--merge",
-        "--shard (with --proof)",
+        "--shard (with --out)",
     ];
 
     /// A board's start (5x5 by default) or a position: the winner, the exact length, the
@@ -42,7 +42,7 @@ fn run(args: &Args) -> CliResult {
         return merge(&args.merge, out);
     }
     if args.shard.is_some() && args.check.is_none() && args.proof.is_none() {
-        return Err("--shard I/N names a job's share of a --check or of a --proof".into());
+        return Err("--shard I/N names a job's share of a --check or of a --out proof".into());
     }
     if let Some(file) = &args.check {
         return check(
@@ -64,7 +64,7 @@ fn run(args: &Args) -> CliResult {
         ),
     };
     let given = board.map(|board| BreakthroughSetup { board });
-    let (_, root) = position_from(given, args.position.as_deref(), SizeRule::MustAgree)?;
+    let (_, root) = position_from(given, args.position.as_deref())?;
     if root.result().is_some() {
         return Err(format!(
             "{}: {}, so there is {}",
@@ -81,18 +81,21 @@ fn run(args: &Args) -> CliResult {
     if args.list_children {
         return list_children(&root);
     }
+    let memory = args
+        .memory
+        .unwrap_or_else(|| crate::cli::solve::default_memory_mib(root.board().num_cells().into()));
     if let Some(free) = available_mib() {
-        if args.memory > free {
+        if memory > free {
             eprintln!(
                 "warning: --memory {} MiB is more than the {free} MiB this machine has free \
                  now; the system may kill the search when the table fills",
-                args.memory
+                memory
             );
         }
     }
     // Before hours of search, not after them.
     if let Some(path) = &args.proof {
-        crate::cli::paths::writable(path, "--proof")?;
+        crate::cli::paths::writable(path, "--out")?;
     }
     if let Some(path) = &args.checkpoint {
         crate::cli::paths::writable(path, "--checkpoint")?;
@@ -127,12 +130,8 @@ fn run(args: &Args) -> CliResult {
     };
     let options = Options {
         tablebase: tb.as_ref(),
-        table_bytes: usize::try_from(args.memory << 20).map_err(|_| {
-            format!(
-                "--memory {} MiB does not fit this machine's addresses",
-                args.memory
-            )
-        })?,
+        table_bytes: usize::try_from(memory << 20)
+            .map_err(|_| format!("--memory {memory} MiB does not fit this machine's addresses"))?,
         proof: args.proof.as_deref(),
         proof_shard: args.shard.unwrap_or(Shard::WHOLE),
         checkpoint: args.checkpoint.as_deref(),
@@ -285,9 +284,9 @@ fn list_children(root: &Position) -> CliResult {
     Ok(())
 }
 
-/// `--merge PIECE... --proof OUT`.
+/// `--merge PIECE... --out OUT`.
 fn merge(pieces: &[PathBuf], out: &Path) -> CliResult {
-    crate::cli::paths::writable(out, "--proof")?;
+    crate::cli::paths::writable(out, "--out")?;
     let t = Instant::now();
     let s = solve::merge(pieces, out)?;
     println!(

@@ -144,7 +144,7 @@ fn wants_slices(a: &BuildArgs, limits: Limits) -> bool {
     if a.games.breakthrough.whole {
         return false;
     }
-    let out = a.output.as_deref();
+    let out = a.out.as_deref();
     // An existing file is rebuilt in its own form.
     let file = out
         .is_some_and(|o| o.is_file() || (o.extension().is_some_and(|e| e == "qtb") && !o.is_dir()));
@@ -162,7 +162,7 @@ fn build_sliced(a: &BuildArgs, region: Region, limits: Limits) -> CliResult {
     }
     let (board, rows) = (region.board(), region.rows());
     let dir = a
-        .output
+        .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("tb-{board}-r{rows}.d")));
     if dir.is_file() {
@@ -173,7 +173,7 @@ fn build_sliced(a: &BuildArgs, region: Region, limits: Limits) -> CliResult {
         )
         .into());
     }
-    quasar_core::file::check_output_dir(&dir).map_err(|e| format!("--output {e}"))?;
+    quasar_core::file::check_output_dir(&dir).map_err(|e| format!("--out {e}"))?;
     let table = SlicedTable::create(&dir, &region)?;
     let s = table.slicing();
     let plan = s.plan();
@@ -229,7 +229,7 @@ fn build(a: &BuildArgs) -> CliResult {
     if wants_slices(a, limits) {
         return build_sliced(a, region, limits);
     }
-    let output = a.output.clone().unwrap_or_else(|| {
+    let output = a.out.clone().unwrap_or_else(|| {
         let mut name = format!("tb-{}-r{}", board, rows);
         for (tag, v) in [
             ("w", limits.max_white),
@@ -243,7 +243,7 @@ fn build(a: &BuildArgs) -> CliResult {
         PathBuf::from(name + ".qtb")
     });
     // Before the build, not after it: a bad output path should cost nothing.
-    crate::cli::paths::writable(&output, "--output")?;
+    crate::cli::paths::writable(&output, "--out")?;
     let lock = TableFile::claim_output(&output)?;
     eprintln!(
         "building {} with {} rows ({limits}) on {} threads",

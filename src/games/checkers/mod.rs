@@ -6,15 +6,11 @@ pub mod solver;
 pub mod table;
 
 use super::registration::{CliGame, MainJob, SizeFlags};
-use arena::settings::{PlayoutSettings, ProbeRule, TableSpec};
-use arena::setup::{GameSetup, Picture, RecordStyle, SetupError};
-use checkers::db::{build, Database};
-use checkers::{Checkers, CheckersEval};
-use mcts::UniformPolicy;
-use quasar_core::{Evaluation, Game, Oracle, Outcome, Selection};
+use checkers::db::build;
+use quasar_core::Selection;
+pub use setups::checkers::*;
 use std::error::Error;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 /// Checkers has no size options (clap needs an argument group all the same).
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -23,175 +19,6 @@ pub struct CheckersSize {}
 impl SizeFlags for CheckersSize {
     fn given(&self) -> Vec<&'static str> {
         Vec::new()
-    }
-}
-
-/// Checkers on the standard 8x8 board.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CheckersSetup;
-
-impl GameSetup for CheckersSetup {
-    type Game = Checkers;
-    type Policy = UniformPolicy;
-
-    const NAME: &'static str = "checkers";
-
-    fn params(&self) -> String {
-        "8x8".into()
-    }
-
-    fn of_position(_: &Checkers) -> Self {
-        CheckersSetup
-    }
-
-    fn from_params(text: &str) -> Result<Self, SetupError> {
-        match text {
-            "8x8" => Ok(CheckersSetup),
-            _ => Err(SetupError::Size(
-                format!("checkers is played on 8x8, not {text:?}").into(),
-            )),
-        }
-    }
-
-    fn record_style(&self) -> RecordStyle {
-        // PDN: GameType 21 is English draughts; FEN and moves are the game's own text.
-        RecordStyle {
-            extension: "pdn",
-            tags: vec![("GameType", "21".into())],
-        }
-    }
-
-    fn picture(&self) -> Option<Picture> {
-        // Square s (from 0) lies on row s / 4 from Black's side, on the dark squares.
-        let dark = |r: u8, c: u8| (r + c) % 2 == 1;
-        let spots = |want: bool| {
-            (0..8u8)
-                .flat_map(|r| (0..8u8).map(move |c| (r, c)))
-                .filter(move |&(r, c)| dark(r, c) == want)
-                .map(|(r, c)| [c as f64, r as f64])
-                .collect()
-        };
-        Some(Picture {
-            cells: spots(true),
-            shape: "square",
-            background: spots(false),
-            colours: ["#2b2b2b", "#f4f1e8"],
-            labels: (1..=32).map(|s: u32| s.to_string()).collect(),
-        })
-    }
-
-    fn cells(&self, g: &Checkers) -> String {
-        let b = g.pos.board;
-        (0..32u8)
-            .map(|sq| {
-                let king = b.kings >> sq & 1 == 1;
-                match (b.black >> sq & 1 == 1, b.white >> sq & 1 == 1, king) {
-                    (true, _, false) => 'a',
-                    (true, _, true) => 'A',
-                    (_, true, false) => 'b',
-                    (_, true, true) => 'B',
-                    _ => '.',
-                }
-            })
-            .collect()
-    }
-
-    fn start(&self) -> Result<Checkers, SetupError> {
-        Ok(Checkers::default())
-    }
-
-    fn boardsize(&self, args: &[&str]) -> Result<Self, SetupError> {
-        match args {
-            ["8"] => Ok(CheckersSetup),
-            _ => Err(SetupError::Boardsize(
-                "checkers is played on 8x8 only: boardsize 8".into(),
-            )),
-        }
-    }
-
-    fn evaluation(&self) -> Option<Arc<dyn Evaluation<Checkers>>> {
-        Some(Arc::new(CheckersEval))
-    }
-
-    fn boardsize_command(&self) -> String {
-        "boardsize 8".into()
-    }
-
-    fn policy(&self, _: &PlayoutSettings) -> Result<UniformPolicy, SetupError> {
-        Ok(UniformPolicy)
-    }
-
-    fn playout_keys(&self) -> &'static [&'static str] {
-        &["playout"]
-    }
-
-    fn playout_text(&self) -> String {
-        "its playouts play uniform legal moves (captures are compulsory) and end on entering \
-         the databases; they take only playout=uniform"
-            .into()
-    }
-
-    fn load_oracle(&self, table: &TableSpec) -> Result<Arc<dyn Oracle<Checkers>>, SetupError> {
-        if table.rule == ProbeRule::Race {
-            return Err(SetupError::Policy(
-                "rule=race is Breakthrough's; checkers databases are exact (rule=sound)".into(),
-            ));
-        }
-        // Distance files (`tablebase build --distance`) beside the slices make a won root
-        // convert by the shortest way; they cost four times the values' memory. Slices
-        // not built or damaged are left out, as a Breakthrough table's are, said once.
-        let (db, problem) =
-            Database::open_partial(&table.path, true).map_err(|e| SetupError::Table(e.into()))?;
-        if let Some(e) = problem {
-            crate::cli::output::warn_incomplete(&table.path, &e);
-        }
-        Ok(Arc::new(db))
-    }
-
-    fn diagram(&self, g: &Checkers) -> String {
-        let b = g.pos.board;
-        let mut s = String::new();
-        for r in 0..8u8 {
-            let row: Vec<String> = (0..8u8)
-                .map(|c| {
-                    if (r + c) % 2 == 0 {
-                        return " ".to_string();
-                    }
-                    let sq = r * 4 + c / 2;
-                    let (black, white, king) = (
-                        b.black >> sq & 1 == 1,
-                        b.white >> sq & 1 == 1,
-                        b.kings >> sq & 1 == 1,
-                    );
-                    match (black, white, king) {
-                        (true, _, false) => "b",
-                        (true, _, true) => "B",
-                        (_, true, false) => "w",
-                        (_, true, true) => "W",
-                        _ => ".",
-                    }
-                    .to_string()
-                })
-                .collect();
-            s.push_str(&format!("{:>2}  {}\n", r * 4 + 1, row.join(" ")));
-        }
-        s.push_str(&format!(
-            "{} to move ({})\n",
-            Checkers::side_name(g.side_to_move()),
-            g.position_text()
-        ));
-        s
-    }
-
-    fn end_detail(&self, g: &Checkers) -> Option<String> {
-        Some(match g.outcome()? {
-            Outcome::Win(w) => format!(
-                "{} has no legal move; {} wins",
-                Checkers::side_name(w.opponent()),
-                Checkers::side_name(w)
-            ),
-            Outcome::Draw => format!("drawn: {}", g.draw_rule().unwrap_or("no side can win")),
-        })
     }
 }
 
@@ -242,24 +69,4 @@ fn ensure_databases(cache: &Path, pieces: u32) -> Result<PathBuf, Box<dyn Error>
     );
     build(&dir, pieces, &Selection::All, &mut |_| {})?;
     Ok(dir)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn boardsize_is_eight_only_and_the_end_is_in_words() {
-        let s = CheckersSetup;
-        assert!(s.boardsize(&["8"]).is_ok());
-        assert!(s.boardsize(&["10"]).is_err());
-        let end = Checkers::parse_position("B:W9,14:B5").unwrap();
-        assert_eq!(
-            s.end_detail(&end).unwrap(),
-            "Black has no legal move; White wins"
-        );
-        assert!(s
-            .diagram(&Checkers::default())
-            .starts_with(" 1    b   b   b   b"));
-    }
 }

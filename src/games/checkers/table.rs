@@ -85,7 +85,7 @@ impl TableGame for CheckersSetup {
         build(
             a.max_pieces.or(a.pieces),
             a.selection(),
-            a.output.as_deref(),
+            a.out.as_deref(),
             &a.games.checkers,
             a.quiet,
         )

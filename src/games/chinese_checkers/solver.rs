@@ -4,7 +4,7 @@
 use super::CcSetup;
 use crate::cli::solve::draws::{check, solve};
 use crate::cli::solve::Args;
-use crate::cli::{position_from, CliResult, SizeRule};
+use crate::cli::{position_from, CliResult};
 use crate::games::registration::SolveGame;
 use crate::games::CliGame;
 use arena::setup::GameSetup;
@@ -23,7 +23,7 @@ impl SolveGame for CcSetup {
             .map(|k| CcSetup::from_size(&Default::default(), Some(k)))
             .transpose()?
             .flatten();
-        let (_, root) = position_from(given, args.position.as_deref(), SizeRule::MustAgree)?;
+        let (_, root) = position_from(given, args.position.as_deref())?;
         let tb = args.tb.as_deref().map(CcTable::load).transpose()?;
         solve(&CcProver, &root, tb.as_ref(), args, Self::NAME, "")
     }

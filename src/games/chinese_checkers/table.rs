@@ -105,10 +105,10 @@ impl TableGame for CcSetup {
             .unwrap_or(CcSetup::default_size().pieces);
         chinese_checkers::CcSpace::new(k)?;
         let output = a
-            .output
+            .out
             .clone()
             .unwrap_or_else(|| PathBuf::from(format!("cc-k{k}.qrt")));
-        crate::cli::paths::writable(&output, "--output")?;
+        crate::cli::paths::writable(&output, "--out")?;
         build(k, own, &output, a.quiet)
     }
 

@@ -4,7 +4,7 @@
 use super::{WoodpushSetup, WoodpushSize};
 use crate::cli::solve::draws::{check, solve};
 use crate::cli::solve::Args;
-use crate::cli::{position_from, CliResult, SizeRule};
+use crate::cli::{position_from, CliResult};
 use crate::games::registration::SolveGame;
 use crate::games::CliGame;
 use arena::setup::GameSetup;
@@ -19,7 +19,7 @@ impl SolveGame for WoodpushSetup {
         }
         let size = WoodpushSize { width: args.width };
         let given = WoodpushSetup::from_size(&size, None)?;
-        let (_, root) = position_from(given, args.position.as_deref(), SizeRule::MustAgree)?;
+        let (_, root) = position_from(given, args.position.as_deref())?;
         let tb = args.tb.as_deref().map(WoodpushTable::load).transpose()?;
         solve(&WoodpushProver, &root, tb.as_ref(), args, Self::NAME, "")
     }

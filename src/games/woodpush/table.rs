@@ -58,12 +58,12 @@ impl TableGame for WoodpushSetup {
             .woodpush
             .width
             .unwrap_or(WoodpushSetup::default_size().width);
-        let output = a.output.clone().unwrap_or_else(|| {
+        let output = a.out.clone().unwrap_or_else(|| {
             let pieces = a.max_pieces.map_or(String::new(), |k| format!("-p{k}"));
             PathBuf::from(format!("woodpush-w{width}{pieces}.qrt"))
         });
         // Before the solve, not after it: a bad output path should cost nothing.
-        crate::cli::paths::writable(&output, "--output")?;
+        crate::cli::paths::writable(&output, "--out")?;
         build(width, a.max_pieces, &output, a.quiet)
     }
 
