@@ -439,6 +439,9 @@ fn records_whose_moves_contradict_them_are_refused_with_their_line() {
         .into();
     };
     let illegal = |g: &mut Value| g["moves"][1] = "z9-z8".into();
+    let negative = |g: &mut Value| g["times_ms"][1] = (-5.0).into();
+    let huge = |g: &mut Value| g["times_ms"][0] = 1e308.into();
+    let size = |g: &mut Value| g["params"] = "99x99".into();
     for (name, edit, why) in [
         (
             "flipped",
@@ -446,6 +449,9 @@ fn records_whose_moves_contradict_them_are_refused_with_their_line() {
             "contradicts its moves",
         ),
         ("illegal", &illegal, "move 2 (z9-z8)"),
+        ("negative", &negative, "move 2's time -5 ms is not a time"),
+        ("huge", &huge, "move 1's time 1e308 ms is not a time"),
+        ("size", &size, "board 99x99 has 9801 cells"),
     ] {
         let bad = dir.join(format!("{name}.jsonl"));
         edited(&record, 2, &bad, edit);
@@ -465,7 +471,12 @@ fn records_whose_moves_contradict_them_are_refused_with_their_line() {
         let mut args = common::arena_args(players, &out, &extra);
         args.extend_from_slice(&["--record", b]);
         let e = one_error_line(&args);
-        assert!(e.contains(&want) && e.contains(why), "{e}");
+        // A record of another size is another match to a resume, before its games are read.
+        let refused = match name {
+            "size" => e.contains("with parameters 99x99, but this match has 5x5"),
+            _ => e.contains(&want) && e.contains(why),
+        };
+        assert!(refused, "{e}");
     }
     // The same in the PGN-style record: its first game's result flipped.
     let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();

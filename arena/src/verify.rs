@@ -27,6 +27,23 @@ pub enum VerifyError {
         /// What is wrong with it.
         why: String,
     },
+    /// A move time that no move can have taken (negative, not a number, past a day), or
+    /// more times than moves.
+    #[error("move {ply}'s time {} ms is not a time a move took (0 to {MAX_MOVE_MS} ms)", shown(*.ms))]
+    Time {
+        /// 1-based number of the move after the opening.
+        ply: usize,
+        /// The time as recorded.
+        ms: f64,
+    },
+    /// More move times than moves.
+    #[error("it holds {times} move times for {moves} moves")]
+    TimeCount {
+        /// The times recorded.
+        times: usize,
+        /// The moves recorded.
+        moves: usize,
+    },
     /// A result that the moves contradict.
     #[error("its result ({result}) contradicts its moves: {why}")]
     Result {
@@ -35,6 +52,40 @@ pub enum VerifyError {
         /// How the moves contradict it.
         why: String,
     },
+}
+
+/// The longest time a recorded move may have taken: a day. A longer one is damage, and
+/// would make a report's averages and slowest move meaningless.
+pub const MAX_MOVE_MS: f64 = 86_400_000.0;
+
+/// A time as a user reads it: plain when short, in exponent form when huge.
+fn shown(ms: f64) -> String {
+    if ms.abs() < 1e12 {
+        format!("{ms}")
+    } else {
+        format!("{ms:e}")
+    }
+}
+
+/// Ok when every recorded move time is one a move can have taken, one time at most a move.
+pub fn check_times(rec: &GameRecord) -> Result<(), VerifyError> {
+    if rec.times_ms.len() > rec.moves.len() {
+        return Err(VerifyError::TimeCount {
+            times: rec.times_ms.len(),
+            moves: rec.moves.len(),
+        });
+    }
+    match rec
+        .times_ms
+        .iter()
+        .position(|ms| !(0.0..=MAX_MOVE_MS).contains(ms))
+    {
+        Some(i) => Err(VerifyError::Time {
+            ply: i + 1,
+            ms: rec.times_ms[i],
+        }),
+        None => Ok(()),
+    }
 }
 
 /// The position reached by playing `moves` (texts in the game's notation) from `start`.
@@ -144,8 +195,9 @@ impl Winner {
 
 /// Ok when the arena's record of a game holds together: from its start (the recorded one,
 /// else `standard` after the opening's moves) its moves are legal and its result is one
-/// they allow ([`check_result`]).
+/// they allow ([`check_result`]), and its move times are times ([`check_times`]).
 pub fn check_game<G: Game>(standard: &G, rec: &GameRecord) -> Result<(), VerifyError> {
+    check_times(rec)?;
     let start = match &rec.start {
         Some(text) => G::parse_position(text).map_err(|e| VerifyError::Start {
             text: text.clone(),
@@ -182,5 +234,23 @@ mod tests {
         assert!(check_result(&pos, Winner::First, Some(EndReason::Win)).is_err());
         assert!(check_result(&pos, Winner::Second, Some(EndReason::Crash)).is_ok());
         assert!(check_result(&pos, Winner::Second, None).is_ok());
+    }
+
+    #[test]
+    fn move_times_that_no_move_took_are_found() {
+        let mut rec = GameRecord::for_test("a", "b", 0);
+        rec.moves = texts(&["a2-a3", "f5-f4"]);
+        rec.times_ms = vec![12.5, 0.0];
+        assert!(check_times(&rec).is_ok());
+        for bad in [-5.0, 1e308, f64::NAN, MAX_MOVE_MS * 1.01] {
+            rec.times_ms[1] = bad;
+            let e = check_times(&rec).unwrap_err();
+            assert!(e.to_string().starts_with("move 2's time"), "{e}");
+        }
+        rec.times_ms = vec![1.0; 3];
+        assert!(check_times(&rec)
+            .unwrap_err()
+            .to_string()
+            .contains("3 move times for 2 moves"));
     }
 }

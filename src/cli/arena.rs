@@ -627,7 +627,7 @@ fn run_report(args: ReportArgs) -> CliResult {
 /// Ok when a recorded game holds together ([`arena::verify::check_game`]): a report counts
 /// only games that can have been played. A game this quasar does not play is left to the
 /// merge, which refuses it.
-fn verify_game(g: &arena::record::GameRecord) -> Result<(), String> {
+pub(crate) fn verify_game(g: &arena::record::GameRecord) -> Result<(), String> {
     let Ok(name) = <GameName as clap::ValueEnum>::from_str(&g.game, true) else {
         return Ok(());
     };

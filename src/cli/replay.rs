@@ -75,8 +75,14 @@ pub fn run(args: Args) -> CliResult {
     let i = number - 1;
     let (name, replay) = match &text {
         RecordText::JsonLines(loaded) => {
+            let line = loaded.lines.get(i).copied();
+            // The same check as a report's: its size, times and moves, before any board.
+            super::arena::verify_game(&loaded.games[i]).map_err(|e| {
+                let at = line.map(|l| format!(", line {l}")).unwrap_or_default();
+                format!("game {number}{at}: {e}")
+            })?;
             let mut r = Replay::of_record(&loaded.games[i]);
-            r.line = loaded.lines.get(i).copied();
+            r.line = line;
             (game_named(r.game.as_deref().unwrap_or_default())?, r)
         }
         RecordText::Pgn(games) => {
