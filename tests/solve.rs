@@ -620,8 +620,21 @@ fn a_checkpoint_of_one_table_resumes_with_another() {
 fn woodpush_and_chinese_checkers_solve_with_draws_proofs_and_checks() {
     let file = temp("w7.proof");
     let f = file.to_str().unwrap();
+    let ckpt = temp("w7.ckpt");
+    let c = ckpt.to_str().unwrap();
     let (ok, out, err) = quasar(&[
-        "solve", "--game", "woodpush", "--width", "7", "--memory", "16", "--quiet", "--out", f,
+        "solve",
+        "--game",
+        "woodpush",
+        "--width",
+        "7",
+        "--memory",
+        "16",
+        "--quiet",
+        "--out",
+        f,
+        "--checkpoint",
+        c,
     ]);
     assert!(ok, "{err}");
     assert!(
@@ -637,9 +650,27 @@ fn woodpush_and_chinese_checkers_solve_with_draws_proofs_and_checks() {
     // Another game's proof, a finished game, checkers without a position: one line each.
     let (ok, _, err) = quasar(&["solve", "--game", "chinese-checkers", "--check", f]);
     assert!(
-        !ok && err.contains("not a proof of chinese-checkers"),
+        !ok && err
+            .contains("is the proof of another game; check it with the --game it was solved for"),
         "{err}"
     );
+    // Another game's checkpoint is that, not damage to delete.
+    let (ok, _, err) = quasar(&[
+        "solve",
+        "--game",
+        "chinese-checkers",
+        "--memory",
+        "16",
+        "--checkpoint",
+        c,
+    ]);
+    assert!(
+        !ok && err.contains(
+            "is the checkpoint of another game's solve; give this solve another --checkpoint"
+        ),
+        "{err}"
+    );
+    std::fs::remove_file(&ckpt).unwrap();
     let (ok, _, err) = quasar(&["solve", "--game", "woodpush", "--position", "L.L.... R"]);
     assert!(
         !ok && err.contains("the game is over (Left has won)"),

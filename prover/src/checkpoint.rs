@@ -221,6 +221,14 @@ pub enum CheckpointError {
         /// What is wrong.
         msg: String,
     },
+    /// An intact checkpoint of another game's solve, or of another kind of search.
+    #[error("{path} is the checkpoint of {what}; give this solve another --checkpoint")]
+    OtherSearch {
+        /// The file.
+        path: PathBuf,
+        /// Whose checkpoint it is.
+        what: String,
+    },
     /// The checkpoint is of another solve.
     #[error("{path} is the checkpoint of {theirs}, not of {ours}; name another file or delete it")]
     Mismatch {
@@ -241,11 +249,11 @@ pub fn work_class(work: u32) -> usize {
 
 impl CheckpointError {
     /// The checkpoint at `path` (none: the empty path) holds a search of another kind
-    /// than the one asked for, described by `msg`.
-    pub(crate) fn other_search(path: Option<&Path>, msg: &str) -> CheckpointError {
-        CheckpointError::Damaged {
+    /// than the one asked for, described by `what`.
+    pub(crate) fn other_search(path: Option<&Path>, what: &str) -> CheckpointError {
+        CheckpointError::OtherSearch {
             path: path.unwrap_or(Path::new("")).to_path_buf(),
-            msg: msg.to_string(),
+            what: what.to_string(),
         }
     }
 }
@@ -381,6 +389,12 @@ impl<P: ProverPosition> Checkpoint<P> {
         };
         let h = FRAME.open(bytes).map_err(|e| bad(&e.to_string()))?;
         let body = h.all();
+        if !frame::of_game::<P>(&h) {
+            return Err(CheckpointError::other_search(
+                Some(path),
+                "another game's solve",
+            ));
+        }
         let root = frame::root_of::<P>(h, 14).map_err(|e| bad(&e))?;
         let phase_word = h.u32(32);
         let bound = h.u32(36);

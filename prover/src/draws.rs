@@ -411,7 +411,7 @@ pub fn value<I: Instance>(
             Phase::Winner => {
                 return Err(CheckpointError::other_search(
                     options.checkpoint,
-                    "it holds a search of a game without draws",
+                    "a search of a game without draws",
                 )
                 .into())
             }

@@ -39,6 +39,11 @@ pub fn root_of<P: ProverPosition>(h: Fields, side_at: usize) -> Result<P, String
     P::from_params([h.u8(12), h.u8(13)], &key).map_err(|e| format!("bad root position: {e}"))
 }
 
+/// Whether the header's size bytes (12 and 13) are of the game of `P`.
+pub fn of_game<P: ProverPosition>(h: &Fields) -> bool {
+    P::owns_params([h.u8(12), h.u8(13)])
+}
+
 /// The side a stored byte names (0 first, 1 second), `None` for any other byte.
 pub fn side_of(b: u8) -> Option<Side> {
     match b {

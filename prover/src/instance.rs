@@ -65,6 +65,10 @@ pub trait ProverPosition: Game + Copy {
     /// The game's size in a file's header (two bytes).
     fn params(&self) -> [u8; 2];
 
+    /// Whether a file's size bytes are this game's (its tag, or a size only it has), so a
+    /// file of another game is called that rather than damaged.
+    fn owns_params(params: [u8; 2]) -> bool;
+
     /// The position of `key` in the game of size `params`, or why there is none.
     fn from_params(params: [u8; 2], key: &Key) -> Result<Self, String>;
 

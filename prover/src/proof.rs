@@ -193,6 +193,12 @@ pub enum ProofError {
         /// What is wrong.
         msg: String,
     },
+    /// An intact file of another game's proof.
+    #[error("{path} is the proof of another game; check it with the --game it was solved for")]
+    OtherGame {
+        /// The file.
+        path: PathBuf,
+    },
     /// An unfinished proof's scratch folder that this proof can't resume.
     #[error("{path} cannot be resumed: {msg}; remove the folder to write the proof afresh")]
     Unresumable {
@@ -419,6 +425,11 @@ impl<'a, P: ProverPosition> ProofView<'a, P> {
         };
         let h = FRAME.open(bytes).map_err(|e| bad(&e.to_string()))?;
         let body = h.all();
+        if !frame::of_game::<P>(&h) {
+            return Err(ProofError::OtherGame {
+                path: path.to_path_buf(),
+            });
+        }
         let root = frame::root_of::<P>(h, 15).map_err(|e| bad(&e))?;
         let plies = h.u32(32);
         let verdict = match (h.u8(14), plies) {

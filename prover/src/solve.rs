@@ -491,7 +491,7 @@ fn start<'a, I: Instance>(
         ) => {
             return Err(CheckpointError::other_search(
                 options.checkpoint,
-                "it holds a search for draws, which this solve does not make",
+                "a search for draws, which this solve does not make",
             )
             .into())
         }

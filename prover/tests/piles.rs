@@ -87,6 +87,10 @@ impl ProverPosition for Piles {
         [0, 0]
     }
 
+    fn owns_params(params: [u8; 2]) -> bool {
+        params == [0, 0]
+    }
+
     fn from_params(_: [u8; 2], key: &Key) -> Result<Piles, String> {
         if key.a >> 16 != 0 || key.b != 0 || key.side > 1 {
             return Err("not two piles".into());

@@ -5,7 +5,7 @@
 
 use breakthrough::solve::Options;
 use prover::draws::Value;
-use prover::{Instance, ProofFile, ProverPosition};
+use prover::{Instance, ProofError, ProofFile, ProverPosition};
 use quasar_core::progress::Silent;
 use quasar_core::Game;
 use std::path::Path;
@@ -133,7 +133,11 @@ fn check_as<P: ProverPosition>(
     file: &ProofFile,
     game: &'static str,
 ) -> Option<Result<Checked, String>> {
-    let view = file.view::<P>().ok()?;
+    let view = match file.view::<P>() {
+        Ok(view) => view,
+        Err(ProofError::OtherGame { .. }) => return None,
+        Err(e) => return Some(Err(e.to_string())),
+    };
     Some(
         prover::check_view(&view, &Silent)
             .map(|r| Checked {

@@ -83,7 +83,7 @@ def test_solve_refuses_what_it_cannot_solve():
         quasar.solve(over)
     with pytest.raises(quasar.QuasarError, match="quasar solve --game checkers"):
         quasar.solve(quasar.load_game("checkers").new_initial_state())
-    with pytest.raises(quasar.QuasarError, match="not a proof of"):
+    with pytest.raises(quasar.QuasarError, match="not an intact quasar proof file"):
         quasar.check_proof(__file__)
     with pytest.raises(quasar.QuasarError, match="memory"):
         quasar.solve(GAME.new_initial_state(), memory=0)

@@ -191,6 +191,10 @@ impl ProverPosition for Leafed {
         [PROOF_TAG, self.pieces]
     }
 
+    fn owns_params(params: [u8; 2]) -> bool {
+        params[0] == PROOF_TAG
+    }
+
     /// A root without its databases, which [`Leafed::with_leaves`] gives it.
     fn from_params(params: [u8; 2], key: &Key) -> Result<Leafed, String> {
         if params[0] != PROOF_TAG {

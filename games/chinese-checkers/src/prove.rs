@@ -86,6 +86,10 @@ impl ProverPosition for Position {
         [PROOF_TAG, self.k() as u8]
     }
 
+    fn owns_params(params: [u8; 2]) -> bool {
+        params[0] == PROOF_TAG
+    }
+
     fn from_params(params: [u8; 2], key: &Key) -> Result<Position, String> {
         if params[0] != PROOF_TAG {
             return Err("not a proof of Chinese Checkers".into());

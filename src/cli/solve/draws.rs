@@ -178,9 +178,7 @@ pub(crate) fn check<P: ProverPosition>(
 ) -> CliResult {
     let t = Instant::now();
     let proof = ProofFile::open(file)?;
-    let mut view = proof
-        .view::<P>()
-        .map_err(|e| format!("{}: not a proof of {game}: {e}", file.display()))?;
+    let mut view = proof.view::<P>()?;
     view.root = root(view.root).map_err(|e| format!("{}: {e}", file.display()))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))

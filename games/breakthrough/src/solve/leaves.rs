@@ -303,6 +303,11 @@ impl ProverPosition for Position {
         [self.board().width() as u8, self.board().height() as u8]
     }
 
+    /// A board's width, at most 64, where the other games write a letter's byte.
+    fn owns_params(params: [u8; 2]) -> bool {
+        (1..=64).contains(&params[0])
+    }
+
     fn from_params(params: [u8; 2], key: &Key) -> Result<Position, String> {
         let board = Board::new(params[0] as u32, params[1] as u32).map_err(|e| e.to_string())?;
         let side = if key.side == 0 {
