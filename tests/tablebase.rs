@@ -731,6 +731,34 @@ fn a_search_that_meets_a_damaged_block_says_so_once() {
         );
         assert_eq!(err.matches("warning:").count(), 1, "{engine}: {err}");
     }
+    // An arena that adjudicates by the table says so too, once for the whole match.
+    let out = temp("damaged-blocks-arena");
+    let (ok, _, err) = quasar(&[
+        "arena",
+        "--board",
+        "5x5",
+        "--player",
+        "random",
+        "--player",
+        "random:seed=2",
+        "--games",
+        "4",
+        "--jobs",
+        "1",
+        "--quiet",
+        "--adjudicate",
+        f,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("checksum mismatch in block")
+            && err.contains("searches go on without the damaged part"),
+        "{err}"
+    );
+    assert_eq!(err.matches("warning:").count(), 1, "{err}");
+    std::fs::remove_dir_all(&out).unwrap();
     std::fs::remove_file(&file).unwrap();
 }
 

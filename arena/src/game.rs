@@ -213,7 +213,13 @@ pub fn play_adjudicated_game<G: Game>(
             game.end = pos;
             return Ok(game);
         }
-        if let Some(proven) = adjudicator.and_then(|a| a.oracle.probe_value(&pos)) {
+        let proven = adjudicator.and_then(|a| a.oracle.probe_value(&pos));
+        // A probe that met damage answered nothing: the game plays on, and the user hears
+        // of it once, as a search's user does.
+        if let Some(a) = adjudicator {
+            crate::engine::warn_damage_once(a.oracle.damage());
+        }
+        if let Some(proven) = proven {
             let side = pos.side_to_move();
             game.outcome = match proven.result {
                 GameResult::Win => Outcome::Win(side),
