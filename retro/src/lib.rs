@@ -11,7 +11,8 @@
 //! - [`symmetric::solve_mirror`]: games whose sides are colour-swapped images of each other,
 //!   solved over one side to move with counters and unmoves, checkpointed between layers.
 //! - [`ReverseGraph`] gives backward solvers the predecessors of games without unmoves.
-//! - [`PackedArray`] stores values in the fewest bits; [`TableFile`] writes them as a
+//! - [`PackedArray`] stores values in the fewest bits, [`RunArray`] as run-length blocks
+//!   with don't-cares; [`TableFile`] writes them as a
 //!   checksummed file.
 //!
 //! # Example
@@ -55,6 +56,7 @@ pub mod file;
 pub mod packed;
 pub mod progress;
 pub mod reverse;
+pub mod runs;
 pub mod scored;
 pub mod space;
 pub mod symmetric;
@@ -64,6 +66,7 @@ pub use file::{Section, TableFile, TableFileError};
 pub use packed::PackedArray;
 pub use progress::{Progress, ProgressFn, Silent};
 pub use reverse::{ReverseGraph, Reversed};
+pub use runs::{RunArray, RunWriter, RunsError};
 pub use space::{Child, PerfectIndex, RetroGame};
 
 /// Why a solve cannot run.

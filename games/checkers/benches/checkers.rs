@@ -1,7 +1,8 @@
-//! `cargo bench -p checkers -- [build N] [probe DIR] [children DIR] [mcts DIR PIECES] [perft D]`:
-//! database build time by piece count, probe time (random positions; the children of
-//! random positions one by one against prefetched first), MCTS simulations a second with
-//! and without the prefetch, and perft speed (a plain `main`, figures to standard output).
+//! `cargo bench -p checkers -- [build N] [probe DIR] [children DIR] [mcts DIR PIECES]
+//! [runs DIR] [perft D]`: database build time by piece count, probe time (random positions;
+//! the children of random positions one by one against prefetched first), MCTS simulations
+//! a second with and without the prefetch, the databases' size as run-length blocks, and
+//! perft speed (a plain `main`, figures to standard output).
 
 use checkers::db::{build, Built, Database};
 use checkers::{Checkers, Move, Position, Slice};
@@ -94,6 +95,103 @@ fn bench_probe(dir: &std::path::Path) {
     }
     let ns = start.elapsed().as_secs_f64() * 1e9 / (rounds * positions.len()) as f64;
     println!("  of which slice lookup and index: {ns:.1} ns ({sum})");
+}
+
+/// The databases as run-length blocks ([`retro::RunArray`]) of a few block sizes, with
+/// and without "don't care" positions (a capture to make, or no move: a prober settles them
+/// by the capture's children or the rules): positions a byte over all slices, and a random
+/// probe of a position that is not "don't care" against the plain table's.
+fn bench_runs(dir: &std::path::Path) {
+    use retro::RunArray;
+    let db = Database::open(dir).unwrap();
+    let blocks = [1024u64, 4096, 16384];
+    // (bytes with don't-cares, bytes without) by block size.
+    let mut bytes = vec![(0u64, 0u64); blocks.len()];
+    let (mut positions, mut dont_care) = (0u64, 0u64);
+    let mut largest: Vec<(Slice, Side, RunArray)> = Vec::new();
+    let t = Instant::now();
+    for s in db.slices() {
+        let table = db.table(s).unwrap();
+        let ix = table.index();
+        for side in [Side::First, Side::Second] {
+            let mut dec = ix.decoder();
+            let care: Vec<bool> = (0..ix.size())
+                .map(|i| {
+                    let b = dec.board(i);
+                    !b.has_capture(side) && b.has_move(side)
+                })
+                .collect();
+            positions += ix.size();
+            dont_care += care.iter().filter(|&&c| !c).count() as u64;
+            for (k, &block) in blocks.iter().enumerate() {
+                let with = RunArray::encode(ix.size(), block, |i| {
+                    care[i as usize].then(|| table.get(i, side) as u32)
+                })
+                .unwrap();
+                let without =
+                    RunArray::encode(ix.size(), block, |i| Some(table.get(i, side) as u32))
+                        .unwrap();
+                bytes[k].0 += with.stored_bytes();
+                bytes[k].1 += without.stored_bytes();
+                if k == 1 && s.pieces() == db.max_pieces() {
+                    largest.push((s, side, with));
+                }
+            }
+        }
+    }
+    println!(
+        "{positions} positions (both sides to move), {dont_care} don't care ({:.1}%); plain: {} bytes, 4 a byte; encoded in {:.1} s",
+        100.0 * dont_care as f64 / positions as f64,
+        positions.div_ceil(4),
+        t.elapsed().as_secs_f64()
+    );
+    for (k, &block) in blocks.iter().enumerate() {
+        println!(
+            "blocks of {block}: {} bytes, {:.1} positions a byte with don't-cares; {} bytes, {:.1} a byte without",
+            bytes[k].0,
+            positions as f64 / bytes[k].0 as f64,
+            bytes[k].1,
+            positions as f64 / bytes[k].1 as f64
+        );
+    }
+    // Random cared positions of the largest slices, probed both ways.
+    let mut rng = SplitMix64::new(3);
+    let mut probes: Vec<(usize, u64)> = Vec::new();
+    while probes.len() < 1 << 16 {
+        let k = (rng.next_u64() % largest.len() as u64) as usize;
+        let (s, side, _) = &largest[k];
+        let ix = db.table(*s).unwrap().index();
+        let i = rng.next_u64() % ix.size();
+        let b = ix.board(i);
+        if !b.has_capture(*side) && b.has_move(*side) {
+            probes.push((k, i));
+        }
+    }
+    let rounds = 20;
+    let time = |f: &dyn Fn(usize, u64) -> u32| {
+        let t = Instant::now();
+        let mut sum = 0u64;
+        for _ in 0..rounds {
+            for &(k, i) in &probes {
+                sum += f(k, i) as u64;
+            }
+        }
+        (
+            t.elapsed().as_secs_f64() * 1e9 / (rounds * probes.len()) as f64,
+            sum,
+        )
+    };
+    let (plain, a) = time(&|k, i| {
+        let (s, side, _) = &largest[k];
+        db.table(*s).unwrap().get(i, *side) as u32
+    });
+    let (runs, b) = time(&|k, i| largest[k].2.get(i));
+    assert_eq!(a, b, "the run-length blocks answer as the plain table");
+    println!(
+        "random probe of a {}-piece value (blocks of 4096): plain {plain:.1} ns, runs {runs:.1} ns ({:.2}x)",
+        db.max_pieces(),
+        runs / plain
+    );
 }
 
 /// The children of random positions of the largest slices, probed as MCTS probes them at
@@ -281,6 +379,7 @@ fn main() {
         [cmd, n] if cmd == "build" => bench_build(n.parse().unwrap()),
         [cmd, dir] if cmd == "probe" => bench_probe(std::path::Path::new(dir)),
         [cmd, dir] if cmd == "children" => bench_children(std::path::Path::new(dir)),
+        [cmd, dir] if cmd == "runs" => bench_runs(std::path::Path::new(dir)),
         [cmd, dir, n] if cmd == "mcts" => bench_mcts(std::path::Path::new(dir), n.parse().unwrap()),
         [cmd, d] if cmd == "perft" => {
             for depth in 1..=d.parse().unwrap() {

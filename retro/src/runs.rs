@@ -1,0 +1,397 @@
+//! Run-length blocks: an array of 2-bit values kept as runs, in blocks of a fixed number of
+//! positions with an index of where each block's runs start, so that one lookup reads one
+//! index entry and the start of one block. Positions marked "don't care" (a prober recovers
+//! their value another way, by a search) take whatever value lengthens the run they fall
+//! in, which is what makes the runs long.
+//!
+//! A run is one byte, its value in the top two bits and its length less one in the low six
+//! (1 to 63); a low six of 63 is followed by the length less 64 as a LEB128 number. Runs
+//! never cross a block's end.
+
+/// Why bytes are not the runs of an array.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum RunsError {
+    /// The block size is not a power of two of 64 to 2^24 positions.
+    #[error("a block of {0} positions: blocks hold a power of two of 64 to 16777216")]
+    Block(u64),
+    /// The index does not match the array's length or the bytes.
+    #[error("the block index does not match the array ({0})")]
+    Index(&'static str),
+    /// A block's runs do not add up to its positions.
+    #[error("block {0}'s runs do not add up to its positions")]
+    Runs(u64),
+}
+
+/// An array of values 0 to 3 as run-length blocks; see the module's documentation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunArray {
+    len: u64,
+    shift: u32,
+    /// Where each block's runs start in `bytes`, and one more entry: the end.
+    starts: Vec<u64>,
+    bytes: Vec<u8>,
+}
+
+/// Low six bits that mean "the length follows".
+const ESCAPE: u8 = 63;
+
+impl RunArray {
+    /// The array from its parts as stored, each block's runs checked to add up to its
+    /// positions (so that a lookup never reads past them).
+    pub fn from_parts(
+        len: u64,
+        block: u64,
+        starts: Vec<u64>,
+        bytes: Vec<u8>,
+    ) -> Result<RunArray, RunsError> {
+        let shift = block_shift(block)?;
+        let blocks = len.div_ceil(block);
+        if starts.len() as u64 != blocks + 1 {
+            return Err(RunsError::Index("a block count of another length"));
+        }
+        if starts.first() != Some(&0) || starts.last() != Some(&(bytes.len() as u64)) {
+            return Err(RunsError::Index("its ends are not those of the runs"));
+        }
+        for (b, w) in starts.windows(2).enumerate() {
+            let b = b as u64;
+            let want = block.min(len - b * block);
+            let runs = bytes
+                .get(w[0] as usize..w[1] as usize)
+                .ok_or(RunsError::Index("a block that starts after it ends"))?;
+            if total(runs) != Some(want) {
+                return Err(RunsError::Runs(b));
+            }
+        }
+        Ok(RunArray {
+            len,
+            shift,
+            starts,
+            bytes,
+        })
+    }
+
+    /// Encodes `len` values, `value(i)` each (`None`: don't care), in blocks of `block`
+    /// positions (a power of two).
+    pub fn encode(
+        len: u64,
+        block: u64,
+        value: impl FnMut(u64) -> Option<u32>,
+    ) -> Result<RunArray, RunsError> {
+        let mut w = RunWriter::new(block)?;
+        (0..len).map(value).for_each(|v| w.push(v));
+        Ok(w.finish())
+    }
+
+    /// Number of values.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the array holds no values.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Positions a block.
+    pub fn block(&self) -> u64 {
+        1 << self.shift
+    }
+
+    /// Where each block's runs start, and the end.
+    pub fn starts(&self) -> &[u64] {
+        &self.starts
+    }
+
+    /// The runs of every block, one after another.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Bytes the array takes: the runs and the index.
+    pub fn stored_bytes(&self) -> u64 {
+        self.bytes.len() as u64 + 8 * self.starts.len() as u64
+    }
+
+    /// The value at `i` (below `len`); for a don't-care position, whatever its run holds.
+    #[inline]
+    pub fn get(&self, i: u64) -> u32 {
+        let b = (i >> self.shift) as usize;
+        let mut left = i & ((1 << self.shift) - 1);
+        let mut p = self.starts[b] as usize;
+        loop {
+            let (v, n) = read_run(&self.bytes, &mut p);
+            if left < n {
+                return v;
+            }
+            left -= n;
+        }
+    }
+
+    /// Starts loading the block of `i` into the cache.
+    #[inline]
+    pub fn prefetch(&self, i: u64) {
+        if let Some(s) = self.starts.get((i >> self.shift) as usize) {
+            if let Some(b) = self.bytes.get(*s as usize) {
+                quasar_core::prefetch::prefetch(b);
+            }
+        }
+    }
+}
+
+/// The shift of a block size, checked.
+fn block_shift(block: u64) -> Result<u32, RunsError> {
+    if block.is_power_of_two() && (64..=1 << 24).contains(&block) {
+        Ok(block.trailing_zeros())
+    } else {
+        Err(RunsError::Block(block))
+    }
+}
+
+/// The run at `p` (checked bytes: it is there), `p` moved past it.
+#[inline]
+fn read_run(bytes: &[u8], p: &mut usize) -> (u32, u64) {
+    let byte = bytes[*p];
+    *p += 1;
+    let low = byte & 63;
+    let n = if low == ESCAPE {
+        let mut n = 0u64;
+        let mut shift = 0;
+        loop {
+            let b = bytes[*p];
+            *p += 1;
+            n |= ((b & 0x7F) as u64) << shift;
+            if b & 0x80 == 0 {
+                break;
+            }
+            shift += 7;
+        }
+        n + 64
+    } else {
+        low as u64 + 1
+    };
+    ((byte >> 6) as u32, n)
+}
+
+/// The positions a block's runs cover; `None` when they do not read (a cut run, a length
+/// past 2^63).
+fn total(runs: &[u8]) -> Option<u64> {
+    let (mut p, mut sum) = (0usize, 0u64);
+    while p < runs.len() {
+        let low = runs[p] & 63;
+        p += 1;
+        let n = if low == ESCAPE {
+            let mut n = 0u64;
+            let mut shift = 0u32;
+            loop {
+                let b = *runs.get(p)?;
+                p += 1;
+                if shift > 56 {
+                    return None;
+                }
+                n |= ((b & 0x7F) as u64) << shift;
+                if b & 0x80 == 0 {
+                    break;
+                }
+                shift += 7;
+            }
+            n.checked_add(64)?
+        } else {
+            low as u64 + 1
+        };
+        sum = sum.checked_add(n)?;
+    }
+    Some(sum)
+}
+
+/// Builds a [`RunArray`] one value at a time (a table of any size streams through it).
+#[derive(Debug)]
+pub struct RunWriter {
+    shift: u32,
+    len: u64,
+    starts: Vec<u64>,
+    bytes: Vec<u8>,
+    /// The open run: its value (none yet while only don't-cares came) and length.
+    run: Option<u32>,
+    count: u64,
+}
+
+impl RunWriter {
+    /// A writer of blocks of `block` positions (a power of two of 64 to 2^24).
+    pub fn new(block: u64) -> Result<RunWriter, RunsError> {
+        Ok(RunWriter {
+            shift: block_shift(block)?,
+            len: 0,
+            starts: vec![0],
+            bytes: Vec::new(),
+            run: None,
+            count: 0,
+        })
+    }
+
+    /// Appends the next value (0 to 3; `None`: don't care).
+    #[inline]
+    pub fn push(&mut self, value: Option<u32>) {
+        match (value, self.run) {
+            (Some(v), Some(r)) if v != r => {
+                self.close_run();
+                self.run = Some(v);
+            }
+            (Some(v), None) => self.run = Some(v),
+            _ => {}
+        }
+        self.count += 1;
+        self.len += 1;
+        if self.len & ((1 << self.shift) - 1) == 0 {
+            self.close_block();
+        }
+    }
+
+    /// Writes the open run (its length at least 1).
+    fn close_run(&mut self) {
+        let v = (self.run.unwrap_or(0) as u8 & 3) << 6;
+        let n = self.count;
+        if n < 64 {
+            self.bytes.push(v | (n - 1) as u8);
+        } else {
+            self.bytes.push(v | ESCAPE);
+            let mut rest = n - 64;
+            loop {
+                let b = (rest & 0x7F) as u8;
+                rest >>= 7;
+                if rest == 0 {
+                    self.bytes.push(b);
+                    break;
+                }
+                self.bytes.push(b | 0x80);
+            }
+        }
+        self.run = None;
+        self.count = 0;
+    }
+
+    fn close_block(&mut self) {
+        if self.count > 0 {
+            self.close_run();
+        }
+        self.starts.push(self.bytes.len() as u64);
+    }
+
+    /// The array of the values pushed.
+    pub fn finish(mut self) -> RunArray {
+        if self.len & ((1 << self.shift) - 1) != 0 {
+            self.close_block();
+        }
+        RunArray {
+            len: self.len,
+            shift: self.shift,
+            starts: self.starts,
+            bytes: self.bytes,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// Values in runs of random lengths (some past 63 and past 64 + 127), a share of them
+    /// don't-care.
+    fn sample(rng: &mut Xoshiro256PlusPlus, len: u64, dont_care: f64) -> Vec<Option<u32>> {
+        let mut out = Vec::new();
+        while (out.len() as u64) < len {
+            let v = rng.random_range(0..4u32);
+            let n = match rng.random_range(0..4) {
+                0 => rng.random_range(1..4),
+                1 => rng.random_range(60..70),
+                2 => rng.random_range(180..200),
+                _ => rng.random_range(1..5000),
+            };
+            for _ in 0..n {
+                out.push((!rng.random_bool(dont_care)).then_some(v));
+            }
+        }
+        out.truncate(len as usize);
+        out
+    }
+
+    #[test]
+    fn every_cared_value_reads_back_and_the_parts_check() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        for (len, block, dont_care) in [
+            (0, 64, 0.0),
+            (1, 64, 0.0),
+            (64, 64, 0.5),
+            (65, 64, 0.0),
+            (100_000, 4096, 0.0),
+            (100_001, 1024, 0.3),
+            (50_000, 1 << 16, 0.9),
+            (10_000, 64, 1.0),
+        ] {
+            let values = sample(&mut rng, len, dont_care);
+            let a = RunArray::encode(len, block, |i| values[i as usize]).unwrap();
+            assert_eq!(a.len(), len);
+            for (i, v) in values.iter().enumerate() {
+                if let Some(v) = v {
+                    assert_eq!(a.get(i as u64), *v, "{len} {block} at {i}");
+                }
+            }
+            let b = RunArray::from_parts(len, block, a.starts().to_vec(), a.bytes().to_vec());
+            assert_eq!(b.as_ref(), Ok(&a));
+        }
+    }
+
+    #[test]
+    fn dont_cares_join_the_run_around_them() {
+        // 1 1 ? ? 1 2 ? 2 in one block: two runs, two bytes.
+        let values = [
+            Some(1),
+            Some(1),
+            None,
+            None,
+            Some(1),
+            Some(2),
+            None,
+            Some(2),
+        ];
+        let a = RunArray::encode(8, 64, |i| values[i as usize]).unwrap();
+        assert_eq!(a.bytes(), &[1 << 6 | 4, 2 << 6 | 2]);
+        // A block of don't-cares alone is one run: three full blocks of 64 (an escape and a
+        // length byte each) and one of 8.
+        let a = RunArray::encode(200, 64, |_| None).unwrap();
+        assert_eq!(a.bytes().len(), 3 * 2 + 1);
+        assert_eq!(a.stored_bytes(), 7 + 8 * 5);
+    }
+
+    #[test]
+    fn damaged_parts_are_refused() {
+        let values: Vec<Option<u32>> = (0..1000).map(|i| Some((i / 70) % 3)).collect();
+        let a = RunArray::encode(1000, 256, |i| values[i as usize]).unwrap();
+        let (starts, bytes) = (a.starts().to_vec(), a.bytes().to_vec());
+        assert_eq!(
+            RunArray::from_parts(1000, 100, starts.clone(), bytes.clone()),
+            Err(RunsError::Block(100))
+        );
+        assert!(RunArray::from_parts(1001, 256, starts.clone(), bytes.clone()).is_err());
+        assert!(RunArray::from_parts(2000, 256, starts.clone(), bytes.clone()).is_err());
+        let mut cut = bytes.clone();
+        cut.pop();
+        assert!(RunArray::from_parts(1000, 256, starts.clone(), cut).is_err());
+        let mut longer = bytes.clone();
+        longer[0] = longer[0].wrapping_add(1);
+        assert_eq!(
+            RunArray::from_parts(1000, 256, starts.clone(), longer),
+            Err(RunsError::Runs(0))
+        );
+        let mut swapped = starts.clone();
+        swapped.swap(1, 2);
+        assert!(RunArray::from_parts(1000, 256, swapped, bytes.clone()).is_err());
+        // An endless length: every continuation bit set.
+        let endless = vec![ESCAPE; 1]
+            .into_iter()
+            .chain([0xFF; 20])
+            .collect::<Vec<u8>>();
+        assert!(RunArray::from_parts(64, 64, vec![0, 21], endless).is_err());
+    }
+}
