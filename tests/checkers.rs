@@ -503,3 +503,58 @@ fn an_incomplete_or_damaged_database_is_named_by_every_command() {
     assert!(ok && out.contains("all agree"), "{err}{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn compressed_databases_answer_as_the_plain_ones_and_verify() {
+    let dir = scratch("checkers", "compress");
+    let (plain, runs) = (dir.join("plain"), dir.join("runs"));
+    let (p, r) = (plain.to_str().unwrap(), runs.to_str().unwrap());
+    common::run_ok(&[
+        "tablebase",
+        "build",
+        "--game",
+        "checkers",
+        "--max-pieces",
+        "3",
+        "-o",
+        p,
+        "--quiet",
+    ]);
+    let (out, _) = common::run_ok(&["tablebase", "compress", p, "-o", r, "--block", "256"]);
+    assert!(
+        out.contains("34 slices written as blocks of 256 positions, 0 kept"),
+        "{out}"
+    );
+    let (out, _) = common::run_ok(&["tablebase", "compress", p, "-o", r, "--block", "256", "-q"]);
+    assert!(
+        out.contains("0 slices written as blocks of 256 positions, 34 kept"),
+        "{out}"
+    );
+    // The same counts, and the form said.
+    let (a, _) = common::run_ok(&["tablebase", "info", p]);
+    let (b, _) = common::run_ok(&["tablebase", "info", r]);
+    assert!(a.contains("up to 3 pieces, plain"), "{a}");
+    assert!(
+        b.contains("up to 3 pieces, run-length blocks of 256 positions"),
+        "{b}"
+    );
+    assert_eq!(
+        a.lines().skip(1).collect::<Vec<_>>(),
+        b.lines().skip(1).collect::<Vec<_>>()
+    );
+    // A position with a capture to make, whose value the blocks do not hold, and one
+    // without: the same answers.
+    for fen in ["B:W18:B14,K1", "W:WK14,K19:BK1", "W:W18,K30:B14"] {
+        let (a, _) = common::run_ok(&["tablebase", "probe", p, "--position", fen]);
+        let (b, _) = common::run_ok(&["tablebase", "probe", r, "--position", fen]);
+        assert_eq!(a, b, "{fen}");
+    }
+    let (out, _) = common::run_ok(&["tablebase", "verify", r]);
+    assert!(out.contains("all agree"), "{out}");
+    let e = common::one_error_line(&["tablebase", "compress", p, "-o", r, "--block", "100"]);
+    assert!(e.contains("--block 100: a block of 100 positions"), "{e}");
+    let missing = dir.join("none");
+    let e = common::one_error_line(&["tablebase", "compress", missing.to_str().unwrap(), "-o", r]);
+    assert!(e.ends_with("none: no such directory"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

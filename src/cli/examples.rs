@@ -94,6 +94,12 @@ Examples:
   quasar tablebase verify tb-8x8-r4.d --write-index    a sliced table's block index
   quasar tablebase verify cc-k2.qrt";
 
+/// `quasar tablebase compress --help`.
+pub const COMPRESS: &str = "\
+Examples:
+  quasar tablebase compress checkers-p5 -o checkers-p5.runs
+  quasar tablebase compress checkers-p6 -o checkers-p6.runs --block 16384 --quiet";
+
 /// `quasar arena --help`.
 pub const ARENA: &str = "\
 Examples:

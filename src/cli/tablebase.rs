@@ -31,6 +31,35 @@ pub enum Command {
     /// Check a table's checksum and re-derive a random sample of entries by brute force
     #[command(after_help = super::examples::VERIFY)]
     Verify(VerifyArgs),
+    /// Rewrite databases as run-length blocks into another directory: smaller on disk and
+    /// in memory, read and probed as the plain ones are (checkers databases)
+    #[command(after_help = super::examples::COMPRESS)]
+    Compress(CompressArgs),
+}
+
+/// Options of `tablebase compress`.
+#[derive(clap::Args)]
+pub struct CompressArgs {
+    /// Game of the databases [default: the directory's own]
+    #[arg(long, value_enum)]
+    game: Option<GameName>,
+    /// The databases to compress (left as they are)
+    dir: PathBuf,
+    /// The directory of the compressed databases; a stopped run resumes there
+    #[arg(
+        short = 'o',
+        long = "out",
+        value_name = "DIR",
+        visible_alias = "output"
+    )]
+    pub out: PathBuf,
+    /// Positions a block: a power of two of 64 to 16777216; larger blocks compress better
+    /// and probe slower
+    #[arg(long, value_name = "N", default_value_t = 4096)]
+    pub block: u64,
+    /// No line per slice
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 /// Options of `tablebase build` (and `plan`): the shared ones, then each game's own.
@@ -153,6 +182,13 @@ pub fn run(cmd: Command) -> CliResult {
             refuse_unused_verify::<S>(&a)?;
             S::verify(&a.file, &a)
         }),
+        Command::Compress(a) => {
+            if !a.dir.exists() {
+                return Err(format!("{}: no such directory", a.dir.display()).into());
+            }
+            retro::RunWriter::new(a.block).map_err(|e| format!("--block {}: {e}", a.block))?;
+            with_game!(game_of(&a.dir, a.game)?, S => S::compress(&a.dir, &a))
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::GameName;
 use crate::cli::solve::Args as SolveArgs;
-use crate::cli::tablebase::{BuildArgs, VerifyArgs};
+use crate::cli::tablebase::{BuildArgs, CompressArgs, VerifyArgs};
 use crate::cli::CliResult;
 use arena::settings::EngineSettings;
 use arena::setup::GameSetup;
@@ -167,6 +167,17 @@ pub trait TableGame: GameSetup {
     /// `tablebase verify`: checks the table (its checksum, then its values against the
     /// rules).
     fn verify(path: &Path, a: &VerifyArgs) -> CliResult;
+
+    /// `tablebase compress`: the table rewritten in its compressed form into `a.out`.
+    fn compress(path: &Path, a: &CompressArgs) -> CliResult {
+        let _ = a;
+        Err(format!(
+            "{}: {} tables have no compressed form yet; `tablebase compress` rewrites checkers databases",
+            path.display(),
+            Self::TABLE_KIND
+        )
+        .into())
+    }
 }
 
 /// The refusal of `plan`, `--slice` or `--wave` for the game `name`, whose tables are

@@ -10,7 +10,7 @@ use quasar_core::file::slices::{Layout, Manifest, SliceDir, SliceDirError};
 use quasar_core::file::{self, FileError, OutputLock};
 use quasar_core::prefetch::prefetch;
 use quasar_core::{GameResult, Side};
-use retro::{PackedArray, Section, TableFile, TableFileError};
+use retro::{PackedArray, RunArray, Section, TableFile, TableFileError};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -21,8 +21,15 @@ pub use crate::build::{build, build_slice, build_with, BuildOptions, Built, Slic
 pub const GAME: &str = "checkers";
 /// The file name ending of a slice's file.
 pub const EXTENSION: &str = "qrt";
-/// The layout version in a file's parameters (params[4]).
+/// The layout version in a file's parameters (params[4]): the values packed 2 bits each.
 const LAYOUT: u32 = 1;
+/// The layout of a slice as run-length blocks ([`RunArray`], its block size in params[5]):
+/// sections 2 and 3 hold Black to move's block starts (32 bits each) and runs (a byte
+/// each), 4 and 5 White's, and 6 the counts of both (32-bit halves).
+const LAYOUT_RUNS: u32 = 2;
+/// Positions a block of run-length blocks by default: a probe scans half a block's runs
+/// (a few dozen bytes), and the index costs 8 bytes a block.
+pub const RUNS_BLOCK: u64 = 4096;
 
 /// A database directory as a slice directory: its manifest holds `max-pieces N`, and it
 /// must hold every slice of 1 to N pieces (distance files, `<slice>.qdc`, are optional).
@@ -166,6 +173,9 @@ pub enum DbError {
     /// The selection names nothing in the plan.
     #[error(transparent)]
     Plan(#[from] quasar_core::plan::PlanError),
+    /// A block size run-length blocks cannot take.
+    #[error("{0}")]
+    Block(String),
     /// The directory is no database's, is incomplete, or has a damaged slice.
     #[error(transparent)]
     Dir(#[from] SliceDirError),
@@ -176,7 +186,25 @@ pub enum DbError {
 pub struct SliceTable {
     index: SliceIndex,
     /// Black to move, then White to move.
-    values: [PackedArray; 2],
+    values: [Values; 2],
+}
+
+/// The stored values of a slice with one side to move.
+#[derive(Clone, Debug)]
+enum Values {
+    /// Every position's value, 2 bits each.
+    Plain(PackedArray),
+    /// Run-length blocks in which the positions the rules settle ([`settled_by_rules`])
+    /// hold whatever lengthens a run, with the counts taken before.
+    Runs(RunArray, Counts),
+}
+
+/// Whether the rules give the value of a board with `side` to move from its children or
+/// at once: a capture to make (captures are compulsory, and each leads to fewer pieces) or
+/// no move at all (a loss). Run-length blocks store anything for these.
+#[inline]
+pub fn settled_by_rules(b: &Board, side: Side) -> bool {
+    b.has_capture(side) || !b.has_move(side)
 }
 
 /// Positions, wins, draws and losses of one slice with one side to move.
@@ -195,7 +223,58 @@ pub struct Counts {
 impl SliceTable {
     /// A table from each side's values (in index order).
     pub(crate) fn new(index: SliceIndex, values: [PackedArray; 2]) -> SliceTable {
-        SliceTable { index, values }
+        SliceTable {
+            index,
+            values: values.map(Values::Plain),
+        }
+    }
+
+    /// Whether the values are run-length blocks, whose positions settled by the rules
+    /// hold no value of their own ([`Database::value`] settles them).
+    pub fn is_runs(&self) -> bool {
+        matches!(self.values[0], Values::Runs(..))
+    }
+
+    /// The positions a block of run-length blocks holds; `None` for plain values.
+    pub fn runs_block(&self) -> Option<u64> {
+        match &self.values[0] {
+            Values::Runs(r, _) => Some(r.block()),
+            Values::Plain(_) => None,
+        }
+    }
+
+    /// Bytes the values take in memory.
+    pub fn value_bytes(&self) -> u64 {
+        self.values
+            .iter()
+            .map(|v| match v {
+                Values::Plain(a) => 8 * a.words().len() as u64,
+                Values::Runs(r, _) => r.stored_bytes(),
+            })
+            .sum()
+    }
+
+    /// The same values as run-length blocks of `block` positions (a power of two of 64 to
+    /// 2^24), the positions the rules settle left free; a table already in blocks is
+    /// returned as it is.
+    pub fn to_runs(&self, block: u64) -> Result<SliceTable, retro::RunsError> {
+        if self.is_runs() {
+            return Ok(self.clone());
+        }
+        let mut values = Vec::with_capacity(2);
+        for side in [Side::First, Side::Second] {
+            let mut dec = self.index.decoder();
+            let runs = RunArray::encode(self.index.size(), block, |i| {
+                let b = dec.board(i);
+                (!settled_by_rules(&b, side)).then(|| self.get(i, side) as u32)
+            })?;
+            values.push(Values::Runs(runs, self.counts(side)));
+        }
+        let [black, white]: [Values; 2] = values.try_into().expect("two sides");
+        Ok(SliceTable {
+            index: self.index.clone(),
+            values: [black, white],
+        })
     }
 
     /// The slice.
@@ -208,25 +287,37 @@ impl SliceTable {
         &self.index
     }
 
-    /// The value of the placement at `i` with `side` to move.
+    /// The value stored for the placement at `i` with `side` to move: in run-length
+    /// blocks, anything for a position the rules settle ([`Database::value`] settles it).
     #[inline]
     pub fn get(&self, i: u64, side: Side) -> Wdl {
-        Wdl::from_code(self.values[side.index()].get(i))
+        Wdl::from_code(match &self.values[side.index()] {
+            Values::Plain(a) => a.get(i),
+            Values::Runs(r, _) => r.get(i),
+        })
     }
 
     /// Starts loading the value at `i` with `side` to move into the cache (a hint: the
     /// read a probe then makes overlaps with the other work, and with other prefetches).
     #[inline]
     pub fn prefetch(&self, i: u64, side: Side) {
-        // 2 bits a value: 32 values a word.
-        if let Some(w) = self.values[side.index()].words().get((i >> 5) as usize) {
-            prefetch(w);
+        match &self.values[side.index()] {
+            // 2 bits a value: 32 values a word.
+            Values::Plain(a) => {
+                if let Some(w) = a.words().get((i >> 5) as usize) {
+                    prefetch(w);
+                }
+            }
+            Values::Runs(r, _) => r.prefetch(i),
         }
     }
 
     /// Positions, wins, draws and losses with `side` to move (counted word by word).
     pub fn counts(&self, side: Side) -> Counts {
-        let a = &self.values[side.index()];
+        let a = match &self.values[side.index()] {
+            Values::Plain(a) => a,
+            Values::Runs(_, counts) => return *counts,
+        };
         let (mut wins, mut losses) = (0u64, 0u64);
         const LOW: u64 = 0x5555_5555_5555_5555;
         for &w in a.words() {
@@ -244,17 +335,39 @@ impl SliceTable {
 
     fn to_file(&self) -> TableFile {
         let s = self.slice();
+        let section = |tag: u32, values: PackedArray| Section {
+            tag,
+            offset: 0,
+            values,
+        };
+        let mut sections = Vec::new();
+        let mut counts = Vec::new();
+        let mut block = 0;
+        for (k, v) in self.values.iter().enumerate() {
+            match v {
+                Values::Plain(a) => sections.push(section(k as u32, a.clone())),
+                Values::Runs(r, c) => {
+                    block = r.block() as u32;
+                    sections.push(section(2 + 2 * k as u32, packed(32, r.starts())));
+                    let bytes: Vec<u64> = r.bytes().iter().map(|&b| b as u64).collect();
+                    sections.push(section(3 + 2 * k as u32, packed(8, &bytes)));
+                    counts.extend([c.wins, c.draws, c.losses]);
+                }
+            }
+        }
+        if !counts.is_empty() {
+            let halves: Vec<u64> = counts
+                .iter()
+                .flat_map(|&c| [c & 0xFFFF_FFFF, c >> 32])
+                .collect();
+            sections.push(section(6, packed(32, &halves)));
+        }
+        let layout = if self.is_runs() { LAYOUT_RUNS } else { LAYOUT };
         TableFile {
             game: GAME.into(),
-            params: slice_params(s, LAYOUT, 0),
+            params: slice_params(s, layout, block),
             positions: self.index.size(),
-            sections: (0..2)
-                .map(|k| Section {
-                    tag: k,
-                    offset: 0,
-                    values: self.values[k as usize].clone(),
-                })
-                .collect(),
+            sections,
         }
     }
 
@@ -266,23 +379,90 @@ impl SliceTable {
         Ok(path)
     }
 
-    /// Reads and checks a slice file (checksum, game, slice, sizes).
+    /// Reads and checks a slice file of either layout (checksum, game, slice, sizes).
     pub fn load(path: &Path) -> Result<SliceTable, DbError> {
         let f = TableFile::load(path)?;
         let foreign = || DbError::Foreign(path.to_path_buf());
-        let (slice, index) = slice_of(&f, GAME, LAYOUT).ok_or_else(foreign)?;
-        let section = |tag| {
-            f.section(tag)
-                .filter(|s| s.values.len() == index.size() && s.values.bits() == 2)
-                .and_then(|s| on_huge_pages(&s.values))
-                .ok_or_else(foreign)
-        };
-        let values = [section(0)?, section(1)?];
+        let (slice, index) = slice_of(&f, GAME, LAYOUT)
+            .or_else(|| slice_of(&f, GAME, LAYOUT_RUNS))
+            .ok_or_else(foreign)?;
         if f.positions != index.size() || path.file_stem() != Some(slice.to_string().as_ref()) {
             return Err(foreign());
         }
+        let values = match f.params[4] {
+            LAYOUT => {
+                let section = |tag| {
+                    f.section(tag)
+                        .filter(|s| s.values.len() == index.size() && s.values.bits() == 2)
+                        .and_then(|s| on_huge_pages(&s.values))
+                        .map(Values::Plain)
+                        .ok_or_else(foreign)
+                };
+                [section(0)?, section(1)?]
+            }
+            _ => {
+                let damaged = |msg: String| {
+                    DbError::File(TableFileError::Invalid {
+                        path: path.to_path_buf(),
+                        msg,
+                    })
+                };
+                let all = |tag: u32, bits: u32| -> Result<Vec<u64>, DbError> {
+                    let s = f
+                        .section(tag)
+                        .filter(|s| s.values.bits() == bits)
+                        .ok_or_else(|| damaged(format!("section {tag} is missing")))?;
+                    Ok((0..s.values.len())
+                        .map(|i| s.values.get(i) as u64)
+                        .collect())
+                };
+                let counts = all(6, 32)?;
+                if counts.len() != 12 {
+                    return Err(damaged("the counts section holds another length".into()));
+                }
+                let count = |k: usize| counts[2 * k] | counts[2 * k + 1] << 32;
+                let mut values = Vec::with_capacity(2);
+                for k in 0..2 {
+                    let bytes: Vec<u8> = all(3 + 2 * k as u32, 8)?
+                        .into_iter()
+                        .map(|b| b as u8)
+                        .collect();
+                    let runs = RunArray::from_parts(
+                        index.size(),
+                        f.params[5] as u64,
+                        all(2 + 2 * k as u32, 32)?,
+                        bytes,
+                    )
+                    .map_err(|e| damaged(e.to_string()))?;
+                    let (wins, draws, losses) = (count(3 * k), count(3 * k + 1), count(3 * k + 2));
+                    if wins.checked_add(draws).and_then(|n| n.checked_add(losses))
+                        != Some(index.size())
+                    {
+                        return Err(damaged("its counts do not add up to its positions".into()));
+                    }
+                    let counts = Counts {
+                        positions: index.size(),
+                        wins,
+                        draws,
+                        losses,
+                    };
+                    values.push(Values::Runs(runs, counts));
+                }
+                let [black, white]: [Values; 2] = values.try_into().expect("two sides");
+                [black, white]
+            }
+        };
         Ok(SliceTable { index, values })
     }
+}
+
+/// `values` (each below 2^bits) as a packed array.
+fn packed(bits: u32, values: &[u64]) -> PackedArray {
+    let mut a = PackedArray::new(bits, values.len() as u64);
+    for (i, &v) in values.iter().enumerate() {
+        a.set(i as u64, v as u32);
+    }
+    a
 }
 
 /// A copy of `a` in memory Linux is asked to back with huge pages (before it is first
@@ -481,11 +661,32 @@ impl Database {
         })
     }
 
-    /// The value of a board with `side` to move, when its slice is present.
+    /// The value of a board with `side` to move, when its slice is present (and, for a
+    /// slice in run-length blocks with a capture to make, the slices its captures reach).
     #[inline]
     pub fn value(&self, b: &Board, side: Side) -> Option<Wdl> {
         let t = self.table(Slice::of(b))?;
+        if t.is_runs() && settled_by_rules(b, side) {
+            return self.settle(b, side);
+        }
         Some(t.get(t.index.index(b), side))
+    }
+
+    /// The value of a board the rules settle: no move loses; a capture to make is worth
+    /// the best of its captures, each to fewer pieces.
+    #[cold]
+    fn settle(&self, b: &Board, side: Side) -> Option<Wdl> {
+        let mut moves = Vec::new();
+        b.moves(side, &mut moves);
+        let mut best = Wdl::Loss;
+        for mv in moves {
+            match self.value(&b.after(side, mv), side.opponent())? {
+                Wdl::Loss => return Some(Wdl::Win),
+                Wdl::Draw => best = Wdl::Draw,
+                Wdl::Win => {}
+            }
+        }
+        Some(best)
     }
 
     /// Starts loading the value of a board with `side` to move into the cache, when its

@@ -6,6 +6,7 @@
 
 pub mod board;
 pub mod build;
+pub mod compress;
 pub mod db;
 pub mod distance;
 pub mod encode;

@@ -3,6 +3,7 @@
 
 mod common;
 
+use checkers::compress::{compress, Compressed};
 use checkers::db::{build, build_with, slice_path, BuildOptions, Built, Database, SliceTable, Wdl};
 use checkers::{Board, Position, Slice};
 use common::{cell_of, ArrayPos, Cell};
@@ -144,14 +145,46 @@ fn every_slice_to_three_pieces_equals_a_plain_search() {
     let plain = plain_values(&graph);
     // 120 + 6,972 + 261,224 placements, each with either side to move.
     assert_eq!(plain.len(), 2 * (120 + 6_972 + 261_224));
+    // The same databases as run-length blocks, written and read back, settle the
+    // positions they leave free by the rules and answer every position alike.
+    let runs_dir = temp("plain-runs");
+    let mut written = 0;
+    compress(&dir, &runs_dir, 64, &mut |c| {
+        written += matches!(c, Compressed::Written { .. }) as usize
+    })
+    .unwrap();
+    assert_eq!(written, Slice::all(3).len());
+    let runs = Database::open(&runs_dir).unwrap();
+    assert!(runs
+        .slices()
+        .iter()
+        .all(|&s| runs.table(s).unwrap().is_runs()));
     let mut seen = [0u64; 3];
     for (pos, &want) in graph.positions.iter().zip(&plain) {
         let text = pos.text();
         let p = Position::from_fen(&text).unwrap();
         assert_eq!(db.probe_position(&p), Some(want), "{text}");
+        assert_eq!(runs.probe_position(&p), Some(want), "{text} in blocks");
         seen[want as usize] += 1;
     }
     assert!(seen.iter().all(|&n| n > 1000), "{seen:?}");
+    for s in db.slices() {
+        for side in [Side::First, Side::Second] {
+            assert_eq!(
+                db.table(s).unwrap().counts(side),
+                runs.table(s).unwrap().counts(side)
+            );
+        }
+    }
+    // A second run keeps what the first wrote; another block size rewrites it.
+    let mut kept = 0;
+    compress(&dir, &runs_dir, 64, &mut |c| {
+        kept += matches!(c, Compressed::Kept(_)) as usize
+    })
+    .unwrap();
+    assert_eq!(kept, Slice::all(3).len());
+    assert!(compress(&dir, &runs_dir, 100, &mut |_| {}).is_err());
+    std::fs::remove_dir_all(&runs_dir).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

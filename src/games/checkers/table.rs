@@ -4,7 +4,7 @@
 
 use super::CheckersSetup;
 use crate::cli::output::{print_json, ProbeAnswer, TableInfo};
-use crate::cli::tablebase::{BuildArgs, VerifyArgs};
+use crate::cli::tablebase::{BuildArgs, CompressArgs, VerifyArgs};
 use crate::cli::CliResult;
 use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
 use checkers::build::MAX_DISTANCE;
@@ -108,6 +108,47 @@ impl TableGame for CheckersSetup {
     fn verify(path: &Path, _: &VerifyArgs) -> CliResult {
         verify(path)
     }
+
+    fn compress(path: &Path, a: &CompressArgs) -> CliResult {
+        compress(path, a)
+    }
+}
+
+/// Rewrites the databases in `from` as run-length blocks into `a.out`, a line a slice.
+fn compress(from: &Path, a: &CompressArgs) -> CliResult {
+    use checkers::compress::Compressed;
+    let start = Instant::now();
+    let (mut written, mut kept, mut plain, mut runs) = (0, 0, 0u64, 0u64);
+    checkers::compress::compress(from, &a.out, a.block, &mut |c| match *c {
+        Compressed::Kept(s) => {
+            kept += 1;
+            if !a.quiet {
+                eprintln!("{s}: in blocks already, kept");
+            }
+        }
+        Compressed::Written {
+            slice,
+            plain: p,
+            runs: r,
+        } => {
+            written += 1;
+            (plain, runs) = (plain + p, runs + r);
+            if !a.quiet {
+                eprintln!("{slice}: {p} bytes plain, {r} in blocks");
+            }
+        }
+    })?;
+    let ratio = match runs {
+        0 => String::new(),
+        r => format!(" ({:.1} times smaller)", plain as f64 / r as f64),
+    };
+    println!(
+        "{}: {written} slices written as blocks of {} positions, {kept} kept; {runs} bytes of values against {plain} plain{ratio}, {:.1} s",
+        a.out.display(),
+        a.block,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 /// Builds the selected slices into `dir` (default `checkers-p<N>`), skipping finished ones.
@@ -230,6 +271,7 @@ fn info(path: &Path, json: bool) -> CliResult {
             checksum_verified: true,
             details: serde_json::json!({
                 "max_pieces": db.max_pieces(),
+                "form": form(&db),
                 "slices": slices,
                 "wins": total[1],
                 "draws": total[2],
@@ -238,10 +280,11 @@ fn info(path: &Path, json: bool) -> CliResult {
         });
     }
     println!(
-        "checkers databases in {}: {} slices, up to {} pieces (checksums verified)",
+        "checkers databases in {}: {} slices, up to {} pieces, {} (checksums verified)",
         path.display(),
         db.slices().len(),
-        db.max_pieces()
+        db.max_pieces(),
+        form(&db)
     );
     println!("slice\tto move\tpositions\twins\tdraws\tlosses");
     let mut total = [0u64; 4];
@@ -270,6 +313,23 @@ fn info(path: &Path, json: bool) -> CliResult {
         total[0], total[1], total[2], total[3]
     );
     Ok(())
+}
+
+/// How the slices store their values: `plain`, `run-length blocks of N positions`, or
+/// `mixed` (a directory some of whose slices were built after a compression).
+fn form(db: &Database) -> String {
+    let blocks: Vec<Option<u64>> = db
+        .slices()
+        .iter()
+        .map(|&s| db.table(s).expect("listed").runs_block())
+        .collect();
+    match blocks.first() {
+        Some(first) if blocks.iter().any(|b| b != first) => {
+            "mixed plain and run-length blocks".into()
+        }
+        Some(Some(n)) => format!("run-length blocks of {n} positions"),
+        _ => "plain".into(),
+    }
 }
 
 /// The value of a position in the answer shape of every game (with plies to conversion
@@ -381,7 +441,9 @@ fn verify(path: &Path) -> CliResult {
             let b = t.index().board(i);
             for side in [Side::First, Side::Second] {
                 let pos = Position { board: b, side };
-                let want = t.get(i, side);
+                let Some(want) = db.value(&b, side) else {
+                    continue;
+                };
                 let got = match quasar_core::Game::outcome(&pos) {
                     Some(quasar_core::Outcome::Win(w)) if w == side => Some(Wdl::Win),
                     Some(_) => Some(Wdl::Loss),
