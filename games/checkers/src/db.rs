@@ -674,19 +674,31 @@ impl Database {
 
     /// The value of a board the rules settle: no move loses; a capture to make is worth
     /// the best of its captures, each to fewer pieces.
-    #[cold]
     fn settle(&self, b: &Board, side: Side) -> Option<Wdl> {
-        let mut moves = Vec::new();
+        // Move lists from a per-thread pool, one a level of the recursion: a probe in a
+        // search's hot loop allocates nothing once the pool is warm.
+        thread_local!(static POOL: std::cell::RefCell<Vec<Vec<crate::Move>>> = const {
+            std::cell::RefCell::new(Vec::new())
+        });
+        let mut moves = POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
         b.moves(side, &mut moves);
-        let mut best = Wdl::Loss;
-        for mv in moves {
-            match self.value(&b.after(side, mv), side.opponent())? {
-                Wdl::Loss => return Some(Wdl::Win),
-                Wdl::Draw => best = Wdl::Draw,
-                Wdl::Win => {}
+        let mut best = Some(Wdl::Loss);
+        for &mv in &moves {
+            match self.value(&b.after(side, mv), side.opponent()) {
+                Some(Wdl::Loss) => {
+                    best = Some(Wdl::Win);
+                    break;
+                }
+                Some(Wdl::Draw) => best = Some(Wdl::Draw),
+                Some(Wdl::Win) => {}
+                None => {
+                    best = None;
+                    break;
+                }
             }
         }
-        Some(best)
+        POOL.with(|p| p.borrow_mut().push(moves));
+        best
     }
 
     /// Starts loading the value of a board with `side` to move into the cache, when its
