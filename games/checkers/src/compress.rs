@@ -24,27 +24,28 @@ pub enum Compressed {
 }
 
 /// Rewrites every slice of the databases in `from` into `to` as run-length blocks of
-/// `block` positions, slice by slice, each file written whole or not at all: a stopped run
-/// resumes where it stopped. `report` hears each slice. `from` must be whole.
+/// `block` positions, slice by slice (one in memory at a time), each file written whole or
+/// not at all: a stopped run resumes where it stopped. `report` hears each slice. `from`
+/// must be whole.
 pub fn compress(
     from: &Path,
     to: &Path,
     block: u64,
     report: &mut dyn FnMut(&Compressed),
 ) -> Result<Vec<Compressed>, DbError> {
-    let db = Database::open(from)?;
+    let (pieces, slices) = Database::whole_slices(from)?;
     // The block size is checked before any file is written.
     retro::RunWriter::new(block).map_err(|e| DbError::Block(e.to_string()))?;
-    db::begin(to, db.max_pieces())?;
+    db::begin(to, pieces)?;
     let mut done = Vec::new();
-    for s in db.slices() {
+    for s in slices {
         let path = db::slice_path(to, s);
         let kept =
             path.is_file() && SliceTable::load(&path).is_ok_and(|t| t.runs_block() == Some(block));
         let step = if kept {
             Compressed::Kept(s)
         } else {
-            let table = db.table(s).expect("listed");
+            let table = SliceTable::load(&db::slice_path(from, s))?;
             let runs = table
                 .to_runs(block)
                 .map_err(|e| DbError::Block(e.to_string()))?;

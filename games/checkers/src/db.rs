@@ -583,6 +583,17 @@ impl Database {
         }
     }
 
+    /// The slices of the databases in `dir` and their most pieces, when every one is there
+    /// (none is read: a caller that takes them one at a time holds one in memory).
+    pub fn whole_slices(dir: &Path) -> Result<(u32, Vec<Slice>), DbError> {
+        let files = SliceDir::open_or(dir, &DIRECTORY, legacy_manifest)?;
+        let n = pieces_of(&files)?;
+        let all = Slice::all(n);
+        let names: Vec<String> = all.iter().map(Slice::to_string).collect();
+        files.check(&files.survey(&names, |_, _, _| Ok(()))?)?;
+        Ok((n, all))
+    }
+
     /// The databases in `dir` that can be read, and with them the first reason the rest
     /// cannot (slices not built, a damaged slice or distance file): for a search, which
     /// goes on without them. With `distances`, the distance files there are loaded too.
