@@ -119,7 +119,8 @@ impl RunArray {
         let mut left = i & ((1 << self.shift) - 1);
         let mut p = self.starts[b] as usize;
         loop {
-            let (v, n) = read_run(&self.bytes, &mut p);
+            // Every block's runs were read through at construction.
+            let (v, n) = read_run(&self.bytes, &mut p).expect("checked runs");
             if left < n {
                 return v;
             }
@@ -147,58 +148,39 @@ fn block_shift(block: u64) -> Result<u32, RunsError> {
     }
 }
 
-/// The run at `p` (checked bytes: it is there), `p` moved past it.
+/// The run at `p` and `p` moved past it; `None` when it does not read (cut short, or a
+/// length past 2^63).
 #[inline]
-fn read_run(bytes: &[u8], p: &mut usize) -> (u32, u64) {
-    let byte = bytes[*p];
+fn read_run(bytes: &[u8], p: &mut usize) -> Option<(u32, u64)> {
+    let byte = *bytes.get(*p)?;
     *p += 1;
     let low = byte & 63;
     let n = if low == ESCAPE {
-        let mut n = 0u64;
-        let mut shift = 0;
+        let (mut n, mut shift) = (0u64, 0u32);
         loop {
-            let b = bytes[*p];
+            let b = *bytes.get(*p)?;
             *p += 1;
+            if shift > 56 {
+                return None;
+            }
             n |= ((b & 0x7F) as u64) << shift;
             if b & 0x80 == 0 {
                 break;
             }
             shift += 7;
         }
-        n + 64
+        n.checked_add(64)?
     } else {
         low as u64 + 1
     };
-    ((byte >> 6) as u32, n)
+    Some(((byte >> 6) as u32, n))
 }
 
-/// The positions a block's runs cover; `None` when they do not read (a cut run, a length
-/// past 2^63).
+/// The positions a block's runs cover; `None` when they do not read.
 fn total(runs: &[u8]) -> Option<u64> {
     let (mut p, mut sum) = (0usize, 0u64);
     while p < runs.len() {
-        let low = runs[p] & 63;
-        p += 1;
-        let n = if low == ESCAPE {
-            let mut n = 0u64;
-            let mut shift = 0u32;
-            loop {
-                let b = *runs.get(p)?;
-                p += 1;
-                if shift > 56 {
-                    return None;
-                }
-                n |= ((b & 0x7F) as u64) << shift;
-                if b & 0x80 == 0 {
-                    break;
-                }
-                shift += 7;
-            }
-            n.checked_add(64)?
-        } else {
-            low as u64 + 1
-        };
-        sum = sum.checked_add(n)?;
+        sum = sum.checked_add(read_run(runs, &mut p)?.1)?;
     }
     Some(sum)
 }
