@@ -32,6 +32,10 @@ pub struct RunArray {
     bytes: Vec<u8>,
 }
 
+/// Positions a block by default: a lookup scans half a block's runs (a few dozen bytes
+/// at the ratios tables reach), and the index costs 8 bytes a block.
+pub const DEFAULT_BLOCK: u64 = 4096;
+
 /// Low six bits that mean "the length follows".
 const ESCAPE: u8 = 63;
 

@@ -55,7 +55,7 @@ pub struct CompressArgs {
     pub out: PathBuf,
     /// Positions a block: a power of two of 64 to 16777216; larger blocks compress better
     /// and probe slower
-    #[arg(long, value_name = "N", default_value_t = 4096)]
+    #[arg(long, value_name = "N", default_value_t = retro::runs::DEFAULT_BLOCK)]
     pub block: u64,
     /// No line per slice
     #[arg(long, short = 'q')]

@@ -27,9 +27,6 @@ const LAYOUT: u32 = 1;
 /// sections 2 and 3 hold Black to move's block starts (32 bits each) and runs (a byte
 /// each), 4 and 5 White's, and 6 the counts of both (32-bit halves).
 const LAYOUT_RUNS: u32 = 2;
-/// Positions a block of run-length blocks by default: a probe scans half a block's runs
-/// (a few dozen bytes), and the index costs 8 bytes a block.
-pub const RUNS_BLOCK: u64 = 4096;
 
 /// A database directory as a slice directory: its manifest holds `max-pieces N`, and it
 /// must hold every slice of 1 to N pieces (distance files, `<slice>.qdc`, are optional).
@@ -268,6 +265,11 @@ impl SliceTable {
                 let b = dec.board(i);
                 (!settled_by_rules(&b, side)).then(|| self.get(i, side) as u32)
             })?;
+            // The file keeps block starts in 32 bits: 4 GiB of runs a side, where the
+            // largest 7-piece slice's would take 2.5 GB at one byte a position.
+            if runs.bytes().len() as u64 > u32::MAX as u64 {
+                return Err(retro::RunsError::Index("runs past 4 GiB in one slice"));
+            }
             values.push(Values::Runs(runs, self.counts(side)));
         }
         let [black, white]: [Values; 2] = values.try_into().expect("two sides");
