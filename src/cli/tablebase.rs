@@ -46,12 +46,7 @@ pub struct CompressArgs {
     /// The databases to compress (left as they are)
     dir: PathBuf,
     /// The directory of the compressed databases; a stopped run resumes there
-    #[arg(
-        short = 'o',
-        long = "out",
-        value_name = "DIR",
-        visible_alias = "output"
-    )]
+    #[arg(short = 'o', long = "out", value_name = "DIR")]
     pub out: PathBuf,
     /// Positions a block: a power of two of 64 to 16777216; larger blocks compress better
     /// and probe slower

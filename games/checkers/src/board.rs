@@ -180,9 +180,12 @@ impl Board {
     /// Whether `side` has any legal move.
     #[inline]
     pub fn has_move(&self, side: Side) -> bool {
-        if self.has_capture(side) {
-            return true;
-        }
+        self.has_capture(side) || self.has_step(side)
+    }
+
+    /// Whether `side` has a step (a move to an adjacent empty square), capture or not.
+    #[inline]
+    pub fn has_step(&self, side: Side) -> bool {
         let own = self.pieces(side);
         let empty = !self.occupied();
         let mut p = own;

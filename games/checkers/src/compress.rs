@@ -35,7 +35,7 @@ pub fn compress(
 ) -> Result<Vec<Compressed>, DbError> {
     let (pieces, slices) = Database::whole_slices(from)?;
     // The block size is checked before any file is written.
-    retro::RunWriter::new(block).map_err(|e| DbError::Block(e.to_string()))?;
+    retro::RunWriter::new(block)?;
     db::begin(to, pieces)?;
     let mut done = Vec::new();
     for s in slices {
@@ -46,9 +46,7 @@ pub fn compress(
             Compressed::Kept(s)
         } else {
             let table = SliceTable::load(&db::slice_path(from, s))?;
-            let runs = table
-                .to_runs(block)
-                .map_err(|e| DbError::Block(e.to_string()))?;
+            let runs = table.to_runs(block)?;
             runs.save(to)?;
             Compressed::Written {
                 slice: s,

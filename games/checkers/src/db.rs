@@ -171,8 +171,11 @@ pub enum DbError {
     #[error(transparent)]
     Plan(#[from] quasar_core::plan::PlanError),
     /// A block size run-length blocks cannot take.
-    #[error("{0}")]
-    Block(String),
+    #[error(transparent)]
+    Block(#[from] retro::RunsError),
+    /// A slice whose run-length blocks pass the 32-bit block starts of its file.
+    #[error("slice {0}: its run-length blocks pass 4 GiB, more than a slice file holds")]
+    TooLarge(Slice),
     /// The directory is no database's, is incomplete, or has a damaged slice.
     #[error(transparent)]
     Dir(#[from] SliceDirError),
@@ -201,7 +204,7 @@ enum Values {
 /// no move at all (a loss). Run-length blocks store anything for these.
 #[inline]
 pub fn settled_by_rules(b: &Board, side: Side) -> bool {
-    b.has_capture(side) || !b.has_move(side)
+    b.has_capture(side) || !b.has_step(side)
 }
 
 /// Positions, wins, draws and losses of one slice with one side to move.
@@ -254,7 +257,7 @@ impl SliceTable {
     /// The same values as run-length blocks of `block` positions (a power of two of 64 to
     /// 2^24), the positions the rules settle left free; a table already in blocks is
     /// returned as it is.
-    pub fn to_runs(&self, block: u64) -> Result<SliceTable, retro::RunsError> {
+    pub fn to_runs(&self, block: u64) -> Result<SliceTable, DbError> {
         if self.is_runs() {
             return Ok(self.clone());
         }
@@ -268,7 +271,7 @@ impl SliceTable {
             // The file keeps block starts in 32 bits: 4 GiB of runs a side, where the
             // largest 7-piece slice's would take 2.5 GB at one byte a position.
             if runs.bytes().len() as u64 > u32::MAX as u64 {
-                return Err(retro::RunsError::Index("runs past 4 GiB in one slice"));
+                return Err(DbError::TooLarge(self.slice()));
             }
             values.push(Values::Runs(runs, self.counts(side)));
         }
