@@ -51,6 +51,13 @@ impl<M> Default for Snapshot<M> {
     }
 }
 
+impl<M> Snapshot<M> {
+    /// Simulations run.
+    pub(crate) fn simulations(&self) -> u64 {
+        self.sims
+    }
+}
+
 impl<M: Copy> Snapshot<M> {
     /// The root statistics of `store` in search `job`, after `sims` simulations, with
     /// `reused` nodes kept from the previous search.

@@ -207,12 +207,20 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
                     deadline,
                     max_sims: limits.share(0, threads),
                 };
+                // Each helper's newest statistics seen by a progress line: a helper caught
+                // publishing answers nothing, and a line must not count less than the last.
+                let mut latest = vec![Snapshot::default(); helpers.len()];
                 let sims = self.main.run(pos, &settings, &stop, &mut |tree, sims| {
                     relay.tick(|| {
-                        let mut snaps = vec![Snapshot::of(tree, job, sims, reused, false)];
-                        // Each helper's latest published statistics, without waiting.
                         let now = Limits::Time(Duration::ZERO);
-                        snaps.extend(helpers.iter().map(|h| h.collect(job, now)));
+                        for (h, l) in helpers.iter().zip(latest.iter_mut()) {
+                            let s = h.collect(job, now);
+                            if s.job == job && s.simulations() >= l.simulations() {
+                                *l = s;
+                            }
+                        }
+                        let mut snaps = vec![Snapshot::of(tree, job, sims, reused, false)];
+                        snaps.extend(latest.iter().cloned());
                         report::merge(&snaps, start, threads, |mv| report::pv(tree, mv))
                     })
                 });
