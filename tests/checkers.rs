@@ -535,7 +535,7 @@ fn compressed_databases_answer_as_the_plain_ones_and_verify() {
     let (b, _) = common::run_ok(&["tablebase", "info", r]);
     assert!(a.contains("up to 3 pieces, plain"), "{a}");
     assert!(
-        b.contains("up to 3 pieces, run-length blocks of 256 positions"),
+        b.contains("up to 3 pieces, entropy-coded run-length blocks of 256 positions"),
         "{b}"
     );
     assert_eq!(

@@ -53,6 +53,7 @@
 #![forbid(unsafe_code)]
 
 pub mod file;
+pub mod huffman;
 pub mod packed;
 pub mod progress;
 pub mod reverse;

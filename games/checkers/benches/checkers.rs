@@ -1,4 +1,4 @@
-//! `cargo bench -p checkers -- [build N] [probe DIR] [children DIR] [mcts DIR PIECES]
+//! `cargo bench -p checkers -- [build N] [probe DIR [DIR...]] [children DIR] [mcts DIR PIECES]
 //! [runs DIR] [perft D]`: database build time by piece count, probe time (random positions;
 //! the children of random positions one by one against prefetched first), MCTS simulations
 //! a second with and without the prefetch, the databases' size as run-length blocks, and
@@ -37,7 +37,7 @@ fn bench_build(n: u32) {
         start.elapsed().as_secs_f64(),
         rayon::current_num_threads()
     );
-    bench_probe(&dir);
+    bench_probe(&[dir.to_string_lossy().into_owned()]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -67,24 +67,44 @@ fn random_positions(pieces: u32, n: usize, seed: u64) -> Vec<Position> {
         .collect()
 }
 
-fn bench_probe(dir: &std::path::Path) {
-    let db = Database::open(dir).unwrap();
+/// Random probes of the largest slices' positions in each directory (plain or compressed),
+/// the directories taken in turn round after round so that a machine's load falls on each
+/// alike; the fastest round of each is reported.
+fn bench_probe(dirs: &[String]) {
+    let dbs: Vec<Database> = dirs
+        .iter()
+        .map(|d| Database::open(std::path::Path::new(d)).unwrap())
+        .collect();
     // Random positions of the largest slices, drawn first so only the probe is timed.
-    let positions = random_positions(db.max_pieces(), 1 << 16, 1);
-    let rounds = 50;
-    let start = Instant::now();
-    let mut wins = 0u64;
-    for _ in 0..rounds {
-        for p in &positions {
-            wins += (db.probe_position(p) == Some(checkers::Wdl::Win)) as u64;
+    let positions = random_positions(dbs[0].max_pieces(), 1 << 16, 1);
+    let mut best = vec![f64::INFINITY; dbs.len()];
+    let mut wins = vec![0u64; dbs.len()];
+    for _ in 0..10 {
+        for (k, db) in dbs.iter().enumerate() {
+            let start = Instant::now();
+            let mut w = 0u64;
+            for _ in 0..5 {
+                for p in &positions {
+                    w += (db.probe_position(p) == Some(checkers::Wdl::Win)) as u64;
+                }
+            }
+            let ns = start.elapsed().as_secs_f64() * 1e9 / (5 * positions.len()) as f64;
+            best[k] = best[k].min(ns);
+            wins[k] = w;
         }
     }
-    let ns = start.elapsed().as_secs_f64() * 1e9 / (rounds * positions.len()) as f64;
-    println!(
-        "probe ({}-piece positions, random): {ns:.1} ns ({wins} wins)",
-        db.max_pieces()
-    );
+    for (k, d) in dirs.iter().enumerate() {
+        assert_eq!(wins[k], wins[0], "{d} answers as {}", dirs[0]);
+        println!(
+            "probe ({}-piece positions, random) {d}: {:.1} ns ({:.2}x the first)",
+            dbs[0].max_pieces(),
+            best[k],
+            best[k] / best[0]
+        );
+    }
     // The same positions, the slice lookup and index only (no read of the values).
+    let db = &dbs[0];
+    let rounds = 50;
     let start = Instant::now();
     let mut sum = 0u64;
     for _ in 0..rounds {
@@ -99,16 +119,24 @@ fn bench_probe(dir: &std::path::Path) {
 
 /// The databases as run-length blocks ([`retro::RunArray`]) of a few block sizes, with
 /// and without "don't care" positions (a capture to make, or no move: a prober settles them
-/// by the capture's children or the rules): positions a byte over all slices, and a random
-/// probe of a position that is not "don't care" against the plain table's.
+/// by the capture's children or the rules), the runs as bytes and entropy-coded: positions
+/// a byte over all slices (counted as the files store them: 4 bytes a block start, 4 bits
+/// a code length), and a random probe of a position that is not "don't care" against the
+/// plain table's.
 fn bench_runs(dir: &std::path::Path) {
     use retro::RunArray;
     let db = Database::open(dir).unwrap();
-    let blocks = [1024u64, 4096, 16384];
-    // (bytes with don't-cares, bytes without) by block size.
-    let mut bytes = vec![(0u64, 0u64); blocks.len()];
+    let blocks = [1024u64, 2048, 4096, 16384];
+    let file_bytes = |r: &RunArray| {
+        r.bytes().len() as u64
+            + 4 * r.starts().len() as u64
+            + r.code_lengths().map_or(0, |l| l.len() as u64 / 2)
+    };
+    // By block size: bytes of runs as bytes and coded, with don't-cares; as bytes without.
+    let mut bytes = vec![(0u64, 0u64, 0u64); blocks.len()];
     let (mut positions, mut dont_care) = (0u64, 0u64);
-    let mut largest: Vec<(Slice, Side, RunArray)> = Vec::new();
+    // The largest slices as bytes (4096) and coded (2048, 4096) for the probes.
+    let mut largest: Vec<(Slice, Side, [RunArray; 3])> = Vec::new();
     let t = Instant::now();
     for s in db.slices() {
         let table = db.table(s).unwrap();
@@ -123,19 +151,29 @@ fn bench_runs(dir: &std::path::Path) {
                 .collect();
             positions += ix.size();
             dont_care += care.iter().filter(|&&c| !c).count() as u64;
+            let mut kept = Vec::new();
             for (k, &block) in blocks.iter().enumerate() {
                 let with = RunArray::encode(ix.size(), block, |i| {
                     care[i as usize].then(|| table.get(i, side) as u32)
                 })
                 .unwrap();
+                let coded = with.entropy_coded();
                 let without =
                     RunArray::encode(ix.size(), block, |i| Some(table.get(i, side) as u32))
                         .unwrap();
-                bytes[k].0 += with.stored_bytes();
-                bytes[k].1 += without.stored_bytes();
-                if k == 1 && s.pieces() == db.max_pieces() {
-                    largest.push((s, side, with));
+                bytes[k].0 += file_bytes(&with);
+                bytes[k].1 += file_bytes(&coded);
+                bytes[k].2 += file_bytes(&without);
+                if s.pieces() == db.max_pieces() {
+                    match block {
+                        2048 => kept.push(coded),
+                        4096 => kept.extend([with, coded]),
+                        _ => {}
+                    }
                 }
+            }
+            if let Ok(k) = <[RunArray; 3]>::try_from(kept) {
+                largest.push((s, side, k));
             }
         }
     }
@@ -145,16 +183,17 @@ fn bench_runs(dir: &std::path::Path) {
         positions.div_ceil(4),
         t.elapsed().as_secs_f64()
     );
+    let per = |b: u64| positions as f64 / b as f64;
     for (k, &block) in blocks.iter().enumerate() {
+        let (with, coded, without) = bytes[k];
         println!(
-            "blocks of {block}: {} bytes, {:.1} positions a byte with don't-cares; {} bytes, {:.1} a byte without",
-            bytes[k].0,
-            positions as f64 / bytes[k].0 as f64,
-            bytes[k].1,
-            positions as f64 / bytes[k].1 as f64
+            "blocks of {block}: runs as bytes {with} bytes, {:.1} positions a byte; coded {coded} bytes, {:.1} a byte; as bytes without don't-cares {without} bytes, {:.1} a byte",
+            per(with),
+            per(coded),
+            per(without)
         );
     }
-    // Random cared positions of the largest slices, probed both ways.
+    // Random cared positions of the largest slices, probed each way.
     let mut rng = SplitMix64::new(3);
     let mut probes: Vec<(usize, u64)> = Vec::new();
     while probes.len() < 1 << 16 {
@@ -181,17 +220,30 @@ fn bench_runs(dir: &std::path::Path) {
             sum,
         )
     };
-    let (plain, a) = time(&|k, i| {
+    let (plain, want) = time(&|k, i| {
         let (s, side, _) = &largest[k];
         db.table(*s).unwrap().get(i, *side) as u32
     });
-    let (runs, b) = time(&|k, i| largest[k].2.get(i));
-    assert_eq!(a, b, "the run-length blocks answer as the plain table");
-    println!(
-        "random probe of a {}-piece value (blocks of 4096): plain {plain:.1} ns, runs {runs:.1} ns ({:.2}x)",
-        db.max_pieces(),
-        runs / plain
+    print!(
+        "random probe of a {}-piece value: plain {plain:.1} ns",
+        db.max_pieces()
     );
+    for (j, what) in [
+        "coded, blocks of 2048",
+        "runs as bytes, 4096",
+        "coded, 4096",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let (ns, got) = time(&|k, i| largest[k].2[j].get(i));
+        assert_eq!(
+            got, want,
+            "{what}: the run-length blocks answer as the plain table"
+        );
+        print!("; {what} {ns:.1} ns ({:.2}x)", ns / plain);
+    }
+    println!();
 }
 
 /// The children of random positions of the largest slices, probed as MCTS probes them at
@@ -377,7 +429,7 @@ fn main() {
         .collect();
     match args.as_slice() {
         [cmd, n] if cmd == "build" => bench_build(n.parse().unwrap()),
-        [cmd, dir] if cmd == "probe" => bench_probe(std::path::Path::new(dir)),
+        [cmd, dirs @ ..] if cmd == "probe" && !dirs.is_empty() => bench_probe(dirs),
         [cmd, dir] if cmd == "children" => bench_children(std::path::Path::new(dir)),
         [cmd, dir] if cmd == "runs" => bench_runs(std::path::Path::new(dir)),
         [cmd, dir, n] if cmd == "mcts" => bench_mcts(std::path::Path::new(dir), n.parse().unwrap()),

@@ -40,8 +40,7 @@ pub fn compress(
     let mut done = Vec::new();
     for s in slices {
         let path = db::slice_path(to, s);
-        let kept =
-            path.is_file() && SliceTable::load(&path).is_ok_and(|t| t.runs_block() == Some(block));
+        let kept = path.is_file() && SliceTable::load(&path).is_ok_and(|t| t.is_coded_with(block));
         let step = if kept {
             Compressed::Kept(s)
         } else {

@@ -27,6 +27,10 @@ const LAYOUT: u32 = 1;
 /// sections 2 and 3 hold Black to move's block starts (32 bits each) and runs (a byte
 /// each), 4 and 5 White's, and 6 the counts of both (32-bit halves).
 const LAYOUT_RUNS: u32 = 2;
+/// The layout of a slice as entropy-coded run-length blocks: as [`LAYOUT_RUNS`], the runs
+/// coded ([`RunArray::entropy_coded`]), with sections 7 and 8 holding Black's and White's
+/// code lengths (4 bits each).
+const LAYOUT_CODED: u32 = 3;
 
 /// A database directory as a slice directory: its manifest holds `max-pieces N`, and it
 /// must hold every slice of 1 to N pieces (distance files, `<slice>.qdc`, are optional).
@@ -235,6 +239,13 @@ impl SliceTable {
         matches!(self.values[0], Values::Runs(..))
     }
 
+    /// Whether the values are entropy-coded run-length blocks of `block` positions, as
+    /// [`SliceTable::to_runs`] writes them.
+    pub fn is_coded_with(&self, block: u64) -> bool {
+        self.runs(Side::First)
+            .is_some_and(|r| r.block() == block && r.code_lengths().is_some())
+    }
+
     /// The positions a block of run-length blocks holds; `None` for plain values.
     pub fn runs_block(&self) -> Option<u64> {
         match &self.values[0] {
@@ -254,11 +265,11 @@ impl SliceTable {
             .sum()
     }
 
-    /// The same values as run-length blocks of `block` positions (a power of two of 64 to
-    /// 2^24), the positions the rules settle left free; a table already in blocks is
-    /// returned as it is.
+    /// The same values as entropy-coded run-length blocks of `block` positions (a power
+    /// of two of 64 to 2^24), the positions the rules settle left free; a table already so
+    /// is returned as it is, one in runs of another code or block size re-encoded.
     pub fn to_runs(&self, block: u64) -> Result<SliceTable, DbError> {
-        if self.is_runs() {
+        if self.is_coded_with(block) {
             return Ok(self.clone());
         }
         let mut values = Vec::with_capacity(2);
@@ -267,7 +278,8 @@ impl SliceTable {
             let runs = RunArray::encode(self.index.size(), block, |i| {
                 let b = dec.board(i);
                 (!settled_by_rules(&b, side)).then(|| self.get(i, side) as u32)
-            })?;
+            })?
+            .entropy_coded();
             // The file keeps block starts in 32 bits: 4 GiB of runs a side, where the
             // largest 7-piece slice's would take 2.5 GB at one byte a position.
             if runs.bytes().len() as u64 > u32::MAX as u64 {
@@ -280,6 +292,14 @@ impl SliceTable {
             index: self.index.clone(),
             values: [black, white],
         })
+    }
+
+    /// The run-length blocks of `side`'s values; `None` for plain values.
+    pub fn runs(&self, side: Side) -> Option<&RunArray> {
+        match &self.values[side.index()] {
+            Values::Runs(r, _) => Some(r),
+            Values::Plain(_) => None,
+        }
     }
 
     /// The slice.
@@ -356,6 +376,10 @@ impl SliceTable {
                     sections.push(section(2 + 2 * k as u32, packed(32, r.starts())));
                     let bytes: Vec<u64> = r.bytes().iter().map(|&b| b as u64).collect();
                     sections.push(section(3 + 2 * k as u32, packed(8, &bytes)));
+                    if let Some(lengths) = r.code_lengths() {
+                        let lengths: Vec<u64> = lengths.iter().map(|&l| l as u64).collect();
+                        sections.push(section(7 + k as u32, packed(4, &lengths)));
+                    }
                     counts.extend([c.wins, c.draws, c.losses]);
                 }
             }
@@ -367,7 +391,11 @@ impl SliceTable {
                 .collect();
             sections.push(section(6, packed(32, &halves)));
         }
-        let layout = if self.is_runs() { LAYOUT_RUNS } else { LAYOUT };
+        let layout = match self.runs(Side::First) {
+            None => LAYOUT,
+            Some(r) if r.code_lengths().is_some() => LAYOUT_CODED,
+            Some(_) => LAYOUT_RUNS,
+        };
         TableFile {
             game: GAME.into(),
             params: slice_params(s, layout, block),
@@ -390,6 +418,7 @@ impl SliceTable {
         let foreign = || DbError::Foreign(path.to_path_buf());
         let (slice, index) = slice_of(&f, GAME, LAYOUT)
             .or_else(|| slice_of(&f, GAME, LAYOUT_RUNS))
+            .or_else(|| slice_of(&f, GAME, LAYOUT_CODED))
             .ok_or_else(foreign)?;
         if f.positions != index.size() || path.file_stem() != Some(slice.to_string().as_ref()) {
             return Err(foreign());
@@ -432,11 +461,18 @@ impl SliceTable {
                         .into_iter()
                         .map(|b| b as u8)
                         .collect();
+                    let code = if f.params[4] == LAYOUT_CODED {
+                        let lengths = all(7 + k as u32, 4)?;
+                        Some(lengths.into_iter().map(|l| l as u8).collect())
+                    } else {
+                        None
+                    };
                     let runs = RunArray::from_parts(
                         index.size(),
                         f.params[5] as u64,
                         all(2 + 2 * k as u32, 32)?,
                         bytes,
+                        code,
                     )
                     .map_err(|e| damaged(e.to_string()))?;
                     let (wins, draws, losses) = (count(3 * k), count(3 * k + 1), count(3 * k + 2));

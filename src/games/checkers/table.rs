@@ -315,19 +315,24 @@ fn info(path: &Path, json: bool) -> CliResult {
     Ok(())
 }
 
-/// How the slices store their values: `plain`, `run-length blocks of N positions`, or
-/// `mixed` (a directory some of whose slices were built after a compression).
+/// How the slices store their values: `plain`, `entropy-coded run-length blocks of N
+/// positions` (or `... with runs as bytes`, as an earlier version wrote them), or `mixed` (a
+/// directory some of whose slices were built after a compression).
 fn form(db: &Database) -> String {
-    let blocks: Vec<Option<u64>> = db
+    let blocks: Vec<Option<(u64, bool)>> = db
         .slices()
         .iter()
-        .map(|&s| db.table(s).expect("listed").runs_block())
+        .map(|&s| {
+            let t = db.table(s).expect("listed");
+            t.runs_block().map(|n| (n, t.is_coded_with(n)))
+        })
         .collect();
     match blocks.first() {
         Some(first) if blocks.iter().any(|b| b != first) => {
             "mixed plain and run-length blocks".into()
         }
-        Some(Some(n)) => format!("run-length blocks of {n} positions"),
+        Some(Some((n, true))) => format!("entropy-coded run-length blocks of {n} positions"),
+        Some(Some((n, false))) => format!("run-length blocks of {n} positions, runs as bytes"),
         _ => "plain".into(),
     }
 }
