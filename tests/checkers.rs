@@ -522,12 +522,12 @@ fn compressed_databases_answer_as_the_plain_ones_and_verify() {
     ]);
     let (out, _) = common::run_ok(&["tablebase", "compress", p, "-o", r, "--block", "256"]);
     assert!(
-        out.contains("34 slices written as blocks of 256 positions, 0 kept"),
+        out.contains("34 slices written as coded blocks of 256 positions, 0 kept"),
         "{out}"
     );
     let (out, _) = common::run_ok(&["tablebase", "compress", p, "-o", r, "--block", "256", "-q"]);
     assert!(
-        out.contains("0 slices written as blocks of 256 positions, 34 kept"),
+        out.contains("0 slices written as coded blocks of 256 positions, 34 kept"),
         "{out}"
     );
     // The same counts, and the form said.

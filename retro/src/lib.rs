@@ -12,8 +12,8 @@
 //!   solved over one side to move with counters and unmoves, checkpointed between layers.
 //! - [`ReverseGraph`] gives backward solvers the predecessors of games without unmoves.
 //! - [`PackedArray`] stores values in the fewest bits, [`RunArray`] as run-length blocks
-//!   with don't-cares; [`TableFile`] writes them as a
-//!   checksummed file.
+//!   with don't-cares, their runs as bytes or entropy-coded ([`huffman`], one [`RunCode`]
+//!   shared by many arrays); [`TableFile`] writes them as a checksummed file.
 //!
 //! # Example
 //!
@@ -67,7 +67,7 @@ pub use file::{Section, TableFile, TableFileError};
 pub use packed::PackedArray;
 pub use progress::{Progress, ProgressFn, Silent};
 pub use reverse::{ReverseGraph, Reversed};
-pub use runs::{RunArray, RunWriter, RunsError};
+pub use runs::{RunArray, RunCode, RunCounts, RunWriter, RunsError};
 pub use space::{Child, PerfectIndex, RetroGame};
 
 /// Why a solve cannot run.

@@ -1,32 +1,41 @@
 //! Databases as run-length blocks: a directory's slices rewritten into another directory,
 //! each slice's positions that the rules settle (a capture to make, no move) left free so
-//! the runs grow long. The output is a database directory like any other: probes, builds
-//! of more pieces and `tablebase info` read it, and settle those positions by the rules.
+//! the runs grow long, and the runs of every slice entropy-coded with one code fitted to
+//! them all (one decoding table for every probe). The output is a database directory like
+//! any other: probes, builds of more pieces and `tablebase info` read it, and settle those
+//! positions by the rules.
+//!
+//! Three passes, each resumable: every slice into blocks with the runs as bytes (the slow
+//! one: each position's board is decoded to find the settled ones), the runs of all of them
+//! counted, then each slice coded. A stopped run redoes only what it had not written.
 
 use crate::db::{self, Database, DbError, SliceTable};
 use crate::slice::Slice;
+use retro::RunCounts;
 use std::path::Path;
 
 /// What compressing one slice did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Compressed {
-    /// The output already held the slice in blocks, checked: nothing to do (a resumed run).
+    /// The first pass wrote the slice's blocks, the runs as bytes, to be coded later.
+    Blocked(Slice),
+    /// The output already held the slice coded with the database's code (a resumed run).
     Kept(Slice),
-    /// Written now: the values' bytes before and after.
+    /// Coded and written now: the values' bytes plain and coded.
     Written {
         /// The slice.
         slice: Slice,
         /// Bytes of its plain values.
         plain: u64,
-        /// Bytes of its blocks and their index.
+        /// Bytes of its blocks, their index and the code.
         runs: u64,
     },
 }
 
-/// Rewrites every slice of the databases in `from` into `to` as run-length blocks of
-/// `block` positions, slice by slice (one in memory at a time), each file written whole or
-/// not at all: a stopped run resumes where it stopped. `report` hears each slice. `from`
-/// must be whole.
+/// Rewrites every slice of the databases in `from` into `to` as entropy-coded run-length
+/// blocks of `block` positions (see the module's documentation), one slice in memory at a
+/// time, each file written whole or not at all. `report` hears each slice of each pass
+/// that does something. `from` must be whole; it may itself be compressed.
 pub fn compress(
     from: &Path,
     to: &Path,
@@ -37,20 +46,43 @@ pub fn compress(
     // The block size is checked before any file is written.
     retro::RunWriter::new(block)?;
     db::begin(to, pieces)?;
+    let output = |s: Slice| {
+        let path = db::slice_path(to, s);
+        match path.is_file() {
+            true => SliceTable::load(&path).ok(),
+            false => None,
+        }
+    };
+    for &s in &slices {
+        if output(s).is_some_and(|t| t.runs_block() == Some(block)) {
+            continue;
+        }
+        SliceTable::load(&db::slice_path(from, s))?
+            .to_runs(block)?
+            .save(to)?;
+        report(&Compressed::Blocked(s));
+    }
+    let mut counts = RunCounts::default();
+    for &s in &slices {
+        let t = SliceTable::load(&db::slice_path(to, s))?;
+        for side in [quasar_core::Side::First, quasar_core::Side::Second] {
+            counts.add(t.runs(side).expect("blocks written above"));
+        }
+    }
+    let code = counts.code();
     let mut done = Vec::new();
     for s in slices {
-        let path = db::slice_path(to, s);
-        let kept = path.is_file() && SliceTable::load(&path).is_ok_and(|t| t.is_coded_with(block));
-        let step = if kept {
+        let t = SliceTable::load(&db::slice_path(to, s))?;
+        let step = if t.code_lengths() == Some(code.lengths()) {
             Compressed::Kept(s)
         } else {
-            let table = SliceTable::load(&db::slice_path(from, s))?;
-            let runs = table.to_runs(block)?;
-            runs.save(to)?;
+            let coded = t.coded_with(&code)?;
+            coded.save(to)?;
             Compressed::Written {
                 slice: s,
-                plain: table.value_bytes(),
-                runs: runs.value_bytes(),
+                // Two bits a position, for each side to move.
+                plain: 2 * t.index().size().div_ceil(4),
+                runs: coded.value_bytes(),
             }
         };
         report(&step);

@@ -10,7 +10,7 @@ use quasar_core::file::slices::{Layout, Manifest, SliceDir, SliceDirError};
 use quasar_core::file::{self, FileError, OutputLock};
 use quasar_core::prefetch::prefetch;
 use quasar_core::{GameResult, Side};
-use retro::{PackedArray, RunArray, Section, TableFile, TableFileError};
+use retro::{PackedArray, RunArray, RunCode, Section, TableFile, TableFileError};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -239,11 +239,16 @@ impl SliceTable {
         matches!(self.values[0], Values::Runs(..))
     }
 
-    /// Whether the values are entropy-coded run-length blocks of `block` positions, as
-    /// [`SliceTable::to_runs`] writes them.
+    /// Whether the values are entropy-coded run-length blocks of `block` positions.
     pub fn is_coded_with(&self, block: u64) -> bool {
         self.runs(Side::First)
             .is_some_and(|r| r.block() == block && r.code_lengths().is_some())
+    }
+
+    /// The code of its run-length blocks, when they are coded (both sides share it, as
+    /// [`SliceTable::coded_with`] writes them).
+    pub fn code_lengths(&self) -> Option<&[u8]> {
+        self.runs(Side::First).and_then(|r| r.code_lengths())
     }
 
     /// The positions a block of run-length blocks holds; `None` for plain values.
@@ -265,11 +270,12 @@ impl SliceTable {
             .sum()
     }
 
-    /// The same values as entropy-coded run-length blocks of `block` positions (a power
-    /// of two of 64 to 2^24), the positions the rules settle left free; a table already so
-    /// is returned as it is, one in runs of another code or block size re-encoded.
+    /// The same values as run-length blocks of `block` positions (a power of two of 64 to
+    /// 2^24), the runs as bytes, the positions the rules settle left free; a table already
+    /// in blocks of that size is returned as it is. [`SliceTable::coded_with`] then codes
+    /// them.
     pub fn to_runs(&self, block: u64) -> Result<SliceTable, DbError> {
-        if self.is_coded_with(block) {
+        if self.runs_block() == Some(block) {
             return Ok(self.clone());
         }
         let mut values = Vec::with_capacity(2);
@@ -278,14 +284,36 @@ impl SliceTable {
             let runs = RunArray::encode(self.index.size(), block, |i| {
                 let b = dec.board(i);
                 (!settled_by_rules(&b, side)).then(|| self.get(i, side) as u32)
-            })?
-            .entropy_coded();
+            })?;
+            values.push(Values::Runs(runs, self.counts(side)));
+        }
+        self.with_values(values)
+    }
+
+    /// The same run-length blocks entropy-coded with `code` (runs coded with it already,
+    /// and plain values, stay as they are).
+    pub fn coded_with(&self, code: &RunCode) -> Result<SliceTable, DbError> {
+        let values = self
+            .values
+            .iter()
+            .map(|v| match v {
+                Values::Runs(r, c) => Values::Runs(r.entropy_coded_with(code), *c),
+                Values::Plain(a) => Values::Plain(a.clone()),
+            })
+            .collect();
+        self.with_values(values)
+    }
+
+    /// This slice with other values, checked to fit a file.
+    fn with_values(&self, values: Vec<Values>) -> Result<SliceTable, DbError> {
+        for v in &values {
             // The file keeps block starts in 32 bits: 4 GiB of runs a side, where the
             // largest 7-piece slice's would take 2.5 GB at one byte a position.
-            if runs.bytes().len() as u64 > u32::MAX as u64 {
-                return Err(DbError::TooLarge(self.slice()));
+            if let Values::Runs(r, _) = v {
+                if r.bytes().len() as u64 > u32::MAX as u64 {
+                    return Err(DbError::TooLarge(self.slice()));
+                }
             }
-            values.push(Values::Runs(runs, self.counts(side)));
         }
         let [black, white]: [Values; 2] = values.try_into().expect("two sides");
         Ok(SliceTable {

@@ -159,6 +159,12 @@ fn every_slice_to_three_pieces_equals_a_plain_search() {
         .slices()
         .iter()
         .all(|&s| runs.table(s).unwrap().is_runs()));
+    // One code for every slice, fitted to them all.
+    let code = runs.table(Slice::all(3)[0]).unwrap().code_lengths().unwrap();
+    assert!(runs
+        .slices()
+        .iter()
+        .all(|&s| runs.table(s).unwrap().code_lengths() == Some(code)));
     let mut seen = [0u64; 3];
     for (pos, &want) in graph.positions.iter().zip(&plain) {
         let text = pos.text();

@@ -9,6 +9,7 @@
 
 use super::RunsError;
 use crate::huffman::{self, CodeError, MAX_LEN};
+use std::sync::{Arc, Mutex, Weak};
 
 /// Lengths with a symbol of their own.
 const DIRECT: u64 = 32;
@@ -231,33 +232,42 @@ impl BitWriter {
     }
 }
 
+/// Counts of each symbol in `runs` (a block's runs, values alternating) added to `counts`.
+pub(super) fn count(runs: impl Iterator<Item = (u32, u64)>, counts: &mut [u64]) {
+    let mut prev = FIRST;
+    for (v, n) in runs {
+        counts[symbol(rank(v, prev), n).0] += 1;
+        prev = v;
+    }
+}
+
+/// The code for symbol counts: every symbol gets a code, the unseen ones as if seen once,
+/// so that one code serves arrays it was not fitted to.
+pub(super) fn fit(counts: &[u64]) -> Code {
+    let counts: Vec<u64> = counts.iter().map(|&c| c.saturating_add(1)).collect();
+    Code::new(huffman::lengths(&counts)).expect("a fitted code")
+}
+
 /// The blocks of runs (each block a list of (value, length), values alternating) coded
-/// with a code fitted to them: the block starts, the bytes (padded) and the code.
-pub(super) fn encode<B>(blocks: impl Fn() -> B) -> (Vec<u64>, Vec<u8>, Code)
+/// with `code` (which has a code for every symbol): the block starts and the bytes
+/// (padded).
+pub(super) fn encode<B>(blocks: B, code: &Code) -> (Vec<u64>, Vec<u8>)
 where
     B: Iterator<Item = Vec<(u32, u64)>>,
 {
-    let mut counts = vec![0u64; SYMBOLS];
-    for runs in blocks() {
-        let mut prev = FIRST;
-        for (v, n) in runs {
-            counts[symbol(rank(v, prev), n).0] += 1;
-            prev = v;
-        }
-    }
-    let code = Code::new(huffman::lengths(&counts)).expect("a fitted code");
-    let codes = huffman::codes(code.lengths()).expect("a fitted code");
+    let codes = huffman::codes(code.lengths()).expect("a checked code");
     let mut w = BitWriter {
         bytes: Vec::new(),
         acc: 0,
         bits: 0,
     };
     let mut starts = vec![0u64];
-    for runs in blocks() {
+    for runs in blocks {
         let mut prev = FIRST;
         for (v, n) in runs {
             let (sym, extra, low) = symbol(rank(v, prev), n);
             let (c, len) = codes[sym];
+            debug_assert!(len > 0, "a code for every symbol");
             w.put(c as u64, len as u32);
             w.put(low, extra);
             prev = v;
@@ -266,7 +276,46 @@ where
         starts.push(w.bytes.len() as u64);
     }
     w.bytes.extend([0; PAD]);
-    (starts, w.bytes, code)
+    (starts, w.bytes)
+}
+
+/// The code of these lengths, the same one (and so the same decoding table) for every
+/// array of the process that carries them: a probe then finds one table in the cache
+/// instead of one a file, each of whose lookups would be a miss.
+pub(super) fn shared(lengths: Vec<u8>) -> Result<Arc<Code>, RunsError> {
+    static CODES: Mutex<Vec<Weak<Code>>> = Mutex::new(Vec::new());
+    let mut codes = CODES.lock().unwrap_or_else(|e| e.into_inner());
+    codes.retain(|c| c.strong_count() > 0);
+    if let Some(c) = codes
+        .iter()
+        .filter_map(Weak::upgrade)
+        .find(|c| c.lengths == lengths)
+    {
+        return Ok(c);
+    }
+    let c = Arc::new(Code::new(lengths)?);
+    codes.push(Arc::downgrade(&c));
+    Ok(c)
+}
+
+/// The runs of the block at `start..end` (checked), one after another.
+pub(super) fn runs<'a>(
+    code: &'a Code,
+    bytes: &'a [u8],
+    start: u64,
+    positions: u64,
+) -> impl Iterator<Item = (u32, u64)> + 'a {
+    let (mut at, mut prev, mut sum) = (start * 8, FIRST, 0u64);
+    std::iter::from_fn(move || {
+        if sum >= positions {
+            return None;
+        }
+        let (v, n, bits) = code.run(bytes, at, prev).expect("checked runs");
+        at += bits;
+        prev = v;
+        sum += n;
+        Some((v, n))
+    })
 }
 
 /// The rank that codes `v` after a run of `prev`.

@@ -17,6 +17,7 @@
 mod coded;
 
 use crate::huffman::CodeError;
+use std::sync::Arc;
 
 /// Why bytes are not the runs of an array.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -45,7 +46,43 @@ pub struct RunArray {
     /// The runs; entropy-coded ones are followed by [`coded::PAD`] zero bytes.
     bytes: Vec<u8>,
     /// The entropy code; `None`: runs as bytes.
-    code: Option<coded::Code>,
+    code: Option<Arc<coded::Code>>,
+}
+
+/// Counts of runs of arrays, to fit one code to them all ([`RunCounts::code`]).
+#[derive(Clone, Debug)]
+pub struct RunCounts(Vec<u64>);
+
+impl Default for RunCounts {
+    fn default() -> Self {
+        RunCounts(vec![0; coded::SYMBOLS])
+    }
+}
+
+impl RunCounts {
+    /// Adds the runs of `a` (either code).
+    pub fn add(&mut self, a: &RunArray) {
+        for runs in a.blocks() {
+            coded::count(runs.into_iter(), &mut self.0);
+        }
+    }
+
+    /// A code fitted to the runs counted, with a code for every run there can be (so it
+    /// codes any array, best those counted).
+    pub fn code(&self) -> RunCode {
+        RunCode(Arc::new(coded::fit(&self.0)))
+    }
+}
+
+/// An entropy code of runs; arrays coded with one code share one decoding table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunCode(Arc<coded::Code>);
+
+impl RunCode {
+    /// Its code lengths, one a symbol, as files store them.
+    pub fn lengths(&self) -> &[u8] {
+        self.0.lengths()
+    }
 }
 
 /// Positions a block by default: a lookup scans half a block's runs (a few dozen bytes
@@ -74,7 +111,7 @@ impl RunArray {
         if starts.first() != Some(&0) || starts.last() != Some(&(bytes.len() as u64)) {
             return Err(RunsError::Index("its ends are not those of the runs"));
         }
-        let code = code.map(coded::Code::new).transpose()?;
+        let code = code.map(coded::shared).transpose()?;
         if code.is_some() {
             bytes.extend([0; coded::PAD]);
         }
@@ -153,34 +190,51 @@ impl RunArray {
             + self.code_lengths().map_or(0, |l| l.len() as u64)
     }
 
-    /// The same values with the runs entropy-coded by a code fitted to them (an array
-    /// already coded is returned as it is).
+    /// The same values with the runs entropy-coded by a code fitted to them alone.
     pub fn entropy_coded(&self) -> RunArray {
-        if self.code.is_some() {
+        let mut counts = RunCounts::default();
+        counts.add(self);
+        self.entropy_coded_with(&counts.code())
+    }
+
+    /// The same values with the runs entropy-coded by `code` (an array already coded with
+    /// it is returned as it is).
+    pub fn entropy_coded_with(&self, code: &RunCode) -> RunArray {
+        if self.code_lengths() == Some(code.lengths()) {
             return self.clone();
         }
-        let blocks = || {
-            self.starts.windows(2).map(|w| {
-                let mut runs: Vec<(u32, u64)> = Vec::new();
-                let mut p = w[0] as usize;
-                while p < w[1] as usize {
-                    let (v, n) = read_run(&self.bytes, &mut p).expect("checked runs");
-                    match runs.last_mut() {
-                        Some((last, m)) if *last == v => *m += n,
-                        _ => runs.push((v, n)),
-                    }
-                }
-                runs
-            })
-        };
-        let (starts, bytes, code) = coded::encode(blocks);
+        let (starts, bytes) = coded::encode(self.blocks(), &code.0);
         RunArray {
             len: self.len,
             shift: self.shift,
             starts,
             bytes,
-            code: Some(code),
+            code: Some(code.0.clone()),
         }
+    }
+
+    /// Each block's runs, a run's neighbours of other values.
+    fn blocks(&self) -> impl Iterator<Item = Vec<(u32, u64)>> + '_ {
+        self.starts.windows(2).enumerate().map(move |(b, w)| {
+            let mut runs: Vec<(u32, u64)> = Vec::new();
+            let mut push = |(v, n): (u32, u64)| match runs.last_mut() {
+                Some((last, m)) if *last == v => *m += n,
+                _ => runs.push((v, n)),
+            };
+            match &self.code {
+                Some(c) => {
+                    let positions = self.block().min(self.len - b as u64 * self.block());
+                    coded::runs(c, &self.bytes, w[0], positions).for_each(push);
+                }
+                None => {
+                    let mut p = w[0] as usize;
+                    while p < w[1] as usize {
+                        push(read_run(&self.bytes, &mut p).expect("checked runs"));
+                    }
+                }
+            }
+            runs
+        })
     }
 
     /// The value at `i` (below `len`); for a don't-care position, whatever its run holds.
@@ -498,5 +552,40 @@ mod tests {
         let mut cut = bytes.clone();
         cut.pop();
         assert!(parts(starts, cut, lengths).is_err());
+    }
+
+    #[test]
+    fn one_code_serves_many_arrays_and_is_shared() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let one = sample(&mut rng, 50_000, 0.0);
+        let other = sample(&mut rng, 30_000, 0.5);
+        let a = RunArray::encode(50_000, 256, |i| one[i as usize]).unwrap();
+        let b = RunArray::encode(30_000, 512, |i| other[i as usize]).unwrap();
+        // A code fitted to `a` alone codes `b` too, every value read back.
+        let mut counts = RunCounts::default();
+        counts.add(&a);
+        let code = counts.code();
+        let bc = b.entropy_coded_with(&code);
+        for (i, v) in other.iter().enumerate() {
+            if let Some(v) = v {
+                assert_eq!(bc.get(i as u64), *v);
+            }
+        }
+        // Counting a coded array counts its runs as the array in bytes.
+        let mut again = RunCounts::default();
+        again.add(&a.entropy_coded());
+        assert_eq!(again.0, counts.0);
+        // Arrays read back with the same lengths share one decoding table.
+        let ac = a.entropy_coded_with(&code);
+        let parts = |x: &RunArray, len, block| {
+            let l = x.code_lengths().map(|l| l.to_vec());
+            RunArray::from_parts(len, block, x.starts().to_vec(), x.bytes().to_vec(), l).unwrap()
+        };
+        let (x, y) = (parts(&ac, 50_000, 256), parts(&bc, 30_000, 512));
+        assert!(Arc::ptr_eq(
+            x.code.as_ref().unwrap(),
+            y.code.as_ref().unwrap()
+        ));
+        assert_eq!(ac.entropy_coded_with(&code), ac);
     }
 }

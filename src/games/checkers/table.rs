@@ -120,10 +120,15 @@ fn compress(from: &Path, a: &CompressArgs) -> CliResult {
     let start = Instant::now();
     let (mut written, mut kept, mut plain, mut runs) = (0, 0, 0u64, 0u64);
     checkers::compress::compress(from, &a.out, a.block, &mut |c| match *c {
+        Compressed::Blocked(s) => {
+            if !a.quiet {
+                eprintln!("{s}: in blocks, to be coded when every slice is");
+            }
+        }
         Compressed::Kept(s) => {
             kept += 1;
             if !a.quiet {
-                eprintln!("{s}: in blocks already, kept");
+                eprintln!("{s}: coded already, kept");
             }
         }
         Compressed::Written {
@@ -134,7 +139,7 @@ fn compress(from: &Path, a: &CompressArgs) -> CliResult {
             written += 1;
             (plain, runs) = (plain + p, runs + r);
             if !a.quiet {
-                eprintln!("{slice}: {p} bytes plain, {r} in blocks");
+                eprintln!("{slice}: {p} bytes plain, {r} coded");
             }
         }
     })?;
@@ -143,7 +148,7 @@ fn compress(from: &Path, a: &CompressArgs) -> CliResult {
         r => format!(" ({:.1} times smaller)", plain as f64 / r as f64),
     };
     println!(
-        "{}: {written} slices written as blocks of {} positions, {kept} kept; {runs} bytes of values against {plain} plain{ratio}, {:.1} s",
+        "{}: {written} slices written as coded blocks of {} positions, {kept} kept; {runs} bytes of values against {plain} plain{ratio}, {:.1} s",
         a.out.display(),
         a.block,
         start.elapsed().as_secs_f64()
