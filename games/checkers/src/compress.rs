@@ -11,8 +11,10 @@
 
 use crate::db::{self, Database, DbError, SliceTable};
 use crate::slice::Slice;
+use rayon::prelude::*;
 use retro::RunCounts;
 use std::path::Path;
+use std::sync::Mutex;
 
 /// What compressing one slice did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,14 +35,15 @@ pub enum Compressed {
 }
 
 /// Rewrites every slice of the databases in `from` into `to` as entropy-coded run-length
-/// blocks of `block` positions (see the module's documentation), one slice in memory at a
-/// time, each file written whole or not at all. `report` hears each slice of each pass
-/// that does something. `from` must be whole; it may itself be compressed.
+/// blocks of `block` positions (see the module's documentation), the slices spread over
+/// rayon's threads (one slice in memory a thread), each file written whole or not at all.
+/// `report` hears each slice of each pass that does something, in the order they finish.
+/// `from` must be whole; it may itself be compressed.
 pub fn compress(
     from: &Path,
     to: &Path,
     block: u64,
-    report: &mut dyn FnMut(&Compressed),
+    report: &mut (dyn FnMut(&Compressed) + Send),
 ) -> Result<Vec<Compressed>, DbError> {
     let (pieces, slices) = Database::whole_slices(from)?;
     // The block size is checked before any file is written.
@@ -53,15 +56,21 @@ pub fn compress(
             false => None,
         }
     };
-    for &s in &slices {
+    let report = Mutex::new(report);
+    let tell = |c: &Compressed| (report.lock().unwrap_or_else(|e| e.into_inner()))(c);
+    // The largest slices first, so that no thread is left with one at the end.
+    let mut by_size = slices.clone();
+    by_size.sort_by_key(|s| std::cmp::Reverse(crate::slice::SliceIndex::new(*s).size()));
+    by_size.par_iter().try_for_each(|&s| {
         if output(s).is_some_and(|t| t.runs_block() == Some(block)) {
-            continue;
+            return Ok(());
         }
         SliceTable::load(&db::slice_path(from, s))?
             .to_runs(block)?
             .save(to)?;
-        report(&Compressed::Blocked(s));
-    }
+        tell(&Compressed::Blocked(s));
+        Ok::<(), DbError>(())
+    })?;
     let mut counts = RunCounts::default();
     for &s in &slices {
         let t = SliceTable::load(&db::slice_path(to, s))?;
@@ -70,23 +79,25 @@ pub fn compress(
         }
     }
     let code = counts.code();
-    let mut done = Vec::new();
-    for s in slices {
-        let t = SliceTable::load(&db::slice_path(to, s))?;
-        let step = if t.code_lengths() == Some(code.lengths()) {
-            Compressed::Kept(s)
-        } else {
-            let coded = t.coded_with(&code)?;
-            coded.save(to)?;
-            Compressed::Written {
-                slice: s,
-                // Two bits a position, for each side to move.
-                plain: 2 * t.index().size().div_ceil(4),
-                runs: coded.value_bytes(),
-            }
-        };
-        report(&step);
-        done.push(step);
-    }
+    let done = by_size
+        .par_iter()
+        .map(|&s| {
+            let t = SliceTable::load(&db::slice_path(to, s))?;
+            let step = if t.code_lengths() == Some(code.lengths()) {
+                Compressed::Kept(s)
+            } else {
+                let coded = t.coded_with(&code)?;
+                coded.save(to)?;
+                Compressed::Written {
+                    slice: s,
+                    // Two bits a position, for each side to move.
+                    plain: 2 * t.index().size().div_ceil(4),
+                    runs: coded.value_bytes(),
+                }
+            };
+            tell(&step);
+            Ok(step)
+        })
+        .collect::<Result<Vec<_>, DbError>>()?;
     Ok(done)
 }
