@@ -24,34 +24,35 @@ use std::collections::HashSet;
 use std::path::Path;
 
 /// Writes to `path` the proof that neither side can force a win from the unfinished
-/// `root`, which [`crate::draws::value`] found a draw; each side's search has a table of
-/// `options.table_bytes` bytes, and `options.interrupt` stops it.
+/// `root`, which [`crate::draws::value`] found a draw (`graph`: the positions it listed,
+/// if it found it outright; else they are listed here, when few enough); each side's
+/// search has a table of `options.table_bytes` bytes, and `options.interrupt` stops it.
 pub fn write_draw_proof<I: Instance>(
     inst: &I,
     root: &I::Pos,
     options: &Options<I::Table>,
     path: &Path,
     progress: &dyn Progress,
+    graph: Option<Graph>,
 ) -> Result<ProofSummary, SolveError> {
     let lock = OutputLock::acquire(path).map_err(crate::ProofError::from)?;
-    let graph = crate::graph::solve(inst, None, root, inst.graph_limit(), options.interrupt);
+    // The holding moves are chosen by the rules alone: a graph that ended lines at the
+    // table's positions cannot serve, and is listed again without it.
+    let graph = match graph.filter(|_| options.tablebase.is_none()) {
+        Some(g) => Some(g),
+        None => crate::graph::solve(inst, None, root, inst.graph_limit(), options.interrupt),
+    };
     let mut records = Vec::new();
     for holder in [Side::First, Side::Second] {
-        let saver =
-            Saver::new(None, options.checkpoint_every, None).interruptible(options.interrupt);
-        let search = Attack::new(
-            inst,
-            None,
-            holder.opponent(),
-            options.table_bytes,
-            progress,
-            saver,
-        )?;
         let mut holding = Holding {
             inst,
             graph: graph.as_ref(),
-            search,
+            search: None,
             holder,
+            table_bytes: options.table_bytes,
+            interrupt: options.interrupt,
+            checkpoint_every: options.checkpoint_every,
+            progress,
         };
         holding.strategy(root, &mut records)?;
     }
@@ -73,9 +74,15 @@ pub fn write_draw_proof<I: Instance>(
 struct Holding<'a, 'g, I: Instance> {
     inst: &'a I,
     graph: Option<&'g Graph>,
-    /// The search for the other side's win.
-    search: Attack<'a, I>,
+    /// The search for the other side's win, made when a position outside the graph first
+    /// needs it (a graph that lists every reachable position needs none, and its table
+    /// and the search's are then never held at once).
+    search: Option<Attack<'a, I>>,
     holder: Side,
+    table_bytes: usize,
+    interrupt: Option<&'a std::sync::atomic::AtomicBool>,
+    checkpoint_every: std::time::Duration,
+    progress: &'a dyn Progress,
 }
 
 impl<I: Instance> Holding<'_, '_, I> {
@@ -88,11 +95,26 @@ impl<I: Instance> Holding<'_, '_, I> {
         if let Some(v) = self.graph.and_then(|g| g.value_of(self.inst, pos)) {
             return Ok(v != Value::Win(attacker));
         }
-        match self.search.wins(pos) {
+        let search = match &mut self.search {
+            Some(s) => s,
+            None => {
+                let saver =
+                    Saver::new(None, self.checkpoint_every, None).interruptible(self.interrupt);
+                self.search.insert(Attack::new(
+                    self.inst,
+                    None,
+                    attacker,
+                    self.table_bytes,
+                    self.progress,
+                    saver,
+                )?)
+            }
+        };
+        match search.wins(pos) {
             Some(wins) => Ok(!wins),
             None => {
-                let nodes = self.search.nodes();
-                Err(stop_error(&mut self.search.saver, nodes))
+                let nodes = search.nodes();
+                Err(stop_error(&mut search.saver, nodes))
             }
         }
     }

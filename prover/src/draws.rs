@@ -371,6 +371,17 @@ pub fn value<I: Instance>(
     options: &Options<I::Table>,
     progress: &dyn Progress,
 ) -> Result<Valued, SolveError> {
+    value_and_graph(inst, root, options, progress).map(|(v, _)| v)
+}
+
+/// [`value`], and the graph of the positions listed when the value was found outright (a
+/// draw's proof then picks its moves from it, without listing them again).
+pub(crate) fn value_and_graph<I: Instance>(
+    inst: &I,
+    root: &I::Pos,
+    options: &Options<I::Table>,
+    progress: &dyn Progress,
+) -> Result<(Valued, Option<crate::graph::Graph>), SolveError> {
     if root.outcome().is_some() {
         return Err(SolveError::GameOver);
     }
@@ -390,15 +401,16 @@ pub fn value<I: Instance>(
     let (lock, resume) = Checkpoint::<I::Pos>::open(options.checkpoint, root)?;
     let first = match &resume {
         None => {
-            if let Some((value, listed)) = crate::graph::value(
+            let graph = crate::graph::solve(
                 inst,
                 options.tablebase,
                 root,
                 inst.graph_limit(),
                 options.interrupt,
-            ) {
-                nodes[me.index()] = listed;
-                return Ok(valued(value, nodes, true));
+            );
+            if let Some(value) = graph.as_ref().and_then(|g| g.value_of(inst, root)) {
+                nodes[me.index()] = graph.as_ref().map_or(0, |g| g.len() as u64);
+                return Ok((valued(value, nodes, true), graph));
             }
             me
         }
@@ -406,7 +418,7 @@ pub fn value<I: Instance>(
             Phase::Attack { attacker } => attacker,
             Phase::Length { winner, .. } => {
                 nodes[winner.index()] = c.winner_nodes;
-                return Ok(valued(Value::Win(winner), nodes, false));
+                return Ok((valued(Value::Win(winner), nodes, false), None));
             }
             Phase::Winner => {
                 return Err(CheckpointError::other_search(
@@ -453,7 +465,7 @@ pub fn value<I: Instance>(
         nodes[attacker.index()] = a.nodes();
         match wins {
             None => return Err(stop_error(&mut a.saver, nodes[0] + nodes[1])),
-            Some(true) => return Ok(valued(Value::Win(attacker), nodes, false)),
+            Some(true) => return Ok((valued(Value::Win(attacker), nodes, false), None)),
             Some(false) => {}
         }
         saver = a.saver;
@@ -474,5 +486,5 @@ pub fn value<I: Instance>(
             }
         }
     }
-    Ok(valued(Value::Draw, nodes, false))
+    Ok((valued(Value::Draw, nodes, false), None))
 }

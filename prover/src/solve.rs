@@ -321,11 +321,11 @@ pub fn solve_with_draws<I: Instance>(
     options: &Options<I::Table>,
     progress: &dyn Progress,
 ) -> Result<Drawn<I::Pos>, SolveError> {
-    let valued = crate::draws::value(inst, root, options, progress)?;
+    let (valued, graph) = crate::draws::value_and_graph(inst, root, options, progress)?;
     let crate::draws::Value::Win(winner) = valued.value else {
         let draw_proof = match options.proof {
             Some(path) => Some(crate::draw_proof::write_draw_proof(
-                inst, root, options, path, progress,
+                inst, root, options, path, progress, graph,
             )?),
             None => None,
         };

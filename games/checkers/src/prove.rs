@@ -157,7 +157,9 @@ pub struct CheckersProver;
 /// Positions reachable before a leaf up to which a value is found outright: king endings
 /// cycle so much that df-pn's searches, which search again every result that leaned on a
 /// repetition, grow exponentially on them (a few hundred thousand positions a second).
-pub const GRAPH_LIMIT: usize = 1 << 21;
+/// About 140 bytes a position listed: 2.3 GB at most. Drawn 5-piece king endings over the
+/// 4-piece databases reach 8 to 10 million.
+pub const GRAPH_LIMIT: usize = 1 << 24;
 
 impl Instance for CheckersProver {
     type Pos = Leafed;
