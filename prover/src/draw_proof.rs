@@ -40,7 +40,7 @@ pub fn write_draw_proof<I: Instance>(
     // table's positions cannot serve, and is listed again without it.
     let graph = match graph.filter(|_| options.tablebase.is_none()) {
         Some(g) => Some(g),
-        None => crate::graph::solve(inst, None, root, inst.graph_limit(), options.interrupt),
+        None => crate::graph::solve(inst, None, root, inst.graph_limit(root), options.interrupt),
     };
     let mut records = Vec::new();
     for holder in [Side::First, Side::Second] {

@@ -405,7 +405,7 @@ pub(crate) fn value_and_graph<I: Instance>(
                 inst,
                 options.tablebase,
                 root,
-                inst.graph_limit(),
+                inst.graph_limit(root),
                 options.interrupt,
             );
             if let Some(value) = graph.as_ref().and_then(|g| g.value_of(inst, root)) {

@@ -212,11 +212,12 @@ pub trait Instance: Sync {
             .map(|_| quasar_core::GameResult::Win)
     }
 
-    /// Games that may draw: a position with at most this many positions reachable before
-    /// a settled one is valued outright ([`crate::graph::value`]), not by df-pn's two
+    /// Games that may draw: a `root` with at most this many positions reachable before a
+    /// settled one is valued outright ([`crate::graph::value`]), not by df-pn's two
     /// searches, which search again every result that leaned on a repetition. By default
     /// none.
-    fn graph_limit(&self) -> usize {
+    fn graph_limit(&self, root: &Self::Pos) -> usize {
+        let _ = root;
         0
     }
 

@@ -157,17 +157,26 @@ pub struct CheckersProver;
 /// Positions reachable before a leaf up to which a value is found outright: king endings
 /// cycle so much that df-pn's searches, which search again every result that leaned on a
 /// repetition, grow exponentially on them (a few hundred thousand positions a second).
-/// About 140 bytes a position listed: 2.3 GB at most. Drawn 5-piece king endings over the
-/// 4-piece databases reach 8 to 10 million.
-pub const GRAPH_LIMIT: usize = 1 << 24;
+/// About 140 bytes a position listed.
+pub const GRAPH_LIMIT: usize = 1 << 21;
+
+/// The same for a position of one piece more than the leaves, whose reachable positions
+/// are those of its own few slices: drawn 5-piece king endings over the 4-piece databases
+/// reach 8 to 10 million (2.3 GB at this limit). Further from the leaves a listing this
+/// long would mostly be given up, its time and memory lost.
+pub const GRAPH_LIMIT_NEXT_TO_LEAVES: usize = 1 << 24;
 
 impl Instance for CheckersProver {
     type Pos = Leafed;
     /// The databases are in the positions themselves.
     type Table = ();
 
-    fn graph_limit(&self) -> usize {
-        GRAPH_LIMIT
+    fn graph_limit(&self, root: &Leafed) -> usize {
+        if root.pieces > 0 && root.pos.board.occupied().count_ones() <= root.pieces as u32 + 1 {
+            GRAPH_LIMIT_NEXT_TO_LEAVES
+        } else {
+            GRAPH_LIMIT
+        }
     }
 }
 

@@ -160,7 +160,11 @@ fn every_slice_to_three_pieces_equals_a_plain_search() {
         .iter()
         .all(|&s| runs.table(s).unwrap().is_runs()));
     // One code for every slice, fitted to them all.
-    let code = runs.table(Slice::all(3)[0]).unwrap().code_lengths().unwrap();
+    let code = runs
+        .table(Slice::all(3)[0])
+        .unwrap()
+        .code_lengths()
+        .unwrap();
     assert!(runs
         .slices()
         .iter()
