@@ -1,23 +1,20 @@
 //! The exact length under perfect play: "does the winner win within `d` plies?" by a
 //! depth-first search with bounds in a bounded table, asked for growing `d`; then the
 //! principal line and the proof records from the same search, streamed to a
-//! [`ProofWriter`].
+//! [`ProofWriter`](crate::proof_writer::ProofWriter).
 
-use crate::check::MAX_CLAIM_PLIES;
 use crate::checkpoint::{
     least_class_kept, work_class, Checkpoint, CheckpointError, Entry, Phase, Saver, MAX_ENTRIES,
 };
-use crate::dfpn::{count_node, PlyLists, RootWatch, Solved, REPORT_EVERY};
+use crate::dfpn::{count_node, PlyLists, RootWatch, Solved};
 use crate::instance::{Instance, MoveOf, ProverPosition, Quick};
-use crate::proof::{Record, RecordKind};
-use crate::proof_writer::ProofWriter;
 use crate::tt::{Key, Table, TableTooLarge};
 use crate::{SolveError, Status, PLACE_LEVELS};
 use quasar_core::progress::Progress;
-use quasar_core::{Game, GameResult, Outcome, Shard, Side};
-use std::path::Path;
+use quasar_core::{Game, GameResult, Outcome, Side};
 
 mod pn;
+mod proof;
 
 /// The bounds are bytes: no game proved lasts this long, and a bound this high means
 /// "never".
@@ -571,231 +568,6 @@ impl<'a, I: Instance> Length<'a, I> {
         }
         self.tt.put(key, b, 1);
         dist != 0 && dist <= d
-    }
-
-    /// The principal line from `root`, whose exact distance is `dist`: the winner's
-    /// fastest move and the loser's slowest, until the game ends.
-    pub fn principal_line(&mut self, root: &I::Pos, mut dist: u32) -> Vec<MoveOf<I>> {
-        let mut line = Vec::new();
-        let mut pos = *root;
-        let mut moves = Vec::new();
-        while pos.outcome().is_none() && dist > 0 {
-            pos.legal_moves(&mut moves);
-            // The move that decided the search here first: its child's facts are in the
-            // table, while another move's may take a search to settle.
-            if let Some(hint) = self.table_move(&pos) {
-                move_first(&mut moves, hint);
-            }
-            let winner_moves = pos.side_to_move() == self.winner;
-            let mut chosen = None;
-            for &mv in &moves {
-                let mut child = pos;
-                child.play(mv);
-                let won = Some(Outcome::Win(self.winner));
-                let ok = match (winner_moves, child.outcome()) {
-                    (true, Some(o)) => Some(o) == won,
-                    (true, None) => self.wins_within(&child, dist - 1),
-                    // A loser's move that ends the game is its slowest only when forced.
-                    (false, Some(o)) => Some(o) == won && dist == 1,
-                    // A child of exact distance dist - 1: not won within dist - 3 (or,
-                    // where the winner may also win on the loser's move, dist - 2).
-                    (false, None) => {
-                        let shorter = if I::Pos::LAST_MOVER_WINS { 3 } else { 2 };
-                        dist < shorter || !self.wins_within(&child, dist - shorter)
-                    }
-                };
-                if ok {
-                    chosen = Some(mv);
-                    break;
-                }
-            }
-            let Some(mv) = chosen else { break };
-            line.push(mv);
-            pos.play(mv);
-            dist -= 1;
-        }
-        line
-    }
-
-    /// Writes to `out` a proof that the winner wins from `pos` (the winner to move)
-    /// within `d` plies: one move here, every reply below.
-    pub fn emit_winner(
-        &mut self,
-        pos: &I::Pos,
-        d: u32,
-        out: &mut ProofWriter<I::Pos>,
-    ) -> Result<(), SolveError> {
-        if !out.needs(pos, d) {
-            return Ok(());
-        }
-        // Counted by visits, not records: records come in runs as the proof unwinds.
-        self.proof_nodes += 1;
-        if self.proof_nodes % INTERRUPT_EVERY == 0 && self.saver.interrupt_raised() {
-            // The checkpoint at the holding bound was saved before the proof began, and the
-            // writer saves what it has written when dropped.
-            return Err(SolveError::Interrupted {
-                nodes: self.winner_nodes + self.nodes,
-                saved: self.saver.path().map(Path::to_path_buf),
-            });
-        }
-        if self.proof_nodes % REPORT_EVERY == 0 {
-            Status {
-                phase: "proof",
-                nodes: out.written,
-                proven: out.claims,
-                disproven: 0,
-                table_bytes: out.seen_bytes(),
-                bound: None,
-                root: None,
-                place: self.proof_place,
-            }
-            .report(self.progress);
-        }
-        let mut moves = Vec::new();
-        let quick = self.geo.quick(pos);
-        if quick != Quick::WinInOne {
-            // A position the table proves won ends the proof here when the checker's plain
-            // search can re-derive the length it must be won within.
-            if d <= MAX_CLAIM_PLIES as u32 {
-                if let Some((_, mv)) = self.geo.claim(self.tb, pos) {
-                    out.push(&Record::new(pos, RecordKind::Claim, mv, d))?;
-                    return Ok(());
-                }
-            }
-        }
-        self.geo.moves(pos, quick, &mut moves);
-        if quick == Quick::WinInOne {
-            // The move that ends the game first: a proof needs nothing below it.
-            moves.sort_by_key(|&m| {
-                let mut child = *pos;
-                child.play(m);
-                child.outcome().is_none()
-            });
-        } else if d >= self.pn_from {
-            // The proof-number search proved one move here and may have left the others
-            // open: that move first, or the writer would settle them by a search. (Below,
-            // the depth-first search's own order, which refuted the moves before it.)
-            if let Some(hint) = self.table_move(pos) {
-                move_first(&mut moves, hint);
-            }
-        }
-        for &mv in &moves {
-            let mut child = *pos;
-            child.play(mv);
-            let outcome = child.outcome();
-            if outcome.is_some_and(|o| o != Outcome::Win(self.winner)) {
-                continue;
-            }
-            let finished = outcome.is_some();
-            if finished || self.wins_within(&child, d - 1) {
-                let bound = if finished { 1 } else { d };
-                // Written after the replies' records (the proof below never meets this
-                // position again: no move can be undone), so that whatever the writer has
-                // written is finished and a stopped run resumes from it.
-                if !finished {
-                    self.emit_loser(&child, d - 1, out, Shard::WHOLE)?;
-                }
-                // In a game with cycles the proof below may have met this position again
-                // and recorded it with a smaller bound, which serves.
-                if I::Pos::LAST_MOVER_WINS || out.needs(pos, bound) {
-                    out.push(&Record::new(pos, RecordKind::Move, mv, bound))?;
-                }
-                return Ok(());
-            }
-        }
-        Err(SolveError::Internal(format!(
-            "no move of {} wins within {d} plies, though the search said so",
-            pos.position_text()
-        )))
-    }
-
-    /// Writes `share`'s piece of the proof that the winner wins from `root` within `d`
-    /// plies: the sub-proofs of its share of the loser's first replies, below the root when
-    /// the loser moves there, else below `first` (the principal line's first move, the same
-    /// for every job resumed from one checkpoint), then the root's record.
-    pub fn emit_share(
-        &mut self,
-        root: &I::Pos,
-        d: u32,
-        first: Option<MoveOf<I>>,
-        share: Shard,
-        out: &mut ProofWriter<I::Pos>,
-    ) -> Result<(), SolveError> {
-        if root.side_to_move() != self.winner {
-            return self.emit_loser(root, d, out, share);
-        }
-        if !out.needs(root, d) {
-            return Ok(());
-        }
-        let mv = first.ok_or_else(|| SolveError::Internal("no principal line".into()))?;
-        let mut child = *root;
-        child.play(mv);
-        let bound = if child.outcome().is_some() {
-            1
-        } else {
-            self.emit_loser(&child, d - 1, out, share)?;
-            d
-        };
-        out.push(&Record::new(root, RecordKind::Move, mv, bound))?;
-        Ok(())
-    }
-
-    /// Writes proofs for every reply of the loser (to move in `pos`) within `d` plies, or
-    /// for `share`'s share of them (replies `k` from 0 that it [takes](Shard::takes)).
-    pub fn emit_loser(
-        &mut self,
-        pos: &I::Pos,
-        d: u32,
-        out: &mut ProofWriter<I::Pos>,
-        share: Shard,
-    ) -> Result<(), SolveError> {
-        let mut moves = Vec::new();
-        pos.legal_moves(&mut moves);
-        let level = self.proof_depth;
-        self.proof_depth += 1;
-        let result = self.emit_replies(pos, d, &moves, level, share, out);
-        if level < PLACE_LEVELS {
-            self.proof_place[level] = (0, 0);
-        }
-        self.proof_depth -= 1;
-        result
-    }
-
-    /// [`Length::emit_loser`]'s loop over the loser's `moves`, at the loser's `level`-th
-    /// turn below the root.
-    fn emit_replies(
-        &mut self,
-        pos: &I::Pos,
-        d: u32,
-        moves: &[MoveOf<I>],
-        level: usize,
-        share: Shard,
-        out: &mut ProofWriter<I::Pos>,
-    ) -> Result<(), SolveError> {
-        for (k, &mv) in moves.iter().enumerate() {
-            if !share.takes(k) {
-                continue;
-            }
-            if level < PLACE_LEVELS {
-                self.proof_place[level] = (k as u16 + 1, moves.len() as u16);
-            }
-            let mut child = *pos;
-            child.play(mv);
-            match child.outcome() {
-                // A loser's move that hands the winner the game needs no proof.
-                Some(o) if o == Outcome::Win(self.winner) => continue,
-                None if d >= 2 => {}
-                _ => {
-                    return Err(SolveError::Internal(format!(
-                        "the loser's move {} from {} is not refuted within {d} plies",
-                        pos.move_text(mv),
-                        pos.position_text()
-                    )))
-                }
-            }
-            self.emit_winner(&child, d - 1, out)?;
-        }
-        Ok(())
     }
 }
 

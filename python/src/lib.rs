@@ -4,14 +4,11 @@
 
 mod erased;
 mod matches;
+mod searching;
 mod solving;
+mod tables;
 
-use arena::ab_player::AbSettings;
-use arena::engine::{EngineChoice, SearcherSettings};
-use arena::net::NetSpec;
-use arena::settings::EngineSettings;
-use arena::spec::PlayerSpec;
-use erased::{AnyGame, AnyState, Found, GameOf, Opened};
+use erased::{AnyGame, AnyState, GameOf};
 use mcts::Limits;
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -20,7 +17,6 @@ use pyo3::types::{PyBytes, PyDict};
 use quasar_core::{Outcome, Side};
 use setups::{BreakthroughSetup, CcSetup, CheckersSetup, WoodpushSetup};
 use std::path::PathBuf;
-use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -383,83 +379,6 @@ impl State {
     }
 }
 
-/// What a search found.
-#[pyclass(module = "quasar", get_all)]
-struct SearchResult {
-    /// `"mcts"` or `"ab"`.
-    engine: &'static str,
-    /// The move to play in the game's notation; `None` for a finished game.
-    #[pyo3(name = "move")]
-    best: Option<String>,
-    /// Its action number.
-    action: Option<u64>,
-    /// The mover's expected score in [0, 1] (1: a certain win).
-    value: Option<f64>,
-    /// The principal variation, from the move to play.
-    pv: Vec<String>,
-    /// `"win"`, `"loss"` or `"draw"` for the side to move when the search proved it.
-    proven: Option<&'static str>,
-    /// Plies to the end along the proof, when known.
-    plies: Option<u32>,
-    /// Simulations (MCTS) or nodes (alpha-beta).
-    nodes: u64,
-    /// Alpha-beta's deepest finished iteration.
-    depth: Option<u32>,
-    /// Alpha-beta's score as the command line prints it (`+35`, `win within 5 plies`).
-    score: Option<String>,
-    /// Seconds the search took.
-    seconds: f64,
-    /// MCTS's root moves as (move, action, visits, value), most visited first.
-    root: Vec<(String, u64, u64, f64)>,
-}
-
-#[pymethods]
-impl SearchResult {
-    /// MCTS's visits per root move, most visited first (empty for alpha-beta).
-    #[getter]
-    fn visits<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let out = PyDict::new(py);
-        for (text, _, visits, _) in &self.root {
-            out.set_item(text, visits)?;
-        }
-        Ok(out)
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "<quasar.SearchResult {} move={} value={} proven={} nodes={}>",
-            self.engine,
-            py_repr(self.best.as_deref()),
-            self.value.map_or("None".into(), |v| format!("{v:.3}")),
-            py_repr(self.proven),
-            self.nodes
-        )
-    }
-}
-
-impl From<Found> for SearchResult {
-    fn from(f: Found) -> SearchResult {
-        SearchResult {
-            engine: f.engine,
-            best: f.best,
-            action: f.action,
-            value: f.value,
-            pv: f.pv,
-            proven: f.proven.map(|p| p.0),
-            plies: f.proven.and_then(|p| p.1),
-            nodes: f.nodes,
-            depth: f.depth,
-            score: f.score,
-            seconds: f.seconds,
-            root: f
-                .root
-                .into_iter()
-                .map(|r| (r.text, r.action, r.visits, r.value))
-                .collect(),
-        }
-    }
-}
-
 /// Runs `job` on a thread of its own while this one, between short sleeps without the GIL,
 /// lets Python's signal handlers run: on Ctrl-C (or any exception a handler raises) it
 /// raises `stop`, waits for `job` to wind down, and returns the exception.
@@ -498,166 +417,6 @@ fn limit_of(time: Option<f64>, sims: Option<u64>, default: Duration) -> PyResult
         (Some(t), None) => Limits::Time(Duration::from_secs_f64(t)),
         (None, None) => Limits::Time(default),
     })
-}
-
-/// The searcher a spec names, with the keywords' table, net, seed, threads and limit.
-#[allow(clippy::too_many_arguments)]
-fn choice_of(
-    state: &dyn AnyState,
-    engine: Option<&str>,
-    time: Option<f64>,
-    sims: Option<u64>,
-    table: Option<PathBuf>,
-    net: Option<&str>,
-    seed: u64,
-    threads: Option<usize>,
-) -> PyResult<EngineChoice> {
-    let spec_text = engine
-        .map(str::to_string)
-        .unwrap_or_else(|| state.default_engine());
-    let spec = PlayerSpec::from_str(&spec_text).map_err(|e| error(e.to_string()))?;
-    let net = net
-        .map(|n| NetSpec::parse(n).map_err(|e| error(format!("net={n:?}: {e}"))))
-        .transpose()?;
-    let limit = limit_of(time, sims, Duration::from_secs(1))?;
-    let searcher = match spec {
-        PlayerSpec::Mcts(settings) => SearcherSettings::Mcts(EngineSettings {
-            table: table.or(settings.table.clone()),
-            net: net.or(settings.net.clone()),
-            seed: settings.seed.or(Some(seed)),
-            threads: threads.or(settings.threads),
-            limit: Some(limit),
-            ..settings
-        }),
-        PlayerSpec::AlphaBeta(settings) => {
-            if threads.is_some_and(|t| t > 1) {
-                return Err(error("alpha-beta searches on one thread: leave threads out"));
-            }
-            SearcherSettings::AlphaBeta(AbSettings {
-                table: table.or(settings.table.clone()),
-                net: net.or(settings.net.clone()),
-                ..settings
-            })
-        }
-        other => {
-            return Err(error(format!(
-                "engine {other} is not a searcher: use mcts, ab or their specs (mcts:c=0.7, ab:depth=6)"
-            )))
-        }
-    };
-    Ok(EngineChoice { searcher, limit })
-}
-
-/// Searches `state` and returns the move to play with what the search found. `engine` is
-/// a player spec as the command line takes it (`mcts`, `ab`, `mcts:c=0.7,imb=0.3`,
-/// `ab:eval=mcts`; the game's default when `None`); `time` in seconds (1 by default) or
-/// `sims` (simulations for MCTS, nodes for alpha-beta) bound it; `table` is an endgame
-/// table or database to consult, `net` a learned model (`builtin`, `off` or a file).
-/// The GIL is released while it searches.
-#[pyfunction]
-#[pyo3(signature = (state, engine=None, time=None, sims=None, table=None, net=None, seed=0, threads=None))]
-#[allow(clippy::too_many_arguments)]
-fn search(
-    py: Python<'_>,
-    state: &State,
-    engine: Option<&str>,
-    time: Option<f64>,
-    sims: Option<u64>,
-    table: Option<PathBuf>,
-    net: Option<&str>,
-    seed: u64,
-    threads: Option<usize>,
-) -> PyResult<SearchResult> {
-    let choice = choice_of(&*state.inner, engine, time, sims, table, net, seed, threads)?;
-    let position = state.inner.boxed();
-    let found = py.detach(move || position.search(&choice, seed));
-    found.map(SearchResult::from).map_err(error)
-}
-
-/// What a table says of a position.
-#[pyclass(module = "quasar", get_all)]
-struct ProbeResult {
-    /// `"win"`, `"loss"` or `"draw"` for the side to move.
-    result: &'static str,
-    /// Plies to the end with best play, when the table keeps distances.
-    plies: Option<u32>,
-    /// A move that achieves the result, when the table knows one.
-    #[pyo3(name = "move")]
-    best: Option<String>,
-}
-
-#[pymethods]
-impl ProbeResult {
-    fn __repr__(&self) -> String {
-        format!(
-            "<quasar.ProbeResult {} plies={} move={}>",
-            self.result,
-            self.plies.map_or("None".into(), |p| p.to_string()),
-            py_repr(self.best.as_deref())
-        )
-    }
-}
-
-/// An endgame table or database file (or sliced folder), opened once per game and size
-/// and probed from Python.
-#[pyclass(module = "quasar")]
-struct Table {
-    path: PathBuf,
-    opened: Opened,
-}
-
-#[pymethods]
-impl Table {
-    /// The table at `path`; it is read at the first probe of each game and size, or at
-    /// once for `game` when one is given.
-    #[new]
-    #[pyo3(signature = (path, game=None))]
-    fn new(py: Python<'_>, path: PathBuf, game: Option<&Game>) -> PyResult<Table> {
-        if !path.exists() {
-            return Err(error(format!("no table at {}", path.display())));
-        }
-        let table = Table {
-            path,
-            opened: Opened::default(),
-        };
-        if let Some(game) = game {
-            let start = game.inner.start().map_err(error)?;
-            py.detach(|| start.probe(&table.path, &table.opened))
-                .map_err(error)?;
-        }
-        Ok(table)
-    }
-
-    /// The table at `path` (the same as `Table(path, game)`).
-    #[staticmethod]
-    #[pyo3(signature = (path, game=None))]
-    fn open(py: Python<'_>, path: PathBuf, game: Option<&Game>) -> PyResult<Table> {
-        Table::new(py, path, game)
-    }
-
-    /// What the table proves of `state`, or `None` where it has no answer (a position
-    /// outside it, or a finished game).
-    fn probe(&self, py: Python<'_>, state: &State) -> PyResult<Option<ProbeResult>> {
-        let position = state.inner.boxed();
-        let probed = py
-            .detach(|| position.probe(&self.path, &self.opened))
-            .map_err(error)?;
-        Ok(probed.map(|p| ProbeResult {
-            result: p.result,
-            plies: p.plies,
-            best: p.best,
-        }))
-    }
-
-    /// The table's path.
-    #[getter]
-    fn path(&self) -> PathBuf {
-        self.path.clone()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("quasar.Table({:?})", self.path.display().to_string())
-    }
 }
 
 /// The game `name` ("breakthrough", "woodpush", "chinese-checkers", "checkers") with the
@@ -849,13 +608,13 @@ fn _quasar(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Game>()?;
     m.add_class::<State>()?;
-    m.add_class::<SearchResult>()?;
-    m.add_class::<ProbeResult>()?;
-    m.add_class::<Table>()?;
+    m.add_class::<searching::SearchResult>()?;
+    m.add_class::<tables::ProbeResult>()?;
+    m.add_class::<tables::Table>()?;
     m.add_class::<SolveResult>()?;
     m.add_function(wrap_pyfunction!(load_game, m)?)?;
     m.add_function(wrap_pyfunction!(registered_names, m)?)?;
-    m.add_function(wrap_pyfunction!(search, m)?)?;
+    m.add_function(wrap_pyfunction!(searching::search, m)?)?;
     m.add_function(wrap_pyfunction!(_run_match, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(check_proof, m)?)?;

@@ -16,6 +16,12 @@ use quasar_core::{GameResult, Oracle, ProvenOutcome, Side};
 use std::fmt;
 use std::path::Path;
 
+mod geometry;
+#[cfg(test)]
+mod tests;
+
+use geometry::{winning_step, Geometry};
+
 /// Why a probe cannot claim a win.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unknown {
@@ -586,84 +592,6 @@ impl Tablebase {
     }
 }
 
-/// The table's board seen from each side to move, for the bitboard tests of a probe.
-#[derive(Clone, Debug)]
-struct Geometry {
-    /// The board's width and height.
-    size: (u32, u32),
-    /// The region's row count.
-    rows: u32,
-    /// One row's cells, at the bottom.
-    row_mask: u64,
-    /// By [`Side::index`] of the side to move.
-    sides: [SideGeometry; 2],
-}
-
-/// The board seen from one side to move.
-#[derive(Clone, Debug)]
-struct SideGeometry {
-    /// The mover's row `H-1`, counted from its home row: a piece there wins in one.
-    pre_goal: u64,
-    /// The bit of column `a` of the mover's rows `H-2`, `H-1` and `H`.
-    top_rows: [u32; 3],
-    /// Cells of the mover's region pieces (its rows `R..H-2`).
-    own_cells: u64,
-    /// Cells of the opponent's region pieces (the mover's rows `R+1..H`).
-    opp_cells: u64,
-    /// Each cell's row, counted from the mover's home row (from 1).
-    row: [u8; 64],
-    /// The bit of column `a` of the region's local row `j` (the mover's row `R + j`), for
-    /// the rows a sliced table numbers (at most 4; unused for more).
-    local_row: [u32; 4],
-}
-
-impl Geometry {
-    fn new(region: &Region) -> Geometry {
-        let b = region.board();
-        let (w, h, lowest) = (b.width(), b.height(), region.lowest_row());
-        let side = |mover: Side| {
-            // The mover's row `r` (from 1) is board row `r` for White, `h + 1 - r` for
-            // Black (the same map both ways); local row `j` of the region is the mover's
-            // row `lowest + j`.
-            let board_row = |r: u32| match mover {
-                Side::First => r,
-                Side::Second => h + 1 - r,
-            };
-            let to_board = |local: u64| {
-                (0..region.rows()).fold(0, |a, j| {
-                    a | region.row_bits(local, j) << ((board_row(lowest + j) - 1) * w)
-                })
-            };
-            let mut row = [0u8; 64];
-            for (cell, r) in row.iter_mut().enumerate().take((w * h) as usize) {
-                *r = board_row(cell as u32 / w + 1) as u8;
-            }
-            let mut local_row = [0; 4];
-            for (j, at) in local_row
-                .iter_mut()
-                .enumerate()
-                .take(region.rows() as usize)
-            {
-                *at = (board_row(lowest + j as u32) - 1) * w;
-            }
-            SideGeometry {
-                pre_goal: b.row_mask(board_row(h - 1) - 1),
-                top_rows: [h - 2, h - 1, h].map(|r| (board_row(r) - 1) * w),
-                own_cells: to_board(region.white_cells()),
-                opp_cells: to_board(region.black_cells()),
-                row,
-                local_row,
-            }
-        };
-        Geometry {
-            size: (w, h),
-            rows: region.rows(),
-            row_mask: (1 << w) - 1,
-            sides: [side(Side::First), side(Side::Second)],
-        }
-    }
-}
-
 /// How far the bitboards decide a sound claim.
 enum Step {
     /// The claim's depth, or none, without the table.
@@ -671,40 +599,6 @@ enum Step {
     /// The table's depth of the mover's configuration decides: a claim when it is at most
     /// `allowed`.
     Lookup { mover: Side, allowed: u32 },
-}
-
-/// The first move (from-cell, then to-cell ascending) of a piece on `H-1` onto row `H`.
-#[inline]
-fn winning_step(pos: &Position, mut pieces: u64) -> Option<Move> {
-    let b = pos.board();
-    let w = b.width();
-    let (white, black) = (pos.white(), pos.black());
-    while pieces != 0 {
-        let from = pieces.trailing_zeros();
-        pieces &= pieces - 1;
-        let col = from % w;
-        let candidates = [
-            (col > 0).then(|| from + w - 1),
-            Some(from + w),
-            (col + 1 < w).then(|| from + w + 1),
-        ];
-        for (i, to) in candidates.into_iter().enumerate() {
-            let Some(to) = to else { continue };
-            let bit = 1u64 << to;
-            let ok = if i == 1 {
-                (white | black) & bit == 0
-            } else {
-                white & bit == 0
-            };
-            if ok {
-                return Some(Move {
-                    from: from as u8,
-                    to: to as u8,
-                });
-            }
-        }
-    }
-    None
 }
 
 impl Tablebase {
@@ -785,47 +679,5 @@ impl Oracle<Position> for Tablebase {
 
     fn damage(&self) -> Option<String> {
         Tablebase::damage(self).map(|e| e.to_string())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::tablebase::slices::Slicing;
-    use crate::tablebase::{generate, Limits, Silent};
-
-    #[test]
-    fn depth_two_from_the_rows_is_the_tables_on_every_configuration() {
-        // Every configuration with White to move (none on `H-1`), enumerated slice by slice.
-        for (w, h, n) in [(4, 6, 4), (5, 5, 3), (6, 5, 3)] {
-            let region = Region::new(Board::new(w, h).unwrap(), n).unwrap();
-            let tb = Tablebase::from_generated(&generate(&region, Limits::NONE, &Silent).unwrap());
-            let s = Slicing::new(&region).unwrap();
-            let (mut twos, mut others) = (0, 0);
-            for id in 0..s.slices() {
-                for idx in 0..s.per_slice() {
-                    let c = s.config(id, idx);
-                    if c.white == 0 {
-                        continue;
-                    }
-                    let row = |bb: u64, j: u32| region.row_bits(bb, j) as u32;
-                    let fast = wins_at_depth_two(
-                        row(c.white, n - 3),
-                        row(c.black, n - 2),
-                        row(c.black, n - 1),
-                        w,
-                    );
-                    let depth = tb.lookup(c).unwrap().map(|e| e.depth);
-                    assert_eq!(fast, depth == Some(2), "{w}x{h} {c:?}: {depth:?}");
-                    if fast {
-                        twos += 1;
-                    } else {
-                        others += depth.is_some() as u32;
-                    }
-                }
-            }
-            // Both answers seen, and deeper wins as well with 4 rows.
-            assert!(twos > 1000 && (n == 3 || others > 1000), "{twos} {others}");
-        }
     }
 }

@@ -10,7 +10,7 @@
 
 use super::blocks::Corrupt;
 use super::file::TableFileError;
-use super::slice_blocks::{BlockIndex, IndexEntry, BLOCK_INDEX, SLICE_BLOCK_BYTES};
+use super::slice_blocks::{BlockIndex, IndexEntry, SLICE_BLOCK_BYTES};
 use super::Lookup;
 use crate::tablebase::key::ValueCodec;
 use crate::tablebase::recurrence::{Depths, Recurrence};
@@ -20,8 +20,6 @@ use crate::{Board, Move};
 use quasar_core::file::frame::{put_u32, put_u64};
 use quasar_core::file::slices::{self, Layout, Manifest, SliceDir};
 use quasar_core::file::{self, Frame, OutputLock, Seal};
-use quasar_core::progress::Progress;
-use rayon::prelude::*;
 use std::cell::Cell;
 use std::fmt;
 use std::io::Write;
@@ -29,6 +27,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicPtr, AtomicU64, AtomicUsize};
 use std::sync::OnceLock;
+
+mod build;
+mod check;
 
 /// The first eight bytes of a slice file.
 pub const SLICE_MAGIC: [u8; 8] = *b"QUASARSL";
@@ -603,195 +604,6 @@ impl SlicedTable {
             Slot::Missing => Ok(None),
             Slot::Failed(c) => Err(*c),
         }
-    }
-
-    /// Computes slice `id` from the slices it reads, which must be finished: its packed
-    /// bytes and depth histogram. An error names a needed slice that cannot be read.
-    pub fn solve_slice(&self, id: u32) -> Result<(Vec<u8>, [u64; 17]), Corrupt> {
-        let s = &self.slicing;
-        for input in s.inputs(id) {
-            match self.slot(input) {
-                Slot::Present(_) => {}
-                Slot::Missing => {
-                    return Err(Corrupt::MissingSlice {
-                        slice: s.slice_name(input),
-                    })
-                }
-                Slot::Failed(c) => return Err(*c),
-            }
-        }
-        const BYTES: usize = 1 << 12;
-        let per_byte = s.per_byte() as u64;
-        let mut out = vec![0u8; s.bytes_per_slice()];
-        let histograms = out
-            .par_chunks_mut(BYTES)
-            .enumerate()
-            .map(|(chunk, bytes)| {
-                let reader = Reader {
-                    table: self,
-                    failed: Cell::new(None),
-                };
-                let solver = Recurrence::new(s.region(), &reader, s.cap());
-                let mut hist = [0u64; 17];
-                let mut depths = vec![0u8; bytes.len() * per_byte as usize];
-                let first = (chunk * BYTES) as u64 * per_byte;
-                let end = (first + depths.len() as u64).min(s.per_slice());
-                for idx in first..end {
-                    let d = solver.solve(s.config(id, idx));
-                    depths[(idx - first) as usize] = d;
-                    hist[d as usize] += 1;
-                }
-                // Padding digits past the slice's end are stored as the cap.
-                for d in depths[(end - first) as usize..].iter_mut() {
-                    *d = s.cap();
-                }
-                s.pack(&depths, bytes);
-                // A block of an input found damaged on the way: nothing built from it.
-                match reader.failed.get() {
-                    Some(e) => Err(e),
-                    None => Ok(hist),
-                }
-            })
-            .collect::<Result<Vec<_>, Corrupt>>()?;
-        let mut histogram = [0u64; 17];
-        for h in histograms {
-            for (x, y) in histogram.iter_mut().zip(h) {
-                *x += y;
-            }
-        }
-        Ok((out, histogram))
-    }
-
-    /// Writes slice `id` (through a temporary file renamed when complete).
-    pub fn write_slice(
-        &self,
-        id: u32,
-        packed: &[u8],
-        histogram: [u64; 17],
-    ) -> Result<SliceHeader, TableFileError> {
-        let s = &self.slicing;
-        let header = SliceHeader {
-            slice: id,
-            configs: s.per_slice(),
-            histogram,
-            crc: crc32fast::hash(packed),
-        };
-        let bytes = header.encode(s.region().board(), s.region().rows(), s.states());
-        write_atomic(&self.slice_path(id), &[&bytes, packed])?;
-        Ok(header)
-    }
-
-    /// The headers of every finished slice, checking each file whole (on all cores),
-    /// reporting slices done to `progress`; the first damaged slice is the error, and
-    /// then, if any slice is not built, [`Corrupt::Incomplete`].
-    pub fn verify_all(&self, progress: &dyn Progress) -> Result<Vec<SliceHeader>, Corrupt> {
-        let (headers, missing) = self.check_all(progress)?;
-        match missing.first() {
-            None => Ok(headers),
-            Some(&first) => Err(self.incomplete(first, missing.len())),
-        }
-    }
-
-    /// The error of a table whose stored slices `first` and `missing - 1` others are not
-    /// built.
-    fn incomplete(&self, first: u32, missing: usize) -> Corrupt {
-        let s = &self.slicing;
-        Corrupt::Incomplete {
-            first: s.slice_name(first),
-            missing: missing as u32,
-            slices: (0..s.slices()).filter(|&id| s.is_canonical(id)).count() as u32,
-        }
-    }
-
-    /// Which stored slices are built, not built, or have a file of another size than a
-    /// slice's (cut short), from one listing of the directory: no slice is opened, so a
-    /// flipped byte is found only where it is read.
-    pub fn survey(&self) -> Result<slices::Survey, TableFileError> {
-        let s = &self.slicing;
-        let names: Vec<String> = (0..s.slices())
-            .filter(|&id| s.is_canonical(id))
-            .map(|id| s.name(id).to_string())
-            .collect();
-        let want = (SLICE_HEADER + self.slice_len) as u64;
-        Ok(self.files.survey(&names, |_, _, len| match len == want {
-            true => Ok(()),
-            false => Err(format!("{len} bytes, not the {want} of a slice: cut short")),
-        })?)
-    }
-
-    /// The error naming the first slices not built and how many are not, when the table
-    /// is incomplete, else the first slice cut short (see [`SlicedTable::survey`]).
-    pub fn completeness(&self) -> Result<(), TableFileError> {
-        Ok(self.files.check(&self.survey()?)?)
-    }
-
-    /// The headers of every finished slice and the stored slices not built, checking each
-    /// file whole (on all cores), reporting slices done to `progress`; the first damaged
-    /// slice is the error.
-    pub fn check_all(
-        &self,
-        progress: &dyn Progress,
-    ) -> Result<(Vec<SliceHeader>, Vec<u32>), Corrupt> {
-        let ids: Vec<u32> = (0..self.slicing.slices())
-            .filter(|&id| self.slicing.is_canonical(id))
-            .collect();
-        progress.begin("slices", ids.len() as u64);
-        let states: Vec<(u32, SliceState)> = ids
-            .par_iter()
-            .map(|&id| {
-                let st = self.state(id);
-                progress.advance(1);
-                (id, st)
-            })
-            .collect();
-        progress.end();
-        let (mut headers, mut missing) = (Vec::new(), Vec::new());
-        for (id, st) in states {
-            match st {
-                SliceState::Finished(h) => headers.push(h),
-                SliceState::Missing => missing.push(id),
-                SliceState::Damaged(_) => {
-                    return Err(Corrupt::Slice {
-                        slice: self.slicing.slice_name(id),
-                    })
-                }
-            }
-        }
-        Ok((headers, missing))
-    }
-
-    /// The first damaged slice a read ran into, if any.
-    pub fn first_damage(&self) -> Option<Corrupt> {
-        self.first_bad.get().copied()
-    }
-
-    /// Checks every finished slice whole and writes the table's block index with blocks of
-    /// `block_bytes` (a power of two, at least 64; [`super::slice_blocks::SLICE_BLOCK_BYTES`]
-    /// for use), so that probes of a later open check only the blocks they read.
-    pub fn write_block_index(
-        &self,
-        block_bytes: usize,
-        progress: &dyn Progress,
-    ) -> Result<(), TableFileError> {
-        let index = BlockIndex::build(&self.slicing, block_bytes, progress, |id| {
-            match self.read_slice(id) {
-                Err(e) if e.is_not_found() => Ok(None),
-                Err(_) => Err(Corrupt::Slice {
-                    slice: self.slicing.slice_name(id),
-                }),
-                Ok(mut bytes) => match self.check(id, &bytes) {
-                    Ok(h) => Ok(Some((bytes.split_off(SLICE_HEADER), h.crc))),
-                    Err(_) => Err(Corrupt::Slice {
-                        slice: self.slicing.slice_name(id),
-                    }),
-                },
-            }
-        })
-        .map_err(|source| TableFileError::Damaged {
-            path: self.dir().to_path_buf(),
-            source,
-        })?;
-        write_atomic(&self.dir().join(BLOCK_INDEX), &[&index])
     }
 
     /// The first White move (spec order) achieving `d < cap` in stored configuration `c`.

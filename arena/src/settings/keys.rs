@@ -1,0 +1,374 @@
+//! Settings as `key=value` text: reading each key once, with its checks, and printing them back.
+
+use super::{
+    exploration, limit_text, EngineSettings, PlayoutKind, ProbeRule, SettingError, MAX_PRIOR,
+    MAX_PRIOR_DEPTH, MIN_NODES,
+};
+use crate::clock::TimeControl;
+use crate::duration::{format_duration, parse_duration};
+use mcts::{ChildProbes, Leaf, Limits, Parallelism};
+use std::fmt;
+use std::path::PathBuf;
+
+/// A player's own limit as text, for a conflict: `100ms`, `5000 sims` or `10s+100ms clock`.
+fn own_limit_text(limit: Option<Limits>, clock: Option<TimeControl>) -> Option<String> {
+    match (limit, clock) {
+        (Some(l), _) => Some(limit_text(l)),
+        (None, Some(tc)) => Some(format!("{tc} clock")),
+        (None, None) => None,
+    }
+}
+
+fn on_off(key: &str, value: &str) -> Result<bool, SettingError> {
+    match value {
+        "on" | "yes" | "true" => Ok(true),
+        "off" | "no" | "false" => Ok(false),
+        _ => Err(bad(key, value, "use on or off")),
+    }
+}
+
+fn bad(key: &str, value: &str, expected: &'static str) -> SettingError {
+    SettingError::BadValue {
+        key: key.into(),
+        value: value.into(),
+        expected,
+    }
+}
+
+fn number<T: std::str::FromStr>(
+    key: &str,
+    value: &str,
+    expected: &'static str,
+) -> Result<T, SettingError> {
+    value.parse().map_err(|_| bad(key, value, expected))
+}
+
+impl EngineSettings {
+    /// Reads `key=value,...` (the part of an `mcts:` spec after the colon); an empty text
+    /// gives the defaults.
+    pub fn parse_keys(text: &str) -> Result<EngineSettings, SettingError> {
+        let mut s = EngineSettings::default();
+        for item in text.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            let (key, value) = item
+                .split_once('=')
+                .ok_or_else(|| SettingError::NotKeyValue { item: item.into() })?;
+            s.set(key.trim(), value.trim())?;
+        }
+        for (key, given) in [
+            ("rule", s.rule.is_some()),
+            ("every", s.oracle_every.is_some()),
+            ("probe-children", s.child_probes.is_some()),
+        ] {
+            if given && s.table.is_none() {
+                return Err(SettingError::NeedsTable { key: key.into() });
+            }
+        }
+        Ok(s)
+    }
+
+    /// Sets one key (`_` and `-` alike) from its text; a key may be set once.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), SettingError> {
+        let key = key.replace('_', "-");
+        let key = key.as_str();
+        if value.is_empty() {
+            return Err(bad(key, value, "give a value"));
+        }
+        let twice = || SettingError::Twice { key: key.into() };
+        fn once<T>(
+            slot: &mut Option<T>,
+            v: T,
+            twice: impl Fn() -> SettingError,
+        ) -> Result<(), SettingError> {
+            if slot.is_some() {
+                return Err(twice());
+            }
+            *slot = Some(v);
+            Ok(())
+        }
+        match key {
+            "tb" => once(&mut self.table, PathBuf::from(value), twice)?,
+            "rule" => {
+                let rule = match value {
+                    "sound" => ProbeRule::Sound,
+                    "race" => ProbeRule::Race,
+                    _ => return Err(bad(key, value, "use rule=sound or rule=race")),
+                };
+                once(&mut self.rule, rule, twice)?;
+            }
+            "every" => once(
+                &mut self.oracle_every,
+                number(
+                    key,
+                    value,
+                    "expected a whole number of plies (0: only at expansion)",
+                )?,
+                twice,
+            )?,
+            "c" => {
+                let c = exploration(value).map_err(|why| bad(key, value, why))?;
+                once(&mut self.c, c, twice)?;
+            }
+            "playout" => {
+                let kind = match value {
+                    "uniform" => PlayoutKind::Uniform,
+                    "full" | "policy" => PlayoutKind::Policy,
+                    _ => return Err(bad(key, value, "use playout=uniform or playout=full")),
+                };
+                once(&mut self.playout.kind, kind, twice)?;
+            }
+            "sims" | "time" | "tc" => {
+                if let Some(previous) = own_limit_text(self.limit, self.clock) {
+                    return Err(SettingError::LimitTwice {
+                        key: key.into(),
+                        value: value.into(),
+                        previous,
+                    });
+                }
+                if key == "tc" {
+                    self.clock = Some(value.parse()?);
+                    return Ok(());
+                }
+                self.limit = Some(if key == "sims" {
+                    let n: u64 = number(key, value, "expected a whole number")?;
+                    if n == 0 {
+                        return Err(bad(key, value, "at least one simulation is needed"));
+                    }
+                    Limits::Simulations(n)
+                } else {
+                    Limits::Time(parse_duration(value)?)
+                });
+            }
+            "threads" => {
+                let n: usize = number(key, value, "expected a whole number")?;
+                if n == 0 || n > 256 {
+                    return Err(bad(key, value, "give 1 to 256 threads"));
+                }
+                once(&mut self.threads, n, twice)?;
+            }
+            "parallel" => {
+                let p = match value {
+                    "root" => Parallelism::Root,
+                    "tree" => Parallelism::Tree,
+                    _ => return Err(bad(key, value, "use parallel=root or parallel=tree")),
+                };
+                once(&mut self.parallelism, p, twice)?;
+            }
+            "nodes" => {
+                let n: usize = number(key, value, "expected a whole number")?;
+                if n < MIN_NODES {
+                    return Err(bad(key, value, "give at least 1000 nodes"));
+                }
+                once(&mut self.nodes, n, twice)?;
+            }
+            "seed" => once(
+                &mut self.seed,
+                number(key, value, "expected a whole number")?,
+                twice,
+            )?,
+            "eval-after" => once(
+                &mut self.playout.eval_after,
+                number(
+                    key,
+                    value,
+                    "expected a whole number of plies (0: play to the end)",
+                )?,
+                twice,
+            )?,
+            "capture-weight" => {
+                let w: u32 = number(key, value, "expected a whole number from 1 to 1000")?;
+                if !(1..=1000).contains(&w) {
+                    return Err(bad(key, value, "expected a whole number from 1 to 1000"));
+                }
+                once(&mut self.playout.capture_weight, w, twice)?;
+            }
+            "imb" => {
+                let a: f64 = number(key, value, "expected a weight from 0 to 1, such as 0.4")?;
+                if !(0.0..=1.0).contains(&a) {
+                    return Err(bad(key, value, "the weight must be from 0 to 1 (0: off)"));
+                }
+                once(&mut self.imb, a, twice)?;
+            }
+            "prior" => {
+                let n: u32 = number(key, value, "expected a whole number of virtual visits")?;
+                if n > MAX_PRIOR {
+                    return Err(bad(
+                        key,
+                        value,
+                        "give at most 10000 virtual visits (0: off)",
+                    ));
+                }
+                once(&mut self.prior, n, twice)?;
+            }
+            "prior-depth" => {
+                let d: u32 = number(key, value, "expected a whole number of plies from 0 to 4")?;
+                if d > MAX_PRIOR_DEPTH {
+                    return Err(bad(
+                        key,
+                        value,
+                        "give at most 4 plies (0: the evaluation alone)",
+                    ));
+                }
+                once(&mut self.prior_depth, d, twice)?;
+            }
+            "net" => once(
+                &mut self.net,
+                crate::net::NetSpec::parse(value).map_err(|e| bad(key, value, e))?,
+                twice,
+            )?,
+            "leaf" => once(
+                &mut self.leaf,
+                match value {
+                    "playout" => Leaf::Playout,
+                    "eval" => Leaf::Evaluation,
+                    _ => return Err(bad(key, value, "expected playout or eval")),
+                },
+                twice,
+            )?,
+            "expand-after" => {
+                let n: u32 = number(
+                    key,
+                    value,
+                    "expected a whole number of visits from 1 to 1000",
+                )?;
+                if !(1..=1000).contains(&n) {
+                    return Err(bad(
+                        key,
+                        value,
+                        "expected a whole number of visits from 1 to 1000",
+                    ));
+                }
+                once(&mut self.expand_after, n, twice)?;
+            }
+            "verdicts" => once(&mut self.verdicts, on_off(key, value)?, twice)?,
+            "guard" => {
+                let a: f64 = number(key, value, "expected a share of the time, such as 0.3")?;
+                if !(0.0..=0.9).contains(&a) {
+                    return Err(bad(key, value, "the share must be from 0 to 0.9 (0: off)"));
+                }
+                once(&mut self.guard, a, twice)?;
+            }
+            "win-in-one" => once(&mut self.playout.win_in_one, on_off(key, value)?, twice)?,
+            "stop-threats" => once(&mut self.playout.stop_threats, on_off(key, value)?, twice)?,
+            "probe-children" => {
+                let when = match value {
+                    "expansion" => ChildProbes::Expansion,
+                    "next-visit" => ChildProbes::NextVisit,
+                    "first-visit" => ChildProbes::FirstVisit,
+                    _ => {
+                        return Err(bad(
+                            key,
+                            value,
+                            "use probe-children=expansion, next-visit or first-visit",
+                        ))
+                    }
+                };
+                once(&mut self.child_probes, when, twice)?;
+            }
+            _ => return Err(SettingError::UnknownKey { key: key.into() }),
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for EngineSettings {
+    /// The keys that are set, in a fixed order, as `parse_keys` reads them back.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut keys: Vec<String> = Vec::new();
+        if let Some(t) = &self.table {
+            keys.push(format!("tb={}", t.display()));
+        }
+        match self.rule {
+            Some(ProbeRule::Sound) => keys.push("rule=sound".into()),
+            Some(ProbeRule::Race) => keys.push("rule=race".into()),
+            None => {}
+        }
+        if let Some(c) = self.c {
+            keys.push(format!("c={c}"));
+        }
+        match self.playout.kind {
+            Some(PlayoutKind::Uniform) => keys.push("playout=uniform".into()),
+            Some(PlayoutKind::Policy) => keys.push("playout=full".into()),
+            None => {}
+        }
+        match self.limit {
+            Some(Limits::Time(d)) => keys.push(format!("time={}", format_duration(d))),
+            Some(Limits::Simulations(n)) => keys.push(format!("sims={n}")),
+            None => {}
+        }
+        if let Some(tc) = self.clock {
+            keys.push(format!("tc={tc}"));
+        }
+        if let Some(t) = self.threads {
+            keys.push(format!("threads={t}"));
+        }
+        match self.parallelism {
+            Some(Parallelism::Root) => keys.push("parallel=root".into()),
+            Some(Parallelism::Tree) => keys.push("parallel=tree".into()),
+            None => {}
+        }
+        if let Some(n) = self.nodes {
+            keys.push(format!("nodes={n}"));
+        }
+        if let Some(s) = self.seed {
+            keys.push(format!("seed={s}"));
+        }
+        if let Some(k) = self.oracle_every {
+            keys.push(format!("every={k}"));
+        }
+        if let Some(when) = self.child_probes {
+            keys.push(format!(
+                "probe-children={}",
+                match when {
+                    ChildProbes::Expansion => "expansion",
+                    ChildProbes::NextVisit => "next-visit",
+                    ChildProbes::FirstVisit => "first-visit",
+                }
+            ));
+        }
+        if let Some(n) = self.playout.eval_after {
+            keys.push(format!("eval-after={n}"));
+        }
+        if let Some(w) = self.playout.capture_weight {
+            keys.push(format!("capture-weight={w}"));
+        }
+        let word = |on: bool| if on { "on" } else { "off" };
+        if let Some(on) = self.playout.win_in_one {
+            keys.push(format!("win-in-one={}", word(on)));
+        }
+        if let Some(on) = self.playout.stop_threats {
+            keys.push(format!("stop-threats={}", word(on)));
+        }
+        if let Some(a) = self.imb {
+            keys.push(format!("imb={a}"));
+        }
+        if let Some(n) = self.prior {
+            keys.push(format!("prior={n}"));
+        }
+        if let Some(d) = self.prior_depth {
+            keys.push(format!("prior-depth={d}"));
+        }
+        if let Some(n) = &self.net {
+            keys.push(format!("net={n}"));
+        }
+        if let Some(l) = self.leaf {
+            keys.push(format!(
+                "leaf={}",
+                if l == Leaf::Evaluation {
+                    "eval"
+                } else {
+                    "playout"
+                }
+            ));
+        }
+        if let Some(n) = self.expand_after {
+            keys.push(format!("expand-after={n}"));
+        }
+        if let Some(on) = self.verdicts {
+            keys.push(format!("verdicts={}", word(on)));
+        }
+        if let Some(a) = self.guard {
+            keys.push(format!("guard={a}"));
+        }
+        f.write_str(&keys.join(","))
+    }
+}
