@@ -49,9 +49,7 @@ pub fn write_draw_proof<I: Instance>(
             graph: graph.as_ref(),
             search: None,
             holder,
-            table_bytes: options.table_bytes,
-            interrupt: options.interrupt,
-            checkpoint_every: options.checkpoint_every,
+            options: *options,
             progress,
         };
         holding.strategy(root, &mut records)?;
@@ -79,9 +77,8 @@ struct Holding<'a, 'g, I: Instance> {
     /// and the search's are then never held at once).
     search: Option<Attack<'a, I>>,
     holder: Side,
-    table_bytes: usize,
-    interrupt: Option<&'a std::sync::atomic::AtomicBool>,
-    checkpoint_every: std::time::Duration,
+    /// The solve's options: the search's table size, checkpoint pace and interrupt.
+    options: Options<'a, I::Table>,
     progress: &'a dyn Progress,
 }
 
@@ -98,13 +95,13 @@ impl<I: Instance> Holding<'_, '_, I> {
         let search = match &mut self.search {
             Some(s) => s,
             None => {
-                let saver =
-                    Saver::new(None, self.checkpoint_every, None).interruptible(self.interrupt);
+                let o = &self.options;
+                let saver = Saver::new(None, o.checkpoint_every, None).interruptible(o.interrupt);
                 self.search.insert(Attack::new(
                     self.inst,
                     None,
                     attacker,
-                    self.table_bytes,
+                    o.table_bytes,
                     self.progress,
                     saver,
                 )?)

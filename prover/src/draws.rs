@@ -374,8 +374,9 @@ pub fn value<I: Instance>(
     value_and_graph(inst, root, options, progress).map(|(v, _)| v)
 }
 
-/// [`value`], and the graph of the positions listed when the value was found outright (a
-/// draw's proof then picks its moves from it, without listing them again).
+/// [`value`], and the graph of the positions listed when the value was found outright a
+/// draw (a draw's proof then picks its moves from it, without listing them again; a win's
+/// graph is dropped before the length search makes its table).
 pub(crate) fn value_and_graph<I: Instance>(
     inst: &I,
     root: &I::Pos,
@@ -401,15 +402,15 @@ pub(crate) fn value_and_graph<I: Instance>(
     let (lock, resume) = Checkpoint::<I::Pos>::open(options.checkpoint, root)?;
     let first = match &resume {
         None => {
-            let graph = crate::graph::solve(
+            if let Some((value, graph)) = crate::graph::value(
                 inst,
                 options.tablebase,
                 root,
                 inst.graph_limit(root),
                 options.interrupt,
-            );
-            if let Some(value) = graph.as_ref().and_then(|g| g.value_of(inst, root)) {
-                nodes[me.index()] = graph.as_ref().map_or(0, |g| g.len() as u64);
+            ) {
+                nodes[me.index()] = graph.len() as u64;
+                let graph = (value == Value::Draw).then_some(graph);
                 return Ok((valued(value, nodes, true), graph));
             }
             me

@@ -60,18 +60,18 @@ impl Graph {
     }
 }
 
-/// The value of the unfinished `root` and the positions listed, when at most `limit`
-/// positions are reachable before a settled one; `None` beyond, or once `interrupt` is
-/// raised.
+/// The value of the unfinished `root` and the graph of the positions listed, when at most
+/// `limit` positions are reachable before a settled one; `None` beyond, or once
+/// `interrupt` is raised.
 pub fn value<I: Instance>(
     inst: &I,
     tb: Option<&I::Table>,
     root: &I::Pos,
     limit: usize,
     interrupt: Option<&AtomicBool>,
-) -> Option<(Value, u64)> {
+) -> Option<(Value, Graph)> {
     let graph = solve(inst, tb, root, limit, interrupt)?;
-    Some((graph.value_of(inst, root)?, graph.len() as u64))
+    Some((graph.value_of(inst, root)?, graph))
 }
 
 /// Positions listed between two looks at the interrupt flag.
