@@ -8,7 +8,7 @@
 //! starts on a byte, most significant bit first.
 
 use super::RunsError;
-use crate::huffman::{self, CodeError, MAX_LEN};
+use crate::huffman::{self, MAX_LEN};
 use std::sync::{Arc, Mutex, Weak};
 
 /// Lengths with a symbol of their own.
@@ -24,19 +24,75 @@ const FIRST: u32 = 4;
 /// Zero bytes after the last block, so that a decoder reads eight bytes at any byte.
 pub(super) const PAD: usize = 8;
 
-/// An array's code: its lengths as stored, and the table that decodes them.
+/// An array's code: its lengths as stored, and the tables that decode them.
 #[derive(Clone, PartialEq, Eq)]
 pub(super) struct Code {
     lengths: Vec<u8>,
-    /// For each pattern of the longest code's bits: the code's length (0: no code), the
-    /// length's low bits, the rank, a direct length (0 for a range) and the bits the run
-    /// takes in all, packed.
+    /// For each pattern of the longest code's bits, the run it starts ([`Entry`]; 0 where
+    /// no code starts it).
     table: Box<[u32]>,
     /// The same patterns read as up to two runs: where a run of a direct length is
     /// followed within the pattern by a whole code of another, both at once (about five
     /// bits a run, so most lookups read two, halving the chain of dependent steps a probe
     /// walks). [`Code::get`] reads these; the check reads `table`, one run at a time.
     pairs: Box<[u32]>,
+}
+
+/// A decoding table's entry, packed in 32 bits: the first run's code length (0: no code),
+/// the number of its length's low bits, its rank and its direct length (0 for a range);
+/// a second run's rank and direct length (0: none); the bits the entry's runs take.
+#[derive(Clone, Copy)]
+struct Entry(u32);
+
+impl Entry {
+    fn new(len: u32, extra: u32, rank: u32, direct: u32, bits: u32) -> Entry {
+        Entry(len | extra << 4 | rank << 9 | direct << 11 | bits << 25)
+    }
+
+    /// The same entry with a second run of a direct length after it, taking `bits` more.
+    fn with_second(self, rank: u32, direct: u32, bits: u32) -> Entry {
+        let first = self.0 & ((1 << 17) - 1);
+        Entry(first | rank << 17 | direct << 19 | (self.bits() + bits) << 25)
+    }
+
+    #[inline(always)]
+    fn len(self) -> u32 {
+        self.0 & 15
+    }
+
+    #[inline(always)]
+    fn extra(self) -> u32 {
+        (self.0 >> 4) & 31
+    }
+
+    #[inline(always)]
+    fn rank(self) -> u32 {
+        (self.0 >> 9) & 3
+    }
+
+    #[inline(always)]
+    fn direct(self) -> u64 {
+        ((self.0 >> 11) & 63) as u64
+    }
+
+    #[inline(always)]
+    fn second(self) -> (u32, u64) {
+        ((self.0 >> 17) & 3, ((self.0 >> 19) & 63) as u64)
+    }
+
+    #[inline(always)]
+    fn bits(self) -> u32 {
+        self.0 >> 25
+    }
+
+    /// The first run's length, its low bits read from `w` (the bits from the run's code on,
+    /// most significant first): a shift of 63 and one more, so that no low bits read as 0.
+    #[inline(always)]
+    fn length(self, w: u64) -> u64 {
+        let (len, extra) = (self.len(), self.extra());
+        let low = ((w << len) >> (63 - extra)) >> 1;
+        self.direct() + ((1u64 << extra) | low) - (extra == 0) as u64
+    }
 }
 
 impl std::fmt::Debug for Code {
@@ -65,7 +121,7 @@ impl Code {
     /// The code of these lengths, one a symbol.
     pub(super) fn new(lengths: Vec<u8>) -> Result<Code, RunsError> {
         if lengths.len() != SYMBOLS {
-            return Err(RunsError::Code(CodeError::Oversubscribed));
+            return Err(RunsError::CodeSize(lengths.len()));
         }
         let table = huffman::decode_table(&lengths)
             .map_err(RunsError::Code)?
@@ -73,33 +129,26 @@ impl Code {
             .map(|e| match e {
                 None => 0,
                 Some((sym, len)) => {
-                    let (rank, s) = (sym as u32 / LENGTHS, sym as u32 % LENGTHS);
+                    let (len, rank, s) = (len as u32, sym as u32 / LENGTHS, sym as u32 % LENGTHS);
                     let (extra, direct) = if (s as u64) < DIRECT {
                         (0, s + 1)
                     } else {
                         (s - DIRECT as u32 + 5, 0)
                     };
-                    len as u32 | extra << 4 | rank << 9 | direct << 12 | (len as u32 + extra) << 18
+                    Entry::new(len, extra, rank, direct, len + extra).0
                 }
             })
             .collect::<Box<[u32]>>();
         let mask = (1u32 << MAX_LEN) - 1;
         let pairs = (0..1u32 << MAX_LEN)
             .map(|p| {
-                let e = table[p as usize];
-                let (len, extra, rank, direct) =
-                    (e & 15, (e >> 4) & 31, (e >> 9) & 3, (e >> 12) & 63);
-                if len == 0 {
-                    return 0;
-                }
-                let first = len | extra << 4 | rank << 9 | direct << 11;
-                let f = table[((p << len) & mask) as usize];
-                let (len2, extra2) = (f & 15, (f >> 4) & 31);
-                if extra == 0 && len2 > 0 && extra2 == 0 && len + len2 <= MAX_LEN {
-                    let (rank2, direct2) = ((f >> 9) & 3, (f >> 12) & 63);
-                    first | rank2 << 17 | direct2 << 19 | (len + len2) << 25
+                let e = Entry(table[p as usize]);
+                let f = Entry(table[((p << e.len()) & mask) as usize]);
+                let fits = e.len() > 0 && e.extra() == 0 && f.len() > 0 && f.extra() == 0;
+                if fits && e.len() + f.len() <= MAX_LEN {
+                    e.with_second(f.rank(), f.direct() as u32, f.len()).0
                 } else {
-                    first | (len + extra) << 25
+                    e.0
                 }
             })
             .collect();
@@ -122,17 +171,12 @@ impl Code {
         let byte = (at >> 3) as usize;
         let window: [u8; 8] = bytes.get(byte..byte + 8)?.try_into().ok()?;
         let w = u64::from_be_bytes(window) << (at & 7);
-        let e = self.table[(w >> (64 - MAX_LEN)) as usize];
-        let len = e & 15;
-        if len == 0 {
+        let e = Entry(self.table[(w >> (64 - MAX_LEN)) as usize]);
+        if e.len() == 0 {
             return None;
         }
-        let (extra, rank, direct) = ((e >> 4) & 31, (e >> 9) & 7, ((e >> 12) & 63) as u64);
-        // The low bits; a shift of 63 and one more, so that no low bits read as 0.
-        let low = ((w << len) >> (63 - extra)) >> 1;
-        let n = direct + ((1u64 << extra) | low) - (extra == 0) as u64;
-        let v = rank + (rank >= prev) as u32;
-        Some((v, n, (len + extra) as u64))
+        let v = e.rank() + (e.rank() >= prev) as u32;
+        Some((v, e.length(w), e.bits() as u64))
     }
 
     /// The value at `left` positions into the block whose runs start at byte `start`;
@@ -154,24 +198,22 @@ impl Code {
             if ahead < MOST {
                 (buf, ahead) = load(at);
             }
-            let e = self.pairs[(buf >> (64 - MAX_LEN)) as usize];
-            let (len, extra, rank, direct) = (e & 15, (e >> 4) & 31, (e >> 9) & 3, (e >> 11) & 63);
-            let low = ((buf << len) >> (63 - extra)) >> 1;
-            let n = direct as u64 + ((1u64 << extra) | low) - (extra == 0) as u64;
-            let v = rank + (rank >= prev) as u32;
+            let e = Entry(self.pairs[(buf >> (64 - MAX_LEN)) as usize]);
+            let n = e.length(buf);
+            let v = e.rank() + (e.rank() >= prev) as u32;
             if left < n {
                 return v;
             }
             left -= n;
             // The second run, where the pattern holds one (a length of 0 where not).
-            let (rank, n) = ((e >> 17) & 3, ((e >> 19) & 63) as u64);
+            let (rank, n) = e.second();
             let w = if n > 0 { rank + (rank >= v) as u32 } else { v };
             if left < n {
                 return w;
             }
             left -= n;
             prev = w;
-            let bits = e >> 25;
+            let bits = e.bits();
             buf <<= bits;
             ahead -= bits;
             at += bits as u64;
