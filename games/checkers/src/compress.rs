@@ -5,9 +5,10 @@
 //! any other: probes, builds of more pieces and `tablebase info` read it, and settle those
 //! positions by the rules.
 //!
-//! Three passes, each resumable: every slice into blocks with the runs as bytes (the slow
-//! one: each position's board is decoded to find the settled ones), the runs of all of them
-//! counted, then each slice coded. A stopped run redoes only what it had not written.
+//! Two passes, each resumable: every slice into blocks with the runs as bytes, their runs
+//! counted (the slow one: each position's board is decoded to find the settled ones), then
+//! each slice coded with one code fitted to all the counts. A stopped run redoes only what
+//! it had not written.
 
 use crate::db::{self, Database, DbError, SliceTable};
 use crate::slice::Slice;
@@ -61,23 +62,26 @@ pub fn compress(
     // The largest slices first, so that no thread is left with one at the end.
     let mut by_size = slices.clone();
     by_size.sort_by_key(|s| std::cmp::Reverse(crate::slice::SliceIndex::new(*s).size()));
-    by_size.par_iter().try_for_each(|&s| {
-        if output(s).is_some_and(|t| t.runs_block() == Some(block)) {
-            return Ok(());
-        }
-        SliceTable::load(&db::slice_path(from, s))?
-            .to_runs(block)?
-            .save(to)?;
-        tell(&Compressed::Blocked(s));
-        Ok::<(), DbError>(())
-    })?;
-    let mut counts = RunCounts::default();
-    for &s in &slices {
-        let t = SliceTable::load(&db::slice_path(to, s))?;
-        for side in [quasar_core::Side::First, quasar_core::Side::Second] {
-            counts.add(t.runs(side).expect("blocks written above"));
-        }
-    }
+    // The first pass counts each slice's runs as it writes or finds them.
+    let counts = by_size
+        .par_iter()
+        .map(|&s| {
+            let table = match output(s).filter(|t| t.runs_block() == Some(block)) {
+                Some(t) => t,
+                None => {
+                    let t = SliceTable::load(&db::slice_path(from, s))?.to_runs(block)?;
+                    t.save(to)?;
+                    tell(&Compressed::Blocked(s));
+                    t
+                }
+            };
+            let mut counts = RunCounts::default();
+            for side in [quasar_core::Side::First, quasar_core::Side::Second] {
+                counts.add(table.runs(side).expect("blocks written above"));
+            }
+            Ok::<_, DbError>(counts)
+        })
+        .try_reduce(RunCounts::default, |a, b| Ok(a.merge(&b)))?;
     let code = counts.code();
     let done = by_size
         .par_iter()
