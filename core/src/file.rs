@@ -46,6 +46,14 @@ pub enum FileError {
         /// What it is instead.
         kind: &'static str,
     },
+    /// An output directory's path names something that is no directory.
+    #[error("{path} is {kind}, not a directory: give the path of a directory (new or existing)")]
+    NotADirectory {
+        /// The output directory.
+        path: PathBuf,
+        /// What it is instead.
+        kind: &'static str,
+    },
     /// An output's folder is missing.
     #[error("{path}: the folder {folder} does not exist; create it first")]
     NoFolder {
@@ -261,7 +269,7 @@ pub fn check_output(path: &Path) -> Result<(), FileError> {
 pub fn check_output_dir(path: &Path) -> Result<(), FileError> {
     match std::fs::symlink_metadata(path) {
         Ok(m) if m.is_dir() => Ok(()),
-        Ok(m) => Err(FileError::WouldReplace {
+        Ok(m) => Err(FileError::NotADirectory {
             path: path.to_path_buf(),
             kind: describe(&m.file_type()),
         }),

@@ -162,6 +162,23 @@ fn devices_fifos_and_folders_are_neither_read_nor_replaced() {
             )
         );
     }
+    // An output directory named by a file or a device.
+    let file = d.join("a-file");
+    std::fs::write(&file, b"x").unwrap();
+    for (p, kind) in [
+        (file.as_path(), "a regular file"),
+        (Path::new("/dev/zero"), "a character device"),
+    ] {
+        let e = check_output_dir(p).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!(
+                "{} is {kind}, not a directory: give the path of a directory (new or existing)",
+                p.display()
+            )
+        );
+    }
+    assert!(check_output_dir(&d).is_ok());
     let e = check_output(&d.join("no/such/out"))
         .unwrap_err()
         .to_string();
