@@ -374,9 +374,10 @@ pub fn value<I: Instance>(
     value_and_graph(inst, root, options, progress).map(|(v, _)| v)
 }
 
-/// [`value`], and the graph of the positions listed when the value was found outright a
-/// draw (a draw's proof then picks its moves from it, without listing them again; a win's
-/// graph is dropped before the length search makes its table).
+/// [`value`], and the graph of the positions listed when the value was found outright: a
+/// draw's proof picks its moves from it, without listing them again, and a win's length
+/// and proof read it when it knows every length (a graph whose lines end on a table's
+/// results is dropped before the length search makes its table).
 pub(crate) fn value_and_graph<I: Instance>(
     inst: &I,
     root: &I::Pos,
@@ -410,7 +411,7 @@ pub(crate) fn value_and_graph<I: Instance>(
                 options.interrupt,
             ) {
                 nodes[me.index()] = graph.len() as u64;
-                let graph = (value == Value::Draw).then_some(graph);
+                let graph = (value == Value::Draw || graph.knows_lengths()).then_some(graph);
                 return Ok((valued(value, nodes, true), graph));
             }
             me

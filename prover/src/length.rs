@@ -7,6 +7,7 @@ use crate::checkpoint::{
     least_class_kept, work_class, Checkpoint, CheckpointError, Entry, Phase, Saver, MAX_ENTRIES,
 };
 use crate::dfpn::{count_node, PlyLists, RootWatch, Solved};
+use crate::graph::Graph;
 use crate::instance::{Instance, MoveOf, ProverPosition, Quick};
 use crate::tt::{Key, Table, TableTooLarge};
 use crate::{SolveError, Status, PLACE_LEVELS};
@@ -101,6 +102,9 @@ pub struct Length<'a, I: Instance> {
     saved_bound: Option<u32>,
     /// The proof-number search's root numbers for the winner, for the progress line.
     watch: RootWatch,
+    /// Every position reachable from the root with its exact length, when the value was
+    /// found outright: it answers every question without a search.
+    graph: Option<Graph>,
 }
 
 impl<I: Instance> std::fmt::Debug for Length<'_, I> {
@@ -146,7 +150,15 @@ impl<'a, I: Instance> Length<'a, I> {
             proof_depth: 0,
             saved_bound: None,
             watch: RootWatch::default(),
+            graph: None,
         })
+    }
+
+    /// Answers from `graph`, which lists every position reachable from the root with its
+    /// exact length, instead of searching.
+    pub fn use_graph(&mut self, graph: Graph) {
+        debug_assert!(graph.knows_lengths());
+        self.graph = Some(graph);
     }
 
     /// Resumes from a checkpoint of this phase: its bounds and node count.
@@ -309,6 +321,13 @@ impl<'a, I: Instance> Length<'a, I> {
     /// first below. The principal line and the proof ask this way too, so that they find
     /// the facts the search left and never search a large bound depth first.
     pub fn wins_within(&mut self, pos: &I::Pos, d: u32) -> bool {
+        if let Some(w) = self
+            .graph
+            .as_ref()
+            .and_then(|g| g.wins_within(self.geo, pos, self.winner, d))
+        {
+            return w;
+        }
         if d >= self.pn_from {
             self.within_pn(pos, d)
         } else {

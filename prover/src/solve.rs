@@ -5,6 +5,7 @@
 //! answers one bound of the length search.
 
 use crate::checkpoint::{Checkpoint, CheckpointError, Phase, Saver};
+use crate::graph::Graph;
 use crate::instance::{Instance, MoveOf};
 use crate::proof::ProofError;
 use crate::proof_writer::{ProofSummary, ProofWriter};
@@ -71,6 +72,10 @@ impl Status {
 
 /// The loser's turns the proof's progress line places the writer at.
 pub const PLACE_LEVELS: usize = 3;
+
+/// The length search's table when a graph answers its questions: its checkpoints still
+/// save the table, which stays nearly empty.
+const GRAPH_TABLE_BYTES: usize = 1 << 20;
 
 impl std::fmt::Display for Status {
     /// The progress line of the phase, after its name: "1234 nodes, 56 proven, ...".
@@ -294,7 +299,7 @@ pub fn solve<I: Instance>(
     options: &Options<I::Table>,
     progress: &dyn Progress,
 ) -> Result<Solution<I::Pos>, SolveError> {
-    let st = start(inst, root, options, progress, None)?;
+    let st = start(inst, root, options, progress, None, None)?;
     finish(root, options, st)
 }
 
@@ -336,7 +341,7 @@ pub fn solve_with_draws<I: Instance>(
         });
     };
     let known = (winner, valued.nodes.iter().sum(), valued.seconds);
-    let st = start(inst, root, options, progress, Some(known))?;
+    let st = start(inst, root, options, progress, Some(known), graph)?;
     Ok(Drawn {
         valued,
         win: Some(finish(root, options, st)?),
@@ -419,7 +424,7 @@ pub fn test_bound<I: Instance>(
     plies: u32,
     progress: &dyn Progress,
 ) -> Result<BoundTest, SolveError> {
-    let mut st = start(inst, root, options, progress, None)?;
+    let mut st = start(inst, root, options, progress, None, None)?;
     let holds = st.len.test(root, plies, st.from)?;
     Ok(BoundTest {
         winner: st.winner,
@@ -446,13 +451,15 @@ struct Started<'a, I: Instance> {
 
 /// Checks `root` and the options, finds the winner (df-pn, or from a checkpoint, unless
 /// `known` gives it with its nodes and seconds) and sets up the length search with what
-/// df-pn or the checkpoint knew.
+/// df-pn, the checkpoint or the value's `graph` (every reachable position with its exact
+/// length) knew.
 fn start<'a, I: Instance>(
     geo: &'a I,
     root: &I::Pos,
     options: &Options<'a, I::Table>,
     progress: &'a dyn Progress,
     known: Option<(Side, u64, f64)>,
+    graph: Option<Graph>,
 ) -> Result<Started<'a, I>, SolveError> {
     if root.outcome().is_some() {
         return Err(SolveError::GameOver);
@@ -510,7 +517,17 @@ fn start<'a, I: Instance>(
     };
     let winner_seconds = known.map_or_else(|| t0.elapsed().as_secs_f64(), |k| k.2);
     let length_start = Instant::now();
-    let mut len = length::Length::new(geo, tb, winner, options.table_bytes, progress, saver)?;
+    let graph = graph.filter(Graph::knows_lengths);
+    // A graph answers every question the table would keep.
+    let table_bytes = if graph.is_some() {
+        options.table_bytes.min(GRAPH_TABLE_BYTES)
+    } else {
+        options.table_bytes
+    };
+    let mut len = length::Length::new(geo, tb, winner, table_bytes, progress, saver)?;
+    if let Some(g) = graph {
+        len.use_graph(g);
+    }
     len.winner_nodes = winner_nodes;
     len.pn_from = options.length_pn_from.max(4);
     match &resume {

@@ -214,3 +214,63 @@ fn a_raised_interrupt_stops_before_the_positions_are_listed() {
     let e = prover::draws::value(&CheckersProver, &root, &o, &Silent).unwrap_err();
     assert!(matches!(e, prover::SolveError::Interrupted { .. }), "{e}");
 }
+
+/// True when `winner` wins from the unfinished `pos` within `d` plies whatever the other
+/// side does: plain depth-bounded minimax, remembered by position and bound.
+fn wins_within(
+    pos: &Leafed,
+    winner: Side,
+    d: u32,
+    memo: &mut std::collections::HashMap<(Position, u32), bool>,
+) -> bool {
+    if d == 0 {
+        return false;
+    }
+    if let Some(&w) = memo.get(&(pos.pos, d)) {
+        return w;
+    }
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let winner_moves = pos.side_to_move() == winner;
+    let mut result = !winner_moves;
+    for mv in moves {
+        let mut child = *pos;
+        child.play(mv);
+        let r = match child.outcome() {
+            Some(o) => o == quasar_core::Outcome::Win(winner),
+            None => wins_within(&child, winner, d - 1, memo),
+        };
+        if r == winner_moves {
+            result = r;
+            break;
+        }
+    }
+    memo.insert((pos.pos, d), result);
+    result
+}
+
+#[test]
+fn lengths_read_from_the_listed_positions_are_those_of_plain_minimax() {
+    let mut checked = 0;
+    for pos in samples(3, 40, 8) {
+        let want = full().probe_position(&pos).unwrap();
+        if want == Wdl::Draw {
+            continue;
+        }
+        let root = Leafed::new(pos, Some(leaves(2)));
+        let Drawn { valued, win, .. } =
+            solve_with_draws(&CheckersProver, &root, &options(), &Silent).unwrap();
+        // Found outright: the length comes from the listed positions, with no search.
+        assert!(valued.outright, "{}", pos.position_text());
+        let s = win.unwrap();
+        assert_eq!(s.length_nodes, 0, "{}", pos.position_text());
+        let mut memo = std::collections::HashMap::new();
+        let plain = (1..=255)
+            .find(|&d| wins_within(&root, s.winner, d, &mut memo))
+            .unwrap();
+        assert_eq!(s.plies, plain, "{}", pos.position_text());
+        assert_eq!(s.line.len() as u32, s.plies, "{}", pos.position_text());
+        checked += 1;
+    }
+    assert!(checked >= 20, "{checked} won or lost samples");
+}
