@@ -12,6 +12,7 @@ use crate::instance::{Instance, MoveOf, Quick};
 use crate::tt::Key;
 use quasar_core::{Game, GameResult, Outcome, Side};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What is known of a position for its side to move.
@@ -33,11 +34,45 @@ enum End {
 /// The plies to the end of a position a table settles: the table knows its value only.
 const UNKNOWN_PLIES: u8 = u8::MAX;
 
+/// A key hashed by its own mix: the default hasher would hash its words again, and
+/// listing millions of positions is mostly these lookups.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Mixed(Key);
+
+impl Hash for Mixed {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.0.hash());
+    }
+}
+
+/// Passes [`Mixed`]'s hash through.
+#[derive(Default)]
+struct PassThrough(u64);
+
+impl Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// Listed positions' indexes by key.
+type Index = HashMap<Mixed, u32, BuildHasherDefault<PassThrough>>;
+
 /// Every position reachable from a root before a settled one, with its value.
 #[derive(Debug)]
 pub struct Graph {
     /// Each listed position's index, by the instance's key.
-    index: HashMap<Key, u32>,
+    index: Index,
     /// Each listed position's state for its side to move.
     state: Vec<State>,
     /// Each won or lost position's plies to the game's end when the winner wins the
@@ -63,7 +98,7 @@ impl Graph {
     pub fn value_of<I: Instance>(&self, inst: &I, pos: &I::Pos) -> Option<Value> {
         let me = pos.side_to_move();
         Some(
-            match self.state[*self.index.get(&inst.key(pos))? as usize] {
+            match self.state[*self.index.get(&Mixed(inst.key(pos)))? as usize] {
                 State::Won => Value::Win(me),
                 State::Lost => Value::Win(me.opponent()),
                 State::Open => Value::Draw,
@@ -84,7 +119,7 @@ impl Graph {
         if !self.exact {
             return None;
         }
-        let i = *self.index.get(&inst.key(pos))? as usize;
+        let i = *self.index.get(&Mixed(inst.key(pos)))? as usize;
         let wins = if pos.side_to_move() == winner {
             State::Won
         } else {
@@ -126,9 +161,9 @@ pub fn solve<I: Instance>(
     limit: usize,
     interrupt: Option<&AtomicBool>,
 ) -> Option<Graph> {
-    let mut index: HashMap<Key, u32> = HashMap::new();
+    let mut index = Index::default();
     let mut positions = vec![*root];
-    index.insert(inst.key(root), 0);
+    index.insert(Mixed(inst.key(root)), 0);
     // Each position's moves' ends: `ends[first[i]..first[i + 1]]`.
     let (mut first, mut ends) = (vec![0u32], Vec::new());
     let mut moves: Vec<MoveOf<I>> = Vec::new();
@@ -147,7 +182,7 @@ pub fn solve<I: Instance>(
                 continue;
             }
             let next = positions.len() as u32;
-            let at = *index.entry(inst.key(&child)).or_insert(next);
+            let at = *index.entry(Mixed(inst.key(&child))).or_insert(next);
             if at == next {
                 if positions.len() >= limit {
                     return None;

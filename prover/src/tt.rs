@@ -25,7 +25,7 @@ pub struct Key {
 impl Key {
     /// A strong mix of the three fields.
     #[inline]
-    fn hash(&self) -> u64 {
+    pub(crate) fn hash(&self) -> u64 {
         let mut h = self.a.wrapping_mul(0x9E37_79B9_7F4A_7C15)
             ^ self.b.rotate_left(31).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
             ^ (self.side as u64).wrapping_mul(0x1656_67B1_9E37_79F9);
