@@ -22,6 +22,7 @@ use crate::tt::{Key, Table, TableTooLarge};
 use quasar_core::progress::Progress;
 use quasar_core::{Game, GameResult, Outcome, Side};
 use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// No ply of the path: a result that leaned on none.
@@ -354,14 +355,16 @@ pub struct Valued {
     pub nodes: [u64; 2],
     /// Seconds of both searches.
     pub seconds: f64,
-    /// Valued outright ([`crate::graph::value`]): the nodes are the positions listed.
+    /// Valued outright ([`crate::graph::value`]): the nodes are the positions listed
+    /// (counted as the side to move's) and the short searches' before the listing.
     pub outright: bool,
 }
 
-/// The value of the unfinished `root`: outright when at most [`Instance::graph_limit`]
-/// positions are reachable before a settled one (the nodes are then the positions listed,
-/// counted as the side to move's), else as two searches: the side to move's win, then
-/// the opponent's; neither is a draw. Each search has its own table of `options.table_bytes`
+/// The value of the unfinished `root`: where the game lists positions
+/// ([`Instance::graph_limit`]), first by a short search for each side's win, then outright
+/// when at most that many positions are reachable before a settled one (the nodes are then
+/// the positions listed, counted as the side to move's); else as two searches: the side to
+/// move's win, then the opponent's; neither is a draw. Each search has its own table of `options.table_bytes`
 /// bytes. With `options.checkpoint` the searches save their solved positions and resume
 /// from them (a checkpoint of the length phase that follows a win gives the winner at
 /// once).
@@ -372,6 +375,39 @@ pub fn value<I: Instance>(
     progress: &dyn Progress,
 ) -> Result<Valued, SolveError> {
     value_and_graph(inst, root, options, progress).map(|(v, _)| v)
+}
+
+/// Nodes each side's first, short search may visit before the positions are listed, by
+/// default ([`Options::quick_nodes`]).
+pub const QUICK_NODES: u64 = 1 << 18;
+/// The table of each short search: small, as it is filled for each.
+const QUICK_TABLE_BYTES: usize = 32 << 20;
+
+/// The value of `root` when each side's search settles it within
+/// [`Options::quick_nodes`] nodes:
+/// most wins and losses have small proofs, and listing every reachable position can cost
+/// millions of positions before it gives up. `None` when a search ran out of nodes (its
+/// nodes are added to `nodes` all the same).
+fn quick_value<I: Instance>(
+    inst: &I,
+    root: &I::Pos,
+    options: &Options<I::Table>,
+    progress: &dyn Progress,
+    nodes: &mut [u64; 2],
+) -> Option<Value> {
+    let me = root.side_to_move();
+    for attacker in [me, me.opponent()] {
+        let saver = Saver::new(None, options.checkpoint_every, Some(options.quick_nodes))
+            .interruptible(options.interrupt);
+        let bytes = options.table_bytes.min(QUICK_TABLE_BYTES);
+        let mut a = Attack::new(inst, options.tablebase, attacker, bytes, progress, saver).ok()?;
+        let wins = a.wins(root);
+        nodes[attacker.index()] += a.nodes();
+        if wins? {
+            return Some(Value::Win(attacker));
+        }
+    }
+    Some(Value::Draw)
 }
 
 /// [`value`], and the graph of the positions listed when the value was found outright: a
@@ -403,14 +439,22 @@ pub(crate) fn value_and_graph<I: Instance>(
     let (lock, resume) = Checkpoint::<I::Pos>::open(options.checkpoint, root)?;
     let first = match &resume {
         None => {
-            if let Some((value, graph)) = crate::graph::value(
-                inst,
-                options.tablebase,
-                root,
-                inst.graph_limit(root),
-                options.interrupt,
-            ) {
-                nodes[me.index()] = graph.len() as u64;
+            let limit = inst.graph_limit(root);
+            if limit > 0 && options.quick_nodes > 0 {
+                if let Some(value) = quick_value(inst, root, options, progress, &mut nodes) {
+                    return Ok((valued(value, nodes, false), None));
+                }
+                if options.interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
+                    return Err(SolveError::Interrupted {
+                        nodes: nodes[0] + nodes[1],
+                        saved: None,
+                    });
+                }
+            }
+            if let Some((value, graph)) =
+                crate::graph::value(inst, options.tablebase, root, limit, options.interrupt)
+            {
+                nodes[me.index()] += graph.len() as u64;
                 let graph = (value == Value::Draw || graph.knows_lengths()).then_some(graph);
                 return Ok((valued(value, nodes, true), graph));
             }

@@ -152,6 +152,9 @@ pub struct Options<'a, T> {
     pub interrupt: Option<&'a AtomicBool>,
     /// The length search tests bounds of this many plies or more by proof numbers.
     pub length_pn_from: u32,
+    /// Where the game lists positions to value them outright, the nodes of each side's
+    /// short search before the listing (0: none).
+    pub quick_nodes: u64,
 }
 
 impl<T> Clone for Options<'_, T> {
@@ -174,6 +177,7 @@ impl<T> Default for Options<'_, T> {
             stop_after: None,
             interrupt: None,
             length_pn_from: length::DEFAULT_PN_FROM,
+            quick_nodes: crate::draws::QUICK_NODES,
         }
     }
 }

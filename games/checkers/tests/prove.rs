@@ -125,15 +125,28 @@ fn a_proof_over_the_databases_is_checked_with_them() {
     let dir = std::env::temp_dir().join(format!("checkers-proof-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("won.proof");
-    let o = Options {
-        proof: Some(&path),
-        ..options()
-    };
-    let Drawn { valued, win: s, .. } =
-        solve_with_draws(&CheckersProver, &root, &o, &Silent).unwrap();
-    assert_eq!(valued.value, Value::Win(won.side));
-    let s = s.unwrap();
-    let proof = prover::ProofFile::open(&path).unwrap();
+    // Both ways to a win's proof: from a short search and its length search, and from
+    // the listed positions and their lengths.
+    for quick_nodes in [prover::draws::QUICK_NODES, 0] {
+        let _ = std::fs::remove_file(&path);
+        let o = Options {
+            proof: Some(&path),
+            quick_nodes,
+            ..options()
+        };
+        let Drawn { valued, win: s, .. } =
+            solve_with_draws(&CheckersProver, &root, &o, &Silent).unwrap();
+        assert_eq!(valued.value, Value::Win(won.side));
+        assert_eq!(valued.outright, quick_nodes == 0);
+        let s = s.unwrap();
+        check_won(&path, &s);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Checks the proof at `path` of the win `s` with and without its leaves.
+fn check_won(path: &std::path::Path, s: &prover::Solution<Leafed>) {
+    let proof = prover::ProofFile::open(path).unwrap();
     let mut view = proof.view::<Leafed>().unwrap();
     // The file names its leaves' pieces; the rules alone do not end the game there.
     assert!(view.root.lacks_leaves());
@@ -142,9 +155,8 @@ fn a_proof_over_the_databases_is_checked_with_them() {
     assert!(view.root.with_leaves(leaves(3)).is_err());
     view.root = view.root.with_leaves(leaves(2)).unwrap();
     let report = prover::check_view(&view, &Silent).unwrap();
-    assert_eq!(report.records, s.proof.unwrap().records);
+    assert_eq!(report.records, s.proof.as_ref().unwrap().records);
     assert_eq!(view.verdict.plies(), Some(s.plies));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -258,17 +270,32 @@ fn lengths_read_from_the_listed_positions_are_those_of_plain_minimax() {
             continue;
         }
         let root = Leafed::new(pos, Some(leaves(2)));
-        let Drawn { valued, win, .. } =
-            solve_with_draws(&CheckersProver, &root, &options(), &Silent).unwrap();
-        // Found outright: the length comes from the listed positions, with no search.
-        assert!(valued.outright, "{}", pos.position_text());
-        let s = win.unwrap();
-        assert_eq!(s.length_nodes, 0, "{}", pos.position_text());
+        let winner = if want == Wdl::Win {
+            pos.side
+        } else {
+            pos.side.opponent()
+        };
         let mut memo = std::collections::HashMap::new();
         let plain = (1..=255)
-            .find(|&d| wins_within(&root, s.winner, d, &mut memo))
+            .find(|&d| wins_within(&root, winner, d, &mut memo))
             .unwrap();
-        assert_eq!(s.plies, plain, "{}", pos.position_text());
+        let graph = prover::graph::solve(&CheckersProver, None, &root, 1 << 20, None).unwrap();
+        assert!(graph.knows_lengths());
+        let listed = (1..=255)
+            .find(|&d| graph.wins_within(&CheckersProver, &root, winner, d) == Some(true))
+            .unwrap();
+        assert_eq!(listed, plain, "{}", pos.position_text());
+        // The solve, whichever way it found the winner, gives the same length and a line
+        // that long.
+        let Drawn { win, .. } =
+            solve_with_draws(&CheckersProver, &root, &options(), &Silent).unwrap();
+        let s = win.unwrap();
+        assert_eq!(
+            (s.winner, s.plies),
+            (winner, plain),
+            "{}",
+            pos.position_text()
+        );
         assert_eq!(s.line.len() as u32, s.plies, "{}", pos.position_text());
         checked += 1;
     }

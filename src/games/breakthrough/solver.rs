@@ -141,6 +141,7 @@ fn run(args: &Args) -> CliResult {
             .length_pn_from
             .unwrap_or_else(|| solve::default_length_pn_from(root.board())),
         interrupt: Some(&interrupt.raised),
+        ..Options::default()
     };
     let bars = Bars::new(!args.quiet);
     if let Some(plies) = args.within {
