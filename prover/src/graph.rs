@@ -10,9 +10,10 @@
 use crate::draws::Value;
 use crate::instance::{Instance, MoveOf, Quick};
 use crate::tt::Key;
+use quasar_core::hashing::BuildPassThrough;
 use quasar_core::{Game, GameResult, Outcome, Side};
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What is known of a position for its side to move.
@@ -45,28 +46,8 @@ impl Hash for Mixed {
     }
 }
 
-/// Passes [`Mixed`]'s hash through.
-#[derive(Default)]
-struct PassThrough(u64);
-
-impl Hasher for PassThrough {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
 /// Listed positions' indexes by key.
-type Index = HashMap<Mixed, u32, BuildHasherDefault<PassThrough>>;
+type Index = HashMap<Mixed, u32, BuildPassThrough>;
 
 /// Every position reachable from a root before a settled one, with its value.
 #[derive(Debug)]
