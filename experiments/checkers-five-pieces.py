@@ -75,8 +75,9 @@ counts, slowest, wrong, unproven, done = {}, (0.0, ""), [], [], 0
 while done < count:
     fen = draw()
     want = db_value(fen)
-    # A capture (compulsory) leaves the 5-piece slices at once, to the databases' leaves.
-    if want is None or "x" in want[2]:
+    # A capture (compulsory) leaves the 5-piece slices at once, to the databases' leaves;
+    # a position without a best move has no move: the game is over.
+    if want is None or not want[2] or "x" in want[2]:
         continue
     done += 1
     proof = os.path.join(out, f"{done}.proof")
