@@ -39,13 +39,14 @@ impl<S: GameSetup> MctsFactory<S> {
         let table = setup.table_oracle(&settings)?;
         let guard = setup.guard(&settings, table.clone())?;
         let oracle = setup.mcts_oracle(&settings, table);
+        let defaults = setup.search_defaults(eval.leaf);
         Ok(MctsFactory {
             settings,
             policy,
             oracle,
             guard,
             eval,
-            defaults: setup.search_defaults(),
+            defaults,
         })
     }
 

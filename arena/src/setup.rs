@@ -311,8 +311,8 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         }
     }
 
-    /// What scores MCTS's simulations at unproven leaves when the settings name no `leaf=`,
-    /// with a learned evaluation in use or without (a playout by default).
+    /// What scores MCTS's simulations at unproven leaves when the settings name no `leaf=`
+    /// and an evaluation is in use, learned or not (a playout by default).
     fn default_leaf(&self, learned: bool) -> mcts::Leaf {
         let _ = learned;
         mcts::Leaf::Playout
@@ -331,17 +331,18 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         crate::engine::DefaultEngine::Mcts
     }
 
-    /// UCT's exploration constant when the settings name no `c=` (by match results per
-    /// game; `mcts::Config`'s by default).
-    fn default_c(&self) -> f64 {
+    /// UCT's exploration constant when the settings name no `c=`, for leaves scored by
+    /// `leaf` (by match results per game; `mcts::Config`'s by default).
+    fn default_c(&self, leaf: mcts::Leaf) -> f64 {
+        let _ = leaf;
         SearchDefaults::default().c
     }
 
-    /// The game's defaults for what MCTS settings leave unset.
-    fn search_defaults(&self) -> SearchDefaults {
+    /// The game's defaults for what MCTS settings leave unset, for leaves scored by `leaf`.
+    fn search_defaults(&self, leaf: mcts::Leaf) -> SearchDefaults {
         SearchDefaults {
             oracle_every: self.default_oracle_every(),
-            c: self.default_c(),
+            c: self.default_c(leaf),
         }
     }
 

@@ -143,9 +143,10 @@ impl GameSetup for BreakthroughSetup {
         }
     }
 
-    /// With a learned evaluation the leaf's value beat the playout on 6x6 (docs/results.md).
+    /// The leaf's value: with a learned evaluation it beat the playout on 6x6, and with the
+    /// hand-written one on 8x8 (docs/results.md).
     fn default_leaf(&self, learned: bool) -> Leaf {
-        if learned {
+        if learned || self.board.height() >= 8 {
             Leaf::Evaluation
         } else {
             Leaf::Playout
@@ -194,9 +195,15 @@ impl GameSetup for BreakthroughSetup {
     }
 
     /// Exploration 0.4: at 20,000 simulations it beat 0.7 by 65.5% on 8x8 and 55.5% on 6x6
-    /// (200 games each; docs/results-archive.md).
-    fn default_c(&self) -> f64 {
-        0.4
+    /// (200 games each; docs/results-archive.md). With the leaves scored by the hand-written
+    /// evaluation on 8x8, 0.2: its scores against alpha-beta peaked there
+    /// (docs/results.md).
+    fn default_c(&self, leaf: Leaf) -> f64 {
+        if leaf == Leaf::Evaluation && self.board.height() >= 8 {
+            0.2
+        } else {
+            0.4
+        }
     }
 
     /// Implicit minimax backups with priors of 10 visits: together, at 20,000 simulations
@@ -374,18 +381,34 @@ mod tests {
     fn tables_are_probed_every_ply_on_short_boards_and_at_expansion_on_tall_ones() {
         let every = |w, h| {
             let s = setup(w, h);
-            let c = EngineSettings::default().config((), 0, s.search_defaults());
+            let c = EngineSettings::default().config((), 0, s.search_defaults(Leaf::Playout));
             c.oracle_in_playouts.map_or(0, |k| k.get())
         };
         assert_eq!((every(6, 6), every(5, 7)), (1, 1));
         assert_eq!((every(8, 8), every(7, 8)), (0, 0));
         let set = EngineSettings::parse_keys("tb=t.qtb,every=2").unwrap();
         assert_eq!(
-            set.config((), 0, setup(8, 8).search_defaults())
+            set.config((), 0, setup(8, 8).search_defaults(Leaf::Playout))
                 .oracle_in_playouts
                 .map(|k| k.get()),
             Some(2)
         );
+    }
+
+    #[test]
+    fn tall_boards_score_leaves_by_the_evaluation_with_less_exploration() {
+        let leaf_and_c = |w, h, keys: &str| {
+            let s = setup(w, h);
+            let set = EngineSettings::parse_keys(keys).unwrap();
+            let leaf = s.evaluation_use(&set).unwrap().leaf;
+            (leaf, set.config((), 0, s.search_defaults(leaf)).c)
+        };
+        assert_eq!(leaf_and_c(8, 8, ""), (Leaf::Evaluation, 0.2));
+        assert_eq!(leaf_and_c(8, 8, "leaf=playout"), (Leaf::Playout, 0.4));
+        assert_eq!(leaf_and_c(8, 8, "c=0.3"), (Leaf::Evaluation, 0.3));
+        // 6x6 scores its leaves by its learned model, with the usual exploration.
+        assert_eq!(leaf_and_c(6, 6, ""), (Leaf::Evaluation, 0.4));
+        assert_eq!(leaf_and_c(6, 6, "net=off"), (Leaf::Playout, 0.4));
     }
 
     #[test]
