@@ -3,11 +3,10 @@
 //! boards; tests use both as an independent source of truth.
 
 use crate::game::{Game, GameResult, Outcome};
-use crate::hashing::BuildPassThrough;
 use crate::oracle::{Oracle, ProvenOutcome};
 use std::collections::HashMap;
 use std::fmt;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// A proven value of a position for its side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,9 +38,29 @@ impl<G: Game> Hash for Key<G> {
     }
 }
 
+/// Passes the game's hash through: it is already well mixed, so hashing it again is waste.
+#[derive(Default)]
+struct PassThrough(u64);
+
+impl Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 /// The exact solver; keep one alive to share its table over several positions.
 pub struct ExactSolver<G: Game> {
-    table: HashMap<Key<G>, Bounds, BuildPassThrough>,
+    table: HashMap<Key<G>, Bounds, BuildHasherDefault<PassThrough>>,
     buffers: Vec<Vec<G::Move>>,
     nodes: u64,
     node_limit: u64,

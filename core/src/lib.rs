@@ -12,7 +12,6 @@ pub mod exact;
 pub mod file;
 pub mod game;
 pub mod grid;
-pub mod hashing;
 pub mod measure;
 pub mod memory;
 pub mod oracle;

@@ -18,7 +18,7 @@ use crate::checkpoint::{solved_entries, Checkpoint, CheckpointError, Entry, Phas
 use crate::dfpn::{count_node, search_node, solve_root, PlyLists, Tuning, INF};
 use crate::instance::{Instance, MoveOf, Step};
 use crate::solve::{stop_error, Options, SolveError, Status};
-use crate::tt::{Key, Table, TableTooLarge};
+use crate::tt::{BuildMix, Key, Table, TableTooLarge};
 use quasar_core::progress::Progress;
 use quasar_core::{Game, GameResult, Outcome, Side};
 use std::collections::HashMap;
@@ -309,39 +309,6 @@ impl<'a, I: Instance> Attack<'a, I> {
             self.tt.add(key, Numbers { pn, dn }, work);
         }
         (pn, dn, dep)
-    }
-}
-
-/// The path's hasher: the key's words are already well mixed positions, so a multiply
-/// and a shift spread them enough, at a fraction of the default hasher's cost.
-#[derive(Clone, Copy, Default)]
-struct BuildMix;
-
-/// The state of [`BuildMix`]'s hasher.
-#[derive(Default)]
-struct Mix(u64);
-
-impl std::hash::BuildHasher for BuildMix {
-    type Hasher = Mix;
-    fn build_hasher(&self) -> Mix {
-        Mix(0)
-    }
-}
-
-impl std::hash::Hasher for Mix {
-    fn finish(&self) -> u64 {
-        self.0 ^ self.0 >> 29
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(23) ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-    fn write_u8(&mut self, v: u8) {
-        self.write_u64(v as u64);
     }
 }
 

@@ -9,11 +9,9 @@
 
 use crate::draws::Value;
 use crate::instance::{Instance, MoveOf, Quick};
-use crate::tt::Key;
-use quasar_core::hashing::BuildPassThrough;
+use crate::tt::{BuildMix, Key};
 use quasar_core::{Game, GameResult, Outcome, Side};
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What is known of a position for its side to move.
@@ -35,19 +33,8 @@ enum End {
 /// The plies to the end of a position a table settles: the table knows its value only.
 const UNKNOWN_PLIES: u8 = u8::MAX;
 
-/// A key hashed by its own mix: the default hasher would hash its words again, and
-/// listing millions of positions is mostly these lookups.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Mixed(Key);
-
-impl Hash for Mixed {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.0.hash());
-    }
-}
-
 /// Listed positions' indexes by key.
-type Index = HashMap<Mixed, u32, BuildPassThrough>;
+type Index = HashMap<Key, u32, BuildMix>;
 
 /// Every position reachable from a root before a settled one, with its value.
 #[derive(Debug)]
@@ -79,7 +66,7 @@ impl Graph {
     pub fn value_of<I: Instance>(&self, inst: &I, pos: &I::Pos) -> Option<Value> {
         let me = pos.side_to_move();
         Some(
-            match self.state[*self.index.get(&Mixed(inst.key(pos)))? as usize] {
+            match self.state[*self.index.get(&inst.key(pos))? as usize] {
                 State::Won => Value::Win(me),
                 State::Lost => Value::Win(me.opponent()),
                 State::Open => Value::Draw,
@@ -100,7 +87,7 @@ impl Graph {
         if !self.exact {
             return None;
         }
-        let i = *self.index.get(&Mixed(inst.key(pos)))? as usize;
+        let i = *self.index.get(&inst.key(pos))? as usize;
         let wins = if pos.side_to_move() == winner {
             State::Won
         } else {
@@ -144,7 +131,7 @@ pub fn solve<I: Instance>(
 ) -> Option<Graph> {
     let mut index = Index::default();
     let mut positions = vec![*root];
-    index.insert(Mixed(inst.key(root)), 0);
+    index.insert(inst.key(root), 0);
     // Each position's moves' ends: `ends[first[i]..first[i + 1]]`.
     let (mut first, mut ends) = (vec![0u32], Vec::new());
     let mut moves: Vec<MoveOf<I>> = Vec::new();
@@ -163,7 +150,7 @@ pub fn solve<I: Instance>(
                 continue;
             }
             let next = positions.len() as u32;
-            let at = *index.entry(Mixed(inst.key(&child))).or_insert(next);
+            let at = *index.entry(inst.key(&child)).or_insert(next);
             if at == next {
                 if positions.len() >= limit {
                     return None;
