@@ -354,27 +354,29 @@ const QUICK_TABLE_BYTES: usize = 32 << 20;
 /// [`Options::quick_nodes`] nodes:
 /// most wins and losses have small proofs, and listing every reachable position can cost
 /// millions of positions before it gives up. `None` when a search ran out of nodes (its
-/// nodes are added to `nodes` all the same).
+/// nodes are added to `nodes` all the same); an error when its table cannot be had.
 fn quick_value<I: Instance>(
     inst: &I,
     root: &I::Pos,
     options: &Options<I::Table>,
     progress: &dyn Progress,
     nodes: &mut [u64; 2],
-) -> Option<Value> {
+) -> Result<Option<Value>, SolveError> {
     let me = root.side_to_move();
     for attacker in [me, me.opponent()] {
         let saver = Saver::new(None, options.checkpoint_every, Some(options.quick_nodes))
             .interruptible(options.interrupt);
         let bytes = options.table_bytes.min(QUICK_TABLE_BYTES);
-        let mut a = Attack::new(inst, options.tablebase, attacker, bytes, progress, saver).ok()?;
+        let mut a = Attack::new(inst, options.tablebase, attacker, bytes, progress, saver)?;
         let wins = a.wins(root);
         nodes[attacker.index()] += a.nodes();
-        if wins? {
-            return Some(Value::Win(attacker));
+        match wins {
+            Some(true) => return Ok(Some(Value::Win(attacker))),
+            Some(false) => {}
+            None => return Ok(None),
         }
     }
-    Some(Value::Draw)
+    Ok(Some(Value::Draw))
 }
 
 /// [`value`], and the graph of the positions listed when the value was found outright: a
@@ -408,7 +410,7 @@ pub(crate) fn value_and_graph<I: Instance>(
         None => {
             let limit = inst.graph_limit(root);
             if limit > 0 && options.quick_nodes > 0 {
-                if let Some(value) = quick_value(inst, root, options, progress, &mut nodes) {
+                if let Some(value) = quick_value(inst, root, options, progress, &mut nodes)? {
                     return Ok((valued(value, nodes, false), None));
                 }
                 if options.interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
