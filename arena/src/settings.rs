@@ -15,7 +15,7 @@ mod tests;
 pub const KEYS: &str =
     "tb, rule, every, c, playout, time, sims, tc, threads, parallel, nodes, seed, \
                         eval-after, capture-weight, win-in-one, stop-threats, probe-children, \
-                        imb, prior, prior-depth, net, leaf, expand-after, verdicts, guard";
+                        imb, prior, prior-depth, net, leaf, expand-after, verdicts, guard, check";
 
 /// The most virtual visits `prior=N` may give a new node.
 pub const MAX_PRIOR: u32 = 10_000;
@@ -156,6 +156,9 @@ pub struct EngineSettings {
     /// The share of each move's time an alpha-beta search spends checking MCTS's choice
     /// (`guard=0.3`; 0: off); needs a game with an evaluation.
     pub guard: Option<f64>,
+    /// A forced-result search from each node at a number of visits (`check=20/4`: at 20
+    /// visits, 4 plies; `check=off`); needs a game with an evaluation.
+    pub check: Option<Option<mcts::Check>>,
 }
 
 /// A setting that cannot be taken; each message names the key and what is allowed.
@@ -272,6 +275,7 @@ impl EngineSettings {
             prior: self.prior.unwrap_or(defaults.prior),
             prior_depth: self.prior_depth.unwrap_or(defaults.prior_depth),
             leaf: self.leaf.unwrap_or(defaults.leaf),
+            check: self.check.unwrap_or(defaults.check),
         }
     }
 }

@@ -376,7 +376,9 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         let prior_depth = settings
             .prior_depth
             .unwrap_or_else(|| self.default_prior_depth());
-        if imb == 0.0 && prior == 0 && prior_depth == 0 {
+        // A forced-result check reads the evaluation's verdicts and move order.
+        let check = settings.check.flatten();
+        if imb == 0.0 && prior == 0 && prior_depth == 0 && check.is_none() {
             if let Some(net @ (crate::net::NetSpec::File(_) | crate::net::NetSpec::Builtin)) =
                 &settings.net
             {
@@ -410,8 +412,11 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
                 ("imb", imb.to_string())
             } else if prior != 0 {
                 ("prior", prior.to_string())
-            } else {
+            } else if prior_depth != 0 {
                 ("prior-depth", prior_depth.to_string())
+            } else {
+                let c = check.expect("one evaluation use is on");
+                ("check", format!("{}/{}", c.after, c.depth))
             };
             return Err(SetupError::NoEvaluation {
                 key,

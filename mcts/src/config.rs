@@ -43,6 +43,19 @@ pub struct Config<P> {
     pub prior_depth: u32,
     /// What scores a simulation that ends at a leaf the solver has not proven.
     pub leaf: Leaf,
+    /// A search for forced results from each node that reaches a number of visits (the
+    /// minimax selection of Baier and Winands); `None` turns it off. Needs an evaluation
+    /// (for its verdicts and move order).
+    pub check: Option<Check>,
+}
+
+/// When a node is searched for a forced result, and how deep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Check {
+    /// Real visits a node has when it is searched (once).
+    pub after: u32,
+    /// Plies of the search.
+    pub depth: u32,
 }
 
 /// What scores a simulation at an unproven leaf.
@@ -75,6 +88,7 @@ impl<P: Default> Default for Config<P> {
             prior: 0,
             prior_depth: 0,
             leaf: Leaf::Playout,
+            check: None,
         }
     }
 }

@@ -418,3 +418,113 @@ fn a_sampled_leaf_score_has_the_evaluations_mean_and_the_least_spread() {
         );
     }
 }
+
+/// Whether `pos`'s side to move wins (or loses) by force within `depth` plies, by plain
+/// negamax over the game's ends alone: the independent check of [`Shallow::forced`].
+fn forced_plain(pos: &Nim, depth: u32) -> Option<GameResult> {
+    if let Some(o) = pos.outcome() {
+        return Some(o.result_for(pos.side_to_move())).filter(|r| *r != GameResult::Draw);
+    }
+    if depth == 0 {
+        return None;
+    }
+    let kids: Vec<_> = pos
+        .moves()
+        .into_iter()
+        .map(|mv| forced_plain(&pos.after(mv), depth - 1))
+        .collect();
+    if kids.contains(&Some(GameResult::Loss)) {
+        Some(GameResult::Win)
+    } else if kids.iter().all(|k| *k == Some(GameResult::Win)) {
+        Some(GameResult::Loss)
+    } else {
+        None
+    }
+}
+
+#[test]
+fn the_forced_search_finds_exactly_the_forced_results_within_its_plies() {
+    let mut shallow = Shallow::<Nim>::default();
+    let mut brute = Brute::default();
+    let (mut wins, mut losses) = (0, 0);
+    for a in 0..9u8 {
+        for b in 0..9u8 {
+            for cap in [3u8, 40] {
+                let pos = Nim::new([a, b], cap);
+                if pos.outcome().is_some() {
+                    continue;
+                }
+                for depth in 1..6 {
+                    let got = shallow.forced(&Scrambled, &pos, depth);
+                    assert_eq!(
+                        got.map(|g| g.0),
+                        forced_plain(&pos, depth),
+                        "{pos:?} {depth}"
+                    );
+                    if let Some((r, plies)) = got {
+                        // The result is the game's; its plies bound the game's length.
+                        let (exact, length) = brute.solve(&pos);
+                        assert_eq!(r, exact, "{pos:?} depth {depth}");
+                        assert!(
+                            length <= plies && plies <= depth,
+                            "{pos:?} {depth}: {plies}"
+                        );
+                        match r {
+                            GameResult::Win => wins += 1,
+                            _ => losses += 1,
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(wins > 50 && losses > 20, "{wins} wins, {losses} losses");
+}
+
+#[test]
+fn nodes_checked_at_their_visits_are_proven_exactly_and_sooner() {
+    // 11 against 6 stones, far from the cap: a won position whose proof lies beyond what
+    // expansion alone sees in a few simulations.
+    let pos = Nim::new([11, 6], 60);
+    let mut brute = Brute::default();
+    let mut run = |check: Option<crate::config::Check>| {
+        let config = Config {
+            playout: UniformPolicy,
+            imb: 0.3,
+            check,
+            ..Config::default()
+        };
+        let settings = Settings::new(&config, None, Some(&Scrambled as &dyn Evaluation<Nim>));
+        let flag = AtomicBool::new(false);
+        let stop = Stop {
+            flag: &flag,
+            deadline: None,
+            max_sims: 100_000,
+        };
+        let mut w = Worker::<Nim>::new(5, 0);
+        w.prepare(&pos, 1 << 20, None, settings.heuristic);
+        let sims = w.run(&pos, &settings, &stop, &mut |_, _| {});
+        // Every proof in the tree is the game's exact result for the node's mover.
+        let mut stack = vec![(w.tree.root(), pos.clone())];
+        while let Some((id, p)) = stack.pop() {
+            if let Some(r) = w.tree.proof(id).0.result() {
+                assert_eq!(r, brute.solve(&p).0.flip(), "{p:?}");
+            }
+            for c in w.tree.children(id) {
+                stack.push((c, p.after(w.tree.mv(c).unwrap())));
+            }
+        }
+        assert_eq!(
+            w.tree.proof(w.tree.root()).0,
+            Proof::Loss,
+            "the mover into the root loses"
+        );
+        sims
+    };
+    let without = run(None);
+    let with = run(Some(crate::config::Check { after: 2, depth: 4 }));
+    assert!(
+        2 * with < without,
+        "root proven in {with} simulations with checks, {without} without"
+    );
+}

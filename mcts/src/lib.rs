@@ -94,7 +94,7 @@ mod tests;
 #[cfg(test)]
 mod toy;
 
-pub use config::{ChildProbes, Config, Leaf, Limits, Parallelism};
+pub use config::{Check, ChildProbes, Config, Leaf, Limits, Parallelism};
 pub use playout::{consult_due, play_out, PlayoutContext, PlayoutPolicy, UniformPolicy};
 pub use searcher::Searcher;
 pub use stats::{ChildStats, Proven, Report};

@@ -38,7 +38,7 @@ impl<G: Game> Shallow<G> {
         while self.moves.len() < depth as usize + 1 {
             self.moves.push(Vec::with_capacity(64));
         }
-        let v = self.node(eval, pos, depth, -WIN - 1, WIN + 1, 0);
+        let v = self.node(eval, pos, depth, -WIN - 1, WIN + 1, 0, false);
         if v > DECIDED {
             ShallowValue::Proven(GameResult::Win, (WIN - v) as u32)
         } else if v < -DECIDED {
@@ -48,7 +48,31 @@ impl<G: Game> Shallow<G> {
         }
     }
 
-    /// Negamax with alpha-beta: captures and other tactical moves first.
+    /// A forced result for the side to move of `pos` (not over) within `depth` plies, if
+    /// there is one; the evaluation's scores play no part, only the game's ends and its
+    /// verdicts. Two null-window searches (a win, then a loss), so that a position with no
+    /// forced result costs little more than proving there is none. A win's plies are at
+    /// most those given (the search cuts off once one is found), a loss's at most too.
+    pub fn forced(
+        &mut self,
+        eval: &dyn Evaluation<G>,
+        pos: &G,
+        depth: u32,
+    ) -> Option<(GameResult, u32)> {
+        while self.moves.len() < depth as usize + 1 {
+            self.moves.push(Vec::with_capacity(64));
+        }
+        let v = self.node(eval, pos, depth, DECIDED, DECIDED + 1, 0, true);
+        if v > DECIDED {
+            return Some((GameResult::Win, (WIN - v) as u32));
+        }
+        let v = self.node(eval, pos, depth, -DECIDED - 1, -DECIDED, 0, true);
+        (v < -DECIDED).then(|| (GameResult::Loss, (WIN + v) as u32))
+    }
+
+    /// Negamax with alpha-beta: captures and other tactical moves first. With
+    /// `forced_only`, the horizon scores 0, so that only forced results count.
+    #[allow(clippy::too_many_arguments)]
     fn node(
         &mut self,
         eval: &dyn Evaluation<G>,
@@ -57,6 +81,7 @@ impl<G: Game> Shallow<G> {
         mut alpha: i32,
         beta: i32,
         ply: u32,
+        forced_only: bool,
     ) -> i32 {
         if let Some(o) = pos.outcome() {
             return decided(o.result_for(pos.side_to_move()), ply);
@@ -65,6 +90,9 @@ impl<G: Game> Shallow<G> {
             return decided(v.result, ply + v.plies);
         }
         if depth == 0 {
+            if forced_only {
+                return 0;
+            }
             return eval.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
         }
         let p = ply as usize;
@@ -84,7 +112,7 @@ impl<G: Game> Shallow<G> {
         for &mv in &moves {
             let mut child = pos.clone();
             child.play(mv);
-            let v = -self.node(eval, &child, depth - 1, -beta, -alpha, ply + 1);
+            let v = -self.node(eval, &child, depth - 1, -beta, -alpha, ply + 1, forced_only);
             if v > best {
                 best = v;
                 if v > alpha {

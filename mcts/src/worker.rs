@@ -54,7 +54,8 @@ impl<'a, G: Game, P> Settings<'a, G, P> {
         };
         // Only the features in use pay for the evaluation at expansion.
         let depth = config.prior_depth;
-        let eval = evaluation.filter(|_| alpha > 0.0 || prior > 0 || depth > 0);
+        let eval =
+            evaluation.filter(|_| alpha > 0.0 || prior > 0 || depth > 0 || config.check.is_some());
         Settings {
             config,
             c: config.c as f32,
@@ -242,6 +243,20 @@ pub fn simulate<G: Game, P: PlayoutPolicy<G>, S: Store<G::Move>>(
         before = store.enter(child);
         path.push(child);
         id = child;
+        if let (Some(check), Some(e)) = (settings.config.check, settings.heuristic.eval) {
+            if before == prior + check.after
+                && store.stats(child).2 == Proof::Unknown
+                && pos.outcome().is_none()
+            {
+                // A forced result for the child's side to move (the child's mover's
+                // opponent) proves the child: the simulation ends there.
+                if let Some((r, plies)) = scratch.shallow.forced(e, &pos, check.depth) {
+                    let proof = Proof::from_result(r.flip());
+                    store.prove(child, proof, plies.min(u16::MAX as u32) as u16);
+                    break;
+                }
+            }
+        }
         let first_visit_probe = match settings.child_probes {
             ChildProbes::Expansion => false,
             ChildProbes::NextVisit => parent_before == expand_after,

@@ -247,6 +247,23 @@ impl EngineSettings {
                 }
                 once(&mut self.guard, a, twice)?;
             }
+            "check" => {
+                let expected = "expected VISITS/PLIES, such as 20/4 (visits from 1, plies from 1 to 12), or off";
+                let check = if value == "off" {
+                    None
+                } else {
+                    let (a, d) = value
+                        .split_once('/')
+                        .ok_or_else(|| bad(key, value, expected))?;
+                    match (a.parse::<u32>(), d.parse::<u32>()) {
+                        (Ok(after), Ok(depth)) if after >= 1 && (1..=12).contains(&depth) => {
+                            Some(mcts::Check { after, depth })
+                        }
+                        _ => return Err(bad(key, value, expected)),
+                    }
+                };
+                once(&mut self.check, check, twice)?;
+            }
             "win-in-one" => once(&mut self.playout.win_in_one, on_off(key, value)?, twice)?,
             "stop-threats" => once(&mut self.playout.stop_threats, on_off(key, value)?, twice)?,
             "probe-children" => {
@@ -368,6 +385,12 @@ impl fmt::Display for EngineSettings {
         }
         if let Some(a) = self.guard {
             keys.push(format!("guard={a}"));
+        }
+        if let Some(c) = self.check {
+            keys.push(match c {
+                Some(c) => format!("check={}/{}", c.after, c.depth),
+                None => "check=off".into(),
+            });
         }
         f.write_str(&keys.join(","))
     }
