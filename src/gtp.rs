@@ -3,9 +3,9 @@
 //! `lz-analyze` answers with a stream of `info` lines, Leela Zero's convention that GUIs
 //! read, until the next command line arrives.
 
-use arena::clock::{move_time, ClockState};
 use arena::engine::{Engine, EngineChoice};
 use arena::setup::{GameSetup, SetupError};
+use engine::clock::{move_time, ClockState};
 use mcts::Limits;
 use quasar_core::progress::{SearchInfo, SearchValue, Watch};
 use quasar_core::{Game, Side};

@@ -3,9 +3,9 @@
 //! failures, a ply cap, and an optional table that ends the game as soon as it proves the
 //! result.
 
-use crate::duration::format_duration;
 use crate::player::{Budget, MoveInfo, Player, PlayerError};
 use crate::value_rules::{ValueRules, ValueWatch};
+use engine::duration::format_duration;
 use quasar_core::{Game, GameResult, Oracle, Outcome, Side};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -530,7 +530,7 @@ mod tests {
             pos.parse_move("a2-a3").unwrap(),
             pos.parse_move("f2-f3").unwrap(),
         ];
-        let tc = |base, inc| crate::clock::TimeControl {
+        let tc = |base, inc| engine::clock::TimeControl {
             base: Duration::from_millis(base),
             increment: Duration::from_millis(inc),
             moves: None,

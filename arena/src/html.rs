@@ -118,7 +118,7 @@ fn view<S: GameSetup>(setup: &S, rec: &GameRecord, round: String) -> ViewGame {
                 .get(i)
                 .copied()
                 .flatten()
-                .map(|ms| crate::clock::clk(std::time::Duration::from_millis(ms))),
+                .map(|ms| engine::clock::clk(std::time::Duration::from_millis(ms))),
         );
         g.moves.push(text.clone());
     }

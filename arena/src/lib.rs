@@ -7,18 +7,14 @@
 #![forbid(unsafe_code)]
 
 pub mod ab_player;
-pub mod clock;
-pub mod duration;
 pub mod engine;
 pub mod factory;
 pub mod game;
 pub mod gtp_client;
-pub mod guard;
 pub mod html;
 pub mod matchup;
 pub mod mcts_player;
 pub mod merge;
-pub mod net;
 pub mod openings;
 pub mod pgn;
 pub mod player;
@@ -26,7 +22,6 @@ pub mod random_player;
 pub mod record;
 pub mod report;
 pub mod selfplay;
-pub mod settings;
 pub mod setup;
 pub mod spec;
 pub mod stats;

@@ -4,7 +4,6 @@
 //! into shards (`--shard i/N`), one job of a cluster each, whose records merge into the
 //! whole match (`crate::merge`).
 
-use crate::clock::TimeControl;
 use crate::game::Adjudicator;
 use crate::openings::OpeningBook;
 use crate::player::PlayerFactory;
@@ -13,6 +12,7 @@ use crate::record::{GameRecord, RecordWriter};
 use crate::setup::GameSetup;
 use crate::stats::{Sprt, SprtDecision, Tally};
 use crate::value_rules::ValueRules;
+use engine::clock::TimeControl;
 use mcts::Limits;
 use quasar_core::progress::Progress;
 use quasar_core::splitmix64 as mix;

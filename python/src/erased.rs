@@ -2,8 +2,8 @@
 //! any of them: a setup and a position, reached through `GameSetup` and `Encode` alone.
 
 use arena::engine::{Engine, EngineChoice, EngineReport};
-use arena::settings::{ProbeRule, TableSpec};
 use arena::setup::GameSetup;
+use engine::settings::{ProbeRule, TableSpec};
 use quasar_core::{Encode, Game, GameResult, Oracle, Outcome, Side};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;

@@ -3,11 +3,11 @@
 
 use arena::ab_player::AbEval;
 use arena::engine::DefaultEngine;
-use arena::net::NetSpec;
-use arena::settings::{PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
 use arena::setup::{GameSetup, Picture, SetupError};
 use breakthrough::tablebase::Tablebase;
 use breakthrough::{Board, BreakthroughEval, BreakthroughPolicy, Position};
+use engine::net::NetSpec;
+use engine::settings::{PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
 use mcts::Leaf;
 use quasar_core::{Evaluation, Game, Oracle, Outcome, Side};
 use std::path::{Path, PathBuf};
@@ -299,8 +299,8 @@ pub fn warn_if_incomplete(path: &Path, tb: &Tablebase) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arena::settings::EngineSettings;
     use breakthrough::tablebase::{build_slices, Region, Silent, SlicedTable};
+    use engine::settings::EngineSettings;
     use quasar_core::Selection;
 
     fn setup(w: u32, h: u32) -> BreakthroughSetup {

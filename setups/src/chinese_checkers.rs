@@ -3,10 +3,10 @@
 
 use arena::ab_player::AbEval;
 use arena::engine::DefaultEngine;
-use arena::settings::{PlayoutKind, PlayoutSettings, TableSpec};
 use arena::setup::{load_exact_table, GameSetup, Picture, SetupError};
 use chinese_checkers::notation::diagram;
 use chinese_checkers::{CcEval, CcPolicy, CcTable, Position};
+use engine::settings::{PlayoutKind, PlayoutSettings, TableSpec};
 use quasar_core::{Evaluation, Game, Oracle, Outcome};
 use std::sync::Arc;
 

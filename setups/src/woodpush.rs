@@ -3,8 +3,8 @@
 
 use arena::ab_player::AbEval;
 use arena::engine::DefaultEngine;
-use arena::settings::{PlayoutSettings, TableSpec};
 use arena::setup::{load_exact_table, GameSetup, Picture, SetupError};
+use engine::settings::{PlayoutSettings, TableSpec};
 use quasar_core::{Evaluation, Game, Oracle, Outcome};
 use std::sync::Arc;
 use woodpush::notation::board_text;

@@ -4,7 +4,7 @@ use super::*;
 use crate::games::breakthrough::BreakthroughSetup;
 use crate::games::CliGame;
 use arena::engine::SearcherSettings;
-use arena::settings::EngineSettings;
+use engine::settings::EngineSettings;
 
 type TestEngine = GtpEngine<BreakthroughSetup>;
 

@@ -1,9 +1,9 @@
 //! Tests of matches: pairings, openings, settings, resumed and sharded records.
 
 use super::*;
-use crate::settings::{PlayoutSettings, TableSpec};
 use crate::setup::SetupError;
 use breakthrough::{Board, BreakthroughPolicy, Position};
+use engine::settings::{PlayoutSettings, TableSpec};
 use quasar_core::Oracle;
 
 /// Breakthrough as the arena's tests see it (the binary registers the real one).
@@ -80,7 +80,7 @@ fn backups_and_priors_need_an_evaluation() {
     // naming the key; 0 (off) is taken.
     let s = setup(6, 6);
     for (keys, want) in [("imb=0.4", "imb=0.4"), ("prior=5", "prior=5")] {
-        let settings = crate::settings::EngineSettings::parse_keys(keys).unwrap();
+        let settings = engine::settings::EngineSettings::parse_keys(keys).unwrap();
         let e = match crate::mcts_player::MctsFactory::new(settings.clone(), &s) {
             Ok(_) => panic!("{keys} was taken"),
             Err(e) => e.to_string(),
@@ -88,7 +88,7 @@ fn backups_and_priors_need_an_evaluation() {
         assert!(e.contains(want) && e.contains("needs an evaluation"), "{e}");
         assert!(s.searcher(&settings, 0).is_err());
     }
-    let off = crate::settings::EngineSettings::parse_keys("imb=0,prior=0").unwrap();
+    let off = engine::settings::EngineSettings::parse_keys("imb=0,prior=0").unwrap();
     assert!(crate::mcts_player::MctsFactory::new(off, &s).is_ok());
 }
 

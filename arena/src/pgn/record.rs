@@ -129,7 +129,7 @@ fn budget_of_pgn(tag: &str) -> String {
     if let Some(per_move) = tag.strip_suffix("/move") {
         return per_move.to_string();
     }
-    match tag.parse::<crate::clock::TimeControl>() {
+    match tag.parse::<engine::clock::TimeControl>() {
         Ok(tc) if tag.contains('+') => tc.to_string(),
         _ => tag.to_string(),
     }
