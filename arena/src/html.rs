@@ -5,7 +5,7 @@
 
 use crate::record::GameRecord;
 use crate::report::{pairing_cells, pct, rating_cell, svg, wl, Report};
-use crate::setup::{GameSetup, Picture};
+use engine::setup::{GameSetup, Picture};
 use quasar_core::{Game, Side};
 use serde::Serialize;
 use std::fmt::Write as _;

@@ -6,13 +6,13 @@
 
 use crate::game::Adjudicator;
 use crate::openings::OpeningBook;
-use crate::player::PlayerFactory;
-use crate::random_player::random_move;
 use crate::record::{GameRecord, RecordWriter};
-use crate::setup::GameSetup;
 use crate::stats::{Sprt, SprtDecision, Tally};
 use crate::value_rules::ValueRules;
 use engine::clock::TimeControl;
+use engine::player::PlayerFactory;
+use engine::random_player::random_move;
+use engine::setup::GameSetup;
 use mcts::Limits;
 use quasar_core::progress::Progress;
 use quasar_core::splitmix64 as mix;

@@ -2,12 +2,12 @@
 //! [`EngineSettings`] as the arena's `mcts:` specs), and the text of a search report.
 
 use super::output::{length_text, result_word};
-use arena::ab_player::{AbEval, AbSettings};
-use arena::engine::{DefaultEngine, EngineChoice, EngineReport, SearcherSettings};
-use arena::setup::GameSetup;
+use engine::ab_player::{AbEval, AbSettings};
 use engine::duration::parse_duration;
+use engine::engine::{DefaultEngine, EngineChoice, EngineReport, SearcherSettings};
 use engine::net::NetSpec;
 use engine::settings::{EngineSettings, MIN_NODES};
+use engine::setup::GameSetup;
 use mcts::{Limits, Parallelism, Report};
 use quasar_core::progress::{SearchInfo, SearchValue};
 use quasar_core::{Game, GameResult};

@@ -2,8 +2,8 @@
 
 use super::{winner_of, PgnError, PgnGame};
 use crate::game::EndReason;
-use crate::player::MoveInfo;
 use crate::record::GameRecord;
+use engine::player::MoveInfo;
 
 /// A game of an arena's PGN-style record as the JSON Lines record holds it, for `arena
 /// report`: the match's tags (`Round`, `Seed`, `Openings`, `PlyCap`, `Player1`...) give

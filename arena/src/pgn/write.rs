@@ -3,7 +3,7 @@
 use super::result_token;
 use crate::game::EndReason;
 use crate::record::GameRecord;
-use crate::setup::GameSetup;
+use engine::setup::GameSetup;
 use quasar_core::{Game, Side};
 use std::fmt::Write as _;
 use std::path::Path;

@@ -1,12 +1,12 @@
 //! quasar's own MCTS as an arena player of any game, with or without a table oracle, and
 //! the factory that loads the table once per match.
 
+use crate::clock::TimeControl;
+use crate::guard::{Guard, Guarded};
 use crate::player::{Budget, MoveInfo, Player, PlayerError, PlayerFactory};
+use crate::settings::{EngineSettings, SearchDefaults};
 use crate::setup::{EvaluationUse, GameSetup, SetupError};
 use crate::spec::PlayerSpec;
-use engine::clock::TimeControl;
-use engine::guard::{Guard, Guarded};
-use engine::settings::{EngineSettings, SearchDefaults};
 use mcts::{Limits, Searcher};
 use quasar_core::{Game, Oracle};
 use std::sync::Arc;

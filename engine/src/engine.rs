@@ -2,12 +2,12 @@
 //! time (`bestmove`, `play`, `gtp`): MCTS or alpha-beta, as the user chose.
 
 use crate::ab_player::{limit_of, AbEval, AbSettings};
+use crate::guard::Guarded;
 use crate::player::MoveInfo;
+use crate::settings::EngineSettings;
 use crate::setup::{GameSetup, SetupError};
 use alphabeta::AlphaBeta;
 use alphabeta::Limit;
-use engine::guard::Guarded;
-use engine::settings::EngineSettings;
 use mcts::Limits;
 use quasar_core::progress::{SearchValue, Watch};
 use quasar_core::Game;

@@ -1,9 +1,9 @@
 //! [`GameSetup`]: what a game with its size parameters tells the arena, the GTP engine and
 //! the command line beyond [`Game`] (its name, start, sizes, playout policy and tables).
 
+use crate::guard::{Guard, Guarded, GUARD_TABLE_BYTES};
+use crate::settings::{EngineSettings, PlayoutSettings, SearchDefaults, TableSpec};
 use alphabeta::AlphaBeta;
-use engine::guard::{Guard, Guarded, GUARD_TABLE_BYTES};
-use engine::settings::{EngineSettings, PlayoutSettings, SearchDefaults, TableSpec};
 use mcts::{Config, PlayoutPolicy};
 use quasar_core::{Chain, Evaluation, Game, Oracle, Verdicts};
 use std::fmt;
@@ -108,7 +108,7 @@ pub fn load_exact_table<T, E: Into<GameError>>(
     load: impl FnOnce(&std::path::Path) -> Result<T, E>,
     fits: impl FnOnce(&T) -> Result<(), String>,
 ) -> Result<T, SetupError> {
-    if table.rule == engine::settings::ProbeRule::Race {
+    if table.rule == crate::settings::ProbeRule::Race {
         return Err(SetupError::Policy(format!(
             "rule=race is Breakthrough's; {what} is exact (rule=sound)"
         )));
@@ -269,9 +269,9 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     /// feature set, a damaged file, or a game without features or a built-in model.
     fn learned_evaluation(
         &self,
-        net: &engine::net::NetSpec,
+        net: &crate::net::NetSpec,
     ) -> Result<Option<Arc<dyn Evaluation<Self::Game>>>, SetupError> {
-        use engine::net::NetSpec;
+        use crate::net::NetSpec;
         // The model's file, `None` for the built-in one.
         let file = match net {
             NetSpec::Off => return Ok(None),
@@ -304,10 +304,10 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
 
     /// The learned evaluation MCTS searches with when its settings name no `net=`: the
     /// built-in model where the game ships one for this size.
-    fn default_net(&self) -> engine::net::NetSpec {
+    fn default_net(&self) -> crate::net::NetSpec {
         match self.builtin_net() {
-            Some(_) => engine::net::NetSpec::Builtin,
-            None => engine::net::NetSpec::Off,
+            Some(_) => crate::net::NetSpec::Builtin,
+            None => crate::net::NetSpec::Off,
         }
     }
 
@@ -377,7 +377,7 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
             .prior_depth
             .unwrap_or_else(|| self.default_prior_depth());
         if imb == 0.0 && prior == 0 && prior_depth == 0 {
-            if let Some(net @ (engine::net::NetSpec::File(_) | engine::net::NetSpec::Builtin)) =
+            if let Some(net @ (crate::net::NetSpec::File(_) | crate::net::NetSpec::Builtin)) =
                 &settings.net
             {
                 return Err(SetupError::Policy(format!(

@@ -4,7 +4,7 @@
 
 use crate::ab_player::{AbSettingError, AbSettings};
 use crate::gtp_client::GtpSpec;
-use engine::settings::{EngineSettings, SettingError};
+use crate::settings::{EngineSettings, SettingError};
 use std::fmt;
 use std::str::FromStr;
 

@@ -1,9 +1,9 @@
 //! Players: the trait the arena drives for any game, the factory trait that builds one per
 //! game, the per-move budget, and the typed errors of a player.
 
+use crate::clock::{move_time, ClockState, TimeControl};
+use crate::duration::format_duration;
 use crate::setup::SetupError;
-use engine::clock::{move_time, ClockState, TimeControl};
-use engine::duration::format_duration;
 use mcts::Limits;
 use quasar_core::Game;
 use serde::{Deserialize, Serialize};

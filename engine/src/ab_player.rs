@@ -1,13 +1,13 @@
 //! quasar's alpha-beta search as an arena player of any game with an evaluation: its
 //! `ab:key=value` settings, the factory that loads a table once per match, and the player.
 
+use crate::clock::{TimeControl, TimeControlError};
+use crate::duration::{format_duration, parse_duration, DurationError};
 use crate::player::{Budget, MoveInfo, Player, PlayerError, PlayerFactory};
+use crate::settings::{ProbeRule, TableSpec};
 use crate::setup::{GameSetup, SetupError};
 use crate::spec::PlayerSpec;
 use alphabeta::{AlphaBeta, Config, Limit};
-use engine::clock::{TimeControl, TimeControlError};
-use engine::duration::{format_duration, parse_duration, DurationError};
-use engine::settings::{ProbeRule, TableSpec};
 use mcts::Limits;
 use quasar_core::{Evaluation, Game, Oracle};
 use std::fmt;
@@ -37,7 +37,7 @@ pub struct AbSettings {
     /// Which of the game's evaluations it searches with (`eval=mcts`).
     pub eval: Option<AbEval>,
     /// A learned evaluation instead (`net=FILE|builtin`; `off` or unset: `eval=`'s).
-    pub net: Option<engine::net::NetSpec>,
+    pub net: Option<crate::net::NetSpec>,
 }
 
 /// The evaluation an alpha-beta player searches with.
@@ -125,7 +125,7 @@ impl AbSettings {
                 _ => return Err(bad("expected MiB from 1 to 65536")),
             },
             "net" if self.net.is_some() => return Err(twice()),
-            "net" => self.net = Some(engine::net::NetSpec::parse(value).map_err(bad)?),
+            "net" => self.net = Some(crate::net::NetSpec::parse(value).map_err(bad)?),
             "eval" if self.eval.is_some() => return Err(twice()),
             "eval" => match value {
                 "ab" => self.eval = Some(AbEval::Ab),
@@ -169,7 +169,7 @@ impl AbSettings {
         SetupError,
     > {
         let learned = match &self.net {
-            None | Some(engine::net::NetSpec::Off) => None,
+            None | Some(crate::net::NetSpec::Off) => None,
             Some(net) => setup.learned_evaluation(net)?,
         };
         let eval = match (learned, self.eval) {
