@@ -3,9 +3,9 @@
 //! `lz-analyze` answers with a stream of `info` lines, Leela Zero's convention that GUIs
 //! read, until the next command line arrives.
 
-use arena::clock::{move_time, ClockState};
-use arena::engine::{Engine, EngineChoice};
-use arena::setup::{GameSetup, SetupError};
+use engine::clock::{move_time, ClockState};
+use engine::engine::{Engine, EngineChoice};
+use engine::setup::{GameSetup, SetupError};
 use mcts::Limits;
 use quasar_core::progress::{SearchInfo, SearchValue, Watch};
 use quasar_core::{Game, Side};
@@ -129,14 +129,17 @@ fn parse_colour<G: Game>(text: &str) -> Result<Side, String> {
     let t = text.to_lowercase();
     for side in [Side::First, Side::Second] {
         let name = colour_name::<G>(side);
-        if t == name || t == arena::gtp_client::colour::<G>(side) {
+        if t == name || t == engine::gtp_client::colour::<G>(side) {
             return Ok(side);
         }
     }
     // A name of one letter (Chinese Checkers' x and o) is its own first letter: said once.
     let mut words: Vec<String> = Vec::new();
     for side in [Side::First, Side::Second] {
-        for word in [colour_name::<G>(side), arena::gtp_client::colour::<G>(side)] {
+        for word in [
+            colour_name::<G>(side),
+            engine::gtp_client::colour::<G>(side),
+        ] {
             if !words.contains(&word) {
                 words.push(word);
             }
@@ -353,7 +356,7 @@ impl<S: GameSetup> GtpEngine<S> {
         }
         let limits = self.move_limits(side);
         let report = self.searcher.search(&self.pos, limits);
-        arena::engine::warn_damage_once(self.searcher.damage());
+        engine::engine::warn_damage_once(self.searcher.damage());
         let mv = report
             .best_move()
             .ok_or_else(|| "no legal move".to_string())?;
@@ -429,7 +432,7 @@ impl<S: GameSetup> GtpEngine<S> {
         self.searcher
             .search_with(&pos, Limits::Simulations(u64::MAX), &mut watch);
         drop(watch);
-        arena::engine::warn_damage_once(self.searcher.damage());
+        engine::engine::warn_damage_once(self.searcher.damage());
         if let Some(e) = failed {
             return Err(e);
         }

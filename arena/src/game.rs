@@ -3,9 +3,9 @@
 //! failures, a ply cap, and an optional table that ends the game as soon as it proves the
 //! result.
 
-use crate::duration::format_duration;
-use crate::player::{Budget, MoveInfo, Player, PlayerError};
 use crate::value_rules::{ValueRules, ValueWatch};
+use engine::duration::format_duration;
+use engine::player::{Budget, MoveInfo, Player, PlayerError};
 use quasar_core::{Game, GameResult, Oracle, Outcome, Side};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -217,7 +217,7 @@ pub fn play_adjudicated_game<G: Game>(
         // A probe that met damage answered nothing: the game plays on, and the user hears
         // of it once, as a search's user does.
         if let Some(a) = adjudicator {
-            crate::engine::warn_damage_once(a.oracle.damage());
+            engine::engine::warn_damage_once(a.oracle.damage());
         }
         if let Some(proven) = proven {
             let side = pos.side_to_move();
@@ -361,8 +361,8 @@ fn forfeit<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::random_player::RandomPlayer;
     use breakthrough::{Board, Move, Position};
+    use engine::random_player::RandomPlayer;
     use mcts::Limits;
 
     fn budget(ms: u64) -> Budget {
@@ -530,7 +530,7 @@ mod tests {
             pos.parse_move("a2-a3").unwrap(),
             pos.parse_move("f2-f3").unwrap(),
         ];
-        let tc = |base, inc| crate::clock::TimeControl {
+        let tc = |base, inc| engine::clock::TimeControl {
             base: Duration::from_millis(base),
             increment: Duration::from_millis(inc),
             moves: None,

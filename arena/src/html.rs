@@ -5,7 +5,7 @@
 
 use crate::record::GameRecord;
 use crate::report::{pairing_cells, pct, rating_cell, svg, wl, Report};
-use crate::setup::{GameSetup, Picture};
+use engine::setup::{GameSetup, Picture};
 use quasar_core::{Game, Side};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -118,7 +118,7 @@ fn view<S: GameSetup>(setup: &S, rec: &GameRecord, round: String) -> ViewGame {
                 .get(i)
                 .copied()
                 .flatten()
-                .map(|ms| crate::clock::clk(std::time::Duration::from_millis(ms))),
+                .map(|ms| engine::clock::clk(std::time::Duration::from_millis(ms))),
         );
         g.moves.push(text.clone());
     }

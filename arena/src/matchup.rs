@@ -4,15 +4,15 @@
 //! into shards (`--shard i/N`), one job of a cluster each, whose records merge into the
 //! whole match (`crate::merge`).
 
-use crate::clock::TimeControl;
 use crate::game::Adjudicator;
 use crate::openings::OpeningBook;
-use crate::player::PlayerFactory;
-use crate::random_player::random_move;
 use crate::record::{GameRecord, RecordWriter};
-use crate::setup::GameSetup;
 use crate::stats::{Sprt, SprtDecision, Tally};
 use crate::value_rules::ValueRules;
+use engine::clock::TimeControl;
+use engine::player::PlayerFactory;
+use engine::random_player::random_move;
+use engine::setup::GameSetup;
 use mcts::Limits;
 use quasar_core::progress::Progress;
 use quasar_core::splitmix64 as mix;

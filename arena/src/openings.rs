@@ -3,7 +3,7 @@
 //! with both colours, in file order or shuffled by the match's seed, and cycles through the
 //! file again when it asks for more games; the file's content hash identifies it in records.
 
-use crate::setup::GameSetup;
+use engine::setup::GameSetup;
 use quasar_core::file::{self, FileError};
 use quasar_core::splitmix64 as mix;
 use quasar_core::Game;

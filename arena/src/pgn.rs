@@ -4,9 +4,9 @@
 //! side names) and its [`RecordStyle`].
 
 use crate::game::EndReason;
-use crate::player::MoveInfo;
 use crate::record::{GameRecord, Winner};
-use crate::setup::{GameSetup, RecordStyle};
+use engine::player::MoveInfo;
+use engine::setup::{GameSetup, RecordStyle};
 use quasar_core::{Game, Outcome, Side};
 use std::path::{Path, PathBuf};
 

@@ -3,7 +3,7 @@
 //! against a second run and checked for games recorded twice.
 
 use crate::game::EndReason;
-use crate::player::MoveInfo;
+use engine::player::MoveInfo;
 use quasar_core::file::{self, FileError};
 use quasar_core::GameResult;
 use serde::{Deserialize, Serialize};

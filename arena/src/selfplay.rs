@@ -2,8 +2,8 @@
 //! randomised openings, each searched position kept with the search's value, the game's
 //! outcome and, where a table holds it, the table's exact value.
 
-use crate::engine::{Engine, EngineChoice};
-use crate::setup::{GameSetup, SetupError};
+use engine::engine::{Engine, EngineChoice};
+use engine::setup::{GameSetup, SetupError};
 use learn::Sample;
 use quasar_core::progress::Progress;
 use quasar_core::{Game, Oracle, Outcome, Side};

@@ -2,7 +2,7 @@
 //! and `-draw` do: a game ends when both players' searches agree, move after move, that
 //! one side is lost (`movecount=N,score=S`) or that the game is even
 //! (`movenumber=M,movecount=N,score=S`). The values are each mover's expected score in
-//! `[0, 1]` ([`crate::player::MoveInfo::value`]); a move without one breaks the run, so a
+//! `[0, 1]` ([`engine::player::MoveInfo::value`]); a move without one breaks the run, so a
 //! player that reports none (an external engine) is never adjudicated this way.
 
 use quasar_core::{Game, Outcome, Side};

@@ -2,10 +2,10 @@
 //! answers `genmove` from a file of moves (or misbehaves, by mode).
 
 use arena::game::{play_game, EndReason, PlayedGame};
-use arena::gtp_client::{GtpPlayer, GtpSpec};
-use arena::player::{Budget, Player, PlayerError};
-use arena::random_player::RandomPlayer;
 use breakthrough::{Board, Move, Position};
+use engine::gtp_client::{GtpPlayer, GtpSpec};
+use engine::player::{Budget, Player, PlayerError};
+use engine::random_player::RandomPlayer;
 use mcts::Limits;
 use quasar_core::{Game, Outcome, Side};
 use std::path::PathBuf;

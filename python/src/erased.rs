@@ -1,9 +1,9 @@
 //! Every game behind one object-safe interface, so that Python's `Game` and `State` hold
 //! any of them: a setup and a position, reached through `GameSetup` and `Encode` alone.
 
-use arena::engine::{Engine, EngineChoice, EngineReport};
-use arena::settings::{ProbeRule, TableSpec};
-use arena::setup::GameSetup;
+use engine::engine::{Engine, EngineChoice, EngineReport};
+use engine::settings::{ProbeRule, TableSpec};
+use engine::setup::GameSetup;
 use quasar_core::{Encode, Game, GameResult, Oracle, Outcome, Side};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -501,8 +501,8 @@ impl<S: Reached> AnyState for StateOf<S> {
     }
 
     fn default_engine(&self) -> String {
-        use arena::ab_player::AbEval;
-        use arena::engine::DefaultEngine;
+        use engine::ab_player::AbEval;
+        use engine::engine::DefaultEngine;
         match self.setup.default_engine() {
             DefaultEngine::Mcts => "mcts".into(),
             DefaultEngine::AlphaBeta(AbEval::Ab) => "ab".into(),

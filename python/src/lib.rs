@@ -87,7 +87,7 @@ fn game_of(name: &str, params: Vec<(String, String)>) -> PyResult<Box<dyn AnyGam
         }
         given.insert(key, value);
     }
-    let size = |e: arena::setup::SetupError| error(e.to_string());
+    let size = |e: engine::setup::SetupError| error(e.to_string());
     let game: Box<dyn AnyGame> = match name {
         "breakthrough" => {
             let setup = match given.get("board") {

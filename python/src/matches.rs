@@ -2,12 +2,12 @@
 //! specs or as Python callables, and records read back with the arena's checks.
 
 use crate::erased::{Reached, StateOf};
-use arena::factory::build_factory;
 use arena::matchup::{run_match, Contestant, MatchConfig};
 use arena::openings::{OpeningBook, OpeningsOrder};
-use arena::player::{Budget, Player, PlayerError, PlayerFactory};
-use arena::spec::PlayerSpec;
 use arena::value_rules::ValueRules;
+use engine::factory::build_factory;
+use engine::player::{Budget, Player, PlayerError, PlayerFactory};
+use engine::spec::PlayerSpec;
 use mcts::Limits;
 use pyo3::prelude::*;
 use quasar_core::{Encode, Game, Shard};
@@ -222,7 +222,7 @@ fn check_record(game: &arena::record::GameRecord) -> Result<(), String> {
         let standard = setup.start().map_err(|e| e.to_string())?;
         arena::verify::check_game(&standard, game).map_err(|e| e.to_string())
     }
-    use arena::setup::GameSetup;
+    use engine::setup::GameSetup;
     use setups::{BreakthroughSetup, CcSetup, CheckersSetup, WoodpushSetup};
     match game.game.as_str() {
         BreakthroughSetup::NAME => check::<BreakthroughSetup>(game),

@@ -2,11 +2,11 @@
 
 use super::{error, limit_of, py_repr, State};
 use crate::erased::{AnyState, Found};
-use arena::ab_player::AbSettings;
-use arena::engine::{EngineChoice, SearcherSettings};
-use arena::net::NetSpec;
-use arena::settings::EngineSettings;
-use arena::spec::PlayerSpec;
+use engine::ab_player::AbSettings;
+use engine::engine::{EngineChoice, SearcherSettings};
+use engine::net::NetSpec;
+use engine::settings::EngineSettings;
+use engine::spec::PlayerSpec;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::PathBuf;

@@ -1,13 +1,13 @@
 //! Breakthrough's setup: its board sizes, start, `boardsize`, playout policy, row-limited
 //! tables as oracles (opened once per process), evaluations and engines' defaults.
 
-use arena::ab_player::AbEval;
-use arena::engine::DefaultEngine;
-use arena::net::NetSpec;
-use arena::settings::{PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
-use arena::setup::{GameSetup, Picture, SetupError};
 use breakthrough::tablebase::Tablebase;
 use breakthrough::{Board, BreakthroughEval, BreakthroughPolicy, Position};
+use engine::ab_player::AbEval;
+use engine::engine::DefaultEngine;
+use engine::net::NetSpec;
+use engine::settings::{PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
+use engine::setup::{GameSetup, Picture, SetupError};
 use mcts::Leaf;
 use quasar_core::{Evaluation, Game, Oracle, Outcome, Side};
 use std::path::{Path, PathBuf};
@@ -299,8 +299,8 @@ pub fn warn_if_incomplete(path: &Path, tb: &Tablebase) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arena::settings::EngineSettings;
     use breakthrough::tablebase::{build_slices, Region, Silent, SlicedTable};
+    use engine::settings::EngineSettings;
     use quasar_core::Selection;
 
     fn setup(w: u32, h: u32) -> BreakthroughSetup {
@@ -311,7 +311,7 @@ mod tests {
     fn an_alpha_beta_player_searches_with_its_own_evaluation_or_that_of_mcts() {
         let s = setup(6, 6);
         let name = |keys: &str| {
-            let settings = arena::ab_player::AbSettings::parse_keys(keys).unwrap();
+            let settings = engine::ab_player::AbSettings::parse_keys(keys).unwrap();
             settings.searcher(&s).unwrap().evaluation_name()
         };
         assert_eq!(name(""), "efms+safety");

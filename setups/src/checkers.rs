@@ -1,10 +1,10 @@
 //! English checkers' setup: positions, policy, the endgame databases as oracles and the
 //! engines' defaults.
 
-use arena::settings::{PlayoutSettings, ProbeRule, TableSpec};
-use arena::setup::{GameSetup, Picture, RecordStyle, SetupError};
 use checkers::db::Database;
 use checkers::{Checkers, CheckersEval};
+use engine::settings::{PlayoutSettings, ProbeRule, TableSpec};
+use engine::setup::{GameSetup, Picture, RecordStyle, SetupError};
 use mcts::UniformPolicy;
 use quasar_core::{Evaluation, Game, Oracle, Outcome};
 use std::sync::Arc;

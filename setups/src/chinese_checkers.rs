@@ -1,12 +1,12 @@
 //! Chinese Checkers' setup: pieces a side, start, policy, the solved table as an oracle and
 //! the engines' defaults.
 
-use arena::ab_player::AbEval;
-use arena::engine::DefaultEngine;
-use arena::settings::{PlayoutKind, PlayoutSettings, TableSpec};
-use arena::setup::{load_exact_table, GameSetup, Picture, SetupError};
 use chinese_checkers::notation::diagram;
 use chinese_checkers::{CcEval, CcPolicy, CcTable, Position};
+use engine::ab_player::AbEval;
+use engine::engine::DefaultEngine;
+use engine::settings::{PlayoutKind, PlayoutSettings, TableSpec};
+use engine::setup::{load_exact_table, GameSetup, Picture, SetupError};
 use quasar_core::{Evaluation, Game, Oracle, Outcome};
 use std::sync::Arc;
 

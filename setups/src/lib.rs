@@ -1,4 +1,4 @@
-//! Each game plugged into the engines and the arena through [`arena::setup::GameSetup`]:
+//! Each game plugged into the engines and the arena through [`engine::setup::GameSetup`]:
 //! its sizes and their text, the start and position text, the playout policy, its tables as
 //! oracles, its evaluations and its engines' defaults. The command line and the Python
 //! package reach the games through these setups alone, so what a game means to the engine

@@ -1,10 +1,10 @@
 //! Woodpush's setup: the strip's width and pieces, start, policy, tables as oracles and the
 //! engines' defaults.
 
-use arena::ab_player::AbEval;
-use arena::engine::DefaultEngine;
-use arena::settings::{PlayoutSettings, TableSpec};
-use arena::setup::{load_exact_table, GameSetup, Picture, SetupError};
+use engine::ab_player::AbEval;
+use engine::engine::DefaultEngine;
+use engine::settings::{PlayoutSettings, TableSpec};
+use engine::setup::{load_exact_table, GameSetup, Picture, SetupError};
 use quasar_core::{Evaluation, Game, Oracle, Outcome};
 use std::sync::Arc;
 use woodpush::notation::board_text;

@@ -6,19 +6,19 @@
 use super::CliResult;
 use crate::games::{with_game, CliGame, GameArgs};
 use crate::progress::Bars;
-use arena::clock::TimeControl;
-use arena::duration::parse_duration;
-use arena::factory::build_factory;
 use arena::game::Adjudicator;
 use arena::html;
 use arena::matchup::{run_match, Contestant, MatchConfig};
 use arena::openings::{OpeningBook, OpeningsOrder};
 use arena::pgn;
 use arena::report;
-use arena::settings::{limit_text, ProbeRule, TableSpec};
-use arena::spec::PlayerSpec;
 use arena::stats::{Sprt, SprtDecision};
 use arena::value_rules::{DrawRule, ResignRule, ValueRules};
+use engine::clock::TimeControl;
+use engine::duration::parse_duration;
+use engine::factory::build_factory;
+use engine::settings::{limit_text, ProbeRule, TableSpec};
+use engine::spec::PlayerSpec;
 use mcts::Limits;
 use quasar_core::{Game, Shard, Side};
 use std::io::Write;
@@ -176,7 +176,7 @@ pub struct MatchArgs {
 struct Clock(Option<TimeControl>);
 
 fn clock_option(text: &str) -> Result<Clock, String> {
-    arena::clock::parse_clock_option(text)
+    engine::clock::parse_clock_option(text)
         .map(Clock)
         .map_err(|e| e.to_string())
 }

@@ -4,7 +4,7 @@
 use super::CliResult;
 use crate::games::{with_game, CliGame, GameArgs, GameName};
 use alphabeta::{AlphaBeta, Limit};
-use arena::setup::GameSetup;
+use engine::setup::GameSetup;
 use quasar_core::measure::{movegen_rate, PlayoutRate};
 use quasar_core::{cpu_seconds, Game, Side};
 use std::time::{Duration, Instant};

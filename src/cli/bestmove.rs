@@ -4,8 +4,8 @@ use super::engine_opts::{describe_engine_report, info_text, line_text, value_tex
 use super::output::{print_json, result_word, Proven};
 use super::{position_from, CliResult};
 use crate::games::{with_game, CliGame, GameArgs};
-use arena::engine::{Engine, EngineReport, Line};
-use arena::setup::GameSetup;
+use engine::engine::{Engine, EngineReport, Line};
+use engine::setup::GameSetup;
 use mcts::Limits;
 use quasar_core::progress::{SearchInfo, SearchValue, Watch};
 use quasar_core::Game;
@@ -84,7 +84,7 @@ fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
         Some(n) => engine.lines(&pos, &report, n as usize),
         None => Vec::new(),
     };
-    arena::engine::warn_damage_once(engine.damage());
+    engine::engine::warn_damage_once(engine.damage());
     if args.json {
         let mut answer = Answer::of(&setup, &pos, &report);
         if args.multipv.is_some() {

@@ -2,12 +2,12 @@
 //! [`EngineSettings`] as the arena's `mcts:` specs), and the text of a search report.
 
 use super::output::{length_text, result_word};
-use arena::ab_player::{AbEval, AbSettings};
-use arena::duration::parse_duration;
-use arena::engine::{DefaultEngine, EngineChoice, EngineReport, SearcherSettings};
-use arena::net::NetSpec;
-use arena::settings::{EngineSettings, MIN_NODES};
-use arena::setup::GameSetup;
+use engine::ab_player::{AbEval, AbSettings};
+use engine::duration::parse_duration;
+use engine::engine::{DefaultEngine, EngineChoice, EngineReport, SearcherSettings};
+use engine::net::NetSpec;
+use engine::settings::{EngineSettings, MIN_NODES};
+use engine::setup::GameSetup;
 use mcts::{Limits, Parallelism, Report};
 use quasar_core::progress::{SearchInfo, SearchValue};
 use quasar_core::{Game, GameResult};
@@ -58,7 +58,7 @@ fn net_spec(text: &str) -> Result<NetSpec, String> {
 }
 
 fn exploration(text: &str) -> Result<f64, String> {
-    arena::settings::exploration(text).map_err(str::to_string)
+    engine::settings::exploration(text).map_err(str::to_string)
 }
 
 /// Reads `--nodes`: at least [`MIN_NODES`].
@@ -549,7 +549,7 @@ mod tests {
     #[test]
     fn the_flags_defaults_are_the_search_defaults() {
         let s = settings(&[]).unwrap();
-        let ours = s.config((), 0, arena::settings::SearchDefaults::default());
+        let ours = s.config((), 0, engine::settings::SearchDefaults::default());
         let theirs = Config::<()>::default();
         assert_eq!(
             (ours.c, ours.node_budget, ours.threads),
@@ -631,7 +631,7 @@ mod tests {
             ("guard", "0.3"),
         ];
         // tc= is a clock in an arena's games, which a single search has no use for.
-        let keys: Vec<&str> = arena::settings::KEYS
+        let keys: Vec<&str> = engine::settings::KEYS
             .split(", ")
             .filter(|&k| k != "tc")
             .collect();

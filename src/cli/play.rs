@@ -4,12 +4,12 @@ use super::engine_opts::{describe_engine_report, info_text, EngineArgs};
 use super::{position_from, CliResult};
 use crate::games::{with_game, CliGame, GameArgs};
 use crate::gtp::MAX_LINE;
-use arena::engine::{Engine, SearcherSettings};
 use arena::game::EndReason;
 use arena::pgn::LoneGame;
-use arena::settings::limit_text;
-use arena::setup::GameSetup;
-use arena::spec::PlayerSpec;
+use engine::engine::{Engine, SearcherSettings};
+use engine::settings::limit_text;
+use engine::setup::GameSetup;
+use engine::spec::PlayerSpec;
 use mcts::Limits;
 use quasar_core::progress::{SearchInfo, Watch};
 use quasar_core::{Game, Outcome, Side};
@@ -247,7 +247,7 @@ pub fn play_game<S: GameSetup>(
                 return Err(e);
             }
             let took = clock.elapsed();
-            arena::engine::warn_damage_once(searcher.damage());
+            engine::engine::warn_damage_once(searcher.damage());
             let Some(mv) = report.best_move() else {
                 writeln!(out, "the engine has no move")?;
                 return Ok(());

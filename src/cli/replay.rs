@@ -4,7 +4,7 @@
 use super::CliResult;
 use crate::games::{with_game, CliGame, GameName};
 use arena::pgn::{read_record, winner_of, RecordText, Replay};
-use arena::setup::GameSetup;
+use engine::setup::GameSetup;
 use quasar_core::{Game, Side};
 use std::io::Write;
 use std::path::PathBuf;

@@ -2,7 +2,7 @@
 
 use super::CliResult;
 use crate::games::{with_game, GameName};
-use arena::setup::GameSetup;
+use engine::setup::GameSetup;
 use quasar_core::Game;
 
 /// Print a board diagram of a position given in the game's text.

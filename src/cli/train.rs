@@ -6,7 +6,7 @@ use super::CliResult;
 use crate::games::{with_game, CliGame, GameArgs};
 use crate::progress::Bars;
 use arena::selfplay::{play_shard, SelfPlay};
-use arena::settings::{ProbeRule, TableSpec};
+use engine::settings::{ProbeRule, TableSpec};
 use learn::sample::{read_shard, write_shard};
 use learn::{Active, Dataset, Epoch, Model, TrainConfig, Trainer};
 use quasar_core::file::{self as qfile};

@@ -53,7 +53,7 @@ macro_rules! games {
             /// The own options given, each with its role and the name of the game that owns
             /// it.
             pub fn given(&self) -> Vec<(&'static str, registration::OptionRole, &'static str)> {
-                use arena::setup::GameSetup;
+                use engine::setup::GameSetup;
                 let mut given = Vec::new();
                 $(
                     let owner = <$module::$setup as GameSetup>::NAME;
@@ -124,7 +124,7 @@ impl GameName {
 
     /// The name `--game` takes (`chinese-checkers`).
     pub fn name(self) -> &'static str {
-        with_game!(self, S => <S as arena::setup::GameSetup>::NAME)
+        with_game!(self, S => <S as engine::setup::GameSetup>::NAME)
     }
 }
 
@@ -150,8 +150,8 @@ mod tests {
     use super::registration::TableGame;
     use super::*;
     use crate::cli::tablebase::BuildArgs;
-    use arena::setup::GameSetup;
     use clap::Parser;
+    use engine::setup::GameSetup;
 
     #[derive(Parser)]
     struct Build {

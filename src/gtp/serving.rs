@@ -2,7 +2,7 @@
 //! analysis runs until the next one arrives, and each reply written as it is made.
 
 use super::{GtpEngine, Reply, MAX_LINE};
-use arena::setup::GameSetup;
+use engine::setup::GameSetup;
 use quasar_core::file::Line;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -3,8 +3,8 @@
 use super::*;
 use crate::games::breakthrough::BreakthroughSetup;
 use crate::games::CliGame;
-use arena::engine::SearcherSettings;
-use arena::settings::EngineSettings;
+use engine::engine::SearcherSettings;
+use engine::settings::EngineSettings;
 
 type TestEngine = GtpEngine<BreakthroughSetup>;
 
@@ -149,7 +149,7 @@ fn clock_budgets() {
 #[test]
 fn alpha_beta_takes_the_choices_limit_and_the_clock() {
     let choice = EngineChoice {
-        searcher: SearcherSettings::AlphaBeta(arena::ab_player::AbSettings::default()),
+        searcher: SearcherSettings::AlphaBeta(engine::ab_player::AbSettings::default()),
         limit: Limits::Simulations(300),
     };
     let mut e = GtpEngine::new(BreakthroughSetup::default_size(), choice).unwrap();

@@ -1,8 +1,8 @@
 //! What refuses a match: its settings, a record of other settings, a damaged game.
 
-use crate::player::PlayerError;
 use crate::record::RecordError;
-use crate::setup::SetupError;
+use engine::player::PlayerError;
+use engine::setup::SetupError;
 use quasar_core::Shard;
 use std::path::PathBuf;
 

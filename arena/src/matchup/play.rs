@@ -1,12 +1,12 @@
 //! One game of a match: its players' seeds, budgets and clocks, its play and its record.
 
 use super::{Contestant, MatchConfig, MatchError, Opening};
-use crate::clock::TimeControl;
 use crate::game::{play_adjudicated_game, EndReason, PlayedGame};
-use crate::player::Budget;
 use crate::record::{GameRecord, Winner};
-use crate::settings::limit_text;
-use crate::setup::GameSetup;
+use engine::clock::TimeControl;
+use engine::player::Budget;
+use engine::settings::limit_text;
+use engine::setup::GameSetup;
 use quasar_core::splitmix64 as mix;
 use quasar_core::{Game, Outcome, Side};
 

@@ -1,9 +1,9 @@
 //! Tests of matches: pairings, openings, settings, resumed and sharded records.
 
 use super::*;
-use crate::settings::{PlayoutSettings, TableSpec};
-use crate::setup::SetupError;
 use breakthrough::{Board, BreakthroughPolicy, Position};
+use engine::settings::{PlayoutSettings, TableSpec};
+use engine::setup::SetupError;
 use quasar_core::Oracle;
 
 /// Breakthrough as the arena's tests see it (the binary registers the real one).
@@ -80,16 +80,16 @@ fn backups_and_priors_need_an_evaluation() {
     // naming the key; 0 (off) is taken.
     let s = setup(6, 6);
     for (keys, want) in [("imb=0.4", "imb=0.4"), ("prior=5", "prior=5")] {
-        let settings = crate::settings::EngineSettings::parse_keys(keys).unwrap();
-        let e = match crate::mcts_player::MctsFactory::new(settings.clone(), &s) {
+        let settings = engine::settings::EngineSettings::parse_keys(keys).unwrap();
+        let e = match engine::mcts_player::MctsFactory::new(settings.clone(), &s) {
             Ok(_) => panic!("{keys} was taken"),
             Err(e) => e.to_string(),
         };
         assert!(e.contains(want) && e.contains("needs an evaluation"), "{e}");
         assert!(s.searcher(&settings, 0).is_err());
     }
-    let off = crate::settings::EngineSettings::parse_keys("imb=0,prior=0").unwrap();
-    assert!(crate::mcts_player::MctsFactory::new(off, &s).is_ok());
+    let off = engine::settings::EngineSettings::parse_keys("imb=0,prior=0").unwrap();
+    assert!(engine::mcts_player::MctsFactory::new(off, &s).is_ok());
 }
 
 #[test]
@@ -148,7 +148,7 @@ fn a_match_reports_its_games_and_a_resumed_one_starts_at_its_record() {
     let players: Vec<Contestant<Position>> = (1..=2)
         .map(|k| Contestant {
             spec: format!("random:seed={k}"),
-            factory: Arc::new(crate::random_player::RandomFactory::new(Some(k))),
+            factory: Arc::new(engine::random_player::RandomFactory::new(Some(k))),
         })
         .collect();
     let first = Reports::default();

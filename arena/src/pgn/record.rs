@@ -2,8 +2,8 @@
 
 use super::{winner_of, PgnError, PgnGame};
 use crate::game::EndReason;
-use crate::player::MoveInfo;
 use crate::record::GameRecord;
+use engine::player::MoveInfo;
 
 /// A game of an arena's PGN-style record as the JSON Lines record holds it, for `arena
 /// report`: the match's tags (`Round`, `Seed`, `Openings`, `PlyCap`, `Player1`...) give
@@ -129,7 +129,7 @@ fn budget_of_pgn(tag: &str) -> String {
     if let Some(per_move) = tag.strip_suffix("/move") {
         return per_move.to_string();
     }
-    match tag.parse::<crate::clock::TimeControl>() {
+    match tag.parse::<engine::clock::TimeControl>() {
         Ok(tc) if tag.contains('+') => tc.to_string(),
         _ => tag.to_string(),
     }

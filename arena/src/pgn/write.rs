@@ -3,7 +3,7 @@
 use super::result_token;
 use crate::game::EndReason;
 use crate::record::GameRecord;
-use crate::setup::GameSetup;
+use engine::setup::GameSetup;
 use quasar_core::{Game, Side};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -62,7 +62,7 @@ pub fn game_text<S: GameSetup>(setup: &S, rec: &GameRecord, event: &str, round: 
     tags.extend(style.tags.iter().cloned());
     // `-`, PGN's "no time control", stands for a person; a clock is PGN's `base+increment`
     // in seconds.
-    let per_move = |b: &str| match (b, b.parse::<crate::clock::TimeControl>()) {
+    let per_move = |b: &str| match (b, b.parse::<engine::clock::TimeControl>()) {
         ("-", _) => "-".to_string(),
         (b, Ok(tc)) if b.contains('+') => tc.pgn(),
         (b, _) => format!("{b}/move"),
@@ -142,7 +142,7 @@ pub fn game_text<S: GameSetup>(setup: &S, rec: &GameRecord, event: &str, round: 
         }
         if let Some(Some(ms)) = rec.clocks_ms.get(i) {
             let left = std::time::Duration::from_millis(*ms);
-            parts.push(format!("[%clk {}]", crate::clock::clk(left)));
+            parts.push(format!("[%clk {}]", engine::clock::clk(left)));
         }
         if !parts.is_empty() {
             tokens.push(format!("{{{}}}", comment_text(&parts.join(", "))));

@@ -8,7 +8,7 @@ use arena::html;
 use arena::merge::{merge, Merged};
 use arena::pgn::{self, RecordText};
 use arena::report;
-use arena::setup::GameSetup;
+use engine::setup::GameSetup;
 use quasar_core::{Game, Side};
 use std::io::Write;
 use std::path::PathBuf;

@@ -6,9 +6,9 @@ use crate::cli::solve::draws::{check, solve};
 use crate::cli::solve::Args;
 use crate::cli::CliResult;
 use crate::games::registration::SolveGame;
-use arena::setup::GameSetup;
 use checkers::db::{DbError, Wdl};
 use checkers::{CheckersProver, Database, Leafed};
+use engine::setup::GameSetup;
 use quasar_core::Game;
 
 impl SolveGame for CheckersSetup {

@@ -7,8 +7,8 @@ use crate::cli::solve::Args;
 use crate::cli::{position_from, CliResult};
 use crate::games::registration::SolveGame;
 use crate::games::CliGame;
-use arena::setup::GameSetup;
 use chinese_checkers::{CcProver, CcTable};
+use engine::setup::GameSetup;
 
 impl SolveGame for CcSetup {
     const SOLVE_OPTIONS: &'static [&'static str] =

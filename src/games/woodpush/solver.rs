@@ -7,7 +7,7 @@ use crate::cli::solve::Args;
 use crate::cli::{position_from, CliResult};
 use crate::games::registration::SolveGame;
 use crate::games::CliGame;
-use arena::setup::GameSetup;
+use engine::setup::GameSetup;
 use woodpush::{WoodpushProver, WoodpushTable};
 
 impl SolveGame for WoodpushSetup {
