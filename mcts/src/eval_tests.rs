@@ -446,7 +446,7 @@ fn forced_plain(pos: &Nim, depth: u32) -> Option<GameResult> {
 fn the_forced_search_finds_exactly_the_forced_results_within_its_plies() {
     let mut shallow = Shallow::<Nim>::default();
     let mut brute = Brute::default();
-    let (mut wins, mut losses) = (0, 0);
+    let (mut wins, mut losses, mut cut_short) = (0, 0, 0);
     for a in 0..9u8 {
         for b in 0..9u8 {
             for cap in [3u8, 40] {
@@ -455,12 +455,18 @@ fn the_forced_search_finds_exactly_the_forced_results_within_its_plies() {
                     continue;
                 }
                 for depth in 1..6 {
-                    let got = shallow.forced(&Scrambled, &pos, depth);
+                    let got = shallow.forced(&Scrambled, &pos, depth, u64::MAX);
                     assert_eq!(
                         got.map(|g| g.0),
                         forced_plain(&pos, depth),
                         "{pos:?} {depth}"
                     );
+                    // A search cut short proves nothing it would not prove whole.
+                    for limit in [1, 5, 20, 80] {
+                        let cut = shallow.forced(&Scrambled, &pos, depth, limit);
+                        assert!(cut.is_none() || cut == got, "{pos:?} {depth} {limit}");
+                        cut_short += usize::from(cut.is_none() && got.is_some());
+                    }
                     if let Some((r, plies)) = got {
                         // The result is the game's; its plies bound the game's length.
                         let (exact, length) = brute.solve(&pos);
@@ -479,6 +485,7 @@ fn the_forced_search_finds_exactly_the_forced_results_within_its_plies() {
         }
     }
     assert!(wins > 50 && losses > 20, "{wins} wins, {losses} losses");
+    assert!(cut_short > 20, "only {cut_short} searches cut short");
 }
 
 #[test]

@@ -24,20 +24,29 @@ pub enum ShallowValue {
 /// nothing once they have grown.
 pub struct Shallow<G: Game> {
     moves: Vec<Vec<G::Move>>,
+    /// Positions the current search has visited.
+    nodes: u64,
+    /// The most positions it may visit; beyond them it gives up.
+    limit: u64,
+    /// Whether it gave up: then every node returns 0, so nothing is proven.
+    aborted: bool,
 }
 
 impl<G: Game> Default for Shallow<G> {
     fn default() -> Self {
-        Shallow { moves: Vec::new() }
+        Shallow {
+            moves: Vec::new(),
+            nodes: 0,
+            limit: u64::MAX,
+            aborted: false,
+        }
     }
 }
 
 impl<G: Game> Shallow<G> {
     /// The value of `pos` (not over) for its side to move, searched `depth` plies deep.
     pub fn value(&mut self, eval: &dyn Evaluation<G>, pos: &G, depth: u32) -> ShallowValue {
-        while self.moves.len() < depth as usize + 1 {
-            self.moves.push(Vec::with_capacity(64));
-        }
+        self.ready(depth, u64::MAX);
         let v = self.node(eval, pos, depth, -WIN - 1, WIN + 1, 0, false);
         if v > DECIDED {
             ShallowValue::Proven(GameResult::Win, (WIN - v) as u32)
@@ -53,21 +62,32 @@ impl<G: Game> Shallow<G> {
     /// verdicts. Two null-window searches (a win, then a loss), so that a position with no
     /// forced result costs little more than proving there is none. A win's plies are at
     /// most those given (the search cuts off once one is found), a loss's at most too.
+    /// The two searches visit at most `limit` positions together; past them the answer
+    /// is `None`.
     pub fn forced(
         &mut self,
         eval: &dyn Evaluation<G>,
         pos: &G,
         depth: u32,
+        limit: u64,
     ) -> Option<(GameResult, u32)> {
-        while self.moves.len() < depth as usize + 1 {
-            self.moves.push(Vec::with_capacity(64));
-        }
+        self.ready(depth, limit);
         let v = self.node(eval, pos, depth, DECIDED, DECIDED + 1, 0, true);
         if v > DECIDED {
             return Some((GameResult::Win, (WIN - v) as u32));
         }
         let v = self.node(eval, pos, depth, -DECIDED - 1, -DECIDED, 0, true);
         (v < -DECIDED).then(|| (GameResult::Loss, (WIN + v) as u32))
+    }
+
+    /// Buffers for `depth` plies and a fresh count of positions against `limit`.
+    fn ready(&mut self, depth: u32, limit: u64) {
+        while self.moves.len() < depth as usize + 1 {
+            self.moves.push(Vec::with_capacity(64));
+        }
+        self.nodes = 0;
+        self.limit = limit;
+        self.aborted = false;
     }
 
     /// Negamax with alpha-beta: captures and other tactical moves first. With
@@ -83,6 +103,13 @@ impl<G: Game> Shallow<G> {
         ply: u32,
         forced_only: bool,
     ) -> i32 {
+        self.nodes += 1;
+        if self.aborted || self.nodes > self.limit {
+            // A search cut short knows nothing: 0 is no forced result, whichever side
+            // the window asks about, and every node above returns it unchanged.
+            self.aborted = true;
+            return 0;
+        }
         if let Some(o) = pos.outcome() {
             return decided(o.result_for(pos.side_to_move()), ply);
         }
@@ -113,6 +140,10 @@ impl<G: Game> Shallow<G> {
             let mut child = pos.clone();
             child.play(mv);
             let v = -self.node(eval, &child, depth - 1, -beta, -alpha, ply + 1, forced_only);
+            if self.aborted {
+                self.moves[p] = moves;
+                return 0;
+            }
             if v > best {
                 best = v;
                 if v > alpha {

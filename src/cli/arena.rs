@@ -67,7 +67,8 @@ pub struct MatchArgs {
     /// 1), prior=N (node priors, virtual visits), prior-depth=D, verdicts=on|off (the
     /// game's sound verdicts prove nodes; on by default), guard=SHARE (alpha-beta checks
     /// the chosen move; 0 to 0.9 of the time), net=FILE|builtin|off (a learned evaluation),
-    /// leaf=playout|eval (what scores an unproven leaf), expand-after=N; ab[:KEY=VALUE,...]
+    /// leaf=playout|eval (what scores an unproven leaf), expand-after=N, check=VISITS/PLIES
+    /// (forced-result searches of nodes at that many visits); ab[:KEY=VALUE,...]
     /// (alpha-beta) with keys tb=FILE, time=1s or tc=BASE+INC, depth=D, hash=MiB,
     /// eval=ab|mcts (its own evaluation, or MCTS's), net=FILE|builtin|off;
     /// random[:seed=S]; or gtp:<command line>. Two players play a match; more play a round

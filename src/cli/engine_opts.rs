@@ -179,6 +179,10 @@ pub struct EngineArgs {
     /// [default: the game's]
     #[arg(long, value_name = "SHARE", value_parser = key("guard"))]
     pub guard: Option<String>,
+    /// Forced-result checks: each node that reaches VISITS real visits is searched PLIES
+    /// deep for a forced win or loss, which proves it (off: none) [default: the game's]
+    #[arg(long, value_name = "VISITS/PLIES", value_parser = key("check"))]
+    pub check: Option<String>,
     /// MCTS: most tree nodes (24 bytes each on 8x8 Breakthrough) [default: 8388608]
     #[arg(long, value_parser = nodes)]
     pub nodes: Option<usize>,
@@ -234,6 +238,7 @@ impl EngineArgs {
             ("leaf", self.leaf.as_deref()),
             ("expand-after", self.expand_after.as_deref()),
             ("guard", self.guard.as_deref()),
+            ("check", self.check.as_deref()),
             ("every", self.every.as_deref()),
             ("rule", self.rule.as_deref().or(self.race.then_some("race"))),
             ("probe-children", self.probe_children.as_deref()),
@@ -629,6 +634,7 @@ mod tests {
             ("expand-after", "3"),
             ("verdicts", "off"),
             ("guard", "0.3"),
+            ("check", "20/4"),
         ];
         // tc= is a clock in an arena's games, which a single search has no use for.
         let keys: Vec<&str> = engine::settings::KEYS
