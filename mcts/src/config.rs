@@ -49,39 +49,18 @@ pub struct Config<P> {
     pub check: Option<Check>,
 }
 
-/// When a node is searched for a forced result, and how deep: at `after` real visits
-/// `depth` plies, and again, two plies deeper each time, at every eightfold of those
-/// visits, so that the few nodes a search keeps returning to are searched deepest.
+/// When a node is searched for a forced result, and how deep.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Check {
-    /// Real visits a node has when it is first searched.
+    /// Real visits a node has when it is searched (once).
     pub after: u32,
-    /// Plies of the first search.
+    /// Plies of the search.
     pub depth: u32,
 }
 
 impl Check {
-    /// The deepest search of a node: beyond it the searches cost more than the node's
-    /// simulations.
+    /// The deepest search accepted.
     pub const MAX_DEPTH: u32 = 12;
-
-    /// The plies a node with `visits` real visits (before this one) is searched, if it is
-    /// searched at this visit.
-    #[inline]
-    pub fn depth_at(self, visits: u32) -> Option<u32> {
-        if visits < self.after || visits % self.after != 0 {
-            return None;
-        }
-        let k = visits / self.after;
-        // Powers of 8: one set bit, at an even multiple of 3.
-        if !k.is_power_of_two() || k.trailing_zeros() % 3 != 0 {
-            return None;
-        }
-        let stage = k.trailing_zeros() / 3;
-        // Once capped, a node is not searched again at the same depth.
-        (stage == 0 || self.depth + 2 * (stage - 1) < Self::MAX_DEPTH)
-            .then(|| (self.depth + 2 * stage).min(Self::MAX_DEPTH))
-    }
 
     /// The most positions a search of a node with `visits` real visits may visit: a few
     /// dozen for each simulation through the node, so that the searches never cost much
@@ -255,27 +234,5 @@ mod tests {
             .unwrap();
         assert_eq!(d - t0, Duration::from_millis(8));
         assert_eq!(Limits::Simulations(3).deadline(t0), None);
-    }
-}
-
-#[cfg(test)]
-mod check_tests {
-    use super::Check;
-
-    #[test]
-    fn checks_deepen_by_two_plies_at_each_eightfold_of_visits_up_to_the_cap() {
-        let c = Check { after: 20, depth: 4 };
-        let searched: Vec<(u32, u32)> = (0..2_000_000)
-            .filter_map(|v| c.depth_at(v).map(|d| (v, d)))
-            .collect();
-        assert_eq!(
-            searched,
-            [(20, 4), (160, 6), (1280, 8), (10240, 10), (81920, 12)]
-        );
-        let deep = Check { after: 1, depth: 11 };
-        let searched: Vec<(u32, u32)> = (0..100)
-            .filter_map(|v| deep.depth_at(v).map(|d| (v, d)))
-            .collect();
-        assert_eq!(searched, [(1, 11), (8, 12)]);
     }
 }

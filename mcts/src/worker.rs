@@ -2,7 +2,9 @@
 //! proof propagation) and the simulation loop, written once over any [`Store`]; and the
 //! worker that owns an arena (each thread of root parallelism, or the only one).
 
-use crate::config::{Check, ChildProbes, Config, Leaf, CLOCK_EVERY, MAX_ROOT_VISITS, PUBLISH_EVERY};
+use crate::config::{
+    Check, ChildProbes, Config, Leaf, CLOCK_EVERY, MAX_ROOT_VISITS, PUBLISH_EVERY,
+};
 use crate::playout::{PlayoutContext, PlayoutPolicy};
 use crate::reuse;
 use crate::shallow::{Shallow, ShallowValue};
@@ -244,14 +246,17 @@ pub fn simulate<G: Game, P: PlayoutPolicy<G>, S: Store<G::Move>>(
         path.push(child);
         id = child;
         if let (Some(check), Some(e)) = (settings.config.check, settings.heuristic.eval) {
-            let visits = before.saturating_sub(prior);
-            let depth = before.checked_sub(prior).and_then(|v| check.depth_at(v));
-            if let Some(depth) = depth.filter(|_| {
-                store.stats(child).2 == Proof::Unknown && pos.outcome().is_none()
-            }) {
+            if before == prior + check.after
+                && store.stats(child).2 == Proof::Unknown
+                && pos.outcome().is_none()
+            {
                 // A forced result for the child's side to move (the child's mover's
                 // opponent) proves the child: the simulation ends there.
-                if let Some((r, plies)) = scratch.shallow.forced(e, &pos, depth, Check::node_limit(visits)) {
+                if let Some((r, plies)) =
+                    scratch
+                        .shallow
+                        .forced(e, &pos, check.depth, Check::node_limit(check.after))
+                {
                     let proof = Proof::from_result(r.flip());
                     store.prove(child, proof, plies.min(u16::MAX as u32) as u16);
                     break;
