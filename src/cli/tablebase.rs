@@ -31,8 +31,9 @@ pub enum Command {
     /// Check a table's checksum and re-derive a random sample of entries by brute force
     #[command(after_help = super::examples::VERIFY)]
     Verify(VerifyArgs),
-    /// Rewrite databases as run-length blocks into another directory: smaller on disk and
-    /// in memory, read and probed as the plain ones are (checkers databases)
+    /// Rewrite databases or a sliced table as entropy-coded run-length blocks into another
+    /// directory: smaller on disk and in memory, read and probed as the plain ones are
+    /// (checkers databases, Breakthrough sliced tables)
     #[command(after_help = super::examples::COMPRESS)]
     Compress(CompressArgs),
 }
@@ -43,7 +44,10 @@ pub struct CompressArgs {
     /// Game of the databases [default: the directory's own]
     #[arg(long, value_enum)]
     game: Option<GameName>,
-    /// The databases to compress (left as they are)
+    /// Breakthrough: the board the sliced table must be for (it is read from the table)
+    #[arg(long)]
+    pub board: Option<breakthrough::Board>,
+    /// The databases or sliced table to compress (left as they are)
     dir: PathBuf,
     /// The directory of the compressed databases; a stopped run resumes there
     #[arg(short = 'o', long = "out", value_name = "DIR")]
@@ -182,7 +186,12 @@ pub fn run(cmd: Command) -> CliResult {
                 return Err(format!("{}: no such directory", a.dir.display()).into());
             }
             retro::RunWriter::new(a.block).map_err(|e| format!("--block {}: {e}", a.block))?;
-            with_game!(game_of(&a.dir, a.game)?, S => S::compress(&a.dir, &a))
+            // --board is Breakthrough's: it names the game when --game does not.
+            let game = match (a.game, a.board) {
+                (None, Some(_)) => Some(GameName::Breakthrough),
+                (g, _) => g,
+            };
+            with_game!(game_of(&a.dir, game)?, S => S::compress(&a.dir, &a))
         }
     }
 }

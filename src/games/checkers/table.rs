@@ -117,6 +117,12 @@ impl TableGame for CheckersSetup {
 /// Rewrites the databases in `from` as run-length blocks into `a.out`, a line a slice.
 fn compress(from: &Path, a: &CompressArgs) -> CliResult {
     use checkers::compress::Compressed;
+    if a.board.is_some() {
+        return Err(
+            "--board is an option of Breakthrough tables only; a checkers database's size is its own"
+                .into(),
+        );
+    }
     let start = Instant::now();
     let (mut written, mut kept, mut plain, mut runs) = (0, 0, 0u64, 0u64);
     checkers::compress::compress(from, &a.out, a.block, &mut |c| match *c {
