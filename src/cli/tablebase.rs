@@ -53,9 +53,9 @@ pub struct CompressArgs {
     #[arg(short = 'o', long = "out", value_name = "DIR")]
     pub out: PathBuf,
     /// Positions a block: a power of two of 64 to 16777216; larger blocks compress better
-    /// and probe slower
-    #[arg(long, value_name = "N", default_value_t = retro::runs::DEFAULT_BLOCK)]
-    pub block: u64,
+    /// and probe slower [default: 4096 for checkers, 1024 for Breakthrough]
+    #[arg(long, value_name = "N")]
+    pub block: Option<u64>,
     /// No line per slice
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -185,7 +185,9 @@ pub fn run(cmd: Command) -> CliResult {
             if !a.dir.exists() {
                 return Err(format!("{}: no such directory", a.dir.display()).into());
             }
-            retro::RunWriter::new(a.block).map_err(|e| format!("--block {}: {e}", a.block))?;
+            if let Some(block) = a.block {
+                retro::RunWriter::new(block).map_err(|e| format!("--block {block}: {e}"))?;
+            }
             // --board is Breakthrough's: it names the game when --game does not.
             let game = match (a.game, a.board) {
                 (None, Some(_)) => Some(GameName::Breakthrough),

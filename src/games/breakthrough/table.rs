@@ -140,10 +140,11 @@ fn compress(from: &Path, a: &CompressArgs) -> CliResult {
             .into());
         }
     }
+    let block = a.block.unwrap_or(compressed::DEFAULT_BLOCK);
     let start = std::time::Instant::now();
-    let (mut written, mut kept, mut plain, mut coded) = (0, 0, 0u64, 0u64);
+    let (mut written, mut kept) = (0, 0);
     let quiet = a.quiet;
-    let t = compressed::compress(from, &a.out, a.block, &mut |p| match p {
+    let t = compressed::compress(from, &a.out, block, &mut |p| match p {
         Packed::Counted { slices, run_bytes } => {
             if !quiet {
                 eprintln!(
@@ -164,7 +165,6 @@ fn compress(from: &Path, a: &CompressArgs) -> CliResult {
             coded: c,
         } => {
             written += 1;
-            (plain, coded) = (plain + p, coded + c);
             if !quiet {
                 eprintln!("{file}: {p} bytes plain, {c} coded");
             }
@@ -175,7 +175,7 @@ fn compress(from: &Path, a: &CompressArgs) -> CliResult {
     println!(
         "{}: {written} files written as coded blocks of {} positions, {kept} kept; {total} bytes against {source} plain ({:.1} times smaller), {:.1} s",
         a.out.display(),
-        a.block,
+        block,
         source as f64 / total.max(1) as f64,
         start.elapsed().as_secs_f64()
     );

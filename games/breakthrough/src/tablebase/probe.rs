@@ -406,7 +406,7 @@ impl Tablebase {
     /// table answers with one digit (its `Lookup::get` would recompute the best move from
     /// every successor, microseconds a probe), a slice not built as "not stored".
     #[inline]
-    fn table_depth(&self, c: Config) -> Result<Option<u32>, Corrupt> {
+    pub fn table_depth(&self, c: Config) -> Result<Option<u32>, Corrupt> {
         match &self.table.tree {
             Tree::Sliced(s) => {
                 let cap = s.slicing().cap();

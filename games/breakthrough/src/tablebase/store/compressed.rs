@@ -45,6 +45,10 @@ pub const PACK_MAGIC: [u8; 8] = *b"QUASARBC";
 pub const PACK_VERSION: u32 = 1;
 /// Header bytes of a file.
 pub const PACK_HEADER: usize = 64;
+/// Positions a block by default: on 6x6 with 4 rows a read then decodes about 15 runs
+/// (half as many table steps), twice a plain read's time, at 7.8 times smaller than the
+/// plain table (4096: 9.4 times smaller, four times a plain read's time).
+pub const DEFAULT_BLOCK: u64 = 1024;
 /// Bytes of a slice's entry in a file's directory.
 const ENTRY_BYTES: usize = 24;
 /// Depths a file's histogram counts (as a slice header's: `0..=16`).
