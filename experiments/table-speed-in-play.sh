@@ -9,8 +9,9 @@
 #   defaults: 1 second a search (the default node budget fills after about 1.5 s, and a
 #   full tree stops expanding), 3 repeats, the first 4 of openings/breakthrough-6x6.txt
 # Extra options for both players go in QUASAR_OPTS ("--imb 0 --prior 0": the bare search
-# of the `tablebase_search` bench). Prints each position's median rates, its share, and
-# the mean share.
+# of the `tablebase_search` bench). BASELINE_TB=OTHER gives the first column the table
+# OTHER instead of none (a compressed table against its plain form). Prints each
+# position's median rates, its share, and the mean share.
 set -euo pipefail
 dir=${1:?usage: $0 DIR [SECONDS] [REPEATS] [OPENINGS]}
 secs=${2:-1}
@@ -48,12 +49,18 @@ rate() { # position, extra options...: simulations a second of one search
     awk '$1 == "simulations" { gsub(/\(/, "", $6); print $6 }'
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-printf '%-44s %12s %12s %7s\n' position "no table" "table" share
+base=()
+label="no table"
+if [[ -n ${BASELINE_TB:-} ]]; then
+  base=(--tb "$BASELINE_TB" --every 1)
+  label=$(basename "$BASELINE_TB")
+fi
+printf '%-44s %12s %12s %7s\n' position "$label" "$(basename "$dir")" share
 shares=()
 for pos in "${positions[@]}"; do
   without=() with=()
   for ((r = 0; r < repeats; r++)); do
-    without+=("$(rate "$pos")")
+    without+=("$(rate "$pos" "${base[@]}")")
     with+=("$(rate "$pos" --tb "$dir" --every 1)")
   done
   a=$(printf '%s\n' "${without[@]}" | median)

@@ -830,3 +830,81 @@ fn the_default_form_is_slices_and_one_file_is_asked_for() {
         "{err}"
     );
 }
+
+#[test]
+fn a_compressed_sliced_table_is_read_by_every_command() {
+    let plain = temp("compress-plain");
+    let _ = std::fs::remove_dir_all(&plain);
+    sliced_build(&plain, &[]);
+    let runs = temp("compress-runs");
+    let _ = std::fs::remove_dir_all(&runs);
+    let (p, r) = (plain.to_str().unwrap(), runs.to_str().unwrap());
+    let compress = ["tablebase", "compress", "--board", "4x6", p, "-o", r];
+    let (out, err) = run_ok(&compress);
+    assert!(
+        out.contains("files written as coded blocks of 1024 positions, 0 kept"),
+        "{out}"
+    );
+    assert!(out.contains("times smaller"), "{out}");
+    assert!(err.contains("runs of 136 slices counted"), "{err}");
+    assert!(err.contains(".qtc: ") && err.contains("coded"), "{err}");
+    // A rerun keeps every file.
+    let (out, err) = run_ok(&compress);
+    assert!(
+        out.contains(" 0 files written") && err.contains("coded already, kept"),
+        "{out}"
+    );
+    // info says which form, the positions and their bytes, in text and JSON.
+    let (out, _) = run_ok(&["tablebase", "info", r]);
+    assert!(out.contains("form: compressed"), "{out}");
+    assert!(
+        out.contains("positions: 176256") && out.contains("positions a byte"),
+        "{out}"
+    );
+    let (out, _) = run_ok(&["tablebase", "info", p]);
+    assert!(
+        out.contains("form: plain") && out.contains("positions a byte"),
+        "{out}"
+    );
+    let (out, _) = run_ok(&["tablebase", "info", r, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["positions"], 176256);
+    assert_eq!(v["details"]["block"], 1024);
+    // Probes answer as the plain table's, with the best move.
+    for fen in [
+        "B3/4/1W2/4/4/4 w",
+        "1BB1/B3/1W1W/4/W3/4 w",
+        "4/1B2/2W1/W3/4/3B b",
+    ] {
+        let (plain_out, _) = run_ok(&["tablebase", "probe", p, "--position", fen]);
+        let (runs_out, _) = run_ok(&["tablebase", "probe", r, "--position", fen]);
+        assert_eq!(plain_out, runs_out, "{fen}");
+    }
+    let (out, _) = run_ok(&["tablebase", "verify", r, "--samples", "100"]);
+    assert!(out.contains("all agree"), "{out}");
+    let e = one_error_line(&["tablebase", "verify", r, "--write-index"]);
+    assert!(e.contains("compressed"), "{e}");
+    // The search takes it as a table.
+    let (out, _) = run_ok(&["bestmove", "--board", "4x6", "--sims", "200", "--tb", r]);
+    assert!(out.starts_with("bestmove "), "{out}");
+    // Another board, a checkers option and a damaged file are refused, naming the cause.
+    let e = one_error_line(&["tablebase", "compress", "--board", "6x6", p, "-o", r]);
+    assert!(e.contains("4x6") && e.contains("6x6"), "{e}");
+    let file = std::fs::read_dir(&runs)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|f| f.extension().is_some_and(|x| x == "qtc"))
+        .unwrap();
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x20;
+    std::fs::write(&file, bytes).unwrap();
+    let name = file.file_name().unwrap().to_string_lossy().into_owned();
+    let (ok, _, err) = quasar(&["tablebase", "verify", r]);
+    assert!(!ok && err.contains(&name), "{err}");
+    let (ok, _, err) = quasar(&["tablebase", "info", r]);
+    assert!(!ok && err.contains(&name), "{err}");
+    for d in [plain, runs] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}

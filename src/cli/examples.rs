@@ -98,7 +98,9 @@ Examples:
 pub const COMPRESS: &str = "\
 Examples:
   quasar tablebase compress checkers-p5 -o checkers-p5.runs
-  quasar tablebase compress checkers-p6 -o checkers-p6.runs --block 16384 --quiet";
+  quasar tablebase compress checkers-p6 -o checkers-p6.runs --block 16384 --quiet
+  quasar tablebase compress --board 6x6 tb-6x6-r4.d -o tb-6x6-r4.runs
+  quasar tablebase probe tb-6x6-r4.runs --position 'B5/6/2W3/6/6/6 w'";
 
 /// `quasar arena --help`.
 pub const ARENA: &str = "\

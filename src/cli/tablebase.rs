@@ -31,8 +31,9 @@ pub enum Command {
     /// Check a table's checksum and re-derive a random sample of entries by brute force
     #[command(after_help = super::examples::VERIFY)]
     Verify(VerifyArgs),
-    /// Rewrite databases as run-length blocks into another directory: smaller on disk and
-    /// in memory, read and probed as the plain ones are (checkers databases)
+    /// Rewrite databases or a sliced table as entropy-coded run-length blocks into another
+    /// directory: smaller on disk and in memory, read and probed as the plain ones are
+    /// (checkers databases, Breakthrough sliced tables)
     #[command(after_help = super::examples::COMPRESS)]
     Compress(CompressArgs),
 }
@@ -43,15 +44,18 @@ pub struct CompressArgs {
     /// Game of the databases [default: the directory's own]
     #[arg(long, value_enum)]
     game: Option<GameName>,
-    /// The databases to compress (left as they are)
+    /// Breakthrough: the board the sliced table must be for (it is read from the table)
+    #[arg(long)]
+    pub board: Option<breakthrough::Board>,
+    /// The databases or sliced table to compress (left as they are)
     dir: PathBuf,
     /// The directory of the compressed databases; a stopped run resumes there
     #[arg(short = 'o', long = "out", value_name = "DIR")]
     pub out: PathBuf,
     /// Positions a block: a power of two of 64 to 16777216; larger blocks compress better
-    /// and probe slower
-    #[arg(long, value_name = "N", default_value_t = retro::runs::DEFAULT_BLOCK)]
-    pub block: u64,
+    /// and probe slower [default: 4096 for checkers, 1024 for Breakthrough]
+    #[arg(long, value_name = "N")]
+    pub block: Option<u64>,
     /// No line per slice
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -181,8 +185,15 @@ pub fn run(cmd: Command) -> CliResult {
             if !a.dir.exists() {
                 return Err(format!("{}: no such directory", a.dir.display()).into());
             }
-            retro::RunWriter::new(a.block).map_err(|e| format!("--block {}: {e}", a.block))?;
-            with_game!(game_of(&a.dir, a.game)?, S => S::compress(&a.dir, &a))
+            if let Some(block) = a.block {
+                retro::RunWriter::new(block).map_err(|e| format!("--block {block}: {e}"))?;
+            }
+            // --board is Breakthrough's: it names the game when --game does not.
+            let game = match (a.game, a.board) {
+                (None, Some(_)) => Some(GameName::Breakthrough),
+                (g, _) => g,
+            };
+            with_game!(game_of(&a.dir, game)?, S => S::compress(&a.dir, &a))
         }
     }
 }

@@ -8,7 +8,7 @@
 use breakthrough::tablebase::{generate, Limits, Region, Silent, Tablebase};
 use breakthrough::{Board, Position};
 use quasar_core::{Game, Oracle};
-use rand::SeedableRng;
+use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::hint::black_box;
 use std::path::Path;
@@ -108,6 +108,40 @@ fn main() {
         }
     }
     println!("why the misses are unknown: {reasons:?}");
+    // The engine's question at a playout ply (no best move), then the table's read alone
+    // on random configurations of a sliced table: what its form costs (plain or compressed).
+    let t = Instant::now();
+    let mut n = 0u64;
+    for p in &positions {
+        n += black_box(tb.claim_depth(p)).is_some() as u64;
+    }
+    println!(
+        "{board} {} rows: claim_depth over all positions: {:.1} ns/probe ({n} claims)",
+        tb.header().rows,
+        t.elapsed().as_nanos() as f64 / positions.len() as f64
+    );
+    if let Some(sliced) = tb.table().tree.slices() {
+        let s = sliced.slicing();
+        let ids: Vec<u32> = (0..s.slices()).filter(|&id| s.is_canonical(id)).collect();
+        let configs: Vec<_> = (0..want)
+            .map(|_| {
+                let id = ids[rng.random_range(0..ids.len())];
+                s.config(id, rng.random_range(0..s.per_slice()))
+            })
+            .collect();
+        for pass in ["first", "second"] {
+            let t = Instant::now();
+            let mut found = 0u64;
+            for &c in &configs {
+                found += black_box(tb.table_depth(c)).is_ok_and(|d| d.is_some()) as u64;
+            }
+            println!(
+                "{board} {} rows: table_depth of random configurations ({pass} pass): {:.1} ns/read ({found} wins within the cap)",
+                tb.header().rows,
+                t.elapsed().as_nanos() as f64 / configs.len() as f64
+            );
+        }
+    }
     println!("for scale: one random playout step (move + make) costs {step_ns:.1} ns here");
     if let Some(e) = tb.damage() {
         eprintln!("error: {e}");

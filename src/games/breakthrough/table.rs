@@ -4,12 +4,13 @@
 
 use super::BreakthroughSetup;
 use crate::cli::output::{histogram_json, print_json, ProbeAnswer, TableInfo};
-use crate::cli::tablebase::{BuildArgs, VerifyArgs};
+use crate::cli::tablebase::{BuildArgs, CompressArgs, VerifyArgs};
 use crate::cli::CliResult;
 use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
 use crate::games::CliGame;
 use crate::progress::Bars;
 use breakthrough::tablebase::slices::Slicing;
+use breakthrough::tablebase::store::compressed::{self, CompressedTable, Packed};
 use breakthrough::tablebase::store::slice_blocks::{BLOCK_INDEX, SLICE_BLOCK_BYTES};
 use breakthrough::tablebase::store::{file::MAGIC, sliced::LAYOUT, Lookup, Tree};
 use breakthrough::tablebase::{
@@ -89,7 +90,9 @@ impl TableGame for BreakthroughSetup {
     /// A `QUASARTB` file, or a sliced table's directory (its manifest says so, or it has
     /// none and holds slice files).
     fn owns_table(path: &Path, head: &[u8]) -> bool {
-        head.starts_with(&MAGIC) || SliceDir::looks_like(path, &LAYOUT)
+        head.starts_with(&MAGIC)
+            || SliceDir::looks_like(path, &LAYOUT)
+            || SliceDir::looks_like(path, &compressed::LAYOUT)
     }
 
     /// D for every configuration of the region: a directory of slices, or one B-tree file
@@ -115,6 +118,127 @@ impl TableGame for BreakthroughSetup {
     fn verify(path: &Path, a: &VerifyArgs) -> CliResult {
         verify(path, a)
     }
+
+    /// A sliced table rewritten as entropy-coded run-length blocks, a line a file.
+    fn compress(path: &Path, a: &CompressArgs) -> CliResult {
+        compress(path, a)
+    }
+}
+
+/// Compresses the sliced table in `from` into `a.out`, a line a file on standard error as
+/// the checkers command prints them.
+fn compress(from: &Path, a: &CompressArgs) -> CliResult {
+    if let Some(board) = a.board {
+        let t = SlicedTable::open(from)?;
+        if t.region().board() != board {
+            return Err(format!(
+                "{}: a {} table, not {board}: give --board {} or leave it out",
+                from.display(),
+                t.region().board(),
+                t.region().board()
+            )
+            .into());
+        }
+    }
+    let block = a.block.unwrap_or(compressed::DEFAULT_BLOCK);
+    let start = std::time::Instant::now();
+    let (mut written, mut kept) = (0, 0);
+    let quiet = a.quiet;
+    let t = compressed::compress(from, &a.out, block, &mut |p| match p {
+        Packed::Counted { slices, run_bytes } => {
+            if !quiet {
+                eprintln!(
+                    "runs of {slices} slices counted ({run_bytes} bytes as bytes), {:.1} s: coding each file with one code",
+                    start.elapsed().as_secs_f64()
+                );
+            }
+        }
+        Packed::Kept(file) => {
+            kept += 1;
+            if !quiet {
+                eprintln!("{file}: coded already, kept");
+            }
+        }
+        Packed::Written {
+            file,
+            plain: p,
+            coded: c,
+        } => {
+            written += 1;
+            if !quiet {
+                eprintln!("{file}: {p} bytes plain, {c} coded");
+            }
+        }
+    })?;
+    let total = t.file_bytes();
+    let source = SlicedTable::open(from)?.bytes() as u64;
+    println!(
+        "{}: {written} files written as coded blocks of {} positions, {kept} kept; {total} bytes against {source} plain ({:.1} times smaller), {:.1} s",
+        a.out.display(),
+        block,
+        source as f64 / total.max(1) as f64,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// `info` of a compressed sliced table: every file read and checked, then its form, size
+/// and depth histogram.
+fn info_compressed(t: &CompressedTable, json: bool) -> CliResult {
+    let s = t.slicing();
+    let histogram = t
+        .verify_all(&Bars::default())
+        .map_err(|c| format!("{}: {c}", t.dir().display()))?;
+    let histogram = &histogram[..s.cap() as usize + 1];
+    let region = t.region();
+    let stored = (0..s.slices()).filter(|&id| s.is_canonical(id)).count() as u64;
+    let positions = stored * s.per_slice();
+    let bytes = t.file_bytes();
+    let form = format!(
+        "compressed: entropy-coded run-length blocks of {} positions",
+        t.block()
+    );
+    if json {
+        return print_json(&TableInfo {
+            game: "breakthrough",
+            file: t.dir().display().to_string(),
+            bytes,
+            covers: format!("{}, {} rows", region.board(), region.rows()),
+            positions,
+            checksum_verified: true,
+            details: serde_json::json!({
+                "board": region.board().to_string(),
+                "rows": region.rows(),
+                "sliced": true,
+                "form": form,
+                "block": t.block(),
+                "slices": stored,
+                "positions_per_byte": positions as f64 / bytes.max(1) as f64,
+                "depth_histogram": histogram_json(histogram),
+            }),
+        });
+    }
+    println!("sliced table: {}", t.dir().display());
+    println!("form: {form}");
+    println!(
+        "board: {}, rows: {} (rows {}..{})",
+        region.board(),
+        region.rows(),
+        region.lowest_row(),
+        region.board().height()
+    );
+    println!(
+        "positions: {positions} ({stored} slices of {} and their mirror images), {bytes} bytes on disk, {:.1} positions a byte",
+        s.per_slice(),
+        positions as f64 / bytes.max(1) as f64
+    );
+    println!(
+        "capped depth histogram of stored slices (D = {} means no win within {} moves):",
+        s.cap(),
+        region.lowest_row()
+    );
+    print_histogram(histogram);
+    Ok(())
 }
 
 fn print_histogram(histogram: &[u64]) {
@@ -304,6 +428,7 @@ fn info_sliced(t: &SlicedTable, json: bool) -> CliResult {
     let total: usize = plan.waves().iter().map(Vec::len).sum();
     let region = t.region();
     println!("sliced table: {}", t.dir().display());
+    println!("form: plain: capped depths packed {} a byte", s.per_byte());
     println!(
         "board: {}, rows: {} (rows {}..{})",
         region.board(),
@@ -311,12 +436,17 @@ fn info_sliced(t: &SlicedTable, json: bool) -> CliResult {
         region.lowest_row(),
         region.board().height()
     );
+    let positions = headers.len() as u64 * s.per_slice();
     println!(
         "slices finished: {} of {total} (each {} configurations and its mirror image), \
          {} bytes on disk",
         headers.len(),
         s.per_slice(),
         t.bytes()
+    );
+    println!(
+        "positions: {positions}, {:.1} positions a byte",
+        positions as f64 / t.bytes().max(1) as f64
     );
     let mut waves = vec![(0usize, 0usize); plan.waves().len()];
     for (k, wave) in plan.waves().iter().enumerate() {
@@ -346,6 +476,7 @@ fn info_sliced(t: &SlicedTable, json: bool) -> CliResult {
                 "board": region.board().to_string(),
                 "rows": region.rows(),
                 "sliced": true,
+                "form": "plain",
                 "slices_finished": headers.len(),
                 "slices": total,
                 "depth_histogram": histogram_json(&histogram),
@@ -367,6 +498,7 @@ fn info(path: &Path, json: bool) -> CliResult {
     let tree = match &t.tree {
         Tree::Static(tree) => tree,
         Tree::Sliced(sliced) => return info_sliced(sliced, json),
+        Tree::Compressed(c) => return info_compressed(c, json),
     };
     // The histogram reads every entry anyway: check every block first, on all cores.
     t.verify_all(&Bars::default())?;
@@ -466,9 +598,13 @@ fn verify(path: &Path, a: &VerifyArgs) -> CliResult {
     let tb = Tablebase::open(path)?;
     if a.write_index {
         let Some(sliced) = tb.table().tree.as_sliced() else {
+            let what = match tb.table().tree.as_compressed() {
+                Some(_) => "a compressed table, whose files are checked whole when read",
+                None => "a whole table, checked whole",
+            };
             return Err(format!(
-                "--write-index is for a sliced table's directory; {} is a whole table, \
-                 checked whole: drop --write-index",
+                "--write-index is for a plain sliced table's directory; {} is {what}: drop \
+                 --write-index",
                 path.display()
             )
             .into());

@@ -117,9 +117,16 @@ impl TableGame for CheckersSetup {
 /// Rewrites the databases in `from` as run-length blocks into `a.out`, a line a slice.
 fn compress(from: &Path, a: &CompressArgs) -> CliResult {
     use checkers::compress::Compressed;
+    if a.board.is_some() {
+        return Err(
+            "--board is an option of Breakthrough tables only; a checkers database's size is its own"
+                .into(),
+        );
+    }
+    let block = a.block.unwrap_or(retro::runs::DEFAULT_BLOCK);
     let start = Instant::now();
     let (mut written, mut kept, mut plain, mut runs) = (0, 0, 0u64, 0u64);
-    checkers::compress::compress(from, &a.out, a.block, &mut |c| match *c {
+    checkers::compress::compress(from, &a.out, block, &mut |c| match *c {
         Compressed::Blocked(s) => {
             if !a.quiet {
                 eprintln!("{s}: in blocks, to be coded when every slice is");
@@ -150,7 +157,7 @@ fn compress(from: &Path, a: &CompressArgs) -> CliResult {
     println!(
         "{}: {written} slices written as coded blocks of {} positions, {kept} kept; {runs} bytes of values against {plain} plain{ratio}, {:.1} s",
         a.out.display(),
-        a.block,
+        block,
         start.elapsed().as_secs_f64()
     );
     Ok(())

@@ -253,6 +253,9 @@ impl Tablebase {
     /// naming the first such slice: probes of those slices are errors, so a search uses the
     /// table only where it is intact.
     pub fn incomplete(&self) -> Option<TableFileError> {
+        if let Some(t) = self.table.tree.as_compressed() {
+            return t.completeness().err();
+        }
         self.table.tree.as_sliced()?.completeness().err()
     }
 
@@ -403,7 +406,7 @@ impl Tablebase {
     /// table answers with one digit (its `Lookup::get` would recompute the best move from
     /// every successor, microseconds a probe), a slice not built as "not stored".
     #[inline]
-    fn table_depth(&self, c: Config) -> Result<Option<u32>, Corrupt> {
+    pub fn table_depth(&self, c: Config) -> Result<Option<u32>, Corrupt> {
         match &self.table.tree {
             Tree::Sliced(s) => {
                 let cap = s.slicing().cap();
@@ -412,6 +415,10 @@ impl Tablebase {
                     None => s.depth(c)?,
                 };
                 Ok(d.filter(|&d| d < cap).map(u32::from))
+            }
+            Tree::Compressed(t) => {
+                let cap = t.slicing().cap();
+                Ok(t.depth(c)?.filter(|&d| d < cap).map(u32::from))
             }
             Tree::Static(_) => Ok(self.lookup(c)?.map(|e| e.depth)),
         }

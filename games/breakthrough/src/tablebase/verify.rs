@@ -244,12 +244,13 @@ impl<'a> WithinK<'a> {
     }
 }
 
-/// Checks `samples` random configurations of a sliced table's finished slices: the stored
-/// capped depth against [`WithinK`], and through the prober's lookup the entry (present
-/// exactly when `2 <= D <= R`) and its best move (legal, achieving `D`).
+/// Checks `samples` random configurations of a sliced table's (plain or compressed)
+/// finished slices: the stored capped depth against [`WithinK`], and through the prober's
+/// lookup the entry (present exactly when `2 <= D <= R`) and its best move (legal,
+/// achieving `D`).
 pub fn verify_sliced(tb: &Tablebase, samples: u64, seed: u64) -> VerifyReport {
     let mut report = VerifyReport::default();
-    let Some(table) = tb.table().tree.as_sliced() else {
+    let Some(table) = tb.table().tree.slices() else {
         report.failures.push("not a sliced table".into());
         return report;
     };

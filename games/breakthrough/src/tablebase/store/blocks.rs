@@ -61,6 +61,19 @@ pub enum Corrupt {
         /// The slice.
         slice: SliceName,
     },
+    /// A file of a compressed table, or one slice's runs in it, fails its checks (a cut, a
+    /// flipped byte, another table's file).
+    #[error("file {file}.qtc of the compressed table (slice {slice}) fails its checksum or header: delete the file and rerun `quasar tablebase compress` into the directory", file = super::compressed::pack_stem(.slice))]
+    Compressed {
+        /// The (first) slice it holds that cannot be read.
+        slice: SliceName,
+    },
+    /// A file of a compressed table is not there (a compression stopped before it).
+    #[error("the compressed table has no file {file}.qtc (which holds slice {slice}): rerun `quasar tablebase compress` into the directory to finish it", file = super::compressed::pack_stem(.slice))]
+    CompressedMissing {
+        /// The first slice the file holds.
+        slice: SliceName,
+    },
     /// Slices of a sliced table are not built: the table is incomplete.
     #[error("the sliced table is incomplete: {missing} of its {slices} slices are not built, the first {first} (no file {first}.qts); run its build again (`quasar tablebase build` with the same -o) to finish it")]
     Incomplete {

@@ -7,12 +7,14 @@
 
 use super::blocks::{block_count, crc_words, BlockCheck, BlockWriter, Corrupt, BLOCK_BYTES};
 use super::btree::{radix_root, Backing, Layout, StaticBTree, FANOUT, LEAF};
+use super::compressed::{self, CompressedTable};
 use super::sliced::SlicedTable;
 use super::Tree;
 use crate::tablebase::key::ValueCodec;
 use crate::tablebase::region::{Limits, Region};
 use crate::Board;
 use quasar_core::file::frame::{put_u32, put_u64};
+use quasar_core::file::slices::SliceDir;
 use quasar_core::file::{self, AtomicWrite, FileError, Frame, OutputLock, Seal};
 use quasar_core::progress::Progress;
 use std::io::{BufWriter, Seek, SeekFrom, Write};
@@ -327,8 +329,11 @@ impl TableFile {
             path: path.to_path_buf(),
             msg,
         };
-        // Before opening a file: a directory is a sliced table.
+        // Before opening a file: a directory is a sliced table, plain or compressed.
         if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+            if SliceDir::looks_like(path, &compressed::LAYOUT) {
+                return TableFile::open_compressed(path);
+            }
             return TableFile::open_sliced(path);
         }
         let f = file::open_read(path)?;
@@ -393,7 +398,13 @@ impl TableFile {
     /// the region; its entry count is left 0 (a sliced table counts its entries on demand).
     pub fn open_sliced(dir: &Path) -> Result<TableFile, TableFileError> {
         let t = SlicedTable::open(dir)?;
-        let region = t.region().clone();
+        let mut table = TableFile::sliced_header(dir, t.region().clone());
+        table.tree = Tree::Sliced(t);
+        Ok(table)
+    }
+
+    /// A sliced table's description (its entry count left 0) over an empty tree.
+    fn sliced_header(dir: &Path, region: Region) -> TableFile {
         let codec = ValueCodec::new(region.board());
         let header = Header {
             version: VERSION,
@@ -408,13 +419,22 @@ impl TableFile {
             block_bytes: BLOCK_BYTES as u32,
             checksum: 0,
         };
-        Ok(TableFile {
+        TableFile {
             path: dir.to_path_buf(),
             header,
             region,
             codec,
-            tree: Tree::Sliced(t),
-        })
+            tree: Tree::Static(StaticBTree::from_entries(&[], 2)),
+        }
+    }
+
+    /// Opens a compressed sliced table's directory (see [`CompressedTable::open`]), its
+    /// header as [`TableFile::open_sliced`] makes one.
+    pub fn open_compressed(dir: &Path) -> Result<TableFile, TableFileError> {
+        let t = CompressedTable::open(dir)?;
+        let mut table = TableFile::sliced_header(dir, t.region().clone());
+        table.tree = Tree::Compressed(t);
+        Ok(table)
     }
 
     /// Checks every block of the table now, on all cores, reporting bytes to `progress`.

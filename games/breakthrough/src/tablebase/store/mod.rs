@@ -1,30 +1,69 @@
 //! Storage of a table: the lookup trait its backends share, the compact static B-tree
 //! (the default, and the file's layout), the lazy block checks, the file, the sliced table
-//! and its block index, and (with the `backends` feature, for the benchmark) other backends
+//! and its block index, its compressed form, and (with the `backends` feature, for the benchmark) other backends
 //! for comparison.
 
 #[cfg(feature = "backends")]
 pub mod backends;
 pub mod blocks;
 pub mod btree;
+pub mod compressed;
 pub mod file;
 pub mod slice_blocks;
 pub mod sliced;
 
 pub use blocks::Corrupt;
 pub use btree::{Backing, Layout, StaticBTree};
+pub use compressed::CompressedTable;
 pub use file::{Header, TableFile, TableFileError};
 pub use sliced::SlicedTable;
 
 use quasar_core::progress::Progress;
 
-/// A table's stored entries: a whole table's static B-tree, or a sliced table's directory.
+/// A table's stored entries: a whole table's static B-tree, a sliced table's directory, or
+/// a compressed sliced table's directory.
 #[derive(Debug)]
 pub enum Tree {
     /// A whole table (one file).
     Static(StaticBTree),
     /// A sliced table (a directory of slice files).
     Sliced(SlicedTable),
+    /// A sliced table compressed (a directory of run-length coded files).
+    Compressed(CompressedTable),
+}
+
+/// The capped depths of a sliced table in either form, as the checks read them.
+pub trait SliceDepths {
+    /// The slicing.
+    fn slicing(&self) -> &crate::tablebase::slices::Slicing;
+    /// `min(D(c), R+1)` of a configuration; an error when the data is missing or damaged.
+    fn depth(&self, c: crate::tablebase::region::Config) -> Result<Option<u8>, Corrupt>;
+    /// Whether stored slice `id` can be read.
+    fn has(&self, id: u32) -> bool;
+}
+
+impl SliceDepths for SlicedTable {
+    fn slicing(&self) -> &crate::tablebase::slices::Slicing {
+        SlicedTable::slicing(self)
+    }
+    fn depth(&self, c: crate::tablebase::region::Config) -> Result<Option<u8>, Corrupt> {
+        SlicedTable::depth(self, c)
+    }
+    fn has(&self, id: u32) -> bool {
+        SlicedTable::has(self, id)
+    }
+}
+
+impl SliceDepths for CompressedTable {
+    fn slicing(&self) -> &crate::tablebase::slices::Slicing {
+        CompressedTable::slicing(self)
+    }
+    fn depth(&self, c: crate::tablebase::region::Config) -> Result<Option<u8>, Corrupt> {
+        CompressedTable::depth(self, c)
+    }
+    fn has(&self, id: u32) -> bool {
+        CompressedTable::has(self, id)
+    }
 }
 
 impl Tree {
@@ -32,15 +71,32 @@ impl Tree {
     pub fn as_static(&self) -> Option<&StaticBTree> {
         match self {
             Tree::Static(t) => Some(t),
-            Tree::Sliced(_) => None,
+            _ => None,
         }
     }
 
-    /// The sliced table.
+    /// The sliced table (plain).
     pub fn as_sliced(&self) -> Option<&SlicedTable> {
+        match self {
+            Tree::Sliced(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The compressed sliced table.
+    pub fn as_compressed(&self) -> Option<&CompressedTable> {
+        match self {
+            Tree::Compressed(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The capped depths of a sliced table, plain or compressed.
+    pub fn slices(&self) -> Option<&dyn SliceDepths> {
         match self {
             Tree::Static(_) => None,
             Tree::Sliced(t) => Some(t),
+            Tree::Compressed(t) => Some(t),
         }
     }
 
@@ -49,6 +105,7 @@ impl Tree {
         match self {
             Tree::Static(t) => t.verify_all(progress),
             Tree::Sliced(t) => t.verify_all(progress).map(|_| ()),
+            Tree::Compressed(t) => t.verify_all(progress).map(|_| ()),
         }
     }
 
@@ -57,6 +114,7 @@ impl Tree {
         match self {
             Tree::Static(t) => t.first_damage(),
             Tree::Sliced(t) => t.first_damage(),
+            Tree::Compressed(t) => t.first_damage(),
         }
     }
 }
@@ -67,24 +125,28 @@ impl Lookup for Tree {
         match self {
             Tree::Static(t) => t.get(key),
             Tree::Sliced(t) => t.get(key),
+            Tree::Compressed(t) => t.get(key),
         }
     }
     fn len(&self) -> usize {
         match self {
             Tree::Static(t) => t.len(),
             Tree::Sliced(t) => t.len(),
+            Tree::Compressed(t) => t.len(),
         }
     }
     fn bytes(&self) -> usize {
         match self {
             Tree::Static(t) => t.bytes(),
             Tree::Sliced(t) => t.bytes(),
+            Tree::Compressed(t) => t.bytes(),
         }
     }
     fn name(&self) -> &'static str {
         match self {
             Tree::Static(t) => t.name(),
             Tree::Sliced(t) => t.name(),
+            Tree::Compressed(t) => t.name(),
         }
     }
 }
