@@ -598,12 +598,15 @@ fn verify(path: &Path, a: &VerifyArgs) -> CliResult {
     let tb = Tablebase::open(path)?;
     if a.write_index {
         let Some(sliced) = tb.table().tree.as_sliced() else {
-            let what = match tb.table().tree.as_compressed() {
-                Some(_) => "a compressed table, whose files are checked whole when read",
-                None => "a whole table, checked whole",
+            let (kind, what) = match tb.table().tree.as_compressed() {
+                Some(_) => (
+                    "plain sliced",
+                    "a compressed table, whose files are checked whole when read",
+                ),
+                None => ("sliced", "a whole table, checked whole"),
             };
             return Err(format!(
-                "--write-index is for a plain sliced table's directory; {} is {what}: drop \
+                "--write-index is for a {kind} table's directory; {} is {what}: drop \
                  --write-index",
                 path.display()
             )

@@ -143,6 +143,14 @@ struct PackParts<'a> {
     slices: Vec<(u32, u32, Option<&'a [u8]>)>,
 }
 
+/// The largest file of `slices` slices of `s` in blocks of `block` a reader accepts: a run
+/// a position, none longer than its code's 35 bits (a symbol and a length's low bits).
+fn pack_limit(s: &Slicing, block: u64, slices: usize) -> u64 {
+    let blocks = s.per_slice().div_ceil(block);
+    let slice = 4 * (blocks + 1) + (s.per_slice() * 35).div_ceil(8) + 8 * blocks;
+    (PACK_HEADER + 256 + 8 * HISTOGRAM + ENTRY_BYTES * slices) as u64 + slices as u64 * slice
+}
+
 /// The stored slices with Black pattern `top` on row `H`, ascending.
 fn group(s: &Slicing, top: u32) -> Vec<u32> {
     let w = s.region().width();
@@ -408,7 +416,7 @@ impl CompressedTable {
             Pack::Failed(c)
         };
         let path = self.pack_path(top);
-        let limit = 1u64 << 40;
+        let limit = pack_limit(s, self.block, group(s, top).len());
         let bytes = match file::read(&path, limit, PACK_FRAME.what) {
             Ok(b) => b,
             Err(e) if e.is_not_found() => return Pack::Missing,

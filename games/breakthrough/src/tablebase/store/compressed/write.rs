@@ -237,7 +237,8 @@ fn kept(
     members: &[u32],
     headers: &std::collections::HashMap<u32, crate::tablebase::store::sliced::SliceHeader>,
 ) -> bool {
-    let Ok(bytes) = file::read(path, 1 << 40, "compressed table file") else {
+    let limit = super::pack_limit(s, block, members.len());
+    let Ok(bytes) = file::read(path, limit, "compressed table file") else {
         return false;
     };
     let Ok(parts) = parse_pack(s, top, &bytes) else {
