@@ -477,6 +477,7 @@ fn info_sliced(t: &SlicedTable, json: bool) -> CliResult {
                 "rows": region.rows(),
                 "sliced": true,
                 "form": "plain",
+                "positions_per_byte": positions as f64 / t.bytes().max(1) as f64,
                 "slices_finished": headers.len(),
                 "slices": total,
                 "depth_histogram": histogram_json(&histogram),
