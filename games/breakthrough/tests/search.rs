@@ -388,6 +388,7 @@ fn oracle_hits_at_expansion_prove_nodes_without_playouts() {
             prior: 0,
             prior_depth: 0,
             leaf: mcts::Leaf::Playout,
+            check: None,
         };
         let mut s = Searcher::new(cfg, oracle.clone());
         let r = s.search(&pos, Limits::Simulations(1000));
