@@ -574,20 +574,14 @@ impl Lookup for CompressedTable {
     /// The packed value (eq. 4.2) of a key with `2 <= D <= R`; `None` for a deeper or
     /// drawn-out configuration; a file missing or damaged is an error.
     fn get(&self, key: u64) -> Result<Option<u32>, Corrupt> {
-        let r = self.region();
-        let c = r.config_of_key(key);
-        if c.white & !r.white_cells() != 0 || c.black & !r.black_cells() != 0 || c.white == 0 {
-            return Ok(None);
-        }
-        let Some(d) = self.depth(c)? else {
-            return Ok(None);
-        };
-        if d >= self.slicing.cap() {
-            return Ok(None);
-        }
-        Ok(self
-            .best_move(c, d)?
-            .map(|m| self.codec.encode(d as u32, m)))
+        super::sliced::packed_value(
+            self.region(),
+            self.slicing.cap(),
+            &self.codec,
+            key,
+            |c| self.depth(c),
+            |c, d| self.best_move(c, d),
+        )
     }
 
     /// Entries with `2 <= D <= R` (stored members), from the files' histograms; 0 when a

@@ -629,20 +629,14 @@ impl Lookup for SlicedTable {
     /// drawn-out configuration; a slice not built is an error.
     #[inline]
     fn get(&self, key: u64) -> Result<Option<u32>, Corrupt> {
-        let r = self.region();
-        let c = r.config_of_key(key);
-        if c.white & !r.white_cells() != 0 || c.black & !r.black_cells() != 0 || c.white == 0 {
-            return Ok(None);
-        }
-        let Some(d) = self.depth(c)? else {
-            return Ok(None);
-        };
-        if d >= self.slicing.cap() {
-            return Ok(None);
-        }
-        Ok(self
-            .best_move(c, d)?
-            .map(|m| self.codec.encode(d as u32, m)))
+        packed_value(
+            self.region(),
+            self.slicing.cap(),
+            &self.codec,
+            key,
+            |c| self.depth(c),
+            |c, d| self.best_move(c, d),
+        )
     }
 
     fn len(&self) -> usize {
@@ -678,4 +672,29 @@ fn write_atomic(path: &Path, parts: &[&[u8]]) -> Result<(), TableFileError> {
     Ok(file::write_with(path, &lock, |f| {
         parts.iter().try_for_each(|p| f.write_all(p))
     })?)
+}
+
+/// The packed value (eq. 4.2) of `key` in a table of `region` read by its `depth` and
+/// `best_move`: `None` outside the region, for a configuration without a White piece, and
+/// for one deeper than `cap` or drawn out. Every form of a sliced table answers keys so.
+#[inline]
+pub(super) fn packed_value(
+    r: &Region,
+    cap: u8,
+    codec: &ValueCodec,
+    key: u64,
+    depth: impl FnOnce(Config) -> Result<Option<u8>, Corrupt>,
+    best_move: impl FnOnce(Config, u8) -> Result<Option<Move>, Corrupt>,
+) -> Result<Option<u32>, Corrupt> {
+    let c = r.config_of_key(key);
+    if c.white & !r.white_cells() != 0 || c.black & !r.black_cells() != 0 || c.white == 0 {
+        return Ok(None);
+    }
+    let Some(d) = depth(c)? else {
+        return Ok(None);
+    };
+    if d >= cap {
+        return Ok(None);
+    }
+    Ok(best_move(c, d)?.map(|m| codec.encode(d as u32, m)))
 }
