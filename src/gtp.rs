@@ -88,7 +88,7 @@ impl Reply {
         let text: String = text.into();
         Reply {
             ok: false,
-            text: quasar_core::file::shorten(&text, MAX_ERROR).into_owned(),
+            text: quasar_file::shorten(&text, MAX_ERROR).into_owned(),
             quit: false,
         }
     }

@@ -1,5 +1,5 @@
 //! What SIGINT and SIGTERM do: the process removes the temporary and lock files of its
-//! writes in progress ([`quasar_core::file::remove_temps`]) and exits with 128 + the
+//! writes in progress ([`quasar_file::remove_temps`]) and exits with 128 + the
 //! signal's number; a command that stops gracefully (solve, which saves its checkpoint)
 //! asks for a flag instead, raised by the first signal, and the second signal exits.
 
@@ -30,7 +30,7 @@ pub fn install() -> std::io::Result<()> {
                             continue;
                         }
                     }
-                    quasar_core::file::remove_temps();
+                    quasar_file::remove_temps();
                     std::process::exit(128 + sig);
                 }
             })?;

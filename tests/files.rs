@@ -181,7 +181,7 @@ fn two_writers_of_one_output_are_never_both_let_in() {
     let lock = temp("busy.qrt.lock");
     // A lock another run holds: the file exists and is locked by a process of ours.
     let holder = std::fs::File::create(&lock).unwrap();
-    assert!(quasar_core::file::try_lock(&holder).unwrap());
+    assert!(quasar_file::try_lock(&holder).unwrap());
     let (code, err) = run(&[
         "tablebase",
         "build",

@@ -245,9 +245,9 @@ pub fn write<S: GameSetup>(
     summary: &str,
     rep: &Report,
     games: &[GameRecord],
-) -> Result<std::path::PathBuf, quasar_core::file::FileError> {
+) -> Result<std::path::PathBuf, quasar_file::FileError> {
     let path = dir.join(crate::report::REPORT_HTML);
-    quasar_core::file::write(&path, page(setup, summary, rep, games).as_bytes())?;
+    quasar_file::write(&path, page(setup, summary, rep, games).as_bytes())?;
     Ok(path)
 }
 

@@ -4,9 +4,9 @@
 //! file again when it asks for more games; the file's content hash identifies it in records.
 
 use engine::setup::GameSetup;
-use quasar_core::file::{self, FileError};
 use quasar_core::splitmix64 as mix;
 use quasar_core::Game;
+use quasar_file::{self as file, FileError};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -171,7 +171,7 @@ impl<G: Game> OpeningBook<G> {
             }
             // An error quotes the line, cut: a line of 100 KB is no message.
             let at = |line_no: usize| {
-                let text = quasar_core::file::shorten(line, 80).into_owned();
+                let text = quasar_file::shorten(line, 80).into_owned();
                 (path.to_path_buf(), line_no, text)
             };
             let position = G::parse_position(line).map_err(|e| {
@@ -181,7 +181,7 @@ impl<G: Game> OpeningBook<G> {
                     line,
                     text,
                     game: S::NAME,
-                    message: quasar_core::file::shorten(&e.to_string(), 200).into_owned(),
+                    message: quasar_file::shorten(&e.to_string(), 200).into_owned(),
                 }
             })?;
             let size = S::of_position(&position);

@@ -194,9 +194,9 @@ impl<G: Game> LoneGame<G> {
         &self,
         setup: &S,
         path: &Path,
-    ) -> Result<(), quasar_core::file::FileError> {
+    ) -> Result<(), quasar_file::FileError> {
         let text = game_text(setup, &self.record(setup), "quasar play", "1");
-        quasar_core::file::write(path, text.as_bytes())
+        quasar_file::write(path, text.as_bytes())
     }
 }
 
@@ -307,7 +307,7 @@ pub fn winner_of(token: &str) -> Option<Winner> {
 pub enum ReadError {
     /// The file cannot be read.
     #[error(transparent)]
-    File(#[from] quasar_core::file::FileError),
+    File(#[from] quasar_file::FileError),
     /// A JSON Lines record that does not parse.
     #[error(transparent)]
     Record(#[from] crate::record::RecordError),
@@ -335,7 +335,7 @@ pub enum RecordText {
 
 /// Reads a record of either kind: JSON Lines when its first character is `{`, else PGN-style.
 pub fn read_record(path: &Path) -> Result<RecordText, ReadError> {
-    let text = quasar_core::file::read_to_string(path, MAX_RECORD, "game record")?;
+    let text = quasar_file::read_to_string(path, MAX_RECORD, "game record")?;
     if text.trim_start().starts_with('{') {
         Ok(RecordText::JsonLines(crate::record::parse(path, &text)?))
     } else {

@@ -4,8 +4,8 @@
 
 use crate::game::EndReason;
 use engine::player::MoveInfo;
-use quasar_core::file::{self, FileError};
 use quasar_core::GameResult;
+use quasar_file::{self as file, FileError};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};

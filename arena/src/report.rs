@@ -486,7 +486,7 @@ pub fn write_files(r: &Report, dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     }
     let mut written = Vec::new();
     for (path, text) in files {
-        quasar_core::file::write(&path, text.as_bytes()).map_err(std::io::Error::other)?;
+        quasar_file::write(&path, text.as_bytes()).map_err(std::io::Error::other)?;
         written.push(path);
     }
     Ok(written)

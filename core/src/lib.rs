@@ -1,6 +1,6 @@
 //! The game-neutral core of quasar: the [`Game`] trait, sides and outcomes, the [`Oracle`]
 //! trait that endgame knowledge implements, the [`Evaluation`] trait of heuristic knowledge, perft, an exact solver for tiny games, the
-//! conformance suite every game runs, the one file layer ([`file`]), the one progress interface ([`progress`]), and the small shared tools (bit operations chosen at
+//! conformance suite every game runs, the one progress interface ([`progress`]), and the small shared tools (bit operations chosen at
 //! run time, binomials and colex ranks, the mirror of a board held in a `u64`, SplitMix64, a cache prefetch).
 
 pub mod bits;
@@ -9,7 +9,6 @@ pub mod conformance;
 pub mod encode;
 pub mod eval;
 pub mod exact;
-pub mod file;
 pub mod game;
 pub mod grid;
 pub mod measure;

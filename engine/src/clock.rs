@@ -41,7 +41,7 @@ impl FromStr for TimeControl {
     type Err = TimeControlError;
     fn from_str(text: &str) -> Result<TimeControl, TimeControlError> {
         let fail = |why: String| TimeControlError {
-            text: quasar_core::file::shorten(text, 40).into_owned(),
+            text: quasar_file::shorten(text, 40).into_owned(),
             why,
         };
         let (moves, rest) = match text.split_once('/') {
@@ -53,7 +53,7 @@ impl FromStr for TimeControl {
                         return Err(fail(format!(
                             "the moves of a period must be a whole number of 1 or more, not \
                              '{}'",
-                            quasar_core::file::shorten(m, 20)
+                            quasar_file::shorten(m, 20)
                         )))
                     }
                 }

@@ -9,7 +9,7 @@
 
 use crate::features::Identity;
 use crate::model::Model;
-use quasar_core::file::{self as qfile, Fields, FileError, Frame, Seal};
+use quasar_file::{self as qfile, Fields, FileError, Frame, Seal};
 use std::path::{Path, PathBuf};
 
 /// The model file's frame.

@@ -7,7 +7,7 @@
 //! BBBBBB/BBBBBB/6/2W3/WW1WWW/WWWWWW b<TAB>1<TAB>0.547<TAB>-
 //! ```
 
-use quasar_core::file::{self as qfile, FileError};
+use quasar_file::{self as qfile, FileError};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 

@@ -200,7 +200,7 @@ const CHECKPOINT: &str = " checkpoint";
 pub fn save_checkpoint(
     path: &std::path::Path,
     trainer: &Trainer,
-) -> Result<(), quasar_core::file::FileError> {
+) -> Result<(), quasar_file::FileError> {
     let mut identity = trainer.model.identity.clone();
     identity.features.push_str(CHECKPOINT);
     let mut weights = trainer.model.weights.clone();
@@ -235,7 +235,7 @@ pub fn load_checkpoint(
     let n = (saved.weights.len().saturating_sub(3)) / 2;
     if saved.weights.len() != 2 * n + 3 {
         return Err(crate::file::NetError::File(
-            quasar_core::file::FileError::Damaged {
+            quasar_file::FileError::Damaged {
                 path: path.to_path_buf(),
                 msg: "not a training checkpoint: delete it to start the fit afresh".into(),
             },

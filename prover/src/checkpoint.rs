@@ -5,8 +5,8 @@
 use crate::frame;
 use crate::instance::ProverPosition;
 use crate::tt::{Key, Table};
-use quasar_core::file::{self, FileError, Frame, OutputLock};
 use quasar_core::Side;
+use quasar_file::{self as file, FileError, Frame, OutputLock};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -17,9 +17,9 @@ use crate::proof::{write_proof_file, Record, RecordKind, Verdict};
 use crate::proof_writer::ProofSummary;
 use crate::solve::{stop_error, Options, SolveError};
 use crate::tt::Key;
-use quasar_core::file::OutputLock;
 use quasar_core::progress::Progress;
 use quasar_core::{Game, Outcome, Side};
+use quasar_file::OutputLock;
 use std::collections::HashSet;
 use std::path::Path;
 

@@ -1,11 +1,11 @@
-//! What the proof and checkpoint files share beyond the frame of `quasar_core::file` (a
+//! What the proof and checkpoint files share beyond the frame of `quasar_file` (a
 //! magic, a version and a CRC-32 of everything before it at the end): the root position at
 //! bytes 12-31 of the header, and the byte that names a side.
 
 use crate::instance::ProverPosition;
 use crate::tt::Key;
-use quasar_core::file::{Fields, Frame, Seal};
 use quasar_core::Side;
+use quasar_file::{Fields, Frame, Seal};
 
 /// The frame of a file of these formats: `what` names it, `remedy` says how to rewrite it.
 pub const fn sealed_at_end(

@@ -7,7 +7,7 @@
 use crate::instance::ProverPosition;
 use crate::proof::{sort_records, write_proof_file, ProofError, ProofFile, ProofView, Record};
 use crate::proof_writer::ProofSummary;
-use quasar_core::file::OutputLock;
+use quasar_file::OutputLock;
 
 use std::io;
 use std::path::{Path, PathBuf};

@@ -23,8 +23,8 @@ use crate::proof::{
 };
 use crate::seen::Seen;
 use crate::RecordKind;
-use quasar_core::file::{self, Frame, OutputLock};
 use quasar_core::{Game, Side};
+use quasar_file::{self as file, Frame, OutputLock};
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! sections of packed values; written to a temporary file and renamed into place.
 
 use crate::packed::PackedArray;
-use quasar_core::file::{self, FileError, Frame, FrameError, OutputLock, Seal};
+use quasar_file::{self as file, FileError, Frame, FrameError, OutputLock, Seal};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -180,7 +180,7 @@ impl TableFile {
         })
     }
 
-    /// Writes the table to `path` atomically, taking its lock (see [`quasar_core::file`]).
+    /// Writes the table to `path` atomically, taking its lock (see [`quasar_file`]).
     pub fn save(&self, path: &Path) -> Result<(), TableFileError> {
         Ok(file::write(path, &self.to_bytes())?)
     }

@@ -7,8 +7,8 @@
 
 use crate::packed::{bits_for, PackedArray};
 use crate::progress::ProgressFn;
-use quasar_core::file::frame::put_u64;
-use quasar_core::file::{self, FileError, Frame, OutputLock, Seal};
+use quasar_file::frame::put_u64;
+use quasar_file::{self as file, FileError, Frame, OutputLock, Seal};
 use rayon::prelude::*;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -270,7 +270,7 @@ pub fn solve_mirror<G: MirrorGame + ?Sized>(
     Ok((MirrorTable { results, plies }, report))
 }
 
-/// Writes values, counters and the layer finished atomically (see [`quasar_core::file`]),
+/// Writes values, counters and the layer finished atomically (see [`quasar_file`]),
 /// so a run killed while saving keeps the previous checkpoint.
 fn save_checkpoint(
     path: &Path,

@@ -222,7 +222,7 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     if let Some(path) = &args.openings {
-        quasar_core::file::open_bounded(path, arena::openings::MAX_BYTES, "openings file")
+        quasar_file::open_bounded(path, arena::openings::MAX_BYTES, "openings file")
             .map_err(|e| format!("openings file {e}"))?;
     }
     let record = args.record.clone().unwrap_or_else(|| match args.shard {
@@ -245,7 +245,7 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
     if record.exists() {
         // A missing record's folder is made when the match starts: only what is there
         // already (a device, a folder) is refused here.
-        quasar_core::file::check_output(&record).map_err(|e| format!("record {e}"))?;
+        quasar_file::check_output(&record).map_err(|e| format!("record {e}"))?;
     }
     let main_job = args.players.is_empty();
     let (specs, setup, games) = if main_job {
@@ -512,7 +512,7 @@ fn folder_option(path: &std::path::Path, flag: &str, what: &str) -> CliResult {
             "{flag} {} is {}, not a folder: {flag} names the folder for {what} (made when \
              missing); give another",
             path.display(),
-            quasar_core::file::describe(&m.file_type())
+            quasar_file::describe(&m.file_type())
         )
         .into()),
         _ => Ok(()),

@@ -62,7 +62,7 @@ fn positive_seconds(text: &str) -> Result<f64, String> {
         Ok(s) if (MIN_SECONDS..=MAX_SECONDS).contains(&s) => Ok(s),
         _ => Err(format!(
             "give {MIN_SECONDS} to {MAX_SECONDS} seconds, not {}",
-            quasar_core::file::shorten(text, 20)
+            quasar_file::shorten(text, 20)
         )),
     }
 }

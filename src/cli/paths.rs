@@ -3,10 +3,10 @@
 use std::path::{Path, PathBuf};
 
 /// Ok when the file `path` (named by `what` in the error, e.g. an option) can be written:
-/// it is a regular file or absent ([`quasar_core::file::check_output`]), and its folder
+/// it is a regular file or absent ([`quasar_file::check_output`]), and its folder
 /// exists and takes a new file (tried with a scratch file, removed at once).
 pub fn writable(path: &Path, what: &str) -> Result<(), String> {
-    quasar_core::file::check_output(path).map_err(|e| format!("{what} {e}"))?;
+    quasar_file::check_output(path).map_err(|e| format!("{what} {e}"))?;
     let mut probe = path.as_os_str().to_owned();
     probe.push(format!(".probe-{}", std::process::id()));
     let probe = PathBuf::from(probe);

@@ -168,22 +168,22 @@ pub fn play_game<S: GameSetup>(
         if pos.side_to_move() == human {
             write!(out, "your move ({}): ", <S::Game as Game>::side_name(human))?;
             out.flush()?;
-            let read = quasar_core::file::read_line(&mut input, &mut bytes, MAX_LINE)?;
-            if read == quasar_core::file::Line::End {
+            let read = quasar_file::read_line(&mut input, &mut bytes, MAX_LINE)?;
+            if read == quasar_file::Line::End {
                 writeln!(out)?;
                 writeln!(out, "end of input: game abandoned")?;
                 return Ok(());
             }
             // A line too long or not text is answered, and the game goes on.
             let line = match (read, std::str::from_utf8(&bytes)) {
-                (quasar_core::file::Line::TooLong, _) => {
+                (quasar_file::Line::TooLong, _) => {
                     writeln!(
                         out,
                         "that line is longer than {MAX_LINE} bytes; type a move"
                     )?;
                     out.flush()?;
                     // Answered before the rest of it is read: it may never end.
-                    quasar_core::file::skip_line(&mut input)?;
+                    quasar_file::skip_line(&mut input)?;
                     continue;
                 }
                 (_, Ok(line)) => line.to_string(),

@@ -50,7 +50,7 @@ fn game_option(args: &Args) -> Result<(usize, Option<GameName>), String> {
             let names: Vec<&str> = GameName::all().iter().map(|g| g.name()).collect();
             Err(format!(
                 "--game {}: give a game ({}); the game's number in the record is --index N",
-                quasar_core::file::shorten(text, 40),
+                quasar_file::shorten(text, 40),
                 names.join(", ")
             ))
         }

@@ -264,7 +264,7 @@ fn parse_threads(text: &str) -> Result<usize, String> {
         Ok(n) if (1..=cores).contains(&n) => Ok(n),
         _ => Err(format!(
             "give 1 to {cores} (the cores of this machine), not {}",
-            quasar_core::file::shorten(text, 20)
+            quasar_file::shorten(text, 20)
         )),
     }
 }

@@ -336,9 +336,9 @@ fn game_of(path: &Path, expected: Option<GameName>) -> Result<GameName, Box<dyn 
     let meta = std::fs::metadata(path);
     if let Ok(m) = &meta {
         if !m.is_file() && !m.is_dir() {
-            return Err(quasar_core::file::FileError::NotRegular {
+            return Err(quasar_file::FileError::NotRegular {
                 path: path.to_path_buf(),
-                kind: quasar_core::file::describe(&m.file_type()),
+                kind: quasar_file::describe(&m.file_type()),
             }
             .into());
         }
@@ -346,7 +346,7 @@ fn game_of(path: &Path, expected: Option<GameName>) -> Result<GameName, Box<dyn 
     // Only a regular file is read here, and only its header: a FIFO would block the read.
     let mut head = Vec::new();
     if meta.is_ok_and(|m| m.is_file()) {
-        if let Ok(f) = quasar_core::file::open_read(path) {
+        if let Ok(f) = quasar_file::open_read(path) {
             let _ = f
                 .take(retro::file::HEADER_BYTES as u64)
                 .read_to_end(&mut head);

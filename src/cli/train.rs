@@ -9,9 +9,9 @@ use arena::selfplay::{play_shard, SelfPlay};
 use engine::settings::{ProbeRule, TableSpec};
 use learn::sample::{read_shard, write_shard};
 use learn::{Active, Dataset, Epoch, Model, TrainConfig, Trainer};
-use quasar_core::file::{self as qfile};
 use quasar_core::progress::Progress;
 use quasar_core::Game;
+use quasar_file as qfile;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

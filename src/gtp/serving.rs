@@ -3,14 +3,14 @@
 
 use super::{GtpEngine, Reply, MAX_LINE};
 use engine::setup::GameSetup;
-use quasar_core::file::Line;
+use quasar_file::Line;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 
 /// What the reading thread hands the loop.
 enum Input {
-    /// A line read as [`quasar_core::file::read_line`] returns it (never [`Line::End`]).
+    /// A line read as [`quasar_file::read_line`] returns it (never [`Line::End`]).
     Line(Vec<u8>, Line),
     /// The end of the input.
     End,
@@ -58,7 +58,7 @@ impl Lines {
             .name("gtp-input".into())
             .spawn(move || loop {
                 let mut bytes = Vec::new();
-                let msg = match quasar_core::file::read_line(&mut input, &mut bytes, MAX_LINE) {
+                let msg = match quasar_file::read_line(&mut input, &mut bytes, MAX_LINE) {
                     Ok(Line::End) => Input::End,
                     Ok(read) => Input::Line(bytes, read),
                     Err(e) => Input::Failed(e),
@@ -71,7 +71,7 @@ impl Lines {
                 // A line past the limit was answered as soon as it passed it; its rest is
                 // read past here.
                 if too_long {
-                    if let Err(e) = quasar_core::file::skip_line(&mut input) {
+                    if let Err(e) = quasar_file::skip_line(&mut input) {
                         hand_over(Input::Failed(e));
                         return;
                     }
@@ -134,7 +134,7 @@ pub fn serve<S: GameSetup>(
                 .split_whitespace()
                 .next()
                 .filter(|w| w.chars().all(|c| c.is_ascii_digit()))
-                .map(|w| quasar_core::file::shorten(w, 20).into_owned())
+                .map(|w| quasar_file::shorten(w, 20).into_owned())
         };
         let answer = match (read, std::str::from_utf8(&bytes)) {
             (Line::TooLong, _) => {

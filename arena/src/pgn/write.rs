@@ -205,6 +205,6 @@ pub fn write_match<S: GameSetup>(
     setup: &S,
     players: &[String],
     games: &[GameRecord],
-) -> Result<(), quasar_core::file::FileError> {
-    quasar_core::file::write(path, match_text(setup, players, games).as_bytes())
+) -> Result<(), quasar_file::FileError> {
+    quasar_file::write(path, match_text(setup, players, games).as_bytes())
 }

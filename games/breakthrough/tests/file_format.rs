@@ -7,8 +7,8 @@ use breakthrough::tablebase::{
     generate, Limits, Region, Silent, TableFile, TableFileError, Tablebase, Unknown,
 };
 use breakthrough::{Board, Position};
-use quasar_core::file::FileError;
 use quasar_core::Oracle;
+use quasar_file::FileError;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

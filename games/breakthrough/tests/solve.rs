@@ -8,8 +8,8 @@ use breakthrough::solve::{
 use breakthrough::{Board, Position};
 use prover::{ProverPosition, Verdict};
 use quasar_core::exact::ExactSolver;
-use quasar_core::file::FileError;
 use quasar_core::{GameResult, Shard, Side};
+use quasar_file::FileError;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};

@@ -18,8 +18,8 @@ use breakthrough::tablebase::{
     Tablebase, Unknown,
 };
 use breakthrough::{Board, Position};
-use quasar_core::file::slices::SliceDir;
 use quasar_core::{Game, Plan};
+use quasar_file::slices::SliceDir;
 use std::path::{Path, PathBuf};
 
 /// Breakthrough's own options of `tablebase build`.
@@ -297,7 +297,7 @@ fn build_sliced(a: &BuildArgs, region: Region, limits: Limits) -> CliResult {
         )
         .into());
     }
-    quasar_core::file::check_output_dir(&dir).map_err(|e| format!("--out {e}"))?;
+    quasar_file::check_output_dir(&dir).map_err(|e| format!("--out {e}"))?;
     let table = SlicedTable::create(&dir, &region)?;
     let s = table.slicing();
     let plan = s.plan();

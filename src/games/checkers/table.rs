@@ -13,8 +13,8 @@ use checkers::db::{
 };
 use checkers::slice::MAX_PIECES;
 use checkers::{Position, Slice};
-use quasar_core::file::slices::{SliceDir, SliceDirError};
 use quasar_core::{Game, Plan, Selection, Side};
+use quasar_file::slices::{SliceDir, SliceDirError};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

@@ -366,8 +366,8 @@ mod proof_writer {
     use crate::solve::proof_writer::scratch_folder;
     use crate::solve::ProofWriter;
     use crate::{Board, Move, Position};
-    use quasar_core::file;
     use quasar_core::{Game, Side};
+    use quasar_file as file;
     use std::path::PathBuf;
 
     fn dir(name: &str) -> PathBuf {

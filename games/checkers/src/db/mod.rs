@@ -6,9 +6,9 @@ use crate::board::Board;
 use crate::distance::{distance_path, DistanceTable};
 use crate::position::Position;
 use crate::slice::{Slice, SliceIndex, MAX_PIECES};
-use quasar_core::file::slices::{Layout, Manifest, SliceDir, SliceDirError};
-use quasar_core::file::{self, FileError, OutputLock};
 use quasar_core::{GameResult, Side};
+use quasar_file::slices::{Layout, Manifest, SliceDir, SliceDirError};
+use quasar_file::{self as file, FileError, OutputLock};
 use retro::{TableFile, TableFileError};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -79,7 +79,7 @@ fn pieces_of(files: &SliceDir) -> Result<u32, SliceDirError> {
     match m.get("max-pieces").and_then(|n| n.parse::<u32>().ok()) {
         Some(n @ 1..=MAX_PIECES) => Ok(n),
         _ => Err(SliceDirError::Manifest {
-            path: files.dir().join(quasar_core::file::slices::MANIFEST),
+            path: files.dir().join(quasar_file::slices::MANIFEST),
             why: format!("{m}: no `max-pieces` of 1 to {MAX_PIECES}"),
             build: files.build_command(),
         }),
@@ -187,7 +187,7 @@ pub enum DbError {
     Dir(#[from] SliceDirError),
 }
 
-/// Writes `bytes` to `path` atomically under its own lock (see [`quasar_core::file`]):
+/// Writes `bytes` to `path` atomically under its own lock (see [`quasar_file`]):
 /// shards of one build share the directory and write different slices.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), DbError> {
     let lock = OutputLock::wait(path).map_err(TableFileError::from)?;

@@ -25,10 +25,10 @@ use crate::tablebase::recurrence::{Depths, Recurrence};
 use crate::tablebase::region::{wins_at_depth_two, Config, Region};
 use crate::tablebase::slices::{Rows, SliceName, Slicing};
 use crate::{Board, Move};
-use quasar_core::file::frame::{put_u32, put_u64};
-use quasar_core::file::slices::{Layout, Manifest, SliceDir};
-use quasar_core::file::{self, Frame, Seal};
 use quasar_core::progress::Progress;
+use quasar_file::frame::{put_u32, put_u64};
+use quasar_file::slices::{Layout, Manifest, SliceDir};
+use quasar_file::{self as file, Frame, Seal};
 use retro::RunArray;
 use std::cell::Cell;
 use std::fmt;
@@ -190,7 +190,7 @@ fn parse_pack<'a>(s: &Slicing, top: u32, bytes: &'a [u8]) -> Result<PackParts<'a
     if crc32fast::hash(&body[..dir_len]) != f.u32(32) {
         return Err("checksum mismatch in its directory: the file is damaged".into());
     }
-    let b = quasar_core::file::frame::Fields(body);
+    let b = quasar_file::frame::Fields(body);
     let lengths = &body[..symbols];
     let mut histogram = [0u64; HISTOGRAM];
     for (d, n) in histogram.iter_mut().enumerate() {

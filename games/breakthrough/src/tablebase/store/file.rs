@@ -13,10 +13,10 @@ use super::Tree;
 use crate::tablebase::key::ValueCodec;
 use crate::tablebase::region::{Limits, Region};
 use crate::Board;
-use quasar_core::file::frame::{put_u32, put_u64};
-use quasar_core::file::slices::SliceDir;
-use quasar_core::file::{self, AtomicWrite, FileError, Frame, OutputLock, Seal};
 use quasar_core::progress::Progress;
+use quasar_file::frame::{put_u32, put_u64};
+use quasar_file::slices::SliceDir;
+use quasar_file::{self as file, AtomicWrite, FileError, Frame, OutputLock, Seal};
 use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -64,7 +64,7 @@ pub enum TableFileError {
     /// A sliced table's directory lacks its manifest, is incomplete or has a slice cut
     /// short.
     #[error(transparent)]
-    SliceDir(#[from] quasar_core::file::slices::SliceDirError),
+    SliceDir(#[from] quasar_file::slices::SliceDirError),
 }
 
 /// The header's fields.
@@ -258,7 +258,7 @@ impl Header {
 }
 
 impl TableFile {
-    /// Writes sorted, unique entries to `path` atomically (see [`quasar_core::file`]), so
+    /// Writes sorted, unique entries to `path` atomically (see [`quasar_file`]), so
     /// a file at `path` is always complete; an existing `path` that is not a regular file
     /// is refused, and so is a table another run is writing.
     pub fn write(

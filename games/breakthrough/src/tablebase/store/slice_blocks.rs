@@ -8,9 +8,9 @@
 
 use super::file::TableFileError;
 use crate::tablebase::slices::Slicing;
-use quasar_core::file::frame::put_u32;
-use quasar_core::file::{Frame, Seal};
 use quasar_core::progress::Progress;
+use quasar_file::frame::put_u32;
+use quasar_file::{Frame, Seal};
 use std::path::Path;
 
 /// The index's file name in a sliced table's directory.
@@ -107,7 +107,7 @@ impl BlockIndex {
         // A CRC a block of at least 64 bytes, and an entry a slice: more is not an index.
         let slices = s.slices() as u64;
         let limit = HEADER as u64 + slices * (16 + 4 * (s.bytes_per_slice() as u64 / 64 + 1));
-        let bytes = match quasar_core::file::read(&path, limit, "slice block index") {
+        let bytes = match quasar_file::read(&path, limit, "slice block index") {
             Err(e) if e.is_not_found() => return Ok(None),
             Err(e) => return Err(e.into()),
             Ok(b) => b,

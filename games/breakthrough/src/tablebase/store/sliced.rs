@@ -17,9 +17,9 @@ use crate::tablebase::recurrence::{Depths, Recurrence};
 use crate::tablebase::region::{Config, Region};
 use crate::tablebase::slices::Slicing;
 use crate::{Board, Move};
-use quasar_core::file::frame::{put_u32, put_u64};
-use quasar_core::file::slices::{self, Layout, Manifest, SliceDir};
-use quasar_core::file::{self, Frame, OutputLock, Seal};
+use quasar_file::frame::{put_u32, put_u64};
+use quasar_file::slices::{self, Layout, Manifest, SliceDir};
+use quasar_file::{self as file, Frame, OutputLock, Seal};
 use std::cell::Cell;
 use std::fmt;
 use std::io::Write;
@@ -664,7 +664,7 @@ impl Lookup for SlicedTable {
     }
 }
 
-/// Writes `parts` to `path` atomically under its own lock (see [`quasar_core::file`]):
+/// Writes `parts` to `path` atomically under its own lock (see [`quasar_file`]):
 /// shards of one build share the directory and write different slices, so a writer of
 /// one file waits only for another writer of that file.
 fn write_atomic(path: &Path, parts: &[&[u8]]) -> Result<(), TableFileError> {

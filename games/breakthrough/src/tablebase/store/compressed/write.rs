@@ -11,8 +11,8 @@ use crate::tablebase::slices::Slicing;
 use crate::tablebase::store::file::TableFileError;
 use crate::tablebase::store::sliced::SliceState;
 use crate::tablebase::store::SlicedTable;
-use quasar_core::file::slices::SliceDir;
-use quasar_core::file::{self, OutputLock};
+use quasar_file::slices::SliceDir;
+use quasar_file::{self as file, OutputLock};
 use rayon::prelude::*;
 use retro::{RunArray, RunCode, RunCounts, RunWriter, RunsError};
 use std::io::Write;
@@ -145,7 +145,7 @@ pub fn compress(
     let region = s.region().clone();
     let wanted = manifest_of(&region, block);
     // An output of the same table in blocks of another size is rewritten file by file.
-    let same_table = |m: &quasar_core::file::slices::Manifest| {
+    let same_table = |m: &quasar_file::slices::Manifest| {
         m.get("board") == wanted.get("board") && m.get("rows") == wanted.get("rows")
     };
     SliceDir::create(to, &LAYOUT, &wanted, |found| {

@@ -5,8 +5,8 @@ use super::{write_atomic, SliceHeader, SliceState, SlicedTable, SLICE_HEADER};
 use crate::tablebase::store::blocks::Corrupt;
 use crate::tablebase::store::file::TableFileError;
 use crate::tablebase::store::slice_blocks::{BlockIndex, BLOCK_INDEX};
-use quasar_core::file::slices;
 use quasar_core::progress::Progress;
+use quasar_file::slices;
 use rayon::prelude::*;
 
 impl SlicedTable {

@@ -4,6 +4,11 @@
 //! and [`AtomicWrite`] (a temporary file of a unique name beside the target, synced and
 //! renamed, removed on error, by [`remove_temps`] on a signal, and as stale by the next
 //! writer); an existing output that is not a regular file is refused before any work.
+//!
+//! [`frame`] is the framed header every binary format shares (magic, version, parameters,
+//! a CRC-32 checked before the version) and its little-endian field readers; [`slices`] is
+//! a table kept as a directory of slice files under a checksummed `manifest`. The crate
+//! depends on no other crate of quasar's, so every crate that stores a file can use it.
 
 use std::fs::{File, FileType, OpenOptions};
 use std::io::{Read, Write};
