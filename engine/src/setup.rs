@@ -376,9 +376,11 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         let prior_depth = settings
             .prior_depth
             .unwrap_or_else(|| self.default_prior_depth());
-        // A forced-result check reads the evaluation's verdicts and move order.
+        // Priors, backups and shallow searches read the evaluation's values; forced-result
+        // checks read only its verdicts and move order.
         let check = settings.check.flatten();
-        if imb == 0.0 && prior == 0 && prior_depth == 0 && check.is_none() {
+        let values = imb != 0.0 || prior != 0 || prior_depth != 0;
+        if !values {
             if let Some(net @ (crate::net::NetSpec::File(_) | crate::net::NetSpec::Builtin)) =
                 &settings.net
             {
@@ -394,19 +396,26 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
                         .into(),
                 ));
             }
+        }
+        let (learned, leaf) = if values {
+            let net = settings.net.clone().unwrap_or_else(|| self.default_net());
+            let learned = self.learned_evaluation(&net)?;
+            let leaf = settings
+                .leaf
+                .unwrap_or_else(|| self.default_leaf(learned.is_some()));
+            (learned, leaf)
+        } else {
+            (None, settings.leaf.unwrap_or_default())
+        };
+        if !values && check.is_none() {
             return Ok(EvaluationUse {
                 imb,
                 prior,
                 prior_depth,
                 evaluation: None,
-                leaf: settings.leaf.unwrap_or_default(),
+                leaf,
             });
         }
-        let net = settings.net.clone().unwrap_or_else(|| self.default_net());
-        let learned = self.learned_evaluation(&net)?;
-        let leaf = settings
-            .leaf
-            .unwrap_or_else(|| self.default_leaf(learned.is_some()));
         let Some(evaluation) = learned.or_else(|| self.mcts_evaluation()) else {
             let (key, value) = if imb != 0.0 {
                 ("imb", imb.to_string())
@@ -416,7 +425,7 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
                 ("prior-depth", prior_depth.to_string())
             } else {
                 let c = check.expect("one evaluation use is on");
-                ("check", format!("{}/{}", c.after, c.depth))
+                ("check", c.to_string())
             };
             return Err(SetupError::NoEvaluation {
                 key,

@@ -62,12 +62,19 @@ impl Check {
     /// The deepest search accepted.
     pub const MAX_DEPTH: u32 = 12;
 
-    /// The most positions a search of a node with `visits` real visits may visit: a few
-    /// dozen for each simulation through the node, so that the searches never cost much
-    /// more than the simulations (a search cut short proves nothing).
+    /// The most positions one search may visit: a few dozen for each of the node's
+    /// visits, so that the searches never cost much more than the simulations (a search
+    /// cut short proves nothing).
     #[inline]
-    pub fn node_limit(visits: u32) -> u64 {
-        64 * visits.max(1) as u64
+    pub fn node_limit(self) -> u64 {
+        64 * self.after as u64
+    }
+}
+
+impl std::fmt::Display for Check {
+    /// As a `check=` value: `VISITS/PLIES`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.after, self.depth)
     }
 }
 

@@ -34,6 +34,9 @@ pub struct Settings<'a, G: Game, P> {
     pub heuristic: Heuristic<'a, G>,
     /// The weight of the minimax value in selection (0: implicit minimax backups off).
     pub alpha: f32,
+    /// The forced-result checks and the evaluation whose verdicts and move order they
+    /// search with (off without an evaluation).
+    pub checks: Option<(Check, &'a dyn Evaluation<G>)>,
 }
 
 impl<'a, G: Game, P> Settings<'a, G, P> {
@@ -56,8 +59,7 @@ impl<'a, G: Game, P> Settings<'a, G, P> {
         };
         // Only the features in use pay for the evaluation at expansion.
         let depth = config.prior_depth;
-        let eval =
-            evaluation.filter(|_| alpha > 0.0 || prior > 0 || depth > 0 || config.check.is_some());
+        let eval = evaluation.filter(|_| alpha > 0.0 || prior > 0 || depth > 0);
         Settings {
             config,
             c: config.c as f32,
@@ -66,6 +68,7 @@ impl<'a, G: Game, P> Settings<'a, G, P> {
             child_probes: config.child_probes,
             heuristic: Heuristic { eval, prior, depth },
             alpha,
+            checks: config.check.zip(evaluation),
         }
     }
 }
@@ -245,8 +248,8 @@ pub fn simulate<G: Game, P: PlayoutPolicy<G>, S: Store<G::Move>>(
         before = store.enter(child);
         path.push(child);
         id = child;
-        if let (Some(check), Some(e)) = (settings.config.check, settings.heuristic.eval) {
-            if before == prior + check.after
+        if let Some((check, e)) = settings.checks {
+            if before.checked_sub(prior) == Some(check.after)
                 && store.stats(child).2 == Proof::Unknown
                 && pos.outcome().is_none()
             {
@@ -255,7 +258,7 @@ pub fn simulate<G: Game, P: PlayoutPolicy<G>, S: Store<G::Move>>(
                 if let Some((r, plies)) =
                     scratch
                         .shallow
-                        .forced(e, &pos, check.depth, Check::node_limit(check.after))
+                        .forced(e, &pos, check.depth, check.node_limit())
                 {
                     let proof = Proof::from_result(r.flip());
                     store.prove(child, proof, plies.min(u16::MAX as u32) as u16);

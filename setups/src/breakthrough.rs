@@ -437,6 +437,29 @@ mod tests {
     }
 
     #[test]
+    fn forced_result_checks_alone_read_the_evaluation_but_score_leaves_by_playouts() {
+        let s = setup(8, 8);
+        // The checks search with the evaluation's verdicts; its values serve nothing, so
+        // leaves keep their playouts and a leaf scored by the evaluation is refused.
+        let only = EngineSettings::parse_keys("imb=0,prior=0,check=20/4").unwrap();
+        let u = s.evaluation_use(&only).unwrap();
+        assert!(u.evaluation.is_some());
+        assert_eq!(u.leaf, Leaf::Playout);
+        let eval_leaf = EngineSettings::parse_keys("imb=0,prior=0,check=20/4,leaf=eval").unwrap();
+        assert!(s.evaluation_use(&eval_leaf).is_err());
+        let mut searcher = s.searcher(&only, 1).unwrap();
+        assert_eq!(
+            searcher.config().check,
+            Some(mcts::Check {
+                after: 20,
+                depth: 4
+            })
+        );
+        let r = searcher.search(&s.start().unwrap(), mcts::Limits::Simulations(300));
+        assert_eq!(r.simulations, 300);
+    }
+
+    #[test]
     fn the_guard_plays_forced_wins_and_vetoes_only_moves_alpha_beta_proves_lost() {
         use alphabeta::{AlphaBeta, Limit, Score};
         use quasar_core::GameResult;

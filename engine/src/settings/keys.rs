@@ -248,6 +248,7 @@ impl EngineSettings {
                 once(&mut self.guard, a, twice)?;
             }
             "check" => {
+                // The message names mcts::Check::MAX_DEPTH, 12.
                 let expected = "expected VISITS/PLIES, such as 20/4 (visits from 1, plies from 1 to 12), or off";
                 let check = if value == "off" {
                     None
@@ -256,7 +257,9 @@ impl EngineSettings {
                         .split_once('/')
                         .ok_or_else(|| bad(key, value, expected))?;
                     match (a.parse::<u32>(), d.parse::<u32>()) {
-                        (Ok(after), Ok(depth)) if after >= 1 && (1..=12).contains(&depth) => {
+                        (Ok(after), Ok(depth))
+                            if after >= 1 && (1..=mcts::Check::MAX_DEPTH).contains(&depth) =>
+                        {
                             Some(mcts::Check { after, depth })
                         }
                         _ => return Err(bad(key, value, expected)),
@@ -388,7 +391,7 @@ impl fmt::Display for EngineSettings {
         }
         if let Some(c) = self.check {
             keys.push(match c {
-                Some(c) => format!("check={}/{}", c.after, c.depth),
+                Some(c) => format!("check={c}"),
                 None => "check=off".into(),
             });
         }
