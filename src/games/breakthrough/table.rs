@@ -218,15 +218,7 @@ fn info_compressed(t: &CompressedTable, json: bool) -> CliResult {
             }),
         });
     }
-    println!("sliced table: {}", t.dir().display());
-    println!("form: {form}");
-    println!(
-        "board: {}, rows: {} (rows {}..{})",
-        region.board(),
-        region.rows(),
-        region.lowest_row(),
-        region.board().height()
-    );
+    print_sliced_head(t.dir(), &form, region);
     println!(
         "positions: {positions} ({stored} slices of {} and their mirror images), {bytes} bytes on disk, {:.1} positions a byte",
         s.per_slice(),
@@ -239,6 +231,19 @@ fn info_compressed(t: &CompressedTable, json: bool) -> CliResult {
     );
     print_histogram(histogram);
     Ok(())
+}
+
+/// The first lines of `info` of a sliced table in either form: its folder, form and region.
+fn print_sliced_head(dir: &Path, form: &str, region: &Region) {
+    println!("sliced table: {}", dir.display());
+    println!("form: {form}");
+    println!(
+        "board: {}, rows: {} (rows {}..{})",
+        region.board(),
+        region.rows(),
+        region.lowest_row(),
+        region.board().height()
+    );
 }
 
 fn print_histogram(histogram: &[u64]) {
@@ -427,15 +432,8 @@ fn info_sliced(t: &SlicedTable, json: bool) -> CliResult {
     let plan = s.plan();
     let total: usize = plan.waves().iter().map(Vec::len).sum();
     let region = t.region();
-    println!("sliced table: {}", t.dir().display());
-    println!("form: plain: capped depths packed {} a byte", s.per_byte());
-    println!(
-        "board: {}, rows: {} (rows {}..{})",
-        region.board(),
-        region.rows(),
-        region.lowest_row(),
-        region.board().height()
-    );
+    let form = format!("plain: capped depths packed {} a byte", s.per_byte());
+    print_sliced_head(t.dir(), &form, region);
     let positions = headers.len() as u64 * s.per_slice();
     println!(
         "slices finished: {} of {total} (each {} configurations and its mirror image), \
