@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 /// Searches every position to `depth` plies and checks what it calls proven against the
 /// exact solver (and `deep` beyond the solver's reach); every win within the depth must be
-/// found. Returns how many positions it proved and how many it left to the evaluation.
+/// found, and the move it plays for a win must leave the opponent lost. Returns how many
+/// positions it proved and how many it left to the evaluation.
 pub fn check_against_exact<G: Game>(
     eval: Arc<dyn Evaluation<G>>,
     positions: &[G],
@@ -34,6 +35,17 @@ pub fn check_against_exact<G: Game>(
                 assert_eq!(result, t.result, "{text}");
                 if result == GameResult::Win {
                     assert!(plies >= t.plies, "{text}: win in {plies} < {}", t.plies);
+                    let mut child = pos.clone();
+                    child.play(r.best_move);
+                    let reply = ExactSolver::new(3_000_000).solve(&child, depth);
+                    // The solver may run out of nodes on the reply; what it answers must
+                    // be a loss for the opponent.
+                    let answered = child.outcome().is_none() && reply.is_some();
+                    assert!(
+                        !answered || reply.is_some_and(|s| s.result == GameResult::Loss),
+                        "{text}: {} does not win",
+                        pos.move_text(r.best_move)
+                    );
                 }
                 checked[0] += 1;
             }

@@ -1,6 +1,7 @@
 //! The alpha-beta search with Breakthrough's evaluation checked against the exact solver:
 //! every result it calls proven is the true one, and it finds every win within its depth.
 
+use alphabeta::check::check_against_exact;
 use alphabeta::{AlphaBeta, Config, Limit, Score};
 use breakthrough::{Board, BreakthroughEval, Position};
 use quasar_core::exact::ExactSolver;
@@ -26,56 +27,20 @@ fn positions(board: Board, games: usize, seed: u64) -> Vec<Position> {
 
 #[test]
 fn proven_results_are_true_and_wins_within_the_depth_are_found() {
-    let depth = 9;
     let mut checked = [0usize; 2];
     for (board, games, seed) in [("5x5", 6, 1), ("4x5", 8, 2), ("6x5", 3, 3)] {
         let board: Board = board.parse().unwrap();
-        let mut ab = AlphaBeta::new(
-            Config {
-                table_bytes: 1 << 20,
-                max_depth: 16,
-            },
+        // The exact solver stops at 9 plies or its node budget; a claim beyond that is
+        // checked deeper.
+        let deep = |p: &Position| ExactSolver::new(50_000_000).solve(p, 40).map(|s| s.result);
+        let c = check_against_exact(
             Arc::new(BreakthroughEval::new(board)),
+            &positions(board, games, seed),
+            9,
+            deep,
         );
-        for pos in positions(board, games, seed) {
-            let mut exact = ExactSolver::new(2_000_000);
-            let truth = exact.solve(&pos, depth);
-            ab.clear();
-            let r = ab.search(&pos, Limit::Depth(depth)).unwrap();
-            match (r.score, truth) {
-                (Score::Proven { result, plies }, Some(t)) => {
-                    assert_eq!(result, t.result, "{pos}");
-                    if result == GameResult::Win {
-                        assert!(plies >= t.plies, "{pos}: win in {plies} < {}", t.plies);
-                        // The move leads to a position the opponent loses.
-                        let mut c = pos;
-                        c.play(r.best_move);
-                        let reply = ExactSolver::new(2_000_000).solve(&c, depth);
-                        let lost = c.outcome().is_some()
-                            || reply.is_some_and(|s| s.result == GameResult::Loss);
-                        assert!(lost, "{pos}: {} does not win", pos.move_text(r.best_move));
-                    }
-                    checked[0] += 1;
-                }
-                (Score::Proven { result, .. }, None) => {
-                    // The exact solver stops at `depth` plies or its node budget; a claim
-                    // beyond that is checked deeper.
-                    let deep = ExactSolver::new(50_000_000).solve(&pos, 40);
-                    assert_eq!(deep.map(|s| s.result), Some(result), "{pos}");
-                }
-                (Score::Eval(_), Some(t)) => {
-                    // Every win within the depth is found; a loss may hide behind the
-                    // horizon only when the exact one is longer than the search reached.
-                    assert!(
-                        t.result != GameResult::Win,
-                        "{pos}: missed a win in {}",
-                        t.plies
-                    );
-                    assert!(t.plies + 1 >= depth, "{pos}: missed a loss in {}", t.plies);
-                }
-                (Score::Eval(_), None) => checked[1] += 1,
-            }
-        }
+        checked[0] += c[0];
+        checked[1] += c[1];
     }
     assert!(checked[0] > 50 && checked[1] > 20, "{checked:?}");
 }
