@@ -6,8 +6,8 @@
 use engine::clock::{move_time, ClockState};
 use engine::engine::{Engine, EngineChoice};
 use engine::setup::{GameSetup, SetupError};
-use mcts::Limits;
 use quasar_core::progress::{SearchInfo, SearchValue, Watch};
+use quasar_core::Limit;
 use quasar_core::{Game, Side};
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
@@ -430,7 +430,7 @@ impl<S: GameSetup> GtpEngine<S> {
             interval,
         };
         self.searcher
-            .search_with(&pos, Limits::Simulations(u64::MAX), &mut watch);
+            .search_with(&pos, Limit::Count(u64::MAX), &mut watch);
         drop(watch);
         engine::engine::warn_damage_once(self.searcher.damage());
         if let Some(e) = failed {
@@ -477,7 +477,7 @@ impl<S: GameSetup> GtpEngine<S> {
     /// time over its stones) as the increment; in a byo-yomi period (stones left, or none
     /// and no main time left: a period starts), each of its stones has an equal share,
     /// seen as the clock and given back after the move.
-    fn move_limits(&self, side: Side) -> Limits {
+    fn move_limits(&self, side: Side) -> Limit {
         let Some(s) = self.settings else {
             return self.engine.limit;
         };
@@ -506,7 +506,7 @@ impl<S: GameSetup> GtpEngine<S> {
                 period: None,
             },
         };
-        Limits::Time(move_time(clock))
+        Limit::Time(move_time(clock))
     }
 }
 

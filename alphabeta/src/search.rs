@@ -179,8 +179,12 @@ impl<G: Game> AlphaBeta<G> {
     }
 
     /// Searches `pos` within `limit` and returns the move to play.
-    pub fn search(&mut self, pos: &G, limit: Limit) -> Result<Report<G::Move>, SearchError> {
-        self.search_with(pos, limit, &[], &mut Watch::none())
+    pub fn search(
+        &mut self,
+        pos: &G,
+        limit: impl Into<Limit>,
+    ) -> Result<Report<G::Move>, SearchError> {
+        self.search_with(pos, limit.into(), &[], &mut Watch::none())
     }
 
     /// Searches `pos` within `limit` with the root moves in `exclude` left out (a second
@@ -190,10 +194,11 @@ impl<G: Game> AlphaBeta<G> {
     pub fn search_with(
         &mut self,
         pos: &G,
-        limit: Limit,
+        limit: impl Into<Limit>,
         exclude: &[G::Move],
         watch: &mut Watch<'_, G::Move>,
     ) -> Result<Report<G::Move>, SearchError> {
+        let limit = limit.into();
         if pos.outcome().is_some() {
             return Err(SearchError::GameOver);
         }
@@ -236,7 +241,7 @@ impl<G: Game> AlphaBeta<G> {
             Limit::Nodes(_) => (self.config.max_depth, None),
         };
         self.deadline = match limit {
-            Limit::Time(t) => Some(start + t),
+            Limit::Time(t) => quasar_core::Limit::Time(t).deadline(start),
             _ => None,
         };
         self.node_limit = match limit {

@@ -363,11 +363,11 @@ mod tests {
     use super::*;
     use breakthrough::{Board, Move, Position};
     use engine::random_player::RandomPlayer;
-    use mcts::Limits;
+    use quasar_core::Limit;
 
     fn budget(ms: u64) -> Budget {
         Budget::new(
-            Limits::Time(Duration::from_millis(ms)),
+            Limit::Time(Duration::from_millis(ms)),
             Duration::from_millis(ms),
             Duration::from_secs(1),
         )

@@ -13,9 +13,9 @@ use engine::clock::TimeControl;
 use engine::player::PlayerFactory;
 use engine::random_player::random_move;
 use engine::setup::GameSetup;
-use mcts::Limits;
 use quasar_core::progress::Progress;
 use quasar_core::splitmix64 as mix;
+use quasar_core::Limit;
 use quasar_core::{Game, Shard};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -42,7 +42,7 @@ pub struct MatchConfig<S: GameSetup> {
     /// is even.
     pub games: u32,
     /// The per-move limit of players whose spec sets none.
-    pub limit: Limits,
+    pub limit: Limit,
     /// A clock for each side instead of `limit`, for players whose spec sets no limit.
     pub clock: Option<TimeControl>,
     /// How far past a time limit a move may run before it loses.

@@ -6,7 +6,7 @@ use breakthrough::{Board, Move, Position};
 use engine::gtp_client::{GtpPlayer, GtpSpec};
 use engine::player::{Budget, Player, PlayerError};
 use engine::random_player::RandomPlayer;
-use mcts::Limits;
+use quasar_core::Limit;
 use quasar_core::{Game, Outcome, Side};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -95,7 +95,7 @@ fn board() -> Board {
 
 fn budget(ms: u64) -> Budget {
     Budget::new(
-        Limits::Time(Duration::from_millis(ms)),
+        Limit::Time(Duration::from_millis(ms)),
         Duration::from_millis(ms),
         Duration::from_secs(5),
     )

@@ -1,6 +1,6 @@
 //! The game-neutral core of quasar: the [`Game`] trait, sides and outcomes, the [`Oracle`]
 //! trait that endgame knowledge implements, the [`Evaluation`] trait of heuristic knowledge, perft, an exact solver for tiny games, the
-//! conformance suite every game runs, the one progress interface ([`progress`]), and the small shared tools (bit operations chosen at
+//! conformance suite every game runs, the one progress interface ([`progress`]), the one search budget ([`Limit`]), and the small shared tools (bit operations chosen at
 //! run time, binomials and colex ranks, the mirror of a board held in a `u64`, SplitMix64, a cache prefetch).
 
 pub mod bits;
@@ -11,6 +11,7 @@ pub mod eval;
 pub mod exact;
 pub mod game;
 pub mod grid;
+pub mod limit;
 pub mod measure;
 pub mod memory;
 pub mod oracle;
@@ -24,6 +25,7 @@ mod toy;
 pub use encode::{Encode, Planes};
 pub use eval::{win_chance, Evaluation, ForcedOnly, Verdict, Verdicts, EVAL_LIMIT};
 pub use game::{perft, Detail, Game, GameResult, Outcome, ParseError, Side};
+pub use limit::Limit;
 pub use measure::cpu_seconds;
 pub use oracle::{Chain, NoOracle, Oracle, ProvenOutcome};
 pub use plan::{Plan, Selection, Shard};

@@ -7,8 +7,8 @@ use crate::player::{Budget, MoveInfo, Player, PlayerError, PlayerFactory};
 use crate::settings::{ProbeRule, TableSpec};
 use crate::setup::{GameSetup, SetupError};
 use crate::spec::PlayerSpec;
-use alphabeta::{AlphaBeta, Config, Limit};
-use mcts::Limits;
+use alphabeta::{AlphaBeta, Config};
+use quasar_core::Limit;
 use quasar_core::{Evaluation, Game, Oracle};
 use std::fmt;
 use std::path::PathBuf;
@@ -226,15 +226,6 @@ impl fmt::Display for AbSettings {
     }
 }
 
-/// The search limit of one move: the budget's time, or with a simulation budget that many
-/// nodes (so a match in simulations still bounds the alpha-beta player).
-pub fn limit_of(limit: Limits) -> Limit {
-    match limit {
-        Limits::Time(t) => Limit::Time(t),
-        Limits::Simulations(n) => Limit::Nodes(n),
-    }
-}
-
 /// Builds alpha-beta players that share one loaded table.
 #[derive(Debug)]
 pub struct AbFactory<S: GameSetup> {
@@ -261,8 +252,8 @@ impl<S: GameSetup> PlayerFactory<S::Game> for AbFactory<S> {
         PlayerSpec::AlphaBeta(self.settings.clone()).to_string()
     }
 
-    fn own_limit(&self) -> Option<Limits> {
-        self.settings.time.map(Limits::Time)
+    fn own_limit(&self) -> Option<Limit> {
+        self.settings.time.map(Limit::Time)
     }
 
     fn own_clock(&self) -> Option<TimeControl> {
@@ -304,7 +295,7 @@ impl<G: Game> Player<G> for AbPlayer<G> {
     fn choose(&mut self, pos: &G, budget: &Budget) -> Result<G::Move, PlayerError> {
         let report = self
             .searcher
-            .search(pos, limit_of(budget.move_limit()))
+            .search(pos, budget.move_limit())
             .map_err(|_| PlayerError::NoMove)?;
         crate::engine::warn_damage_once(self.searcher.damage());
         let scale = self.searcher.evaluation_scale();

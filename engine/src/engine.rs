@@ -1,16 +1,15 @@
 //! quasar's own searchers behind one interface, for the commands that play one game at a
 //! time (`bestmove`, `play`, `gtp`): MCTS or alpha-beta, as the user chose.
 
-use crate::ab_player::{limit_of, AbEval, AbSettings};
+use crate::ab_player::{AbEval, AbSettings};
 use crate::guard::Guarded;
 use crate::player::MoveInfo;
 use crate::settings::EngineSettings;
 use crate::setup::{GameSetup, SetupError};
 use alphabeta::AlphaBeta;
-use alphabeta::Limit;
-use mcts::Limits;
 use quasar_core::progress::{SearchValue, Watch};
 use quasar_core::Game;
+use quasar_core::Limit;
 
 /// The searcher a game is played by when the user names none: the best one found in
 /// matches, of either kind.
@@ -39,7 +38,7 @@ pub struct EngineChoice {
     /// The searcher and its settings.
     pub searcher: SearcherSettings,
     /// Each move's limit (for alpha-beta a simulation count is a node count).
-    pub limit: Limits,
+    pub limit: Limit,
 }
 
 /// A searcher of either kind; each keeps what it learnt (tree, table) between moves.
@@ -102,7 +101,7 @@ impl<S: GameSetup> Engine<S> {
     pub fn search(
         &mut self,
         pos: &S::Game,
-        limits: Limits,
+        limits: Limit,
     ) -> EngineReport<<S::Game as Game>::Move> {
         self.search_with(pos, limits, &mut Watch::none())
     }
@@ -111,12 +110,12 @@ impl<S: GameSetup> Engine<S> {
     pub fn search_with(
         &mut self,
         pos: &S::Game,
-        limits: Limits,
+        limits: Limit,
         watch: &mut Watch<'_, <S::Game as Game>::Move>,
     ) -> EngineReport<<S::Game as Game>::Move> {
         match self {
             Engine::Mcts(s) => EngineReport::Mcts(s.search_with(pos, limits, watch)),
-            Engine::AlphaBeta(ab) => match ab.search_with(pos, limit_of(limits), &[], watch) {
+            Engine::AlphaBeta(ab) => match ab.search_with(pos, limits, &[], watch) {
                 Ok(r) => EngineReport::AlphaBeta(r),
                 Err(_) => EngineReport::GameOver,
             },
@@ -179,7 +178,7 @@ impl<S: GameSetup> Engine<S> {
                 };
                 let mut lines = vec![line(r)];
                 let mut exclude = vec![r.best_move];
-                let depth = Limit::Depth(r.depth.max(1));
+                let depth = alphabeta::Limit::Depth(r.depth.max(1));
                 while lines.len() < n {
                     let Ok(next) = ab.search_with(pos, depth, &exclude, &mut Watch::none()) else {
                         break;

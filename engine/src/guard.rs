@@ -3,9 +3,10 @@
 //! traps a few plies deep that a full-width search sees at once (Baier and Winands,
 //! "MCTS-Minimax Hybrids", 2015); the guard spends a share of the move's time on them.
 
-use alphabeta::{AlphaBeta, Limit, Score};
-use mcts::{Config, Limits, PlayoutPolicy, Proven, Report, Searcher};
+use alphabeta::{AlphaBeta, Score};
+use mcts::{Config, PlayoutPolicy, Proven, Report, Searcher};
 use quasar_core::progress::Watch;
+use quasar_core::Limit;
 use quasar_core::{Game, GameResult};
 use std::time::{Duration, Instant};
 
@@ -25,13 +26,13 @@ pub const GUARD_TABLE_BYTES: usize = 16 << 20;
 
 /// The limit of a guard search given `1/parts` of the time left before `deadline` (under a
 /// simulation limit, the fixed depth); `None` when that share is too short to find anything.
-fn check_limit(deadline: Option<Instant>, parts: u32) -> Option<Limit> {
+fn check_limit(deadline: Option<Instant>, parts: u32) -> Option<alphabeta::Limit> {
     match deadline {
         Some(d) => {
             let left = d.saturating_duration_since(Instant::now());
-            (left >= MIN_CHECK * parts).then(|| Limit::Time(left / parts))
+            (left >= MIN_CHECK * parts).then(|| alphabeta::Limit::Time(left / parts))
         }
-        None => Some(Limit::Depth(CHECK_DEPTH)),
+        None => Some(alphabeta::Limit::Depth(CHECK_DEPTH)),
     }
 }
 
@@ -68,14 +69,14 @@ impl<G: Game> Guard<G> {
         &mut self,
         mcts: &mut Searcher<G, P>,
         pos: &G,
-        limits: Limits,
+        limits: Limit,
         watch: &mut Watch<'_, G::Move>,
     ) -> Report<G::Move> {
         let start = Instant::now();
         let deadline = limits.deadline(start);
         let mcts_limits = match limits {
-            Limits::Time(t) => Limits::Time(t.mul_f64(1.0 - self.share)),
-            Limits::Simulations(_) => limits,
+            Limit::Time(t) => Limit::Time(t.mul_f64(1.0 - self.share)),
+            Limit::Count(_) => limits,
         };
         let mut report = mcts.search_with(pos, mcts_limits, watch);
         if report.proven.is_some() || report.best_move.is_none() {
@@ -162,7 +163,7 @@ impl<G: Game, P: PlayoutPolicy<G>> Guarded<G, P> {
     }
 
     /// Searches `pos` within `limits` (see [`Guard::search`]).
-    pub fn search(&mut self, pos: &G, limits: Limits) -> Report<G::Move> {
+    pub fn search(&mut self, pos: &G, limits: Limit) -> Report<G::Move> {
         self.search_with(pos, limits, &mut Watch::none())
     }
 
@@ -171,7 +172,7 @@ impl<G: Game, P: PlayoutPolicy<G>> Guarded<G, P> {
     pub fn search_with(
         &mut self,
         pos: &G,
-        limits: Limits,
+        limits: Limit,
         watch: &mut Watch<'_, G::Move>,
     ) -> Report<G::Move> {
         match &mut self.guard {

@@ -7,7 +7,8 @@ use crate::player::{Budget, MoveInfo, Player, PlayerError, PlayerFactory};
 use crate::settings::{EngineSettings, SearchDefaults};
 use crate::setup::{EvaluationUse, GameSetup, SetupError};
 use crate::spec::PlayerSpec;
-use mcts::{Limits, Searcher};
+use mcts::Searcher;
+use quasar_core::Limit;
 use quasar_core::{Game, Oracle};
 use std::sync::Arc;
 
@@ -79,7 +80,7 @@ impl<S: GameSetup> PlayerFactory<S::Game> for MctsFactory<S> {
         PlayerSpec::Mcts(self.settings.clone()).to_string()
     }
 
-    fn own_limit(&self) -> Option<Limits> {
+    fn own_limit(&self) -> Option<Limit> {
         self.settings.limit
     }
 

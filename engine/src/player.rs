@@ -4,8 +4,8 @@
 use crate::clock::{move_time, ClockState, TimeControl};
 use crate::duration::format_duration;
 use crate::setup::SetupError;
-use mcts::Limits;
 use quasar_core::Game;
+use quasar_core::Limit;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
@@ -102,7 +102,7 @@ pub fn line_texts<G: Game>(pos: &G, line: &[G::Move]) -> Vec<String> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
     /// What the player is asked to spend (under a clock: at most the time left).
-    pub limit: Limits,
+    pub limit: Limit,
     /// A move that takes longer than this (wall clock, as the arena measures it) loses.
     pub max_wait: Duration,
     /// The mover's clock, when the game has one.
@@ -112,10 +112,10 @@ pub struct Budget {
 impl Budget {
     /// A budget whose overrun limit is `limit` plus `tolerance` for time limits, and
     /// `sims_safeguard` for simulation limits (so a hung engine cannot stall a match).
-    pub fn new(limit: Limits, tolerance: Duration, sims_safeguard: Duration) -> Budget {
+    pub fn new(limit: Limit, tolerance: Duration, sims_safeguard: Duration) -> Budget {
         let max_wait = match limit {
-            Limits::Time(t) => t + tolerance,
-            Limits::Simulations(_) => sims_safeguard,
+            Limit::Time(t) => t + tolerance,
+            Limit::Count(_) => sims_safeguard,
         };
         Budget {
             limit,
@@ -128,7 +128,7 @@ impl Budget {
     /// `tolerance` before it loses on time.
     pub fn on_clock(clock: ClockState, tolerance: Duration) -> Budget {
         Budget {
-            limit: Limits::Time(clock.remaining),
+            limit: Limit::Time(clock.remaining),
             max_wait: clock.remaining + tolerance,
             clock: Some(clock),
         }
@@ -141,9 +141,9 @@ impl Budget {
 
     /// The limit a built-in player searches this move under: the fixed limit, or under a
     /// clock the time manager's share of the time left ([`move_time`]).
-    pub fn move_limit(&self) -> Limits {
+    pub fn move_limit(&self) -> Limit {
         match self.clock {
-            Some(clock) => Limits::Time(move_time(clock)),
+            Some(clock) => Limit::Time(move_time(clock)),
             None => self.limit,
         }
     }
@@ -244,7 +244,7 @@ pub trait PlayerFactory<G: Game>: Send + Sync {
     fn name(&self) -> String;
 
     /// The limit this player's spec sets, overriding the match's (`time=`/`sims=` keys).
-    fn own_limit(&self) -> Option<Limits> {
+    fn own_limit(&self) -> Option<Limit> {
         None
     }
 

@@ -3,7 +3,8 @@
 
 use crate::clock::{TimeControl, TimeControlError};
 use crate::duration::{format_duration, DurationError};
-use mcts::{ChildProbes, Config, Leaf, Limits, Parallelism};
+use mcts::{ChildProbes, Config, Leaf, Parallelism};
+use quasar_core::Limit;
 use std::num::NonZeroU32;
 use std::path::PathBuf;
 
@@ -121,7 +122,7 @@ pub struct EngineSettings {
     /// The playout policy and its switches.
     pub playout: PlayoutSettings,
     /// The per-move limit (`time=100ms` or `sims=20000`).
-    pub limit: Option<Limits>,
+    pub limit: Option<Limit>,
     /// A clock of this player's own in the arena (`tc=10s+0.1s`), instead of `limit`.
     pub clock: Option<TimeControl>,
     /// Search threads (`threads=2`).
@@ -217,10 +218,10 @@ pub enum SettingError {
 }
 
 /// A per-move limit as text: `100ms` or `5000 sims`.
-pub fn limit_text(limit: Limits) -> String {
+pub fn limit_text(limit: Limit) -> String {
     match limit {
-        Limits::Time(d) => format_duration(d),
-        Limits::Simulations(n) => format!("{n} sims"),
+        Limit::Time(d) => format_duration(d),
+        Limit::Count(n) => format!("{n} sims"),
     }
 }
 

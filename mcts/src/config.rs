@@ -1,8 +1,9 @@
-//! What shapes a search: the configuration, the parallel mode and the limits, with the
+//! What shapes a search: the configuration, the parallel mode and each thread's share of
+//! the limit, with the
 //! clock and overflow constants the simulation loop keeps.
 
+use quasar_core::Limit;
 use std::num::NonZeroU32;
-use std::time::{Duration, Instant};
 
 /// Everything that shapes a search; `Default` gives a sensible player.
 #[derive(Clone, Debug)]
@@ -141,7 +142,7 @@ pub enum ChildProbes {
 pub enum Parallelism {
     /// Each thread grows its own tree (with `node_budget / threads` nodes and its own seed);
     /// the root moves' statistics and proofs are merged. Reproducible with
-    /// `Limits::Simulations`.
+    /// `Limit::Count`.
     #[default]
     Root,
     /// All threads grow one shared tree (the whole node budget), with atomic statistics and
@@ -149,56 +150,28 @@ pub enum Parallelism {
     Tree,
 }
 
-/// When a search stops (it also stops as soon as the root is proven).
+/// The simulations thread `index` of `threads` runs: an even share of a simulation
+/// limit (the first threads take the remainder), unlimited with a time limit.
 ///
 /// The root is expanded before any simulation (expansion is no simulation: it runs no
-/// playout), so even `Simulations(0)` reports every legal move, with the proofs found at
+/// playout), so even `Limit::Count(0)` reports every legal move, with the proofs found at
 /// expansion and the statistics kept by tree reuse; its best move is a proven win when
 /// expansion found one, else the most visited reused move, else the first legal move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Limits {
-    /// A wall-clock budget, always kept: the search stops a small margin before it.
-    Time(Duration),
-    /// Exactly this many simulations (over all threads), fewer only when the root is
-    /// proven first; reproducible with one thread, or root parallelism.
-    Simulations(u64),
+pub(crate) fn share(limit: Limit, index: usize, threads: usize) -> u64 {
+    match limit {
+        Limit::Count(n) => {
+            let t = threads.max(1) as u64;
+            n / t + u64::from((index as u64) < n % t)
+        }
+        Limit::Time(_) => u64::MAX,
+    }
 }
 
-impl Limits {
-    /// When a time-limited search stops: a safety margin before the budget ends, 5% of it,
-    /// between 3 and 50 ms (never more than a fifth of the budget). On a loaded machine the
-    /// thread can lose the processor for milliseconds between its last clock reading and
-    /// its return.
-    pub fn deadline(self, start: Instant) -> Option<Instant> {
-        match self {
-            Limits::Time(budget) => {
-                let margin = (budget / 20)
-                    .clamp(Duration::from_millis(3), Duration::from_millis(50))
-                    .min(budget / 5);
-                Some(start + budget - margin)
-            }
-            Limits::Simulations(_) => None,
-        }
-    }
-
-    /// The simulations thread `index` of `threads` runs: an even share of a simulation
-    /// limit (the first threads take the remainder), unlimited with a time limit.
-    pub(crate) fn share(self, index: usize, threads: usize) -> u64 {
-        match self {
-            Limits::Simulations(n) => {
-                let t = threads.max(1) as u64;
-                n / t + u64::from((index as u64) < n % t)
-            }
-            Limits::Time(_) => u64::MAX,
-        }
-    }
-
-    /// The simulations of all threads together (unlimited with a time limit).
-    pub(crate) fn total(self) -> u64 {
-        match self {
-            Limits::Simulations(n) => n,
-            Limits::Time(_) => u64::MAX,
-        }
+/// The simulations of all threads together (unlimited with a time limit).
+pub(crate) fn total(limit: Limit) -> u64 {
+    match limit {
+        Limit::Count(n) => n,
+        Limit::Time(_) => u64::MAX,
     }
 }
 
@@ -215,31 +188,16 @@ pub(crate) const MAX_ROOT_VISITS: u32 = u32::MAX / 2 - 2 * CLOCK_EVERY as u32;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn shares_add_up_to_the_limit_and_zero_stays_zero() {
         for (n, threads) in [(0, 1), (0, 3), (1, 2), (10, 3), (7, 1)] {
-            let l = Limits::Simulations(n);
-            let shares: Vec<u64> = (0..threads).map(|i| l.share(i, threads)).collect();
+            let l = Limit::Count(n);
+            let shares: Vec<u64> = (0..threads).map(|i| share(l, i, threads)).collect();
             assert_eq!(shares.iter().sum::<u64>(), n, "{n} over {threads}");
             assert!(shares.iter().max().unwrap() - shares.iter().min().unwrap() <= 1);
         }
-        assert_eq!(Limits::Time(Duration::from_millis(5)).share(0, 2), u64::MAX);
-    }
-
-    #[test]
-    fn the_deadline_keeps_a_margin() {
-        let t0 = Instant::now();
-        let d = Limits::Time(Duration::from_millis(100))
-            .deadline(t0)
-            .unwrap();
-        assert_eq!(d - t0, Duration::from_millis(95));
-        let d = Limits::Time(Duration::from_secs(10)).deadline(t0).unwrap();
-        assert_eq!(d - t0, Duration::from_millis(9950));
-        let d = Limits::Time(Duration::from_millis(10))
-            .deadline(t0)
-            .unwrap();
-        assert_eq!(d - t0, Duration::from_millis(8));
-        assert_eq!(Limits::Simulations(3).deadline(t0), None);
+        assert_eq!(share(Limit::Time(Duration::from_millis(5)), 0, 2), u64::MAX);
     }
 }

@@ -2,7 +2,7 @@
 //! independent negamax of the tree's evaluated leaves, in both stores, and what backups and
 //! priors change in a search of few simulations.
 
-use crate::config::{Config, Limits, Parallelism};
+use crate::config::{Config, Parallelism};
 use crate::playout::UniformPolicy;
 use crate::searcher::Searcher;
 use crate::shallow::{Shallow, ShallowValue};
@@ -10,6 +10,7 @@ use crate::shared::SharedTree;
 use crate::store::{to_value, Proof, Store, VALUE_HALF, VALUE_ONE};
 use crate::toy::{Brute, Nim};
 use crate::worker::{self, Scratch, Settings, Stop, Worker};
+use quasar_core::Limit;
 use quasar_core::{win_chance, Evaluation, Game, GameResult};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -150,7 +151,7 @@ fn winning_choices(imb: f64, prior: u32, sims: u64, threads: usize, p: Paralleli
                 ..Config::default()
             };
             let mut s = Searcher::with_evaluation(config, None, Some(Arc::new(Grundy)));
-            let mv = s.search(&pos, Limits::Simulations(sims)).best_move.unwrap();
+            let mv = s.search(&pos, Limit::Count(sims)).best_move.unwrap();
             let after = pos.after(mv);
             after.piles[0] % 4 == after.piles[1] % 4
         })
@@ -331,7 +332,7 @@ fn a_full_tree_evaluates_no_children_it_refuses() {
             ..Config::default()
         };
         let mut s = Searcher::with_evaluation(config, None, Some(eval.clone()));
-        let r = s.search(&Nim::new([9, 14], 60), Limits::Simulations(20_000));
+        let r = s.search(&Nim::new([9, 14], 60), Limit::Count(20_000));
         assert!(r.budget_full);
         let calls = eval.0.load(Ordering::Relaxed);
         // Every evaluated child became a node (none here is proven lost at creation): the
@@ -375,7 +376,7 @@ fn leaves_scored_by_the_evaluation_run_no_playout_and_keep_its_mean() {
             ..Config::default()
         };
         let mut s = Searcher::with_evaluation(config, None, Some(Arc::new(Grundy)));
-        let r = s.search(&pos, Limits::Simulations(2000));
+        let r = s.search(&pos, Limit::Count(2000));
         let ran = playouts.load(Ordering::Relaxed);
         match leaf {
             Leaf::Playout => assert!(ran > 1000, "{ran} playouts"),
@@ -393,7 +394,7 @@ fn leaves_scored_by_the_evaluation_run_no_playout_and_keep_its_mean() {
         ..Config::default()
     };
     let mut s = Searcher::with_evaluation(config, None, None);
-    s.search(&pos, Limits::Simulations(200));
+    s.search(&pos, Limit::Count(200));
     assert!(playouts.load(Ordering::Relaxed) > 100);
 }
 

@@ -22,11 +22,11 @@
 //!   and the oracle's lazy probes count real visits on top of them. Both work in either
 //!   parallel mode (a shared tree's value backups may race: values only steer, and the
 //!   next backup mends them).
-//! - [`Searcher::search`] takes a position and [`Limits`] (`Time(Duration)` or
-//!   `Simulations(n)`) and returns a [`Report`]: best move, simulations, rate, value, PV,
-//!   proven result, tree size, whether the node budget filled, and per-move statistics.
-//!   The root is expanded before the first simulation, so `Simulations(0)` runs no playout
-//!   and still reports every legal move (see [`Limits`]).
+//! - [`Searcher::search`] takes a position and [`quasar_core::Limit`] (`Time(Duration)` or
+//!   `Count(n)` simulations) and returns a [`Report`]: best move, simulations, rate, value,
+//!   PV, proven result, tree size, whether the node budget filled, and per-move statistics.
+//!   The root is expanded before the first simulation, so `Count(0)` runs no playout and
+//!   still reports every legal move.
 //! - [`Searcher::search_with`] also reports to a [`quasar_core::progress::Watch`]: a
 //!   progress line at most once per its interval (read where the threads publish, every
 //!   256 simulations) and one at the end, and its stop flag ends the search early;
@@ -37,7 +37,7 @@
 //!   persistent helper threads each grow their own tree (each gets `node_budget / threads`
 //!   nodes and its own seed); the root moves' statistics and proofs are merged. Helpers
 //!   publish their root statistics every 256 simulations, so a time-limited search never
-//!   waits long for a helper that lost its processor. With `Limits::Simulations` every
+//!   waits long for a helper that lost its processor. With `Limit::Count` every
 //!   thread runs its share exactly, so results are reproducible for a given seed and thread
 //!   count.
 //! - [`Parallelism::Tree`]: all threads grow one shared tree (the whole node budget) with
@@ -94,7 +94,7 @@ mod tests;
 #[cfg(test)]
 mod toy;
 
-pub use config::{Check, ChildProbes, Config, Leaf, Limits, Parallelism};
+pub use config::{Check, ChildProbes, Config, Leaf, Parallelism};
 pub use playout::{consult_due, play_out, PlayoutContext, PlayoutPolicy, UniformPolicy};
 pub use searcher::Searcher;
 pub use stats::{ChildStats, Proven, Report};

@@ -2,10 +2,11 @@
 //! publishes its root statistics as it goes, so a time-limited search never waits long
 //! for a helper that lost its processor.
 
-use crate::config::{Config, Limits};
+use crate::config::Config;
 use crate::playout::PlayoutPolicy;
 use crate::report::Snapshot;
 use crate::worker::{Settings, Stop, Worker};
+use quasar_core::Limit;
 use quasar_core::{Evaluation, Game, Oracle};
 use std::sync::atomic::AtomicBool;
 use std::sync::{mpsc, Arc, Condvar, Mutex};
@@ -89,8 +90,8 @@ impl<G: Game> Helper<G> {
     /// The helper's snapshot of search `job`: with a simulation limit its final one; with
     /// a time limit whatever it last published, without blocking (on a loaded machine a
     /// thread that sleeps even briefly can wait milliseconds for a processor again).
-    pub fn collect(&self, job: u64, limits: Limits) -> Snapshot<G::Move> {
-        if let Limits::Time(_) = limits {
+    pub fn collect(&self, job: u64, limits: Limit) -> Snapshot<G::Move> {
+        if let Limit::Time(_) = limits {
             return match self.slot.snapshot.try_lock() {
                 Ok(s) if s.job == job => s.clone(),
                 _ => Snapshot::default(),

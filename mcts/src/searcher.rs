@@ -1,7 +1,7 @@
 //! The searcher: one search of a position with the configured threads (root or tree
 //! parallelism), the oracle's shortcut for a proven root, and the tree kept for reuse.
 
-use crate::config::{Config, Limits, Parallelism};
+use crate::config::{Config, Parallelism};
 use crate::playout::PlayoutPolicy;
 use crate::report::{self, Snapshot};
 use crate::root_parallel::{Helper, Job};
@@ -10,6 +10,7 @@ use crate::stats::Report;
 use crate::tree_parallel::TreeParallel;
 use crate::worker::{Settings, Stop, Worker};
 use quasar_core::progress::Watch;
+use quasar_core::Limit;
 use quasar_core::{Evaluation, Game, Oracle};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -115,8 +116,8 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
 
     /// Searches `pos` within `limits` and reports the best move and the statistics. The
     /// subtree of a previous search that reaches `pos` (same position, or up to two plies
-    /// later) is reused. See [`Limits`] for what a search of no simulations reports.
-    pub fn search(&mut self, pos: &G, limits: Limits) -> Report<G::Move> {
+    /// later) is reused. See [`Limit`] for what a search of no simulations reports.
+    pub fn search(&mut self, pos: &G, limits: Limit) -> Report<G::Move> {
         self.search_with(pos, limits, &mut Watch::none())
     }
 
@@ -126,7 +127,7 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
     pub fn search_with(
         &mut self,
         pos: &G,
-        limits: Limits,
+        limits: Limit,
         watch: &mut Watch<'_, G::Move>,
     ) -> Report<G::Move> {
         let report = self.run(pos, limits, watch);
@@ -145,7 +146,7 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
         }
     }
 
-    fn run(&mut self, pos: &G, limits: Limits, watch: &mut Watch<'_, G::Move>) -> Report<G::Move> {
+    fn run(&mut self, pos: &G, limits: Limit, watch: &mut Watch<'_, G::Move>) -> Report<G::Move> {
         let start = Instant::now();
         let threads = self.config.thread_count();
         if let Some(o) = pos.outcome() {
@@ -194,7 +195,7 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
                         id: self.job,
                         pos: pos.clone(),
                         deadline,
-                        max_sims: limits.share(i + 1, threads),
+                        max_sims: crate::config::share(limits, i + 1, threads),
                         budget,
                         stop: self.stop.clone(),
                     });
@@ -205,14 +206,14 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
                 let stop = Stop {
                     flag: &self.stop,
                     deadline,
-                    max_sims: limits.share(0, threads),
+                    max_sims: crate::config::share(limits, 0, threads),
                 };
                 // Each helper's newest statistics seen by a progress line: a helper caught
                 // publishing answers nothing, and a line must not count less than the last.
                 let mut latest = vec![Snapshot::default(); helpers.len()];
                 let sims = self.main.run(pos, &settings, &stop, &mut |tree, sims| {
                     relay.tick(|| {
-                        let now = Limits::Time(Duration::ZERO);
+                        let now = Limit::Time(Duration::ZERO);
                         for (h, l) in helpers.iter().zip(latest.iter_mut()) {
                             let s = h.collect(job, now);
                             if s.job == job && s.simulations() >= l.simulations() {
@@ -225,7 +226,7 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
                     })
                 });
                 let mut snaps = vec![Snapshot::of(&self.main.tree, self.job, sims, reused, true)];
-                if matches!(limits, Limits::Time(_)) {
+                if matches!(limits, Limit::Time(_)) {
                     self.stop.store(true, Ordering::Relaxed);
                 }
                 snaps.extend(helpers.iter().map(|h| h.collect(self.job, limits)));

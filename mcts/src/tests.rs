@@ -2,7 +2,7 @@
 //! shared tree (tree parallelism): proofs against brute force at every node, principal
 //! variations that play out their proofs, tree reuse and searches of no simulations.
 
-use crate::config::{ChildProbes, Config, Limits, Parallelism};
+use crate::config::{ChildProbes, Config, Parallelism};
 use crate::playout::{PlayoutContext, PlayoutPolicy, UniformPolicy};
 use crate::searcher::Searcher;
 use crate::shared::SharedTree;
@@ -10,6 +10,7 @@ use crate::stats::Report;
 use crate::store::Store;
 use crate::toy::{Brute, Nim};
 use crate::worker::{self, Scratch, Settings, Stop, Worker};
+use quasar_core::Limit;
 use quasar_core::{Game, GameResult, Outcome};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -85,7 +86,7 @@ fn the_solver_proves_every_toy_position_and_its_pv_plays_the_proof() {
         for pos in positions() {
             let (want, want_plies) = brute.solve(&pos);
             let mut s = searcher(threads, par, 3);
-            let r = s.search(&pos, Limits::Simulations(200_000));
+            let r = s.search(&pos, Limit::Count(200_000));
             let what = format!("{threads} {par:?} {pos:?}: {r:?}");
             let p = r.proven.unwrap_or_else(|| panic!("not proven: {what}"));
             assert_eq!(p.result, want, "{what}");
@@ -214,16 +215,16 @@ fn tree_reuse_keeps_the_statistics_of_the_position_reached() {
             };
             let what = format!("{threads} {par:?} weak hash {weak_hash}");
             let mut s = searcher(threads, par, 5);
-            let r1 = s.search(&pos, Limits::Simulations(4_000));
+            let r1 = s.search(&pos, Limit::Count(4_000));
             assert_eq!(r1.reused_nodes, 0, "{what}");
             // The same position again: the whole tree and its statistics are kept.
-            let again = s.search(&pos, Limits::Simulations(0));
+            let again = s.search(&pos, Limit::Count(0));
             assert_eq!(again.reused_nodes, r1.tree_nodes, "{what}");
             assert_eq!(visits(&again), visits(&r1), "{what}");
             assert_eq!(again.simulations, 0, "{what}");
             // Two plies later: the subtree is kept, its root moves are the new position's.
             let after = play_line(&pos, &r1.pv[..2]);
-            let r2 = s.search(&after, Limits::Simulations(0));
+            let r2 = s.search(&after, Limit::Count(0));
             assert!(
                 r2.reused_nodes > 10 && r2.reused_nodes < r1.tree_nodes,
                 "{what}: kept {} of {}",
@@ -237,7 +238,7 @@ fn tree_reuse_keeps_the_statistics_of_the_position_reached() {
                 "{what}"
             );
             // The kept tree searches on.
-            let r3 = s.search(&after, Limits::Simulations(500));
+            let r3 = s.search(&after, Limit::Count(500));
             assert_eq!(r3.simulations, 500, "{what}");
             assert!(after.moves().contains(&r3.best_move.unwrap()), "{what}");
             // A position the tree does not reach (another cap) starts afresh.
@@ -245,9 +246,9 @@ fn tree_reuse_keeps_the_statistics_of_the_position_reached() {
                 weak_hash,
                 ..Nim::new([9, 10], 41)
             };
-            assert_eq!(s.search(&other, Limits::Simulations(10)).reused_nodes, 0);
+            assert_eq!(s.search(&other, Limit::Count(10)).reused_nodes, 0);
             s.clear();
-            assert_eq!(s.search(&other, Limits::Simulations(10)).reused_nodes, 0);
+            assert_eq!(s.search(&other, Limit::Count(10)).reused_nodes, 0);
         }
     }
 }
@@ -259,7 +260,7 @@ fn a_search_of_no_simulations_runs_no_playout_and_lists_every_move() {
         // No win in one: the first move, unvisited.
         let pos = Nim::new([6, 7], 40);
         let mut s = searcher(threads, par, 1);
-        let r = s.search(&pos, Limits::Simulations(0));
+        let r = s.search(&pos, Limit::Count(0));
         assert_eq!(r.simulations, 0, "{what}");
         assert_eq!(s.config().playout.0.load(Ordering::Relaxed), 0, "{what}");
         let moves: Vec<u8> = r.children.iter().map(|c| c.mv).collect();
@@ -276,7 +277,7 @@ fn a_search_of_no_simulations_runs_no_playout_and_lists_every_move() {
         // A win in one is proven at expansion and played.
         let pos = Nim::new([0, 6], 40).after(4 + 3);
         let mut s = searcher(threads, par, 1);
-        let r = s.search(&pos, Limits::Simulations(0));
+        let r = s.search(&pos, Limit::Count(0));
         assert_eq!(r.simulations, 0, "{what}");
         assert_eq!(r.best_move, Some(4 + 3), "{what}");
         assert_eq!(
@@ -293,7 +294,7 @@ fn simulation_limits_are_exact_over_threads() {
         let pos = Nim::new([20, 20], 200);
         let mut s = searcher(threads, par, 2);
         for n in [1, 7, 1000] {
-            let r = s.search(&pos, Limits::Simulations(n));
+            let r = s.search(&pos, Limit::Count(n));
             assert_eq!(r.simulations, n, "{threads} {par:?}");
             assert_eq!(s.config().playout.0.swap(0, Ordering::Relaxed), n);
         }
@@ -310,7 +311,7 @@ fn the_root_proven_at_expansion_runs_no_simulation() {
     };
     for (threads, par) in KINDS {
         let mut s = searcher(threads, par, 1);
-        let r = s.search(&pos, Limits::Simulations(1000));
+        let r = s.search(&pos, Limit::Count(1000));
         assert_eq!(r.simulations, 0);
         assert_eq!(r.proven.map(|p| p.result), Some(GameResult::Draw));
         assert!(r.children.iter().all(|c| c.proven.is_some()));
@@ -400,7 +401,7 @@ fn lazy_probes_find_the_oracles_proofs_with_fewer_probes() {
                 child_probes: lazy,
                 ..Config::default()
             };
-            let r = Searcher::new(config, Knows::new(6)).search(&pos, Limits::Simulations(100_000));
+            let r = Searcher::new(config, Knows::new(6)).search(&pos, Limit::Count(100_000));
             let what = format!("{lazy:?}, {threads} {par:?}: {r:?}");
             assert_eq!(r.proven.map(|p| p.result), Some(want), "{what}");
         }
@@ -448,9 +449,9 @@ fn a_reused_root_expanded_lazily_has_every_child_probed() {
             // Far from the oracle's positions, so that the root stays open; then a position the
             // tree holds below the root, whose children the oracle knows.
             let pos = Nim::new([7, 6], 30);
-            s.search(&pos, Limits::Simulations(300));
+            s.search(&pos, Limit::Count(300));
             let next = play_line(&pos, &[3, 7]);
-            let r = s.search(&next, Limits::Simulations(0));
+            let r = s.search(&next, Limit::Count(0));
             let what = format!("{lazy:?} {threads} {par:?}: {r:?}");
             assert!(r.reused_nodes > 0, "{what}");
             let mut brute = Brute::default();
@@ -489,7 +490,7 @@ fn the_watch_gets_lines_as_the_search_goes_and_one_of_every_simulation_at_the_en
         };
         // Enough simulations that the calling thread, which publishes every 256 of its
         // own, surely publishes while the other threads share the work on a busy machine.
-        let r = s.search_with(&pos, Limits::Simulations(30_000), &mut watch);
+        let r = s.search_with(&pos, Limit::Count(30_000), &mut watch);
         drop(watch);
         let what = format!("{threads} {par:?}");
         assert!(
@@ -513,7 +514,7 @@ fn the_watchs_flag_stops_a_search_of_no_limit() {
         let mut s = searcher(threads, par, 2);
         let mut watch = quasar_core::progress::Watch::none();
         watch.stop = Some(Arc::new(AtomicBool::new(true)));
-        let r = s.search_with(&pos, Limits::Simulations(u64::MAX), &mut watch);
+        let r = s.search_with(&pos, Limit::Count(u64::MAX), &mut watch);
         // The flag is read where the calling thread publishes, every 256 of its own
         // simulations; other threads run on until then, more of them on a busy machine.
         assert!(
@@ -523,7 +524,7 @@ fn the_watchs_flag_stops_a_search_of_no_limit() {
         );
         assert!(r.best_move.is_some());
         // The next search is not stopped by the last one's flag.
-        let r = s.search(&pos, Limits::Simulations(2000));
+        let r = s.search(&pos, Limit::Count(2000));
         assert_eq!(r.simulations, 2000, "{threads} {par:?}");
     }
 }

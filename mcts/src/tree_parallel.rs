@@ -1,12 +1,13 @@
 //! Tree parallelism: the shared tree with its helper threads, and one search in which
 //! every thread grows that tree.
 
-use crate::config::{Config, Limits};
+use crate::config::Config;
 use crate::playout::PlayoutPolicy;
 use crate::report::{self, Snapshot};
 use crate::reuse;
 use crate::shared::SharedTree;
 use crate::worker::{self, Scratch, Settings, Stop};
+use quasar_core::Limit;
 use quasar_core::{Evaluation, Game, Oracle};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
@@ -86,7 +87,7 @@ impl<G: Game> TreeParallel<G> {
     pub fn search<P: PlayoutPolicy<G>>(
         &mut self,
         pos: &G,
-        limits: Limits,
+        limits: Limit,
         deadline: Option<Instant>,
         settings: &Settings<'_, G, P>,
         scratch: &mut Scratch<G>,
@@ -116,7 +117,7 @@ impl<G: Game> TreeParallel<G> {
             settings.heuristic,
             scratch,
         );
-        let max_sims = limits.total();
+        let max_sims = crate::config::total(limits);
         for h in &self.helpers {
             if let Some(tx) = &h.tx {
                 let _ = tx.send(TreeJob {
@@ -136,8 +137,8 @@ impl<G: Game> TreeParallel<G> {
         let mut path = Vec::with_capacity(128);
         worker::run(&mut store, &mut path, scratch, pos, settings, &lim, publish);
         match limits {
-            Limits::Time(_) => stop.store(true, Ordering::Relaxed),
-            Limits::Simulations(_) => {
+            Limit::Time(_) => stop.store(true, Ordering::Relaxed),
+            Limit::Count(_) => {
                 // Every claimed simulation finishes before the report (a helper that died
                 // has dropped its job while unwinding).
                 while Arc::strong_count(&tree) > 2 {

@@ -9,11 +9,11 @@ mod solving;
 mod tables;
 
 use erased::{AnyGame, AnyState, GameOf};
-use mcts::Limits;
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
+use quasar_core::Limit;
 use quasar_core::{Outcome, Side};
 use setups::{BreakthroughSetup, CcSetup, CheckersSetup, WoodpushSetup};
 use std::path::PathBuf;
@@ -404,18 +404,18 @@ fn run_interruptibly<T: Send>(
 }
 
 /// A move's limit from `time` (seconds) or `sims`, `default` when neither is given.
-fn limit_of(time: Option<f64>, sims: Option<u64>, default: Duration) -> PyResult<Limits> {
+fn limit_of(time: Option<f64>, sims: Option<u64>, default: Duration) -> PyResult<Limit> {
     Ok(match (time, sims) {
         (Some(_), Some(_)) => return Err(error("give time or sims, not both")),
         (_, Some(0)) => return Err(error("sims must be at least 1")),
-        (_, Some(n)) => Limits::Simulations(n),
+        (_, Some(n)) => Limit::Count(n),
         (Some(t), None) if !(t.is_finite() && t > 0.0 && t <= 86_400.0) => {
             return Err(error(format!(
                 "time={t} is not a number of seconds above 0 and up to a day"
             )))
         }
-        (Some(t), None) => Limits::Time(Duration::from_secs_f64(t)),
-        (None, None) => Limits::Time(default),
+        (Some(t), None) => Limit::Time(Duration::from_secs_f64(t)),
+        (None, None) => Limit::Time(default),
     })
 }
 

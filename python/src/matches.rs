@@ -8,8 +8,8 @@ use arena::value_rules::ValueRules;
 use engine::factory::build_factory;
 use engine::player::{Budget, Player, PlayerError, PlayerFactory};
 use engine::spec::PlayerSpec;
-use mcts::Limits;
 use pyo3::prelude::*;
+use quasar_core::Limit;
 use quasar_core::{Encode, Game, Shard};
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -30,7 +30,7 @@ pub struct MatchArgs {
     /// Games per pairing.
     pub games: u32,
     /// Each move's limit for players whose spec sets none.
-    pub limit: Limits,
+    pub limit: Limit,
     /// Random plies that make each opening, without an openings file.
     pub opening_plies: u32,
     /// An openings file.

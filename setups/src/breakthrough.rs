@@ -420,7 +420,7 @@ mod tests {
         assert_eq!((u.imb, u.prior), (0.4, 5));
         let mut searcher = s.searcher(&on, 1).unwrap();
         assert_eq!(searcher.config().imb, 0.4);
-        let r = searcher.search(&s.start().unwrap(), mcts::Limits::Simulations(300));
+        let r = searcher.search(&s.start().unwrap(), quasar_core::Limit::Count(300));
         assert_eq!(r.simulations, 300);
         assert!(r.best_move.is_some());
         // Together they won clearly against alpha-beta: the default player uses both.
@@ -455,7 +455,7 @@ mod tests {
                 depth: 4
             })
         );
-        let r = searcher.search(&s.start().unwrap(), mcts::Limits::Simulations(300));
+        let r = searcher.search(&s.start().unwrap(), quasar_core::Limit::Count(300));
         assert_eq!(r.simulations, 300);
     }
 
@@ -496,7 +496,7 @@ mod tests {
             if pos.outcome().is_some() {
                 continue;
             }
-            let budget = mcts::Limits::Simulations(20);
+            let budget = quasar_core::Limit::Count(20);
             let g = s.searcher(&guarded, 1).unwrap().search(&pos, budget);
             let p = s.searcher(&plain, 1).unwrap().search(&pos, budget);
             // The same tree under both: a different move is a forced win that alpha-beta

@@ -19,7 +19,7 @@ use engine::duration::parse_duration;
 use engine::factory::build_factory;
 use engine::settings::{limit_text, ProbeRule, TableSpec};
 use engine::spec::PlayerSpec;
-use mcts::Limits;
+use quasar_core::Limit;
 use quasar_core::{Game, Shard, Side};
 use std::io::Write;
 use std::path::PathBuf;
@@ -265,9 +265,9 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
     };
     even_games(games)?;
     let limit = match (args.sims, args.time) {
-        (Some(n), _) => Limits::Simulations(n),
-        (None, Some(t)) => Limits::Time(t),
-        (None, None) => Limits::Time(Duration::from_millis(100)),
+        (Some(n), _) => Limit::Count(n),
+        (None, Some(t)) => Limit::Time(t),
+        (None, None) => Limit::Time(Duration::from_millis(100)),
     };
     // The start position and the openings are checked before any player is built (a table
     // loads slowly).

@@ -6,9 +6,9 @@ use super::{position_from, CliResult};
 use crate::games::{with_game, CliGame, GameArgs};
 use engine::engine::{Engine, EngineReport, Line};
 use engine::setup::GameSetup;
-use mcts::Limits;
 use quasar_core::progress::{SearchInfo, SearchValue, Watch};
 use quasar_core::Game;
+use quasar_core::Limit;
 use serde::Serialize;
 use std::time::Duration;
 
@@ -60,7 +60,7 @@ fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
     let mut watch = Watch::none();
     if args.infinite {
         // No count is reached in practice: the search ends on the signal's flag.
-        limit = Limits::Simulations(u64::MAX);
+        limit = Limit::Count(u64::MAX);
         watch.stop = Some(crate::signals::graceful().0);
     }
     let json = args.json;

@@ -8,8 +8,9 @@ use engine::engine::{DefaultEngine, EngineChoice, EngineReport, SearcherSettings
 use engine::net::NetSpec;
 use engine::settings::{EngineSettings, MIN_NODES};
 use engine::setup::GameSetup;
-use mcts::{Limits, Parallelism, Report};
+use mcts::{Parallelism, Report};
 use quasar_core::progress::{SearchInfo, SearchValue};
+use quasar_core::Limit;
 use quasar_core::{Game, GameResult};
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -371,10 +372,10 @@ impl EngineArgs {
     }
 
     /// The per-move limit: `--sims` when given, else `--time`.
-    pub fn limits(&self) -> Limits {
+    pub fn limits(&self) -> Limit {
         match self.sims {
-            Some(n) => Limits::Simulations(n),
-            None => Limits::Time(self.time),
+            Some(n) => Limit::Count(n),
+            None => Limit::Time(self.time),
         }
     }
 }
@@ -695,6 +696,6 @@ mod tests {
             assert!(settings(bad).is_err(), "{bad:?}");
         }
         let ok = settings(&["--time", "900us"]).unwrap();
-        assert_eq!(ok.limit, Some(Limits::Time(Duration::from_micros(900))));
+        assert_eq!(ok.limit, Some(Limit::Time(Duration::from_micros(900))));
     }
 }

@@ -10,8 +10,8 @@ use engine::engine::{Engine, SearcherSettings};
 use engine::settings::limit_text;
 use engine::setup::GameSetup;
 use engine::spec::PlayerSpec;
-use mcts::Limits;
 use quasar_core::progress::{SearchInfo, Watch};
+use quasar_core::Limit;
 use quasar_core::{Game, Outcome, Side};
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::time::Instant;
@@ -131,7 +131,7 @@ pub fn play_game<S: GameSetup>(
     mut pos: S::Game,
     human: Side,
     searcher: &mut Engine<S>,
-    limits: Limits,
+    limits: Limit,
     show: Show,
     mut input: impl BufRead,
     mut out: impl Write,

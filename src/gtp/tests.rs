@@ -11,12 +11,12 @@ type TestEngine = GtpEngine<BreakthroughSetup>;
 fn engine() -> TestEngine {
     let setup = BreakthroughSetup::default_size();
     let settings = EngineSettings {
-        limit: Some(Limits::Simulations(200)),
+        limit: Some(Limit::Count(200)),
         ..EngineSettings::default()
     };
     let choice = EngineChoice {
         searcher: SearcherSettings::Mcts(settings),
-        limit: Limits::Simulations(200),
+        limit: Limit::Count(200),
     };
     GtpEngine::new(setup, choice).unwrap()
 }
@@ -121,45 +121,45 @@ fn clock_budgets() {
     // The arena's time manager: a 30th of the 100 s left.
     assert_eq!(
         e.move_limits(Side::First),
-        Limits::Time(Duration::from_nanos(3_333_333_333))
+        Limit::Time(Duration::from_nanos(3_333_333_333))
     );
     // Five stones in 10 s: 2 s each, less the manager's margin (10 ms and a 20th).
     assert_eq!(say(&mut e, "time_left black 10 5"), "=\n\n");
     assert_eq!(
         e.move_limits(Side::Second),
-        Limits::Time(Duration::from_millis(1890))
+        Limit::Time(Duration::from_millis(1890))
     );
     // Main time with byo-yomi: its share of a move comes on top, as an increment.
     assert_eq!(say(&mut e, "time_settings 300 30 10"), "=\n\n");
     assert_eq!(say(&mut e, "time_left white 60 0"), "=\n\n");
     assert_eq!(
         e.move_limits(Side::First),
-        Limits::Time(Duration::from_millis(5000))
+        Limit::Time(Duration::from_millis(5000))
     );
     // Main time out, the period not started: 3 s a stone.
     assert_eq!(say(&mut e, "time_left white 0 0"), "=\n\n");
     assert_eq!(
         e.move_limits(Side::First),
-        Limits::Time(Duration::from_millis(2840))
+        Limit::Time(Duration::from_millis(2840))
     );
     assert_eq!(say(&mut e, "time_settings 0 0 0"), "=\n\n");
-    assert_eq!(e.move_limits(Side::First), Limits::Simulations(200));
+    assert_eq!(e.move_limits(Side::First), Limit::Count(200));
 }
 
 #[test]
 fn alpha_beta_takes_the_choices_limit_and_the_clock() {
     let choice = EngineChoice {
         searcher: SearcherSettings::AlphaBeta(engine::ab_player::AbSettings::default()),
-        limit: Limits::Simulations(300),
+        limit: Limit::Count(300),
     };
     let mut e = GtpEngine::new(BreakthroughSetup::default_size(), choice).unwrap();
-    assert_eq!(e.move_limits(Side::First), Limits::Simulations(300));
+    assert_eq!(e.move_limits(Side::First), Limit::Count(300));
     assert!(say(&mut e, "genmove white").starts_with("= "));
     assert_eq!(say(&mut e, "time_settings 300 0 0"), "=\n\n");
     assert_eq!(say(&mut e, "time_left white 100 0"), "=\n\n");
     assert_eq!(
         e.move_limits(Side::First),
-        Limits::Time(Duration::from_nanos(3_333_333_333))
+        Limit::Time(Duration::from_nanos(3_333_333_333))
     );
 }
 

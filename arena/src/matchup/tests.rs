@@ -130,7 +130,7 @@ fn a_match_reports_its_games_and_a_resumed_one_starts_at_its_record() {
     let cfg = |games| MatchConfig {
         setup: setup(4, 4),
         games,
-        limit: Limits::Simulations(1),
+        limit: Limit::Count(1),
         clock: None,
         tolerance: Duration::from_secs(1),
         sims_safeguard: Duration::from_secs(10),

@@ -6,12 +6,13 @@ use super::{
 };
 use crate::clock::TimeControl;
 use crate::duration::{format_duration, parse_duration};
-use mcts::{ChildProbes, Leaf, Limits, Parallelism};
+use mcts::{ChildProbes, Leaf, Parallelism};
+use quasar_core::Limit;
 use std::fmt;
 use std::path::PathBuf;
 
 /// A player's own limit as text, for a conflict: `100ms`, `5000 sims` or `10s+100ms clock`.
-fn own_limit_text(limit: Option<Limits>, clock: Option<TimeControl>) -> Option<String> {
+fn own_limit_text(limit: Option<Limit>, clock: Option<TimeControl>) -> Option<String> {
     match (limit, clock) {
         (Some(l), _) => Some(limit_text(l)),
         (None, Some(tc)) => Some(format!("{tc} clock")),
@@ -133,9 +134,9 @@ impl EngineSettings {
                     if n == 0 {
                         return Err(bad(key, value, "at least one simulation is needed"));
                     }
-                    Limits::Simulations(n)
+                    Limit::Count(n)
                 } else {
-                    Limits::Time(parse_duration(value)?)
+                    Limit::Time(parse_duration(value)?)
                 });
             }
             "threads" => {
@@ -311,8 +312,8 @@ impl fmt::Display for EngineSettings {
             None => {}
         }
         match self.limit {
-            Some(Limits::Time(d)) => keys.push(format!("time={}", format_duration(d))),
-            Some(Limits::Simulations(n)) => keys.push(format!("sims={n}")),
+            Some(Limit::Time(d)) => keys.push(format!("time={}", format_duration(d))),
+            Some(Limit::Count(n)) => keys.push(format!("sims={n}")),
             None => {}
         }
         if let Some(tc) = self.clock {

@@ -24,7 +24,7 @@ fn every_key_reads_and_prints_back() {
             rule: ProbeRule::Race
         })
     );
-    assert_eq!(s.limit, Some(Limits::Time(Duration::from_millis(250))));
+    assert_eq!(s.limit, Some(Limit::Time(Duration::from_millis(250))));
     assert_eq!(s.playout.eval_after, Some(0));
     assert_eq!(s.playout.win_in_one, Some(false));
     assert_eq!((s.imb, s.prior), (Some(0.4), Some(20)));

@@ -21,7 +21,8 @@
 
 use breakthrough::BreakthroughPolicy;
 use breakthrough::{Board, Position};
-use mcts::{Config, Limits, Parallelism, Searcher};
+use mcts::{Config, Parallelism, Searcher};
+use quasar_core::Limit;
 use quasar_core::{cpu_seconds, Game};
 use std::time::{Duration, Instant};
 
@@ -63,7 +64,7 @@ fn rate_line(board: Board, name: &str, threads: usize, parallelism: Parallelism,
     };
     let mut s = Searcher::without_oracle(config);
     let cpu0 = cpu_seconds();
-    let r = s.search(&pos, Limits::Time(Duration::from_secs_f64(secs)));
+    let r = s.search(&pos, Limit::Time(Duration::from_secs_f64(secs)));
     let per_cpu = match (cpu0, cpu_seconds()) {
         (Some(a), Some(b)) if b > a => r.simulations as f64 / (b - a),
         _ => f64::NAN,
@@ -124,7 +125,7 @@ fn budget(moves: usize, ms: u64, threads: usize) {
         let mut pos = Position::start(Board::new(8, 8).expect("valid board"));
         while pos.outcome().is_none() && played < moves {
             let t = Instant::now();
-            let r = s.search(&pos, Limits::Time(limit));
+            let r = s.search(&pos, Limit::Time(limit));
             let took = t.elapsed();
             total += took;
             worst = worst.max(took);
@@ -176,7 +177,7 @@ fn play_match(
         a,
         b,
         games,
-        (Limits::Simulations(sims_a), Limits::Simulations(sims_b)),
+        (Limit::Count(sims_a), Limit::Count(sims_b)),
         board,
     );
 }
@@ -189,7 +190,7 @@ fn play_match_limits(
     a: Config<BreakthroughPolicy>,
     b: Config<BreakthroughPolicy>,
     games: u32,
-    (lim_a, lim_b): (Limits, Limits),
+    (lim_a, lim_b): (Limit, Limit),
     board: Board,
 ) {
     let mut sims = [0u64; 2];
@@ -328,7 +329,7 @@ fn main() {
                 );
             }
             if ms > 0 {
-                let t = Limits::Time(Duration::from_millis(ms));
+                let t = Limit::Time(Duration::from_millis(ms));
                 play_match_limits(
                     "A tree parallel (2 threads) vs B root parallel (2 threads)",
                     tree,

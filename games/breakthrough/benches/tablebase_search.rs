@@ -26,7 +26,8 @@ use breakthrough::tablebase::cache::DEFAULT_SLOTS_LOG2;
 use breakthrough::tablebase::{generate, Limits as PieceLimits, Region, Tablebase};
 use breakthrough::BreakthroughPolicy;
 use breakthrough::{Board, Position};
-use mcts::{ChildProbes, Config, Limits, PlayoutContext, PlayoutPolicy, Searcher};
+use mcts::{ChildProbes, Config, PlayoutContext, PlayoutPolicy, Searcher};
+use quasar_core::Limit;
 use quasar_core::{Game, GameResult, Oracle, ProvenOutcome};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -359,7 +360,7 @@ fn main() {
                     Some(o) => Searcher::new(config, Arc::clone(o)),
                     None => Searcher::without_oracle(config),
                 };
-                let r = s.search(pos, Limits::Time(per_position));
+                let r = s.search(pos, Limit::Time(per_position));
                 sims += r.simulations;
                 proven[k] += r.proven.is_some() as u32;
                 let p = &mut part[(i > 0) as usize];

@@ -7,16 +7,17 @@
 //!
 //! ```
 //! use breakthrough::{Board, BreakthroughPolicy, Position};
-//! use mcts::{Config, Limits, Searcher};
+//! use mcts::{Config, Searcher};
+//! use quasar_core::Limit;
 //! use std::time::Duration;
 //!
 //! let pos = Position::start(Board::new(6, 6).unwrap());
 //! let config = Config { seed: 7, ..Config::<BreakthroughPolicy>::default() };
 //! let mut searcher = Searcher::without_oracle(config);
-//! let report = searcher.search(&pos, Limits::Simulations(2_000));
+//! let report = searcher.search(&pos, Limit::Count(2_000));
 //! let mv = report.best_move.expect("the game is not over");
 //! assert!(report.simulations <= 2_000);
-//! # let _ = (mv, Limits::Time(Duration::from_millis(10)));
+//! # let _ = (mv, Limit::Time(Duration::from_millis(10)));
 //! ```
 
 pub mod bench;

@@ -4,7 +4,7 @@ use breakthrough::{Board, Move, Position};
 use breakthrough::{BreakthroughPolicy, BreakthroughSearcher};
 use mcts::*;
 use quasar_core::exact::{ExactOracle, ExactSolver};
-use quasar_core::{Game, GameResult, Outcome, Side};
+use quasar_core::{Game, GameResult, Limit, Outcome, Side};
 use quasar_core::{Oracle, ProvenOutcome};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -99,7 +99,7 @@ fn takes_a_win_in_one() {
             }
             for playout in [BreakthroughPolicy::uniform(), BreakthroughPolicy::default()] {
                 let mut s = Searcher::without_oracle(config(1, playout));
-                let r = s.search(&pos, Limits::Simulations(50));
+                let r = s.search(&pos, Limit::Count(50));
                 let mv = r.best_move.unwrap();
                 assert!(wins.contains(&mv), "{pos:?}: played {mv:?}, wins {wins:?}");
                 assert_eq!(
@@ -153,7 +153,7 @@ fn blocks_a_loss_in_one() {
             }
             for playout in [BreakthroughPolicy::uniform(), BreakthroughPolicy::default()] {
                 let mut s = Searcher::without_oracle(config(2, playout));
-                let r = s.search(&pos, Limits::Simulations(3000));
+                let r = s.search(&pos, Limit::Count(3000));
                 let mv = r.best_move.unwrap();
                 assert!(safe.contains(&mv), "{pos:?}: played {mv:?}, safe {safe:?}");
             }
@@ -195,7 +195,7 @@ fn proves_small_endgames(cfg: Config<BreakthroughPolicy>) {
                 continue;
             };
             let mut s = Searcher::without_oracle(cfg.clone());
-            let r = s.search(&pos, Limits::Simulations(300_000));
+            let r = s.search(&pos, Limit::Count(300_000));
             let p = r
                 .proven
                 .unwrap_or_else(|| panic!("{pos:?} not proven: exact {exact:?}"));
@@ -245,9 +245,9 @@ fn never_returns_an_illegal_move() {
             };
             let mut s = Searcher::without_oracle(cfg);
             let limits = if rng.random_bool(0.5) {
-                Limits::Simulations(rng.random_range(0..500))
+                Limit::Count(rng.random_range(0..500))
             } else {
-                Limits::Time(Duration::from_millis(2))
+                Limit::Time(Duration::from_millis(2))
             };
             let r = s.search(&pos, limits);
             let mv = r.best_move.expect("unfinished game");
@@ -269,7 +269,7 @@ fn identical_seeds_and_counts_give_identical_searches() {
     for playout in [BreakthroughPolicy::uniform(), BreakthroughPolicy::default()] {
         let run = |seed| {
             let mut s = Searcher::without_oracle(config(seed, playout));
-            let r = s.search(&pos, Limits::Simulations(20_000));
+            let r = s.search(&pos, Limit::Count(20_000));
             (r.best_move, r.pv, r.children, r.tree_nodes, r.simulations)
         };
         assert_eq!(run(42), run(42));
@@ -280,17 +280,17 @@ fn identical_seeds_and_counts_give_identical_searches() {
 fn reuses_the_subtree_the_game_reached() {
     let mut pos = Position::start(Board::new(6, 6).unwrap());
     let mut s = Searcher::without_oracle(config(4, BreakthroughPolicy::default()));
-    let r = s.search(&pos, Limits::Simulations(20_000));
+    let r = s.search(&pos, Limit::Count(20_000));
     assert_eq!(r.reused_nodes, 0);
     let pv = r.pv.clone();
     pos.play(pv[0]);
     pos.play(pv[1]);
-    let r2 = s.search(&pos, Limits::Simulations(1_000));
+    let r2 = s.search(&pos, Limit::Count(1_000));
     assert!(r2.reused_nodes > 100, "kept {}", r2.reused_nodes);
     assert!(legal(&pos).contains(&r2.best_move.unwrap()));
     // An unrelated position starts afresh.
     let other = Position::start(Board::new(5, 5).unwrap());
-    assert_eq!(s.search(&other, Limits::Simulations(10)).reused_nodes, 0);
+    assert_eq!(s.search(&other, Limit::Count(10)).reused_nodes, 0);
 }
 
 #[test]
@@ -301,7 +301,7 @@ fn a_full_node_budget_is_reported_and_the_search_goes_on() {
         ..config(5, BreakthroughPolicy::uniform())
     };
     let mut s = Searcher::without_oracle(cfg);
-    let r = s.search(&pos, Limits::Simulations(20_000));
+    let r = s.search(&pos, Limit::Count(20_000));
     assert!(r.budget_full);
     assert!(r.tree_nodes <= 2_000);
     assert_eq!(r.simulations, 20_000);
@@ -311,7 +311,7 @@ fn a_full_node_budget_is_reported_and_the_search_goes_on() {
 fn time_limited_search_stops_near_its_budget() {
     let pos = Position::start(Board::new(8, 8).unwrap());
     let mut s = Searcher::without_oracle(config(6, BreakthroughPolicy::default()));
-    let r = s.search(&pos, Limits::Time(Duration::from_millis(50)));
+    let r = s.search(&pos, Limit::Time(Duration::from_millis(50)));
     assert!(r.simulations > 0);
     // Generous bound: the machine may be loaded; the benchmark measures the real figure.
     assert!(r.elapsed < Duration::from_millis(500), "{:?}", r.elapsed);
@@ -391,7 +391,7 @@ fn oracle_hits_at_expansion_prove_nodes_without_playouts() {
             check: None,
         };
         let mut s = Searcher::new(cfg, oracle.clone());
-        let r = s.search(&pos, Limits::Simulations(1000));
+        let r = s.search(&pos, Limit::Count(1000));
         // The root's expansion probes every child; they settle the root before any
         // simulation.
         assert_eq!(r.simulations, 0, "{pos:?}");
@@ -423,7 +423,7 @@ fn oracle_guesses_end_playouts_every_k_plies() {
             ..config(1, BreakthroughPolicy::uniform())
         };
         let mut s = Searcher::new(cfg, oracle.clone());
-        s.search(&pos, Limits::Simulations(200));
+        s.search(&pos, Limit::Count(200));
         assert!(oracle.probes.load(Ordering::Relaxed) > 0);
         assert_eq!(
             oracle.guesses.load(Ordering::Relaxed) > 0,
@@ -448,7 +448,7 @@ fn the_oracle_proving_the_root_a_win_plays_its_move() {
         });
         let mut s: BreakthroughSearcher =
             Searcher::new(config(1, BreakthroughPolicy::default()), oracle);
-        let r = s.search(&pos, Limits::Simulations(1000));
+        let r = s.search(&pos, Limit::Count(1000));
         assert_eq!(r.simulations, 0);
         assert_eq!(r.best_move, want.best_move);
     }
@@ -463,7 +463,7 @@ fn generic_uniform_policy_plays_too() {
         ..Config::<UniformPolicy>::default()
     };
     let mut s: Searcher<Position, UniformPolicy> = Searcher::without_oracle(cfg);
-    let r = s.search(&pos, Limits::Simulations(100));
+    let r = s.search(&pos, Limit::Count(100));
     assert!(winning_moves(&pos).contains(&r.best_move.unwrap()));
 }
 
@@ -471,7 +471,7 @@ fn generic_uniform_policy_plays_too() {
 fn finished_games_have_no_move() {
     let pos = Position::from_fen("1W2/4/B3/4 b").unwrap();
     let mut s = Searcher::without_oracle(config(1, BreakthroughPolicy::default()));
-    let r = s.search(&pos, Limits::Simulations(100));
+    let r = s.search(&pos, Limit::Count(100));
     assert_eq!(r.best_move, None);
     assert_eq!(r.proven.map(|p| p.result), Some(GameResult::Loss));
 }
@@ -488,7 +488,7 @@ fn searchers_move_between_threads_and_two_threads_agree_on_forced_moves() {
             ..config(8, BreakthroughPolicy::default())
         };
         let mut s = Searcher::without_oracle(cfg);
-        let r = s.search(&pos, Limits::Simulations(10_000));
+        let r = s.search(&pos, Limit::Count(10_000));
         (r.best_move, r.children, r.simulations)
     };
     let a = run();
@@ -501,7 +501,7 @@ fn searchers_move_between_threads_and_two_threads_agree_on_forced_moves() {
     };
     let mut s = Searcher::without_oracle(cfg);
     for _ in 0..3 {
-        let r = s.search(&pos, Limits::Time(Duration::from_millis(20)));
+        let r = s.search(&pos, Limit::Time(Duration::from_millis(20)));
         assert!(winning_moves(&pos).contains(&r.best_move.unwrap()));
     }
 }
@@ -511,7 +511,7 @@ fn tree_parallel_search_keeps_limits_wins_and_reuses_its_tree() {
     let pos = Position::start(Board::new(8, 8).unwrap());
     let mut s = Searcher::without_oracle(tree_parallel(config(6, BreakthroughPolicy::default())));
     for _ in 0..3 {
-        let r = s.search(&pos, Limits::Time(Duration::from_millis(50)));
+        let r = s.search(&pos, Limit::Time(Duration::from_millis(50)));
         assert!(r.simulations > 0);
         assert_eq!(r.threads, 2);
         // Generous bound: the machine may be loaded; the benchmark measures the real figure.
@@ -519,14 +519,14 @@ fn tree_parallel_search_keeps_limits_wins_and_reuses_its_tree() {
     }
     // Exactly the simulations asked for, over both threads, all in the root's children.
     let mut s = Searcher::without_oracle(tree_parallel(config(7, BreakthroughPolicy::default())));
-    let r = s.search(&pos, Limits::Simulations(20_000));
+    let r = s.search(&pos, Limit::Count(20_000));
     assert_eq!(r.simulations, 20_000);
     assert_eq!(r.children.iter().map(|c| c.visits).sum::<u64>(), 20_000);
     assert!(r.tree_nodes > 1000);
     let mut after = pos;
     after.play(r.pv[0]);
     after.play(r.pv[1]);
-    let r2 = s.search(&after, Limits::Simulations(1_000));
+    let r2 = s.search(&after, Limit::Count(1_000));
     assert!(r2.reused_nodes > 100, "kept {}", r2.reused_nodes);
     assert!(legal(&after).contains(&r2.best_move.unwrap()));
     // Wins in one are taken.
@@ -536,7 +536,7 @@ fn tree_parallel_search_keeps_limits_wins_and_reuses_its_tree() {
         if wins.is_empty() {
             continue;
         }
-        let r = s.search(&pos, Limits::Simulations(50));
+        let r = s.search(&pos, Limit::Count(50));
         assert!(wins.contains(&r.best_move.unwrap()), "{pos:?}");
         tested += 1;
     }

@@ -2,7 +2,8 @@
 //! plies is proven at the root's expansion, before any playout, and only with them.
 
 use breakthrough::{BreakthroughEval, BreakthroughPolicy, Position};
-use mcts::{Config, Limits, Searcher};
+use mcts::{Config, Searcher};
+use quasar_core::Limit;
 use quasar_core::{Chain, GameResult, NoOracle, Oracle, Verdicts};
 use std::sync::Arc;
 
@@ -17,15 +18,15 @@ fn a_threat_no_capture_answers_is_proven_at_the_root() {
     let pos = Position::from_fen("B4B/3W2/6/B1B1B1/6/W5 b").unwrap();
     let eval = Arc::new(BreakthroughEval::new(pos.board()));
     let verdicts: Arc<dyn Oracle<Position>> = Arc::new(Verdicts(eval.clone()));
-    let r = searcher(Some(verdicts)).search(&pos, Limits::Simulations(1));
+    let r = searcher(Some(verdicts)).search(&pos, Limit::Count(1));
     assert_eq!(r.proven.map(|p| p.result), Some(GameResult::Loss), "{r:?}");
     // Behind a table that knows nothing the verdicts still answer.
     let chained: Arc<dyn Oracle<Position>> =
         Arc::new(Chain::new(Arc::new(NoOracle), Arc::new(Verdicts(eval))));
-    let r = searcher(Some(chained)).search(&pos, Limits::Simulations(1));
+    let r = searcher(Some(chained)).search(&pos, Limit::Count(1));
     assert_eq!(r.proven.map(|p| p.result), Some(GameResult::Loss));
     // Without them one simulation proves nothing.
-    let r = searcher(None).search(&pos, Limits::Simulations(1));
+    let r = searcher(None).search(&pos, Limit::Count(1));
     assert_eq!(r.proven, None);
 }
 

@@ -6,7 +6,8 @@
 
 use checkers::db::{build, Built, Database};
 use checkers::{Checkers, Move, Position, Slice};
-use mcts::{Config, Limits, Searcher, UniformPolicy};
+use mcts::{Config, Searcher, UniformPolicy};
+use quasar_core::Limit;
 use quasar_core::{perft, GameResult, Oracle, ProvenOutcome, Selection, Side, SplitMix64};
 use rand::Rng;
 use std::sync::Arc;
@@ -406,7 +407,7 @@ fn bench_mcts(dir: &std::path::Path, pieces: u32) {
             let mut total = 0u64;
             for g in &roots {
                 searcher.clear();
-                total += searcher.search(g, Limits::Simulations(sims)).simulations;
+                total += searcher.search(g, Limit::Count(sims)).simulations;
             }
             let c1 = libc_time();
             let cpu = c1.0 - c0.0 + c1.1 - c0.1;
