@@ -7,8 +7,10 @@
 //!
 //! [`frame`] is the framed header every binary format shares (magic, version, parameters,
 //! a CRC-32 checked before the version) and its little-endian field readers; [`slices`] is
-//! a table kept as a directory of slice files under a checksummed `manifest`. The crate
-//! depends on no other crate of quasar's, so every crate that stores a file can use it.
+//! a table kept as a directory of slice files under a checksummed `manifest`; [`blocks`]
+//! checks a mapped body block by block, lazily, against the CRC-32s stored after it; and
+//! [`btree`] is the compact static B-tree a table's sorted entries are kept and mapped in.
+//! Of quasar's crates it depends on the core alone (progress and prefetches).
 
 use std::fs::{File, FileType, OpenOptions};
 use std::io::{Read, Write};
@@ -16,13 +18,17 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
+pub mod blocks;
+pub mod btree;
 pub mod frame;
 mod lock;
+mod map;
 pub mod slices;
 #[cfg(test)]
 mod tests;
 pub use frame::{Fields, Frame, FrameError, Seal};
 pub use lock::{try_lock, OutputLock};
+pub use map::map_read_only;
 
 /// Why a file cannot be read or written; every variant names the file and what is wrong.
 #[derive(Debug, thiserror::Error)]

@@ -627,9 +627,9 @@ impl ProofFile {
         let data = if len < MAP_FROM_BYTES {
             Data::Bytes(file::read(path, MAP_FROM_BYTES, "small proof file")?)
         } else {
-            // SAFETY: the map is read-only; a proof file is written once under a temporary
-            // name and renamed, never modified in place while it is checked.
-            Data::Map(unsafe { memmap2::Mmap::map(&f) }.map_err(io)?)
+            // SAFETY: a proof file is written once under a temporary name and renamed, never
+            // modified in place while it is checked.
+            Data::Map(unsafe { file::map_read_only(&f) }.map_err(io)?)
         };
         Ok(ProofFile {
             path: path.to_path_buf(),

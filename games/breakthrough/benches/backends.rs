@@ -5,8 +5,9 @@
 //! `cargo bench -p breakthrough --features backends --bench backends [-- SIZES... [--skip-slab-above N] [--only static-btree]]`
 
 use breakthrough::tablebase::store::backends::{EytzingerBackend, HashBackend, SlabBTreeBackend};
-use breakthrough::tablebase::store::{Lookup, StaticBTree};
+use breakthrough::tablebase::store::Lookup;
 use quasar_core::SplitMix64;
+use quasar_file::btree::StaticBTree;
 use rand::Rng;
 use std::hint::black_box;
 use std::time::Instant;

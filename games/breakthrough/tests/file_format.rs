@@ -8,6 +8,7 @@ use breakthrough::tablebase::{
 };
 use breakthrough::{Board, Position};
 use quasar_core::Oracle;
+use quasar_file::blocks::BlockError;
 use quasar_file::FileError;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -120,7 +121,7 @@ fn answers_or_errors(path: &Path, entries: &[(u64, u32)]) -> usize {
             };
             match t.tree.get(key) {
                 Ok(got) => assert_eq!(got, truth, "key {key} answered wrongly"),
-                Err(Corrupt::Checksum { .. }) => errors += 1,
+                Err(Corrupt::Block(BlockError::Checksum { .. })) => errors += 1,
                 Err(e) => panic!("key {key}: {e}"),
             }
         }
@@ -356,7 +357,7 @@ fn a_stale_temporary_file_is_cleaned_and_a_busy_output_refused() {
 
 #[test]
 fn static_btree_agrees_with_a_sorted_set_on_random_and_clustered_keys() {
-    use breakthrough::tablebase::store::StaticBTree;
+    use quasar_file::btree::StaticBTree;
     use rand::{RngExt, SeedableRng};
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
     for &n in &[0usize, 1, 31, 32, 33, 1000, 100_000] {

@@ -505,7 +505,7 @@ fn info(path: &Path, json: bool) -> CliResult {
     let size = std::fs::metadata(path)?.len();
     let mut histogram = vec![0u64; h.max_depth as usize + 1];
     for entry in tree.iter() {
-        let (_, v) = entry.map_err(|c| t.damaged(c))?;
+        let (_, v) = entry.map_err(|c| t.damaged(c.into()))?;
         let d = t.codec.decode(v).depth as usize;
         if d < histogram.len() {
             histogram[d] += 1;

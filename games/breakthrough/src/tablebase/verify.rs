@@ -4,7 +4,6 @@
 
 use crate::tablebase::probe::Tablebase;
 use crate::tablebase::region::{Config, LocalMove, Region};
-use crate::tablebase::store::Lookup;
 use crate::Move;
 use hashbrown::HashMap;
 use quasar_core::rng::{SplitMix64, GOLDEN_GAMMA};

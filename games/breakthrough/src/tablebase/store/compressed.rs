@@ -17,8 +17,8 @@
 //! directory carry CRC-32s, and each slice's runs their own, checked when the file is first
 //! read: a damaged slice is an error naming its file, never a value.
 
-use super::blocks::Corrupt;
 use super::file::TableFileError;
+use super::Corrupt;
 use super::Lookup;
 use crate::tablebase::key::ValueCodec;
 use crate::tablebase::recurrence::{Depths, Recurrence};

@@ -5,15 +5,16 @@
 //! the header, the size and the block CRCs' own CRC, then memory-mapped, each block
 //! verified the first time it is read (see [`super::blocks`]).
 
-use super::blocks::{block_count, crc_words, BlockCheck, BlockWriter, Corrupt, BLOCK_BYTES};
-use super::btree::{radix_root, Backing, Layout, StaticBTree, FANOUT, LEAF};
 use super::compressed::{self, CompressedTable};
 use super::sliced::SlicedTable;
+use super::Corrupt;
 use super::Tree;
 use crate::tablebase::key::ValueCodec;
 use crate::tablebase::region::{Limits, Region};
 use crate::Board;
 use quasar_core::progress::Progress;
+use quasar_file::blocks::{block_count, crc_words, BlockCheck, BlockWriter, BLOCK_BYTES};
+use quasar_file::btree::{radix_root, Backing, Layout, StaticBTree, FANOUT, LEAF};
 use quasar_file::frame::{put_u32, put_u64};
 use quasar_file::slices::SliceDir;
 use quasar_file::{self as file, AtomicWrite, FileError, Frame, OutputLock, Seal};
@@ -344,9 +345,9 @@ impl TableFile {
             let bytes = file::read(path, HEADER_BYTES as u64, FRAME.what)?;
             return Err(Header::decode(&bytes, path).expect_err("shorter than a header"));
         }
-        // SAFETY: the map is read-only; the file is ours to read and, like any table, is
-        // not modified while in use (a rebuild writes a new file and renames it).
-        let map = unsafe { memmap2::Mmap::map(&f) }.map_err(io)?;
+        // SAFETY: like any table, the file is not modified while in use (a rebuild writes a
+        // new file and renames it).
+        let map = unsafe { file::map_read_only(&f) }.map_err(io)?;
         let header = Header::decode(&map[..HEADER_BYTES], path)?;
         // Every entry takes a key word: this bounds the arithmetic below for any header.
         if header.entries > len / 8 {
@@ -383,7 +384,7 @@ impl TableFile {
         let tree = StaticBTree::new(Backing::Map(map, HEADER_BYTES / 8), &layout, Some(check))
             .map_err(|source| TableFileError::Damaged {
                 path: path.to_path_buf(),
-                source,
+                source: source.into(),
             })?;
         Ok(TableFile {
             path: path.to_path_buf(),

@@ -1,24 +1,23 @@
-//! Storage of a table: the lookup trait its backends share, the compact static B-tree
-//! (the default, and the file's layout), the lazy block checks, the file, the sliced table
-//! and its block index, its compressed form, and (with the `backends` feature, for the benchmark) other backends
-//! for comparison.
+//! Storage of a table: the lookup trait its backends share, the error of a damaged table,
+//! the file (a static B-tree of the file layer, checked block by block), the sliced table
+//! and its block index, its compressed form, and (with the `backends` feature, for the
+//! benchmark) other backends for comparison.
 
 #[cfg(feature = "backends")]
 pub mod backends;
-pub mod blocks;
-pub mod btree;
 pub mod compressed;
+mod corrupt;
 pub mod file;
 pub mod slice_blocks;
 pub mod sliced;
 
-pub use blocks::Corrupt;
-pub use btree::{Backing, Layout, StaticBTree};
 pub use compressed::CompressedTable;
+pub use corrupt::Corrupt;
 pub use file::{Header, TableFile, TableFileError};
 pub use sliced::SlicedTable;
 
 use quasar_core::progress::Progress;
+use quasar_file::btree::StaticBTree;
 
 /// A table's stored entries: a whole table's static B-tree, a sliced table's directory, or
 /// a compressed sliced table's directory.
@@ -103,7 +102,7 @@ impl Tree {
     /// Checks every block (every finished slice) now.
     pub fn verify_all(&self, progress: &dyn Progress) -> Result<(), Corrupt> {
         match self {
-            Tree::Static(t) => t.verify_all(progress),
+            Tree::Static(t) => Ok(t.verify_all(progress)?),
             Tree::Sliced(t) => t.verify_all(progress).map(|_| ()),
             Tree::Compressed(t) => t.verify_all(progress).map(|_| ()),
         }
@@ -112,7 +111,7 @@ impl Tree {
     /// The first damaged block (slice) a read ran into, if any.
     pub fn first_damage(&self) -> Option<Corrupt> {
         match self {
-            Tree::Static(t) => t.first_damage(),
+            Tree::Static(t) => t.first_damage().map(Corrupt::from),
             Tree::Sliced(t) => t.first_damage(),
             Tree::Compressed(t) => t.first_damage(),
         }
@@ -165,4 +164,23 @@ pub trait Lookup: Send + Sync {
     fn bytes(&self) -> usize;
     /// A short name for reports.
     fn name(&self) -> &'static str;
+}
+
+impl Lookup for StaticBTree {
+    #[inline]
+    fn get(&self, key: u64) -> Result<Option<u32>, Corrupt> {
+        Ok(self.position(key)?.map(|i| self.value_at(i)).transpose()?)
+    }
+
+    fn len(&self) -> usize {
+        StaticBTree::len(self)
+    }
+
+    fn bytes(&self) -> usize {
+        StaticBTree::bytes(self)
+    }
+
+    fn name(&self) -> &'static str {
+        "static-btree"
+    }
 }

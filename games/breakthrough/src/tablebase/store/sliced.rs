@@ -8,9 +8,9 @@
 //! depth is read, the best move recomputed from the successors' depths (one slice read
 //! each), in the spec's tie-break order.
 
-use super::blocks::Corrupt;
 use super::file::TableFileError;
 use super::slice_blocks::{BlockIndex, IndexEntry, SLICE_BLOCK_BYTES};
+use super::Corrupt;
 use super::Lookup;
 use crate::tablebase::key::ValueCodec;
 use crate::tablebase::recurrence::{Depths, Recurrence};
@@ -465,9 +465,9 @@ impl SlicedTable {
             Err(e) if e.is_not_found() => return Slot::Missing,
             Err(_) => return damaged(),
         };
-        // SAFETY: read-only map of a finished slice; slices are written to a temporary
-        // file and renamed, never modified in place.
-        let Ok(map) = (unsafe { memmap2::Mmap::map(&f) }) else {
+        // SAFETY: a finished slice; slices are written to a temporary file and renamed,
+        // never modified in place.
+        let Ok(map) = (unsafe { quasar_file::map_read_only(&f) }) else {
             return failed(Corrupt::Unmapped { slice });
         };
         let Ok(header) = self.check_header(id, &map) else {

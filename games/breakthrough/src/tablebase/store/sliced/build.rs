@@ -2,8 +2,8 @@
 
 use super::{write_atomic, Reader, SliceHeader, SlicedTable, Slot};
 use crate::tablebase::recurrence::Recurrence;
-use crate::tablebase::store::blocks::Corrupt;
 use crate::tablebase::store::file::TableFileError;
+use crate::tablebase::store::Corrupt;
 use rayon::prelude::*;
 use std::cell::Cell;
 

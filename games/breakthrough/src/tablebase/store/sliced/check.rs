@@ -2,9 +2,9 @@
 //! the block index written from them.
 
 use super::{write_atomic, SliceHeader, SliceState, SlicedTable, SLICE_HEADER};
-use crate::tablebase::store::blocks::Corrupt;
 use crate::tablebase::store::file::TableFileError;
 use crate::tablebase::store::slice_blocks::{BlockIndex, BLOCK_INDEX};
+use crate::tablebase::store::Corrupt;
 use quasar_core::progress::Progress;
 use quasar_file::slices;
 use rayon::prelude::*;

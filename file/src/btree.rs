@@ -3,8 +3,7 @@
 //! body of 64-bit words, a radix root over the leaves at its end, that is written to disk
 //! and memory-mapped as is.
 
-use super::blocks::{crc_words, BlockCheck, Corrupt};
-use super::Lookup;
+use crate::blocks::{crc_words, BlockCheck, BlockError};
 use quasar_core::prefetch::prefetch;
 use quasar_core::progress::Progress;
 
@@ -200,10 +199,10 @@ impl StaticBTree {
         backing: Backing,
         layout: &Layout,
         check: Option<BlockCheck>,
-    ) -> Result<StaticBTree, Corrupt> {
+    ) -> Result<StaticBTree, BlockError> {
         let crc_words = check.as_ref().map_or(0, |c| crc_words(c.blocks()));
         if backing.words().len() < layout.words + crc_words || layout.levels.len() > MAX_LEVELS {
-            return Err(Corrupt::Index);
+            return Err(BlockError::Index);
         }
         let mut levels = [(0, 0); MAX_LEVELS];
         for (i, &l) in layout.levels.iter().rev().enumerate() {
@@ -239,12 +238,12 @@ impl StaticBTree {
 
     /// Words `at..at + n` of the body, once their blocks are known intact.
     #[inline]
-    fn read(&self, at: usize, n: usize) -> Result<&[u64], Corrupt> {
+    fn read(&self, at: usize, n: usize) -> Result<&[u64], BlockError> {
         let words = self.backing.words();
         let end = at
             .checked_add(n)
             .filter(|&e| e <= self.body)
-            .ok_or(Corrupt::Index)?;
+            .ok_or(BlockError::Index)?;
         if let Some(c) = &self.check {
             c.check(words, at, end)?;
         }
@@ -253,7 +252,7 @@ impl StaticBTree {
 
     /// The radix root's entries `b` and `b + 1`.
     #[inline]
-    fn root_pair(&self, b: usize) -> Result<(usize, usize), Corrupt> {
+    fn root_pair(&self, b: usize) -> Result<(usize, usize), BlockError> {
         // An even `b` shares its word with `b + 1`; an odd one needs the next word too.
         let w = self.read(self.root + b / 2, 1 + b % 2)?;
         let entry = |j: usize| (w[j / 2 - b / 2] >> (32 * (j % 2))) as u32 as usize;
@@ -262,7 +261,7 @@ impl StaticBTree {
 
     /// The position of `key` among the sorted keys, through the radix root.
     #[inline]
-    pub fn position(&self, key: u64) -> Result<Option<usize>, Corrupt> {
+    pub fn position(&self, key: u64) -> Result<Option<usize>, BlockError> {
         if self.len == 0 || key < self.min_key {
             return Ok(None);
         }
@@ -276,7 +275,7 @@ impl StaticBTree {
         let lo = first.saturating_sub(1);
         let hi = next.max(lo + 1);
         if hi > self.blocks {
-            return Err(Corrupt::Index);
+            return Err(BlockError::Index);
         }
         if hi - lo <= 2 {
             // One or two candidate blocks: search them for the key itself without reading
@@ -296,7 +295,7 @@ impl StaticBTree {
 
     /// The position of `key` in leaf block `node`, if it is there.
     #[inline]
-    fn leaf_find(&self, node: usize, key: u64) -> Result<Option<usize>, Corrupt> {
+    fn leaf_find(&self, node: usize, key: u64) -> Result<Option<usize>, BlockError> {
         let at = self.keys + node * LEAF;
         // The block's values share one or two cache lines: fetch them while the keys are
         // searched, so a hit costs no extra dependent miss.
@@ -310,7 +309,7 @@ impl StaticBTree {
         let block: &[u64; LEAF] = self
             .read(at, LEAF)?
             .try_into()
-            .map_err(|_| Corrupt::Index)?;
+            .map_err(|_| BlockError::Index)?;
         // A vectorised count of smaller keys: few instructions, so that the loads of
         // several probes can be in flight at once.
         let lt = block.iter().map(|&k| (k < key) as usize).sum::<usize>();
@@ -321,7 +320,7 @@ impl StaticBTree {
     /// The position of `key` among the sorted keys, through the separator levels (the
     /// classic B-tree descent; kept for comparison).
     #[inline]
-    pub fn position_by_levels(&self, key: u64) -> Result<Option<usize>, Corrupt> {
+    pub fn position_by_levels(&self, key: u64) -> Result<Option<usize>, BlockError> {
         if self.len == 0 {
             return Ok(None);
         }
@@ -340,9 +339,9 @@ impl StaticBTree {
 
     /// The value stored at a position.
     #[inline]
-    pub fn value_at(&self, i: usize) -> Result<u32, Corrupt> {
+    pub fn value_at(&self, i: usize) -> Result<u32, BlockError> {
         if i >= self.len {
-            return Err(Corrupt::Index);
+            return Err(BlockError::Index);
         }
         let bit = i * self.value_bytes * 8;
         let word = self.read(self.values + bit / 64, 1)?[0] >> (bit % 64);
@@ -355,20 +354,20 @@ impl StaticBTree {
 
     /// The key at a position.
     #[inline]
-    pub fn key_at(&self, i: usize) -> Result<u64, Corrupt> {
+    pub fn key_at(&self, i: usize) -> Result<u64, BlockError> {
         if i >= self.len {
-            return Err(Corrupt::Index);
+            return Err(BlockError::Index);
         }
         Ok(self.read(self.keys + i, 1)?[0])
     }
 
     /// Every (key, value) in key order; a damaged block ends the walk with its error.
-    pub fn iter(&self) -> impl Iterator<Item = Result<(u64, u32), Corrupt>> + '_ {
+    pub fn iter(&self) -> impl Iterator<Item = Result<(u64, u32), BlockError>> + '_ {
         (0..self.len).map(|i| Ok((self.key_at(i)?, self.value_at(i)?)))
     }
 
     /// Checks every block of a mapped body now (a body in memory needs none).
-    pub fn verify_all(&self, progress: &dyn Progress) -> Result<(), Corrupt> {
+    pub fn verify_all(&self, progress: &dyn Progress) -> Result<(), BlockError> {
         match &self.check {
             Some(c) => c.verify_all(self.backing.words(), progress),
             None => Ok(()),
@@ -376,31 +375,27 @@ impl StaticBTree {
     }
 
     /// The first damaged block a read ran into, if any.
-    pub fn first_damage(&self) -> Option<Corrupt> {
+    pub fn first_damage(&self) -> Option<BlockError> {
         self.check.as_ref().and_then(BlockCheck::first_damage)
+    }
+
+    /// Entries.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when the tree holds no entry.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Bytes of the body proper.
+    pub fn bytes(&self) -> usize {
+        self.body * 8
     }
 
     /// Checked blocks of the body (0 for a body in memory).
     pub fn checked_blocks(&self) -> usize {
         self.check.as_ref().map_or(0, BlockCheck::blocks)
-    }
-}
-
-impl Lookup for StaticBTree {
-    #[inline]
-    fn get(&self, key: u64) -> Result<Option<u32>, Corrupt> {
-        self.position(key)?.map(|i| self.value_at(i)).transpose()
-    }
-
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    fn bytes(&self) -> usize {
-        self.body * 8
-    }
-
-    fn name(&self) -> &'static str {
-        "static-btree"
     }
 }

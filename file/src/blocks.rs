@@ -3,7 +3,6 @@
 //! words is read and remembered in an atomic bitset, so opening costs nothing, a probe
 //! after the first pays one bit test a block, and damaged bytes are never used unnoticed.
 
-use crate::tablebase::slices::SliceName;
 use quasar_core::progress::Progress;
 use rayon::prelude::*;
 use std::io::Write;
@@ -16,9 +15,9 @@ pub const BLOCK_BYTES: usize = 4096;
 /// Words per checked block.
 const BLOCK_WORDS: usize = BLOCK_BYTES / 8;
 
-/// Table data that fails its checks: reported, never used.
+/// Checked data that fails its checks: reported, never used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Corrupt {
+pub enum BlockError {
     /// A block's bytes do not match their stored CRC-32.
     #[error(
         "checksum mismatch in block {block} (the 4 KiB from file byte {offset}): the file is damaged; rebuild it"
@@ -32,58 +31,6 @@ pub enum Corrupt {
     /// Index data that passed its checksum points outside the table: a malformed file.
     #[error("the table's index points outside the table: the file is malformed; rebuild it")]
     Index,
-    /// A slice file of a sliced table fails its checks (a cut, a flipped byte).
-    #[error("slice {slice} of the sliced table ({slice}.qts) fails its checksum or header: delete its file and rebuild it (a rerun of the build rebuilds it)")]
-    Slice {
-        /// The slice.
-        slice: SliceName,
-    },
-    /// A block of a slice's packed depths does not match the CRC-32 the table's block
-    /// index holds for it.
-    #[error("block {block} of slice {slice} of the sliced table ({slice}.qts) fails its checksum: the slice file is damaged; delete it and rebuild it (a rerun of the build rebuilds it)")]
-    SliceBlock {
-        /// The slice.
-        slice: SliceName,
-        /// The block's number within the slice's packed depths.
-        block: u32,
-    },
-    /// A slice file could not be memory-mapped: with thousands of slices open, most often
-    /// the system's limit on a process' maps.
-    #[error("slice {slice} of the sliced table could not be memory-mapped: the process may have reached the system's limit on maps (`sysctl vm.max_map_count`; each open slice takes one): raise it, or run fewer engines with this table in one process")]
-    Unmapped {
-        /// The slice.
-        slice: SliceName,
-    },
-    /// A slice a read needs is not built (a build not finished or run out of order, or
-    /// its file removed): the table is incomplete.
-    #[error("slice {slice} of the sliced table is not built (no file {slice}.qts): the table is incomplete; run its build again (`quasar tablebase build` with the same -o) to finish it")]
-    MissingSlice {
-        /// The slice.
-        slice: SliceName,
-    },
-    /// A file of a compressed table, or one slice's runs in it, fails its checks (a cut, a
-    /// flipped byte, another table's file).
-    #[error("file {file}.qtc of the compressed table (slice {slice}) fails its checksum or header: delete the file and rerun `quasar tablebase compress` into the directory", file = super::compressed::pack_stem(.slice))]
-    Compressed {
-        /// The (first) slice it holds that cannot be read.
-        slice: SliceName,
-    },
-    /// A file of a compressed table is not there (a compression stopped before it).
-    #[error("the compressed table has no file {file}.qtc (which holds slice {slice}): rerun `quasar tablebase compress` into the directory to finish it", file = super::compressed::pack_stem(.slice))]
-    CompressedMissing {
-        /// The first slice the file holds.
-        slice: SliceName,
-    },
-    /// Slices of a sliced table are not built: the table is incomplete.
-    #[error("the sliced table is incomplete: {missing} of its {slices} slices are not built, the first {first} (no file {first}.qts); run its build again (`quasar tablebase build` with the same -o) to finish it")]
-    Incomplete {
-        /// The first slice not built.
-        first: SliceName,
-        /// Stored slices not built.
-        missing: u32,
-        /// Stored slices in all.
-        slices: u32,
-    },
 }
 
 /// The CRC-32 of each block of the bytes written through it, for the file writer.
@@ -192,7 +139,7 @@ impl BlockCheck {
     /// Checks that every block holding words `lo..hi` of `words` (the body and its CRC
     /// table) is intact, verifying those not verified yet.
     #[inline]
-    pub fn check(&self, words: &[u64], lo: usize, hi: usize) -> Result<(), Corrupt> {
+    pub fn check(&self, words: &[u64], lo: usize, hi: usize) -> Result<(), BlockError> {
         let (first, last) = (lo / BLOCK_WORDS, (hi.max(lo + 1) - 1) / BLOCK_WORDS);
         for b in first..=last {
             // Relaxed is enough: the bit publishes no data, the bytes it vouches for are
@@ -207,7 +154,7 @@ impl BlockCheck {
     /// Verifies block `b` and remembers the answer if it is good.
     #[cold]
     #[inline(never)]
-    fn verify_block(&self, words: &[u64], b: usize) -> Result<(), Corrupt> {
+    fn verify_block(&self, words: &[u64], b: usize) -> Result<(), BlockError> {
         let lo = b * BLOCK_WORDS;
         let hi = (lo + BLOCK_WORDS).min(self.body_words);
         let crc_word = words[self.body_words + b / 2];
@@ -223,15 +170,15 @@ impl BlockCheck {
         }
     }
 
-    fn damaged(&self, b: usize) -> Corrupt {
-        Corrupt::Checksum {
+    fn damaged(&self, b: usize) -> BlockError {
+        BlockError::Checksum {
             block: b as u64,
             offset: self.body_offset + (b * BLOCK_BYTES) as u64,
         }
     }
 
     /// The first damaged block a read ran into, if any.
-    pub fn first_damage(&self) -> Option<Corrupt> {
+    pub fn first_damage(&self) -> Option<BlockError> {
         match self.first_bad.load(Relaxed) {
             0 => None,
             b => Some(self.damaged(b as usize - 1)),
@@ -240,7 +187,7 @@ impl BlockCheck {
 
     /// Verifies every block (on all cores), reporting bytes done to `progress`; the first
     /// damaged block is the error.
-    pub fn verify_all(&self, words: &[u64], progress: &dyn Progress) -> Result<(), Corrupt> {
+    pub fn verify_all(&self, words: &[u64], progress: &dyn Progress) -> Result<(), BlockError> {
         // Groups of 64 blocks: one bitset word each, 256 KiB of hashing per task.
         progress.begin("checksum", (self.body_words * 8) as u64);
         let bad = (0..self.verified.len())
