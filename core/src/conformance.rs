@@ -646,5 +646,6 @@ fn fail<G: Game>(check: Check, pos: &G, detail: impl Into<String>) -> Failure {
     }
 }
 
+pub mod perft_file;
 #[cfg(test)]
 mod tests;

@@ -4,36 +4,32 @@ mod common;
 
 use checkers::{Board, Checkers, Position};
 use common::{ArrayPos, ArrayReference};
+use quasar_core::conformance::perft_file;
 use quasar_core::conformance::{Suite, Symmetry};
-use quasar_core::{perft, Game, Outcome, Side, SplitMix64};
+use quasar_core::{Game, Outcome, Side, SplitMix64};
 use rand::Rng;
 
-/// The spec's perft from the start, depths 1-12.
-const PERFT: [u64; 12] = [
-    7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564, 85242128, 388623673,
-];
+/// The spec's perft from the start, depths 1-12: position, depth and leaves a line.
+const PERFT: &str = include_str!("data/perft.txt");
 
 #[test]
 fn perft_from_the_start_to_depth_8() {
-    for (d, &n) in PERFT.iter().enumerate().take(8) {
-        assert_eq!(perft(&Position::START, d as u32 + 1), n, "depth {}", d + 1);
-    }
+    let checked = perft_file::check::<Position>(PERFT, 1_000_000).unwrap();
+    assert_eq!(checked, 8);
 }
 
 #[test]
 #[ignore = "about a minute in release: cargo test -p checkers --release -- --ignored"]
 fn perft_from_the_start_to_depth_12() {
-    for (d, &n) in PERFT.iter().enumerate() {
-        assert_eq!(perft(&Position::START, d as u32 + 1), n, "depth {}", d + 1);
-    }
+    assert_eq!(perft_file::check::<Position>(PERFT, u64::MAX), Ok(12));
 }
 
 #[test]
 fn the_reference_agrees_on_perft_from_the_start() {
-    let r = ArrayPos::parse("B:W21-32:B1-12").unwrap();
     use quasar_core::conformance::Reference;
-    for (d, &n) in PERFT.iter().enumerate().take(6) {
-        assert_eq!(ArrayReference.perft(&r, d as u32 + 1), n);
+    for line in perft_file::parse(PERFT).unwrap().iter().take(6) {
+        let r = ArrayPos::parse(&line.position).unwrap();
+        assert_eq!(ArrayReference.perft(&r, line.depth), line.count);
     }
 }
 
