@@ -225,11 +225,18 @@ fn the_mirror_is_a_symmetry_with_three_pieces() {
 
 #[test]
 fn perft_from_the_two_piece_start() {
+    let perft = include_str!("data/perft.txt");
+    let lines = quasar_core::conformance::perft_file::parse(perft).unwrap();
+    // The file's position is the two-piece start.
     let start = Position::start(2).unwrap();
-    let counts: Vec<u64> = (1..=5).map(|d| quasar_core::perft(&start, d)).collect();
-    assert_eq!(counts, [5, 25, 165, 1089, 7887]);
-    let r = Ref.parse_position(&start.position_text()).unwrap();
-    assert_eq!(Ref.perft(&r, 5), 7887);
+    assert!(lines.iter().all(|l| l.position == start.position_text()));
+    assert_eq!(
+        quasar_core::conformance::perft_file::check::<Position>(perft, u64::MAX),
+        Ok(5)
+    );
+    let deepest = lines.last().unwrap();
+    let r = Ref.parse_position(&deepest.position).unwrap();
+    assert_eq!(Ref.perft(&r, deepest.depth), deepest.count);
 }
 
 #[test]
