@@ -1,6 +1,5 @@
 //! What shapes a search: the configuration, the parallel mode and each thread's share of
-//! the limit, with the
-//! clock and overflow constants the simulation loop keeps.
+//! the limit, with the clock and overflow constants the simulation loop keeps.
 
 use quasar_core::Limit;
 use std::num::NonZeroU32;
@@ -152,11 +151,6 @@ pub enum Parallelism {
 
 /// The simulations thread `index` of `threads` runs: an even share of a simulation
 /// limit (the first threads take the remainder), unlimited with a time limit.
-///
-/// The root is expanded before any simulation (expansion is no simulation: it runs no
-/// playout), so even `Limit::Count(0)` reports every legal move, with the proofs found at
-/// expansion and the statistics kept by tree reuse; its best move is a proven win when
-/// expansion found one, else the most visited reused move, else the first legal move.
 pub(crate) fn share(limit: Limit, index: usize, threads: usize) -> u64 {
     match limit {
         Limit::Count(n) => {

@@ -116,7 +116,14 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
 
     /// Searches `pos` within `limits` and reports the best move and the statistics. The
     /// subtree of a previous search that reaches `pos` (same position, or up to two plies
-    /// later) is reused. See [`Limit`] for what a search of no simulations reports.
+    /// later) is reused. `Limit::Count(n)` runs exactly `n` simulations over all threads
+    /// (fewer only when the root is proven first).
+    ///
+    /// The root is expanded before any simulation (expansion is no simulation: it runs no
+    /// playout), so even `Limit::Count(0)` reports every legal move, with the proofs found
+    /// at expansion and the statistics kept by tree reuse; its best move is a proven win
+    /// when expansion found one, else the most visited reused move, else the first legal
+    /// move.
     pub fn search(&mut self, pos: &G, limits: Limit) -> Report<G::Move> {
         self.search_with(pos, limits, &mut Watch::none())
     }

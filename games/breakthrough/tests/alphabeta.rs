@@ -31,8 +31,14 @@ fn proven_results_are_true_and_wins_within_the_depth_are_found() {
     for (board, games, seed) in [("5x5", 6, 1), ("4x5", 8, 2), ("6x5", 3, 3)] {
         let board: Board = board.parse().unwrap();
         // The exact solver stops at 9 plies or its node budget; a claim beyond that is
-        // checked deeper.
-        let deep = |p: &Position| ExactSolver::new(50_000_000).solve(p, 40).map(|s| s.result);
+        // checked deeper, and the deeper search must settle it.
+        let deep = |p: &Position| {
+            let s = ExactSolver::new(50_000_000).solve(p, 40);
+            Some(
+                s.unwrap_or_else(|| panic!("{p}: the deep search settles no claim"))
+                    .result,
+            )
+        };
         let c = check_against_exact(
             Arc::new(BreakthroughEval::new(board)),
             &positions(board, games, seed),
