@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The strength ladder of docs/results-archive.md: the default MCTS player against the
+# The strength ladder of docs/results/archive/strength-breakthrough.md: the default MCTS player against the
 # alpha-beta player on Breakthrough, one thread each, colours alternated, openings of 2
 # random plies. Each match is a separate arena run that resumes from its record, so a
 # stopped run goes on where it stopped and the matches can be spread over machines (one line

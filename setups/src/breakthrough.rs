@@ -185,7 +185,7 @@ impl GameSetup for BreakthroughSetup {
 
     /// Alpha-beta with MCTS's evaluation from 8 rows up: on 8x8 it beat the default MCTS
     /// 156 - 44 at 100 ms a move and 163 - 37 at equal cost, where on 6x6 MCTS beat it
-    /// 171 - 29 (200 games each; docs/results-archive.md).
+    /// 171 - 29 (200 games each; docs/results/archive/strength-breakthrough.md).
     fn default_engine(&self) -> DefaultEngine {
         if self.board.height() >= 8 {
             DefaultEngine::AlphaBeta(AbEval::Mcts)
@@ -195,7 +195,7 @@ impl GameSetup for BreakthroughSetup {
     }
 
     /// Exploration 0.4: at 20,000 simulations it beat 0.7 by 65.5% on 8x8 and 55.5% on 6x6
-    /// (200 games each; docs/results-archive.md). With the leaves scored by the hand-written
+    /// (200 games each; docs/results/archive/strength-breakthrough.md). With the leaves scored by the hand-written
     /// evaluation on 8x8, 0.2: its scores against alpha-beta peaked there
     /// (docs/results.md).
     fn default_c(&self, leaf: Leaf) -> f64 {
@@ -210,7 +210,7 @@ impl GameSetup for BreakthroughSetup {
     /// on 6x6, they scored 69.0% against depth-7 alpha-beta where the search without them
     /// scored 41.0%. The weight is 0.4 from 8 rows up (tuned on 8x8) and 0.25 below: on
     /// 6x6 at 40,000 simulations against depth 9, 0.25 scored 64.5% where 0.4 scored 53.5%
-    /// (400 games each; docs/results-archive.md).
+    /// (400 games each; docs/results/archive/strength-breakthrough.md).
     fn default_imb(&self) -> f64 {
         if self.board.height() >= 8 {
             0.4
@@ -231,7 +231,7 @@ impl GameSetup for BreakthroughSetup {
     }
 
     /// Every ply up to 7 rows, expansion only from 8: on 6x6 every ply beat expansion only
-    /// 135-65, on 8x8 at 100 ms expansion only beat every ply by far (docs/results-archive.md).
+    /// 135-65, on 8x8 at 100 ms expansion only beat every ply by far (docs/results/archive/tables-in-matches.md).
     fn default_oracle_every(&self) -> u32 {
         if self.board.height() >= 8 {
             0

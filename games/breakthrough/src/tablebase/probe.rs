@@ -143,7 +143,7 @@ impl Tablebase {
         Tablebase {
             geometry: Geometry::new(&table.region),
             // A copy in memory is read without the answer cache: its slot check costs
-            // about what the byte read it saves does (see `docs/results-archive.md`).
+            // about what the byte read it saves does (see `docs/results/archive/probes-in-playouts.md`).
             cache: match resident {
                 Some(_) => None,
                 None => DepthCache::new(&table.region, DEFAULT_SLOTS_LOG2),
