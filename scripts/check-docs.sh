@@ -68,6 +68,9 @@ done < <(git ls-files '*.rs' '*.sh' '*.toml' '*.py' | grep -vx 'scripts/check-do
 [ "$code_fail" = 0 ] && say "text: the code's comments clean"
 [ "$code_fail" = 0 ] || fail=1
 
+# Every relative link and anchor of the documentation resolves.
+python3 "$(dirname "$0")/check-links.py" || fail=1
+
 [ "${1:-}" = "--text-only" ] && exit "$fail"
 
 # --- 2. examples -------------------------------------------------------------------------
