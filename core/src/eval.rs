@@ -64,6 +64,24 @@ pub trait Evaluation<G: Game>: Send + Sync {
         false
     }
 
+    /// The value of each child of `pos` for the child's side to move, as
+    /// [`Evaluation::evaluate`] gives it: `out[i]` for `pos` after `moves[i]` (0 where that
+    /// move ends the game), `out` cleared first. MCTS scores a new node's children with it;
+    /// an evaluation that scores a child from its parent's work (an incremental model)
+    /// overrides it, and may differ from `evaluate` by its rounding alone.
+    fn evaluate_children(&self, pos: &G, moves: &[G::Move], out: &mut Vec<i32>) {
+        out.clear();
+        for &mv in moves {
+            let mut child = pos.clone();
+            child.play(mv);
+            out.push(if child.outcome().is_some() {
+                0
+            } else {
+                self.evaluate(&child)
+            });
+        }
+    }
+
     /// A short name for reports and player specs (`material`, `efms+safety`).
     fn name(&self) -> &'static str;
 }

@@ -25,6 +25,13 @@ pub fn identity<G: Game>(features: &dyn Features<G>, base: &dyn Evaluation<G>) -
     id
 }
 
+/// A logit in evaluation units, inside the evaluation's bounds.
+#[inline]
+fn to_units(logit: f32) -> i32 {
+    let limit = (EVAL_LIMIT - 1) as f32;
+    (logit * UNIT).clamp(-limit, limit) as i32
+}
+
 /// A model over a game's features, with the game's hand-written evaluation behind it for
 /// verdicts and move ordering.
 #[derive(Debug)]
@@ -70,8 +77,44 @@ impl<G: Game> NetEvaluation<G> {
 impl<G: Game> Evaluation<G> for NetEvaluation<G> {
     #[inline]
     fn evaluate(&self, pos: &G) -> i32 {
-        let limit = (EVAL_LIMIT - 1) as f32;
-        (self.logit(pos) * UNIT).clamp(-limit, limit) as i32
+        to_units(self.logit(pos))
+    }
+
+    /// From the parent's features where the feature set knows how (each child's differ
+    /// from its parent's in a few), so that a new node's children cost a fraction of
+    /// their evaluations one by one.
+    fn evaluate_children(&self, pos: &G, moves: &[G::Move], out: &mut Vec<i32>) {
+        out.clear();
+        let model = &self.model;
+        let base = self.base.as_ref();
+        let incremental = self
+            .features
+            .child_sums(pos, moves, &model.weights, &mut |i, sum| {
+                let mut child = pos.clone();
+                child.play(moves[i]);
+                out.push(if child.outcome().is_some() {
+                    0
+                } else {
+                    let b = if model.base_weight != 0.0 {
+                        base_logit(base, &child)
+                    } else {
+                        0.0
+                    };
+                    to_units(model.bias + sum + model.base_weight * b)
+                });
+            });
+        if !incremental {
+            // The trait's own way: each child played and evaluated.
+            for &mv in moves {
+                let mut child = pos.clone();
+                child.play(mv);
+                out.push(if child.outcome().is_some() {
+                    0
+                } else {
+                    self.evaluate(&child)
+                });
+            }
+        }
     }
 
     /// A logit of ln 3 is a winning chance of three in four.

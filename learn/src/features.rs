@@ -80,4 +80,23 @@ pub trait Features<G>: Send + Sync + fmt::Debug {
     /// Writes the features active in `pos` (not finished) into `out`, cleared first;
     /// each below [`Features::len`], at most [`MAX_ACTIVE`] of them.
     fn active(&self, pos: &G, out: &mut Active);
+
+    /// The sum of `weights` over the features active in each child of `pos` (not
+    /// finished), seen from that child's side to move: `each(i, sum)` for `pos` after
+    /// `moves[i]`, in order, whether that child's game is over or not. `false`, with
+    /// `each` never called, for a feature set that knows no faster way than
+    /// [`Features::active`] of each child (the default).
+    fn child_sums(
+        &self,
+        pos: &G,
+        moves: &[G::Move],
+        weights: &[f32],
+        each: &mut dyn FnMut(usize, f32),
+    ) -> bool
+    where
+        G: quasar_core::Game,
+    {
+        let _ = (pos, moves, weights, each);
+        false
+    }
 }

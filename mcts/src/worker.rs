@@ -104,6 +104,8 @@ pub struct Scratch<G: Game> {
     pub shallow: Shallow<G>,
     /// The children of the node being expanded, before the lost ones are left out.
     pub kids: Vec<NewChild<G::Move>>,
+    /// The evaluations of those children, for their side to move.
+    pub values: Vec<i32>,
 }
 
 impl<G: Game> Scratch<G> {
@@ -117,6 +119,7 @@ impl<G: Game> Scratch<G> {
             moves: Vec::with_capacity(64),
             shallow: Shallow::default(),
             kids: Vec::with_capacity(64),
+            values: Vec::with_capacity(64),
         }
     }
 }
@@ -382,6 +385,7 @@ pub fn expand<G: Game, S: Store<G::Move>>(
         moves,
         shallow,
         kids: all,
+        values,
         ..
     } = scratch;
     pos.legal_moves(moves);
@@ -399,7 +403,13 @@ pub fn expand<G: Game, S: Store<G::Move>>(
     if let Some(o) = oracle {
         o.prefetch_children(pos, moves);
     }
-    let kids = moves.iter().map(|&mv| {
+    // The evaluation alone scores the children all at once: an incremental one reads a
+    // child from its parent's work.
+    let at_once = heuristic.eval.filter(|_| heuristic.depth == 0);
+    if let Some(e) = at_once {
+        e.evaluate_children(pos, moves, values);
+    }
+    let kids = moves.iter().enumerate().map(|(k, &mv)| {
         let mut child = pos.clone();
         child.play(mv);
         let (mut proof, mut plies) = if let Some(o) = child.outcome() {
@@ -412,8 +422,8 @@ pub fn expand<G: Game, S: Store<G::Move>>(
         let value = match (proof, heuristic.eval) {
             (Proof::Unknown, Some(e)) => {
                 // The evaluation is for the child's side to move, the mover's opponent.
-                let v = if heuristic.depth == 0 {
-                    ShallowValue::Eval(e.evaluate(&child))
+                let v = if at_once.is_some() {
+                    ShallowValue::Eval(values[k])
                 } else {
                     shallow.value(e, &child, heuristic.depth)
                 };

@@ -1,5 +1,7 @@
 //! The learned evaluation's cost at a leaf: the n-tuple features of positions from random
-//! games, extracted and summed, against the hand-written evaluation of the same positions.
+//! games, extracted and summed, against the hand-written evaluation of the same positions;
+//! and its cost a child when a new MCTS node's children are scored, one by one against all
+//! at once from their parent's windows.
 //!
 //! `cargo bench -p breakthrough --bench features -- [WIDTHxHEIGHT]` (default 8x8).
 
@@ -67,6 +69,36 @@ fn main() {
         }
         black_box(s);
         let h = t.elapsed().as_nanos() as f64 / positions.len() as f64;
+        // Every child of a sample of the positions: played and summed one by one, then
+        // all at once from the parent.
+        let parents = &positions[..positions.len() / 10];
+        let t = Instant::now();
+        let mut children = 0u64;
+        let mut sum = 0.0f32;
+        for p in parents {
+            p.legal_moves(&mut moves);
+            for &mv in &moves {
+                let mut c = *black_box(p);
+                c.play(mv);
+                features.active(&c, &mut active);
+                sum += model.logit(active.as_slice());
+                children += 1;
+            }
+        }
+        black_box(sum);
+        let one_by_one = t.elapsed().as_nanos() as f64 / children as f64;
+        let t = Instant::now();
+        let mut sum = 0.0f32;
+        for p in parents {
+            p.legal_moves(&mut moves);
+            features.child_sums(black_box(p), &moves, &model.weights, &mut |_, s| sum += s);
+        }
+        black_box(sum);
+        let at_once = t.elapsed().as_nanos() as f64 / children as f64;
+        println!(
+            "{size}: a new node's children: {one_by_one:.1} ns a child one by one, {at_once:.1} ns all at once from the parent ({:.1} children a node)",
+            children as f64 / parents.len() as f64
+        );
         println!(
             "{size}: learned {net:.1} ns a position (features alone {extract:.1} ns; {} features, {} weights), hand-written {h:.1} ns",
             active.as_slice().len(),

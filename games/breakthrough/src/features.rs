@@ -7,7 +7,7 @@
 //! image score alike.
 
 use crate::transform::flip_rows;
-use crate::{Board, Position};
+use crate::{Board, Move, Position};
 use learn::{Active, Features, Identity};
 use quasar_core::bits::{self, Bits, WithBits};
 use quasar_core::Side;
@@ -40,6 +40,9 @@ pub struct NTuple {
     windows: Vec<Window>,
     material: u32,
     len: u32,
+    /// For each cell (seen from the mover), the windows holding it, one bit a window; empty
+    /// where there are more than 128 windows (a child is then read whole).
+    cell_windows: Vec<u128>,
 }
 
 /// The model shipped for `board`, as its file's bytes: trained by `quasar train` on
@@ -154,6 +157,19 @@ impl NTuple {
         }
         let material = next;
         let per_side = 2 * w + 1;
+        let cell_windows = if windows.len() <= 128 {
+            (0..w * h)
+                .map(|cell| {
+                    windows
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, win)| win.mask >> cell & 1 != 0)
+                        .fold(0u128, |m, (i, _)| m | 1 << i)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         NTuple {
             board,
             shapes: shapes.to_vec(),
@@ -161,6 +177,7 @@ impl NTuple {
             material,
             // Both counts, then their difference alone (which generalises over counts).
             len: material + per_side * per_side + 2 * per_side - 1,
+            cell_windows,
         }
     }
 }
@@ -200,6 +217,128 @@ impl Features<Position> for NTuple {
             out,
         });
     }
+
+    /// A child differs from its parent in the two cells of its move: only the windows
+    /// holding them are read again (about a quarter of them on 8x8), against the parent's
+    /// windows read once from the child's side.
+    fn child_sums(
+        &self,
+        pos: &Position,
+        moves: &[Move],
+        weights: &[f32],
+        each: &mut dyn FnMut(usize, f32),
+    ) -> bool {
+        if self.cell_windows.is_empty() {
+            return false;
+        }
+        // The children's mover is the parent's opponent: the board is seen from it.
+        let mover = pos.side().opponent();
+        let (mut own, mut opp) = (pos.pieces(mover), pos.pieces(pos.side()));
+        let flip = mover == Side::Second;
+        if flip {
+            own = flip_rows(&self.board, own);
+            opp = flip_rows(&self.board, opp);
+        }
+        bits::dispatch(ChildSums {
+            features: self,
+            own,
+            opp,
+            flip,
+            moves,
+            weights,
+            each,
+        });
+        true
+    }
+}
+
+/// The feature of window `win` where the mover has `own` and the opponent `opp`.
+#[inline(always)]
+fn window_feature<B: Bits>(bits: B, win: &Window, own: u64, opp: u64) -> u32 {
+    // `pext` gathers a window's cells row by row: its code as `TERNARY` reads it.
+    let (o, q) = (
+        bits.pext(own, win.mask) as usize,
+        bits.pext(opp, win.mask) as usize,
+    );
+    let mut t = win.table[o] + 2 * win.table[q];
+    if win.centre {
+        let m = &MIRRORED[win.cols as usize];
+        t = t.min(m[o] + 2 * m[q]);
+    }
+    win.base + t as u32
+}
+
+/// The two piece-count features of a mover with `mine` pieces against `theirs`.
+#[inline(always)]
+fn count_features(f: &NTuple, mine: u32, theirs: u32) -> [u32; 2] {
+    let per_side = 2 * f.board.width() + 1;
+    [
+        f.material + mine * per_side + theirs,
+        f.material + per_side * per_side + per_side - 1 + mine - theirs,
+    ]
+}
+
+/// The weight sums of a position's children from the parent's pieces seen from the
+/// children's mover, as a job for [`bits::dispatch`].
+struct ChildSums<'a> {
+    features: &'a NTuple,
+    own: u64,
+    opp: u64,
+    /// Whether cells are seen with the rows flipped.
+    flip: bool,
+    moves: &'a [Move],
+    weights: &'a [f32],
+    each: &'a mut dyn FnMut(usize, f32),
+}
+
+impl WithBits for ChildSums<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<B: Bits>(self, bits: B) {
+        let ChildSums {
+            features: f,
+            own,
+            opp,
+            flip,
+            moves,
+            weights,
+            each,
+        } = self;
+        let mut old = [0f32; 128];
+        let mut total = 0f32;
+        for (i, win) in f.windows.iter().enumerate() {
+            old[i] = weights[window_feature(bits, win, own, opp) as usize];
+            total += old[i];
+        }
+        let (w, h) = (f.board.width(), f.board.height());
+        let seen = |cell: u8| {
+            let c = cell as u32;
+            if flip {
+                (h - 1 - c / w) * w + c % w
+            } else {
+                c
+            }
+        };
+        for (k, mv) in moves.iter().enumerate() {
+            let (from, to) = (seen(mv.from), seen(mv.to));
+            // The opponent (the parent's mover) goes from `from` to `to`, taking what of
+            // the children's mover stood there.
+            let mine = own & !(1u64 << to);
+            let theirs = opp & !(1u64 << from) | 1u64 << to;
+            let mut sum = total;
+            let mut touched = f.cell_windows[from as usize] | f.cell_windows[to as usize];
+            while touched != 0 {
+                let i = touched.trailing_zeros() as usize;
+                touched &= touched - 1;
+                sum += weights[window_feature(bits, &f.windows[i], mine, theirs) as usize] - old[i];
+            }
+            for c in count_features(f, mine.count_ones(), theirs.count_ones()) {
+                sum += weights[c as usize];
+            }
+            each(k, sum);
+        }
+    }
 }
 
 /// [`NTuple`]'s features of one position (its pieces seen from the mover) as a job for
@@ -223,23 +362,11 @@ impl WithBits for Extract<'_> {
             out,
         } = self;
         for win in &features.windows {
-            // `pext` gathers a window's cells row by row: its code as `TERNARY` reads it.
-            let (o, q) = (
-                bits.pext(own, win.mask) as usize,
-                bits.pext(opp, win.mask) as usize,
-            );
-            let mut t = win.table[o] + 2 * win.table[q];
-            if win.centre {
-                let m = &MIRRORED[win.cols as usize];
-                t = t.min(m[o] + 2 * m[q]);
-            }
-            out.push(win.base + t as u32);
+            out.push(window_feature(bits, win, own, opp));
         }
-        let per_side = 2 * features.board.width() + 1;
-        let (mine, theirs) = (own.count_ones(), opp.count_ones());
-        let counts = features.material + mine * per_side + theirs;
-        out.push(counts);
-        out.push(features.material + per_side * per_side + per_side - 1 + mine - theirs);
+        for c in count_features(features, own.count_ones(), opp.count_ones()) {
+            out.push(c);
+        }
     }
 }
 
@@ -320,6 +447,103 @@ mod tests {
             rng = quasar_core::splitmix64(rng);
             pos.play(moves[(rng % moves.len() as u64) as usize]);
         }
+    }
+
+    /// Every child's weight sum from its parent's windows equals the sum over the
+    /// child's own features, on boards with and without a centre column, both sides to
+    /// move, captures and wins included.
+    #[test]
+    fn child_sums_equal_each_childs_features_summed() {
+        for (w, h) in [(6, 6), (8, 8), (5, 7), (7, 5), (3, 5)] {
+            let board = Board::new(w, h).unwrap();
+            let f = NTuple::new(board);
+            let mut rng = 11u64 + w as u64;
+            let weights: Vec<f32> = (0..f.len())
+                .map(|_| {
+                    rng = quasar_core::splitmix64(rng);
+                    (rng % 2001) as f32 / 1000.0 - 1.0
+                })
+                .collect();
+            let mut moves = Vec::new();
+            let mut checked = 0;
+            for game in 0..20u64 {
+                let mut pos = Position::start(board);
+                rng ^= game;
+                while pos.outcome().is_none() {
+                    pos.legal_moves(&mut moves);
+                    let mut sums = vec![f32::NAN; moves.len()];
+                    let mut order = Vec::new();
+                    assert!(f.child_sums(&pos, &moves, &weights, &mut |i, sum| {
+                        order.push(i);
+                        sums[i] = sum;
+                    }));
+                    assert_eq!(order, (0..moves.len()).collect::<Vec<_>>());
+                    for (&mv, &got) in moves.iter().zip(&sums) {
+                        let mut child = pos;
+                        child.play(mv);
+                        let mut a = Active::default();
+                        f.active(&child, &mut a);
+                        let want: f64 = a
+                            .as_slice()
+                            .iter()
+                            .map(|&i| weights[i as usize] as f64)
+                            .sum();
+                        assert!(
+                            (got as f64 - want).abs() < 1e-3,
+                            "{w}x{h} {pos:?} {mv:?}: {got} against {want}"
+                        );
+                        checked += 1;
+                    }
+                    rng = quasar_core::splitmix64(rng);
+                    pos.play(moves[(rng % moves.len() as u64) as usize]);
+                }
+            }
+            assert!(checked > 1000, "{w}x{h}: {checked} children");
+        }
+    }
+
+    /// A learned evaluation scores a node's children at once as it scores each alone
+    /// (within a unit of rounding: the sums are added in another order), and a child
+    /// that ends the game at 0.
+    #[test]
+    fn a_learned_evaluation_scores_children_at_once_as_one_by_one() {
+        use quasar_core::Evaluation;
+        let board = Board::new(6, 6).unwrap();
+        let f = NTuple::new(board);
+        let mut model = learn::Model::zeros(f.identity(), f.len());
+        let mut rng = 5u64;
+        for w in model.weights.iter_mut() {
+            rng = quasar_core::splitmix64(rng);
+            *w = (rng % 1001) as f32 / 1000.0 - 0.5;
+        }
+        model.bias = 0.125;
+        model.base_weight = 0.75;
+        let base = std::sync::Arc::new(crate::BreakthroughEval::for_mcts(board));
+        let net = learn::NetEvaluation::new(model, std::sync::Arc::new(f), base);
+        let (mut moves, mut values, mut ends) = (Vec::new(), Vec::new(), 0);
+        for game in 0..30u64 {
+            let mut pos = Position::start(board);
+            rng ^= game;
+            while pos.outcome().is_none() {
+                pos.legal_moves(&mut moves);
+                net.evaluate_children(&pos, &moves, &mut values);
+                assert_eq!(values.len(), moves.len());
+                for (&mv, &got) in moves.iter().zip(&values) {
+                    let mut child = pos;
+                    child.play(mv);
+                    if child.outcome().is_some() {
+                        assert_eq!(got, 0);
+                        ends += 1;
+                    } else {
+                        let want = net.evaluate(&child);
+                        assert!((got - want).abs() <= 1, "{pos:?} {mv:?}: {got} against {want}");
+                    }
+                }
+                rng = quasar_core::splitmix64(rng);
+                pos.play(moves[(rng % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(ends > 0, "some children end the game");
     }
 
     #[test]
