@@ -220,14 +220,7 @@ fn a_line_too_long_is_answered_and_read_past_and_errors_quote_little() {
 /// standard input; returns what it printed.
 fn paced(args: &[&str], first: &str, wait: std::time::Duration, rest: &str) -> String {
     use std::io::Write;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quasar"))
-        .arg("gtp")
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("run quasar");
+    let mut child = common::spawn(&[&["gtp"], args].concat(), std::process::Stdio::piped());
     let mut input = child.stdin.take().expect("its standard input");
     input.write_all(first.as_bytes()).unwrap();
     input.flush().unwrap();

@@ -2,8 +2,10 @@
 //! both engines on every game.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 use std::time::{Duration, Instant};
+
+mod common;
 
 /// The budget these tests give each move.
 const BUDGET: Duration = Duration::from_millis(100);
@@ -23,14 +25,7 @@ struct Gtp {
 
 impl Gtp {
     fn start(args: &[&str]) -> Gtp {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_quasar"))
-            .arg("gtp")
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("run quasar");
+        let mut child = common::spawn(&[&["gtp"], args].concat(), Stdio::null());
         let input = child.stdin.take().expect("its standard input");
         let output = BufReader::new(child.stdout.take().expect("its standard output"));
         let mut gtp = Gtp {

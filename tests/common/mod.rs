@@ -4,7 +4,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 /// The words of the command line `line`; `_` stands for a space inside a word (a position
 /// such as `L.L.R.R_L`).
@@ -35,16 +35,22 @@ pub fn quasar(args: &[&str]) -> (bool, String, String) {
     )
 }
 
-/// Runs `quasar` with `args`, `input` on its standard input: whether it succeeded, its
-/// standard output and error.
-pub fn with_input(args: &[&str], input: &[u8]) -> (bool, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_quasar"))
+/// Starts `quasar` with `args`, its standard input and output piped to the test and its
+/// standard error where `stderr` says.
+pub fn spawn(args: &[&str], stderr: Stdio) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_quasar"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stderr(stderr)
         .spawn()
-        .expect("run quasar");
+        .expect("run quasar")
+}
+
+/// Runs `quasar` with `args`, `input` on its standard input: whether it succeeded, its
+/// standard output and error.
+pub fn with_input(args: &[&str], input: &[u8]) -> (bool, String, String) {
+    let mut child = spawn(args, Stdio::piped());
     child
         .stdin
         .take()
@@ -62,13 +68,7 @@ pub fn with_input(args: &[&str], input: &[u8]) -> (bool, String, String) {
 /// Runs `quasar` with `args`, `input` on its standard input, and kills it when it has not
 /// ended within `secs` seconds, failing the test: a hang is a failure, not a stuck run.
 pub fn output_within(args: &[&str], input: &[u8], secs: u64) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_quasar"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run quasar");
+    let mut child = spawn(args, Stdio::piped());
     let mut stdin = child.stdin.take().expect("its standard input");
     let input = input.to_vec();
     // A child that stops reading must not block the test on a full pipe.
@@ -111,13 +111,7 @@ pub fn output_within(args: &[&str], input: &[u8], secs: u64) -> Output {
 /// not within `secs` seconds. What it printed.
 pub fn answers_endless_line(args: &[&str], want: &str, secs: u64) -> String {
     use std::io::Read;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_quasar"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("run quasar");
+    let mut child = spawn(args, Stdio::null());
     let mut stdin = child.stdin.take().expect("its standard input");
     // Ends when the child is killed and the pipe breaks.
     std::thread::spawn(move || {
@@ -155,7 +149,12 @@ pub fn answers_endless_line(args: &[&str], want: &str, secs: u64) -> String {
 
 /// [`one_error_line`] of a run that must end within `secs` seconds.
 pub fn one_error_line_within(args: &[&str], secs: u64) -> String {
-    let out = output_within(args, b"", secs);
+    error_line_of(args, &output_within(args, b"", secs))
+}
+
+/// The one line of error, `error: ...`, of `out`, the output of a run of `quasar args`
+/// that must fail with exit status 1 without a panic.
+fn error_line_of(args: &[&str], out: &Output) -> String {
     let e = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{args:?}: {e}");
     assert!(!e.contains("panicked"), "{args:?}: {e}");
@@ -175,14 +174,7 @@ pub fn run_ok(args: &[&str]) -> (String, String) {
 /// Runs `quasar` with `args`, which must fail with exit status 1 and one line of error,
 /// `error: ...`, without a panic: that line.
 pub fn one_error_line(args: &[&str]) -> String {
-    let out = output(args);
-    let e = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{args:?}: {e}");
-    assert!(!e.contains("panicked"), "{args:?}: {e}");
-    let lines: Vec<&str> = e.lines().collect();
-    assert_eq!(lines.len(), 1, "{args:?}: {e}");
-    assert!(lines[0].starts_with("error: "), "{args:?}: {e}");
-    lines[0].to_string()
+    error_line_of(args, &output(args))
 }
 
 /// The arguments of `quasar arena` between `players` into the folder `out`, without the
