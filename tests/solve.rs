@@ -5,11 +5,36 @@ use std::path::PathBuf;
 
 mod common;
 
-use common::quasar;
+use common::{fails_saying, ok_saying, quasar};
 
 /// A scratch path for this file's tests.
 fn temp(name: &str) -> PathBuf {
     common::temp("solve", name)
+}
+
+/// A scratch path for this file's tests with no file there: a checkpoint left by an earlier
+/// run would be resumed.
+fn fresh(name: &str) -> PathBuf {
+    let file = temp(name);
+    let _ = std::fs::remove_file(&file);
+    file
+}
+
+/// Runs `quasar args --stop-after stop`, which must stop as asked and save checkpoint `f`,
+/// then `quasar args` again, which must go on from it to print `want`.
+fn stop_and_resume(args: &[&str], stop: &str, f: &str, want: &str) {
+    let stopped = [args, &["--stop-after", stop]].concat();
+    // A stop that was asked for is no error: status 0, and a line saying how to go on.
+    let (out, _) = common::run_ok(&stopped);
+    assert!(
+        out.starts_with("stopped after ")
+            && out.contains(&format!(
+                " nodes as asked (--stop-after); checkpoint {f} saved: the same command goes on \
+                 from it"
+            )),
+        "{out}"
+    );
+    ok_saying(args, want);
 }
 
 #[test]
@@ -19,35 +44,27 @@ fn four_by_four_solves_proves_and_checks() {
     for extra in [&[][..], &["--no-tb"][..], &["--length-pn-from", "4"][..]] {
         let mut args = vec!["solve", "--board", "4x4", "--memory", "16", "--out", f];
         args.extend_from_slice(extra);
-        let (ok, out, err) = quasar(&args);
-        assert!(ok, "{err}");
-        assert!(
-            out.contains("winner: Black (the side not to move); perfect play lasts 14 plies"),
-            "{out}"
+        let out = ok_saying(
+            &args,
+            "winner: Black (the side not to move); perfect play lasts 14 plies",
         );
         assert!(out.contains("principal line: "), "{out}");
         assert!(out.contains("proof: "), "{out}");
-        let (ok, out, err) = quasar(&["solve", "--check", f]);
-        assert!(ok, "{err}");
-        assert!(
-            out.contains("proof checked: Black wins from BBBB/BBBB/WWWW/WWWW w within 14 plies"),
-            "{out}"
+        ok_saying(
+            &["solve", "--check", f],
+            "proof checked: Black wins from BBBB/BBBB/WWWW/WWWW w within 14 plies",
         );
     }
-    let (ok, out, err) = quasar(&["solve", "--check", f, "--threads", "1"]);
-    assert!(ok, "{err}");
-    assert!(out.contains("on 1 thread)"), "{out}");
+    ok_saying(&["solve", "--check", f, "--threads", "1"], "on 1 thread)");
     // A job's share of the check says whose it is; a shard out of range is one line.
-    let (ok, out, err) = quasar(&["solve", "--check", f, "--shard", "2/3"]);
-    assert!(ok, "{err}");
-    assert!(
-        out.contains(
-            "proof shard 2/3 checked (the proof holds when all 3 shards pass): Black wins"
-        ),
-        "{out}"
+    ok_saying(
+        &["solve", "--check", f, "--shard", "2/3"],
+        "proof shard 2/3 checked (the proof holds when all 3 shards pass): Black wins",
     );
-    let (ok, _, err) = quasar(&["solve", "--check", f, "--shard", "4/3"]);
-    assert!(!ok && err.contains("i must lie in 1..=N"), "{err}");
+    fails_saying(
+        &["solve", "--check", f, "--shard", "4/3"],
+        "i must lie in 1..=N",
+    );
     // The proof written by two jobs, merged, checks.
     let pieces: Vec<String> = (1..=2)
         .map(|i| {
@@ -55,36 +72,26 @@ fn four_by_four_solves_proves_and_checks() {
             let p = piece.to_str().unwrap().to_string();
             let shard = format!("{i}/2");
             let args = ["solve", "--board", "4x4", "--out", &p, "--shard", &shard];
-            let (ok, out, err) = quasar(&args);
-            assert!(ok, "{err}");
-            assert!(
-                out.contains(&format!("proof piece {i}/2 (not a whole proof")),
-                "{out}"
-            );
+            ok_saying(&args, &format!("proof piece {i}/2 (not a whole proof"));
             p
         })
         .collect();
     let merged = temp("4x4-merged.proof");
     let m = merged.to_str().unwrap();
-    let (ok, out, err) = quasar(&["solve", "--merge", &pieces[0], &pieces[1], "--out", m]);
-    assert!(ok && out.contains("merged from 2 pieces"), "{out}{err}");
-    let (ok, out, err) = quasar(&["solve", "--check", m]);
-    assert!(
-        ok && out.contains("proof checked: Black wins"),
-        "{out}{err}"
+    ok_saying(
+        &["solve", "--merge", &pieces[0], &pieces[1], "--out", m],
+        "merged from 2 pieces",
     );
-    let (ok, _, err) = quasar(&["solve", "--board", "4x4", "--shard", "1/2"]);
-    assert!(
-        !ok && err.contains("a job's share of a --check or of a --out"),
-        "{err}"
+    ok_saying(&["solve", "--check", m], "proof checked: Black wins");
+    fails_saying(
+        &["solve", "--board", "4x4", "--shard", "1/2"],
+        "a job's share of a --check or of a --out",
     );
     // One bound of the length search alone: 14 plies hold, 13 (and so 12) do not.
     for (plies, answer) in [("13", "no (perfect play lasts longer)"), ("14", "yes")] {
-        let (ok, out, err) = quasar(&["solve", "--board", "4x4", "--within", plies]);
-        assert!(ok, "{err}");
         let line =
             format!("winner: Black (the side not to move); wins within {plies} plies: {answer}");
-        assert!(out.contains(&line), "{out}");
+        ok_saying(&["solve", "--board", "4x4", "--within", plies], &line);
     }
     // One flipped byte, a cut file, a file of the first format: an error naming the file,
     // never a panic.
@@ -216,8 +223,7 @@ fn bad_input_is_one_error_line() {
 
 #[test]
 fn a_stopped_solve_resumes_and_a_damaged_checkpoint_is_one_error_line() {
-    let file = temp("4x4.ckpt");
-    let _ = std::fs::remove_file(&file);
+    let file = fresh("4x4.ckpt");
     let f = file.to_str().unwrap();
     let base = [
         "solve",
@@ -233,35 +239,15 @@ fn a_stopped_solve_resumes_and_a_damaged_checkpoint_is_one_error_line() {
     // Either resumes to the same answer.
     for (stop, pn_from) in [("300", "255"), ("1500", "4")] {
         let _ = std::fs::remove_file(&file);
-        let mut with = base.to_vec();
-        with.extend_from_slice(&["--length-pn-from", pn_from]);
-        let mut args = with.clone();
-        args.extend_from_slice(&["--stop-after", stop]);
-        let (ok, out, err) = quasar(&args);
-        // A stop that was asked for is no error: status 0, and a line saying how to go on.
-        assert!(ok, "{err}");
+        let with = [&base[..], &["--length-pn-from", pn_from]].concat();
         // The count is checked at the next node after `stop`.
-        assert!(
-            out.starts_with("stopped after ")
-                && out.contains(&format!(
-                    " nodes as asked (--stop-after); checkpoint {f} saved: the same command \
-                     goes on from it"
-                )),
-            "{out}"
-        );
-        let (ok, out, err) = quasar(&with);
-        assert!(ok, "{err}");
-        assert!(out.contains("perfect play lasts 14 plies"), "{out}");
+        stop_and_resume(&with, stop, f, "perfect play lasts 14 plies");
     }
     // A cut file: an error naming it, never a panic.
     let bytes = std::fs::read(&file).unwrap();
     std::fs::write(&file, &bytes[..bytes.len() / 2]).unwrap();
-    let (ok, _, err) = quasar(&base);
-    assert!(!ok);
-    assert!(
-        err.starts_with("error: ") && err.contains("not an intact quasar solve checkpoint"),
-        "{err}"
-    );
+    let err = fails_saying(&base, "not an intact quasar solve checkpoint");
+    assert!(err.starts_with("error: "), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 
@@ -330,8 +316,7 @@ fn signalled(args: &[&str], cue: &str, signal: i32) -> (Option<i32>, String) {
 #[test]
 fn a_signal_saves_the_checkpoint_and_the_solve_resumes() {
     // 3x7 takes a few seconds in each phase (5x5 takes twice as long).
-    let file = temp("3x7-signal.ckpt");
-    let _ = std::fs::remove_file(&file);
+    let file = fresh("3x7-signal.ckpt");
     let f = file.to_str().unwrap();
     let plain = ["solve", "--board", "3x7", "--memory", "64"];
     let (ok, out, err) = quasar(&plain);
@@ -385,8 +370,7 @@ fn a_signal_saves_the_checkpoint_and_the_solve_resumes() {
 #[test]
 fn a_signal_in_the_proof_keeps_what_is_written_and_the_same_command_resumes_it() {
     // 3x7's proof has about 756 k records, 1.6 s of writing.
-    let (ckpt, proof) = (temp("3x7-proof.ckpt"), temp("3x7-resumed.proof"));
-    let _ = std::fs::remove_file(&ckpt);
+    let (ckpt, proof) = (fresh("3x7-proof.ckpt"), temp("3x7-resumed.proof"));
     let (c, p) = (ckpt.to_str().unwrap(), proof.to_str().unwrap());
     let args = [
         "solve",
@@ -420,9 +404,7 @@ fn a_signal_in_the_proof_keeps_what_is_written_and_the_same_command_resumes_it()
     );
     assert!(err.contains(&kept), "{err}");
     assert!(scratch.join("state").is_file(), "{err}");
-    let (ok, out, err) = quasar(&args);
-    assert!(ok, "{err}");
-    assert!(out.contains("lasts 32 plies"), "{out}");
+    let out = ok_saying(&args, "lasts 32 plies");
     let line = out.lines().find(|l| l.starts_with("proof: ")).unwrap();
     let resumed: u64 = line
         .split(", resuming ")
@@ -432,9 +414,7 @@ fn a_signal_in_the_proof_keeps_what_is_written_and_the_same_command_resumes_it()
         .unwrap_or_else(|| panic!("{line}"));
     assert!(resumed > 0, "{line}");
     assert!(!scratch.exists());
-    let (ok, out, err) = quasar(&["solve", "--check", p]);
-    assert!(ok, "{err}");
-    assert!(out.contains("proof checked: Black wins from "), "{out}");
+    let out = ok_saying(&["solve", "--check", p], "proof checked: Black wins from ");
     assert!(out.contains("within 32 plies"), "{out}");
 }
 
@@ -474,11 +454,9 @@ fn a_stop_without_a_checkpoint_says_how_to_keep_one() {
 fn a_position_gives_the_board_its_size() {
     // The example of `solve --help`: a 4x5 position, and no --board.
     let fen = "BBBB/BBBB/4/WWWW/4 b";
-    let (ok, out, err) = quasar(&["solve", "--position", fen, "--memory", "16", "--quiet"]);
-    assert!(ok, "{err}");
-    assert!(
-        out.contains("winner: Black (the side to move); perfect play lasts 7 plies"),
-        "{out}"
+    ok_saying(
+        &["solve", "--position", fen, "--memory", "16", "--quiet"],
+        "winner: Black (the side to move); perfect play lasts 7 plies",
     );
     // Its children too, and with a --board that agrees.
     let (ok, out, err) = quasar(&[
@@ -573,8 +551,7 @@ fn the_root_follows_from_its_listed_children() {
 #[test]
 fn a_checkpoint_of_one_table_resumes_with_another() {
     // Its entries are solved positions, facts of the game whatever table found them.
-    let file = temp("3x6-tables.ckpt");
-    let _ = std::fs::remove_file(&file);
+    let file = fresh("3x6-tables.ckpt");
     let f = file.to_str().unwrap();
     let base = [
         "solve",
@@ -587,22 +564,16 @@ fn a_checkpoint_of_one_table_resumes_with_another() {
     ];
     let mut first = base.to_vec();
     first.extend_from_slice(&["--tb-rows", "3", "--stop-after", "50000"]);
-    let (ok, out, err) = quasar(&first);
-    assert!(
-        ok && out.contains("stopped after 50000 nodes"),
-        "{out}{err}"
-    );
+    ok_saying(&first, "stopped after 50000 nodes");
     let mut then = base.to_vec();
     then.extend_from_slice(&["--tb-rows", "4"]);
-    let (ok, out, err) = quasar(&then);
-    assert!(ok, "{err}");
-    assert!(
-        out.contains("winner: White (the side to move); perfect play lasts 23 plies"),
-        "{out}"
+    ok_saying(
+        &then,
+        "winner: White (the side to move); perfect play lasts 23 plies",
     );
     // The same as a run from scratch with either table.
     for rows in ["3", "4"] {
-        let (ok, fresh, err) = quasar(&[
+        let args = [
             "solve",
             "--board",
             "3x6",
@@ -610,9 +581,8 @@ fn a_checkpoint_of_one_table_resumes_with_another() {
             "16",
             "--tb-rows",
             rows,
-        ]);
-        assert!(ok, "{err}");
-        assert!(fresh.contains("perfect play lasts 23 plies"), "{fresh}");
+        ];
+        ok_saying(&args, "perfect play lasts 23 plies");
     }
 }
 
@@ -622,107 +592,78 @@ fn woodpush_and_chinese_checkers_solve_with_draws_proofs_and_checks() {
     let f = file.to_str().unwrap();
     let ckpt = temp("w7.ckpt");
     let c = ckpt.to_str().unwrap();
-    let (ok, out, err) = quasar(&[
-        "solve",
-        "--game",
-        "woodpush",
-        "--width",
-        "7",
-        "--memory",
-        "16",
-        "--quiet",
-        "--out",
-        f,
-        "--checkpoint",
-        c,
-    ]);
-    assert!(ok, "{err}");
-    assert!(
-        out.contains("winner: Right (the side not to move); perfect play lasts 25 plies"),
-        "{out}"
+    let w7 = [
+        "solve", "--game", "woodpush", "--width", "7", "--memory", "16", "--quiet",
+    ];
+    ok_saying(
+        &[&w7[..], &["--out", f, "--checkpoint", c]].concat(),
+        "winner: Right (the side not to move); perfect play lasts 25 plies",
     );
-    let (ok, out, err) = quasar(&["solve", "--game", "woodpush", "--check", f]);
-    assert!(ok, "{err}");
-    assert!(
-        out.contains("proof checked: Right wins from L.L.R.R L within 25 plies"),
-        "{out}"
+    ok_saying(
+        &["solve", "--game", "woodpush", "--check", f],
+        "proof checked: Right wins from L.L.R.R L within 25 plies",
     );
     // Another game's proof, a finished game, checkers without a position: one line each.
-    let (ok, _, err) = quasar(&["solve", "--game", "chinese-checkers", "--check", f]);
-    assert!(
-        !ok && err
-            .contains("is the proof of another game; check it with the --game it was solved for"),
-        "{err}"
+    fails_saying(
+        &["solve", "--game", "chinese-checkers", "--check", f],
+        "is the proof of another game; check it with the --game it was solved for",
     );
     // Another game's checkpoint is that, not damage to delete.
-    let (ok, _, err) = quasar(&[
-        "solve",
-        "--game",
-        "chinese-checkers",
-        "--memory",
-        "16",
-        "--checkpoint",
-        c,
-    ]);
-    assert!(
-        !ok && err.contains(
-            "is the checkpoint of another game's solve; give this solve another --checkpoint"
-        ),
-        "{err}"
+    fails_saying(
+        &[
+            "solve",
+            "--game",
+            "chinese-checkers",
+            "--memory",
+            "16",
+            "--checkpoint",
+            c,
+        ],
+        "is the checkpoint of another game's solve; give this solve another --checkpoint",
     );
     std::fs::remove_file(&ckpt).unwrap();
-    let (ok, _, err) = quasar(&["solve", "--game", "woodpush", "--position", "L.L.... R"]);
-    assert!(
-        !ok && err.contains("the game is over (Left has won)"),
-        "{err}"
+    fails_saying(
+        &["solve", "--game", "woodpush", "--position", "L.L.... R"],
+        "the game is over (Left has won)",
     );
-    let (ok, _, err) = quasar(&["solve", "--game", "checkers"]);
-    assert!(!ok && err.contains("give --position FEN"), "{err}");
+    fails_saying(&["solve", "--game", "checkers"], "give --position FEN");
     std::fs::remove_file(&file).unwrap();
     // A draw's proof: each side's holding moves, checked by the same command.
-    let (ok, out, err) = quasar(&[
-        "solve", "--game", "woodpush", "--width", "9", "--memory", "16", "--quiet", "--out", f,
-    ]);
-    assert!(ok, "{err}");
-    assert!(
-        out.contains("value: a draw (neither Left nor Right can force a win)"),
-        "{out}"
+    let out = ok_saying(
+        &[
+            "solve", "--game", "woodpush", "--width", "9", "--memory", "16", "--quiet", "--out", f,
+        ],
+        "value: a draw (neither Left nor Right can force a win)",
     );
     assert!(
         out.contains("proof: ") && out.contains(" records: each side's moves"),
         "{out}"
     );
-    let (ok, out, err) = quasar(&["solve", "--game", "woodpush", "--check", f, "--json"]);
-    assert!(ok, "{err}");
-    assert!(out.contains("\"value\":\"draw\""), "{out}");
-    let (ok, out, err) = quasar(&["solve", "--game", "woodpush", "--check", f]);
-    assert!(ok, "{err}");
-    assert!(
-        out.contains("proof checked: neither side can force a win from L.L...R.R L"),
-        "{out}"
+    ok_saying(
+        &["solve", "--game", "woodpush", "--check", f, "--json"],
+        "\"value\":\"draw\"",
+    );
+    ok_saying(
+        &["solve", "--game", "woodpush", "--check", f],
+        "proof checked: neither side can force a win from L.L...R.R L",
     );
     std::fs::remove_file(&file).unwrap();
-    let (ok, out, err) = quasar(&[
+    let cc = [
         "solve",
         "--game",
         "chinese-checkers",
         "--pieces-per-side",
         "1",
-        "--memory",
-        "16",
-        "--quiet",
-    ]);
-    assert!(ok, "{err}");
-    assert!(
-        out.contains("winner: X (the side to move); perfect play lasts 25 plies"),
-        "{out}"
+    ];
+    ok_saying(
+        &[&cc[..], &["--memory", "16", "--quiet"]].concat(),
+        "winner: X (the side to move); perfect play lasts 25 plies",
     );
 }
 
 #[test]
 fn a_stopped_solve_of_a_game_with_draws_resumes_from_its_checkpoint() {
-    let file = temp("w9.ckpt");
-    let _ = std::fs::remove_file(&file);
+    let file = fresh("w9.ckpt");
     let f = file.to_str().unwrap();
     let base = [
         "solve",
@@ -737,23 +678,11 @@ fn a_stopped_solve_of_a_game_with_draws_resumes_from_its_checkpoint() {
         f,
     ];
     // Width 9's two searches take about 6,600 nodes: 4,000 stops in the second.
-    let mut args = base.to_vec();
-    args.extend_from_slice(&["--stop-after", "4000"]);
-    let (ok, out, err) = quasar(&args);
-    assert!(ok, "{err}");
-    assert!(
-        out.starts_with("stopped after ")
-            && out.contains(&format!(
-                " nodes as asked (--stop-after); checkpoint {f} saved: the same command goes on \
-                 from it"
-            )),
-        "{out}"
-    );
-    let (ok, out, err) = quasar(&base);
-    assert!(ok, "{err}");
-    assert!(
-        out.contains("value: a draw (neither Left nor Right can force a win)"),
-        "{out}"
+    stop_and_resume(
+        &base,
+        "4000",
+        f,
+        "value: a draw (neither Left nor Right can force a win)",
     );
     // A damaged checkpoint: one line naming it.
     std::fs::write(&file, b"QSCHECK\0 cut").unwrap();

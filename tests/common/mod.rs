@@ -171,6 +171,27 @@ pub fn run_ok(args: &[&str]) -> (String, String) {
     (out, err)
 }
 
+/// Runs `quasar` with `args`, which must succeed and print `want`: its standard output.
+pub fn ok_saying(args: &[&str], want: &str) -> String {
+    let (out, _) = run_ok(args);
+    assert!(
+        out.contains(want),
+        "quasar {args:?} did not print {want:?}:\n{out}"
+    );
+    out
+}
+
+/// Runs `quasar` with `args`, which must fail with `want` in its standard error: that error.
+pub fn fails_saying(args: &[&str], want: &str) -> String {
+    let (ok, out, err) = quasar(args);
+    assert!(!ok, "quasar {args:?} succeeded:\n{out}");
+    assert!(
+        err.contains(want),
+        "quasar {args:?} did not say {want:?}:\n{err}"
+    );
+    err
+}
+
 /// Runs `quasar` with `args`, which must fail with exit status 1 and one line of error,
 /// `error: ...`, without a panic: that line.
 pub fn one_error_line(args: &[&str]) -> String {
