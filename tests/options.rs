@@ -399,23 +399,8 @@ fn arena_help_lists_every_file_its_out_folder_receives() {
     }
     // And a round robin writes each of them, with its record and the PGN copy.
     let dir = temp("options", "files");
-    let (ok, _, err) = quasar(&[
-        "arena",
-        "--board",
-        "4x4",
-        "--player",
-        "random",
-        "--player",
-        "random:seed=2",
-        "--player",
-        "random:seed=3",
-        "--games",
-        "2",
-        "--quiet",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
-    assert!(ok, "{err}");
+    let players = ["random", "random:seed=2", "random:seed=3"];
+    common::arena_ok(players, &dir, &["--board", "4x4", "--games", "2"]);
     for file in arena::report::FILES
         .iter()
         .chain(&["games.jsonl", "games.pgn"])
@@ -427,60 +412,38 @@ fn arena_help_lists_every_file_its_out_folder_receives() {
 #[test]
 fn the_old_option_names_still_work_hidden() {
     let dir = temp("options", "old-names");
-    let (ok, _, err) = quasar(&[
-        "arena",
-        "--board",
-        "4x4",
-        "--player",
-        "random",
-        "--player",
-        "random:seed=2",
-        "--games",
-        "2",
-        "--no-progress",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
-    assert!(ok, "{err}");
-    let table = dir.join("t.qrt");
-    let (ok, _, err) = quasar(&[
-        "tablebase",
-        "build",
-        "--game",
-        "woodpush",
-        "--width",
-        "6",
-        "--quiet",
-        "--output",
-        table.to_str().unwrap(),
-    ]);
-    assert!(ok && table.is_file(), "{err}");
-    let proof = dir.join("4x4.proof");
-    let (ok, _, err) = quasar(&[
-        "solve",
-        "--board",
-        "4x4",
-        "--quiet",
-        "--proof",
-        proof.to_str().unwrap(),
-    ]);
-    assert!(ok && proof.is_file(), "{err}");
-    let (ok, _, err) = quasar(&["solve", "--check", proof.to_str().unwrap(), "--quiet"]);
-    assert!(ok, "{err}");
-    let saved = dir.join("game.pgn");
-    let (ok, _, err) = common::with_input(
-        &[
-            "play",
-            "--board",
-            "4x4",
-            "--sims",
-            "10",
-            "--save",
-            saved.to_str().unwrap(),
-        ],
-        b"quit\n",
+    let (table, proof, saved) = (
+        dir.join("t.qrt"),
+        dir.join("4x4.proof"),
+        dir.join("game.pgn"),
     );
-    assert!(ok && saved.is_file(), "{err}");
+    let path = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let (d, t, p, s) = (path(&dir), path(&table), path(&proof), path(&saved));
+    let arena = "arena --board 4x4 --player random --player random:seed=2 --games 2";
+    // Each old name on its command, what it must write, and the command's input.
+    let runs = [
+        (format!("{arena} --no-progress --out"), &d, &dir, ""),
+        (
+            "tablebase build --game woodpush --width 6 --quiet --output".into(),
+            &t,
+            &table,
+            "",
+        ),
+        ("solve --board 4x4 --quiet --proof".into(), &p, &proof, ""),
+        (
+            "play --board 4x4 --sims 10 --save".into(),
+            &s,
+            &saved,
+            "quit\n",
+        ),
+    ];
+    for (line, out, written, input) in runs {
+        let args = [line.split(' ').collect(), vec![out.as_str()]].concat();
+        let (ok, _, err) = common::with_input(&args, input.as_bytes());
+        assert!(ok && written.exists(), "{args:?}: {err}");
+    }
+    let (ok, _, err) = quasar(&["solve", "--check", &p, "--quiet"]);
+    assert!(ok, "{err}");
     for (cmd, old) in [
         (&["arena"][..], "--no-progress"),
         (&["tablebase", "build"], "--output"),
@@ -495,24 +458,23 @@ fn the_old_option_names_still_work_hidden() {
 
 #[test]
 fn a_small_solve_allocates_a_small_table() {
-    let (ok, out, err) = quasar(&["solve", "--board", "4x4", "--quiet"]);
-    assert!(ok, "{err}");
+    // The peak memory a solve with `extra` options reports, where the system tells it.
+    let peak_mib = |extra: &[&str]| {
+        let (ok, out, err) = quasar(&[&["solve", "--board", "4x4", "--quiet"], extra].concat());
+        assert!(ok, "{err}");
+        let line = out.lines().find(|l| l.starts_with("peak memory: "))?;
+        let mib: f64 = line["peak memory: ".len()..]
+            .trim_end_matches(" MiB")
+            .parse()
+            .unwrap();
+        Some(mib)
+    };
     // 512 MiB, the default of larger boards, would show here as over 500 MiB.
-    if let Some(line) = out.lines().find(|l| l.starts_with("peak memory: ")) {
-        let mib: f64 = line["peak memory: ".len()..]
-            .trim_end_matches(" MiB")
-            .parse()
-            .unwrap();
-        assert!(mib < 200.0, "{line}");
+    if let Some(mib) = peak_mib(&[]) {
+        assert!(mib < 200.0, "peak memory: {mib} MiB");
     }
-    let (ok, out, err) = quasar(&["solve", "--board", "4x4", "--quiet", "--memory", "300"]);
-    assert!(ok, "{err}");
-    if let Some(line) = out.lines().find(|l| l.starts_with("peak memory: ")) {
-        let mib: f64 = line["peak memory: ".len()..]
-            .trim_end_matches(" MiB")
-            .parse()
-            .unwrap();
-        assert!(mib > 300.0, "--memory is still obeyed: {line}");
+    if let Some(mib) = peak_mib(&["--memory", "300"]) {
+        assert!(mib > 300.0, "--memory is still obeyed: {mib} MiB");
     }
 }
 
@@ -529,20 +491,10 @@ fn a_stop_after_no_node_is_refused() {
 fn a_table_build_takes_as_many_threads_as_it_is_given() {
     let dir = common::scratch("options", "threads");
     let table = dir.join("w6.qrt");
-    let (ok, out, err) = quasar(&[
-        "tablebase",
-        "build",
-        "--game",
-        "woodpush",
-        "--width",
-        "6",
-        "--quiet",
-        "--threads",
-        "1",
-        "-o",
+    let out = common::build_table(
+        &["--game", "woodpush", "--width", "6", "--threads", "1"],
         table.to_str().unwrap(),
-    ]);
-    assert!(ok, "{err}");
+    );
     assert!(out.contains(" on 1 threads"), "{out}");
     let help = quasar(&["tablebase", "build", "--help"]).1;
     assert!(
