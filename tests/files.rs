@@ -44,6 +44,13 @@ fn run(args: &[&str]) -> (Option<i32>, String) {
     )
 }
 
+/// [`run`]s `quasar` with `args`, which must fail with exit code 1 and `want` in its error.
+fn run_fails(args: &[&str], want: &str) {
+    let (code, err) = run(args);
+    assert_eq!(code, Some(1), "{args:?}: {err}");
+    assert!(err.contains(want), "{args:?}: {err}");
+}
+
 /// A FIFO at a fresh path.
 fn fifo(name: &str) -> PathBuf {
     let p = temp(name);
@@ -86,46 +93,45 @@ fn refused(args: &str, path: &Path, kind: &str) {
     }
 }
 
-#[test]
-fn outputs_that_are_devices_or_fifos_are_refused_before_any_work() {
-    let pipe = fifo("out.pipe");
-    let fifo_kind = "a FIFO (named pipe)";
+/// Each of the command lines `commands` is [`refused`] with a new FIFO named `name` in
+/// place of `{}`, and with the character device `device`: the FIFO's path.
+fn refused_for_a_fifo_and(name: &str, device: &str, commands: &[&str]) -> PathBuf {
+    let pipe = fifo(name);
     for (p, kind) in [
-        (pipe.as_path(), fifo_kind),
-        (Path::new("/dev/null"), "a character device"),
+        (pipe.as_path(), "a FIFO (named pipe)"),
+        (Path::new(device), "a character device"),
     ] {
-        for args in [
-            "tablebase build --game woodpush --width 3 -o {}",
-            "tablebase build --game chinese-checkers --pieces 2 -o {}",
-            "tablebase build --board 4x4 --rows 3 -o {}",
-            "solve --board 4x4 --memory 16 --out {}",
-            "solve --board 4x4 --memory 16 --checkpoint {}",
-        ] {
+        for args in commands {
             refused(args, p, kind);
         }
     }
+    pipe
+}
+
+#[test]
+fn outputs_that_are_devices_or_fifos_are_refused_before_any_work() {
+    let commands = [
+        "tablebase build --game woodpush --width 3 -o {}",
+        "tablebase build --game chinese-checkers --pieces 2 -o {}",
+        "tablebase build --board 4x4 --rows 3 -o {}",
+        "solve --board 4x4 --memory 16 --out {}",
+        "solve --board 4x4 --memory 16 --checkpoint {}",
+    ];
+    let pipe = refused_for_a_fifo_and("out.pipe", "/dev/null", &commands);
     assert!(leftovers(pipe.parent().unwrap()).is_empty());
 }
 
 #[test]
 fn inputs_that_are_devices_or_fifos_are_refused_without_waiting() {
-    let pipe = fifo("in.pipe");
-    let fifo_kind = "a FIFO (named pipe)";
-    for (p, kind) in [
-        (pipe.as_path(), fifo_kind),
-        (Path::new("/dev/zero"), "a character device"),
-    ] {
-        for args in [
-            "solve --check {}",
-            "tablebase info {}",
-            "tablebase info --game checkers {}",
-            "tablebase info --game woodpush {}",
-            "bestmove --game woodpush --width 6 --tb {} --sims 10",
-            "bestmove --game chinese-checkers --pieces 2 --tb {}",
-        ] {
-            refused(args, p, kind);
-        }
-    }
+    let commands = [
+        "solve --check {}",
+        "tablebase info {}",
+        "tablebase info --game checkers {}",
+        "tablebase info --game woodpush {}",
+        "bestmove --game woodpush --width 6 --tb {} --sims 10",
+        "bestmove --game chinese-checkers --pieces 2 --tb {}",
+    ];
+    refused_for_a_fifo_and("in.pipe", "/dev/zero", &commands);
 }
 
 #[test]
@@ -136,42 +142,32 @@ fn a_record_that_is_a_device_or_fifo_is_refused() {
         (pipe.as_path(), "a FIFO (named pipe)"),
         (Path::new("/dev/zero"), "a character device"),
     ] {
-        let (code, err) = run(&common::arena_args(
-            ["random", "random:seed=2"],
-            &out,
-            &[
-                "--board",
-                "4x4",
-                "--games",
-                "2",
-                "--record",
-                p.to_str().unwrap(),
-            ],
-        ));
-        assert_eq!(code, Some(1), "{err}");
-        assert!(err.contains(&format!("{} is {kind}", p.display())), "{err}");
+        let extra = [
+            "--board",
+            "4x4",
+            "--games",
+            "2",
+            "--record",
+            p.to_str().unwrap(),
+        ];
+        run_fails(
+            &common::arena_args(["random", "random:seed=2"], &out, &extra),
+            &format!("{} is {kind}", p.display()),
+        );
     }
     assert!(is_fifo(&pipe));
 }
 
 #[test]
 fn a_checkpoint_in_a_missing_folder_is_refused_before_the_solve() {
-    let (code, err) = run(&[
-        "tablebase",
-        "build",
-        "--game",
-        "chinese-checkers",
-        "--pieces",
-        "2",
-        "--checkpoint",
-        "/nonexistent/folder/k2.ckpt",
-        "-o",
-        temp("k2-unused.qrt").to_str().unwrap(),
-    ]);
-    assert_eq!(code, Some(1), "{err}");
-    assert!(
-        err.contains("/nonexistent/folder/k2.ckpt: the folder /nonexistent/folder does not exist"),
-        "{err}"
+    let out = temp("k2-unused.qrt");
+    let k2 = ["--game", "chinese-checkers", "--pieces", "2"];
+    let ckpt = ["--checkpoint", "/nonexistent/folder/k2.ckpt"];
+    let o = ["-o", out.to_str().unwrap()];
+    let args = [&["tablebase", "build"], &k2[..], &ckpt, &o].concat();
+    run_fails(
+        &args,
+        "/nonexistent/folder/k2.ckpt: the folder /nonexistent/folder does not exist",
     );
 }
 
@@ -182,38 +178,15 @@ fn two_writers_of_one_output_are_never_both_let_in() {
     // A lock another run holds: the file exists and is locked by a process of ours.
     let holder = std::fs::File::create(&lock).unwrap();
     assert!(quasar_file::try_lock(&holder).unwrap());
-    let (code, err) = run(&[
-        "tablebase",
-        "build",
-        "--game",
-        "woodpush",
-        "--width",
-        "3",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(code, Some(1), "{err}");
-    assert!(
-        err.contains(&format!(
-            "{} is being written by another run",
-            out.display()
-        )),
-        "{err}"
+    let o = out.to_str().unwrap();
+    let w3 = ["--game", "woodpush", "--width", "3"];
+    run_fails(
+        &[&["tablebase", "build"], &w3[..], &["-o", o]].concat(),
+        &format!("{o} is being written by another run"),
     );
     assert!(!out.exists());
     drop(holder);
-    let (ok, _, err) = common::quasar(&[
-        "tablebase",
-        "build",
-        "--game",
-        "woodpush",
-        "--width",
-        "3",
-        "--quiet",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert!(ok, "{err}");
+    common::build_table(&w3, o);
     assert!(out.is_file() && leftovers(out.parent().unwrap()).is_empty());
 }
 
