@@ -19,18 +19,16 @@
 
 use super::file::TableFileError;
 use super::Corrupt;
-use super::Lookup;
+use super::{Lookup, SliceDepths};
 use crate::tablebase::key::ValueCodec;
-use crate::tablebase::recurrence::{Depths, Recurrence};
 use crate::tablebase::region::{wins_at_depth_two, Config, Region};
 use crate::tablebase::slices::{Rows, SliceName, Slicing};
-use crate::{Board, Move};
+use crate::Board;
 use quasar_core::progress::Progress;
 use quasar_file::frame::{put_u32, put_u64};
 use quasar_file::slices::{Layout, Manifest, SliceDir};
 use quasar_file::{self as file, Frame, Seal};
 use retro::RunArray;
-use std::cell::Cell;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -294,28 +292,6 @@ impl fmt::Debug for CompressedTable {
     }
 }
 
-/// Reads capped depths for the recurrence that recomputes a best move, remembering the
-/// first read that failed.
-struct Reader<'a> {
-    table: &'a CompressedTable,
-    failed: Cell<Option<Corrupt>>,
-}
-
-impl Depths for Reader<'_> {
-    fn depth(&self, c: Config) -> u8 {
-        match self.table.depth(c) {
-            Ok(Some(d)) => d,
-            Ok(None) => self.table.slicing.cap(),
-            Err(e) => {
-                if self.failed.get().is_none() {
-                    self.failed.set(Some(e));
-                }
-                self.table.slicing.cap()
-            }
-        }
-    }
-}
-
 impl CompressedTable {
     /// Opens the compressed table in `dir` (its manifest must exist); its files are read
     /// as probes need them.
@@ -524,23 +500,6 @@ impl CompressedTable {
         Ok(histogram)
     }
 
-    /// The first White move (spec order) achieving `d < cap` in stored configuration `c`.
-    pub fn best_move(&self, c: Config, d: u8) -> Result<Option<Move>, Corrupt> {
-        let reader = Reader {
-            table: self,
-            failed: Cell::new(None),
-        };
-        let m = Recurrence::new(self.slicing.region(), &reader, self.slicing.cap()).best_move(c, d);
-        if let Some(e) = reader.failed.get() {
-            return Err(e);
-        }
-        let r = self.region();
-        Ok(m.map(|m| Move {
-            from: r.board_cell(m.from),
-            to: r.board_cell(m.to),
-        }))
-    }
-
     /// The error naming the first file not there, when the table is incomplete (one
     /// listing of the directory; no file is read).
     pub fn completeness(&self) -> Result<(), TableFileError> {
@@ -574,14 +533,7 @@ impl Lookup for CompressedTable {
     /// The packed value (eq. 4.2) of a key with `2 <= D <= R`; `None` for a deeper or
     /// drawn-out configuration; a file missing or damaged is an error.
     fn get(&self, key: u64) -> Result<Option<u32>, Corrupt> {
-        super::sliced::packed_value(
-            self.region(),
-            self.slicing.cap(),
-            &self.codec,
-            key,
-            |c| self.depth(c),
-            |c, d| self.best_move(c, d),
-        )
+        self.packed_value(&self.codec, key)
     }
 
     /// Entries with `2 <= D <= R` (stored members), from the files' histograms; 0 when a

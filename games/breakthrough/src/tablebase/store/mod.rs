@@ -16,8 +16,14 @@ pub use corrupt::Corrupt;
 pub use file::{Header, TableFile, TableFileError};
 pub use sliced::SlicedTable;
 
+use crate::tablebase::key::ValueCodec;
+use crate::tablebase::recurrence::{Depths, Recurrence};
+use crate::tablebase::region::Config;
+use crate::tablebase::slices::Slicing;
+use crate::Move;
 use quasar_core::progress::Progress;
 use quasar_file::btree::StaticBTree;
+use std::cell::Cell;
 
 /// A table's stored entries: a whole table's static B-tree, a sliced table's directory, or
 /// a compressed sliced table's directory.
@@ -31,21 +37,89 @@ pub enum Tree {
     Compressed(CompressedTable),
 }
 
-/// The capped depths of a sliced table in either form, as the checks read them.
+/// The capped depths of a sliced table in either form, as the checks and probes read them.
 pub trait SliceDepths {
     /// The slicing.
-    fn slicing(&self) -> &crate::tablebase::slices::Slicing;
+    fn slicing(&self) -> &Slicing;
     /// `min(D(c), R+1)` of a configuration; an error when the data is missing or damaged.
-    fn depth(&self, c: crate::tablebase::region::Config) -> Result<Option<u8>, Corrupt>;
+    fn depth(&self, c: Config) -> Result<Option<u8>, Corrupt>;
     /// Whether stored slice `id` can be read.
     fn has(&self, id: u32) -> bool;
+
+    /// The first White move (spec order) achieving `d < cap` in stored configuration `c`.
+    fn best_move(&self, c: Config, d: u8) -> Result<Option<Move>, Corrupt>
+    where
+        Self: Sized,
+    {
+        let reader = Reader {
+            table: self,
+            failed: Cell::new(None),
+        };
+        let s = self.slicing();
+        let m = Recurrence::new(s.region(), &reader, s.cap()).best_move(c, d);
+        if let Some(e) = reader.failed.get() {
+            return Err(e);
+        }
+        let r = s.region();
+        Ok(m.map(|m| Move {
+            from: r.board_cell(m.from),
+            to: r.board_cell(m.to),
+        }))
+    }
+
+    /// The packed value (eq. 4.2) of `key` in `codec`: `None` outside the region, for a
+    /// configuration without a White piece, and for one deeper than the cap or drawn out.
+    /// Every form of a sliced table answers keys so.
+    #[inline]
+    fn packed_value(&self, codec: &ValueCodec, key: u64) -> Result<Option<u32>, Corrupt>
+    where
+        Self: Sized,
+    {
+        let r = self.slicing().region();
+        let c = r.config_of_key(key);
+        if c.white & !r.white_cells() != 0 || c.black & !r.black_cells() != 0 || c.white == 0 {
+            return Ok(None);
+        }
+        let Some(d) = self.depth(c)? else {
+            return Ok(None);
+        };
+        if d >= self.slicing().cap() {
+            return Ok(None);
+        }
+        Ok(self.best_move(c, d)?.map(|m| codec.encode(d as u32, m)))
+    }
+}
+
+/// Reads capped depths for the recurrence that recomputes a best move, remembering the
+/// first read that failed (a slice not built, a file missing or damaged): the recurrence
+/// takes plain depths, so a failure reads as the cap and is reported after it.
+struct Reader<'a, T> {
+    table: &'a T,
+    failed: Cell<Option<Corrupt>>,
+}
+
+impl<T: SliceDepths> Depths for Reader<'_, T> {
+    #[inline]
+    fn depth(&self, c: Config) -> u8 {
+        match self.table.depth(c) {
+            Ok(Some(d)) => d,
+            Ok(None) => self.table.slicing().cap(),
+            Err(e) => {
+                if self.failed.get().is_none() {
+                    self.failed.set(Some(e));
+                }
+                self.table.slicing().cap()
+            }
+        }
+    }
 }
 
 impl SliceDepths for SlicedTable {
-    fn slicing(&self) -> &crate::tablebase::slices::Slicing {
+    fn slicing(&self) -> &Slicing {
         SlicedTable::slicing(self)
     }
-    fn depth(&self, c: crate::tablebase::region::Config) -> Result<Option<u8>, Corrupt> {
+    #[inline]
+    fn depth(&self, c: Config) -> Result<Option<u8>, Corrupt> {
         SlicedTable::depth(self, c)
     }
     fn has(&self, id: u32) -> bool {
@@ -54,10 +128,10 @@ impl SliceDepths for SlicedTable {
 }
 
 impl SliceDepths for CompressedTable {
-    fn slicing(&self) -> &crate::tablebase::slices::Slicing {
+    fn slicing(&self) -> &Slicing {
         CompressedTable::slicing(self)
     }
-    fn depth(&self, c: crate::tablebase::region::Config) -> Result<Option<u8>, Corrupt> {
+    fn depth(&self, c: Config) -> Result<Option<u8>, Corrupt> {
         CompressedTable::depth(self, c)
     }
     fn has(&self, id: u32) -> bool {

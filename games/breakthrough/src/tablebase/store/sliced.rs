@@ -11,16 +11,14 @@
 use super::file::TableFileError;
 use super::slice_blocks::{BlockIndex, IndexEntry, SLICE_BLOCK_BYTES};
 use super::Corrupt;
-use super::Lookup;
+use super::{Lookup, SliceDepths};
 use crate::tablebase::key::ValueCodec;
-use crate::tablebase::recurrence::{Depths, Recurrence};
 use crate::tablebase::region::{Config, Region};
 use crate::tablebase::slices::Slicing;
-use crate::{Board, Move};
+use crate::Board;
 use quasar_file::frame::{put_u32, put_u64};
 use quasar_file::slices::{self, Layout, Manifest, SliceDir};
 use quasar_file::{self as file, Frame, OutputLock, Seal};
-use std::cell::Cell;
 use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -218,33 +216,6 @@ impl fmt::Debug for SlicedTable {
             self.dir().display(),
             self.region().board()
         )
-    }
-}
-
-/// Reads the capped depths of built slices for the solver, remembering the first read
-/// that failed (a slice not built or damaged).
-struct Reader<'a> {
-    table: &'a SlicedTable,
-    failed: Cell<Option<Corrupt>>,
-}
-
-impl Depths for Reader<'_> {
-    #[inline]
-    fn depth(&self, c: Config) -> u8 {
-        let (id, idx) = self.table.slicing.locate(c);
-        let read = match self.table.slot(id) {
-            Slot::Present(body) => self.table.read(id, body.payload.bytes(), idx),
-            Slot::Missing => Err(Corrupt::MissingSlice {
-                slice: self.table.slicing.slice_name(id),
-            }),
-            Slot::Failed(c) => Err(*c),
-        };
-        read.unwrap_or_else(|e| {
-            if self.failed.get().is_none() {
-                self.failed.set(Some(e));
-            }
-            self.table.slicing.cap()
-        })
     }
 }
 
@@ -605,23 +576,6 @@ impl SlicedTable {
             Slot::Failed(c) => Err(*c),
         }
     }
-
-    /// The first White move (spec order) achieving `d < cap` in stored configuration `c`.
-    pub fn best_move(&self, c: Config, d: u8) -> Result<Option<Move>, Corrupt> {
-        let reader = Reader {
-            table: self,
-            failed: Cell::new(None),
-        };
-        let m = Recurrence::new(self.slicing.region(), &reader, self.slicing.cap()).best_move(c, d);
-        if let Some(e) = reader.failed.get() {
-            return Err(e);
-        }
-        let r = self.region();
-        Ok(m.map(|m| Move {
-            from: r.board_cell(m.from),
-            to: r.board_cell(m.to),
-        }))
-    }
 }
 
 impl Lookup for SlicedTable {
@@ -629,14 +583,7 @@ impl Lookup for SlicedTable {
     /// drawn-out configuration; a slice not built is an error.
     #[inline]
     fn get(&self, key: u64) -> Result<Option<u32>, Corrupt> {
-        packed_value(
-            self.region(),
-            self.slicing.cap(),
-            &self.codec,
-            key,
-            |c| self.depth(c),
-            |c, d| self.best_move(c, d),
-        )
+        self.packed_value(&self.codec, key)
     }
 
     fn len(&self) -> usize {
@@ -672,29 +619,4 @@ fn write_atomic(path: &Path, parts: &[&[u8]]) -> Result<(), TableFileError> {
     Ok(file::write_with(path, &lock, |f| {
         parts.iter().try_for_each(|p| f.write_all(p))
     })?)
-}
-
-/// The packed value (eq. 4.2) of `key` in a table of `region` read by its `depth` and
-/// `best_move`: `None` outside the region, for a configuration without a White piece, and
-/// for one deeper than `cap` or drawn out. Every form of a sliced table answers keys so.
-#[inline]
-pub(super) fn packed_value(
-    r: &Region,
-    cap: u8,
-    codec: &ValueCodec,
-    key: u64,
-    depth: impl FnOnce(Config) -> Result<Option<u8>, Corrupt>,
-    best_move: impl FnOnce(Config, u8) -> Result<Option<Move>, Corrupt>,
-) -> Result<Option<u32>, Corrupt> {
-    let c = r.config_of_key(key);
-    if c.white & !r.white_cells() != 0 || c.black & !r.black_cells() != 0 || c.white == 0 {
-        return Ok(None);
-    }
-    let Some(d) = depth(c)? else {
-        return Ok(None);
-    };
-    if d >= cap {
-        return Ok(None);
-    }
-    Ok(best_move(c, d)?.map(|m| codec.encode(d as u32, m)))
 }

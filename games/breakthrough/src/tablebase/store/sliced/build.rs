@@ -1,9 +1,10 @@
 //! Building a sliced table: a slice solved from the finished slices it reads, and written.
 
-use super::{write_atomic, Reader, SliceHeader, SlicedTable, Slot};
+use super::{write_atomic, SliceHeader, SlicedTable, Slot};
 use crate::tablebase::recurrence::Recurrence;
 use crate::tablebase::store::file::TableFileError;
 use crate::tablebase::store::Corrupt;
+use crate::tablebase::store::Reader;
 use rayon::prelude::*;
 use std::cell::Cell;
 
