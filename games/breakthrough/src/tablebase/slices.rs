@@ -160,6 +160,18 @@ impl Slicing {
         table
     }
 
+    /// What bytes 12 to 15 of the header of each file of the table hold, so that a file of
+    /// another table is refused: width, height, rows and [`Slicing::states`].
+    pub fn header_id(&self) -> [u8; 4] {
+        let r = self.region();
+        [
+            r.board().width() as u8,
+            r.board().height() as u8,
+            r.rows() as u8,
+            self.states() as u8,
+        ]
+    }
+
     /// Distinct stored depths (`2..=cap`).
     pub fn states(&self) -> u32 {
         self.states

@@ -162,16 +162,9 @@ fn group(s: &Slicing, top: u32) -> Vec<u32> {
 /// what is wrong.
 fn parse_pack<'a>(s: &Slicing, top: u32, bytes: &'a [u8]) -> Result<PackParts<'a>, String> {
     let f = PACK_FRAME.open(bytes).map_err(|e| e.to_string())?;
-    let r = s.region();
     let ids = group(s, top);
     let (block, symbols) = (f.u32(24) as u64, f.u32(28) as usize);
-    if (f.u8(12), f.u8(13), f.u8(14), f.u8(15) as u32)
-        != (
-            r.board().width() as u8,
-            r.board().height() as u8,
-            r.rows() as u8,
-            s.states(),
-        )
+    if [f.u8(12), f.u8(13), f.u8(14), f.u8(15)] != s.header_id()
         || f.u32(16) != top
         || f.u32(20) as usize != ids.len()
     {
@@ -568,7 +561,6 @@ fn pack_bytes(
     histogram: &[u64; HISTOGRAM],
     slices: &[(u32, u32, RunArray)],
 ) -> Vec<u8> {
-    let r = s.region();
     let mut dir = Vec::with_capacity(lengths.len() + 8 * HISTOGRAM + ENTRY_BYTES * slices.len());
     dir.extend_from_slice(lengths);
     for n in histogram {
@@ -590,10 +582,7 @@ fn pack_bytes(
         dir.extend_from_slice(&e);
     }
     let mut out = PACK_FRAME.header();
-    out[12] = r.board().width() as u8;
-    out[13] = r.board().height() as u8;
-    out[14] = r.rows() as u8;
-    out[15] = s.states() as u8;
+    out[12..16].copy_from_slice(&s.header_id());
     put_u32(&mut out, 16, top);
     put_u32(&mut out, 20, slices.len() as u32);
     put_u32(&mut out, 24, block as u32);

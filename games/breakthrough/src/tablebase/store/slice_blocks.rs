@@ -120,17 +120,10 @@ impl BlockIndex {
             ),
         };
         let f = FRAME.open(&bytes).map_err(|e| bad(&e.to_string()))?;
-        let r = s.region();
         let (block_bytes, blocks, stored) = (f.u32(16) as usize, f.u32(20) as usize, f.u32(24));
         let entry = BlockIndex::entries_of(s);
         let want_stored = entry.iter().filter(|&&e| e != u32::MAX).count() as u32;
-        if (f.u8(12), f.u8(13), f.u8(14), f.u8(15) as u32)
-            != (
-                r.board().width() as u8,
-                r.board().height() as u8,
-                r.rows() as u8,
-                s.states(),
-            )
+        if [f.u8(12), f.u8(13), f.u8(14), f.u8(15)] != s.header_id()
             || !block_bytes.is_power_of_two()
             || block_bytes < 64
             || blocks != s.bytes_per_slice().div_ceil(block_bytes)
@@ -192,12 +185,8 @@ impl BlockIndex {
         for w in entries.iter().flatten() {
             body.extend_from_slice(&w.to_le_bytes());
         }
-        let r = s.region();
         let mut out = FRAME.header();
-        out[12] = r.board().width() as u8;
-        out[13] = r.board().height() as u8;
-        out[14] = r.rows() as u8;
-        out[15] = s.states() as u8;
+        out[12..16].copy_from_slice(&s.header_id());
         put_u32(&mut out, 16, block_bytes as u32);
         put_u32(&mut out, 20, blocks as u32);
         put_u32(&mut out, 24, ids.len() as u32);
