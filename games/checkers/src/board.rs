@@ -143,13 +143,12 @@ impl Board {
         self.black | self.white
     }
 
-    /// Whether `side` has a capture (compulsory when it does).
-    #[inline]
-    pub fn has_capture(&self, side: Side) -> bool {
-        let own = self.pieces(side);
-        let enemy = self.pieces(side.opponent());
-        let empty = !self.occupied();
-        let mut p = own;
+    /// Whether `found(square, direction)` holds for some piece of `side` and a direction
+    /// it moves in (a man forward, a king both ways), tried square by square: the loop
+    /// that the tests for a capture or a step and the listing of steps share.
+    #[inline(always)]
+    fn any_direction(&self, side: Side, mut found: impl FnMut(usize, usize) -> bool) -> bool {
+        let mut p = self.pieces(side);
         while p != 0 {
             let s = p.trailing_zeros() as usize;
             p &= p - 1;
@@ -157,13 +156,23 @@ impl Board {
             while dirs != 0 {
                 let d = dirs.trailing_zeros() as usize;
                 dirs &= dirs - 1;
-                let (n, j) = (NEIGHBOUR[s][d], JUMP[s][d]);
-                if j != NONE && enemy >> n & 1 == 1 && empty >> j & 1 == 1 {
+                if found(s, d) {
                     return true;
                 }
             }
         }
         false
+    }
+
+    /// Whether `side` has a capture (compulsory when it does).
+    #[inline]
+    pub fn has_capture(&self, side: Side) -> bool {
+        let enemy = self.pieces(side.opponent());
+        let empty = !self.occupied();
+        self.any_direction(side, |s, d| {
+            let (n, j) = (NEIGHBOUR[s][d], JUMP[s][d]);
+            j != NONE && enemy >> n & 1 == 1 && empty >> j & 1 == 1
+        })
     }
 
     /// Writes every legal move of `side` into `out` (cleared first): the captures when
@@ -186,47 +195,29 @@ impl Board {
     /// Whether `side` has a step (a move to an adjacent empty square), capture or not.
     #[inline]
     pub fn has_step(&self, side: Side) -> bool {
-        let own = self.pieces(side);
         let empty = !self.occupied();
-        let mut p = own;
-        while p != 0 {
-            let s = p.trailing_zeros() as usize;
-            p &= p - 1;
-            let mut dirs = directions(side, self.kings >> s & 1 == 1);
-            while dirs != 0 {
-                let d = dirs.trailing_zeros() as usize;
-                dirs &= dirs - 1;
-                let n = NEIGHBOUR[s][d];
-                if n != NONE && empty >> n & 1 == 1 {
-                    return true;
-                }
-            }
-        }
-        false
+        self.any_direction(side, |s, d| {
+            let n = NEIGHBOUR[s][d];
+            n != NONE && empty >> n & 1 == 1
+        })
     }
 
     fn steps(&self, side: Side, out: &mut Vec<Move>) {
         let empty = !self.occupied();
-        let mut p = self.pieces(side);
-        while p != 0 {
-            let s = p.trailing_zeros() as usize;
-            p &= p - 1;
-            let mut dirs = directions(side, self.kings >> s & 1 == 1);
-            while dirs != 0 {
-                let d = dirs.trailing_zeros() as usize;
-                dirs &= dirs - 1;
-                let n = NEIGHBOUR[s][d];
-                if n != NONE && empty >> n & 1 == 1 {
-                    out.push(Move {
-                        from: s as u8,
-                        to: n,
-                        jumps: 0,
-                        dirs: 0,
-                        captured: 0,
-                    });
-                }
+        // Never found: every square and direction is visited.
+        self.any_direction(side, |s, d| {
+            let n = NEIGHBOUR[s][d];
+            if n != NONE && empty >> n & 1 == 1 {
+                out.push(Move {
+                    from: s as u8,
+                    to: n,
+                    jumps: 0,
+                    dirs: 0,
+                    captured: 0,
+                });
             }
-        }
+            false
+        });
     }
 
     fn captures(&self, side: Side, out: &mut Vec<Move>) {
