@@ -250,6 +250,18 @@ cargo bench -p breakthrough --bench search -- [MODE] [ARGS]
   treepar [GAMES] [SIMS] [MS] [WxH]
                             tree vs root parallelism, 2 threads each (default 100 5000 50 6x6)";
 
+/// The argument at `i` of the command line, or `default` when it is absent or unreadable.
+fn arg<T: std::str::FromStr>(args: &[String], i: usize, default: T) -> T {
+    args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default)
+}
+
+/// The board at `i` of the command line, or the square board of side `side`.
+fn board_arg(args: &[String], i: usize, side: u32) -> Board {
+    args.get(i)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| Board::new(side, side).expect("valid board"))
+}
+
 fn main() {
     let args: Vec<String> = std::env::args()
         .skip(1)
@@ -257,12 +269,9 @@ fn main() {
         .collect();
     match args.first().map(String::as_str) {
         Some("match") => {
-            let games = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(40);
-            let sims = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(5000);
-            let board = args
-                .get(3)
-                .and_then(|a| a.parse().ok())
-                .unwrap_or_else(|| Board::new(6, 6).expect("valid board"));
+            let games = arg(&args, 1, 40);
+            let sims = arg(&args, 2, 5000);
+            let board = board_arg(&args, 3, 6);
             let a = Config::default();
             let b = Config {
                 playout: BreakthroughPolicy::uniform(),
@@ -278,15 +287,12 @@ fn main() {
             );
         }
         Some("threads") => {
-            let games = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(40);
-            let sims = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(5000);
-            let board = args
-                .get(3)
-                .and_then(|a| a.parse().ok())
-                .unwrap_or_else(|| Board::new(6, 6).expect("valid board"));
+            let games = arg(&args, 1, 40);
+            let sims = arg(&args, 2, 5000);
+            let board = board_arg(&args, 3, 6);
             // A's total: by default the same as B's (the price of splitting the tree);
             // twice B's stands for two free cores in the same time.
-            let sims_a = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(sims);
+            let sims_a = arg(&args, 4, sims);
             let a = Config {
                 threads: 2,
                 ..Config::default()
@@ -301,13 +307,10 @@ fn main() {
             );
         }
         Some("treepar") => {
-            let games = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(100);
-            let sims = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(5000);
-            let ms = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(50);
-            let board = args
-                .get(4)
-                .and_then(|a| a.parse().ok())
-                .unwrap_or_else(|| Board::new(6, 6).expect("valid board"));
+            let games = arg(&args, 1, 100);
+            let sims = arg(&args, 2, 5000);
+            let ms = arg(&args, 3, 50);
+            let board = board_arg(&args, 4, 6);
             let tree = Config {
                 threads: 2,
                 parallelism: Parallelism::Tree,
@@ -341,27 +344,24 @@ fn main() {
             }
         }
         Some("budget") => {
-            let moves = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1000);
-            let ms = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(100);
-            let threads = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1);
+            let moves = arg(&args, 1, 1000);
+            let ms = arg(&args, 2, 100);
+            let threads = arg(&args, 3, 1);
             budget(moves, ms, threads);
         }
         Some("rate") => {
-            let board = args
-                .get(1)
-                .and_then(|a| a.parse().ok())
-                .unwrap_or_else(|| Board::new(8, 8).expect("valid board"));
+            let board = board_arg(&args, 1, 8);
             let name = match args.get(2).map(String::as_str) {
                 Some("policy") => "policy",
                 _ => "uniform",
             };
-            let threads = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1);
+            let threads = arg(&args, 3, 1);
             let parallelism = match args.get(4).map(String::as_str) {
                 Some("tree") => Parallelism::Tree,
                 _ => Parallelism::Root,
             };
-            let secs = args.get(5).and_then(|a| a.parse().ok()).unwrap_or(1.0);
-            let repeats = args.get(6).and_then(|a| a.parse().ok()).unwrap_or(1);
+            let secs = arg(&args, 5, 1.0);
+            let repeats = arg(&args, 6, 1);
             println!("{HEADER}");
             for _ in 0..repeats {
                 rate_line(board, name, threads, parallelism, secs);
