@@ -2,9 +2,8 @@
 //! their predecessors, checking each parent, iteration after iteration until none is solved.
 
 use super::state::{forward_check, quick_check, Scratch, Work, RECENT, SOLVED, VISITED, WIN};
-use super::sweep::{clear_recent, iterate, over_frontier, solved_positions, sweep};
+use super::sweep::{clear_recent, iterate, over_frontier, solved_positions, sweep, Run};
 use super::WdlOptions;
-use crate::progress::ProgressFn;
 use crate::reverse::Preds;
 use crate::space::RetroGame;
 use quasar_core::Side;
@@ -14,16 +13,14 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 pub(crate) fn run<G: RetroGame + ?Sized>(
     game: &G,
     preds: &Preds<'_, G>,
-    st: &[AtomicU32],
-    o: &WdlOptions,
-    decided: u64,
-    progress: ProgressFn<'_>,
+    run: Run<'_>,
 ) -> (Work, u64) {
+    let (st, o) = (run.st, run.o);
     let n = game.size();
     if o.no_dup && o.layered {
-        return run_frontier(game, preds, st, o, decided, progress);
+        return run_frontier(game, preds, run);
     }
-    iterate("backward iteration", n, decided, progress, |_| {
+    iterate("backward iteration", n, run, |_| {
         if o.layered {
             clear_recent(st, o.parallel);
         }
@@ -50,14 +47,12 @@ pub(crate) fn run<G: RetroGame + ?Sized>(
 fn run_frontier<G: RetroGame + ?Sized>(
     game: &G,
     preds: &Preds<'_, G>,
-    st: &[AtomicU32],
-    o: &WdlOptions,
-    decided: u64,
-    progress: ProgressFn<'_>,
+    run: Run<'_>,
 ) -> (Work, u64) {
+    let (st, o) = (run.st, run.o);
     let n = game.size();
     let mut frontier = solved_positions(n, st);
-    iterate("backward iteration", n, decided, progress, |_| {
+    iterate("backward iteration", n, run, |_| {
         for &s in &frontier {
             st[s as usize].fetch_and(!RECENT, Relaxed);
         }

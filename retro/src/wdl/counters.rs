@@ -4,9 +4,7 @@
 //! Every move is looked at once, and plies are exact.
 
 use super::state::{plies, try_solve, Work, SOLVED, WIN};
-use super::sweep::{iterate, over_frontier, solved_positions};
-use super::WdlOptions;
-use crate::progress::ProgressFn;
+use super::sweep::{iterate, over_frontier, solved_positions, Run};
 use crate::space::RetroGame;
 use quasar_core::Side;
 use rayon::prelude::*;
@@ -16,13 +14,8 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 const CHUNK: usize = 1 << 10;
 
 /// Runs the layers; returns the work and the number of layers.
-pub(crate) fn run<G: RetroGame + ?Sized>(
-    game: &G,
-    st: &[AtomicU32],
-    o: &WdlOptions,
-    decided: u64,
-    progress: ProgressFn<'_>,
-) -> (Work, u64) {
+pub(crate) fn run<G: RetroGame + ?Sized>(game: &G, run: Run<'_>) -> (Work, u64) {
+    let (st, o) = (run.st, run.o);
     let n = game.size();
     let mut total = Work::default();
     let counts: Vec<AtomicU32> = (0..n)
@@ -44,7 +37,7 @@ pub(crate) fn run<G: RetroGame + ?Sized>(
     if frontier.is_empty() {
         return (total, 0);
     }
-    let (work, layers) = iterate("counter layer", n, decided, progress, |_| {
+    let (work, layers) = iterate("counter layer", n, run, |_| {
         let layer = |part: &[u64]| {
             let mut work = Work::default();
             let (mut buf, mut next) = (Vec::new(), Vec::new());

@@ -2,9 +2,8 @@
 //! each from its children, until a sweep settles nothing.
 
 use super::state::{forward_check, quick_check, Work, SOLVED, TERMINAL};
-use super::sweep::{clear_recent, iterate, sweep};
+use super::sweep::{clear_recent, iterate, sweep, Run};
 use super::WdlOptions;
-use crate::progress::ProgressFn;
 use crate::reverse::Preds;
 use crate::space::RetroGame;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
@@ -13,13 +12,11 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 pub(crate) fn run<G: RetroGame + ?Sized>(
     game: &G,
     preds: Option<&Preds<'_, G>>,
-    st: &[AtomicU32],
-    o: &WdlOptions,
-    decided: u64,
-    progress: ProgressFn<'_>,
+    run: Run<'_>,
 ) -> (Work, u64) {
+    let (st, o) = (run.st, run.o);
     let n = game.size();
-    iterate("forward iteration", n, decided, progress, |iteration| {
+    iterate("forward iteration", n, run, |iteration| {
         if o.layered {
             clear_recent(st, o.parallel);
         }

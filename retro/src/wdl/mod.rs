@@ -186,6 +186,12 @@ pub fn solve_wdl<G: RetroGame + ?Sized>(
         None
     };
     let reverse_build_expansions = preds.as_ref().map_or(0, |p| p.build_expansions());
+    let run = sweep::Run {
+        st: &st,
+        o: &o,
+        decided,
+        progress,
+    };
     let (work, iterations) = match (method, &preds) {
         (Method::Backward, Some(p)) => {
             // Positions settled by an exit (a child outside the index) have no solved child
@@ -197,14 +203,18 @@ pub fn solve_wdl<G: RetroGame + ?Sized>(
                 w = fw;
                 it = 1;
             }
-            let (bw, bit) = backward::run(game, p, &st, &o, decided + w.solved, progress);
+            let run = sweep::Run {
+                decided: decided + w.solved,
+                ..run
+            };
+            let (bw, bit) = backward::run(game, p, run);
             (w + bw, it + bit)
         }
         (Method::Counters, _) => match Preds::for_game(game)? {
-            Preds::Game(_) => counters::run(game, &st, &o, decided, progress),
+            Preds::Game(_) => counters::run(game, run),
             Preds::Graph(graph) => {
                 let rev = crate::reverse::Reversed { game, graph };
-                let (w, it) = counters::run(&rev, &st, &o, decided, progress);
+                let (w, it) = counters::run(&rev, run);
                 (
                     state::Work {
                         forward: w.forward + rev.graph.expansions,
@@ -214,7 +224,7 @@ pub fn solve_wdl<G: RetroGame + ?Sized>(
                 )
             }
         },
-        _ => forward::run(game, preds.as_ref(), &st, &o, decided, progress),
+        _ => forward::run(game, preds.as_ref(), run),
     };
     let max_plies = st
         .par_iter()

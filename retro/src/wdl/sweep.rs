@@ -3,9 +3,24 @@
 //! iterations of passes with their progress reports.
 
 use super::state::{Scratch, Work, RECENT, SOLVED};
+use super::WdlOptions;
 use crate::progress::ProgressFn;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+/// What every solver's run is given besides the game: the positions' state words, the
+/// options, the positions decided before it starts and where its progress goes.
+#[derive(Clone, Copy)]
+pub(crate) struct Run<'a> {
+    /// The state word of each position.
+    pub st: &'a [AtomicU32],
+    /// The solver's options.
+    pub o: &'a WdlOptions,
+    /// Positions decided before the run.
+    pub decided: u64,
+    /// Where the iterations are reported.
+    pub progress: ProgressFn<'a>,
+}
 
 /// Positions per parallel block.
 const BLOCK: u64 = 1 << 12;
@@ -65,15 +80,16 @@ where
 }
 
 /// Runs the iterations of `phase` over `n` positions: `iteration` (given its number, from 1)
-/// returns its work and whether another is due. Each is reported to `progress` with the
-/// positions decided so far, `decided` before the first. The work of all and their number.
+/// returns its work and whether another is due. Each is reported to `run.progress` with
+/// the positions decided so far, `run.decided` before the first. The work of all and their
+/// number.
 pub(crate) fn iterate(
     phase: &'static str,
     n: u64,
-    mut decided: u64,
-    progress: ProgressFn<'_>,
+    run: Run<'_>,
     mut iteration: impl FnMut(u64) -> (Work, bool),
 ) -> (Work, u64) {
+    let mut decided = run.decided;
     let mut total = Work::default();
     let mut iterations = 0;
     loop {
@@ -81,7 +97,7 @@ pub(crate) fn iterate(
         let (work, again) = iteration(iterations);
         total = total + work;
         decided += work.solved;
-        crate::progress::report(progress, phase, iterations, decided, n);
+        crate::progress::report(run.progress, phase, iterations, decided, n);
         if !again {
             return (total, iterations);
         }
