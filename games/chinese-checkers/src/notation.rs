@@ -37,6 +37,17 @@ pub enum NotationError {
     Illegal(String),
 }
 
+/// The character of cell `c` in the position's text and diagram: `X`, `O` or `.` (empty).
+fn cell_char(pos: &Position, c: usize) -> char {
+    if pos.pieces[0] >> c & 1 == 1 {
+        'X'
+    } else if pos.pieces[1] >> c & 1 == 1 {
+        'O'
+    } else {
+        '.'
+    }
+}
+
 /// The position's text.
 pub fn position_text(pos: &Position) -> String {
     let mut s = String::with_capacity(64);
@@ -45,13 +56,7 @@ pub fn position_text(pos: &Position) -> String {
             s.push('/');
         }
         for c in ROW_START[r]..ROW_START[r + 1] {
-            s.push(if pos.pieces[0] >> c & 1 == 1 {
-                'X'
-            } else if pos.pieces[1] >> c & 1 == 1 {
-                'O'
-            } else {
-                '.'
-            });
+            s.push(cell_char(pos, c));
         }
     }
     s.push_str(match pos.side {
@@ -142,13 +147,7 @@ pub fn diagram(pos: &Position) -> String {
         let len = ROW_START[r + 1] - ROW_START[r];
         s.push_str(&" ".repeat(7 - len));
         for c in ROW_START[r]..ROW_START[r + 1] {
-            s.push(if pos.pieces[0] >> c & 1 == 1 {
-                'X'
-            } else if pos.pieces[1] >> c & 1 == 1 {
-                'O'
-            } else {
-                '.'
-            });
+            s.push(cell_char(pos, c));
             s.push(' ');
         }
         s.push_str(&format!(
