@@ -143,14 +143,7 @@ fn print_report(r: &SolveReport) {
         ),
         _ => println!("start: not in the table"),
     }
-    println!(
-        "draws (no side can force an end): {} with Left to move, {} with Right to move",
-        r.draws_per_side[0], r.draws_per_side[1]
-    );
-    println!(
-        "wins: Left {} positions, Right {} positions",
-        r.wins[0], r.wins[1]
-    );
+    print_draws_and_wins(r.draws_per_side, r.wins);
     println!(
         "work: exact scores {} thresholds, {} forward and {} backward expansions ({:.3} s); \
          distances {} layers, {} backward expansions ({:.3} s)",
@@ -161,6 +154,18 @@ fn print_report(r: &SolveReport) {
         r.wdl.iterations,
         r.wdl.backward_expansions,
         r.wdl.seconds
+    );
+}
+
+/// Prints the draws and wins of a table by side (Left first), as its build and `info` say them.
+fn print_draws_and_wins(draws_per_side: [u64; 2], wins: [u64; 2]) {
+    println!(
+        "draws (no side can force an end): {} with Left to move, {} with Right to move",
+        draws_per_side[0], draws_per_side[1]
+    );
+    println!(
+        "wins: Left {} positions, Right {} positions",
+        wins[0], wins[1]
     );
 }
 
@@ -203,14 +208,7 @@ fn info(table: &WoodpushTable, path: &Path, json: bool) -> CliResult {
         Some(s) => println!("start: {}", score_text(s)),
         None => println!("start: not in the table"),
     }
-    println!(
-        "draws (no side can force an end): {} with Left to move, {} with Right to move",
-        c.draws_per_side[0], c.draws_per_side[1]
-    );
-    println!(
-        "wins: Left {} positions, Right {} positions",
-        c.wins[0], c.wins[1]
-    );
+    print_draws_and_wins(c.draws_per_side, c.wins);
     Ok(())
 }
 
