@@ -265,18 +265,26 @@ mod tests {
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
 
+    /// A playout's context with no oracle, ended as a draw after 1000 plies.
+    fn context<'a>(
+        rng: &'a mut Xoshiro256PlusPlus,
+        moves: &'a mut Vec<Move>,
+    ) -> PlayoutContext<'a, Position> {
+        PlayoutContext {
+            rng,
+            moves,
+            oracle: None,
+            oracle_every: 0,
+            max_plies: 1000,
+        }
+    }
+
     fn playouts(pos: &Position, policy: BreakthroughPolicy, n: u64) -> [u32; 3] {
         let mut counts = [0; 3];
         let mut moves = Vec::new();
         for seed in 0..n {
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-            let mut ctx = PlayoutContext {
-                rng: &mut rng,
-                moves: &mut moves,
-                oracle: None,
-                oracle_every: 0,
-                max_plies: 1000,
-            };
+            let mut ctx = context(&mut rng, &mut moves);
             let mut p = *pos;
             match policy.run(&mut p, &mut ctx) {
                 Outcome::Win(Side::First) => counts[0] += 1,
@@ -331,13 +339,7 @@ mod tests {
         let policy = BreakthroughPolicy::default();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
         let mut moves = Vec::new();
-        let mut ctx = PlayoutContext {
-            rng: &mut rng,
-            moves: &mut moves,
-            oracle: None,
-            oracle_every: 0,
-            max_plies: 1000,
-        };
+        let mut ctx = context(&mut rng, &mut moves);
         let target = Move { from: 14, to: 19 };
         let draws = 20_000;
         let hits = (0..draws)
