@@ -73,6 +73,21 @@ fn cell_name(col: usize, row: usize) -> String {
     format!("{}{}", letter, row + 1)
 }
 
+/// Appends the run of empty cells that the digits read so far (`number`) give to `row`,
+/// and clears them: nothing when there are none.
+fn push_empty_run(row: &mut Vec<Cell>, number: &mut String) -> Result<(), String> {
+    if number.is_empty() {
+        return Ok(());
+    }
+    let n: usize = number.parse().map_err(|_| "bad number".to_string())?;
+    if n == 0 || n > 64 {
+        return Err("run too long".to_string());
+    }
+    row.extend(std::iter::repeat_n(Cell::Empty, n));
+    number.clear();
+    Ok(())
+}
+
 impl RefPos {
     /// The start position: two full rows per side, White to move.
     pub fn start(width: usize, height: usize) -> RefPos {
@@ -135,31 +150,14 @@ impl RefPos {
                     number.push(ch);
                     continue;
                 }
-                if !number.is_empty() {
-                    let n: usize = number.parse().map_err(|_| "bad number".to_string())?;
-                    if n == 0 || n > 64 {
-                        return Err("run too long".to_string());
-                    }
-                    for _ in 0..n {
-                        row.push(Cell::Empty);
-                    }
-                    number.clear();
-                }
+                push_empty_run(&mut row, &mut number)?;
                 match ch {
                     'W' => row.push(Cell::White),
                     'B' => row.push(Cell::Black),
                     _ => return Err(format!("bad character {ch}")),
                 }
             }
-            if !number.is_empty() {
-                let n: usize = number.parse().map_err(|_| "bad number".to_string())?;
-                if n == 0 || n > 64 {
-                    return Err("run too long".to_string());
-                }
-                for _ in 0..n {
-                    row.push(Cell::Empty);
-                }
-            }
+            push_empty_run(&mut row, &mut number)?;
             rows_top_down.push(row);
         }
         let height = rows_top_down.len();
