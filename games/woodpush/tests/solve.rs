@@ -8,6 +8,16 @@ use woodpush::{solve, KoStates, Position, SolveOptions, WoodpushTable};
 
 mod paper;
 
+/// Checks that the paper's passes land on the exact scores everywhere and that they took
+/// `passes`, the count the paper gives for the width.
+fn assert_papers_passes(paper: &woodpush::solve::PaperComparison, passes: u64) {
+    assert_eq!(paper.disagreements, 0);
+    assert_eq!(
+        paper.report.standard_passes + paper.report.avoidance_passes,
+        passes
+    );
+}
+
 fn solved(width: u32, paper: bool) -> (WoodpushTable, woodpush::SolveReport) {
     let options = SolveOptions {
         paper,
@@ -24,12 +34,8 @@ fn width_7_is_a_win_for_right_by_4_with_every_position_scored() {
     let paper = report.paper.unwrap();
     assert_eq!(paper.start, Some(-4));
     assert_eq!(paper.report.unscored, 0);
-    assert_eq!(paper.disagreements, 0);
     // The paper: "For size 7, retrograde analysis uses 128 passes."
-    assert_eq!(
-        paper.report.standard_passes + paper.report.avoidance_passes,
-        128
-    );
+    assert_papers_passes(&paper, 128);
     let start = Position::start(7).unwrap();
     assert_eq!(table.score(&start), Some(-4));
 }
@@ -43,12 +49,8 @@ fn width_9_is_a_draw_with_933_unscored_positions_per_side() {
     assert_eq!(paper.report.unscored_by_mover, [933, 933]);
     assert_eq!(paper.start, Some(0));
     // The paper's re-evaluation lands on the exact scores everywhere at this width.
-    assert_eq!(paper.disagreements, 0);
     // "For size 9, our algorithm uses 366 passes."
-    assert_eq!(
-        paper.report.standard_passes + paper.report.avoidance_passes,
-        366
-    );
+    assert_papers_passes(&paper, 366);
 }
 
 #[test]
@@ -65,12 +67,8 @@ fn width_11_by_the_papers_passes() {
     let (_, report) = solved(11, true);
     let paper = report.paper.unwrap();
     assert_eq!(paper.report.unscored_by_mover, [8563, 8563]);
-    assert_eq!(paper.disagreements, 0);
     // "For size 11, our algorithm uses 860 passes."
-    assert_eq!(
-        paper.report.standard_passes + paper.report.avoidance_passes,
-        860
-    );
+    assert_papers_passes(&paper, 860);
 }
 
 #[test]
