@@ -359,15 +359,23 @@ const PROBES: [ChildProbes; 3] = [
     ChildProbes::FirstVisit,
 ];
 
-/// Runs `sims` simulations of `pos` in one arena with `oracle`, children probed at `when`;
-/// returns the tree and the simulations run.
-fn arena_search(pos: &Nim, oracle: &Knows, when: ChildProbes, sims: u64) -> (Worker<Nim>, u64) {
-    let config = Config {
+/// A searcher's configuration on `threads` threads in parallelism `par` whose oracle is
+/// asked about children at `when` and never in playouts, which count their runs.
+fn probing(threads: usize, par: Parallelism, when: ChildProbes) -> Config<Counting> {
+    Config {
+        threads,
+        parallelism: par,
         playout: Counting::default(),
         oracle_in_playouts: None,
         child_probes: when,
         ..Config::default()
-    };
+    }
+}
+
+/// Runs `sims` simulations of `pos` in one arena with `oracle`, children probed at `when`;
+/// returns the tree and the simulations run.
+fn arena_search(pos: &Nim, oracle: &Knows, when: ChildProbes, sims: u64) -> (Worker<Nim>, u64) {
+    let config = probing(1, Parallelism::Root, when);
     let settings = Settings::new(&config, Some(oracle as &dyn quasar_core::Oracle<Nim>), None);
     let flag = AtomicBool::new(false);
     let stop = Stop {
@@ -393,14 +401,7 @@ fn lazy_probes_find_the_oracles_proofs_with_fewer_probes() {
         assert!(proven > 20, "{lazy:?}: only {proven} proven nodes");
         // Every kind of searcher proves the root with the oracle's help.
         for (threads, par) in KINDS {
-            let config = Config {
-                threads,
-                parallelism: par,
-                playout: Counting::default(),
-                oracle_in_playouts: None,
-                child_probes: lazy,
-                ..Config::default()
-            };
+            let config = probing(threads, par, lazy);
             let r = Searcher::new(config, Knows::new(6)).search(&pos, Limit::Count(100_000));
             let what = format!("{lazy:?}, {threads} {par:?}: {r:?}");
             assert_eq!(r.proven.map(|p| p.result), Some(want), "{what}");
@@ -437,15 +438,7 @@ fn a_reused_root_expanded_lazily_has_every_child_probed() {
     for (threads, par) in KINDS {
         for lazy in [ChildProbes::NextVisit, ChildProbes::FirstVisit] {
             let oracle = Knows::new(6);
-            let config = Config {
-                threads,
-                parallelism: par,
-                playout: Counting::default(),
-                oracle_in_playouts: None,
-                child_probes: lazy,
-                ..Config::default()
-            };
-            let mut s = Searcher::new(config, oracle.clone());
+            let mut s = Searcher::new(probing(threads, par, lazy), oracle.clone());
             // Far from the oracle's positions, so that the root stays open; then a position the
             // tree holds below the root, whose children the oracle knows.
             let pos = Nim::new([7, 6], 30);
