@@ -7,20 +7,15 @@ use common::{quasar, scratch, temp};
 use std::path::Path;
 use std::process::Command;
 
+/// The database files (`*.qrt`) of `dir`, by name, with their bytes.
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "qrt"))
-        .map(|p| {
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                std::fs::read(&p).unwrap(),
-            )
-        })
-        .collect();
-    v.sort();
-    v
+    common::files_ending(dir, "qrt")
+}
+
+/// Builds the checkers databases that `options` give (`--pieces N` or `--max-pieces N`
+/// and any others) into `dir`, quietly: the build's standard output.
+fn build_databases(dir: &str, options: &[&str]) -> String {
+    common::build_table(&[&["--game", "checkers"], options].concat(), dir)
 }
 
 fn driver(script: &str, args: &[&str], env: &[(&str, &str)]) -> (bool, String) {
@@ -48,18 +43,7 @@ fn driver(script: &str, args: &[&str], env: &[(&str, &str)]) -> (bool, String) {
 #[test]
 fn drivers_build_the_same_databases_as_one_build() {
     let whole = temp("checkers", "whole");
-    let (ok, out, err) = quasar(&[
-        "tablebase",
-        "build",
-        "--game",
-        "checkers",
-        "--pieces",
-        "3",
-        "-o",
-        whole.to_str().unwrap(),
-        "--quiet",
-    ]);
-    assert!(ok, "{out}{err}");
+    let out = build_databases(whole.to_str().unwrap(), &["--pieces", "3"]);
     assert!(out.contains("34 slices built"), "{out}");
     let reference = files(&whole);
     assert_eq!(reference.len(), 34);
@@ -177,19 +161,7 @@ fn distance_files_beside_the_databases_choose_the_engines_move_in_a_won_ending()
     let dir = temp("checkers-distance", "db3");
     let plain = temp("checkers-distance", "db3-plain");
     let dir_s = dir.to_str().unwrap();
-    let (ok, out, err) = quasar(&[
-        "tablebase",
-        "build",
-        "--game",
-        "checkers",
-        "--pieces",
-        "3",
-        "-o",
-        dir_s,
-        "--distance",
-        "--quiet",
-    ]);
-    assert!(ok, "{out}{err}");
+    build_databases(dir_s, &["--pieces", "3", "--distance"]);
     // The same slices without their distance files.
     std::fs::create_dir_all(&plain).unwrap();
     for (name, bytes) in files(&dir) {
@@ -267,18 +239,7 @@ fn solve_proves_positions_over_the_databases_and_checks_the_proof_with_them() {
     let (db1, db2) = (dir.join("db1"), dir.join("db2"));
     let (d1, d2) = (db1.to_str().unwrap(), db2.to_str().unwrap());
     for (n, d) in [("1", d1), ("2", d2)] {
-        let (ok, _, err) = quasar(&[
-            "tablebase",
-            "build",
-            "--game",
-            "checkers",
-            "--max-pieces",
-            n,
-            "-o",
-            d,
-            "--quiet",
-        ]);
-        assert!(ok, "{err}");
+        build_databases(d, &["--max-pieces", n]);
     }
     let proof = dir.join("won.proof");
     let p = proof.to_str().unwrap();
@@ -296,12 +257,7 @@ fn solve_proves_positions_over_the_databases_and_checks_the_proof_with_them() {
         "--quiet",
         "--out",
         p,
-    ]);
-    assert!(ok, "{err}");
-    assert!(
-        out.contains("winner: Black (the side to move); perfect play lasts 17 plies to a position of the databases"),
-        "{out}"
-    );
+    ], "winner: Black (the side to move); perfect play lasts 17 plies to a position of the databases");
     assert!(out.contains("principal line: 14x23 30-25"), "{out}");
     let (ok, out, err) = quasar(&["solve", "--game", "checkers", "--check", p, "--tb", d2]);
     assert!(ok, "{err}");
@@ -364,18 +320,7 @@ fn solve_proves_positions_over_the_databases_and_checks_the_proof_with_them() {
 fn an_incomplete_or_damaged_database_is_named_by_every_command() {
     let dir = scratch("checkers", "incomplete");
     let d = dir.to_str().unwrap();
-    common::run_ok(&[
-        "tablebase",
-        "build",
-        "--game",
-        "checkers",
-        "--max-pieces",
-        "3",
-        "--distance",
-        "-o",
-        d,
-        "--quiet",
-    ]);
+    build_databases(d, &["--max-pieces", "3", "--distance"]);
     let manifest = std::fs::read_to_string(dir.join("manifest")).unwrap();
     assert!(
         manifest.starts_with("quasar slice directory v1\nkind checkers\nmax-pieces 3\ncrc "),
@@ -486,17 +431,7 @@ fn an_incomplete_or_damaged_database_is_named_by_every_command() {
     let line = common::one_error_line(&["tablebase", "verify", d]);
     assert_eq!(line, format!("error: {incomplete}"));
     // Its next build writes the manifest and finishes it.
-    common::run_ok(&[
-        "tablebase",
-        "build",
-        "--game",
-        "checkers",
-        "--max-pieces",
-        "2",
-        "-o",
-        d,
-        "--quiet",
-    ]);
+    build_databases(d, &["--max-pieces", "2"]);
     let manifest = std::fs::read_to_string(dir.join("manifest")).unwrap();
     assert!(manifest.contains("\nmax-pieces 3\n"), "{manifest}");
     let (ok, out, err) = quasar(&["tablebase", "verify", d]);
@@ -509,17 +444,7 @@ fn compressed_databases_answer_as_the_plain_ones_and_verify() {
     let dir = scratch("checkers", "compress");
     let (plain, runs) = (dir.join("plain"), dir.join("runs"));
     let (p, r) = (plain.to_str().unwrap(), runs.to_str().unwrap());
-    common::run_ok(&[
-        "tablebase",
-        "build",
-        "--game",
-        "checkers",
-        "--max-pieces",
-        "3",
-        "-o",
-        p,
-        "--quiet",
-    ]);
+    build_databases(p, &["--max-pieces", "3"]);
     let (out, _) = common::run_ok(&["tablebase", "compress", p, "-o", r, "--block", "256"]);
     assert!(
         out.contains("34 slices written as coded blocks of 256 positions, 0 kept"),

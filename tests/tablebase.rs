@@ -462,17 +462,7 @@ fn bestmove_with_a_table_proves_the_root_at_once() {
 
 /// The slice files (`*.qts`) of a sliced table's directory, by name, with their bytes.
 fn slice_files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "qts"))
-        .map(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read(&p).unwrap())
-        })
-        .collect();
-    out.sort();
-    out
+    common::files_ending(dir, "qts")
 }
 
 /// A sliced build of 4x6 with 4 rows into `dir` (created first, so the build is sliced),

@@ -290,6 +290,22 @@ pub fn scratch(tag: &str, name: &str) -> PathBuf {
     dir
 }
 
+/// The files of `dir` with the extension `ext`, by name, with their bytes: what two builds
+/// of one table are compared by.
+pub fn files_ending(dir: &Path, ext: &str) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
 /// The objects of a JSON Lines record (an arena's games), one a line.
 pub fn json_lines(record: &Path) -> Vec<serde_json::Value> {
     std::fs::read_to_string(record)
