@@ -145,15 +145,8 @@ fn shards_of_an_openings_match_merge_into_the_whole() {
         assert!(ok, "{out}{err}");
     }
     let m = dir.join("m");
-    let (ok, out, err) = quasar(&[
-        "arena",
-        "report",
-        m.join("games-shard-1-of-2.jsonl").to_str().unwrap(),
-        m.join("games-shard-2-of-2.jsonl").to_str().unwrap(),
-        "--out",
-        m.to_str().unwrap(),
-    ]);
-    assert!(ok, "{err}");
+    let shards = [1, 2].map(|i| m.join(format!("games-shard-{i}-of-2.jsonl")));
+    let (out, err) = common::report(&[&shards[0], &shards[1]], &m, &[]);
     assert!(err.contains("merged 6 games from 2 records"), "{err}");
     assert!(!err.contains("warning"), "{err}");
     assert!(out.contains("openings from file "), "{out}");
@@ -161,29 +154,17 @@ fn shards_of_an_openings_match_merge_into_the_whole() {
     let other = dir.join("other.txt");
     std::fs::write(&other, "BBBBB/BBBBB/5/4W/WWWW1 b\n").unwrap();
     let o = dir.join("o");
-    let (ok, _, err) = quasar(&[
-        "arena",
-        "--board",
-        "5x5",
-        "--player",
-        "random",
-        "--player",
-        "random:seed=2",
-        "--openings",
-        other.to_str().unwrap(),
-        "--games",
-        "6",
-        "--shard",
-        "2/2",
-        "--quiet",
-        "--out",
-        o.to_str().unwrap(),
-    ]);
-    assert!(ok, "{err}");
+    let other = ["--openings", other.to_str().unwrap()];
+    let shard = ["--board", "5x5", "--games", "6", "--shard", "2/2"];
+    common::arena_ok(
+        ["random", "random:seed=2"],
+        &o,
+        &[&other[..], &shard].concat(),
+    );
     let (ok, _, err) = quasar(&[
         "arena",
         "report",
-        m.join("games-shard-1-of-2.jsonl").to_str().unwrap(),
+        shards[0].to_str().unwrap(),
         o.join("games-shard-2-of-2.jsonl").to_str().unwrap(),
         "--out",
         o.to_str().unwrap(),
@@ -202,25 +183,9 @@ fn a_gtp_engine_is_given_the_position_by_setboard() {
     );
     let out = dir.join("m");
     let openings = dir.join("openings.txt");
-    let (ok, stdout, err) = quasar(&[
-        "arena",
-        "--board",
-        "5x5",
-        "--player",
-        &engine,
-        "--player",
-        "random",
-        "--openings",
-        openings.to_str().unwrap(),
-        "--games",
-        "6",
-        "--sims",
-        "50",
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(ok, "{stdout}{err}");
+    let openings = ["--openings", openings.to_str().unwrap()];
+    let extra = ["--board", "5x5", "--games", "6", "--sims", "50"];
+    common::arena_ok([&engine, "random"], &out, &[&openings[..], &extra].concat());
     for g in json_lines(&out.join("games.jsonl")) {
         // Every move was legal from the file's position: none lost as illegal or crashed.
         assert!(g["reason"] == "win", "{g}");
@@ -291,23 +256,13 @@ fn the_bundled_openings_are_distinct_positions_three_plies_in() {
         let dir = scratch("openings", &format!("bundled-{board}"));
         let out = dir.join("m");
         let games = plies.to_string();
-        let (ok, stdout, err) = quasar(&[
-            "arena",
-            "--board",
-            board,
-            "--player",
-            "random",
-            "--player",
-            "random:seed=2",
-            "--openings",
-            file.to_str().unwrap(),
-            "--games",
-            &games,
-            "--quiet",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
-        assert!(ok, "{stdout}{err}");
+        let extra = ["--board", board, "--games", &games];
+        let openings = ["--openings", file.to_str().unwrap()];
+        common::arena_ok(
+            ["random", "random:seed=2"],
+            &out,
+            &[&extra[..], &openings].concat(),
+        );
         let records = json_lines(&out.join("games.jsonl"));
         let mut starts: Vec<&str> = records
             .iter()

@@ -723,25 +723,17 @@ fn a_search_that_meets_a_damaged_block_says_so_once() {
     }
     // An arena that adjudicates by the table says so too, once for the whole match.
     let out = temp("damaged-blocks-arena");
-    let (ok, _, err) = quasar(&[
-        "arena",
+    let extra = [
         "--board",
         "5x5",
-        "--player",
-        "random",
-        "--player",
-        "random:seed=2",
         "--games",
         "4",
         "--jobs",
         "1",
-        "--quiet",
         "--adjudicate",
         f,
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(ok, "{err}");
+    ];
+    let (_, err) = common::arena_ok(["random", "random:seed=2"], &out, &extra);
     assert!(
         err.contains("checksum mismatch in block")
             && err.contains("searches go on without the damaged part"),
