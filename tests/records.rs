@@ -136,47 +136,37 @@ fn a_match_writes_pgn_with_search_information_and_replay_reads_both_records() {
         .unwrap()
         .contains("id=\"board\""));
 
-    let e = one_error_line(&["replay", record.to_str().unwrap(), "--index", "3"]);
+    // Replays of the record with more arguments, which succeed or fail in one line.
+    let r = record.to_str().unwrap();
+    let replay = |extra: &[&str]| run_ok(&[&["replay", r], extra].concat());
+    let refused = |extra: &[&str]| one_error_line(&[&["replay", r], extra].concat());
+    let e = refused(&["--index", "3"]);
     assert!(
         e.starts_with("error: --index 3: ") && e.contains("holds 2 game(s)"),
         "{e}"
     );
     // --game names the game, as in every other command; a number is still the index, said
     // on standard error.
-    let second = run_ok(&["replay", record.to_str().unwrap(), "--index", "2"]);
-    let (ok, old, note) = common::quasar(&["replay", record.to_str().unwrap(), "--game", "2"]);
+    let second = replay(&["--index", "2"]);
+    let (ok, old, note) = common::quasar(&["replay", r, "--game", "2"]);
     assert!(ok && old == second, "{note}");
     assert!(
         note.starts_with("note: --game 2 is read as --index 2"),
         "{note}"
     );
-    let named = run_ok(&[
-        "replay",
-        record.to_str().unwrap(),
-        "--game",
-        "breakthrough",
-        "--index",
-        "2",
-    ]);
+    let named = replay(&["--game", "breakthrough", "--index", "2"]);
     assert_eq!(named, second);
-    let e = one_error_line(&["replay", record.to_str().unwrap(), "--game", "woodpush"]);
+    let e = refused(&["--game", "woodpush"]);
     assert!(
         e.contains("--game woodpush: game 1 of ") && e.ends_with("is of breakthrough"),
         "{e}"
     );
-    let e = one_error_line(&["replay", record.to_str().unwrap(), "--game", "go"]);
+    let e = refused(&["--game", "go"]);
     assert!(
         e.contains("the game's number in the record is --index N"),
         "{e}"
     );
-    let e = one_error_line(&[
-        "replay",
-        record.to_str().unwrap(),
-        "--game",
-        "2",
-        "--index",
-        "1",
-    ]);
+    let e = refused(&["--game", "2", "--index", "1"]);
     assert!(e.contains("--game names the game"), "{e}");
     // A PGN file that names no game is read as the game --game names.
     let untagged = dir.join("untagged.pgn");
@@ -278,22 +268,20 @@ fn every_game_records_in_its_notation_and_replays() {
     }
 }
 
+/// The arguments of `quasar play` on 5x5, 50 simulations a move, that saves its game to
+/// `path`.
+fn play_saving(path: &str) -> [&str; 7] {
+    ["play", "--board", "5x5", "--sims", "50", "--out", path]
+}
+
+/// The input of a `quasar play` in which White plays one move and leaves.
+const ONE_MOVE: &[u8] = b"a2-a3\nquit\n";
+
 #[test]
 fn play_saves_its_game_in_the_same_format() {
     let dir = scratch("play");
     let saved = dir.join("game.pgn");
-    let (ok, _, err) = common::with_input(
-        &[
-            "play",
-            "--board",
-            "5x5",
-            "--sims",
-            "50",
-            "--out",
-            saved.to_str().unwrap(),
-        ],
-        b"a2-a3\nquit\n",
-    );
+    let (ok, _, err) = common::with_input(&play_saving(saved.to_str().unwrap()), ONE_MOVE);
     assert!(ok, "{err}");
     let pgn = std::fs::read_to_string(&saved).unwrap();
     assert_eq!(tag(&pgn, 0, "White").as_deref(), Some("human"));
@@ -320,16 +308,7 @@ fn play_refuses_a_save_path_it_cannot_write_before_the_game() {
         (missing.as_path(), "folder"),
         (unwritable, "cannot write there"),
     ] {
-        let args = [
-            "play",
-            "--board",
-            "5x5",
-            "--sims",
-            "50",
-            "--out",
-            path.to_str().unwrap(),
-        ];
-        let out = common::output_within(&args, b"a2-a3\nquit\n", 30);
+        let out = common::output_within(&play_saving(path.to_str().unwrap()), ONE_MOVE, 30);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{err}");
         assert!(
