@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{arena_args, arena_ok, one_error_line, quasar, report, run_ok, strs};
+use common::{arena_args, arena_ok, fails_saying, one_error_line, quasar, report, run_ok, strs};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -222,23 +222,17 @@ fn a_record_of_other_settings_is_refused() {
     let record = dir.join("games.jsonl");
     let mut args = random_args(&dir, "2", &[]);
     set(&mut args, "--seed", "6");
-    let (ok, _, e) = quasar(&strs(&args));
-    assert!(!ok);
-    assert!(
-        e.contains("with seed 5, but this match has 6") && e.contains("another --record"),
-        "{e}"
-    );
+    let e = fails_saying(&strs(&args), "with seed 5, but this match has 6");
+    assert!(e.contains("another --record"), "{e}");
 
     // A record whose opening differs from the one the seed makes is refused too.
     let mut recs = games(&record);
     recs[0]["opening_moves"] = serde_json::json!(["a2-a3", "a5-a4", "b2-b3"]);
     let lines: Vec<String> = recs.iter().map(|r| r.to_string() + "\n").collect();
     std::fs::write(&record, lines.concat()).unwrap();
-    let (ok, _, e) = quasar(&strs(&random_args(&dir, "2", &[])));
-    assert!(!ok);
-    assert!(
-        e.contains("from the same seed; use another --record"),
-        "{e}"
+    fails_saying(
+        &strs(&random_args(&dir, "2", &[])),
+        "from the same seed; use another --record",
     );
 }
 
@@ -559,6 +553,13 @@ fn the_main_job_builds_its_table_once_and_plays_with_and_without_it() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Resuming the record in `dir` with [`random_args`] of `games` and `extra` fails in one
+/// line that names `why` and asks for another record.
+fn refused_resume(dir: &Path, games: &str, extra: &[&str], why: &str) {
+    let e = one_error_line(&strs(&random_args(dir, games, extra)));
+    assert!(e.contains(why) && e.contains("another --record"), "{e}");
+}
+
 /// The arguments of a match of two random players with fixed seeds, `games` games a
 /// pairing from openings of 3 plies, into `dir/out` with the record `dir/games.jsonl`,
 /// with `extra` options.
@@ -623,6 +624,14 @@ fn a_record_that_the_runs_own_files_would_overwrite_is_refused_before_any_game()
     assert_eq!(games(&dir.join("report.json")).len(), 2);
 }
 
+/// The detail of the game record `r`, which the GTP engine `spec` lost by a crash.
+fn crash_detail<'a>(r: &'a serde_json::Value, spec: &str) -> &'a str {
+    assert_eq!(r["reason"], "crash", "{r}");
+    let engine_first = r["first"] == spec;
+    assert_eq!(r["winner"], if engine_first { "second" } else { "first" });
+    r["detail"].as_str().unwrap()
+}
+
 /// Sets the value of the option `flag` in `args`.
 fn set(args: &mut [String], flag: &str, value: &str) {
     let at = args
@@ -653,10 +662,7 @@ fn a_gtp_engine_that_exits_loses_with_the_reason_and_the_match_goes_on() {
     let recs = games(&out.join("games.jsonl"));
     assert_eq!(recs.len(), 4);
     for r in &recs {
-        assert_eq!(r["reason"], "crash", "{r}");
-        let engine_first = r["first"] == spec.as_str();
-        assert_eq!(r["winner"], if engine_first { "second" } else { "first" });
-        let d = r["detail"].as_str().unwrap();
+        let d = crash_detail(r, &spec);
         assert!(
             d.contains("exited") || d.contains("closed its input"),
             "{d}"
@@ -693,10 +699,7 @@ fn a_gtp_engine_that_floods_its_reply_is_stopped_and_loses() {
         let recs = games(&out.join("games.jsonl"));
         assert_eq!(recs.len(), 2);
         for r in &recs {
-            assert_eq!(r["reason"], "crash", "{r}");
-            let engine_first = r["first"] == spec.as_str();
-            assert_eq!(r["winner"], if engine_first { "second" } else { "first" });
-            let d = r["detail"].as_str().unwrap();
+            let d = crash_detail(r, &spec);
             assert!(d.contains(why) && d.len() < 1000, "{d}");
         }
     }
@@ -754,10 +757,11 @@ fn an_engine_that_cannot_start_a_game_stops_the_match_naming_it() {
 fn a_resumed_match_refuses_a_changed_ply_cap() {
     let dir = scratch("ply-cap");
     run_ok(&strs(&random_args(&dir, "2", &[])));
-    let e = one_error_line(&strs(&random_args(&dir, "2", &["--ply-cap", "500"])));
-    assert!(
-        e.contains("with ply cap 1000, but this match has 500") && e.contains("another --record"),
-        "{e}"
+    refused_resume(
+        &dir,
+        "2",
+        &["--ply-cap", "500"],
+        "with ply cap 1000, but this match has 500",
     );
 }
 
@@ -766,12 +770,11 @@ fn a_resumed_match_refuses_changed_resign_and_draw_rules() {
     let dir = scratch("value-rules");
     let resign = ["--resign", "movecount=2,score=0.1"];
     run_ok(&strs(&random_args(&dir, "2", &resign)));
-    let e = one_error_line(&strs(&random_args(&dir, "4", &[])));
-    assert!(
-        e.contains(
-            "with resign and draw rules resign movecount=2,score=0.1, but this match has none"
-        ) && e.contains("another --record"),
-        "{e}"
+    refused_resume(
+        &dir,
+        "4",
+        &[],
+        "with resign and draw rules resign movecount=2,score=0.1, but this match has none",
     );
     let draw = ["--draw", "movenumber=5,movecount=2,score=0.1"];
     let e = one_error_line(&strs(&random_args(
