@@ -2,7 +2,7 @@
 //! its bad input.
 
 mod common;
-use common::{quasar, temp};
+use common::{ok_saying, quasar, temp};
 
 #[test]
 fn bestmove_with_alpha_beta_plays_a_win_in_one_and_says_it_is_proven() {
@@ -19,15 +19,16 @@ fn bestmove_with_alpha_beta_plays_a_win_in_one_and_says_it_is_proven() {
     assert!(out.starts_with("bestmove d5-"), "{out}");
     assert!(out.contains("proven win for White within 1 ply"), "{out}");
     // A finished game has no move to search.
-    let (ok, out, err) = quasar(&[
-        "bestmove",
-        "--engine",
-        "ab",
-        "--position",
-        "3W2/6/6/6/1B4/6 b",
-    ]);
-    assert!(ok, "{err}");
-    assert!(out.contains("bestmove none (the game is over)"), "{out}");
+    ok_saying(
+        &[
+            "bestmove",
+            "--engine",
+            "ab",
+            "--position",
+            "3W2/6/6/6/1B4/6 b",
+        ],
+        "bestmove none (the game is over)",
+    );
 }
 
 #[test]
@@ -146,26 +147,27 @@ fn each_game_has_its_default_engine_and_options_select_their_own() {
 #[test]
 fn the_arena_plays_ab_against_mcts() {
     let out_dir = temp("alphabeta", "arena");
-    let (ok, out, err) = quasar(&[
-        "arena",
-        "--board",
-        "5x5",
-        "--sims",
-        "300",
-        "--games",
-        "2",
-        "--jobs",
-        "1",
-        "--quiet",
-        "--player",
-        "ab:depth=3",
-        "--player",
-        "mcts",
-        "--out",
-        out_dir.to_str().unwrap(),
-    ]);
-    assert!(ok, "{err}");
-    assert!(out.contains("`ab:depth=3`"), "{out}");
+    ok_saying(
+        &[
+            "arena",
+            "--board",
+            "5x5",
+            "--sims",
+            "300",
+            "--games",
+            "2",
+            "--jobs",
+            "1",
+            "--quiet",
+            "--player",
+            "ab:depth=3",
+            "--player",
+            "mcts",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
+        "`ab:depth=3`",
+    );
     let record = std::fs::read_to_string(out_dir.join("games.jsonl")).unwrap();
     assert_eq!(record.lines().count(), 2, "{record}");
 }

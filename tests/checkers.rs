@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{quasar, scratch, temp};
+use common::{ok_saying, quasar, scratch, temp};
 use std::path::Path;
 use std::process::Command;
 
@@ -244,7 +244,7 @@ fn solve_proves_positions_over_the_databases_and_checks_the_proof_with_them() {
     let proof = dir.join("won.proof");
     let p = proof.to_str().unwrap();
     let won = "B:W18,K30:B14,K1";
-    let (ok, out, err) = quasar(&[
+    let out = ok_saying(&[
         "solve",
         "--game",
         "checkers",
@@ -259,11 +259,9 @@ fn solve_proves_positions_over_the_databases_and_checks_the_proof_with_them() {
         p,
     ], "winner: Black (the side to move); perfect play lasts 17 plies to a position of the databases");
     assert!(out.contains("principal line: 14x23 30-25"), "{out}");
-    let (ok, out, err) = quasar(&["solve", "--game", "checkers", "--check", p, "--tb", d2]);
-    assert!(ok, "{err}");
-    assert!(
-        out.contains("proof checked: Black wins from B:W18,K30:BK1,14 within 17 plies"),
-        "{out}"
+    ok_saying(
+        &["solve", "--game", "checkers", "--check", p, "--tb", d2],
+        "proof checked: Black wins from B:W18,K30:BK1,14 within 17 plies",
     );
     // Two kings that cannot catch each other: a draw, both sides' values.
     let (ok, out, err) = quasar(&[
@@ -424,9 +422,7 @@ fn an_incomplete_or_damaged_database_is_named_by_every_command() {
     // pieces of its files, and checked against every slice of as many.
     std::fs::write(&slice, &whole).unwrap();
     std::fs::remove_file(dir.join("manifest")).unwrap();
-    let (ok, out, err) = quasar(&["tablebase", "info", d]);
-    assert!(ok, "{err}");
-    assert!(out.contains("34 slices, up to 3 pieces"), "{out}");
+    ok_saying(&["tablebase", "info", d], "34 slices, up to 3 pieces");
     std::fs::remove_file(&slice).unwrap();
     let line = common::one_error_line(&["tablebase", "verify", d]);
     assert_eq!(line, format!("error: {incomplete}"));

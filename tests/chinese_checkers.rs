@@ -5,23 +5,24 @@
 
 mod common;
 
-use common::quasar;
+use common::{ok_saying, quasar};
 
 const START2: &str = "X/X./.../..../...../....../......./....../...../..../.../.O/O X";
 
 #[test]
 fn perft_from_the_start() {
-    let (ok, out, err) = quasar(&[
-        "perft",
-        "--game",
-        "chinese-checkers",
-        "--pieces",
-        "2",
-        "--depth",
-        "4",
-    ]);
-    assert!(ok, "{err}");
-    assert!(out.contains(": 1089"), "{out}");
+    ok_saying(
+        &[
+            "perft",
+            "--game",
+            "chinese-checkers",
+            "--pieces",
+            "2",
+            "--depth",
+            "4",
+        ],
+        ": 1089",
+    );
 }
 
 #[test]
@@ -50,15 +51,10 @@ fn the_two_piece_table_builds_probes_and_verifies() {
     );
     // --samples checks that many at random, the same ones for the same --seed.
     let sample = |seed: &str| {
-        let (ok, out, err) = quasar(&["tablebase", "verify", f, "--samples", "40", "--seed", seed]);
-        assert!(ok, "{err}");
-        assert!(
-            out.contains(
-                "checked 40 positions (a random sample) against their moves: 0 inconsistent"
-            ),
-            "{out}"
-        );
-        out
+        ok_saying(
+            &["tablebase", "verify", f, "--samples", "40", "--seed", seed],
+            "checked 40 positions (a random sample) against their moves: 0 inconsistent",
+        )
     };
     assert_eq!(sample("7"), sample("7"));
     // --seed alone would choose nothing: the whole table is checked, so it is refused.

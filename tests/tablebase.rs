@@ -5,7 +5,7 @@ use std::process::Command;
 
 mod common;
 
-use common::{build_table, one_error_line, quasar, run_ok};
+use common::{build_table, ok_saying, one_error_line, quasar, run_ok};
 
 /// A scratch path for this file's tests.
 fn temp(name: &str) -> PathBuf {
@@ -20,9 +20,7 @@ fn build_info_probe_verify() {
     // 2^(3*5) configurations, the spec's count for n = 3.
     assert!(out.contains("configurations examined: 32768"), "{out}");
 
-    let (ok, out, err) = quasar(&["tablebase", "info", f]);
-    assert!(ok, "{err}");
-    assert!(out.contains("board: 5x5, rows: 3"), "{out}");
+    let out = ok_saying(&["tablebase", "info", f], "board: 5x5, rows: 3");
     assert!(out.contains("D =  2:"), "{out}");
 
     // A lone White piece on H-2 that nothing can capture: D = 2 (the spec's example);
@@ -50,14 +48,13 @@ fn build_info_probe_verify() {
         "{out}"
     );
 
-    let (ok, out, err) = quasar(&["tablebase", "verify", f, "--samples", "300"]);
-    assert!(ok, "{err}");
-    assert!(out.contains("all agree"), "{out}");
+    ok_saying(&["tablebase", "verify", f, "--samples", "300"], "all agree");
 
     // `--game breakthrough` is accepted by every subcommand (and is the default).
-    let (ok, out, err) = quasar(&["tablebase", "info", "--game", "breakthrough", f]);
-    assert!(ok, "{err}");
-    assert!(out.contains("board: 5x5, rows: 3"), "{out}");
+    ok_saying(
+        &["tablebase", "info", "--game", "breakthrough", f],
+        "board: 5x5, rows: 3",
+    );
     let (ok, out, err) = quasar(&[
         "tablebase",
         "probe",
@@ -72,17 +69,18 @@ fn build_info_probe_verify() {
         out.starts_with("White to move: win within 3 plies"),
         "{out}"
     );
-    let (ok, out, err) = quasar(&[
-        "tablebase",
-        "verify",
-        "--game",
-        "breakthrough",
-        f,
-        "--samples",
-        "5",
-    ]);
-    assert!(ok, "{err}");
-    assert!(out.contains("all agree"), "{out}");
+    ok_saying(
+        &[
+            "tablebase",
+            "verify",
+            "--game",
+            "breakthrough",
+            f,
+            "--samples",
+            "5",
+        ],
+        "all agree",
+    );
     let (ok, _, err) = quasar(&["tablebase", "info", "--game", "chess", f]);
     assert!(!ok);
     assert!(err.contains("breakthrough"), "{err}");
@@ -351,11 +349,9 @@ fn table_messages_name_the_file_and_what_to_give() {
         out.contains(" bytes, no entries: the header alone, 2-byte values"),
         "{out}"
     );
-    let (ok, out, err) = quasar(&["tablebase", "info", e]);
-    assert!(ok, "{err}");
-    assert!(
-        out.contains("entries: 0 (no entries: the header alone)"),
-        "{out}"
+    ok_saying(
+        &["tablebase", "info", e],
+        "entries: 0 (no entries: the header alone)",
     );
     // Only a sliced Breakthrough table has a block index to write.
     assert_eq!(
@@ -441,9 +437,7 @@ fn bestmove_with_a_table_proves_the_root_at_once() {
     // White's c4 can step to row 5 where nothing captures it: D = 2, inside the sound rule.
     let fen = "B5/6/2W3/6/6/5W w";
     let base = ["bestmove", "--position", fen, "--sims", "1", "--seed", "3"];
-    let (ok, with_tb, err) = quasar(&[&base[..], &["--tb", f]].concat());
-    assert!(ok, "{err}");
-    assert!(with_tb.contains("proven win for White"), "{with_tb}");
+    let with_tb = ok_saying(&[&base[..], &["--tb", f]].concat(), "proven win for White");
     let mv = with_tb.lines().next().unwrap();
     assert!(
         mv == "bestmove c4-c5" || mv == "bestmove c4-d5" || mv == "bestmove c4-b5",
@@ -451,9 +445,7 @@ fn bestmove_with_a_table_proves_the_root_at_once() {
     );
     // One simulation without the table (nor the game's verdicts, which see the threat
     // too) proves nothing: the table did the proving.
-    let (ok, without, err) = quasar(&[&base[..], &["--no-verdicts"]].concat());
-    assert!(ok, "{err}");
-    assert!(without.contains("proven no"), "{without}");
+    ok_saying(&[&base[..], &["--no-verdicts"]].concat(), "proven no");
     // A table for another board is refused with the reason.
     let (ok, _, err) = quasar(&["bestmove", "--board", "8x8", "--sims", "1", "--tb", f]);
     assert!(!ok);
@@ -521,16 +513,13 @@ fn sliced_builds_by_shards_equal_one_build_byte_for_byte() {
 
     // The directory answers probes, info and verify like a table file.
     let w = whole.to_str().unwrap();
-    let (ok, out, err) = quasar(&["tablebase", "info", w]);
-    assert!(ok, "{err}");
-    assert!(out.contains("slices finished: 136 of 136"), "{out}");
+    ok_saying(&["tablebase", "info", w], "slices finished: 136 of 136");
     // A lone White piece on row H-2 = 4 that nothing can capture: D = 2.
-    let (ok, out, err) = quasar(&["tablebase", "probe", w, "--position", "B3/4/2W1/4/4/4 w"]);
-    assert!(ok, "{err}");
-    assert!(out.contains("win within 3 plies"), "{out}");
-    let (ok, out, err) = quasar(&["tablebase", "verify", w, "--samples", "200"]);
-    assert!(ok, "{err}{out}");
-    assert!(out.contains("all agree"), "{out}");
+    ok_saying(
+        &["tablebase", "probe", w, "--position", "B3/4/2W1/4/4/4 w"],
+        "win within 3 plies",
+    );
+    ok_saying(&["tablebase", "verify", w, "--samples", "200"], "all agree");
     for d in [whole, shards, early] {
         std::fs::remove_dir_all(d).unwrap();
     }
@@ -587,9 +576,10 @@ fn an_incomplete_or_damaged_sliced_table_is_named_by_every_command() {
     // White on c3, Black on b4-d4 and none on row 5: slice w04-b00, where White wins at
     // depth 2 (c3xb4).
     let position = "5/1BBB1/2W2/5/5 w";
-    let (ok, out, err) = quasar(&["tablebase", "probe", d, "--position", position]);
-    assert!(ok, "{err}");
-    assert!(out.contains("win within 3 plies"), "{out}");
+    ok_saying(
+        &["tablebase", "probe", d, "--position", position],
+        "win within 3 plies",
+    );
     let slice = dir.join("w04-b00.qts");
     let whole = std::fs::read(&slice).unwrap();
 
@@ -686,9 +676,10 @@ fn an_incomplete_or_damaged_sliced_table_is_named_by_every_command() {
         "quasar sliced breakthrough table v1\nboard 5x5\nrows 3\n",
     )
     .unwrap();
-    let (ok, out, err) = quasar(&["tablebase", "probe", d, "--position", position]);
-    assert!(ok, "{err}");
-    assert!(out.contains("win within 3 plies"), "{out}");
+    ok_saying(
+        &["tablebase", "probe", d, "--position", position],
+        "win within 3 plies",
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

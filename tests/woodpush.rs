@@ -8,7 +8,7 @@ use woodpush::Position;
 
 mod common;
 
-use common::{one_error_line, quasar};
+use common::{ok_saying, one_error_line, quasar};
 
 /// A scratch path for this file's tests.
 fn temp(name: &str) -> PathBuf {
@@ -44,9 +44,10 @@ fn width_7_is_a_win_for_right_by_4_with_no_draws() {
 
     // The start: Left to move loses; the table knows a move that keeps the game longest.
     let f = file.to_str().unwrap();
-    let (ok, out, err) = quasar(&["tablebase", "probe", f, "--position", "L.L.R.R L"]);
-    assert!(ok, "{err}");
-    assert!(out.contains("detail: score -4 (Right wins by 4)"), "{out}");
+    let out = ok_saying(
+        &["tablebase", "probe", f, "--position", "L.L.R.R L"],
+        "detail: score -4 (Right wins by 4)",
+    );
     assert!(out.contains("Left to move: loss in 25 plies"), "{out}");
     assert!(out.contains("best move: "), "{out}");
     // A lone Left piece next to the far end steps off at once: Right wins by its pieces.
@@ -55,11 +56,9 @@ fn width_7_is_a_win_for_right_by_4_with_no_draws() {
     assert!(out.contains("detail: score -1 (Right wins by 1)"), "{out}");
     assert!(out.contains("Left to move: loss in 1 ply"), "{out}");
 
-    let (ok, out, err) = quasar(&["tablebase", "verify", f]);
-    assert!(ok, "{err}");
-    assert!(
-        out.contains("checked 5270 positions against their moves: 0 inconsistent"),
-        "{out}"
+    ok_saying(
+        &["tablebase", "verify", f],
+        "checked 5270 positions against their moves: 0 inconsistent",
     );
     // A table checked whole has no sample to choose: the options are refused, not ignored.
     for flag in ["--samples", "--seed"] {
@@ -84,11 +83,9 @@ fn width_9_is_a_draw_with_933_draws_per_side() {
         "{out}"
     );
     let f = file.to_str().unwrap();
-    let (ok, out, err) = quasar(&["tablebase", "info", f]);
-    assert!(ok, "{err}");
-    assert!(
-        out.contains("table: woodpush width 9, every position"),
-        "{out}"
+    let out = ok_saying(
+        &["tablebase", "info", f],
+        "table: woodpush width 9, every position",
     );
     assert!(out.contains("start: a draw (score 0)"), "{out}");
     assert!(out.contains("933 with Left to move"), "{out}");
@@ -148,9 +145,7 @@ fn damaged_or_foreign_files_are_one_error_line() {
         "{e}"
     );
     // Without --game the file's own kind decides.
-    let (ok, out, err) = quasar(&["tablebase", "info", bt.to_str().unwrap()]);
-    assert!(ok, "{err}");
-    assert!(out.contains("board: 4x4"), "{out}");
+    ok_saying(&["tablebase", "info", bt.to_str().unwrap()], "board: 4x4");
     let e = one_error_line(&[
         "tablebase",
         "info",
@@ -170,9 +165,7 @@ fn an_endgame_table_of_few_pieces_on_a_wide_strip() {
     );
     assert!(out.contains("start: not in the table"), "{out}");
     let f = file.to_str().unwrap();
-    let (ok, out, err) = quasar(&["tablebase", "verify", f]);
-    assert!(ok, "{err}");
-    assert!(out.contains("0 inconsistent"), "{out}");
+    ok_saying(&["tablebase", "verify", f], "0 inconsistent");
     let (ok, out, _) = quasar(&[
         "tablebase",
         "probe",
@@ -211,30 +204,26 @@ fn perft_counts_are_the_librarys() {
         let pos = Position::start(width).unwrap();
         let expected = perft(&pos, depth);
         let (w, d) = (width.to_string(), depth.to_string());
-        let (ok, out, err) = quasar(&["perft", "--game", "woodpush", "--width", &w, "--depth", &d]);
-        assert!(ok, "{err}");
-        assert!(
-            out.contains(&format!("perft width {width} depth {depth}: {expected}")),
-            "{out}"
+        ok_saying(
+            &["perft", "--game", "woodpush", "--width", &w, "--depth", &d],
+            &format!("perft width {width} depth {depth}: {expected}"),
         );
     }
     // From a position with a ko, divided by first move.
     let text = "L.RL....R R L..RL...R";
     let pos = Position::parse_position(text).unwrap();
-    let (ok, out, err) = quasar(&[
-        "perft",
-        "--game",
-        "woodpush",
-        "--position",
-        text,
-        "--depth",
-        "4",
-        "--divide",
-    ]);
-    assert!(ok, "{err}");
-    assert!(
-        out.contains(&format!("perft width 9 depth 4: {}", perft(&pos, 4))),
-        "{out}"
+    let out = ok_saying(
+        &[
+            "perft",
+            "--game",
+            "woodpush",
+            "--position",
+            text,
+            "--depth",
+            "4",
+            "--divide",
+        ],
+        &format!("perft width 9 depth 4: {}", perft(&pos, 4)),
     );
     assert!(
         !out.contains("\n8>"),
@@ -305,13 +294,11 @@ fn show_play_and_gtp_speak_woodpush() {
 fn a_table_proves_the_start_and_plays_in_the_arena() {
     let (file, _) = build(7, "w7-oracle.qrt", &[]);
     let f = file.to_str().unwrap();
-    let (ok, out, err) = quasar(&[
-        "bestmove", "--game", "woodpush", "--width", "7", "--sims", "500", "--tb", f,
-    ]);
-    assert!(ok, "{err}");
-    assert!(
-        out.contains("proven loss for Left within 25 plies"),
-        "{out}"
+    ok_saying(
+        &[
+            "bestmove", "--game", "woodpush", "--width", "7", "--sims", "500", "--tb", f,
+        ],
+        "proven loss for Left within 25 plies",
     );
     let e = one_error_line(&[
         "bestmove", "--game", "woodpush", "--width", "9", "--sims", "50", "--tb", f,
