@@ -17,6 +17,14 @@ pub struct Verdict {
     pub plies: u32,
 }
 
+impl Verdict {
+    /// The side to move wins with its next move: the verdict of a win the rules show at once.
+    pub const WIN_IN_ONE: Verdict = Verdict {
+        result: GameResult::Win,
+        plies: 1,
+    };
+}
+
 /// Heuristic knowledge of a game: how good a position looks, which moves to try first, and
 /// results the rules settle a ply or two ahead. Alpha-beta uses all three; MCTS may use the
 /// evaluation for priors and implicit minimax backups.

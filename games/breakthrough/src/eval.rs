@@ -216,10 +216,7 @@ impl Evaluation<Position> for BreakthroughEval {
         // The captures' target cells: the opponent's pieces on cells the mover attacks.
         let caps = attacks(pos, me) & theirs;
         if threats(pos, me) != 0 || (theirs.count_ones() == 1 && caps != 0) {
-            return Some(Verdict {
-                result: GameResult::Win,
-                plies: 1,
-            });
+            return Some(Verdict::WIN_IN_ONE);
         }
         let danger = threats(pos, opp);
         if danger != 0 && (danger.count_ones() > 1 || caps & danger == 0) {
@@ -539,10 +536,7 @@ mod tests {
             let p = Position::from_fen(fen).unwrap();
             BreakthroughEval::new(p.board()).verdict(&p)
         };
-        let win = Some(Verdict {
-            result: GameResult::Win,
-            plies: 1,
-        });
+        let win = Some(Verdict::WIN_IN_ONE);
         let loss = Some(Verdict {
             result: GameResult::Loss,
             plies: 2,

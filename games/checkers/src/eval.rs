@@ -4,7 +4,7 @@
 
 use crate::board::{row_col, Board, Move};
 use crate::play::Checkers;
-use quasar_core::{Evaluation, GameResult, Side, Verdict};
+use quasar_core::{Evaluation, Side, Verdict};
 
 /// A man, in evaluation units.
 pub const MAN: i32 = 100;
@@ -93,10 +93,7 @@ impl Evaluation<Checkers> for CheckersEval {
         moves
             .iter()
             .any(|m| m.captured == theirs)
-            .then_some(Verdict {
-                result: GameResult::Win,
-                plies: 1,
-            })
+            .then_some(Verdict::WIN_IN_ONE)
     }
 
     fn name(&self) -> &'static str {
@@ -186,10 +183,7 @@ mod tests {
 
     #[test]
     fn verdicts_follow_the_rules() {
-        let win = Some(Verdict {
-            result: GameResult::Win,
-            plies: 1,
-        });
+        let win = Some(Verdict::WIN_IN_ONE);
         // Black's man on 14 jumps White's 18 and 27 in one move: White has nothing left.
         assert_eq!(CheckersEval.verdict(&game("B:W18,27:B14")), win);
         // A third white piece stays on the board: no verdict.

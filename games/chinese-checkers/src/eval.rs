@@ -4,7 +4,7 @@
 
 use crate::board::{cells, coords};
 use crate::position::{Move, Position};
-use quasar_core::{Evaluation, GameResult, Side, Verdict};
+use quasar_core::{Evaluation, Side, Verdict};
 
 /// The row of the bottom tip (rows are `p + q`, 0 at the top tip).
 const LAST_ROW: i32 = 12;
@@ -98,10 +98,7 @@ impl Evaluation<Position> for CcEval {
     }
 
     fn verdict(&self, pos: &Position) -> Option<Verdict> {
-        CcEval::wins_now(pos).then_some(Verdict {
-            result: GameResult::Win,
-            plies: 1,
-        })
+        CcEval::wins_now(pos).then_some(Verdict::WIN_IN_ONE)
     }
 
     fn name(&self) -> &'static str {
@@ -114,6 +111,7 @@ mod tests {
     use super::*;
     use crate::board::{far_area, CELLS};
     use quasar_core::Game;
+    use quasar_core::GameResult;
 
     /// The score written out from axial coordinates cell by cell, as documented.
     fn by_hand(pos: &Position) -> i32 {

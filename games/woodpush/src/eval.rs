@@ -5,7 +5,7 @@
 
 use crate::board::{bits, Board, Kind};
 use crate::position::{Move, Position};
-use quasar_core::{Evaluation, GameResult, Side, Verdict};
+use quasar_core::{Evaluation, Side, Verdict};
 
 /// One forward move a piece has left before it leaves the strip.
 pub const MOVE: i32 = 10;
@@ -64,10 +64,7 @@ impl Evaluation<Position> for WoodpushEval {
                 let after = b.apply(me, i, Kind::Push);
                 after.pieces(me.opponent()) == 0 && after.pieces(me) != 0
             })
-            .then_some(Verdict {
-                result: GameResult::Win,
-                plies: 1,
-            })
+            .then_some(Verdict::WIN_IN_ONE)
     }
 
     fn name(&self) -> &'static str {
@@ -79,6 +76,7 @@ impl Evaluation<Position> for WoodpushEval {
 mod tests {
     use super::*;
     use quasar_core::Game;
+    use quasar_core::GameResult;
 
     /// The score written out cell by cell from the 1-based numbering, as documented.
     fn by_hand(pos: &Position) -> i32 {
