@@ -233,6 +233,21 @@ pub trait Game: Clone + Eq + Send + Sync + fmt::Debug + 'static {
     }
 }
 
+/// The positions of a game from `start` whose every move `rng` draws uniformly, until it
+/// ends (the finished position left out) or `max` are listed: the play that tests of a
+/// search sample their positions from.
+pub fn random_line<G: Game>(start: &G, max: usize, rng: &mut crate::SplitMix64) -> Vec<G> {
+    let mut line = Vec::new();
+    let mut moves = Vec::new();
+    let mut p = start.clone();
+    while line.len() < max && p.outcome().is_none() {
+        line.push(p.clone());
+        p.legal_moves(&mut moves);
+        p.play(moves[rng.below(moves.len())]);
+    }
+    line
+}
+
 /// Counts the leaves of the game tree `depth` plies deep; a finished game is one leaf.
 pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
     // One move buffer per ply actually reached, not per ply asked for: a depth far beyond

@@ -24,7 +24,7 @@ mod toy;
 
 pub use encode::{Encode, Planes};
 pub use eval::{win_chance, Evaluation, ForcedOnly, Verdict, Verdicts, EVAL_LIMIT};
-pub use game::{perft, Detail, Game, GameResult, Outcome, ParseError, Side};
+pub use game::{perft, random_line, Detail, Game, GameResult, Outcome, ParseError, Side};
 pub use limit::Limit;
 pub use measure::cpu_seconds;
 pub use oracle::{Chain, NoOracle, Oracle, ProvenOutcome};

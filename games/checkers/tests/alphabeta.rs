@@ -5,7 +5,7 @@ use alphabeta::check::check_against_exact;
 use alphabeta::{AlphaBeta, Config, Limit, Score};
 use checkers::{Checkers, CheckersEval, Position};
 use quasar_core::exact::ExactSolver;
-use quasar_core::{Game, GameResult, SplitMix64};
+use quasar_core::{random_line, GameResult, SplitMix64};
 use std::sync::Arc;
 
 /// Unfinished positions of the second half of seeded random games, where few pieces are
@@ -13,15 +13,8 @@ use std::sync::Arc;
 fn positions(games: usize, seed: u64) -> Vec<Checkers> {
     let mut rng = SplitMix64::new(seed);
     let mut out = Vec::new();
-    let mut moves = Vec::new();
     for _ in 0..games {
-        let mut g = Checkers::default();
-        let mut line = Vec::new();
-        while g.outcome().is_none() {
-            line.push(g.clone());
-            g.legal_moves(&mut moves);
-            g.play(moves[rng.below(moves.len())]);
-        }
+        let line = random_line(&Checkers::default(), usize::MAX, &mut rng);
         let half = line.len() / 2;
         out.extend(line.into_iter().skip(half).step_by(3));
     }

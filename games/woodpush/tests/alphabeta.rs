@@ -4,27 +4,17 @@
 
 use alphabeta::check::check_against_exact;
 use alphabeta::{AlphaBeta, Config, Limit, Score};
-use quasar_core::{Game, GameResult, Oracle, SplitMix64};
+use quasar_core::{random_line, Game, GameResult, Oracle, SplitMix64};
 use std::sync::Arc;
 use woodpush::{solve, Position, SolveOptions, WoodpushEval};
 
 /// Unfinished positions along seeded random games from the start of `width`.
 fn positions(width: u32, games: usize, seed: u64) -> Vec<Position> {
     let mut rng = SplitMix64::new(seed);
-    let mut out = Vec::new();
-    let mut moves = Vec::new();
-    for _ in 0..games {
-        let mut p = Position::start(width).unwrap();
-        for _ply in 0..60 {
-            if p.outcome().is_some() {
-                break;
-            }
-            out.push(p);
-            p.legal_moves(&mut moves);
-            p.play(moves[rng.below(moves.len())]);
-        }
-    }
-    out
+    let start = Position::start(width).unwrap();
+    (0..games)
+        .flat_map(|_| random_line(&start, 60, &mut rng))
+        .collect()
 }
 
 #[test]
