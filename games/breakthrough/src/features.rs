@@ -536,7 +536,10 @@ mod tests {
                         ends += 1;
                     } else {
                         let want = net.evaluate(&child);
-                        assert!((got - want).abs() <= 1, "{pos:?} {mv:?}: {got} against {want}");
+                        assert!(
+                            (got - want).abs() <= 1,
+                            "{pos:?} {mv:?}: {got} against {want}"
+                        );
                     }
                 }
                 rng = quasar_core::splitmix64(rng);
