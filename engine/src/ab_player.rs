@@ -4,6 +4,7 @@
 use crate::clock::{TimeControl, TimeControlError};
 use crate::duration::{format_duration, parse_duration, DurationError};
 use crate::player::{Budget, MoveInfo, Player, PlayerError, PlayerFactory};
+use crate::settings::options::{self, Scope};
 use crate::settings::{ProbeRule, TableSpec};
 use crate::setup::{GameSetup, SetupError};
 use crate::spec::PlayerSpec;
@@ -15,8 +16,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The keys an `ab:` spec takes, for error messages.
-pub const AB_KEYS: &str = "tb, time, tc, depth, hash, eval, net";
+/// The keys an `ab:` spec takes, for error messages (from the options' table).
+pub const AB_KEYS: &str = crate::settings::options::AB_KEYS;
 
 /// The largest transposition table an `ab:` spec may ask for, in MiB.
 pub const MAX_HASH_MIB: usize = 1 << 16;
@@ -97,7 +98,12 @@ impl AbSettings {
         Ok(s)
     }
 
-    fn set(&mut self, key: &str, value: &str) -> Result<(), AbSettingError> {
+    /// Sets one key from its text (a key of [`AB_KEYS`]); a key may be set once.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), AbSettingError> {
+        let Some(option) = options::key_of(Scope::AlphaBeta, key) else {
+            return Err(AbSettingError::UnknownKey(key.into()));
+        };
+        let key = option.name;
         let bad = |expected| AbSettingError::BadValue {
             key: key.into(),
             value: value.into(),
@@ -132,6 +138,7 @@ impl AbSettings {
                 "mcts" => self.eval = Some(AbEval::Mcts),
                 _ => return Err(bad("expected ab (its own evaluation) or mcts (MCTS's)")),
             },
+            // Unreached: the lookup above took only the table's keys, and a test reads each.
             _ => return Err(AbSettingError::UnknownKey(key.into())),
         }
         Ok(())

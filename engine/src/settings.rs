@@ -9,14 +9,12 @@ use std::num::NonZeroU32;
 use std::path::PathBuf;
 
 mod keys;
+pub mod options;
 #[cfg(test)]
 mod tests;
 
-/// The keys an `mcts:` spec takes, for error messages.
-pub const KEYS: &str =
-    "tb, rule, every, c, playout, time, sims, tc, threads, parallel, nodes, seed, \
-                        eval-after, capture-weight, win-in-one, stop-threats, probe-children, \
-                        imb, prior, prior-depth, net, leaf, expand-after, verdicts, guard, check";
+/// The keys an `mcts:` spec takes, for error messages (from [`options::OPTIONS`]).
+pub const KEYS: &str = options::MCTS_KEYS;
 
 /// The most virtual visits `prior=N` may give a new node.
 pub const MAX_PRIOR: u32 = 10_000;

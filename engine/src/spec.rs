@@ -4,6 +4,7 @@
 
 use crate::ab_player::{AbSettingError, AbSettings};
 use crate::gtp_client::GtpSpec;
+use crate::settings::options::{keys_text, Scope};
 use crate::settings::{EngineSettings, SettingError};
 use std::fmt;
 use std::str::FromStr;
@@ -58,6 +59,20 @@ pub struct SpecError {
     pub spec: String,
     /// What is wrong and what would be right.
     pub problem: SpecProblem,
+}
+
+impl PlayerSpec {
+    /// The help of a player spec: each kind, with the keys of the options' table.
+    pub fn help() -> String {
+        format!(
+            "A player: mcts[:KEY=VALUE,...] with keys {}; ab[:KEY=VALUE,...] (alpha-beta) with \
+             keys {}; random[:seed=S]; or gtp:<command line>. A key takes the values of the \
+             flag of its name (see quasar bestmove --help). Two players play a match; more \
+             play a round robin",
+            keys_text(Scope::Mcts),
+            keys_text(Scope::AlphaBeta)
+        )
+    }
 }
 
 impl fmt::Display for PlayerSpec {
@@ -181,6 +196,18 @@ mod tests {
             "ab:eval=ab",
         ] {
             assert_eq!(parse(t).unwrap().to_string(), t);
+        }
+    }
+
+    #[test]
+    fn the_help_lists_every_key_of_the_table() {
+        use crate::settings::options::OPTIONS;
+        let help = PlayerSpec::help();
+        let (mcts, ab) = help.split_once("; ab[").unwrap();
+        for o in OPTIONS {
+            let key = format!(" {}=", o.name);
+            assert_eq!(mcts.contains(&key), o.mcts_key, "{key} in {mcts}");
+            assert_eq!(ab.contains(&key), o.ab_key, "{key} in {ab}");
         }
     }
 

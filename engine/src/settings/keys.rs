@@ -1,5 +1,6 @@
 //! Settings as `key=value` text: reading each key once, with its checks, and printing them back.
 
+use super::options::{self, EngineOption, Scope};
 use super::{
     exploration, limit_text, EngineSettings, PlayoutKind, ProbeRule, SettingError, MAX_PRIOR,
     MAX_PRIOR_DEPTH, MIN_NODES,
@@ -44,33 +45,37 @@ fn number<T: std::str::FromStr>(
     value.parse().map_err(|_| bad(key, value, expected))
 }
 
+/// The option of the `mcts:` key `key` (`_` and `-` alike), or the error that lists the keys.
+fn option(key: &str) -> Result<&'static EngineOption, SettingError> {
+    let key = key.replace('_', "-");
+    options::key_of(Scope::Mcts, &key).ok_or(SettingError::UnknownKey { key })
+}
+
 impl EngineSettings {
     /// Reads `key=value,...` (the part of an `mcts:` spec after the colon); an empty text
     /// gives the defaults.
     pub fn parse_keys(text: &str) -> Result<EngineSettings, SettingError> {
         let mut s = EngineSettings::default();
+        let mut needs_table = None;
         for item in text.split(',').map(str::trim).filter(|i| !i.is_empty()) {
             let (key, value) = item
                 .split_once('=')
                 .ok_or_else(|| SettingError::NotKeyValue { item: item.into() })?;
-            s.set(key.trim(), value.trim())?;
-        }
-        for (key, given) in [
-            ("rule", s.rule.is_some()),
-            ("every", s.oracle_every.is_some()),
-            ("probe-children", s.child_probes.is_some()),
-        ] {
-            if given && s.table.is_none() {
-                return Err(SettingError::NeedsTable { key: key.into() });
+            let option = option(key.trim())?;
+            s.set(option.name, value.trim())?;
+            if option.needs_table {
+                needs_table = needs_table.or(Some(option.name));
             }
         }
-        Ok(s)
+        match needs_table {
+            Some(key) if s.table.is_none() => Err(SettingError::NeedsTable { key: key.into() }),
+            _ => Ok(s),
+        }
     }
 
     /// Sets one key (`_` and `-` alike) from its text; a key may be set once.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), SettingError> {
-        let key = key.replace('_', "-");
-        let key = key.as_str();
+        let key = option(key)?.name;
         if value.is_empty() {
             return Err(bad(key, value, "give a value"));
         }
@@ -285,6 +290,7 @@ impl EngineSettings {
                 };
                 once(&mut self.child_probes, when, twice)?;
             }
+            // Unreached: `option` took only the table's keys, and a test reads each of them.
             _ => return Err(SettingError::UnknownKey { key: key.into() }),
         }
         Ok(())

@@ -1,0 +1,574 @@
+//! Every engine option declared once: its name (the flag `--NAME` of `bestmove`, `play`,
+//! `gtp` and `train`, and the key `NAME=` of `mcts:` and `ab:` player specs), its hidden
+//! old names, its value's name, its one help text and the search it shapes. The command
+//! line's flags, the specs' key lists and the arena's `--player` help are made from
+//! [`OPTIONS`]; each key's value is read by [`EngineSettings::set`] or [`AbSettings::set`],
+//! which take exactly the keys listed here.
+//!
+//! [`EngineSettings::set`]: super::EngineSettings::set
+//! [`AbSettings::set`]: crate::ab_player::AbSettings::set
+
+/// Which search an option shapes; on the command line an option of one search selects it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// MCTS only.
+    Mcts,
+    /// Alpha-beta only.
+    AlphaBeta,
+    /// Both searches.
+    Both,
+}
+
+/// A hidden flag without a value that stands for its option at one value (`--race` is
+/// `--rule race`), kept for older scripts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Switch {
+    /// The flag's name, without `--`.
+    pub flag: &'static str,
+    /// The option's value it stands for.
+    pub value: &'static str,
+}
+
+/// One engine option, as the command line and the player specs take it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineOption {
+    /// The flag's name without `--`, and the spec key's.
+    pub name: &'static str,
+    /// Whether the search commands take it as a flag.
+    pub flag: bool,
+    /// Whether `mcts:` specs take it as a key.
+    pub mcts_key: bool,
+    /// Whether `ab:` specs take it as a key.
+    pub ab_key: bool,
+    /// The search it shapes.
+    pub scope: Scope,
+    /// The value's name in the help (`N`, `on|off`).
+    pub value_name: &'static str,
+    /// Hidden older names of the flag, taking the same value.
+    pub aliases: &'static [&'static str],
+    /// Hidden older flags that stand for a value.
+    pub switches: &'static [Switch],
+    /// Whether it needs a table (`--tb`, `tb=`).
+    pub needs_table: bool,
+    /// The one game whose option it is (its playouts' switches), if one.
+    pub game: Option<&'static str>,
+    /// What it does and its default, after the prefix [`Self::help`] adds: capitalised for a
+    /// flag of both searches, which has none; a few words for a key without a flag.
+    pub text: &'static str,
+}
+
+impl EngineOption {
+    /// An option of `scope`, a flag and no key until the builders below say otherwise.
+    const fn new(
+        name: &'static str,
+        scope: Scope,
+        value_name: &'static str,
+        text: &'static str,
+    ) -> Self {
+        EngineOption {
+            name,
+            flag: true,
+            mcts_key: false,
+            ab_key: false,
+            scope,
+            value_name,
+            aliases: &[],
+            switches: &[],
+            needs_table: false,
+            game: None,
+            text,
+        }
+    }
+
+    /// An MCTS option, a flag and an `mcts:` key.
+    const fn mcts(name: &'static str, value_name: &'static str, text: &'static str) -> Self {
+        Self::new(name, Scope::Mcts, value_name, text).mcts_key()
+    }
+
+    /// An alpha-beta option, a flag and an `ab:` key.
+    const fn ab(name: &'static str, value_name: &'static str, text: &'static str) -> Self {
+        Self::new(name, Scope::AlphaBeta, value_name, text).ab_key()
+    }
+
+    /// An option of both searches, a flag.
+    const fn both(name: &'static str, value_name: &'static str, text: &'static str) -> Self {
+        Self::new(name, Scope::Both, value_name, text)
+    }
+
+    const fn mcts_key(mut self) -> Self {
+        self.mcts_key = true;
+        self
+    }
+
+    const fn ab_key(mut self) -> Self {
+        self.ab_key = true;
+        self
+    }
+
+    const fn no_flag(mut self) -> Self {
+        self.flag = false;
+        self
+    }
+
+    const fn needs_table(mut self) -> Self {
+        self.needs_table = true;
+        self
+    }
+
+    const fn aliases(mut self, aliases: &'static [&'static str]) -> Self {
+        self.aliases = aliases;
+        self
+    }
+
+    const fn switches(mut self, switches: &'static [Switch]) -> Self {
+        self.switches = switches;
+        self
+    }
+
+    const fn breakthrough(mut self) -> Self {
+        self.game = Some("Breakthrough");
+        self
+    }
+
+    /// Whether `player` specs take it as a key (both kinds for [`Scope::Both`]).
+    pub const fn is_key_of(&self, player: Scope) -> bool {
+        match player {
+            Scope::Mcts => self.mcts_key,
+            Scope::AlphaBeta => self.ab_key,
+            Scope::Both => self.mcts_key && self.ab_key,
+        }
+    }
+
+    /// The help as the flag shows it: the search, the game and the table it needs, then
+    /// [`Self::text`] (`MCTS, with --tb: consult the table ...`).
+    pub fn help(&self) -> String {
+        let search = match self.scope {
+            Scope::Mcts => Some("MCTS".to_string()),
+            Scope::AlphaBeta => Some("Alpha-beta".to_string()),
+            Scope::Both => None,
+        };
+        let prefix: Vec<String> = [
+            search,
+            self.game.map(|g| format!("{g} only")),
+            self.needs_table.then(|| "with --tb".to_string()),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if prefix.is_empty() {
+            self.text.to_string()
+        } else {
+            format!("{}: {}", prefix.join(", "), self.text)
+        }
+    }
+
+    /// The option as a spec's key: `every=K`, with its help where no flag has it and its
+    /// game where it is one game's (`tc=BASE+INC (a clock of its own)`).
+    pub fn key_text(&self) -> String {
+        let mut text = format!("{}={}", self.name, self.value_name);
+        match (self.flag, self.game) {
+            (false, _) => text += &format!(" ({})", self.text),
+            (true, Some(game)) => text += &format!(" ({game})"),
+            (true, None) => {}
+        }
+        text
+    }
+}
+
+const fn off(flag: &'static str) -> Switch {
+    Switch { flag, value: "off" }
+}
+
+/// Every engine option, in the order of the help and of the key lists.
+pub const OPTIONS: &[EngineOption] = &[
+    EngineOption::both(
+        "engine",
+        "ENGINE",
+        "The search: mcts or ab (alpha-beta, its own evaluation unless --eval). --time, --sims \
+         (a node count for ab), --seed and --tb serve both; --depth, --hash and --eval select \
+         ab, the other options mcts [default: the best player found for the game and board: \
+         breakthrough: ab with --eval mcts from 8 rows, mcts below; woodpush: ab; \
+         chinese-checkers: ab; checkers: mcts]",
+    ),
+    EngineOption::both(
+        "tb",
+        "FILE",
+        "Tablebase file (from `quasar tablebase build`) to consult at expansion and in playouts",
+    )
+    .mcts_key()
+    .ab_key(),
+    EngineOption::mcts(
+        "rule",
+        "sound|race",
+        "sound (only what the table proves) or race (playouts also end by the table's looser \
+         rule, Breakthrough's race rule; never a proof) [default: sound]",
+    )
+    .needs_table()
+    .switches(&[Switch {
+        flag: "race",
+        value: "race",
+    }]),
+    EngineOption::mcts(
+        "every",
+        "K",
+        "consult the table inside playouts at every K-th turn of each side (1: every ply; 0: \
+         only at expansion) [default: the game's; for Breakthrough every ply up to 7 rows, 0 \
+         from 8]",
+    )
+    .needs_table()
+    .aliases(&["oracle-every"]),
+    EngineOption::mcts(
+        "c",
+        "C",
+        "UCT exploration constant c of w/n + c*sqrt(ln t / n) [default: 0.4 for Breakthrough, \
+         0.2 from 8 rows up with --leaf eval, 0.7 for the other games]",
+    ),
+    EngineOption::mcts(
+        "playout",
+        "uniform|full",
+        "playouts: uniform (random moves to the end) or full (the game's policy with its \
+         switches) [default: full]",
+    ),
+    EngineOption::both("time", "TIME", "Time per move, e.g. 500ms, 2s, 1.5s, 900us")
+        .mcts_key()
+        .ab_key(),
+    EngineOption::both(
+        "sims",
+        "N",
+        "Run exactly this many simulations per move instead of using --time (alpha-beta: \
+         about this many nodes)",
+    )
+    .mcts_key(),
+    EngineOption::both("tc", "BASE+INC", "a clock of its own")
+        .no_flag()
+        .mcts_key()
+        .ab_key(),
+    EngineOption::ab(
+        "depth",
+        "D",
+        "the deepest iteration, in plies, within --time [default: 64]",
+    ),
+    EngineOption::ab(
+        "hash",
+        "MiB",
+        "the transposition table's size in MiB [default: 64]",
+    ),
+    EngineOption::ab(
+        "eval",
+        "ab|mcts",
+        "the evaluation it searches with, its own or MCTS's (on 8x8 Breakthrough alpha-beta \
+         with MCTS's is the strongest player found) [default: ab with --engine ab; without \
+         it, the default player's]",
+    ),
+    EngineOption::mcts(
+        "threads",
+        "N",
+        "search threads (see --parallel) [default: 1, as every search: a search's threads \
+         are asked for, while work split into independent pieces (the arena's games, a \
+         table's build, a proof's check) takes every core unless --jobs or --threads says]",
+    ),
+    EngineOption::mcts(
+        "parallel",
+        "root|tree",
+        "with --threads above 1, root (a tree per thread) or tree (one shared tree) \
+         [default: root]",
+    ),
+    EngineOption::mcts(
+        "nodes",
+        "N",
+        "most tree nodes (24 bytes each on 8x8 Breakthrough) [default: 8388608]",
+    ),
+    EngineOption::both(
+        "seed",
+        "S",
+        "Seed of the random numbers (identical seeds and --sims give identical moves)",
+    )
+    .mcts_key(),
+    EngineOption::mcts(
+        "eval-after",
+        "N",
+        "plies of a playout after which the evaluation decides it (0: play to the end) \
+         [default: 20]",
+    )
+    .breakthrough(),
+    EngineOption::mcts(
+        "capture-weight",
+        "W",
+        "weight of captures of undefended pieces in playouts against 1 for other moves (1: \
+         off) [default: 4]",
+    )
+    .breakthrough(),
+    EngineOption::mcts(
+        "win-in-one",
+        "on|off",
+        "playouts take wins in one automatically [default: on]",
+    )
+    .breakthrough()
+    .switches(&[off("no-win-in-one")]),
+    EngineOption::mcts(
+        "stop-threats",
+        "on|off",
+        "playouts capture pieces that threaten to win next move [default: on]",
+    )
+    .breakthrough()
+    .switches(&[off("no-stop-threats")]),
+    EngineOption::mcts(
+        "probe-children",
+        "expansion|next-visit|first-visit",
+        "when a new node's children are probed [default: expansion]",
+    )
+    .needs_table(),
+    EngineOption::mcts(
+        "imb",
+        "ALPHA",
+        "implicit minimax backups, the weight alpha of the evaluation's minimax value \
+         against the playout mean in selection (0: off) [default: the game's]",
+    ),
+    EngineOption::mcts(
+        "prior",
+        "N",
+        "node priors, the virtual visits each new node starts with, scored at the \
+         evaluation's winning chance (0: off) [default: the game's]",
+    ),
+    EngineOption::mcts(
+        "prior-depth",
+        "D",
+        "plies of alpha-beta over the evaluation behind each new node's value (0: the \
+         evaluation alone); a forced result it finds proves the node [default: the game's]",
+    ),
+    EngineOption::both(
+        "net",
+        "FILE|builtin|off",
+        "The learned evaluation both engines search with: a model file from `quasar train \
+         fit`, builtin (the model the game ships for the board) or off (the hand-written \
+         evaluation) [default: builtin for MCTS where the game ships a model, else off]",
+    )
+    .mcts_key()
+    .ab_key(),
+    EngineOption::mcts(
+        "leaf",
+        "playout|eval",
+        "what scores a simulation at an unproven leaf: playout (the policy plays it out) or \
+         eval (the evaluation's winning chance, no playout; needs --imb or --prior above 0) \
+         [default: the game's]",
+    ),
+    EngineOption::mcts(
+        "expand-after",
+        "N",
+        "real visits a leaf has before it is expanded [default: 1]",
+    ),
+    EngineOption::mcts(
+        "verdicts",
+        "on|off",
+        "prove nodes at expansion by the game's sound verdicts (Breakthrough: a win on the \
+         next move, a threat no capture answers) [default: on]",
+    )
+    .switches(&[off("no-verdicts")]),
+    EngineOption::mcts(
+        "guard",
+        "SHARE",
+        "blunder guard, the share of each move's time a short alpha-beta search spends \
+         checking MCTS's choice, vetoing a move that lets the opponent force a win (0: off) \
+         [default: the game's]",
+    ),
+    EngineOption::mcts(
+        "check",
+        "VISITS/PLIES",
+        "forced-result checks: each node that reaches VISITS real visits is searched PLIES \
+         deep for a forced win or loss, which proves it (off: none) [default: the game's]",
+    ),
+];
+
+/// The option `player` specs take as `key`, if any.
+pub fn key_of(player: Scope, key: &str) -> Option<&'static EngineOption> {
+    OPTIONS
+        .iter()
+        .find(|o| o.name == key && o.is_key_of(player))
+}
+
+/// The keys `player` specs take, each as [`EngineOption::key_text`] writes it, for a help.
+pub fn keys_text(player: Scope) -> String {
+    let keys: Vec<String> = OPTIONS
+        .iter()
+        .filter(|o| o.is_key_of(player))
+        .map(EngineOption::key_text)
+        .collect();
+    keys.join(", ")
+}
+
+/// The length of [`key_names`]`(player)`.
+const fn key_names_len(player: Scope) -> usize {
+    let (mut len, mut i) = (0, 0);
+    while i < OPTIONS.len() {
+        if OPTIONS[i].is_key_of(player) {
+            len += OPTIONS[i].name.len() + if len > 0 { 2 } else { 0 };
+        }
+        i += 1;
+    }
+    len
+}
+
+/// The names of the keys `player` specs take, joined by `, `, as bytes: a constant, so that
+/// error messages can name them in their format strings.
+const fn key_names<const N: usize>(player: Scope) -> [u8; N] {
+    let mut out = [0u8; N];
+    let (mut at, mut i) = (0, 0);
+    while i < OPTIONS.len() {
+        if OPTIONS[i].is_key_of(player) {
+            if at > 0 {
+                out[at] = b',';
+                out[at + 1] = b' ';
+                at += 2;
+            }
+            let name = OPTIONS[i].name.as_bytes();
+            let mut j = 0;
+            while j < name.len() {
+                out[at] = name[j];
+                at += 1;
+                j += 1;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+const fn text(bytes: &'static [u8]) -> &'static str {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(_) => panic!("the options' names are UTF-8"),
+    }
+}
+
+const MCTS_KEY_BYTES: [u8; key_names_len(Scope::Mcts)] = key_names(Scope::Mcts);
+const AB_KEY_BYTES: [u8; key_names_len(Scope::AlphaBeta)] = key_names(Scope::AlphaBeta);
+
+/// The keys an `mcts:` spec takes, for error messages: `tb, rule, every, ...`.
+pub const MCTS_KEYS: &str = text(&MCTS_KEY_BYTES);
+
+/// The keys an `ab:` spec takes, for error messages: `tb, time, tc, ...`.
+pub const AB_KEYS: &str = text(&AB_KEY_BYTES);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_key_lists_are_the_tables() {
+        assert_eq!(
+            MCTS_KEYS,
+            "tb, rule, every, c, playout, time, sims, tc, threads, parallel, nodes, seed, \
+             eval-after, capture-weight, win-in-one, stop-threats, probe-children, imb, prior, \
+             prior-depth, net, leaf, expand-after, verdicts, guard, check"
+        );
+        assert_eq!(AB_KEYS, "tb, time, tc, depth, hash, eval, net");
+    }
+
+    #[test]
+    fn names_are_unique_and_each_option_is_taken_somewhere() {
+        let mut names: Vec<&str> = OPTIONS
+            .iter()
+            .flat_map(|o| {
+                let switches = o.switches.iter().map(|s| s.flag);
+                [o.name]
+                    .into_iter()
+                    .chain(o.aliases.iter().copied())
+                    .chain(switches)
+            })
+            .collect();
+        let all = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), all, "a name, alias or switch twice");
+        for o in OPTIONS {
+            assert!(
+                o.flag || o.mcts_key || o.ab_key,
+                "{} is taken nowhere",
+                o.name
+            );
+            let help = o.help();
+            // A key's help without a flag is a gloss in a list of keys.
+            assert_eq!(
+                help.starts_with(char::is_uppercase),
+                o.flag,
+                "{}: {help}",
+                o.name
+            );
+            assert!(
+                !help.ends_with('.'),
+                "{}: a help ends without a period",
+                o.name
+            );
+        }
+    }
+
+    /// A value each option takes, as its key prints it back.
+    fn sample(name: &str) -> &'static str {
+        match name {
+            "engine" => "ab",
+            "tb" => "t.qtb",
+            "rule" => "race",
+            "every" | "threads" | "prior-depth" => "2",
+            "c" => "0.4",
+            "playout" => "uniform",
+            "time" => "250ms",
+            "sims" | "seed" | "expand-after" => "9",
+            "tc" => "10s+100ms",
+            "depth" => "7",
+            "hash" => "128",
+            "eval" => "mcts",
+            "parallel" => "tree",
+            "nodes" => "5000",
+            "eval-after" => "0",
+            "capture-weight" => "3",
+            "win-in-one" | "stop-threats" | "verdicts" => "off",
+            "probe-children" => "next-visit",
+            "imb" => "0.25",
+            "prior" => "20",
+            "net" => "m.qsrmodel",
+            "leaf" => "eval",
+            "guard" => "0.3",
+            "check" => "20/4",
+            other => panic!("no sample for {other}"),
+        }
+    }
+
+    #[test]
+    fn every_key_of_the_table_reads_and_prints_back() {
+        for o in OPTIONS {
+            let want = format!("{}={}", o.name, sample(o.name));
+            if o.mcts_key {
+                let mut s = crate::settings::EngineSettings::default();
+                s.set(o.name, sample(o.name))
+                    .unwrap_or_else(|e| panic!("{want}: {e}"));
+                let text = s.to_string();
+                assert!(text.split(',').any(|kv| kv == want), "{want}: {text}");
+            }
+            if o.ab_key {
+                let mut s = crate::ab_player::AbSettings::default();
+                s.set(o.name, sample(o.name))
+                    .unwrap_or_else(|e| panic!("{want}: {e}"));
+                let text = s.to_string();
+                assert!(text.split(',').any(|kv| kv == want), "{want}: {text}");
+            }
+        }
+        let e = crate::settings::EngineSettings::default().set("depth", "3");
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            format!("unknown key 'depth' (keys: {MCTS_KEYS})")
+        );
+    }
+
+    #[test]
+    fn a_help_names_the_search_the_game_and_the_table() {
+        let every = key_of(Scope::Mcts, "every").unwrap();
+        assert!(every.help().starts_with("MCTS, with --tb: consult"));
+        let w = key_of(Scope::Mcts, "win-in-one").unwrap();
+        assert!(w.help().starts_with("MCTS, Breakthrough only: "));
+        assert_eq!(w.key_text(), "win-in-one=on|off (Breakthrough)");
+        let tc = key_of(Scope::AlphaBeta, "tc").unwrap();
+        assert_eq!(tc.key_text(), "tc=BASE+INC (a clock of its own)");
+        assert!(key_of(Scope::AlphaBeta, "imb").is_none());
+        assert!(key_of(Scope::Mcts, "depth").is_none());
+    }
+}
