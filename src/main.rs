@@ -40,8 +40,9 @@ enum Command {
     #[command(subcommand, after_help = cli::examples::TABLEBASE)]
     Tablebase(cli::tablebase::Command),
     /// Play matches between players and report win rates
+    // Boxed: the arena's options are much the largest, and every variant would be as big.
     #[command(after_help = cli::examples::ARENA)]
-    Arena(cli::arena::Args),
+    Arena(Box<cli::arena::Args>),
     /// Print the boards of a recorded game move by move
     #[command(after_help = cli::examples::REPLAY)]
     Replay(cli::replay::Args),
@@ -80,7 +81,7 @@ fn main() -> ExitCode {
         Command::Play(a) => cli::play::run(a),
         Command::Gtp(a) => cli::gtp::run(a),
         Command::Tablebase(c) => cli::tablebase::run(c),
-        Command::Arena(a) => cli::arena::run(a),
+        Command::Arena(a) => cli::arena::run(*a),
         Command::Replay(a) => cli::replay::run(a),
         Command::Solve(a) => cli::solve::run(a),
         Command::Train(c) => cli::train::run(c),

@@ -59,21 +59,8 @@ pub enum Command {
 pub struct MatchArgs {
     #[command(flatten)]
     game: GameArgs,
-    /// A player: mcts[:KEY=VALUE,...] with keys tb=FILE, rule=sound|race, every=K,
-    /// probe-children=expansion|next-visit|first-visit, c=0.4, playout=uniform|full,
-    /// time=100ms, sims=N or tc=BASE+INC (a clock of its own), threads=N,
-    /// parallel=root|tree, nodes=N, seed=S, eval-after=N, capture-weight=W,
-    /// win-in-one=on|off, stop-threats=on|off, imb=ALPHA (implicit minimax backups, 0 to
-    /// 1), prior=N (node priors, virtual visits), prior-depth=D, verdicts=on|off (the
-    /// game's sound verdicts prove nodes; on by default), guard=SHARE (alpha-beta checks
-    /// the chosen move; 0 to 0.9 of the time), net=FILE|builtin|off (a learned evaluation),
-    /// leaf=playout|eval (what scores an unproven leaf), expand-after=N, check=VISITS/PLIES
-    /// (forced-result searches of nodes at that many visits); ab[:KEY=VALUE,...]
-    /// (alpha-beta) with keys tb=FILE, time=1s or tc=BASE+INC, depth=D, hash=MiB,
-    /// eval=ab|mcts (its own evaluation, or MCTS's), net=FILE|builtin|off;
-    /// random[:seed=S]; or gtp:<command line>. Two players play a match; more play a round
-    /// robin
-    #[arg(long = "player", value_name = "SPEC")]
+    // The help lists each player's keys from the engine's table of options.
+    #[arg(long = "player", value_name = "SPEC", help = PlayerSpec::help())]
     players: Vec<PlayerSpec>,
     /// Games per pairing; even, so that each opening is played with both colours
     #[arg(long)]

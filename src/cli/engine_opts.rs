@@ -2,13 +2,15 @@
 //! [`EngineSettings`] as the arena's `mcts:` specs), and the text of a search report.
 
 use super::output::{length_text, result_word};
-use engine::ab_player::{AbEval, AbSettings};
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use engine::ab_player::{AbEval, AbSettings, MAX_HASH_MIB};
 use engine::duration::parse_duration;
 use engine::engine::{DefaultEngine, EngineChoice, EngineReport, SearcherSettings};
 use engine::net::NetSpec;
+use engine::settings::options::{EngineOption, Scope, OPTIONS};
 use engine::settings::{EngineSettings, MIN_NODES};
 use engine::setup::GameSetup;
-use mcts::{Parallelism, Report};
+use mcts::Report;
 use quasar_core::progress::{SearchInfo, SearchValue};
 use quasar_core::Limit;
 use quasar_core::{Game, GameResult};
@@ -53,11 +55,12 @@ pub fn simulations(text: &str) -> Result<u64, String> {
     }
 }
 
-/// Reads `--c` as the `c=` key reads it.
+/// Reads `--net` as the `net=` key reads it.
 fn net_spec(text: &str) -> Result<NetSpec, String> {
     NetSpec::parse(text).map_err(String::from)
 }
 
+/// Reads `--c` as the `c=` key reads it.
 fn exploration(text: &str) -> Result<f64, String> {
     engine::settings::exploration(text).map_err(str::to_string)
 }
@@ -71,232 +74,195 @@ fn nodes(text: &str) -> Result<usize, String> {
     }
 }
 
-/// A flag that is also an `mcts:` key: its value is read by the key's own parser
-/// ([`EngineSettings::set`]), so the flag and the key take the same values.
-fn key(name: &'static str) -> impl Fn(&str) -> Result<String, String> + Clone + Send + Sync {
+/// A flag that is also a key: its value is read by the key's own parser
+/// ([`EngineSettings::set`] for an `mcts:` key, else [`AbSettings::set`]), so the flag and
+/// the key take the same values.
+fn key(
+    option: &'static EngineOption,
+) -> impl Fn(&str) -> Result<String, String> + Clone + Send + Sync {
     move |text: &str| {
-        EngineSettings::default()
-            .set(name, text)
-            .map(|()| text.to_string())
-            .map_err(|e| e.to_string())
+        let read = if option.mcts_key {
+            EngineSettings::default()
+                .set(option.name, text)
+                .map_err(|e| e.to_string())
+        } else {
+            AbSettings::default()
+                .set(option.name, text)
+                .map_err(|e| e.to_string())
+        };
+        read.map(|()| text.to_string())
     }
 }
 
-/// How the engine searches. Each MCTS option is a flag of the same name as its `mcts:` key
-/// (`--every 2` is `every=2`), read by the same parser; the flags' old names stay as hidden
-/// aliases.
-#[derive(clap::Args, Clone, Debug)]
+/// The flag of `option`, with its name, aliases, value name and help from the table. Most
+/// flags read their values with their key's parser; a few have a type of their own, which
+/// gives the help its list of values or the error its range, and accepts no more than the
+/// key does.
+fn flag(option: &'static EngineOption) -> Arg {
+    use clap::builder::EnumValueParser;
+    use clap::value_parser;
+    let arg = Arg::new(option.name)
+        .long(option.name)
+        .aliases(option.aliases)
+        .value_name(option.value_name)
+        .help(option.help())
+        .action(ArgAction::Set);
+    let arg = match option.name {
+        "engine" => arg.value_parser(EnumValueParser::<EngineKind>::new()),
+        "time" => arg.value_parser(parse_duration).default_value("100ms"),
+        "sims" => arg.value_parser(simulations),
+        "seed" => arg.value_parser(value_parser!(u64)).default_value("1"),
+        "tb" => arg.value_parser(value_parser!(PathBuf)),
+        "net" => arg.value_parser(net_spec),
+        "depth" => arg.value_parser(value_parser!(u32).range(1..=64)),
+        "hash" => arg.value_parser(value_parser!(u64).range(1..=MAX_HASH_MIB as u64)),
+        "eval" => arg.value_parser(EnumValueParser::<EvalKind>::new()),
+        "threads" => arg.value_parser(value_parser!(u32).range(1..=256)),
+        "parallel" => arg.value_parser(EnumValueParser::<ParallelArg>::new()),
+        "c" => arg.value_parser(exploration),
+        "nodes" => arg.value_parser(nodes),
+        _ => arg.value_parser(key(option)),
+    };
+    if option.needs_table {
+        arg.requires("tb")
+    } else {
+        arg
+    }
+}
+
+/// Every engine flag of the table and its hidden switches (`--race`, `--no-verdicts`).
+fn flags() -> impl Iterator<Item = Arg> {
+    OPTIONS.iter().filter(|o| o.flag).flat_map(|option| {
+        let switches = option.switches.iter().map(move |switch| {
+            let arg = Arg::new(switch.flag)
+                .long(switch.flag)
+                .hide(true)
+                .action(ArgAction::SetTrue)
+                .conflicts_with(option.name);
+            if option.needs_table {
+                arg.requires("tb")
+            } else {
+                arg
+            }
+        });
+        std::iter::once(flag(option)).chain(switches)
+    })
+}
+
+/// How the engine searches: a flag for each option of the engine's table ([`OPTIONS`]), of
+/// the same name as its `mcts:` or `ab:` key (`--every 2` is `every=2`) and read by the same
+/// parser; the flags' old names stay as hidden aliases. The options of both searches are
+/// typed fields; each search's own options are kept as text, which its settings read.
+#[derive(Clone, Debug)]
 pub struct EngineArgs {
-    /// The search: mcts or ab (alpha-beta, its own evaluation unless --eval). --time, --sims
-    /// (a node count for ab), --seed and --tb serve both; --depth, --hash and --eval select
-    /// ab, the other options mcts [default: the best player found for the game and board:
-    /// breakthrough: ab with --eval mcts from 8 rows, mcts below; woodpush: ab;
-    /// chinese-checkers: ab; checkers: mcts]
-    #[arg(long, value_enum)]
+    /// `--engine`: the search.
     pub engine: Option<EngineKind>,
-    /// Alpha-beta: the deepest iteration, in plies, within --time [default: 64]
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
-    pub depth: Option<u32>,
-    /// Alpha-beta: the transposition table's size in MiB [default: 64]
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=65536))]
-    pub hash: Option<u64>,
-    /// Alpha-beta: the evaluation it searches with, its own or MCTS's (on 8x8 Breakthrough
-    /// alpha-beta with MCTS's is the strongest player found) [default: ab with --engine ab;
-    /// without it, the default player's]
-    #[arg(long, value_enum)]
-    pub eval: Option<EvalKind>,
-    /// Time per move, e.g. 500ms, 2s, 1.5s, 900us
-    #[arg(long, default_value = "100ms", value_parser = parse_duration)]
+    /// `--time`: the time per move.
     pub time: Duration,
-    /// Run exactly this many simulations per move instead of using --time
-    #[arg(long, value_parser = simulations)]
+    /// `--sims`: simulations (alpha-beta: nodes) per move instead of the time.
     pub sims: Option<u64>,
-    /// Seed of the random numbers (identical seeds and --sims give identical moves)
-    #[arg(long, default_value_t = 1)]
+    /// `--seed`: the seed of the random numbers.
     pub seed: u64,
-    /// MCTS: search threads (see --parallel) [default: 1, as every search: a search's
-    /// threads are asked for, while work split into independent pieces (the arena's games,
-    /// a table's build, a proof's check) takes every core unless --jobs or --threads says]
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub threads: Option<u32>,
-    /// MCTS: with --threads above 1, root (a tree per thread) or tree (one shared tree)
-    /// [default: root]
-    #[arg(long = "parallel", value_enum)]
-    pub parallel: Option<ParallelArg>,
-    /// UCT exploration constant c of w/n + c*sqrt(ln t / n) [default: 0.4 for Breakthrough,
-    /// 0.2 from 8 rows up with --leaf eval, 0.7 for the other games]
-    #[arg(long, value_parser = exploration)]
-    pub c: Option<f64>,
-    /// Playouts: uniform (random moves to the end) or full (the game's policy with the
-    /// switches below) [default: full]
-    #[arg(long, value_name = "uniform|full", value_parser = key("playout"))]
-    pub playout: Option<String>,
-    /// Policy: plies after which the evaluation function decides a playout (0: play to the
-    /// end) [default: the game's, 20 for Breakthrough]
-    #[arg(long, value_name = "N", value_parser = key("eval-after"))]
-    pub eval_after: Option<String>,
-    /// Policy: weight of captures of undefended pieces against 1 for other moves (1: off)
-    /// [default: the game's, 4 for Breakthrough]
-    #[arg(long, value_name = "W", value_parser = key("capture-weight"))]
-    pub capture_weight: Option<String>,
-    /// Policy: take wins in one automatically [default: on]
-    #[arg(long, value_name = "on|off", value_parser = key("win-in-one"))]
-    pub win_in_one: Option<String>,
-    /// Policy: capture pieces that threaten to win next move [default: on]
-    #[arg(long, value_name = "on|off", value_parser = key("stop-threats"))]
-    pub stop_threats: Option<String>,
-    /// Prove nodes at expansion by the game's sound verdicts (Breakthrough: a win on the
-    /// next move, a threat no capture answers) [default: on]
-    #[arg(long, value_name = "on|off", value_parser = key("verdicts"))]
-    pub verdicts: Option<String>,
-    #[arg(long, hide = true, conflicts_with = "win_in_one")]
-    no_win_in_one: bool,
-    #[arg(long, hide = true, conflicts_with = "stop_threats")]
-    no_stop_threats: bool,
-    #[arg(long, hide = true, conflicts_with = "verdicts")]
-    no_verdicts: bool,
-    /// Implicit minimax backups: weight alpha of the evaluation's minimax value against the
-    /// playout mean in selection (0: off) [default: the game's]
-    #[arg(long, value_name = "ALPHA", value_parser = key("imb"))]
-    pub imb: Option<String>,
-    /// Node priors: virtual visits each new node starts with, scored at the evaluation's
-    /// winning chance (0: off) [default: the game's]
-    #[arg(long, value_name = "N", value_parser = key("prior"))]
-    pub prior: Option<String>,
-    /// Plies of alpha-beta over the evaluation behind each new node's value (0: the
-    /// evaluation alone); a forced result it finds proves the node [default: the game's]
-    #[arg(long, value_name = "D", value_parser = key("prior-depth"))]
-    pub prior_depth: Option<String>,
-    /// What scores a simulation at an unproven leaf: playout (the policy plays it out) or
-    /// eval (the evaluation's winning chance, no playout; needs --imb or --prior above 0)
-    /// [default: the game's]
-    #[arg(long, value_name = "playout|eval", value_parser = key("leaf"))]
-    pub leaf: Option<String>,
-    /// Real visits a leaf has before it is expanded [default: 1]
-    #[arg(long, value_name = "N", value_parser = key("expand-after"))]
-    pub expand_after: Option<String>,
-    /// Blunder guard: the share of each move's time a short alpha-beta search spends
-    /// checking MCTS's choice, vetoing a move that lets the opponent force a win (0: off)
-    /// [default: the game's]
-    #[arg(long, value_name = "SHARE", value_parser = key("guard"))]
-    pub guard: Option<String>,
-    /// Forced-result checks: each node that reaches VISITS real visits is searched PLIES
-    /// deep for a forced win or loss, which proves it (off: none) [default: the game's]
-    #[arg(long, value_name = "VISITS/PLIES", value_parser = key("check"))]
-    pub check: Option<String>,
-    /// MCTS: most tree nodes (24 bytes each on 8x8 Breakthrough) [default: 8388608]
-    #[arg(long, value_parser = nodes)]
-    pub nodes: Option<usize>,
-    /// Tablebase file (from `quasar tablebase build`) to consult at expansion and in playouts
-    #[arg(long, value_name = "FILE")]
+    /// `--tb`: a table to consult.
     pub tb: Option<PathBuf>,
-    /// The learned evaluation both engines search with: a model file from `quasar train
-    /// fit`, builtin (the model the game ships for the board) or off (the hand-written
-    /// evaluation) [default: builtin for MCTS where the game ships a model, else off]
-    #[arg(long, value_name = "FILE|builtin|off", value_parser = net_spec)]
+    /// `--net`: the learned evaluation.
     pub net: Option<NetSpec>,
-    /// With --tb: consult the table inside playouts at every K-th turn of each side (1:
-    /// every ply; 0: only at expansion) [default: the game's; for Breakthrough every ply up
-    /// to 7 rows, 0 from 8]
-    #[arg(long, value_name = "K", alias = "oracle-every", requires = "tb", value_parser = key("every"))]
-    pub every: Option<String>,
-    /// With --tb: sound (only what the table proves) or race (playouts also end by the
-    /// table's looser rule, Breakthrough's race rule; never a proof) [default: sound]
-    #[arg(long, value_name = "sound|race", requires = "tb", value_parser = key("rule"))]
-    pub rule: Option<String>,
-    #[arg(long, hide = true, requires = "tb", conflicts_with = "rule")]
-    race: bool,
-    /// With --tb: when a new node's children are probed: expansion, next-visit or
-    /// first-visit [default: expansion]
-    #[arg(long, value_name = "WHEN", requires = "tb", value_parser = key("probe-children"))]
-    pub probe_children: Option<String>,
+    /// The options of one search given, each with its text (a switch as the value it stands
+    /// for), in the command line's order.
+    given: Vec<(&'static EngineOption, String)>,
+}
+
+impl clap::Args for EngineArgs {
+    fn augment_args(cmd: Command) -> Command {
+        cmd.args(flags())
+    }
+
+    fn augment_args_for_update(cmd: Command) -> Command {
+        cmd.args(flags())
+    }
+}
+
+impl clap::FromArgMatches for EngineArgs {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut given = Vec::new();
+        for option in OPTIONS.iter().filter(|o| o.flag && o.scope != Scope::Both) {
+            if let Some(text) = m.get_raw(option.name).and_then(|mut v| v.next()) {
+                let text = text.to_string_lossy().into_owned();
+                given.push((m.index_of(option.name), option, text));
+            }
+            for switch in option.switches.iter().filter(|s| m.get_flag(s.flag)) {
+                given.push((m.index_of(switch.flag), option, switch.value.to_string()));
+            }
+        }
+        given.sort_by_key(|&(at, _, _)| at);
+        Ok(EngineArgs {
+            engine: m.get_one::<EngineKind>("engine").copied(),
+            time: *m.get_one::<Duration>("time").expect("a default"),
+            sims: m.get_one::<u64>("sims").copied(),
+            seed: *m.get_one::<u64>("seed").expect("a default"),
+            tb: m.get_one::<PathBuf>("tb").cloned(),
+            net: m.get_one::<NetSpec>("net").cloned(),
+            given: given.into_iter().map(|(_, o, text)| (o, text)).collect(),
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
 }
 
 impl EngineArgs {
-    /// The options given that are `mcts:` keys, as key and value (the old switches as the
-    /// values they stand for).
-    fn keyed(&self) -> Vec<(&'static str, &str)> {
-        let off = |given: bool| given.then_some("off");
-        [
-            ("playout", self.playout.as_deref()),
-            ("eval-after", self.eval_after.as_deref()),
-            ("capture-weight", self.capture_weight.as_deref()),
-            (
-                "win-in-one",
-                self.win_in_one.as_deref().or(off(self.no_win_in_one)),
-            ),
-            (
-                "stop-threats",
-                self.stop_threats.as_deref().or(off(self.no_stop_threats)),
-            ),
-            (
-                "verdicts",
-                self.verdicts.as_deref().or(off(self.no_verdicts)),
-            ),
-            ("imb", self.imb.as_deref()),
-            ("prior", self.prior.as_deref()),
-            ("prior-depth", self.prior_depth.as_deref()),
-            ("leaf", self.leaf.as_deref()),
-            ("expand-after", self.expand_after.as_deref()),
-            ("guard", self.guard.as_deref()),
-            ("check", self.check.as_deref()),
-            ("every", self.every.as_deref()),
-            ("rule", self.rule.as_deref().or(self.race.then_some("race"))),
-            ("probe-children", self.probe_children.as_deref()),
-        ]
-        .into_iter()
-        .filter_map(|(k, v)| v.map(|v| (k, v)))
-        .collect()
+    /// The options of `scope`'s search given, as key and value.
+    fn given(&self, scope: Scope) -> impl Iterator<Item = (&'static str, &str)> {
+        self.given
+            .iter()
+            .filter(move |(o, _)| o.scope == scope)
+            .map(|(o, text)| (o.name, text.as_str()))
     }
 
     /// The settings these options describe: the same builder the arena's specs fill.
     pub fn settings(&self) -> EngineSettings {
         let mut s = EngineSettings {
             table: self.tb.clone(),
-            c: self.c,
             limit: Some(self.limits()),
-            threads: self.threads.map(|t| t as usize),
-            parallelism: self.parallel.map(|p| match p {
-                ParallelArg::Root => Parallelism::Root,
-                ParallelArg::Tree => Parallelism::Tree,
-            }),
-            nodes: self.nodes,
             seed: Some(self.seed),
             net: self.net.clone(),
             ..EngineSettings::default()
         };
-        for (key, value) in self.keyed() {
-            // Each value was read by this key's parser when the flag was parsed.
+        for (key, value) in self.given(Scope::Mcts) {
+            // Each value was read by this key's parser, or a stricter one, when parsed.
             s.set(key, value)
                 .expect("a flag's value reads as its key's");
         }
         s
     }
 
+    /// Alpha-beta's settings from these options, its evaluation `default_eval` unless
+    /// `--eval` names one. The limit is the choice's, not a setting: alpha-beta's settings
+    /// hold a time and no node count.
+    fn ab_settings(&self, default_eval: Option<AbEval>) -> AbSettings {
+        let mut s = AbSettings {
+            table: self.tb.clone(),
+            net: self.net.clone(),
+            ..AbSettings::default()
+        };
+        for (key, value) in self.given(Scope::AlphaBeta) {
+            s.set(key, value)
+                .expect("a flag's value reads as its key's");
+        }
+        s.eval = s.eval.or(default_eval);
+        s
+    }
+
     /// The first MCTS-only option given, by its flag's name.
     fn mcts_option(&self) -> Option<&'static str> {
-        let given = [
-            ("c", self.c.is_some()),
-            ("threads", self.threads.is_some()),
-            ("parallel", self.parallel.is_some()),
-            ("nodes", self.nodes.is_some()),
-        ];
-        self.keyed()
-            .first()
-            .map(|&(key, _)| key)
-            .or_else(|| given.into_iter().find(|&(_, g)| g).map(|(name, _)| name))
+        self.given(Scope::Mcts).next().map(|(key, _)| key)
     }
 
     /// The first alpha-beta-only option given, by its flag's name.
     fn ab_option(&self) -> Option<&'static str> {
-        [
-            ("depth", self.depth.is_some()),
-            ("hash", self.hash.is_some()),
-            ("eval", self.eval.is_some()),
-        ]
-        .into_iter()
-        .find(|&(_, g)| g)
-        .map(|(name, _)| name)
+        self.given(Scope::AlphaBeta).next().map(|(key, _)| key)
     }
 
     /// The searcher these options choose for `setup`, or why they do not fit together
@@ -349,22 +315,8 @@ impl EngineArgs {
                          mcts or leave --{m} out"
                     ));
                 }
-                let eval = self.eval.map(|e| match e {
-                    EvalKind::Ab => AbEval::Ab,
-                    EvalKind::Mcts => AbEval::Mcts,
-                });
-                // The limit is the choice's, not a setting: alpha-beta's settings hold a
-                // time and no node count.
                 Ok(EngineChoice {
-                    searcher: SearcherSettings::AlphaBeta(AbSettings {
-                        table: self.tb.clone(),
-                        time: None,
-                        clock: None,
-                        depth: self.depth,
-                        hash_mib: self.hash.map(|m| m as usize),
-                        eval: eval.or(default_eval),
-                        net: self.net.clone(),
-                    }),
+                    searcher: SearcherSettings::AlphaBeta(self.ab_settings(default_eval)),
                     limit: self.limits(),
                 })
             }
@@ -537,3 +489,6 @@ pub fn describe_report<G: Game>(pos: &G, r: &Report<G::Move>, moves: bool) -> St
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod table_tests;

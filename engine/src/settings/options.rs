@@ -226,7 +226,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption::mcts(
         "playout",
         "uniform|full",
-        "playouts: uniform (random moves to the end) or full (the game's policy with its \
+        "the playouts, uniform (random moves to the end) or full (the game's policy with its \
          switches) [default: full]",
     ),
     EngineOption::both("time", "TIME", "Time per move, e.g. 500ms, 2s, 1.5s, 900us")
@@ -314,8 +314,9 @@ pub const OPTIONS: &[EngineOption] = &[
     .switches(&[off("no-stop-threats")]),
     EngineOption::mcts(
         "probe-children",
-        "expansion|next-visit|first-visit",
-        "when a new node's children are probed [default: expansion]",
+        "WHEN",
+        "when a new node's children are probed: expansion, next-visit or first-visit \
+         [default: expansion]",
     )
     .needs_table(),
     EngineOption::mcts(
@@ -348,7 +349,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption::mcts(
         "leaf",
         "playout|eval",
-        "what scores a simulation at an unproven leaf: playout (the policy plays it out) or \
+        "what scores a simulation at an unproven leaf, playout (the policy plays it out) or \
          eval (the evaluation's winning chance, no playout; needs --imb or --prior above 0) \
          [default: the game's]",
     ),
@@ -374,8 +375,9 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption::mcts(
         "check",
         "VISITS/PLIES",
-        "forced-result checks: each node that reaches VISITS real visits is searched PLIES \
-         deep for a forced win or loss, which proves it (off: none) [default: the game's]",
+        "forced-result checks, in which each node that reaches VISITS real visits is searched \
+         PLIES deep for a forced win or loss, which proves it (off: none) [default: the \
+         game's]",
     ),
 ];
 
