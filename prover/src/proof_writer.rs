@@ -59,6 +59,8 @@ pub struct ProofWriter<P: ProverPosition> {
     spills: Vec<BufWriter<File>>,
     /// Bytes written to each spill file (saved by [`ProofWriter::save`]).
     lengths: Vec<u64>,
+    /// Each spill file's length at its last sync: an unchanged file is not synced again.
+    synced: Vec<u64>,
     seen: Seen,
     root: P,
     winner: Side,
@@ -152,6 +154,7 @@ impl<P: ProverPosition> ProofWriter<P> {
             scratch: scratch.clone(),
             spills: Vec::with_capacity(SPILLS),
             lengths: saved.lengths.clone(),
+            synced: saved.lengths.clone(),
             seen: Seen::new(),
             root: *root,
             winner,
@@ -235,10 +238,17 @@ impl<P: ProverPosition> ProofWriter<P> {
     fn save(&mut self) -> Result<(), ProofError> {
         for (i, s) in self.spills.iter_mut().enumerate() {
             let p = spill_path(&self.scratch, i);
+            // A sync costs milliseconds even of an unchanged file: a small proof's 256 of
+            // them took most of its writing time.
+            let changed = self.lengths[i] != self.synced[i];
             s.flush()
-                .and_then(|()| s.get_ref().sync_data())
+                .and_then(|()| match changed {
+                    true => s.get_ref().sync_data(),
+                    false => Ok(()),
+                })
                 .map_err(|source| ProofError::Io { path: p, source })?;
         }
+        self.synced.clone_from(&self.lengths);
         let state = State {
             lengths: self.lengths.clone(),
             written: self.written,
@@ -259,7 +269,18 @@ impl<P: ProverPosition> ProofWriter<P> {
     /// Sorts the spill files into the proof file, named only once complete; the scratch
     /// folder is removed after that (on failure it stays, saved, for the next run).
     pub fn finish(mut self) -> Result<ProofSummary, ProofError> {
-        self.save()?;
+        if self.last_save.elapsed() >= SAVE_EVERY {
+            self.save()?;
+        } else {
+            // Written within the last minute: a failure below loses no more than a kill
+            // between two saves would, and a small proof (a job's) skips the syncs.
+            for (i, s) in self.spills.iter_mut().enumerate() {
+                s.flush().map_err(|source| ProofError::Io {
+                    path: spill_path(&self.scratch, i),
+                    source,
+                })?;
+            }
+        }
         let seen_bytes = self.seen_bytes();
         // The set is not needed any more: its memory goes back before the sort.
         self.seen = Seen::new();
