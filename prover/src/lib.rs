@@ -23,6 +23,7 @@ pub mod draws;
 pub mod frame;
 pub mod graph;
 pub mod instance;
+pub mod jobtree;
 pub mod length;
 pub mod merge;
 pub mod proof;

@@ -59,8 +59,24 @@ pub fn merge<P: ProverPosition>(
             ));
         }
     }
-    let expected: u64 = views.iter().map(ProofView::len).sum();
+    merge_views(&views, Vec::new(), &first.root, first.verdict, out, &lock)
+}
+
+/// Writes the proof `verdict` of `root` to `out` (under its `lock`) from the records of
+/// `views` and `extra` (sorted by [`sort_records`]): a position in two of them keeps its
+/// smallest bound, which proves what any larger one would (a record's sub-proof is whole
+/// in its own piece, and every record it leads to only gets a smaller bound).
+pub(crate) fn merge_views<P: ProverPosition>(
+    views: &[ProofView<P>],
+    extra: Vec<Record>,
+    root: &P,
+    verdict: crate::proof::Verdict,
+    out: &Path,
+    lock: &OutputLock,
+) -> Result<ProofSummary, ProofError> {
+    let expected: u64 = views.iter().map(ProofView::len).sum::<u64>() + extra.len() as u64;
     let mut cursors = vec![0u64; views.len()];
+    let mut extra = extra.into_iter().peekable();
     let chunks = (0..1u64 << PART_BITS).map(|part| -> io::Result<Vec<Record>> {
         let mut chunk = Vec::new();
         for (v, at) in views.iter().zip(cursors.iter_mut()) {
@@ -75,8 +91,11 @@ pub fn merge<P: ProverPosition>(
                 *at += 1;
             }
         }
+        while let Some(r) = extra.next_if(|r| r.hash() >> (64 - PART_BITS) == part) {
+            chunk.push(r);
+        }
         sort_records(&mut chunk, true);
         Ok(chunk)
     });
-    write_proof_file(out, &lock, &root, first.verdict, expected, chunks)
+    write_proof_file(out, lock, root, verdict, expected, chunks)
 }

@@ -1,9 +1,12 @@
 //! The prover on a game that is not Breakthrough: two piles, a move takes one or two
 //! stones from one pile, and who takes the last stone wins. Its winners and exact lengths
 //! are checked against plain minimax, with and without the piles' symmetry, and its proofs
-//! pass the checker while a proof with a record less, or claiming a move less, does not.
+//! pass the checker while a proof with a record less, or claiming a move less, does not;
+//! a job tree (jobs of a few nodes each, some of them lost and issued again) finds the
+//! same winners, and its merged proof passes the checker.
 
-use prover::{Instance, Key, Options, Proof, ProverPosition};
+use prover::jobtree::{self, JobOutcome, JobResult, JobTree, Layout, TreeError};
+use prover::{Instance, Key, Options, Proof, ProverPosition, SolveError};
 use quasar_core::progress::Silent;
 use quasar_core::{Detail, Game, Outcome, ParseError, Side};
 use std::collections::HashMap;
@@ -292,4 +295,148 @@ fn proofs_pass_the_checker_and_a_holed_or_shortened_one_does_not() {
         }
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs the jobs of `ids` in this process as a runner would: each a solve of its leaf
+/// stopped after `budget` nodes, its proof where the tree's layout puts it.
+fn run_jobs(tree: &JobTree<Piles>, layout: &Layout, ids: &[u32], budget: u64) -> Vec<JobResult> {
+    ids.iter()
+        .map(|&i| {
+            let pos = tree.position(i);
+            let path = layout.proof(i);
+            let options = Options {
+                table_bytes: 1 << 16,
+                proof: Some(&path),
+                stop_after: Some(budget),
+                ..Options::default()
+            };
+            let outcome = match prover::solve(&Plain, &pos, &options, &Silent) {
+                Ok(s) => JobOutcome::Solved {
+                    winner: s.winner,
+                    plies: s.plies,
+                },
+                Err(SolveError::Stopped { .. }) => JobOutcome::OutOfNodes,
+                Err(e) => panic!("job {i}: {e}"),
+            };
+            JobResult {
+                node: i,
+                outcome,
+                nodes: budget,
+                seconds: 0.0,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn a_job_tree_finds_the_winner_resumes_lost_jobs_and_its_merged_proof_checks() {
+    let base = std::env::temp_dir().join(format!("prover-piles-tree-{}", std::process::id()));
+    let mut memo = HashMap::new();
+    for (piles, side) in [
+        ([7, 8], Side::First),
+        ([9, 6], Side::Second),
+        ([8, 7], Side::Second),
+    ] {
+        let root = Piles { piles, side };
+        let v = minimax(&root, &mut memo);
+        let winner = if v > 0 { side } else { side.opponent() };
+        let layout = Layout::new(&base.join(format!("{}-{}", piles[0], piles[1])));
+        jobtree::create(&layout, &JobTree::new(root, 100, "note".into(), 0).unwrap()).unwrap();
+        let mut rounds = 0;
+        let tree = loop {
+            // Every round reads the tree back from its file, as each command does.
+            let (mut tree, lock) = jobtree::open::<Piles>(&layout).unwrap();
+            if tree.verdict().is_some() {
+                break tree;
+            }
+            rounds += 1;
+            assert!(rounds < 500, "{root:?} unsettled after 500 rounds");
+            // Jobs issued before and never fed back run again, then new leaves.
+            let mut ids = tree.running();
+            ids.extend(tree.select(4usize.saturating_sub(ids.len())));
+            tree.save(&layout.tree(), &lock).unwrap();
+            let results = run_jobs(&tree, &layout, &ids, 100);
+            if rounds % 4 == 1 {
+                // The jobs' results are lost (a killed batch): the next round issues them
+                // again.
+                continue;
+            }
+            tree.feed(&results).unwrap();
+            tree.save(&layout.tree(), &lock).unwrap();
+        };
+        eprintln!(
+            "{root:?}: {rounds} rounds, {} nodes, {:?}",
+            tree.nodes.len(),
+            tree.totals
+        );
+        assert_eq!(tree.note, "note");
+        let verdict = tree.verdict().unwrap();
+        assert_eq!(verdict.winner(), Some(winner), "{root:?}");
+        assert!(verdict.plies().unwrap() >= v.unsigned_abs(), "{root:?}");
+        assert!(
+            tree.totals.expanded > 0 && tree.totals.solved > 0,
+            "{:?}",
+            tree.totals
+        );
+        let out = layout.dir.join("whole.proof");
+        let summary = tree.write_proof(&layout, &out).unwrap();
+        let proof = Proof::<Piles>::read(&out).unwrap();
+        assert_eq!((proof.root, proof.verdict), (root, verdict));
+        assert_eq!(prover::check(&proof).unwrap().records, summary.records);
+        // Without the tree's own record of the root (a winner to move), no proof.
+        if side == winner {
+            let mut holed = proof.clone();
+            holed
+                .records
+                .retain(|r| (r.a, r.side) != (root.raw_key().a, side));
+            assert!(prover::check(&holed).is_err(), "{root:?}");
+        }
+    }
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn a_missing_or_damaged_tree_is_a_typed_error() {
+    let base = std::env::temp_dir().join(format!("prover-piles-bad-{}", std::process::id()));
+    let missing = Layout::new(&base.join("none"));
+    assert!(matches!(
+        jobtree::open::<Piles>(&missing),
+        Err(TreeError::Missing { .. })
+    ));
+    let layout = Layout::new(&base.join("tree"));
+    let root = Piles {
+        piles: [5, 5],
+        side: Side::First,
+    };
+    let tree = JobTree::new(root, 10, String::new(), 0).unwrap();
+    jobtree::create(&layout, &tree).unwrap();
+    assert!(matches!(
+        jobtree::create(&layout, &tree),
+        Err(TreeError::Exists { .. })
+    ));
+    let mut bytes = std::fs::read(layout.tree()).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x40;
+    std::fs::write(layout.tree(), &bytes).unwrap();
+    let e = jobtree::open::<Piles>(&layout).unwrap_err();
+    assert!(matches!(e, TreeError::Damaged { .. }), "{e}");
+    std::fs::write(layout.tree(), &bytes[..10]).unwrap();
+    assert!(matches!(
+        jobtree::open::<Piles>(&layout),
+        Err(TreeError::Damaged { .. })
+    ));
+    // A proof before the root is settled is refused, not guessed.
+    let finished = Piles {
+        piles: [0, 0],
+        side: Side::First,
+    };
+    assert!(matches!(
+        JobTree::new(finished, 10, String::new(), 0),
+        Err(TreeError::GameOver(_))
+    ));
+    let e = tree
+        .write_proof(&layout, &layout.dir.join("p.proof"))
+        .unwrap_err();
+    assert!(matches!(e, TreeError::Unsettled(_)), "{e}");
+    std::fs::remove_dir_all(&base).unwrap();
 }

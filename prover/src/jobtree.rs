@@ -1,0 +1,952 @@
+//! Job-level proof-number search: a master tree whose leaves are solved as independent
+//! jobs (each a whole solve with its own proof file), as Saffidine, Jouandeau and Cazenave
+//! solved 6x5 Breakthrough (2011). The tree lives in one folder: the file `tree`
+//! (checksummed, written through a temporary file and a rename) and each job's files under
+//! `jobs/`. [`JobTree::select`] picks the most-proving leaves for the next jobs,
+//! [`JobTree::feed`] takes their results (a solved leaf, or one whose job ran out of nodes,
+//! which is expanded into its children), and [`JobTree::write_proof`] merges the tree's
+//! own winning moves and the jobs' proofs into one proof file the checker accepts as it
+//! stands. Nothing here runs a job: whoever runs them (GNU parallel, a Slurm array) only
+//! has to leave each job's proof and result in its files.
+
+use crate::frame;
+use crate::instance::ProverPosition;
+use crate::merge::merge_views;
+use crate::proof::{sort_records, ProofError, ProofFile, Record, RecordKind, Verdict};
+use crate::proof_writer::ProofSummary;
+use crate::tt::Key;
+use quasar_core::{Outcome, Side};
+use quasar_file::{self as file, FileError, Frame, OutputLock};
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Bytes of the tree file's header.
+const HEADER_BYTES: usize = 104;
+/// Bytes of one node in the tree file.
+const NODE_BYTES: usize = 40;
+/// The frame of a tree file: magic, version and a CRC-32 of everything before it at the
+/// end.
+const FRAME: Frame = frame::sealed_at_end(
+    *b"QSJTREE\0",
+    1,
+    &[],
+    HEADER_BYTES,
+    "quasar job tree",
+    "start the tree again with init (the jobs' proofs under jobs/ stay usable only to a \
+     tree that issues them again)",
+);
+/// The largest tree file read (2^27 nodes: far more jobs than any run makes).
+const MAX_FILE_BYTES: u64 = (HEADER_BYTES as u64) + (NODE_BYTES as u64) * (1 << 27) + (1 << 20);
+/// No node: the root's parent, an unexpanded node's children.
+pub const NONE: u32 = u32::MAX;
+/// A proof or disproof number that is infinite.
+const INF: u64 = u64::MAX;
+/// A running job's proof and disproof numbers while leaves are picked: so large that every
+/// open leaf is picked first, so `n` picks give `n` distinct leaves where there are as
+/// many.
+const VIRTUAL: u64 = 1 << 32;
+
+/// What a node is now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeState {
+    /// A leaf no job is working on (solved, when its value is known).
+    Leaf,
+    /// A leaf whose job was issued and has not been fed back (`job` is the node whose job
+    /// it waits for: itself, or a node of the same position).
+    Running,
+    /// A node whose children are in the tree.
+    Expanded,
+}
+
+/// A node's value for its side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// Not known yet.
+    Unknown,
+    /// The side to move wins within this many plies.
+    Win(u8),
+    /// The side to move loses: the other side wins within this many plies.
+    Loss(u8),
+}
+
+impl Value {
+    fn code(self) -> (u8, u8) {
+        match self {
+            Value::Unknown => (0, 0),
+            Value::Win(p) => (1, p),
+            Value::Loss(p) => (2, p),
+        }
+    }
+
+    fn of_code(kind: u8, plies: u8) -> Option<Value> {
+        match kind {
+            0 => Some(Value::Unknown),
+            1 => Some(Value::Win(plies)),
+            2 => Some(Value::Loss(plies)),
+            _ => None,
+        }
+    }
+
+    /// True when the value is known.
+    pub fn known(self) -> bool {
+        self != Value::Unknown
+    }
+}
+
+/// One position of the master tree.
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    /// The position ([`ProverPosition::raw_key`]).
+    pub key: Key,
+    /// The node it is a child of ([`NONE`] for the root).
+    pub parent: u32,
+    /// The move from the parent, as the game codes it (0 for the root).
+    pub mv: u16,
+    /// What the node is now.
+    pub state: NodeState,
+    /// Its value, when known.
+    pub value: Value,
+    /// The node whose job proved the value or is running for it ([`NONE`]: the value is
+    /// the children's or the rules').
+    pub job: u32,
+    /// Its first child (children are made together, so they are consecutive).
+    pub first_child: u32,
+    /// How many children it has.
+    pub children: u32,
+    /// How many times a job of its own was issued.
+    pub tries: u8,
+}
+
+impl Node {
+    fn leaf(key: Key, parent: u32, mv: u16) -> Node {
+        Node {
+            key,
+            parent,
+            mv,
+            state: NodeState::Leaf,
+            value: Value::Unknown,
+            job: NONE,
+            first_child: NONE,
+            children: 0,
+            tries: 0,
+        }
+    }
+
+    fn child_ids(&self) -> std::ops::Range<u32> {
+        match self.state {
+            NodeState::Expanded => self.first_child..self.first_child + self.children,
+            _ => 0..0,
+        }
+    }
+}
+
+/// Totals over the jobs fed back, for progress and rates.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Totals {
+    /// Nodes each job may search before it stops and its leaf is expanded instead.
+    pub job_nodes: u64,
+    /// When the tree was made, in seconds since the Unix epoch.
+    pub started: u64,
+    /// Jobs that solved their leaf.
+    pub solved: u64,
+    /// Jobs that ran out of nodes (their leaves expanded).
+    pub expanded: u64,
+    /// Nodes the jobs searched, all together.
+    pub nodes: u64,
+    /// Seconds the jobs took, all together (one core each).
+    pub seconds: f64,
+    /// Times results were fed back.
+    pub feeds: u64,
+}
+
+/// What a finished job found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum JobOutcome {
+    /// It solved its position: `winner` wins within `plies` plies, and its proof file is
+    /// at [`Layout::proof`].
+    Solved {
+        /// The side that wins.
+        winner: Side,
+        /// The length under perfect play (or a bound on it).
+        plies: u32,
+    },
+    /// It stopped after its nodes: its leaf is expanded instead.
+    OutOfNodes,
+}
+
+/// A finished job's result, as read from its result file.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JobResult {
+    /// The node the job was issued for.
+    pub node: u32,
+    /// What it found.
+    pub outcome: JobOutcome,
+    /// Nodes it searched.
+    pub nodes: u64,
+    /// Seconds it took.
+    pub seconds: f64,
+}
+
+/// What feeding a batch of results did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Fed {
+    /// Leaves solved by their jobs.
+    pub solved: u64,
+    /// Leaves expanded because their jobs ran out of nodes.
+    pub expanded: u64,
+    /// Children those expansions made.
+    pub children: u64,
+}
+
+/// The tree's nodes by what they are now.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// All nodes.
+    pub nodes: u64,
+    /// Nodes whose side to move wins (known).
+    pub won: u64,
+    /// Nodes whose side to move loses (known).
+    pub lost: u64,
+    /// Leaves not yet solved and not running.
+    pub open: u64,
+    /// Leaves whose jobs are running (their own, or a node's of the same position).
+    pub running: u64,
+    /// Unsolved nodes with children.
+    pub inner: u64,
+}
+
+/// Why a job tree could not be made, read, advanced or turned into a proof.
+#[derive(Debug, thiserror::Error)]
+pub enum TreeError {
+    /// The file layer refused (a missing folder, another master holding the lock).
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// No tree file in the folder.
+    #[error("{path} holds no job tree (no file {path}/tree): start one with `quasar solve --tree {path} init`")]
+    Missing {
+        /// The tree's folder.
+        path: PathBuf,
+    },
+    /// `init` in a folder that holds a tree already.
+    #[error("{path} holds a job tree already: go on with it (next, feed, status), or remove the folder to start again")]
+    Exists {
+        /// The tree's folder.
+        path: PathBuf,
+    },
+    /// The tree file is not intact.
+    #[error(
+        "{path} is not an intact job tree: {msg}; start the tree again with init in a new folder"
+    )]
+    Damaged {
+        /// The tree file.
+        path: PathBuf,
+        /// What is wrong.
+        msg: String,
+    },
+    /// An intact tree of another game.
+    #[error("{path} is a job tree of another game: give the --game it was made for")]
+    OtherGame {
+        /// The tree file.
+        path: PathBuf,
+    },
+    /// The root is a finished game.
+    #[error("the game is already over in {0}: nothing to solve")]
+    GameOver(String),
+    /// A game drew: the job tree proves wins and losses only.
+    #[error("{0} is a draw: the job tree proves wins only; solve this position as a whole")]
+    Draw(String),
+    /// A job's result cannot be used.
+    #[error("job {node}: {msg}")]
+    BadResult {
+        /// The job's node.
+        node: u32,
+        /// What is wrong, and what to do.
+        msg: String,
+    },
+    /// A proof was asked for before the root was settled.
+    #[error("the root is not settled yet ({0}): run more jobs (next, then feed) first")]
+    Unsettled(String),
+    /// A job's proof file could not be read or does not fit the tree.
+    #[error(transparent)]
+    Proof(#[from] ProofError),
+}
+
+/// The files of a tree's folder.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    /// The folder.
+    pub dir: PathBuf,
+}
+
+impl Layout {
+    /// The layout of the folder `dir`.
+    pub fn new(dir: &Path) -> Layout {
+        Layout {
+            dir: dir.to_path_buf(),
+        }
+    }
+
+    /// The tree file.
+    pub fn tree(&self) -> PathBuf {
+        self.dir.join("tree")
+    }
+
+    /// The jobs' folder.
+    pub fn jobs(&self) -> PathBuf {
+        self.dir.join("jobs")
+    }
+
+    /// The proof file of the job of `node`.
+    pub fn proof(&self, node: u32) -> PathBuf {
+        self.jobs().join(format!("{node}.proof"))
+    }
+
+    /// The result file of the job of `node`, named only once complete.
+    pub fn result(&self, node: u32) -> PathBuf {
+        self.jobs().join(format!("{node}.json"))
+    }
+
+    /// The job's output while it runs (renamed to [`Layout::result`] when it succeeds).
+    pub fn output(&self, node: u32) -> PathBuf {
+        self.jobs().join(format!("{node}.out"))
+    }
+}
+
+/// The master tree of a job-level proof search of `root`.
+#[derive(Clone, Debug)]
+pub struct JobTree<P> {
+    /// The position to solve.
+    pub root: P,
+    /// The nodes, each after its parent (the root first).
+    pub nodes: Vec<Node>,
+    /// Totals over the jobs fed back.
+    pub totals: Totals,
+    /// Free text kept with the tree: the options every job is run with.
+    pub note: String,
+    /// Positions a job solved: the node whose proof file holds it.
+    solved: HashMap<Key, u32>,
+    /// Each node's proof and disproof numbers for its side to move (not stored).
+    numbers: Vec<(u64, u64)>,
+}
+
+impl<P: ProverPosition> JobTree<P> {
+    /// A tree of the unfinished `root` alone, whose jobs each search `job_nodes` nodes;
+    /// `note` is kept with it.
+    pub fn new(root: P, job_nodes: u64, note: String, now: u64) -> Result<JobTree<P>, TreeError> {
+        if root.outcome().is_some() {
+            return Err(TreeError::GameOver(root.position_text()));
+        }
+        let mut tree = JobTree {
+            root,
+            nodes: vec![Node::leaf(root.raw_key(), NONE, 0)],
+            totals: Totals {
+                job_nodes,
+                started: now,
+                ..Totals::default()
+            },
+            note,
+            solved: HashMap::new(),
+            numbers: Vec::new(),
+        };
+        tree.update(1);
+        Ok(tree)
+    }
+
+    /// The position of node `i`.
+    pub fn position(&self, i: u32) -> P {
+        let key = &self.nodes[i as usize].key;
+        // Every key in the tree was made from a position of the root's game (or checked
+        // when read), so this holds.
+        self.root.with_key(key).unwrap_or(self.root)
+    }
+
+    /// The root's value for its side to move.
+    pub fn root_value(&self) -> Value {
+        self.nodes[0].value
+    }
+
+    /// The root's proof and disproof numbers for its side to move (a running job counts
+    /// as an open leaf); `None` once the root is settled.
+    pub fn root_numbers(&self) -> Option<(u64, u64)> {
+        let (pn, dn) = self.numbers[0];
+        (!self.root_value().known()).then_some((pn, dn))
+    }
+
+    /// The winner and the bound on the length, once the root is settled.
+    pub fn verdict(&self) -> Option<Verdict> {
+        let side = self.root.side_to_move();
+        match self.root_value() {
+            Value::Unknown => None,
+            Value::Win(p) => Some(Verdict::Win {
+                winner: side,
+                plies: p as u32,
+            }),
+            Value::Loss(p) => Some(Verdict::Win {
+                winner: side.opponent(),
+                plies: p as u32,
+            }),
+        }
+    }
+
+    /// Expands leaf `i` (a leaf of the tree) into its children; returns how many.
+    pub fn expand(&mut self, i: u32) -> Result<u32, TreeError> {
+        let pos = self.position(i);
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        let first = self.nodes.len() as u32;
+        for mv in &moves {
+            let mut child = pos;
+            child.play(*mv);
+            let mut node = Node::leaf(child.raw_key(), i, P::move_code(*mv));
+            match child.outcome() {
+                None => {}
+                Some(Outcome::Win(s)) => {
+                    node.value = if s == child.side_to_move() {
+                        Value::Win(0)
+                    } else {
+                        Value::Loss(0)
+                    };
+                }
+                Some(_) => return Err(TreeError::Draw(child.position_text())),
+            }
+            self.nodes.push(node);
+        }
+        let n = &mut self.nodes[i as usize];
+        n.state = NodeState::Expanded;
+        n.first_child = first;
+        n.children = moves.len() as u32;
+        n.job = NONE;
+        Ok(moves.len() as u32)
+    }
+
+    /// Expands every unsolved leaf less than `plies` plies below the root (the first jobs
+    /// then start from many leaves at once).
+    pub fn expand_to(&mut self, plies: u32) -> Result<(), TreeError> {
+        let mut level = vec![0u32];
+        for _ in 0..plies {
+            let mut next = Vec::new();
+            for i in level {
+                let n = self.nodes[i as usize];
+                if n.state == NodeState::Leaf && !n.value.known() {
+                    let first = self.nodes.len() as u32;
+                    let k = self.expand(i)?;
+                    next.extend(first..first + k);
+                }
+            }
+            level = next;
+        }
+        self.update(1);
+        Ok(())
+    }
+
+    /// The nodes whose own jobs are running (issued, not yet fed back).
+    pub fn running(&self) -> Vec<u32> {
+        (0..self.nodes.len() as u32)
+            .filter(|&i| {
+                let n = &self.nodes[i as usize];
+                n.state == NodeState::Running && n.job == i
+            })
+            .collect()
+    }
+
+    /// Picks up to `n` more leaves for jobs, the most-proving first (each pick counts as
+    /// running while the next is picked, so the picks are distinct), and marks them
+    /// running. A leaf of the same position as a running job waits for that job instead.
+    pub fn select(&mut self, n: usize) -> Vec<u32> {
+        self.update(VIRTUAL);
+        let mut by_key: HashMap<Key, u32> = self
+            .running()
+            .into_iter()
+            .map(|i| (self.nodes[i as usize].key, i))
+            .collect();
+        let mut picked = Vec::new();
+        while picked.len() < n && !self.root_value().known() {
+            let mut i = 0u32;
+            while self.nodes[i as usize].state == NodeState::Expanded {
+                let best = self.nodes[i as usize]
+                    .child_ids()
+                    .filter(|&c| !self.nodes[c as usize].value.known())
+                    .min_by_key(|&c| self.numbers[c as usize].1);
+                match best {
+                    Some(c) => i = c,
+                    None => break,
+                }
+            }
+            let node = self.nodes[i as usize];
+            if node.state != NodeState::Leaf || node.value.known() {
+                // Every unsolved leaf is running already.
+                break;
+            }
+            let job = match by_key.get(&node.key) {
+                Some(&j) => j,
+                None => {
+                    by_key.insert(node.key, i);
+                    picked.push(i);
+                    self.nodes[i as usize].tries = node.tries.saturating_add(1);
+                    i
+                }
+            };
+            let n = &mut self.nodes[i as usize];
+            n.state = NodeState::Running;
+            n.job = job;
+            self.numbers[i as usize] = (VIRTUAL, VIRTUAL);
+            let mut up = node.parent;
+            while up != NONE {
+                self.update_node(up as usize, VIRTUAL);
+                up = self.nodes[up as usize].parent;
+            }
+        }
+        self.update(1);
+        picked
+    }
+
+    /// Takes the results of finished jobs: a solved leaf gets its value (and so does every
+    /// leaf of the same position), a leaf whose job ran out of nodes is expanded; then the
+    /// values and numbers are brought up to the root.
+    pub fn feed(&mut self, results: &[JobResult]) -> Result<Fed, TreeError> {
+        let mut fed = Fed::default();
+        for r in results {
+            let i = r.node;
+            let bad = |msg: &str| TreeError::BadResult {
+                node: i,
+                msg: msg.to_string(),
+            };
+            let node = *self
+                .nodes
+                .get(i as usize)
+                .ok_or_else(|| bad("no such node in the tree"))?;
+            if node.state != NodeState::Running || node.job != i {
+                // Fed already (a feed repeated after a crash), or issued by another tree.
+                continue;
+            }
+            match r.outcome {
+                JobOutcome::Solved { winner, plies } => {
+                    let plies = u8::try_from(plies)
+                        .ok()
+                        .filter(|&p| p < u8::MAX)
+                        .ok_or_else(|| bad("a length of 255 plies or more cannot be kept"))?;
+                    let mover = self.position(i).side_to_move();
+                    let n = &mut self.nodes[i as usize];
+                    n.state = NodeState::Leaf;
+                    n.value = if winner == mover {
+                        Value::Win(plies)
+                    } else {
+                        Value::Loss(plies)
+                    };
+                    self.solved.insert(node.key, i);
+                    self.totals.solved += 1;
+                    fed.solved += 1;
+                }
+                JobOutcome::OutOfNodes => {
+                    fed.children += self.expand(i)? as u64;
+                    self.totals.expanded += 1;
+                    fed.expanded += 1;
+                }
+            }
+            self.totals.nodes += r.nodes;
+            self.totals.seconds += r.seconds;
+        }
+        self.totals.feeds += 1;
+        self.update(1);
+        Ok(fed)
+    }
+
+    /// Recomputes every node's value and numbers from its children, leaves first (each
+    /// node comes after its parent), with running leaves at `running` each.
+    fn update(&mut self, running: u64) {
+        self.numbers.resize(self.nodes.len(), (1, 1));
+        for i in (0..self.nodes.len()).rev() {
+            self.update_node(i, running);
+        }
+    }
+
+    /// Recomputes node `i` from its children (already up to date).
+    fn update_node(&mut self, i: usize, running: u64) {
+        let node = self.nodes[i];
+        let mut value = node.value;
+        let mut job = node.job;
+        match node.state {
+            NodeState::Expanded => {
+                value = Value::Unknown;
+                job = NONE;
+                let (mut pn, mut dn) = (INF, 0u64);
+                let (mut best_loss, mut worst_win, mut all_won) = (None::<u8>, 0u8, true);
+                for c in node.child_ids() {
+                    let child = &self.nodes[c as usize];
+                    match child.value {
+                        Value::Loss(p) => best_loss = Some(best_loss.map_or(p, |b| b.min(p))),
+                        Value::Win(p) => worst_win = worst_win.max(p),
+                        Value::Unknown => all_won = false,
+                    }
+                    let (cp, cd) = self.numbers[c as usize];
+                    pn = pn.min(cd);
+                    dn = dn.saturating_add(cp);
+                }
+                if let Some(p) = best_loss {
+                    value = Value::Win(p.saturating_add(1));
+                } else if all_won {
+                    value = Value::Loss(worst_win.saturating_add(1));
+                } else if let Some(&j) = self.solved.get(&node.key) {
+                    // The same position solved by a job elsewhere settles this one.
+                    value = self.nodes[j as usize].value;
+                    job = j;
+                }
+                if !value.known() {
+                    // Unsolved: neither number is infinite.
+                    self.numbers[i] = (pn.min(INF - 1), dn.min(INF - 1));
+                }
+            }
+            NodeState::Running | NodeState::Leaf if !value.known() => {
+                if let Some(&j) = self.solved.get(&node.key) {
+                    value = self.nodes[j as usize].value;
+                    job = j;
+                } else if node.state == NodeState::Running {
+                    let waits = self.nodes[node.job as usize];
+                    if node.job != i as u32 && waits.state != NodeState::Running {
+                        // The job it waited for was expanded instead: open again.
+                        self.nodes[i].state = NodeState::Leaf;
+                        job = NONE;
+                        self.numbers[i] = (1, 1);
+                    } else {
+                        self.numbers[i] = (running, running);
+                    }
+                } else {
+                    self.numbers[i] = (1, 1);
+                }
+                if value.known() {
+                    self.nodes[i].state = NodeState::Leaf;
+                }
+            }
+            _ => {}
+        }
+        match value {
+            Value::Win(_) => self.numbers[i] = (0, INF),
+            Value::Loss(_) => self.numbers[i] = (INF, 0),
+            Value::Unknown => {}
+        }
+        self.nodes[i].value = value;
+        self.nodes[i].job = job;
+    }
+
+    /// The nodes by what they are now.
+    pub fn counts(&self) -> Counts {
+        let mut c = Counts {
+            nodes: self.nodes.len() as u64,
+            ..Counts::default()
+        };
+        for n in &self.nodes {
+            match (n.value, n.state) {
+                (Value::Win(_), _) => c.won += 1,
+                (Value::Loss(_), _) => c.lost += 1,
+                (_, NodeState::Leaf) => c.open += 1,
+                (_, NodeState::Running) => c.running += 1,
+                (_, NodeState::Expanded) => c.inner += 1,
+            }
+        }
+        c
+    }
+
+    /// The proof of the settled root: the tree's own records (the winner's move at each
+    /// of its nodes in the proof, with its bound) and the jobs whose proofs complete it.
+    fn plan(&self) -> Result<(Verdict, Vec<Record>, Vec<u32>), TreeError> {
+        let verdict = self.verdict().ok_or_else(|| {
+            let (pn, dn) = self.numbers[0];
+            TreeError::Unsettled(format!("root proof/disproof numbers {pn}/{dn}"))
+        })?;
+        let winner = verdict.winner().expect("a win");
+        let mut records = Vec::new();
+        let mut jobs = Vec::new();
+        let plies = self.bound(0, winner, &mut records, &mut jobs)?;
+        jobs.sort_unstable();
+        jobs.dedup();
+        Ok((Verdict::Win { winner, plies }, records, jobs))
+    }
+
+    /// The bound within which `winner` wins from node `i` (which the tree proves won for
+    /// it), adding the records and jobs that prove it.
+    fn bound(
+        &self,
+        i: u32,
+        winner: Side,
+        records: &mut Vec<Record>,
+        jobs: &mut Vec<u32>,
+    ) -> Result<u32, TreeError> {
+        let node = self.nodes[i as usize];
+        let pos = self.position(i);
+        let inconsistent = || TreeError::Damaged {
+            path: PathBuf::from("tree"),
+            msg: format!("node {i}'s value disagrees with its children"),
+        };
+        let plies = match node.value {
+            Value::Win(p) if pos.side_to_move() == winner => p,
+            Value::Loss(p) if pos.side_to_move() != winner => p,
+            _ => return Err(inconsistent()),
+        };
+        if pos.outcome().is_some() {
+            return Ok(0);
+        }
+        if node.job != NONE {
+            jobs.push(node.job);
+            return Ok(plies as u32);
+        }
+        if node.state != NodeState::Expanded {
+            return Err(inconsistent());
+        }
+        if pos.side_to_move() == winner {
+            // The child lost for its side to move that is won soonest.
+            let c = node
+                .child_ids()
+                .filter(|&c| matches!(self.nodes[c as usize].value, Value::Loss(_)))
+                .min_by_key(|&c| match self.nodes[c as usize].value {
+                    Value::Loss(p) => p,
+                    _ => u8::MAX,
+                })
+                .ok_or_else(inconsistent)?;
+            let below = self.bound(c, winner, records, jobs)?;
+            let b = below + 1;
+            let mv = P::code_move(self.nodes[c as usize].mv);
+            records.push(Record::new(&pos, RecordKind::Move, mv, b));
+            Ok(b)
+        } else {
+            let mut worst = 0;
+            for c in node.child_ids() {
+                worst = worst.max(self.bound(c, winner, records, jobs)?);
+            }
+            Ok(worst + 1)
+        }
+    }
+
+    /// Writes the proof of the settled root to `out`: the tree's records and the proofs of
+    /// the jobs below them, merged as [`crate::merge()`] merges shards.
+    pub fn write_proof(&self, layout: &Layout, out: &Path) -> Result<ProofSummary, TreeError> {
+        let lock = OutputLock::acquire(out)?;
+        let (verdict, mut records, jobs) = self.plan()?;
+        let winner = verdict.winner().expect("a win");
+        let files = jobs
+            .iter()
+            .map(|&j| ProofFile::open(&layout.proof(j)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let views = files
+            .iter()
+            .map(ProofFile::view::<P>)
+            .collect::<Result<Vec<_>, _>>()?;
+        for (view, &j) in views.iter().zip(&jobs) {
+            let expected = self.position(j);
+            let bad = |msg: String| TreeError::BadResult { node: j, msg };
+            if view.root.raw_key() != expected.raw_key() {
+                return Err(bad(format!(
+                    "{} is the proof of {}, not of {}: remove the job's files and run it again",
+                    layout.proof(j).display(),
+                    view.root.position_text(),
+                    expected.position_text()
+                )));
+            }
+            let held = match self.nodes[j as usize].value {
+                Value::Win(p) | Value::Loss(p) => p as u32,
+                Value::Unknown => 0,
+            };
+            match view.verdict {
+                Verdict::Win { winner: w, plies } if w == winner && plies <= held => {}
+                v => {
+                    return Err(bad(format!(
+                        "{} proves that {}, but its result said {} wins within {held} plies: \
+                         remove the job's files and run it again",
+                        layout.proof(j).display(),
+                        v.text(&view.root),
+                        P::side_name(winner)
+                    )))
+                }
+            }
+        }
+        sort_records(&mut records, true);
+        Ok(merge_views(
+            &views, records, &self.root, verdict, out, &lock,
+        )?)
+    }
+
+    fn header(&self) -> Vec<u8> {
+        let [p0, p1] = self.root.params();
+        let key = self.root.raw_key();
+        let mut h = FRAME.header();
+        h.truncate(12);
+        h.extend_from_slice(&[p0, p1, 0, self.root.side_to_move() as u8]);
+        h.extend_from_slice(&key.a.to_le_bytes());
+        h.extend_from_slice(&key.b.to_le_bytes());
+        let t = &self.totals;
+        for v in [
+            self.nodes.len() as u64,
+            t.job_nodes,
+            t.started,
+            t.solved,
+            t.expanded,
+            t.nodes,
+            t.seconds.to_bits(),
+            t.feeds,
+        ] {
+            h.extend_from_slice(&v.to_le_bytes());
+        }
+        h.extend_from_slice(&(self.note.len() as u64).to_le_bytes());
+        debug_assert_eq!(h.len(), HEADER_BYTES);
+        h
+    }
+
+    /// Writes the tree to `path` through a temporary file renamed when complete, under the
+    /// `lock` of the path held by the caller: a crash leaves the previous tree intact.
+    pub fn save(&self, path: &Path, lock: &OutputLock) -> Result<(), TreeError> {
+        let mut bytes = self.header();
+        bytes.reserve(self.nodes.len() * NODE_BYTES + self.note.len() + 4);
+        for n in &self.nodes {
+            let state = match n.state {
+                NodeState::Leaf => 0u8,
+                NodeState::Running => 1,
+                NodeState::Expanded => 2,
+            };
+            let (kind, plies) = n.value.code();
+            bytes.extend_from_slice(&n.key.a.to_le_bytes());
+            bytes.extend_from_slice(&n.key.b.to_le_bytes());
+            bytes.extend_from_slice(&[n.key.side, state, kind, plies]);
+            bytes.extend_from_slice(&n.mv.to_le_bytes());
+            bytes.extend_from_slice(&[n.tries, 0]);
+            for w in [n.parent, n.job, n.first_child, n.children] {
+                bytes.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        bytes.extend_from_slice(self.note.as_bytes());
+        FRAME.seal(&mut bytes);
+        file::write_with(path, lock, |f| f.write_all(&bytes))?;
+        Ok(())
+    }
+
+    /// Reads the tree file `path`.
+    pub fn read(path: &Path) -> Result<JobTree<P>, TreeError> {
+        let bytes = file::read(path, MAX_FILE_BYTES, "job tree")?;
+        JobTree::from_bytes(&bytes, path)
+    }
+
+    /// Parses the bytes of the tree file `path` (for messages).
+    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<JobTree<P>, TreeError> {
+        let bad = |msg: &str| TreeError::Damaged {
+            path: path.to_path_buf(),
+            msg: msg.to_string(),
+        };
+        let h = FRAME.open(bytes).map_err(|e| bad(&e.to_string()))?;
+        if !frame::of_game::<P>(&h) {
+            return Err(TreeError::OtherGame {
+                path: path.to_path_buf(),
+            });
+        }
+        let root = frame::root_of::<P>(h, 15).map_err(|e| bad(&e))?;
+        let count = h.u64(32);
+        let totals = Totals {
+            job_nodes: h.u64(40),
+            started: h.u64(48),
+            solved: h.u64(56),
+            expanded: h.u64(64),
+            nodes: h.u64(72),
+            seconds: f64::from_bits(h.u64(80)),
+            feeds: h.u64(88),
+        };
+        let note_len = h.u64(96);
+        let body = h.all();
+        let expected = HEADER_BYTES as u128 + count as u128 * NODE_BYTES as u128 + note_len as u128;
+        if count == 0 || expected != body.len() as u128 {
+            return Err(bad("the node count disagrees with the file size"));
+        }
+        let nodes_end = HEADER_BYTES + count as usize * NODE_BYTES;
+        let note = std::str::from_utf8(&body[nodes_end..])
+            .map_err(|_| bad("the job options are not text"))?
+            .to_string();
+        let mut nodes = Vec::with_capacity(count as usize);
+        for (i, b) in body[HEADER_BYTES..nodes_end]
+            .chunks_exact(NODE_BYTES)
+            .enumerate()
+        {
+            let f = quasar_file::Fields(b);
+            let key = Key {
+                a: f.u64(0),
+                b: f.u64(8),
+                side: f.u8(16),
+            };
+            let state = match f.u8(17) {
+                0 => NodeState::Leaf,
+                1 => NodeState::Running,
+                2 => NodeState::Expanded,
+                _ => return Err(bad(&format!("node {i} has an unknown state"))),
+            };
+            let value = Value::of_code(f.u8(18), f.u8(19))
+                .ok_or_else(|| bad(&format!("node {i} has an unknown value")))?;
+            let node = Node {
+                key,
+                parent: f.u32(24),
+                mv: f.u16(20),
+                state,
+                value,
+                job: f.u32(28),
+                first_child: f.u32(32),
+                children: f.u32(36),
+                tries: f.u8(22),
+            };
+            // Parents before children, children inside the tree, keys of this game: the
+            // passes over the tree rely on it.
+            let i = i as u64;
+            let parent_ok =
+                (i == 0) == (node.parent == NONE) && (i == 0 || (node.parent as u64) < i);
+            let children_ok = node.state != NodeState::Expanded
+                || (node.first_child as u64 > i
+                    && node.first_child as u64 + node.children as u64 <= count);
+            let job_ok = node.job == NONE || (node.job as u64) < count;
+            if !parent_ok || !children_ok || !job_ok {
+                return Err(bad(&format!("node {i}'s links are out of place")));
+            }
+            root.with_key(&key)
+                .map_err(|e| bad(&format!("node {i} holds no position: {e}")))?;
+            nodes.push(node);
+        }
+        if nodes[0].key != root.raw_key() {
+            return Err(bad("the first node is not the root"));
+        }
+        let solved = nodes
+            .iter()
+            .enumerate()
+            .filter(|(i, n)| n.job == *i as u32 && n.value.known())
+            .map(|(i, n)| (n.key, i as u32))
+            .collect();
+        let mut tree = JobTree {
+            root,
+            nodes,
+            totals,
+            note,
+            solved,
+            numbers: Vec::new(),
+        };
+        tree.update(1);
+        Ok(tree)
+    }
+}
+
+/// The tree of the folder `layout` names, with its file's lock held (one master at a
+/// time); a folder without one is [`TreeError::Missing`].
+pub fn open<P: ProverPosition>(layout: &Layout) -> Result<(JobTree<P>, OutputLock), TreeError> {
+    if !layout.tree().is_file() {
+        return Err(TreeError::Missing {
+            path: layout.dir.clone(),
+        });
+    }
+    let lock = OutputLock::acquire(&layout.tree())?;
+    Ok((JobTree::read(&layout.tree())?, lock))
+}
+
+/// Makes the folder of `layout` (and its jobs' folder) for a new `tree` and saves it;
+/// a folder holding a tree already is refused.
+pub fn create<P: ProverPosition>(layout: &Layout, tree: &JobTree<P>) -> Result<(), TreeError> {
+    if layout.tree().exists() {
+        return Err(TreeError::Exists {
+            path: layout.dir.clone(),
+        });
+    }
+    let io = |path: &Path, e| TreeError::File(FileError::io(path, e));
+    std::fs::create_dir_all(layout.jobs()).map_err(|e| io(&layout.jobs(), e))?;
+    let lock = OutputLock::acquire(&layout.tree())?;
+    tree.save(&layout.tree(), &lock)
+}
