@@ -87,6 +87,10 @@ pub struct Length<'a, I: Instance> {
     /// Bounds of this many plies or more are searched by proof numbers (best first),
     /// smaller ones depth first; `NEVER`: depth first throughout.
     pub pn_from: u32,
+    /// The proof's records get the bounds their sub-proofs need, not the bound the writer
+    /// was asked for: a proof at a loose bound ([`crate::Options::winner_only`]) then
+    /// states what it proves, and table claims end it wherever they are shallow enough.
+    pub tight: bool,
     /// The proof-number search's children, one list a ply.
     kids: PlyLists<pn::Child<I::Pos>>,
     /// Positions found won (proven) or not won (disproven) within their bound.
@@ -143,6 +147,7 @@ impl<'a, I: Instance> Length<'a, I> {
             root: None,
             winner_nodes: 0,
             pn_from: DEFAULT_PN_FROM,
+            tight: false,
             kids: PlyLists::default(),
             settled: [0; 2],
             proof_nodes: 0,

@@ -211,6 +211,19 @@ impl<P: ProverPosition> ProofWriter<P> {
         self.seen.bound(h).is_none_or(|b| b as u32 > bound)
     }
 
+    /// The bound `pos` was written with, if it was.
+    #[inline]
+    pub fn written_bound(&self, pos: &P) -> Option<u32> {
+        let key = pos.raw_key();
+        let h = position_hash(key.a, key.b, pos.side_to_move());
+        self.seen.bound(h).map(u32::from)
+    }
+
+    /// States the bound the finished proof holds (a tight proof learns it while written).
+    pub fn set_plies(&mut self, plies: u32) {
+        self.plies = plies;
+    }
+
     /// Writes `record`, whose proof below must already be written, to its spill file and
     /// remembers its position.
     pub fn push(&mut self, record: &Record) -> Result<(), ProofError> {

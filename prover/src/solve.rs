@@ -155,7 +155,16 @@ pub struct Options<'a, T> {
     /// Where the game lists positions to value them outright, the nodes of each side's
     /// short search before the listing (0: none).
     pub quick_nodes: u64,
+    /// Prove the winner without the exact length: one loose bound ([`LOOSE_BOUND`]) is
+    /// tested by proof numbers, and the proof's records get the bounds they need, so the
+    /// length stated is the proof's bound, not the exact length. A job of a job tree
+    /// ([`crate::jobtree`]) solves so: at a fraction of the cost of the exact length.
+    pub winner_only: bool,
 }
+
+/// The bound a winner-only solve tests: far beyond the games the prover solves, below
+/// the 255 a record can hold, leaving a job tree's own plies above its jobs room.
+pub const LOOSE_BOUND: u32 = 200;
 
 impl<T> Clone for Options<'_, T> {
     fn clone(&self) -> Self {
@@ -178,6 +187,7 @@ impl<T> Default for Options<'_, T> {
             interrupt: None,
             length_pn_from: length::DEFAULT_PN_FROM,
             quick_nodes: crate::draws::QUICK_NODES,
+            winner_only: false,
         }
     }
 }
@@ -189,8 +199,11 @@ pub struct Solution<P: Game> {
     pub root: P,
     /// Who wins with perfect play.
     pub winner: Side,
-    /// Plies until the end with perfect play (the winner hurries, the loser delays).
+    /// Plies until the end with perfect play (the winner hurries, the loser delays); a
+    /// winner-only solve's is the proof's bound instead.
     pub plies: u32,
+    /// True when `plies` is the exact length (not for [`Options::winner_only`]).
+    pub plies_exact: bool,
     /// The principal line: moves of both sides to the end.
     pub line: Vec<P::Move>,
     /// Nodes df-pn expanded to find the winner.
@@ -360,11 +373,25 @@ fn finish<I: Instance>(
     mut st: Started<'_, I>,
 ) -> Result<Solution<I::Pos>, SolveError> {
     let (winner, len) = (st.winner, &mut st.len);
-    let plies = len.distance(root, st.from)?;
+    let mut plies = if options.winner_only {
+        // A loose bound is cheap only by proof numbers.
+        len.pn_from = 4;
+        len.tight = true;
+        if !len.test(root, LOOSE_BOUND, st.from)? {
+            return Err(SolveError::NoWin { winner });
+        }
+        LOOSE_BOUND
+    } else {
+        len.distance(root, st.from)?
+    };
     // The length is known: a run stopped in the principal line or the proof resumes at
     // the holding bound, whose facts settle it at once.
     len.save_now(root)?;
-    let line: Vec<MoveOf<I>> = len.principal_line(root, plies);
+    // A loose bound has no principal line: the loser's slowest move is not known.
+    let line: Vec<MoveOf<I>> = match options.winner_only {
+        true => Vec::new(),
+        false => len.principal_line(root, plies),
+    };
     let length_seconds = st.length_start.elapsed().as_secs_f64();
     // The proof's searches below count too, but they are not the length's.
     let length_nodes = len.nodes();
@@ -374,10 +401,15 @@ fn finish<I: Instance>(
             // An earlier run's unfinished proof is resumed: its positions are skipped.
             let mut out = ProofWriter::open(path, root, winner, plies)?;
             let share = options.proof_shard;
-            if share == Shard::WHOLE && root.side_to_move() == winner {
-                len.emit_winner(root, plies, &mut out)?;
+            let bound = if share == Shard::WHOLE && root.side_to_move() == winner {
+                len.emit_winner(root, plies, &mut out)?
             } else {
-                len.emit_share(root, plies, line.first().copied(), share, &mut out)?;
+                len.emit_share(root, plies, line.first().copied(), share, &mut out)?
+            };
+            if options.winner_only && share == Shard::WHOLE {
+                // The proof states the bound its records need.
+                plies = bound;
+                out.set_plies(bound);
             }
             Some(out.finish()?)
         }
@@ -387,6 +419,7 @@ fn finish<I: Instance>(
         root: *root,
         winner,
         plies,
+        plies_exact: !options.winner_only,
         line,
         winner_nodes: st.winner_nodes,
         length_nodes,

@@ -57,14 +57,16 @@ impl<I: Instance> Length<'_, I> {
 
     /// Writes to `out` a proof that the winner wins from `pos` (the winner to move)
     /// within `d` plies: one move here, every reply below.
+    /// Returns the bound of the record that proves `pos` (`d`, or less when
+    /// [`Length::tight`]).
     pub fn emit_winner(
         &mut self,
         pos: &I::Pos,
         d: u32,
         out: &mut ProofWriter<I::Pos>,
-    ) -> Result<(), SolveError> {
-        if !out.needs(pos, d) {
-            return Ok(());
+    ) -> Result<u32, SolveError> {
+        if let Some(b) = out.written_bound(pos).filter(|&b| b <= d) {
+            return Ok(b);
         }
         // Counted by visits, not records: records come in runs as the proof unwinds.
         self.proof_nodes += 1;
@@ -94,10 +96,14 @@ impl<I: Instance> Length<'_, I> {
         if quick != Quick::WinInOne {
             // A position the table proves won ends the proof here when the checker's plain
             // search can re-derive the length it must be won within.
-            if d <= MAX_CLAIM_PLIES as u32 {
-                if let Some((_, mv)) = self.geo.claim(self.tb, pos) {
-                    out.push(&Record::new(pos, RecordKind::Claim, mv, d))?;
-                    return Ok(());
+            if d <= MAX_CLAIM_PLIES as u32 || self.tight {
+                if let Some((c, mv)) = self.geo.claim(self.tb, pos) {
+                    // A tight proof records the claim's own bound, under a loose `d` too.
+                    let b = if self.tight { c.min(d) } else { d };
+                    if b <= MAX_CLAIM_PLIES as u32 {
+                        out.push(&Record::new(pos, RecordKind::Claim, mv, b))?;
+                        return Ok(b);
+                    }
                 }
             }
         }
@@ -126,19 +132,23 @@ impl<I: Instance> Length<'_, I> {
             }
             let finished = outcome.is_some();
             if finished || self.wins_within(&child, d - 1) {
-                let bound = if finished { 1 } else { d };
+                let mut bound = if finished { 1 } else { d };
                 // Written after the replies' records (the proof below never meets this
                 // position again: no move can be undone), so that whatever the writer has
                 // written is finished and a stopped run resumes from it.
                 if !finished {
-                    self.emit_loser(&child, d - 1, out, Shard::WHOLE)?;
+                    let below = self.emit_loser(&child, d - 1, out, Shard::WHOLE)?;
+                    if self.tight {
+                        bound = below + 1;
+                    }
                 }
                 // In a game with cycles the proof below may have met this position again
                 // and recorded it with a smaller bound, which serves.
-                if I::Pos::LAST_MOVER_WINS || out.needs(pos, bound) {
-                    out.push(&Record::new(pos, RecordKind::Move, mv, bound))?;
+                if let Some(b) = out.written_bound(pos).filter(|&b| b <= bound) {
+                    return Ok(b);
                 }
-                return Ok(());
+                out.push(&Record::new(pos, RecordKind::Move, mv, bound))?;
+                return Ok(bound);
             }
         }
         Err(SolveError::Internal(format!(
@@ -158,12 +168,12 @@ impl<I: Instance> Length<'_, I> {
         first: Option<MoveOf<I>>,
         share: Shard,
         out: &mut ProofWriter<I::Pos>,
-    ) -> Result<(), SolveError> {
+    ) -> Result<u32, SolveError> {
         if root.side_to_move() != self.winner {
             return self.emit_loser(root, d, out, share);
         }
-        if !out.needs(root, d) {
-            return Ok(());
+        if let Some(b) = out.written_bound(root).filter(|&b| b <= d) {
+            return Ok(b);
         }
         let mv = first.ok_or_else(|| SolveError::Internal("no principal line".into()))?;
         let mut child = *root;
@@ -171,22 +181,28 @@ impl<I: Instance> Length<'_, I> {
         let bound = if child.outcome().is_some() {
             1
         } else {
-            self.emit_loser(&child, d - 1, out, share)?;
-            d
+            let below = self.emit_loser(&child, d - 1, out, share)?;
+            if self.tight {
+                below + 1
+            } else {
+                d
+            }
         };
         out.push(&Record::new(root, RecordKind::Move, mv, bound))?;
-        Ok(())
+        Ok(bound)
     }
 
     /// Writes proofs for every reply of the loser (to move in `pos`) within `d` plies, or
     /// for `share`'s share of them (replies `k` from 0 that it [takes](Shard::takes)).
+    /// Returns the bound `pos` is won within: 1 + the largest of the replies' records (1
+    /// when every reply ends the game).
     pub fn emit_loser(
         &mut self,
         pos: &I::Pos,
         d: u32,
         out: &mut ProofWriter<I::Pos>,
         share: Shard,
-    ) -> Result<(), SolveError> {
+    ) -> Result<u32, SolveError> {
         let mut moves = Vec::new();
         pos.legal_moves(&mut moves);
         let level = self.proof_depth;
@@ -209,7 +225,8 @@ impl<I: Instance> Length<'_, I> {
         level: usize,
         share: Shard,
         out: &mut ProofWriter<I::Pos>,
-    ) -> Result<(), SolveError> {
+    ) -> Result<u32, SolveError> {
+        let mut worst = 0;
         for (k, &mv) in moves.iter().enumerate() {
             if !share.takes(k) {
                 continue;
@@ -231,8 +248,8 @@ impl<I: Instance> Length<'_, I> {
                     )))
                 }
             }
-            self.emit_winner(&child, d - 1, out)?;
+            worst = worst.max(self.emit_winner(&child, d - 1, out)?);
         }
-        Ok(())
+        Ok(worst + 1)
     }
 }
