@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 pub mod draws;
+pub mod tree;
 
 /// Solve a position exactly, or check a proof file.
 #[derive(clap::Args)]
@@ -92,6 +93,11 @@ pub struct Args {
     /// took up to half the time, on smaller problems up to twice as long (README, "Solve")
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(4..=255))]
     pub(crate) length_pn_from: Option<u32>,
+    /// Prove the winner only: one loose bound is tested by proof numbers and the proof
+    /// (--out, required) states the bound its records need, not the exact length; far
+    /// faster, and what each job of --tree runs
+    #[arg(long, requires = "proof", conflicts_with_all = ["within", "shard", "list_children"])]
+    pub(crate) winner_only: bool,
     /// Print one line per move of the position (one of each left-right mirror pair):
     /// the move, a tab, and the position after it, to solve each by its own job
     #[arg(long, conflicts_with_all = ["check", "proof", "checkpoint", "stop_after"])]
@@ -111,6 +117,31 @@ pub struct Args {
     /// No progress line
     #[arg(long)]
     pub(crate) quiet: bool,
+    /// A job-level proof search kept in the folder DIR, one ACTION a run: init (of --board
+    /// or --position, with the jobs' --memory and table options), next (the next jobs, to
+    /// DIR/jobs.txt), feed (their answers), status, proof (--out FILE)
+    #[arg(long, value_name = "DIR", requires = "tree_action",
+          conflicts_with_all = ["check", "merge", "within", "list_children", "shard",
+                                "checkpoint", "stop_after", "json"])]
+    pub(crate) tree: Option<PathBuf>,
+    /// What to do with the --tree folder
+    #[arg(value_enum, value_name = "ACTION", requires = "tree")]
+    pub(crate) tree_action: Option<tree::TreeAction>,
+    /// With --tree DIR next: the jobs to issue, those issued before and never answered
+    /// first [default: twice the cores]
+    #[arg(long, value_name = "N", requires = "tree",
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub(crate) jobs: Option<u32>,
+    /// With --tree DIR init: nodes each job searches before it stops and its leaf is
+    /// expanded instead [default: 20000000, about 10 to 30 s of one core]
+    #[arg(long, value_name = "NODES", requires = "tree",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) job_nodes: Option<u64>,
+    /// With --tree DIR init: plies below the root expanded at once, so that the first
+    /// jobs are many [default: 1]
+    #[arg(long, value_name = "PLIES", requires = "tree",
+          value_parser = clap::value_parser!(u32).range(0..=8))]
+    pub(crate) expand_plies: Option<u32>,
     /// Print one JSON object (keys in docs/solver.md) instead of text, for a solve, a
     /// --within bound or a --check; an error prints {"error": "..."}
     #[arg(long, conflicts_with_all = ["merge", "list_children"])]
@@ -183,6 +214,8 @@ impl Args {
             (self.length_pn_from.is_some(), "--length-pn-from"),
             (!self.merge.is_empty(), "--merge"),
             (self.shard.is_some() && !check, "--shard (with --out)"),
+            (self.tree.is_some(), "--tree"),
+            (self.winner_only, "--winner-only"),
             (self.tb.is_some() && check, "--tb (with --check)"),
         ]
         .into_iter()

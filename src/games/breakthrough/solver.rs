@@ -27,6 +27,8 @@ impl SolveGame for BreakthroughSetup {
         "--length-pn-from",
         "--merge",
         "--shard (with --out)",
+        "--tree",
+        "--winner-only",
     ];
 
     /// A board's start (5x5 by default) or a position: the winner, the exact length, the
@@ -53,18 +55,12 @@ fn run(args: &Args) -> CliResult {
             args.json,
         );
     }
-    // The start of a smaller board than the other commands' default, or the position's
-    // own size (which --board, when given, must agree with).
-    let board = match (&args.position, args.board.as_deref()) {
-        (None, None) => Some(Board::new(5, 5)?),
-        (_, None) => None,
-        (_, Some(text)) => Some(
-            text.parse::<Board>()
-                .map_err(|e| format!("invalid value '{text}' for '--board <BOARD>': {e}"))?,
-        ),
-    };
-    let given = board.map(|board| BreakthroughSetup { board });
-    let (_, root) = position_from(given, args.position.as_deref())?;
+    if let Some(dir) = &args.tree {
+        return crate::cli::solve::tree::run::<Position>(args, "breakthrough", dir, || {
+            Ok(root_of(args)?)
+        });
+    }
+    let root = root_of(args)?;
     if root.result().is_some() {
         return Err(format!(
             "{}: {}, so there is {}",
@@ -141,6 +137,7 @@ fn run(args: &Args) -> CliResult {
             .length_pn_from
             .unwrap_or_else(|| solve::default_length_pn_from(root.board())),
         interrupt: Some(&interrupt.raised),
+        winner_only: args.winner_only,
         ..Options::default()
     };
     let bars = Bars::new(!args.quiet);
@@ -206,7 +203,7 @@ fn run(args: &Args) -> CliResult {
             s.winner,
             serde_json::json!({
             "plies": s.plies,
-            "plies_exact": true,
+            "plies_exact": s.plies_exact,
             "line": text,
             "nodes": s.winner_nodes + s.length_nodes,
             "seconds": s.winner_seconds + s.length_seconds,
@@ -222,13 +219,24 @@ fn run(args: &Args) -> CliResult {
     }
     println!("position: {}", root.to_fen());
     println!("table: {table_text}");
-    println!(
-        "winner: {} ({}); perfect play lasts {}",
-        Position::side_name(s.winner),
-        mover_text(s.winner, root.side()),
-        length_text(s.plies, true).trim_start_matches("in ")
-    );
-    println!("principal line: {}", text.join(" "));
+    if s.plies_exact {
+        println!(
+            "winner: {} ({}); perfect play lasts {}",
+            Position::side_name(s.winner),
+            mover_text(s.winner, root.side()),
+            length_text(s.plies, true).trim_start_matches("in ")
+        );
+    } else {
+        println!(
+            "winner: {} ({}); wins within {} plies (the proof's bound, not the exact length)",
+            Position::side_name(s.winner),
+            mover_text(s.winner, root.side()),
+            s.plies
+        );
+    }
+    if !text.is_empty() {
+        println!("principal line: {}", text.join(" "));
+    }
     let nodes = (s.winner_nodes, s.length_nodes);
     print_costs(
         nodes,
@@ -258,6 +266,24 @@ fn run(args: &Args) -> CliResult {
         );
     }
     Ok(())
+}
+
+/// The position `args` name: a board's start (5x5 unless `--board` says), or
+/// `--position`, whose size a `--board` given as well must agree with.
+fn root_of(args: &Args) -> Result<Position, Box<dyn std::error::Error>> {
+    // The start of a smaller board than the other commands' default, or the position's
+    // own size (which --board, when given, must agree with).
+    let board = match (&args.position, args.board.as_deref()) {
+        (None, None) => Some(Board::new(5, 5)?),
+        (_, None) => None,
+        (_, Some(text)) => Some(
+            text.parse::<Board>()
+                .map_err(|e| format!("invalid value '{text}' for '--board <BOARD>': {e}"))?,
+        ),
+    };
+    let given = board.map(|board| BreakthroughSetup { board });
+    let (_, root) = position_from(given, args.position.as_deref())?;
+    Ok(root)
 }
 
 /// `--list-children`: a line per move of `root`, `MOVE<TAB>FEN`, one of each pair of moves

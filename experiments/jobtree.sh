@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# A job-level proof search to the end on this machine: starts the tree in DIR (unless it
+# holds one: then it goes on with it), then loops `next` -> GNU parallel -> `feed` until the
+# root is settled, writes the merged proof and checks it. Stopping it (Ctrl-C) at any point
+# loses at most the running jobs' work: run it again to go on. INIT_OPTIONS go to `init`
+# (the position, --memory, --job-nodes, ...).
+# Usage: experiments/jobtree.sh DIR CORES [INIT_OPTIONS...]
+#   e.g. experiments/jobtree.sh t6x5 2 --board 6x5 --job-nodes 20000000
+# A Slurm cluster runs each batch as an array instead of parallel:
+#   sbatch --wait --array=1-$(wc -l < DIR/jobs.txt) --wrap 'sed -n "${SLURM_ARRAY_TASK_ID}p" DIR/jobs.txt | sh'
+set -euo pipefail
+dir=$1
+cores=$2
+shift 2
+q=${QUASAR:-target/release/quasar}
+start=$(date +%s)
+[ -f "$dir/tree" ] || "$q" solve --tree "$dir" init "$@"
+while true; do
+  "$q" solve --tree "$dir" next --jobs "${JOBS:-$((2 * cores))}" >/dev/null
+  [ -s "$dir/jobs.txt" ] || break
+  # A failed job leaves its error for `feed` to report; the loop then stops there.
+  parallel -j "$cores" <"$dir/jobs.txt" || true
+  "$q" solve --tree "$dir" feed | sed -n '1p;$p'
+done
+"$q" solve --tree "$dir" status
+"$q" solve --tree "$dir" proof --out "$dir/whole.proof"
+echo "wall to the proof: $(($(date +%s) - start)) s"
+"$q" solve --check "$dir/whole.proof" --threads "$cores"
