@@ -91,6 +91,10 @@ fn a_job_tree_of_4x4_finds_the_winner_and_its_merged_proof_checks() {
         // Feeding twice takes nothing twice.
         assert!(tree(&d, &["feed"]).contains("fed 0 answers"));
     }
+    assert!(
+        lost,
+        "the root was settled in the first round: the lost batch was not tried"
+    );
     let status = tree(&d, &["status"]);
     assert!(
         status.contains("root settled: Black wins from BBBB/BBBB/WWWW/WWWW w within"),

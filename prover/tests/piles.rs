@@ -269,6 +269,20 @@ fn proofs_pass_the_checker_and_a_holed_or_shortened_one_does_not() {
         );
         let report = prover::check(&proof).unwrap();
         assert_eq!(report.records, proof.records.len() as u64);
+        // Proven for the winner alone, the proof states a bound of its own, no shorter
+        // than the exact length, and checks.
+        let loose = dir.join("loose.proof");
+        let options = Options {
+            proof: Some(&loose),
+            winner_only: true,
+            ..options
+        };
+        let w = prover::solve(&Plain, &root, &options, &Silent).unwrap();
+        let loose = Proof::<Piles>::read(&loose).unwrap();
+        assert_eq!(w.winner, s.winner);
+        assert!(!w.plies_exact && w.plies >= s.plies && w.plies < prover::LOOSE_BOUND);
+        assert_eq!(loose.verdict.plies(), Some(w.plies));
+        prover::check(&loose).unwrap();
         // One move fewer than proven is never enough.
         let short = Proof {
             verdict: prover::Verdict::Win {
@@ -297,8 +311,8 @@ fn proofs_pass_the_checker_and_a_holed_or_shortened_one_does_not() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Runs the jobs of `ids` in this process as a runner would: each a solve of its leaf
-/// stopped after `budget` nodes, its proof where the tree's layout puts it.
+/// Runs the jobs of `ids` in this process as a runner would: each a winner-only solve of
+/// its leaf stopped after `budget` nodes, its proof where the tree's layout puts it.
 fn run_jobs(tree: &JobTree<Piles>, layout: &Layout, ids: &[u32], budget: u64) -> Vec<JobResult> {
     ids.iter()
         .map(|&i| {
@@ -308,6 +322,7 @@ fn run_jobs(tree: &JobTree<Piles>, layout: &Layout, ids: &[u32], budget: u64) ->
                 table_bytes: 1 << 16,
                 proof: Some(&path),
                 stop_after: Some(budget),
+                winner_only: true,
                 ..Options::default()
             };
             let outcome = match prover::solve(&Plain, &pos, &options, &Silent) {

@@ -178,6 +178,14 @@ Examples:
                                                     over checkers' databases of 2 pieces
   quasar solve --game checkers --check ck.proof --tb ck2   with the same databases
   quasar solve --game woodpush --width 9 --out w9.proof     a draw, with its proof
+  quasar solve --board 6x5 --winner-only --out 6x5.proof    the winner and a proof of a
+                                                    bound on the length, not the exact one
+  quasar solve --tree t65 init --board 6x5 --job-nodes 5000000
+                                                    a job-level proof search in folder t65:
+  quasar solve --tree t65 next --jobs 4             the next jobs, to t65/jobs.txt,
+  parallel -j 2 < t65/jobs.txt                      run by GNU parallel or a Slurm array,
+  quasar solve --tree t65 feed                      their answers read back (then next ...)
+  quasar solve --tree t65 proof --out 6x5.proof     once settled, the merged proof
 
 SIGTERM or Ctrl-C (SIGINT) stops a solve within a second: with --checkpoint it saves the
 checkpoint at once and exits with status 75 (run the same command to resume); without, it

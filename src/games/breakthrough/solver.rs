@@ -57,7 +57,7 @@ fn run(args: &Args) -> CliResult {
     }
     if let Some(dir) = &args.tree {
         return crate::cli::solve::tree::run::<Position>(args, "breakthrough", dir, || {
-            Ok(root_of(args)?)
+            root_of(args)
         });
     }
     let root = root_of(args)?;
