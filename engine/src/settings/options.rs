@@ -451,6 +451,38 @@ pub const MCTS_KEYS: &str = text(&MCTS_KEY_BYTES);
 /// The keys an `ab:` spec takes, for error messages: `tb, time, tc, ...`.
 pub const AB_KEYS: &str = text(&AB_KEY_BYTES);
 
+/// A value the option `name` takes, as its key prints it back: the tests give every option
+/// one, through its flag and its key.
+pub fn example(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "engine" => "ab",
+        "tb" => "t.qtb",
+        "rule" => "race",
+        "every" | "threads" | "prior-depth" => "2",
+        "c" => "0.4",
+        "playout" => "uniform",
+        "time" => "250ms",
+        "sims" | "seed" | "expand-after" => "9",
+        "tc" => "10s+100ms",
+        "depth" => "7",
+        "hash" => "128",
+        "eval" => "mcts",
+        "parallel" => "tree",
+        "nodes" => "5000",
+        "eval-after" => "0",
+        "capture-weight" => "3",
+        "win-in-one" | "stop-threats" | "verdicts" => "off",
+        "probe-children" => "next-visit",
+        "imb" => "0.25",
+        "prior" => "20",
+        "net" => "m.qsrmodel",
+        "leaf" => "eval",
+        "guard" => "0.3",
+        "check" => "20/4",
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -504,52 +536,31 @@ mod tests {
         }
     }
 
-    /// A value each option takes, as its key prints it back.
-    fn sample(name: &str) -> &'static str {
-        match name {
-            "engine" => "ab",
-            "tb" => "t.qtb",
-            "rule" => "race",
-            "every" | "threads" | "prior-depth" => "2",
-            "c" => "0.4",
-            "playout" => "uniform",
-            "time" => "250ms",
-            "sims" | "seed" | "expand-after" => "9",
-            "tc" => "10s+100ms",
-            "depth" => "7",
-            "hash" => "128",
-            "eval" => "mcts",
-            "parallel" => "tree",
-            "nodes" => "5000",
-            "eval-after" => "0",
-            "capture-weight" => "3",
-            "win-in-one" | "stop-threats" | "verdicts" => "off",
-            "probe-children" => "next-visit",
-            "imb" => "0.25",
-            "prior" => "20",
-            "net" => "m.qsrmodel",
-            "leaf" => "eval",
-            "guard" => "0.3",
-            "check" => "20/4",
-            other => panic!("no sample for {other}"),
-        }
-    }
-
     #[test]
     fn every_key_of_the_table_reads_and_prints_back() {
         for o in OPTIONS {
-            let want = format!("{}={}", o.name, sample(o.name));
+            let want = format!(
+                "{}={}",
+                o.name,
+                example(o.name).expect("every option has an example")
+            );
             if o.mcts_key {
                 let mut s = crate::settings::EngineSettings::default();
-                s.set(o.name, sample(o.name))
-                    .unwrap_or_else(|e| panic!("{want}: {e}"));
+                s.set(
+                    o.name,
+                    example(o.name).expect("every option has an example"),
+                )
+                .unwrap_or_else(|e| panic!("{want}: {e}"));
                 let text = s.to_string();
                 assert!(text.split(',').any(|kv| kv == want), "{want}: {text}");
             }
             if o.ab_key {
                 let mut s = crate::ab_player::AbSettings::default();
-                s.set(o.name, sample(o.name))
-                    .unwrap_or_else(|e| panic!("{want}: {e}"));
+                s.set(
+                    o.name,
+                    example(o.name).expect("every option has an example"),
+                )
+                .unwrap_or_else(|e| panic!("{want}: {e}"));
                 let text = s.to_string();
                 assert!(text.split(',').any(|kv| kv == want), "{want}: {text}");
             }

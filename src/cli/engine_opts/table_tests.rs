@@ -17,32 +17,7 @@ fn parse(args: &[&str]) -> Result<EngineArgs, clap::Error> {
 
 /// A value each option takes, as its key prints it back.
 fn sample(name: &str) -> &'static str {
-    match name {
-        "engine" => "ab",
-        "tb" => "t.qtb",
-        "rule" => "race",
-        "every" | "threads" | "prior-depth" => "2",
-        "c" => "0.4",
-        "playout" => "uniform",
-        "time" => "250ms",
-        "sims" | "seed" | "expand-after" => "9",
-        "depth" => "7",
-        "hash" => "128",
-        "eval" => "mcts",
-        "parallel" => "tree",
-        "nodes" => "5000",
-        "eval-after" => "0",
-        "capture-weight" => "3",
-        "win-in-one" | "stop-threats" | "verdicts" => "off",
-        "probe-children" => "next-visit",
-        "imb" => "0.25",
-        "prior" => "20",
-        "net" => "m.qsrmodel",
-        "leaf" => "eval",
-        "guard" => "0.3",
-        "check" => "20/4",
-        other => panic!("no sample for --{other}"),
-    }
+    engine::settings::options::example(name).unwrap_or_else(|| panic!("no example for --{name}"))
 }
 
 /// The flag `--NAME VALUE`, with a table for the options that need one.
