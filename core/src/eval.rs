@@ -79,19 +79,31 @@ pub trait Evaluation<G: Game>: Send + Sync {
     /// overrides it, and may differ from `evaluate` by its rounding alone.
     fn evaluate_children(&self, pos: &G, moves: &[G::Move], out: &mut Vec<i32>) {
         out.clear();
-        for &mv in moves {
-            let mut child = pos.clone();
-            child.play(mv);
-            out.push(if child.outcome().is_some() {
-                0
-            } else {
-                self.evaluate(&child)
-            });
-        }
+        push_each_child(self, pos, moves, out);
     }
 
     /// A short name for reports and player specs (`material`, `efms+safety`).
     fn name(&self) -> &'static str;
+}
+
+/// Pushes onto `out` the value of each child of `pos` by `moves`, each played and
+/// evaluated alone (0 where the move ends the game): [`Evaluation::evaluate_children`]'s
+/// own way, and the way back of an evaluation that overrides it.
+pub fn push_each_child<G: Game, E: Evaluation<G> + ?Sized>(
+    eval: &E,
+    pos: &G,
+    moves: &[G::Move],
+    out: &mut Vec<i32>,
+) {
+    for &mv in moves {
+        let mut child = pos.clone();
+        child.play(mv);
+        out.push(if child.outcome().is_some() {
+            0
+        } else {
+            eval.evaluate(&child)
+        });
+    }
 }
 
 /// Every evaluation prints as its name, with or without a `Debug` of its own, so that the

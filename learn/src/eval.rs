@@ -104,16 +104,7 @@ impl<G: Game> Evaluation<G> for NetEvaluation<G> {
                 });
             });
         if !incremental {
-            // The trait's own way: each child played and evaluated.
-            for &mv in moves {
-                let mut child = pos.clone();
-                child.play(mv);
-                out.push(if child.outcome().is_some() {
-                    0
-                } else {
-                    self.evaluate(&child)
-                });
-            }
+            quasar_core::eval::push_each_child(self, pos, moves, out);
         }
     }
 
