@@ -73,37 +73,18 @@ pub trait Evaluation<G: Game>: Send + Sync {
     }
 
     /// The value of each child of `pos` for the child's side to move, as
-    /// [`Evaluation::evaluate`] gives it: `out[i]` for `pos` after `moves[i]` (0 where that
-    /// move ends the game), `out` cleared first. MCTS scores a new node's children with it;
-    /// an evaluation that scores a child from its parent's work (an incremental model)
-    /// overrides it, and may differ from `evaluate` by its rounding alone.
-    fn evaluate_children(&self, pos: &G, moves: &[G::Move], out: &mut Vec<i32>) {
-        out.clear();
-        push_each_child(self, pos, moves, out);
+    /// [`Evaluation::evaluate`] gives it but for rounding: `out[i]` for `pos` after
+    /// `moves[i]` (0 where that move ends the game), and `true`. An evaluation that scores
+    /// a child from its parent's work (an incremental model) overrides it; the default
+    /// knows no faster way than each child alone and returns `false`, leaving `out` to be
+    /// ignored, so that the caller evaluates the children it plays anyway.
+    fn evaluate_children(&self, pos: &G, moves: &[G::Move], out: &mut Vec<i32>) -> bool {
+        let _ = (pos, moves, out);
+        false
     }
 
     /// A short name for reports and player specs (`material`, `efms+safety`).
     fn name(&self) -> &'static str;
-}
-
-/// Pushes onto `out` the value of each child of `pos` by `moves`, each played and
-/// evaluated alone (0 where the move ends the game): [`Evaluation::evaluate_children`]'s
-/// own way, and the way back of an evaluation that overrides it.
-pub fn push_each_child<G: Game, E: Evaluation<G> + ?Sized>(
-    eval: &E,
-    pos: &G,
-    moves: &[G::Move],
-    out: &mut Vec<i32>,
-) {
-    for &mv in moves {
-        let mut child = pos.clone();
-        child.play(mv);
-        out.push(if child.outcome().is_some() {
-            0
-        } else {
-            eval.evaluate(&child)
-        });
-    }
 }
 
 /// Every evaluation prints as its name, with or without a `Debug` of its own, so that the

@@ -83,12 +83,11 @@ impl<G: Game> Evaluation<G> for NetEvaluation<G> {
     /// From the parent's features where the feature set knows how (each child's differ
     /// from its parent's in a few), so that a new node's children cost a fraction of
     /// their evaluations one by one.
-    fn evaluate_children(&self, pos: &G, moves: &[G::Move], out: &mut Vec<i32>) {
+    fn evaluate_children(&self, pos: &G, moves: &[G::Move], out: &mut Vec<i32>) -> bool {
         out.clear();
         let model = &self.model;
         let base = self.base.as_ref();
-        let incremental = self
-            .features
+        self.features
             .child_sums(pos, moves, &model.weights, &mut |i, sum| {
                 let mut child = pos.clone();
                 child.play(moves[i]);
@@ -102,10 +101,7 @@ impl<G: Game> Evaluation<G> for NetEvaluation<G> {
                     };
                     to_units(model.bias + sum + model.base_weight * b)
                 });
-            });
-        if !incremental {
-            quasar_core::eval::push_each_child(self, pos, moves, out);
-        }
+            })
     }
 
     /// A logit of ln 3 is a winning chance of three in four.

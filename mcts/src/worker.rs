@@ -403,12 +403,13 @@ pub fn expand<G: Game, S: Store<G::Move>>(
     if let Some(o) = oracle {
         o.prefetch_children(pos, moves);
     }
-    // The evaluation alone scores the children all at once: an incremental one reads a
-    // child from its parent's work.
-    let at_once = heuristic.eval.filter(|_| heuristic.depth == 0);
-    if let Some(e) = at_once {
-        e.evaluate_children(pos, moves, values);
-    }
+    // Where the evaluation alone scores the children and knows a faster way than each
+    // child alone (an incremental model reads a child from its parent's work), it scores
+    // them all at once.
+    let at_once = heuristic.depth == 0
+        && heuristic
+            .eval
+            .is_some_and(|e| e.evaluate_children(pos, moves, values));
     let kids = moves.iter().enumerate().map(|(k, &mv)| {
         let mut child = pos.clone();
         child.play(mv);
@@ -422,8 +423,10 @@ pub fn expand<G: Game, S: Store<G::Move>>(
         let value = match (proof, heuristic.eval) {
             (Proof::Unknown, Some(e)) => {
                 // The evaluation is for the child's side to move, the mover's opponent.
-                let v = if at_once.is_some() {
+                let v = if at_once {
                     ShallowValue::Eval(values[k])
+                } else if heuristic.depth == 0 {
+                    ShallowValue::Eval(e.evaluate(&child))
                 } else {
                     shallow.value(e, &child, heuristic.depth)
                 };

@@ -539,28 +539,19 @@ mod tests {
     #[test]
     fn every_key_of_the_table_reads_and_prints_back() {
         for o in OPTIONS {
-            let want = format!(
-                "{}={}",
-                o.name,
-                example(o.name).expect("every option has an example")
-            );
+            let value = example(o.name).expect("every option has an example");
+            let want = format!("{}={value}", o.name);
             if o.mcts_key {
                 let mut s = crate::settings::EngineSettings::default();
-                s.set(
-                    o.name,
-                    example(o.name).expect("every option has an example"),
-                )
-                .unwrap_or_else(|e| panic!("{want}: {e}"));
+                s.set(o.name, value)
+                    .unwrap_or_else(|e| panic!("{want}: {e}"));
                 let text = s.to_string();
                 assert!(text.split(',').any(|kv| kv == want), "{want}: {text}");
             }
             if o.ab_key {
                 let mut s = crate::ab_player::AbSettings::default();
-                s.set(
-                    o.name,
-                    example(o.name).expect("every option has an example"),
-                )
-                .unwrap_or_else(|e| panic!("{want}: {e}"));
+                s.set(o.name, value)
+                    .unwrap_or_else(|e| panic!("{want}: {e}"));
                 let text = s.to_string();
                 assert!(text.split(',').any(|kv| kv == want), "{want}: {text}");
             }

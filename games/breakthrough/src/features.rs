@@ -182,6 +182,19 @@ impl NTuple {
     }
 }
 
+impl NTuple {
+    /// `side`'s pieces and its opponent's in `pos`, seen from `side`: its pieces move up.
+    #[inline]
+    fn seen_from(&self, pos: &Position, side: Side) -> (u64, u64) {
+        let (own, opp) = (pos.pieces(side), pos.pieces(side.opponent()));
+        if side == Side::Second {
+            (flip_rows(&self.board, own), flip_rows(&self.board, opp))
+        } else {
+            (own, opp)
+        }
+    }
+}
+
 impl Features<Position> for NTuple {
     fn identity(&self) -> Identity {
         let shapes: Vec<String> = self
@@ -203,12 +216,7 @@ impl Features<Position> for NTuple {
     #[inline]
     fn active(&self, pos: &Position, out: &mut Active) {
         out.clear();
-        let me = pos.side();
-        let (mut own, mut opp) = (pos.pieces(me), pos.pieces(me.opponent()));
-        if me == Side::Second {
-            own = flip_rows(&self.board, own);
-            opp = flip_rows(&self.board, opp);
-        }
+        let (own, opp) = self.seen_from(pos, pos.side());
         // Compiled once per instruction set: `pext` and `popcnt` inline only where enabled.
         bits::dispatch(Extract {
             features: self,
@@ -233,12 +241,8 @@ impl Features<Position> for NTuple {
         }
         // The children's mover is the parent's opponent: the board is seen from it.
         let mover = pos.side().opponent();
-        let (mut own, mut opp) = (pos.pieces(mover), pos.pieces(pos.side()));
+        let (own, opp) = self.seen_from(pos, mover);
         let flip = mover == Side::Second;
-        if flip {
-            own = flip_rows(&self.board, own);
-            opp = flip_rows(&self.board, opp);
-        }
         bits::dispatch(ChildSums {
             features: self,
             own,
@@ -526,7 +530,7 @@ mod tests {
             rng ^= game;
             while pos.outcome().is_none() {
                 pos.legal_moves(&mut moves);
-                net.evaluate_children(&pos, &moves, &mut values);
+                assert!(net.evaluate_children(&pos, &moves, &mut values));
                 assert_eq!(values.len(), moves.len());
                 for (&mv, &got) in moves.iter().zip(&values) {
                     let mut child = pos;
