@@ -76,6 +76,10 @@ pub struct AlphaBeta<G: Game> {
     /// One move buffer and one score buffer per ply, so the search allocates nothing.
     moves: Vec<Vec<G::Move>>,
     scores: Vec<Vec<i32>>,
+    /// One buffer per ply of the evaluations of a frontier node's children, scored
+    /// together where the evaluation can (an incremental model: a child from its parent's
+    /// sums costs a fraction of a whole evaluation).
+    leaves: Vec<Vec<i32>>,
     /// Hashes of the positions from the root to the current node, for repetitions.
     path: Vec<u64>,
     nodes: u64,
@@ -122,6 +126,7 @@ impl<G: Game> AlphaBeta<G> {
             order: Ordering::new(plies),
             moves: vec![Vec::new(); plies],
             scores: vec![Vec::new(); plies],
+            leaves: vec![Vec::new(); plies],
             path: Vec::with_capacity(plies),
             config,
             eval,
@@ -253,7 +258,7 @@ impl<G: Game> AlphaBeta<G> {
         for depth in 1..=max_depth {
             self.root_best = None;
             self.path.clear();
-            let value = self.node(pos, depth, -INFINITY, INFINITY, 0);
+            let value = self.node(pos, depth, -INFINITY, INFINITY, 0, None);
             if self.stopped {
                 // The moves searched before the stop were searched fully; the first was
                 // the previous iteration's best, so what was found is at least as good.
@@ -309,8 +314,17 @@ impl<G: Game> AlphaBeta<G> {
     }
 
     /// The negamax value of `pos` for its side to move, searched `depth` plies deep within
-    /// the window (`alpha`, `beta`); `ply` plies below the root.
-    fn node(&mut self, pos: &G, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+    /// the window (`alpha`, `beta`); `ply` plies below the root. `known` is the position's
+    /// evaluation when its parent already scored it with its siblings.
+    fn node(
+        &mut self,
+        pos: &G,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: u32,
+        known: Option<i32>,
+    ) -> i32 {
         self.nodes += 1;
         if self.nodes % CHECK_EVERY == 0 {
             self.check_limits();
@@ -345,7 +359,8 @@ impl<G: Game> AlphaBeta<G> {
             }
         }
         if depth == 0 {
-            return self.eval.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+            let v = known.unwrap_or_else(|| self.eval.evaluate(pos));
+            return v.clamp(-EVAL_LIMIT, EVAL_LIMIT);
         }
         let mut table_move = None;
         if let Some(e) = self.table.probe(key) {
@@ -365,6 +380,10 @@ impl<G: Game> AlphaBeta<G> {
         let p = ply as usize;
         let mut moves = std::mem::take(&mut self.moves[p]);
         let mut scores = std::mem::take(&mut self.scores[p]);
+        let mut leaves = std::mem::take(&mut self.leaves[p]);
+        // Scored together once a second child is needed: a cut node most often needs
+        // one, and one child alone costs the same either way.
+        let mut batch = false;
         // The root of a search with moves left out weighs every other move: forced moves
         // would leave nothing to rank once the forced ones are out.
         let every = ply == 0 && !self.exclude.is_empty();
@@ -388,12 +407,16 @@ impl<G: Game> AlphaBeta<G> {
         for (i, &mv) in moves.iter().enumerate() {
             let mut child = pos.clone();
             child.play(mv);
+            if depth == 1 && i == 1 {
+                batch = self.eval.evaluate_children(pos, &moves, &mut leaves);
+            }
+            let known = batch.then(|| leaves[i]);
             let v = if i == 0 {
-                -self.node(&child, depth - 1, -beta, -alpha, ply + 1)
+                -self.node(&child, depth - 1, -beta, -alpha, ply + 1, known)
             } else {
-                let v = -self.node(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                let v = -self.node(&child, depth - 1, -alpha - 1, -alpha, ply + 1, known);
                 if v > alpha && v < beta && !self.stopped {
-                    -self.node(&child, depth - 1, -beta, -alpha, ply + 1)
+                    -self.node(&child, depth - 1, -beta, -alpha, ply + 1, known)
                 } else {
                     v
                 }
@@ -420,6 +443,7 @@ impl<G: Game> AlphaBeta<G> {
         self.path.pop();
         self.moves[p] = moves;
         self.scores[p] = scores;
+        self.leaves[p] = leaves;
         if self.stopped {
             return 0;
         }

@@ -99,6 +99,38 @@ impl Evaluation<Tree> for TreeEval {
     }
 }
 
+/// [`TreeEval`] that scores a node's children together, counting the batches it gave.
+#[derive(Default)]
+struct BatchEval(std::sync::atomic::AtomicU64);
+
+impl Evaluation<Tree> for BatchEval {
+    fn evaluate(&self, pos: &Tree) -> i32 {
+        TreeEval.evaluate(pos)
+    }
+    fn scale(&self) -> f64 {
+        TreeEval.scale()
+    }
+    fn is_tactical(&self, pos: &Tree, mv: u8) -> bool {
+        TreeEval.is_tactical(pos, mv)
+    }
+    fn verdict(&self, pos: &Tree) -> Option<Verdict> {
+        TreeEval.verdict(pos)
+    }
+    fn evaluate_children(&self, pos: &Tree, moves: &[u8], out: &mut Vec<i32>) -> bool {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        out.clear();
+        out.extend(moves.iter().map(|&m| {
+            let mut c = pos.clone();
+            c.play(m);
+            TreeEval.evaluate(&c)
+        }));
+        true
+    }
+    fn name(&self) -> &'static str {
+        "random, children together"
+    }
+}
+
 /// Plain negamax with the same leaves, verdicts and distances as the search.
 fn negamax(pos: &Tree, depth: u32, ply: u32) -> i32 {
     let side = pos.side_to_move();
@@ -178,6 +210,29 @@ fn values_equal_plain_negamax_at_every_depth() {
             );
         }
     }
+}
+
+#[test]
+fn children_scored_together_search_exactly_as_one_by_one() {
+    let mut batches = 0;
+    for (seed, root) in roots().take(60) {
+        for depth in 1..=6 {
+            let one = tree_searcher(Arc::new(TreeEval))
+                .search(&root, Limit::Depth(depth))
+                .unwrap();
+            let eval = Arc::new(BatchEval::default());
+            let together = tree_searcher(eval.clone())
+                .search(&root, Limit::Depth(depth))
+                .unwrap();
+            assert_eq!(
+                (together.score, together.best_move, together.nodes, together.depth),
+                (one.score, one.best_move, one.nodes, one.depth),
+                "seed {seed} depth {depth}"
+            );
+            batches += eval.0.load(std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+    assert!(batches > 0, "no frontier node scored its children together");
 }
 
 #[test]
