@@ -1,7 +1,8 @@
 //! End-to-end: `quasar solve --tree DIR ...`, a job-level proof search of 4x4 whose jobs
 //! run as the shell lines `next` writes: the same winner as the plain solve, a merged proof
-//! that `--check` accepts, jobs lost mid-batch issued again, and bad input as one error
-//! line.
+//! that `--check` accepts, jobs lost mid-batch issued again, a stopped job resumed from its
+//! checkpoint, stale checkpoints removed, mirror images sharing one job, and bad input as
+//! one error line.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -49,13 +50,17 @@ fn a_job_tree_of_4x4_finds_the_winner_and_its_merged_proof_checks() {
             "init",
             "--board",
             "4x4",
+            "--no-tb",
             "--job-nodes",
             "300",
             "--memory",
             "16",
         ],
     );
-    assert!(out.contains("6 leaves, jobs of 300 nodes"), "{out}");
+    assert!(
+        out.contains("6 leaves (3 positions up to the mirror), jobs of 300 nodes and up to 4 runs"),
+        "{out}"
+    );
     let mut rounds = 0;
     let mut lost = false;
     loop {
@@ -67,9 +72,9 @@ fn a_job_tree_of_4x4_finds_the_winner_and_its_merged_proof_checks() {
         }
         rounds += 1;
         assert!(rounds < 100, "unsettled after 100 rounds");
-        assert!(lines
-            .iter()
-            .all(|l| l.contains("--memory 16 --stop-after 300")));
+        assert!(lines.iter().all(
+            |l| l.contains("--memory 16 --no-tb --stop-after ") && l.contains(" --checkpoint ")
+        ));
         if rounds == 2 && !lost {
             // A batch killed before any job ended: the next `next` issues its jobs again.
             lost = true;
@@ -161,4 +166,214 @@ fn bad_tree_input_is_one_error_line() {
         &["solve", "--tree", ds, "feed"],
         "is not an intact job tree",
     );
+}
+
+/// The JSON answer of a job of the tree in `dir` (node `node`).
+fn answer(dir: &Path, node: &str) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.join("jobs").join(format!("{node}.json"))).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The node of a job line (its proof file's name).
+fn node_of(line: &str) -> String {
+    let at = line.find(".proof'").expect("a proof file");
+    let start = line[..at].rfind('/').unwrap() + 1;
+    line[start..at].to_string()
+}
+
+#[test]
+fn a_stopped_job_resumes_from_its_checkpoint_with_twice_the_nodes() {
+    let dir = scratch("resume");
+    let d = dir.join("t");
+    // The root alone is the leaf: 4x4 without a table takes 1,861 nodes, so runs of 200,
+    // 400, 800, ... nodes stop a few times first.
+    tree(
+        &d,
+        &[
+            "init",
+            "--board",
+            "4x4",
+            "--no-tb",
+            "--expand-plies",
+            "0",
+            "--job-nodes",
+            "200",
+            "--job-runs",
+            "8",
+        ],
+    );
+    let ckpt = d.join("jobs").join("0.ckpt");
+    let mut budget = 200u64;
+    let mut before = 0u64;
+    let mut stops = 0;
+    loop {
+        let out = tree(&d, &["next", "--jobs", "1"]);
+        let lines = job_lines(&d);
+        assert_eq!(lines.len(), 1, "{out}");
+        assert_eq!(node_of(&lines[0]), "0");
+        assert!(
+            lines[0].contains(&format!("--stop-after {budget} --checkpoint ")),
+            "{}",
+            lines[0]
+        );
+        assert_eq!(ckpt.exists(), stops > 0, "the checkpoint of the last run");
+        run_job(&lines[0]);
+        let a = answer(&d, "0");
+        let nodes = a["nodes"].as_u64().unwrap();
+        let fed = tree(&d, &["feed"]);
+        if a["stopped"] == true {
+            // The run went on from the last one's nodes and searched exactly its own.
+            assert_eq!(nodes, before + budget, "{a}");
+            assert!(fed.contains("1 run again from their checkpoints"), "{fed}");
+            assert!(ckpt.exists());
+            stops += 1;
+            before = nodes;
+            budget *= 2;
+            continue;
+        }
+        assert!(nodes > before && nodes <= before + budget, "{a}");
+        assert!(fed.contains("1 leaves solved"), "{fed}");
+        // Settled: its checkpoint is of no more use.
+        assert!(!ckpt.exists());
+        // The same winner as a fresh solve of the same position.
+        let fresh = dir.join("fresh.proof");
+        let (ok, out, err) = quasar(&[
+            "solve",
+            "--board",
+            "4x4",
+            "--no-tb",
+            "--winner-only",
+            "--quiet",
+            "--json",
+            "--out",
+            fresh.to_str().unwrap(),
+        ]);
+        assert!(ok, "{err}");
+        let f: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(a["winner"], f["winner"]);
+        assert_eq!(a["winner"], "Black");
+        break;
+    }
+    assert!(stops >= 2, "the job stopped {stops} times only");
+    let status = tree(&d, &["status"]);
+    assert!(
+        status.contains(&format!(
+            "{stops} stopped and run again with twice the nodes"
+        )),
+        "{status}"
+    );
+    let proof = dir.join("whole.proof");
+    tree(&d, &["proof", "--out", proof.to_str().unwrap()]);
+    let (ok, out, err) = quasar(&["solve", "--check", proof.to_str().unwrap()]);
+    assert!(
+        ok && out.contains("proof checked: Black wins"),
+        "{out}{err}"
+    );
+}
+
+#[test]
+fn stale_checkpoints_are_removed_and_others_kept() {
+    let dir = scratch("stale");
+    let d = dir.join("t");
+    // One run a job: a stopped job's leaf is expanded at once.
+    tree(
+        &d,
+        &[
+            "init",
+            "--board",
+            "4x4",
+            "--no-tb",
+            "--expand-plies",
+            "0",
+            "--job-nodes",
+            "100",
+            "--job-runs",
+            "1",
+        ],
+    );
+    tree(&d, &["next", "--jobs", "1"]);
+    let lines = job_lines(&d);
+    run_job(&lines[0]);
+    let jobs = d.join("jobs");
+    assert!(jobs.join("0.ckpt").exists());
+    // A checkpoint of a node that runs no job, and files that are no checkpoint of ours.
+    std::fs::copy(jobs.join("0.ckpt"), jobs.join("5.ckpt")).unwrap();
+    for other in ["007.ckpt", "notes.ckpt", "5.ckpt.txt"] {
+        std::fs::write(jobs.join(other), b"kept").unwrap();
+    }
+    let fed = tree(&d, &["feed"]);
+    assert!(
+        fed.contains(
+            "1 expanded into 6 children; 2 checkpoints of settled or expanded leaves removed"
+        ),
+        "{fed}"
+    );
+    assert!(!jobs.join("0.ckpt").exists() && !jobs.join("5.ckpt").exists());
+    for other in ["007.ckpt", "notes.ckpt", "5.ckpt.txt"] {
+        assert!(jobs.join(other).exists(), "{other}");
+    }
+}
+
+#[test]
+fn mirror_images_share_one_job_and_the_mirrored_proof_checks() {
+    let dir = scratch("mirror");
+    let d = dir.join("t");
+    // 4x4's six first moves are three pairs of mirror images; White loses after each, so
+    // the proof needs all six.
+    let out = tree(
+        &d,
+        &["init", "--board", "4x4", "--no-tb", "--job-nodes", "100000"],
+    );
+    assert!(
+        out.contains("6 leaves (3 positions up to the mirror)"),
+        "{out}"
+    );
+    let out = tree(&d, &["next", "--jobs", "10"]);
+    assert!(out.contains("3 jobs in"), "{out}");
+    let lines = job_lines(&d);
+    assert_eq!(lines.len(), 3);
+    let position = |l: &str| {
+        let at = l.find("--position '").unwrap() + 12;
+        l[at..at + l[at..].find('\'').unwrap()].to_string()
+    };
+    let issued: Vec<String> = lines.iter().map(|l| position(l)).collect();
+    for l in &lines {
+        run_job(l);
+    }
+    let fed = tree(&d, &["feed"]);
+    assert!(fed.contains("3 leaves solved"), "{fed}");
+    // The three leaves not issued got their mirror images' answers.
+    assert!(
+        fed.contains("7 nodes (6 won and 1 lost for their side to move, 0 open, 0 running")
+            && fed.contains("root settled: Black wins"),
+        "{fed}"
+    );
+    // Each issued position's mirror image (its rows reversed) was not issued itself.
+    let mirror = |fen: &str| {
+        let (rows, side) = fen.split_once(' ').unwrap();
+        let rows: Vec<String> = rows.split('/').map(|r| r.chars().rev().collect()).collect();
+        format!("{} {side}", rows.join("/"))
+    };
+    let mirrored = issued
+        .iter()
+        .filter(|p| issued.contains(&mirror(p)))
+        .count();
+    let symmetric = issued.iter().filter(|p| mirror(p) == **p).count();
+    assert_eq!(mirrored, symmetric, "{issued:?}");
+    let proof = dir.join("whole.proof");
+    let p = proof.to_str().unwrap();
+    tree(&d, &["proof", "--out", p]);
+    let (ok, out, err) = quasar(&["solve", "--check", p]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("proof checked: Black wins from BBBB/BBBB/WWWW/WWWW w within"),
+        "{out}"
+    );
+    // The mirrored copies were made for the merge only.
+    let left: Vec<String> = std::fs::read_dir(d.join("jobs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("mirror"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
 }

@@ -78,6 +78,18 @@ pub trait ProverPosition: Game + Copy {
     /// The move of a code [`ProverPosition::move_code`] gave (any code but 0).
     fn code_move(code: u16) -> Self::Move;
 
+    /// The position's mirror image, when the game has a symmetry that keeps values (the
+    /// same winner within the same plies): the job tree gives both one job. `None` by
+    /// default.
+    fn mirrored(&self) -> Option<Self> {
+        None
+    }
+
+    /// A move of this position seen in its [`ProverPosition::mirrored`] image.
+    fn mirrored_move(&self, mv: Self::Move) -> Self::Move {
+        mv
+    }
+
     /// True when the side to move wins with its next move, by the rules alone: what the
     /// proof checker asks. By default every move is tried.
     fn wins_at_once(&self) -> bool {

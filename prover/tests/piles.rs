@@ -116,6 +116,18 @@ impl ProverPosition for Piles {
         let [n, pile] = code.to_le_bytes();
         (pile, n)
     }
+
+    /// The piles swapped: the rules do not tell them apart.
+    fn mirrored(&self) -> Option<Piles> {
+        Some(Piles {
+            piles: [self.piles[1], self.piles[0]],
+            ..*self
+        })
+    }
+
+    fn mirrored_move(&self, (pile, n): (u8, u8)) -> (u8, u8) {
+        (1 - pile, n)
+    }
 }
 
 /// The rules alone (every default of [`Instance`]).
@@ -312,31 +324,37 @@ fn proofs_pass_the_checker_and_a_holed_or_shortened_one_does_not() {
 }
 
 /// Runs the jobs of `ids` in this process as a runner would: each a winner-only solve of
-/// its leaf stopped after `budget` nodes, its proof where the tree's layout puts it.
-fn run_jobs(tree: &JobTree<Piles>, layout: &Layout, ids: &[u32], budget: u64) -> Vec<JobResult> {
+/// its leaf stopped after the nodes of its run, resuming its checkpoint, its proof and
+/// checkpoint where the tree's layout puts them.
+fn run_jobs(tree: &JobTree<Piles>, layout: &Layout, ids: &[u32]) -> Vec<JobResult> {
     ids.iter()
         .map(|&i| {
             let pos = tree.position(i);
             let path = layout.proof(i);
+            let checkpoint = layout.checkpoint(i);
             let options = Options {
                 table_bytes: 1 << 16,
                 proof: Some(&path),
-                stop_after: Some(budget),
+                checkpoint: Some(&checkpoint),
+                stop_after: Some(tree.run_nodes(i)),
                 winner_only: true,
                 ..Options::default()
             };
-            let outcome = match prover::solve(&Plain, &pos, &options, &Silent) {
-                Ok(s) => JobOutcome::Solved {
-                    winner: s.winner,
-                    plies: s.plies,
-                },
-                Err(SolveError::Stopped { .. }) => JobOutcome::OutOfNodes,
+            let (outcome, nodes) = match prover::solve(&Plain, &pos, &options, &Silent) {
+                Ok(s) => (
+                    JobOutcome::Solved {
+                        winner: s.winner,
+                        plies: s.plies,
+                    },
+                    s.winner_nodes + s.length_nodes,
+                ),
+                Err(SolveError::Stopped { nodes, .. }) => (JobOutcome::OutOfNodes, nodes),
                 Err(e) => panic!("job {i}: {e}"),
             };
             JobResult {
                 node: i,
                 outcome,
-                nodes: budget,
+                nodes,
                 seconds: 0.0,
             }
         })
@@ -356,7 +374,12 @@ fn a_job_tree_finds_the_winner_resumes_lost_jobs_and_its_merged_proof_checks() {
         let v = minimax(&root, &mut memo);
         let winner = if v > 0 { side } else { side.opponent() };
         let layout = Layout::new(&base.join(format!("{}-{}", piles[0], piles[1])));
-        jobtree::create(&layout, &JobTree::new(root, 100, "note".into(), 0).unwrap()).unwrap();
+        // Two runs a job: a stopped job runs once more from its checkpoint with 60 nodes.
+        jobtree::create(
+            &layout,
+            &JobTree::new(root, 30, 2, "note".into(), 0).unwrap(),
+        )
+        .unwrap();
         let mut rounds = 0;
         let tree = loop {
             // Every round reads the tree back from its file, as each command does.
@@ -370,7 +393,7 @@ fn a_job_tree_finds_the_winner_resumes_lost_jobs_and_its_merged_proof_checks() {
             let mut ids = tree.running();
             ids.extend(tree.select(4usize.saturating_sub(ids.len())));
             tree.save(&layout.tree(), &lock).unwrap();
-            let results = run_jobs(&tree, &layout, &ids, 100);
+            let results = run_jobs(&tree, &layout, &ids);
             if rounds % 4 == 1 {
                 // The jobs' results are lost (a killed batch): the next round issues them
                 // again.
@@ -389,10 +412,15 @@ fn a_job_tree_finds_the_winner_resumes_lost_jobs_and_its_merged_proof_checks() {
         assert_eq!(verdict.winner(), Some(winner), "{root:?}");
         assert!(verdict.plies().unwrap() >= v.unsigned_abs(), "{root:?}");
         assert!(
-            tree.totals.expanded > 0 && tree.totals.solved > 0,
+            tree.totals.expanded > 0 && tree.totals.solved > 0 && tree.totals.reissued > 0,
             "{:?}",
             tree.totals
         );
+        // Swapped piles shared a job: some node's value (and proof) is its mirror image's.
+        let mirrored = (0..tree.nodes.len() as u32)
+            .filter(|&i| tree.mirrors_job(i))
+            .count();
+        assert!(mirrored > 0, "{root:?}");
         let out = layout.dir.join("whole.proof");
         let summary = tree.write_proof(&layout, &out).unwrap();
         let proof = Proof::<Piles>::read(&out).unwrap();
@@ -423,7 +451,7 @@ fn a_missing_or_damaged_tree_is_a_typed_error() {
         piles: [5, 5],
         side: Side::First,
     };
-    let tree = JobTree::new(root, 10, String::new(), 0).unwrap();
+    let tree = JobTree::new(root, 10, 1, String::new(), 0).unwrap();
     jobtree::create(&layout, &tree).unwrap();
     assert!(matches!(
         jobtree::create(&layout, &tree),
@@ -446,7 +474,7 @@ fn a_missing_or_damaged_tree_is_a_typed_error() {
         side: Side::First,
     };
     assert!(matches!(
-        JobTree::new(finished, 10, String::new(), 0),
+        JobTree::new(finished, 10, 1, String::new(), 0),
         Err(TreeError::GameOver(_))
     ));
     let e = tree

@@ -132,11 +132,17 @@ pub struct Args {
     #[arg(long, value_name = "N", requires = "tree",
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub(crate) jobs: Option<u32>,
-    /// With --tree DIR init: nodes each job searches before it stops and its leaf is
-    /// expanded instead [default: 20000000, about 10 to 30 s of one core]
+    /// With --tree DIR init: nodes the first run of each job searches before it stops
+    /// (saving its checkpoint) [default: 20000000, about 10 to 30 s of one core]
     #[arg(long, value_name = "NODES", requires = "tree",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) job_nodes: Option<u64>,
+    /// With --tree DIR init: runs a leaf's job gets, each resuming the last one's
+    /// checkpoint with twice its nodes (--job-nodes, then 2, 4, ... times as many), before
+    /// the leaf is expanded instead [default: 4]
+    #[arg(long, value_name = "RUNS", requires = "tree",
+          value_parser = clap::value_parser!(u64).range(1..=16))]
+    pub(crate) job_runs: Option<u64>,
     /// With --tree DIR init: plies below the root expanded at once, so that the first
     /// jobs are many [default: 1]
     #[arg(long, value_name = "PLIES", requires = "tree",

@@ -3,11 +3,14 @@
 //! solved 6x5 Breakthrough (2011). The tree lives in one folder: the file `tree`
 //! (checksummed, written through a temporary file and a rename) and each job's files under
 //! `jobs/`. [`JobTree::select`] picks the most-proving leaves for the next jobs,
-//! [`JobTree::feed`] takes their results (a solved leaf, or one whose job ran out of nodes,
-//! which is expanded into its children), and [`JobTree::write_proof`] merges the tree's
-//! own winning moves and the jobs' proofs into one proof file the checker accepts as it
-//! stands. Nothing here runs a job: whoever runs them (GNU parallel, a Slurm array) only
-//! has to leave each job's proof and result in its files.
+//! [`JobTree::feed`] takes their results (a solved leaf; or one whose job ran out of
+//! nodes, which runs again from its checkpoint with twice the nodes until it has had its
+//! runs, and is then expanded into its children), and [`JobTree::write_proof`] merges the
+//! tree's own winning moves and the jobs' proofs into one proof file the checker accepts
+//! as it stands. A position and its mirror image ([`ProverPosition::mirrored`]) share one
+//! job: the proof of the other is the job's proof mirrored. Nothing here runs a job:
+//! whoever runs them (GNU parallel, a Slurm array) only has to leave each job's proof,
+//! checkpoint and result in its files.
 
 use crate::frame;
 use crate::instance::ProverPosition;
@@ -27,14 +30,14 @@ mod store;
 pub use store::{create, open};
 
 /// Bytes of the tree file's header.
-const HEADER_BYTES: usize = 104;
+const HEADER_BYTES: usize = 120;
 /// Bytes of one node in the tree file.
-const NODE_BYTES: usize = 40;
+const NODE_BYTES: usize = 48;
 /// The frame of a tree file: magic, version and a CRC-32 of everything before it at the
 /// end.
 const FRAME: Frame = frame::sealed_at_end(
     *b"QSJTREE\0",
-    1,
+    2,
     &[],
     HEADER_BYTES,
     "quasar job tree",
@@ -51,6 +54,9 @@ const INF: u64 = u64::MAX;
 /// open leaf is picked first, so `n` picks give `n` distinct leaves where there are as
 /// many.
 const VIRTUAL: u64 = 1 << 32;
+/// The most runs a leaf's job may have: its last run searches 2^15 times the first's
+/// nodes.
+pub const MAX_JOB_RUNS: u64 = 16;
 
 /// What a node is now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,8 +125,11 @@ pub struct Node {
     pub first_child: u32,
     /// How many children it has.
     pub children: u32,
-    /// How many times a job of its own was issued.
+    /// How many runs of its own job were issued (a run after one that stopped resumes
+    /// from its checkpoint with twice the nodes).
     pub tries: u8,
+    /// Nodes its own job searched over all its runs, as its last answer said.
+    pub nodes: u64,
 }
 
 impl Node {
@@ -135,6 +144,7 @@ impl Node {
             first_child: NONE,
             children: 0,
             tries: 0,
+            nodes: 0,
         }
     }
 
@@ -149,14 +159,19 @@ impl Node {
 /// Totals over the jobs fed back, for progress and rates.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Totals {
-    /// Nodes each job may search before it stops and its leaf is expanded instead.
+    /// Nodes the first run of a leaf's job searches (each run after it, twice the last).
     pub job_nodes: u64,
+    /// Runs a leaf's job gets before its leaf is expanded instead (1: expanded as soon as
+    /// its first run stops).
+    pub job_runs: u64,
     /// When the tree was made, in seconds since the Unix epoch.
     pub started: u64,
     /// Jobs that solved their leaf.
     pub solved: u64,
-    /// Jobs that ran out of nodes (their leaves expanded).
+    /// Jobs that ran out of nodes in their last run (their leaves expanded).
     pub expanded: u64,
+    /// Runs that stopped and were issued again with twice the nodes.
+    pub reissued: u64,
     /// Nodes the jobs searched, all together.
     pub nodes: u64,
     /// Seconds the jobs took, all together (one core each).
@@ -176,7 +191,8 @@ pub enum JobOutcome {
         /// The length under perfect play (or a bound on it).
         plies: u32,
     },
-    /// It stopped after its nodes: its leaf is expanded instead.
+    /// It stopped after its nodes (saving its checkpoint): it runs again, or its leaf is
+    /// expanded.
     OutOfNodes,
 }
 
@@ -187,7 +203,7 @@ pub struct JobResult {
     pub node: u32,
     /// What it found.
     pub outcome: JobOutcome,
-    /// Nodes it searched.
+    /// Nodes it searched, over all its runs (a run resumed from a checkpoint counts on).
     pub nodes: u64,
     /// Seconds it took.
     pub seconds: f64,
@@ -198,10 +214,13 @@ pub struct JobResult {
 pub struct Fed {
     /// Leaves solved by their jobs.
     pub solved: u64,
-    /// Leaves expanded because their jobs ran out of nodes.
+    /// Leaves expanded because their jobs ran out of nodes in their last run (with the
+    /// leaves that waited for them).
     pub expanded: u64,
     /// Children those expansions made.
     pub children: u64,
+    /// Jobs that stopped and run again from their checkpoints with twice the nodes.
+    pub reissued: u64,
 }
 
 /// The tree's nodes by what they are now.
@@ -316,6 +335,26 @@ impl Layout {
     pub fn output(&self, node: u32) -> PathBuf {
         self.jobs().join(format!("{node}.out"))
     }
+
+    /// The checkpoint of the job of `node`: saved when a run stops, resumed by the next.
+    pub fn checkpoint(&self, node: u32) -> PathBuf {
+        self.jobs().join(format!("{node}.ckpt"))
+    }
+
+    /// The proof of the job of `node` mirrored, for the mirror image of its position (made
+    /// while the tree's proof is written, removed after).
+    pub fn mirror_proof(&self, node: u32) -> PathBuf {
+        self.jobs().join(format!("{node}.mirror.proof"))
+    }
+
+    /// The node whose checkpoint `name` (a file name in the jobs' folder) is, if it is one.
+    pub fn checkpoint_node(name: &str) -> Option<u32> {
+        let id = name.strip_suffix(".ckpt")?;
+        // Only the names `checkpoint` makes (no sign, no leading zero): another file is
+        // never taken for one.
+        let node: u32 = id.parse().ok()?;
+        (node.to_string() == id).then_some(node)
+    }
 }
 
 /// The master tree of a job-level proof search of `root`.
@@ -329,8 +368,11 @@ pub struct JobTree<P> {
     pub totals: Totals,
     /// Free text kept with the tree: the options every job is run with.
     pub note: String,
-    /// Positions a job solved: the node whose proof file holds it.
+    /// Positions a job solved (by [`JobTree::canon`]'s key): the node whose proof file
+    /// holds it or its mirror image.
     solved: HashMap<Key, u32>,
+    /// Each node's key up to the mirror (not stored).
+    canon: Vec<Key>,
     /// Each node's proof and disproof numbers for its side to move (not stored).
     numbers: Vec<(u64, u64)>,
 }
@@ -338,7 +380,15 @@ pub struct JobTree<P> {
 impl<P: ProverPosition> JobTree<P> {
     /// A tree of the unfinished `root` alone, whose jobs each search `job_nodes` nodes;
     /// `note` is kept with it.
-    pub fn new(root: P, job_nodes: u64, note: String, now: u64) -> Result<JobTree<P>, TreeError> {
+    /// `job_runs` (1 to [`MAX_JOB_RUNS`]) is how many runs a leaf's job gets, each resuming
+    /// the last with twice its nodes, before the leaf is expanded instead.
+    pub fn new(
+        root: P,
+        job_nodes: u64,
+        job_runs: u64,
+        note: String,
+        now: u64,
+    ) -> Result<JobTree<P>, TreeError> {
         if root.outcome().is_some() {
             return Err(TreeError::GameOver(root.position_text()));
         }
@@ -347,15 +397,41 @@ impl<P: ProverPosition> JobTree<P> {
             nodes: vec![Node::leaf(root.raw_key(), NONE, 0)],
             totals: Totals {
                 job_nodes,
+                job_runs: job_runs.clamp(1, MAX_JOB_RUNS),
                 started: now,
                 ..Totals::default()
             },
             note,
             solved: HashMap::new(),
+            canon: Vec::new(),
             numbers: Vec::new(),
         };
         tree.update(1);
         Ok(tree)
+    }
+
+    /// The key of `pos` up to the mirror: the smaller of its own and its mirror image's, so
+    /// that both share one job.
+    pub fn canon(pos: &P) -> Key {
+        let own = pos.raw_key();
+        match pos.mirrored() {
+            Some(m) => own.min(m.raw_key()),
+            None => own,
+        }
+    }
+
+    /// The nodes the current run of node `i`'s own job searches: the first run the tree's
+    /// job nodes, each later one twice the last.
+    pub fn run_nodes(&self, i: u32) -> u64 {
+        let run = self.nodes[i as usize].tries.max(1) as u32 - 1;
+        self.totals.job_nodes.saturating_mul(1u64 << run.min(62))
+    }
+
+    /// True when node `i` takes its value from a job of its mirror image's position (its
+    /// proof is that job's proof mirrored).
+    pub fn mirrors_job(&self, i: u32) -> bool {
+        let n = &self.nodes[i as usize];
+        n.job != NONE && self.nodes[n.job as usize].key != n.key
     }
 
     /// The position of node `i`.
@@ -416,6 +492,7 @@ impl<P: ProverPosition> JobTree<P> {
                 Some(_) => return Err(TreeError::Draw(child.position_text())),
             }
             self.nodes.push(node);
+            self.canon.push(JobTree::canon(&child));
         }
         let n = &mut self.nodes[i as usize];
         n.state = NodeState::Expanded;
@@ -463,7 +540,7 @@ impl<P: ProverPosition> JobTree<P> {
         let mut by_key: HashMap<Key, u32> = self
             .running()
             .into_iter()
-            .map(|i| (self.nodes[i as usize].key, i))
+            .map(|i| (self.canon[i as usize], i))
             .collect();
         let mut picked = Vec::new();
         while picked.len() < n && !self.root_value().known() {
@@ -483,10 +560,10 @@ impl<P: ProverPosition> JobTree<P> {
                 // Every unsolved leaf is running already.
                 break;
             }
-            let job = match by_key.get(&node.key) {
+            let job = match by_key.get(&self.canon[i as usize]) {
                 Some(&j) => j,
                 None => {
-                    by_key.insert(node.key, i);
+                    by_key.insert(self.canon[i as usize], i);
                     picked.push(i);
                     self.nodes[i as usize].tries = node.tries.saturating_add(1);
                     i
@@ -507,7 +584,10 @@ impl<P: ProverPosition> JobTree<P> {
     }
 
     /// Takes the results of finished jobs: a solved leaf gets its value (and so does every
-    /// leaf of the same position), a leaf whose job ran out of nodes is expanded; then the
+    /// leaf of the same position or its mirror image); a leaf whose job ran out of nodes
+    /// stays running for its next run, which resumes from the checkpoint with twice the
+    /// nodes, until the job has had its runs: then the leaf is expanded, and so are the
+    /// leaves that waited for it (their children share jobs with its children). Then the
     /// values and numbers are brought up to the root.
     pub fn feed(&mut self, results: &[JobResult]) -> Result<Fed, TreeError> {
         let mut fed = Fed::default();
@@ -539,17 +619,34 @@ impl<P: ProverPosition> JobTree<P> {
                     } else {
                         Value::Loss(plies)
                     };
-                    self.solved.insert(node.key, i);
+                    self.solved.insert(self.canon[i as usize], i);
                     self.totals.solved += 1;
                     fed.solved += 1;
+                }
+                JobOutcome::OutOfNodes if (node.tries as u64) < self.totals.job_runs => {
+                    self.nodes[i as usize].tries = node.tries + 1;
+                    self.totals.reissued += 1;
+                    fed.reissued += 1;
                 }
                 JobOutcome::OutOfNodes => {
                     fed.children += self.expand(i)? as u64;
                     self.totals.expanded += 1;
                     fed.expanded += 1;
+                    let waiting: Vec<u32> = (0..self.nodes.len() as u32)
+                        .filter(|&w| {
+                            let n = &self.nodes[w as usize];
+                            w != i && n.state == NodeState::Running && n.job == i
+                        })
+                        .collect();
+                    for w in waiting {
+                        fed.children += self.expand(w)? as u64;
+                        fed.expanded += 1;
+                    }
                 }
             }
-            self.totals.nodes += r.nodes;
+            // A run resumed from its checkpoint counts on from the last run's nodes.
+            self.totals.nodes += r.nodes.saturating_sub(node.nodes);
+            self.nodes[i as usize].nodes = r.nodes;
             self.totals.seconds += r.seconds;
         }
         self.totals.feeds += 1;
@@ -560,6 +657,11 @@ impl<P: ProverPosition> JobTree<P> {
     /// Recomputes every node's value and numbers from its children, leaves first (each
     /// node comes after its parent), with running leaves at `running` each.
     fn update(&mut self, running: u64) {
+        if self.canon.len() != self.nodes.len() {
+            self.canon = (0..self.nodes.len() as u32)
+                .map(|i| JobTree::canon(&self.position(i)))
+                .collect();
+        }
         self.numbers.resize(self.nodes.len(), (1, 1));
         for i in (0..self.nodes.len()).rev() {
             self.update_node(i, running);
@@ -592,8 +694,9 @@ impl<P: ProverPosition> JobTree<P> {
                     value = Value::Win(p.saturating_add(1));
                 } else if all_won {
                     value = Value::Loss(worst_win.saturating_add(1));
-                } else if let Some(&j) = self.solved.get(&node.key) {
-                    // The same position solved by a job elsewhere settles this one.
+                } else if let Some(&j) = self.solved.get(&self.canon[i]) {
+                    // The same position (or its mirror image) solved by a job elsewhere
+                    // settles this one.
                     value = self.nodes[j as usize].value;
                     job = j;
                 }
@@ -603,7 +706,7 @@ impl<P: ProverPosition> JobTree<P> {
                 }
             }
             NodeState::Running | NodeState::Leaf if !value.known() => {
-                if let Some(&j) = self.solved.get(&node.key) {
+                if let Some(&j) = self.solved.get(&self.canon[i]) {
                     value = self.nodes[j as usize].value;
                     job = j;
                 } else if node.state == NodeState::Running {
@@ -632,6 +735,18 @@ impl<P: ProverPosition> JobTree<P> {
         }
         self.nodes[i].value = value;
         self.nodes[i].job = job;
+    }
+
+    /// The open leaves (unsolved, not running) counted once a position up to the mirror:
+    /// the jobs they need.
+    pub fn open_positions(&self) -> u64 {
+        let open = (0..self.nodes.len()).filter(|&i| {
+            let n = &self.nodes[i];
+            n.state == NodeState::Leaf && !n.value.known()
+        });
+        open.map(|i| self.canon[i])
+            .collect::<std::collections::HashSet<_>>()
+            .len() as u64
     }
 
     /// The nodes by what they are now.

@@ -1,11 +1,16 @@
-//! The proof of a settled tree: its own records and its jobs' proofs, merged into one file.
+//! The proof of a settled tree: its own records and its jobs' proofs (mirrored for a node
+//! whose job solved its mirror image), merged into one file.
 
 use super::*;
+use crate::proof::write_proof_file;
+
+/// A job whose proof the tree's proof needs: its node, and whether it is needed mirrored.
+type Need = (u32, bool);
 
 impl<P: ProverPosition> JobTree<P> {
     /// The proof of the settled root: the tree's own records (the winner's move at each
     /// of its nodes in the proof, with its bound) and the jobs whose proofs complete it.
-    fn plan(&self) -> Result<(Verdict, Vec<Record>, Vec<u32>), TreeError> {
+    fn plan(&self) -> Result<(Verdict, Vec<Record>, Vec<Need>), TreeError> {
         let verdict = self.verdict().ok_or_else(|| {
             let (pn, dn) = self.numbers[0];
             TreeError::Unsettled(format!("root proof/disproof numbers {pn}/{dn}"))
@@ -26,7 +31,7 @@ impl<P: ProverPosition> JobTree<P> {
         i: u32,
         winner: Side,
         records: &mut Vec<Record>,
-        jobs: &mut Vec<u32>,
+        jobs: &mut Vec<Need>,
     ) -> Result<u32, TreeError> {
         let node = self.nodes[i as usize];
         let pos = self.position(i);
@@ -43,7 +48,7 @@ impl<P: ProverPosition> JobTree<P> {
             return Ok(0);
         }
         if node.job != NONE {
-            jobs.push(node.job);
+            jobs.push((node.job, self.mirrors_job(i)));
             return Ok(plies as u32);
         }
         if node.state != NodeState::Expanded {
@@ -79,21 +84,35 @@ impl<P: ProverPosition> JobTree<P> {
         let lock = OutputLock::acquire(out)?;
         let (verdict, mut records, jobs) = self.plan()?;
         let winner = verdict.winner().expect("a win");
+        for &(j, mirror) in &jobs {
+            if mirror {
+                write_mirrored::<P>(&layout.proof(j), &layout.mirror_proof(j))?;
+            }
+        }
+        let path = |&(j, mirror): &Need| match mirror {
+            true => layout.mirror_proof(j),
+            false => layout.proof(j),
+        };
         let files = jobs
             .iter()
-            .map(|&j| ProofFile::open(&layout.proof(j)))
+            .map(|n| ProofFile::open(&path(n)))
             .collect::<Result<Vec<_>, _>>()?;
         let views = files
             .iter()
             .map(ProofFile::view::<P>)
             .collect::<Result<Vec<_>, _>>()?;
-        for (view, &j) in views.iter().zip(&jobs) {
-            let expected = self.position(j);
+        for (view, need) in views.iter().zip(&jobs) {
+            let (j, mirror) = *need;
+            let own = self.position(j);
+            let expected = match mirror {
+                true => own.mirrored().unwrap_or(own),
+                false => own,
+            };
             let bad = |msg: String| TreeError::BadResult { node: j, msg };
             if view.root.raw_key() != expected.raw_key() {
                 return Err(bad(format!(
                     "{} is the proof of {}, not of {}: remove the job's files and run it again",
-                    layout.proof(j).display(),
+                    path(need).display(),
                     view.root.position_text(),
                     expected.position_text()
                 )));
@@ -108,7 +127,7 @@ impl<P: ProverPosition> JobTree<P> {
                     return Err(bad(format!(
                         "{} proves that {}, but its result said {} wins within {held} plies: \
                          remove the job's files and run it again",
-                        layout.proof(j).display(),
+                        path(need).display(),
                         v.text(&view.root),
                         P::side_name(winner)
                     )))
@@ -116,8 +135,74 @@ impl<P: ProverPosition> JobTree<P> {
             }
         }
         sort_records(&mut records, true);
-        Ok(merge_views(
-            &views, records, &self.root, verdict, out, &lock,
-        )?)
+        let merged = merge_views(&views, records, &self.root, verdict, out, &lock)?;
+        drop(views);
+        drop(files);
+        for &(j, mirror) in &jobs {
+            if mirror {
+                let _ = std::fs::remove_file(layout.mirror_proof(j));
+            }
+        }
+        Ok(merged)
     }
+}
+
+/// Writes to `dst` the proof `src` holds, mirrored ([`ProverPosition::mirrored`]): every
+/// record's position and move seen in the mirror image, which proves the mirrored root
+/// (the rules are symmetric), sorted and indexed anew.
+fn write_mirrored<P: ProverPosition>(src: &Path, dst: &Path) -> Result<(), TreeError> {
+    let file = ProofFile::open(src)?;
+    let view = file.view::<P>()?;
+    let bad = |msg: String| {
+        TreeError::Proof(ProofError::Invalid(format!(
+            "{}: {msg}; remove the job's files and run it again",
+            src.display()
+        )))
+    };
+    let mirror = |pos: &P| {
+        pos.mirrored()
+            .ok_or_else(|| bad("the game has no mirror image".into()))
+    };
+    let root = mirror(&view.root)?;
+    let mut records = Vec::with_capacity(view.len() as usize);
+    for k in 0..view.len() {
+        let r = view
+            .record(k)
+            .ok_or_else(|| bad(format!("record {k} is of an unknown kind")))?;
+        let key = Key {
+            a: r.a,
+            b: r.b,
+            side: r.side as u8,
+        };
+        let pos = view
+            .root
+            .with_key(&key)
+            .map_err(|e| bad(format!("record {k} holds no position: {e}")))?;
+        let image = mirror(&pos)?.raw_key();
+        // 0 stands for no move.
+        let mv = match r.mv {
+            0 => 0,
+            code => P::move_code(pos.mirrored_move(P::code_move(code))),
+        };
+        records.push(Record {
+            a: image.a,
+            b: image.b,
+            mv,
+            ..r
+        });
+    }
+    sort_records(&mut records, true);
+    let count = records.len() as u64;
+    let mut sorted = records.into_iter().peekable();
+    // Sorted by hash: the writer takes them a 256th of the hash range at a time.
+    let chunks = (0..256u64).map(move |part| {
+        let mut chunk = Vec::new();
+        while let Some(r) = sorted.next_if(|r| r.hash() >> 56 == part) {
+            chunk.push(r);
+        }
+        Ok(chunk)
+    });
+    let lock = OutputLock::acquire(dst)?;
+    write_proof_file(dst, &lock, &root, view.verdict, count, chunks)?;
+    Ok(())
 }

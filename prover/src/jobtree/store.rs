@@ -21,6 +21,8 @@ impl<P: ProverPosition> JobTree<P> {
             t.nodes,
             t.seconds.to_bits(),
             t.feeds,
+            t.job_runs,
+            t.reissued,
         ] {
             h.extend_from_slice(&v.to_le_bytes());
         }
@@ -49,6 +51,7 @@ impl<P: ProverPosition> JobTree<P> {
             for w in [n.parent, n.job, n.first_child, n.children] {
                 bytes.extend_from_slice(&w.to_le_bytes());
             }
+            bytes.extend_from_slice(&n.nodes.to_le_bytes());
         }
         bytes.extend_from_slice(self.note.as_bytes());
         FRAME.seal(&mut bytes);
@@ -84,8 +87,13 @@ impl<P: ProverPosition> JobTree<P> {
             nodes: h.u64(72),
             seconds: f64::from_bits(h.u64(80)),
             feeds: h.u64(88),
+            job_runs: h.u64(96),
+            reissued: h.u64(104),
         };
-        let note_len = h.u64(96);
+        if !(1..=MAX_JOB_RUNS).contains(&totals.job_runs) {
+            return Err(bad("the runs a job gets are out of range"));
+        }
+        let note_len = h.u64(112);
         let body = h.all();
         let expected = HEADER_BYTES as u128 + count as u128 * NODE_BYTES as u128 + note_len as u128;
         if count == 0 || expected != body.len() as u128 {
@@ -124,6 +132,7 @@ impl<P: ProverPosition> JobTree<P> {
                 first_child: f.u32(32),
                 children: f.u32(36),
                 tries: f.u8(22),
+                nodes: f.u64(40),
             };
             // Parents before children, children inside the tree, keys of this game: the
             // passes over the tree rely on it.
@@ -144,20 +153,25 @@ impl<P: ProverPosition> JobTree<P> {
         if nodes[0].key != root.raw_key() {
             return Err(bad("the first node is not the root"));
         }
-        let solved = nodes
-            .iter()
-            .enumerate()
-            .filter(|(i, n)| n.job == *i as u32 && n.value.known())
-            .map(|(i, n)| (n.key, i as u32))
-            .collect();
         let mut tree = JobTree {
             root,
             nodes,
             totals,
             note,
-            solved,
+            solved: HashMap::new(),
+            canon: Vec::new(),
             numbers: Vec::new(),
         };
+        tree.canon = (0..tree.nodes.len() as u32)
+            .map(|i| JobTree::canon(&tree.position(i)))
+            .collect();
+        tree.solved = tree
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(i, n)| n.job == *i as u32 && n.value.known())
+            .map(|(i, _)| (tree.canon[i], i as u32))
+            .collect();
         tree.update(1);
         Ok(tree)
     }

@@ -1,13 +1,14 @@
 //! `quasar solve --tree DIR init|next|feed|status|proof`: a job-level proof search. The
 //! master tree lives in DIR (`prover::jobtree`); `next` writes one shell line per job to
-//! `DIR/jobs.txt` (a plain `quasar solve` of a leaf with its own proof file, its JSON
-//! answer renamed into place only when complete), GNU parallel or a Slurm array runs them,
-//! and `feed` reads their answers back. No process of ours talks to another: every step
-//! reads and writes files, so any of them may be killed and run again.
+//! `DIR/jobs.txt` (a plain `quasar solve` of a leaf with its own proof and checkpoint
+//! files, its JSON answer renamed into place only when complete), GNU parallel or a Slurm
+//! array runs them, and `feed` reads their answers back (a job that stopped runs again
+//! from its checkpoint, until its leaf is expanded). No process of ours talks to another:
+//! every step reads and writes files, so any of them may be killed and run again.
 
 use crate::cli::solve::Args;
 use crate::cli::CliResult;
-use prover::jobtree::{self, JobOutcome, JobResult, JobTree, Layout, TreeError};
+use prover::jobtree::{self, JobOutcome, JobResult, JobTree, Layout, NodeState, TreeError};
 use prover::ProverPosition;
 use quasar_core::Side;
 use quasar_file::OutputLock;
@@ -32,6 +33,10 @@ pub enum TreeAction {
 /// Nodes a job searches unless `--job-nodes` says: about 10 to 30 s of one core on
 /// Breakthrough, so a killed job loses little and a batch's jobs end close together.
 const DEFAULT_JOB_NODES: u64 = 20_000_000;
+
+/// Runs a leaf's job gets unless `--job-runs` says: 1 + 1 + 2 + 4 = 8 times `--job-nodes`
+/// before the leaf is expanded.
+const DEFAULT_JOB_RUNS: u64 = 4;
 
 /// Jobs `next` issues unless `--jobs` says: two per core of this machine, so that GNU
 /// parallel keeps every core busy while the batch's last jobs end.
@@ -73,6 +78,7 @@ pub(crate) fn run<P: ProverPosition>(
             (args.no_tb, "--no-tb"),
             (args.length_pn_from.is_some(), "--length-pn-from"),
             (args.job_nodes.is_some(), "--job-nodes"),
+            (args.job_runs.is_some(), "--job-runs"),
             (args.expand_plies.is_some(), "--expand-plies"),
         ] {
             if given {
@@ -125,15 +131,18 @@ fn init<P: ProverPosition>(args: &Args, layout: &Layout, root: P) -> CliResult {
         options.push(format!("--length-pn-from {k}"));
     }
     let job_nodes = args.job_nodes.unwrap_or(DEFAULT_JOB_NODES);
-    let mut tree = JobTree::new(root, job_nodes, options.join(" "), now())?;
+    let job_runs = args.job_runs.unwrap_or(DEFAULT_JOB_RUNS);
+    let mut tree = JobTree::new(root, job_nodes, job_runs, options.join(" "), now())?;
     tree.expand_to(args.expand_plies.unwrap_or(1))?;
     jobtree::create(layout, &tree)?;
+    let c = tree.counts();
     println!(
-        "job tree {} of {}: {} leaves, jobs of {job_nodes} nodes; go on with `quasar solve \
-         --tree {} next`",
+        "job tree {} of {}: {} leaves ({} positions up to the mirror), jobs of {job_nodes} \
+         nodes and up to {job_runs} runs; go on with `quasar solve --tree {} next`",
         layout.dir.display(),
         root.position_text(),
-        tree.counts().open,
+        c.open,
+        tree.open_positions(),
         layout.dir.display()
     );
     Ok(())
@@ -144,8 +153,9 @@ fn jobs_file(layout: &Layout) -> std::path::PathBuf {
     layout.dir.join("jobs.txt")
 }
 
-/// `next`: the jobs issued before whose answers are missing (killed, or never run), then
-/// the most-proving leaves, up to `--jobs`, written to DIR/jobs.txt.
+/// `next`: the jobs issued before whose answers are missing (killed, never run, or to run
+/// again from their checkpoints), then the most-proving leaves, up to `--jobs`, written to
+/// DIR/jobs.txt.
 fn next<P: ProverPosition>(args: &Args, game: &str, layout: &Layout) -> CliResult {
     let (mut tree, lock) = jobtree::open::<P>(layout)?;
     let jobs = args.jobs.map_or_else(default_jobs, |n| n as usize);
@@ -170,12 +180,13 @@ fn next<P: ProverPosition>(args: &Args, game: &str, layout: &Layout) -> CliResul
         let (proof, out, result) = (abs.proof(i), abs.output(i), abs.result(i));
         let q = |p: &Path| quote(&p.display().to_string());
         text.push_str(&format!(
-            "{} solve --game {game} --position {} {} --stop-after {} --winner-only --quiet --json \
-             --out {} > {} && mv {} {}\n",
+            "{} solve --game {game} --position {} {} --stop-after {} --checkpoint {} \
+             --winner-only --quiet --json --out {} > {} && mv {} {}\n",
             quote(&exe.display().to_string()),
             quote(&pos.position_text()),
             tree.note,
-            tree.totals.job_nodes,
+            tree.run_nodes(i),
+            q(&abs.checkpoint(i)),
             q(&proof),
             q(&out),
             q(&out),
@@ -283,22 +294,33 @@ fn feed<P: ProverPosition>(layout: &Layout) -> CliResult {
         }
     }
     let fed = tree.feed(&results)?;
+    // A job that runs again loses its answer first, so that `next` issues it; a crash
+    // before the tree is saved issues that run once more, with the nodes it had.
+    for r in &results {
+        let n = &tree.nodes[r.node as usize];
+        if n.state == NodeState::Running && n.job == r.node {
+            remove(&layout.result(r.node))?;
+        }
+    }
     tree.save(&layout.tree(), &lock)?;
     // An expanded job's files are of no more use (a solved one's proof is kept for the
-    // final proof).
+    // final proof, its checkpoint is not).
     for r in &results {
-        if r.outcome == JobOutcome::OutOfNodes {
-            let _ = std::fs::remove_file(layout.result(r.node));
-            let _ = std::fs::remove_file(layout.proof(r.node));
+        if tree.nodes[r.node as usize].state == NodeState::Expanded {
+            remove(&layout.result(r.node))?;
+            remove(&layout.proof(r.node))?;
             let _ = std::fs::remove_dir_all(prover::proof_writer::scratch_folder(
                 &layout.proof(r.node),
             ));
         }
     }
+    let removed = remove_stale_checkpoints(&tree, layout)?;
     println!(
-        "fed {} answers: {} leaves solved, {} expanded into {} children",
+        "fed {} answers: {} leaves solved, {} run again from their checkpoints, {} expanded \
+         into {} children; {removed} checkpoints of settled or expanded leaves removed",
         results.len(),
         fed.solved,
+        fed.reissued,
         fed.expanded,
         fed.children
     );
@@ -306,12 +328,54 @@ fn feed<P: ProverPosition>(layout: &Layout) -> CliResult {
     Ok(())
 }
 
+/// Removes `path` unless it is gone already.
+fn remove(path: &Path) -> Result<(), quasar_file::FileError> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(quasar_file::FileError::io(path, e))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Removes every checkpoint in the jobs' folder whose node's own job is not running any
+/// more (its leaf settled or expanded, by its job or by another), unless a job holds it
+/// now; returns how many.
+fn remove_stale_checkpoints<P: ProverPosition>(
+    tree: &JobTree<P>,
+    layout: &Layout,
+) -> Result<u64, TreeError> {
+    let dir = layout.jobs();
+    let io = |e| TreeError::File(quasar_file::FileError::io(&dir, e));
+    let mut removed = 0;
+    for entry in std::fs::read_dir(&dir).map_err(io)? {
+        let entry = entry.map_err(io)?;
+        let Some(i) = entry.file_name().to_str().and_then(Layout::checkpoint_node) else {
+            continue;
+        };
+        let running = tree
+            .nodes
+            .get(i as usize)
+            .is_some_and(|n| n.state == NodeState::Running && n.job == i);
+        if running {
+            continue;
+        }
+        // A job still writing it (run by hand, or by a tree of the same folder) keeps it.
+        let Ok(_lock) = OutputLock::acquire(&layout.checkpoint(i)) else {
+            continue;
+        };
+        remove(&layout.checkpoint(i))?;
+        removed += 1;
+    }
+    Ok(removed)
+}
+
 /// The tree's progress: its nodes, the jobs fed back with their rates, the root.
 fn print_status<P: ProverPosition>(tree: &JobTree<P>, layout: &Layout) {
     let c = tree.counts();
     let t = &tree.totals;
     let wall = now().saturating_sub(t.started).max(1);
-    let jobs = t.solved + t.expanded;
+    let jobs = t.solved + t.expanded + t.reissued;
     println!(
         "tree {} of {}: {} nodes ({} won and {} lost for their side to move, {} open, {} \
          running, {} inner)",
@@ -325,11 +389,14 @@ fn print_status<P: ProverPosition>(tree: &JobTree<P>, layout: &Layout) {
         c.inner
     );
     println!(
-        "jobs: {jobs} fed ({} solved, {} out of nodes and expanded) of {} nodes each; {} \
-         nodes in all; {wall} s since init: {:.1} jobs/h, {:.0} nodes/s",
+        "jobs: {jobs} runs fed ({} solved, {} stopped and run again with twice the nodes, {} \
+         stopped in their last run and expanded) of {} nodes at first, up to {} runs; {} \
+         nodes in all; {wall} s since init: {:.1} runs/h, {:.0} nodes/s",
         t.solved,
+        t.reissued,
         t.expanded,
         t.job_nodes,
+        t.job_runs,
         t.nodes,
         jobs as f64 * 3600.0 / wall as f64,
         t.nodes as f64 / wall as f64

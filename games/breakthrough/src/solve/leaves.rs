@@ -289,6 +289,15 @@ impl ProverPosition for Position {
         Position::from_parts(self.board(), key.a, key.b, side).map_err(|e| e.to_string())
     }
 
+    /// The left-right mirror: the rules are symmetric left to right.
+    fn mirrored(&self) -> Option<Position> {
+        Some(self.mirror())
+    }
+
+    fn mirrored_move(&self, mv: Move) -> Move {
+        self.mirror_move(mv)
+    }
+
     /// One bit a cell.
     fn key_bytes(&self) -> usize {
         self.board().num_cells().div_ceil(8) as usize
