@@ -2,10 +2,11 @@
 # A job-level proof search to the end on this machine: starts the tree in DIR (unless it
 # holds one: then it goes on with it), then loops `next` -> GNU parallel -> `feed` until the
 # root is settled, writes the merged proof and checks it. Stopping it (Ctrl-C) at any point
-# loses at most the running jobs' work: run it again to go on. INIT_OPTIONS go to `init`
-# (the position, --memory, --job-nodes, ...).
+# loses at most the running jobs' current runs (a stopped job's checkpoint stays): run it
+# again to go on. INIT_OPTIONS go to `init` (the position, --memory, --job-nodes,
+# --job-runs, ...).
 # Usage: experiments/jobtree.sh DIR CORES [INIT_OPTIONS...]
-#   e.g. experiments/jobtree.sh t6x5 2 --board 6x5 --job-nodes 20000000
+#   e.g. experiments/jobtree.sh t6x5 2 --board 6x5 --job-nodes 5000000 --memory 256
 # A Slurm cluster runs each batch as an array instead of parallel:
 #   sbatch --wait --array=1-$(wc -l < DIR/jobs.txt) --wrap 'sed -n "${SLURM_ARRAY_TASK_ID}p" DIR/jobs.txt | sh'
 set -euo pipefail
