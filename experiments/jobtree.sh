@@ -15,6 +15,9 @@ cores=$2
 shift 2
 q=${QUASAR:-target/release/quasar}
 start=$(date +%s)
+# GNU parallel takes Ctrl-C itself (its jobs save their checkpoints and stop) and exits as
+# if it had failed: the loop must stop there too, not feed and go on.
+trap 'echo "stopped: run the same command to go on" >&2; exit 130' INT TERM
 [ -f "$dir/tree" ] || "$q" solve --tree "$dir" init "$@"
 while true; do
   "$q" solve --tree "$dir" next --jobs "${JOBS:-$((2 * cores))}" >/dev/null

@@ -34,7 +34,7 @@ pub enum TreeAction {
 /// Breakthrough, so a killed job loses little and a batch's jobs end close together.
 const DEFAULT_JOB_NODES: u64 = 20_000_000;
 
-/// Runs a leaf's job gets unless `--job-runs` says: 1 + 1 + 2 + 4 = 8 times `--job-nodes`
+/// Runs a leaf's job gets unless `--job-runs` says: 1 + 2 + 4 + 8 = 15 times `--job-nodes`
 /// before the leaf is expanded.
 const DEFAULT_JOB_RUNS: u64 = 4;
 
