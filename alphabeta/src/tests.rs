@@ -225,7 +225,12 @@ fn children_scored_together_search_exactly_as_one_by_one() {
                 .search(&root, Limit::Depth(depth))
                 .unwrap();
             assert_eq!(
-                (together.score, together.best_move, together.nodes, together.depth),
+                (
+                    together.score,
+                    together.best_move,
+                    together.nodes,
+                    together.depth
+                ),
                 (one.score, one.best_move, one.nodes, one.depth),
                 "seed {seed} depth {depth}"
             );
