@@ -85,10 +85,10 @@ fn width_9_is_a_draw_with_933_draws_per_side() {
     let f = file.to_str().unwrap();
     let out = ok_saying(
         &["tablebase", "info", f],
-        "table: woodpush width 9, every position",
+        "table: woodpush, width 9, every position",
     );
     assert!(out.contains("start: a draw (score 0)"), "{out}");
-    assert!(out.contains("933 with Left to move"), "{out}");
+    assert!(out.contains("draws with Left to move: 933"), "{out}");
     let (ok, out, _) = quasar(&["tablebase", "probe", f, "--position", "L.L...R.R L"]);
     assert!(ok);
     assert!(

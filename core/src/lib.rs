@@ -19,6 +19,7 @@ pub mod plan;
 pub mod prefetch;
 pub mod progress;
 pub mod rng;
+pub mod table;
 #[cfg(test)]
 mod toy;
 
@@ -30,3 +31,4 @@ pub use measure::cpu_seconds;
 pub use oracle::{Chain, NoOracle, Oracle, ProvenOutcome};
 pub use plan::{Plan, Selection, Shard};
 pub use rng::{splitmix64, SplitMix64};
+pub use table::EndgameTable;

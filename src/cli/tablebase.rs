@@ -5,6 +5,8 @@
 use super::CliResult;
 use crate::games::registration::{OptionRole, TableGame};
 use crate::games::{with_game, GameName, TableArgs};
+pub mod show;
+
 use quasar_core::{Plan, Selection, Shard};
 use std::error::Error;
 use std::io::{Read, Write};
@@ -153,6 +155,17 @@ pub struct VerifyArgs {
     /// CRCs), so that probes check only the blocks they read, not whole slices
     #[arg(long)]
     pub write_index: bool,
+}
+
+impl VerifyArgs {
+    /// The choices of the sample, for every game's check.
+    pub fn options(&self) -> quasar_core::table::VerifyOptions {
+        quasar_core::table::VerifyOptions {
+            samples: self.samples,
+            seed: self.seed,
+            write_index: self.write_index,
+        }
+    }
 }
 
 /// Runs the subcommand.

@@ -3,6 +3,7 @@
 
 use crate::solve::WoodpushTable;
 use crate::space::{KoStates, SpaceError, WoodpushSpace};
+use quasar_core::progress::{Progress, Silent};
 use quasar_core::Side;
 use rayon::prelude::*;
 use retro::scored::ScoreTable;
@@ -143,37 +144,53 @@ impl WoodpushTable {
     /// the best score among its children (Left the largest, Right the smallest), and its
     /// win/loss result the score's sign.
     pub fn verify(&self) -> VerifyReport {
+        self.verify_reporting(&Silent)
+    }
+
+    /// [`WoodpushTable::verify`], reporting the positions checked to `progress`.
+    pub fn verify_reporting(&self, progress: &dyn Progress) -> VerifyReport {
+        /// Positions a unit of work: few progress calls, and work for every core.
+        const CHUNK: u64 = 1 << 14;
         let space = self.space();
         let n = PerfectIndex::size(space);
-        let bad: Vec<u64> = (0..n)
+        progress.begin("checking positions against their moves", n);
+        let agrees = |p: u64, buf: &mut Vec<Child>| {
+            let s = self.score_at(p);
+            let sign_ok = match self.wdl().winner(p) {
+                Some(Side::First) => s > 0,
+                Some(Side::Second) => s < 0,
+                None => s == 0,
+            };
+            let value_ok = match space.terminal(p) {
+                Some(t) => t == s,
+                None => {
+                    space.successors(p, buf);
+                    let kids = buf.iter().map(|c| match *c {
+                        Child::Pos(c) => self.score_at(c),
+                        Child::Exit { score, .. } => score,
+                    });
+                    let best = if space.mover(p) == Side::First {
+                        kids.max()
+                    } else {
+                        kids.min()
+                    };
+                    best == Some(s)
+                }
+            };
+            sign_ok && value_ok
+        };
+        let bad: Vec<u64> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
-            .map_init(Vec::new, |buf, p| {
-                let s = self.score_at(p);
-                let sign_ok = match self.wdl().winner(p) {
-                    Some(Side::First) => s > 0,
-                    Some(Side::Second) => s < 0,
-                    None => s == 0,
-                };
-                let value_ok = match space.terminal(p) {
-                    Some(t) => t == s,
-                    None => {
-                        space.successors(p, buf);
-                        let kids = buf.iter().map(|c| match *c {
-                            Child::Pos(c) => self.score_at(c),
-                            Child::Exit { score, .. } => score,
-                        });
-                        let best = if space.mover(p) == Side::First {
-                            kids.max()
-                        } else {
-                            kids.min()
-                        };
-                        best == Some(s)
-                    }
-                };
-                (!(sign_ok && value_ok)).then_some(p)
+            .map_init(Vec::new, |buf, c| {
+                let part = c * CHUNK..n.min((c + 1) * CHUNK);
+                let len = part.end - part.start;
+                let bad: Vec<u64> = part.filter(|&p| !agrees(p, buf)).collect();
+                progress.advance(len);
+                bad
             })
             .flatten()
             .collect();
+        progress.end();
         VerifyReport {
             positions: n,
             inconsistent: bad.len() as u64,

@@ -2,16 +2,15 @@
 //! table file, and print a table's contents, a probe and a verification.
 
 use super::WoodpushSetup;
-use crate::cli::output::{print_json, result_word, verify_verdict, ProbeAnswer, TableInfo};
-use crate::cli::tablebase::{BuildArgs, VerifyArgs};
+use crate::cli::tablebase::{show, BuildArgs, VerifyArgs};
 use crate::cli::CliResult;
 use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
 use crate::games::CliGame;
 use crate::progress::Bars;
-use quasar_core::{Game, GameResult};
+use quasar_core::Game;
 use quasar_file::OutputLock;
 use std::path::{Path, PathBuf};
-use woodpush::space::KoStates;
+use woodpush::opened::{covers_text, score_text, OpenedTable};
 use woodpush::store::GAME;
 use woodpush::{solve, Position, SolveOptions, SolveReport, WoodpushTable};
 
@@ -68,37 +67,23 @@ impl TableGame for WoodpushSetup {
     }
 
     fn info(path: &Path, json: bool) -> CliResult {
-        info(&WoodpushTable::load(path)?, path, json)
+        show::info::<OpenedTable>(path, json)
     }
 
     fn probe(path: &Path, text: &str, json: bool) -> CliResult {
-        probe(&WoodpushTable::load(path)?, text, json)
+        show::probe::<OpenedTable>(path, text, json)
     }
 
     /// Every position, checked whole.
-    fn verify(path: &Path, _: &VerifyArgs) -> CliResult {
-        verify(&WoodpushTable::load(path)?)
+    fn verify(path: &Path, a: &VerifyArgs) -> CliResult {
+        show::verify::<OpenedTable>(path, &a.options())
     }
 }
 
-/// A score as words: who wins by how much, or a draw.
-fn score_text(score: i32) -> String {
-    match score {
-        0 => "a draw (score 0)".into(),
-        s if s > 0 => format!("Left wins by {s}"),
-        s => format!("Right wins by {}", -s),
-    }
-}
-
-/// What a table holds, in words: the width and, for an endgame table, its piece limit.
+/// What a table holds, in words: the game, the width and, for an endgame table, its piece
+/// limit.
 fn kind_text(t: &WoodpushTable) -> String {
-    match t.space().max_pieces() {
-        None => format!("woodpush width {}, every position", t.width()),
-        Some(k) => format!(
-            "woodpush width {}, the positions of at most {k} pieces",
-            t.width()
-        ),
-    }
+    format!("woodpush {}", covers_text(t))
 }
 
 /// Solves `width` (only positions of at most `max_pieces` pieces when given) and writes the
@@ -167,103 +152,4 @@ fn print_draws_and_wins(draws_per_side: [u64; 2], wins: [u64; 2]) {
         "wins: Left {} positions, Right {} positions",
         wins[0], wins[1]
     );
-}
-
-/// Prints a table's header facts and counts (loading checks its checksum).
-fn info(table: &WoodpushTable, path: &Path, json: bool) -> CliResult {
-    let size = std::fs::metadata(path)?.len();
-    let c = table.counts();
-    if json {
-        let [l, r] = c.positions_per_side;
-        return print_json(&TableInfo {
-            game: "woodpush",
-            file: path.display().to_string(),
-            bytes: size,
-            covers: kind_text(table).trim_start_matches("woodpush ").to_string(),
-            positions: l + r,
-            checksum_verified: true,
-            details: serde_json::json!({
-                "width": table.width(),
-                "max_pieces": table.space().max_pieces(),
-                "positions_per_side": {"Left": l, "Right": r},
-                "start_score": table.start_score(),
-                "draws_per_side": {"Left": c.draws_per_side[0], "Right": c.draws_per_side[1]},
-                "wins": {"Left": c.wins[0], "Right": c.wins[1]},
-            }),
-        });
-    }
-    println!("file: {} ({size} bytes, checksum verified)", path.display());
-    println!("table: {}", kind_text(table));
-    let ko = match table.space().ko_states() {
-        KoStates::Reachable => "the ko states play can produce",
-        KoStates::AnyPush => "a ko state for every push",
-    };
-    println!("ko states: {ko}");
-    let [l, r] = c.positions_per_side;
-    println!(
-        "positions: {} ({l} with Left to move, {r} with Right to move)",
-        l + r
-    );
-    match table.start_score() {
-        Some(s) => println!("start: {}", score_text(s)),
-        None => println!("start: not in the table"),
-    }
-    print_draws_and_wins(c.draws_per_side, c.wins);
-    Ok(())
-}
-
-/// Prints the value of one position: its result with plies, a move that keeps it, and its
-/// score.
-fn probe(table: &WoodpushTable, text: &str, json: bool) -> CliResult {
-    let pos = Position::parse_position(text)?;
-    if pos.board.width != table.width() {
-        return Err(format!(
-            "the position is on width {} but the table is for width {}",
-            pos.board.width,
-            table.width()
-        )
-        .into());
-    }
-    let Some(score) = table.score(&pos) else {
-        let n = pos.board.occupied().count_ones();
-        return Err(match table.space().max_pieces() {
-            Some(k) if n > k => {
-                format!("the table holds positions of at most {k} pieces; this one has {n}")
-            }
-            _ => "the table does not hold this ko state".into(),
-        }
-        .into());
-    };
-    let p = quasar_core::Oracle::probe(table, &pos).expect("the table holds the position");
-    let draw = p.result == GameResult::Draw;
-    ProbeAnswer {
-        game: "woodpush",
-        position: pos.position_text(),
-        to_move: Position::side_name(pos.side).to_string(),
-        result: Some(result_word(p.result)),
-        plies: if draw { None } else { p.plies },
-        plies_exact: !draw && p.plies.is_some(),
-        best_move: p.best_move.map(|mv| pos.move_text(mv)),
-        detail: Some(if draw {
-            format!("score {score}: play never ends")
-        } else {
-            format!("score {score} ({})", score_text(score))
-        }),
-    }
-    .print(json)
-}
-
-/// Checks every position against the rules; an error when any disagrees.
-fn verify(table: &WoodpushTable) -> CliResult {
-    let r = table.verify();
-    println!("checksum ok: {}", kind_text(table));
-    println!(
-        "checked {} positions against their moves: {} inconsistent",
-        r.positions, r.inconsistent
-    );
-    verify_verdict(
-        r.inconsistent,
-        r.first_inconsistent
-            .map(|p| retro::PerfectIndex::unrank(table.space(), p).position_text()),
-    )
 }
