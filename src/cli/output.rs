@@ -164,23 +164,6 @@ pub fn histogram_json(histogram: &[u64]) -> serde_json::Value {
     serde_json::Value::Object(map)
 }
 
-/// The end of a table's check against the rules: `all agree`, or an error that counts the
-/// positions that disagree with their moves and names the first.
-pub fn verify_verdict(
-    inconsistent: impl std::fmt::Display,
-    first: Option<String>,
-) -> super::CliResult {
-    match first {
-        None => {
-            println!("all agree");
-            Ok(())
-        }
-        Some(p) => {
-            Err(format!("{inconsistent} positions disagree with their moves, the first {p}").into())
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,6 +9,7 @@ pub mod board;
 pub mod encode;
 pub mod eval;
 pub mod notation;
+pub mod opened;
 pub mod policy;
 pub mod position;
 pub mod prove;

@@ -319,6 +319,18 @@ impl CcTable {
     /// child won by the opponent and the slowest in one ply less, a draw has no lost child
     /// and a drawn one. All positions when `samples` is `None`, else that many at random.
     pub fn verify(&self, samples: Option<u64>, seed: u64) -> VerifyReport {
+        self.verify_reporting(samples, seed, &quasar_core::progress::Silent)
+    }
+
+    /// [`CcTable::verify`], reporting the positions checked to `progress`.
+    pub fn verify_reporting(
+        &self,
+        samples: Option<u64>,
+        seed: u64,
+        progress: &dyn quasar_core::progress::Progress,
+    ) -> VerifyReport {
+        /// Positions a unit of work: few progress calls, and work for every core.
+        const CHUNK: usize = 1 << 12;
         let n = PerfectIndex::size(&self.space);
         let check = |i: u64, buf: &mut Vec<Move>| -> bool {
             let pos = self.space.unrank_pos(i);
@@ -356,11 +368,17 @@ impl CcTable {
                 (0..s).map(|_| rng.below(n as usize) as u64).collect()
             }
         };
+        progress.begin("checking positions against their moves", picks.len() as u64);
         let bad: Vec<u64> = picks
-            .par_iter()
-            .map_init(Vec::new, |buf, &i| (!check(i, buf)).then_some(i))
+            .par_chunks(CHUNK)
+            .map_init(Vec::new, |buf, part| {
+                let bad: Vec<u64> = part.iter().copied().filter(|&i| !check(i, buf)).collect();
+                progress.advance(part.len() as u64);
+                bad
+            })
             .flatten()
             .collect();
+        progress.end();
         VerifyReport {
             positions: picks.len() as u64,
             inconsistent: bad.len() as u64,

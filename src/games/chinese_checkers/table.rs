@@ -3,15 +3,14 @@
 //! a probe and a verification.
 
 use super::CcSetup;
-use crate::cli::output::{print_json, result_word, verify_verdict, ProbeAnswer, TableInfo};
-use crate::cli::tablebase::{BuildArgs, VerifyArgs};
+use crate::cli::tablebase::{show, BuildArgs, VerifyArgs};
 use crate::cli::CliResult;
 use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
 use crate::games::CliGame;
 use crate::progress::Bars;
+use chinese_checkers::opened::{value_text, OpenedTable};
 use chinese_checkers::solve::{method_of, solve_full, solve_half, CcTable, GAME};
 use chinese_checkers::Position;
-use quasar_core::{Game, GameResult};
 use quasar_file::OutputLock;
 use retro::symmetric::MirrorOptions;
 use retro::wdl::WdlOptions;
@@ -113,16 +112,16 @@ impl TableGame for CcSetup {
     }
 
     fn info(path: &Path, json: bool) -> CliResult {
-        info(&CcTable::load(path)?, path, json)
+        show::info::<OpenedTable>(path, json)
     }
 
     fn probe(path: &Path, text: &str, json: bool) -> CliResult {
-        probe(&CcTable::load(path)?, text, json)
+        show::probe::<OpenedTable>(path, text, json)
     }
 
     /// Every position of a table of at most 10 million, else a sample.
     fn verify(path: &Path, a: &VerifyArgs) -> CliResult {
-        verify(&CcTable::load(path)?, a.samples, a.seed)
+        show::verify::<OpenedTable>(path, &a.options())
     }
 }
 
@@ -243,111 +242,4 @@ fn print_counts(t: &CcTable) {
     if let Ok(start) = Position::start(t.k()) {
         println!("start: {}", value_text(t, &start));
     }
-}
-
-fn value_text(t: &CcTable, pos: &Position) -> String {
-    match t.value(pos) {
-        None => "not in the table".into(),
-        Some((r, plies)) => {
-            let me = Position::side_name(pos.side);
-            match r {
-                GameResult::Draw => format!("{me} to move: a draw (or not proven)"),
-                _ if plies == 0 => format!("{me} to move: the game is over, {me} has lost"),
-                GameResult::Win => format!("{me} to move wins in {plies} plies"),
-                GameResult::Loss => format!("{me} to move loses in {plies} plies"),
-            }
-        }
-    }
-}
-
-/// Prints a table's facts and counts (loading checked its checksum).
-fn info(t: &CcTable, path: &Path, json: bool) -> CliResult {
-    let size = std::fs::metadata(path)?.len();
-    if json {
-        let c = t.counts();
-        let start = Position::start(t.k()).ok().and_then(|p| t.value(&p));
-        return print_json(&TableInfo {
-            game: "chinese-checkers",
-            file: path.display().to_string(),
-            bytes: size,
-            covers: format!("7x7, {} pieces a side", t.k()),
-            positions: c.positions,
-            checksum_verified: true,
-            details: serde_json::json!({
-                "pieces_per_side": t.k(),
-                "half_stored": t.is_mirror(),
-                "first_wins": c.first_wins,
-                "second_wins": c.second_wins,
-                "draws": c.draws,
-                "start": start.map(|(r, plies)| serde_json::json!({
-                    "result": result_word(r),
-                    "plies": plies,
-                })),
-            }),
-        });
-    }
-    println!("file: {} ({size} bytes, checksum verified)", path.display());
-    println!("table: chinese-checkers 7x7, {} pieces a side", t.k());
-    print_counts(t);
-    Ok(())
-}
-
-/// Prints the value of one position and a move that keeps it.
-fn probe(t: &CcTable, text: &str, json: bool) -> CliResult {
-    let pos = Position::parse_position(text)?;
-    if pos.k() != t.k() {
-        return Err(format!(
-            "the position has {} pieces a side but the table holds {}",
-            pos.k(),
-            t.k()
-        )
-        .into());
-    }
-    let value = t.value(&pos);
-    let draw = matches!(value, Some((GameResult::Draw, _)));
-    ProbeAnswer {
-        game: "chinese-checkers",
-        position: pos.position_text(),
-        to_move: Position::side_name(pos.side).to_string(),
-        result: value.map(|(r, _)| result_word(r)),
-        plies: value.filter(|_| !draw).map(|(_, n)| n),
-        // The half solver's plies are exact; the paper's solvers' may be bounds.
-        plies_exact: !draw && t.is_mirror(),
-        best_move: t.best_move(&pos).map(|mv| pos.move_text(mv)),
-        detail: match value {
-            None => Some("not in the table".into()),
-            Some(_) if draw => Some("or not proven, in a table solved with --win-only".into()),
-            Some(_) => None,
-        },
-    }
-    .print(json)
-}
-
-/// `verify`: every position of a table of at most 10 million, else a sample of 100, or a
-/// sample of `samples` when given; `seed` picks the sample.
-fn verify(t: &CcTable, samples: Option<u64>, seed: Option<u64>) -> CliResult {
-    let n = retro::PerfectIndex::size(t.space());
-    let sample = samples.or((n > 10_000_000).then_some(100));
-    if sample.is_none() && seed.is_some() {
-        return Err(format!(
-            "--seed chooses a sample, but this table of {n} positions is checked whole: \
-             drop --seed, or give --samples as well"
-        )
-        .into());
-    }
-    let all = sample.is_none();
-    let r = t.verify(sample, seed.unwrap_or(1));
-    let which = if all {
-        "every position"
-    } else {
-        "a random sample"
-    };
-    println!(
-        "checksum ok; checked {} positions ({which}) against their moves: {} inconsistent",
-        r.positions, r.inconsistent
-    );
-    verify_verdict(
-        r.inconsistent,
-        r.first_inconsistent.map(|p| p.position_text()),
-    )
 }
