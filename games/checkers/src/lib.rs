@@ -13,6 +13,7 @@ pub mod encode;
 pub mod endgame;
 pub mod eval;
 pub mod notation;
+pub mod opened;
 mod oracle;
 pub mod play;
 pub mod position;
