@@ -121,16 +121,6 @@ impl ProbeAnswer {
         }
         s
     }
-
-    /// Prints the answer as text or, with `json`, as one JSON object.
-    pub fn print(&self, json: bool) -> super::CliResult {
-        if json {
-            print_json(self)
-        } else {
-            print!("{}", self.text());
-            Ok(())
-        }
-    }
 }
 
 /// `tablebase info --json`: the keys every game's table has, and the game's own counts
@@ -151,17 +141,6 @@ pub struct TableInfo {
     pub checksum_verified: bool,
     /// The game's own counts: see docs/tablebases.md.
     pub details: serde_json::Value,
-}
-
-/// A depth or ply histogram as a JSON object from each non-empty value to its count.
-pub fn histogram_json(histogram: &[u64]) -> serde_json::Value {
-    let map: serde_json::Map<String, serde_json::Value> = histogram
-        .iter()
-        .enumerate()
-        .filter(|(_, &n)| n > 0)
-        .map(|(d, &n)| (d.to_string(), n.into()))
-        .collect();
-    serde_json::Value::Object(map)
 }
 
 #[cfg(test)]

@@ -3,22 +3,20 @@
 //! verification.
 
 use super::BreakthroughSetup;
-use crate::cli::output::{histogram_json, print_json, ProbeAnswer, TableInfo};
-use crate::cli::tablebase::{BuildArgs, CompressArgs, VerifyArgs};
+use crate::cli::tablebase::{show, BuildArgs, CompressArgs, VerifyArgs};
 use crate::cli::CliResult;
 use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
 use crate::games::CliGame;
 use crate::progress::Bars;
+use breakthrough::tablebase::opened::{per_entry, OpenedTable};
 use breakthrough::tablebase::slices::Slicing;
-use breakthrough::tablebase::store::compressed::{self, CompressedTable, Packed};
-use breakthrough::tablebase::store::slice_blocks::{BLOCK_INDEX, SLICE_BLOCK_BYTES};
-use breakthrough::tablebase::store::{file::MAGIC, sliced::LAYOUT, Lookup, Tree};
+use breakthrough::tablebase::store::compressed::{self, Packed};
+use breakthrough::tablebase::store::{file::MAGIC, sliced::LAYOUT, Lookup};
 use breakthrough::tablebase::{
     build_slices, generate, Limits, Progress, Region, Silent, SliceOutcome, SlicedTable, TableFile,
-    Tablebase, Unknown,
 };
-use breakthrough::{Board, Position};
-use quasar_core::{Game, Plan};
+use breakthrough::Board;
+use quasar_core::Plan;
 use quasar_file::slices::SliceDir;
 use std::path::{Path, PathBuf};
 
@@ -107,16 +105,16 @@ impl TableGame for BreakthroughSetup {
     }
 
     fn info(path: &Path, json: bool) -> CliResult {
-        info(path, json)
+        show::info::<OpenedTable>(path, json)
     }
 
     fn probe(path: &Path, text: &str, json: bool) -> CliResult {
-        probe(path, text, json)
+        show::probe::<OpenedTable>(path, text, json)
     }
 
     /// The checksum, then a sample of entries and configurations re-derived by search.
     fn verify(path: &Path, a: &VerifyArgs) -> CliResult {
-        verify(path, a)
+        show::verify::<OpenedTable>(path, &a.options())
     }
 
     /// A sliced table rewritten as entropy-coded run-length blocks, a line a file.
@@ -180,70 +178,6 @@ fn compress(from: &Path, a: &CompressArgs) -> CliResult {
         start.elapsed().as_secs_f64()
     );
     Ok(())
-}
-
-/// `info` of a compressed sliced table: every file read and checked, then its form, size
-/// and depth histogram.
-fn info_compressed(t: &CompressedTable, json: bool) -> CliResult {
-    let s = t.slicing();
-    let histogram = t
-        .verify_all(&Bars::default())
-        .map_err(|c| format!("{}: {c}", t.dir().display()))?;
-    let histogram = &histogram[..s.cap() as usize + 1];
-    let region = t.region();
-    let stored = (0..s.slices()).filter(|&id| s.is_canonical(id)).count() as u64;
-    let positions = stored * s.per_slice();
-    let bytes = t.file_bytes();
-    let form = format!(
-        "compressed: entropy-coded run-length blocks of {} positions",
-        t.block()
-    );
-    if json {
-        return print_json(&TableInfo {
-            game: "breakthrough",
-            file: t.dir().display().to_string(),
-            bytes,
-            covers: format!("{}, {} rows", region.board(), region.rows()),
-            positions,
-            checksum_verified: true,
-            details: serde_json::json!({
-                "board": region.board().to_string(),
-                "rows": region.rows(),
-                "sliced": true,
-                "form": form,
-                "block": t.block(),
-                "slices": stored,
-                "positions_per_byte": positions as f64 / bytes.max(1) as f64,
-                "depth_histogram": histogram_json(histogram),
-            }),
-        });
-    }
-    print_sliced_head(t.dir(), &form, region);
-    println!(
-        "positions: {positions} ({stored} slices of {} and their mirror images), {bytes} bytes on disk, {:.1} positions a byte",
-        s.per_slice(),
-        positions as f64 / bytes.max(1) as f64
-    );
-    println!(
-        "capped depth histogram of stored slices (D = {} means no win within {} moves):",
-        s.cap(),
-        region.lowest_row()
-    );
-    print_histogram(histogram);
-    Ok(())
-}
-
-/// The first lines of `info` of a sliced table in either form: its folder, form and region.
-fn print_sliced_head(dir: &Path, form: &str, region: &Region) {
-    println!("sliced table: {}", dir.display());
-    println!("form: {form}");
-    println!(
-        "board: {}, rows: {} (rows {}..{})",
-        region.board(),
-        region.rows(),
-        region.lowest_row(),
-        region.board().height()
-    );
 }
 
 fn print_histogram(histogram: &[u64]) {
@@ -408,238 +342,4 @@ fn build(a: &BuildArgs) -> CliResult {
         println!("peak memory: {:.1} MiB", kib as f64 / 1024.0);
     }
     Ok(())
-}
-
-/// The bytes a table of `size` bytes spends on each of its `entries`; a table without any
-/// (its limits leave no win to store) is its header alone.
-fn per_entry(size: u64, entries: u64) -> String {
-    match entries {
-        0 => "no entries: the header alone".to_string(),
-        n => format!("{:.2} bytes/entry", size as f64 / n as f64),
-    }
-}
-
-/// `info` of a sliced table's directory: its finished slices and their depths; an
-/// incomplete table fails, after the text form says what is finished.
-fn info_sliced(t: &SlicedTable, json: bool) -> CliResult {
-    let s = t.slicing();
-    let (headers, missing) = t
-        .check_all(&Bars::default())
-        .map_err(|c| format!("{}: {c}", t.dir().display()))?;
-    if json && !missing.is_empty() {
-        t.completeness()?;
-    }
-    let plan = s.plan();
-    let total: usize = plan.waves().iter().map(Vec::len).sum();
-    let region = t.region();
-    let form = format!("plain: capped depths packed {} a byte", s.per_byte());
-    print_sliced_head(t.dir(), &form, region);
-    let positions = headers.len() as u64 * s.per_slice();
-    println!(
-        "slices finished: {} of {total} (each {} configurations and its mirror image), \
-         {} bytes on disk",
-        headers.len(),
-        s.per_slice(),
-        t.bytes()
-    );
-    println!(
-        "positions: {positions}, {:.1} positions a byte",
-        positions as f64 / t.bytes().max(1) as f64
-    );
-    let mut waves = vec![(0usize, 0usize); plan.waves().len()];
-    for (k, wave) in plan.waves().iter().enumerate() {
-        waves[k].1 = wave.len();
-    }
-    let mut histogram = vec![0u64; s.cap() as usize + 1];
-    for h in &headers {
-        waves[s.wave(h.slice)].0 += 1;
-        for (d, n) in histogram.iter_mut().enumerate() {
-            *n += h.histogram[d];
-        }
-    }
-    let done: Vec<String> = waves
-        .iter()
-        .enumerate()
-        .map(|(k, (d, n))| format!("{k}:{d}/{n}"))
-        .collect();
-    if json {
-        return print_json(&TableInfo {
-            game: "breakthrough",
-            file: t.dir().display().to_string(),
-            bytes: t.bytes() as u64,
-            covers: format!("{}, {} rows", region.board(), region.rows()),
-            positions: headers.len() as u64 * s.per_slice(),
-            checksum_verified: true,
-            details: serde_json::json!({
-                "board": region.board().to_string(),
-                "rows": region.rows(),
-                "sliced": true,
-                "form": "plain",
-                "positions_per_byte": positions as f64 / t.bytes().max(1) as f64,
-                "slices_finished": headers.len(),
-                "slices": total,
-                "depth_histogram": histogram_json(&histogram),
-            }),
-        });
-    }
-    println!("finished by wave: {}", done.join(" "));
-    println!(
-        "capped depth histogram of stored slices (D = {} means no win within {} moves):",
-        s.cap(),
-        region.lowest_row()
-    );
-    print_histogram(&histogram);
-    Ok(t.completeness()?)
-}
-
-fn info(path: &Path, json: bool) -> CliResult {
-    let t = TableFile::open(path)?;
-    let tree = match &t.tree {
-        Tree::Static(tree) => tree,
-        Tree::Sliced(sliced) => return info_sliced(sliced, json),
-        Tree::Compressed(c) => return info_compressed(c, json),
-    };
-    // The histogram reads every entry anyway: check every block first, on all cores.
-    t.verify_all(&Bars::default())?;
-    let h = &t.header;
-    let size = std::fs::metadata(path)?.len();
-    let mut histogram = vec![0u64; h.max_depth as usize + 1];
-    for entry in tree.iter() {
-        let (_, v) = entry.map_err(|c| t.damaged(c.into()))?;
-        let d = t.codec.decode(v).depth as usize;
-        if d < histogram.len() {
-            histogram[d] += 1;
-        }
-    }
-    if json {
-        return print_json(&TableInfo {
-            game: "breakthrough",
-            file: path.display().to_string(),
-            bytes: size,
-            covers: format!("{}, {} rows", h.board, h.rows),
-            positions: h.entries,
-            checksum_verified: true,
-            details: serde_json::json!({
-                "board": h.board.to_string(),
-                "rows": h.rows,
-                "limits": h.limits.to_string(),
-                "format_version": h.version,
-                "value_bytes": h.value_bytes,
-                "checksum": format!("{:08x}", h.checksum),
-                "sliced": false,
-                "depth_histogram": histogram_json(&histogram),
-            }),
-        });
-    }
-    println!("file: {} ({size} bytes)", path.display());
-    println!("format version: {}", h.version);
-    println!(
-        "board: {}, rows: {} (rows {}..{})",
-        h.board,
-        h.rows,
-        t.region.lowest_row(),
-        h.board.height()
-    );
-    println!("limits: {}", h.limits);
-    println!(
-        "entries: {} ({}), {}-byte values, {}-bit coordinate fields",
-        h.entries,
-        per_entry(size, h.entries),
-        h.value_bytes,
-        h.field_bits
-    );
-    println!("checksum: {:08x} (verified)", h.checksum);
-    println!("depth histogram:");
-    print_histogram(&histogram);
-    Ok(())
-}
-
-fn probe(path: &Path, text: &str, json: bool) -> CliResult {
-    let tb = Tablebase::open(path)?;
-    let pos = Position::from_fen(text)?;
-    if pos.board() != tb.header().board {
-        return Err(format!(
-            "the position is on {} but the table is for {}",
-            pos.board(),
-            tb.header().board
-        )
-        .into());
-    }
-    let mut answer = ProbeAnswer {
-        game: "breakthrough",
-        position: pos.position_text(),
-        to_move: Position::side_name(pos.side_to_move()).to_string(),
-        result: None,
-        plies: None,
-        plies_exact: false,
-        best_move: None,
-        detail: None,
-    };
-    match tb.explain(&pos) {
-        // D moves of the side to move, the opponent's between them: a bound, since the
-        // opponent may lose sooner.
-        Ok(w) => {
-            answer.result = Some("win");
-            answer.plies = Some(2 * w.depth - 1);
-            answer.best_move = Some(pos.move_text(w.best_move));
-            answer.detail = Some(format!(
-                "depth D = {} (moves of the side to move, at most)",
-                w.depth
-            ));
-        }
-        Err(Unknown::Damaged(c)) => return Err(tb.table().damaged(c).into()),
-        Err(why) => answer.detail = Some(why.to_string()),
-    }
-    answer.print(json)
-}
-
-fn verify(path: &Path, a: &VerifyArgs) -> CliResult {
-    let tb = Tablebase::open(path)?;
-    if a.write_index {
-        let Some(sliced) = tb.table().tree.as_sliced() else {
-            let (kind, what) = match tb.table().tree.as_compressed() {
-                Some(_) => (
-                    "plain sliced",
-                    "a compressed table, whose files are checked whole when read",
-                ),
-                None => ("sliced", "a whole table, checked whole"),
-            };
-            return Err(format!(
-                "--write-index is for a {kind} table's directory; {} is {what}: drop \
-                 --write-index",
-                path.display()
-            )
-            .into());
-        };
-        // Checks every slice whole on the way, as verify_all does.
-        sliced.write_block_index(SLICE_BLOCK_BYTES, &Bars::default())?;
-        println!(
-            "block index written: {}",
-            sliced.dir().join(BLOCK_INDEX).display()
-        );
-        sliced.completeness()?;
-    } else {
-        tb.verify_all(&Bars::default())?;
-    }
-    println!(
-        "checksum ok: {} entries, {} {} rows",
-        tb.table().tree.len(),
-        tb.header().board,
-        tb.header().rows
-    );
-    let (samples, seed) = (a.samples.unwrap_or(100), a.seed.unwrap_or(1));
-    let r = breakthrough::tablebase::verify::verify_sample(&tb, samples, seed);
-    println!(
-        "re-derived {} stored entries and {} random configurations by brute force",
-        r.entries_checked, r.configs_checked
-    );
-    if r.failures.is_empty() {
-        println!("all agree");
-        Ok(())
-    } else {
-        for f in r.failures.iter().take(20) {
-            println!("MISMATCH {f}");
-        }
-        Err(format!("{} disagreements", r.failures.len()).into())
-    }
 }

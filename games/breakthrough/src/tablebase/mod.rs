@@ -28,6 +28,7 @@ pub mod dense;
 pub mod generate;
 pub mod index;
 pub mod key;
+pub mod opened;
 pub mod probe;
 pub mod recurrence;
 pub mod region;
