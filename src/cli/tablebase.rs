@@ -186,13 +186,15 @@ pub fn run(cmd: Command) -> CliResult {
             refuse_unused::<S>(&a, true)?;
             print_plan(&S::plan(&a)?, &a.selection())
         }),
-        Command::Info(a) => with_game!(game_of(&a.file, a.game)?, S => S::info(&a.file, a.json)),
+        Command::Info(a) => with_game!(game_of(&a.file, a.game)?, S => {
+            show::info::<<S as TableGame>::Table>(&a.file, a.json)
+        }),
         Command::Probe(a) => with_game!(game_of(&a.file, a.game)?, S => {
-            S::probe(&a.file, &a.position, a.json)
+            show::probe::<<S as TableGame>::Table>(&a.file, &a.position, a.json)
         }),
         Command::Verify(a) => with_game!(game_of(&a.file, a.game)?, S => {
             refuse_unused_verify::<S>(&a)?;
-            S::verify(&a.file, &a)
+            show::verify::<<S as TableGame>::Table>(&a.file, &a.options())
         }),
         Command::Compress(a) => {
             if !a.dir.exists() {

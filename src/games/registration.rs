@@ -4,13 +4,13 @@
 
 use super::GameName;
 use crate::cli::solve::Args as SolveArgs;
-use crate::cli::tablebase::{BuildArgs, CompressArgs, VerifyArgs};
+use crate::cli::tablebase::{BuildArgs, CompressArgs};
 use crate::cli::CliResult;
 use engine::settings::EngineSettings;
 use engine::setup::GameSetup;
 use engine::spec::PlayerSpec;
 use quasar_core::measure::PlayoutRate;
-use quasar_core::Plan;
+use quasar_core::{EndgameTable, Plan};
 use std::error::Error;
 use std::path::Path;
 
@@ -131,11 +131,14 @@ pub trait OwnTableOptions {
     fn given(&self) -> Vec<(&'static str, OptionRole)>;
 }
 
-/// A game's `tablebase` commands: build, plan, info, probe and verify of its tables, the
-/// options they take, and how its table files are recognised.
+/// A game's `tablebase` commands: build and plan of its tables, the table that `info`,
+/// `probe` and `verify` open, the options they take, and how its table files are recognised.
 pub trait TableGame: GameSetup {
     /// The game's name as a kind of table in messages ("a Woodpush table").
     const TABLE_KIND: &'static str;
+
+    /// The game's opened table, which `tablebase info`, `probe` and `verify` ask.
+    type Table: EndgameTable;
 
     /// The game's own options of `tablebase build` (flattened into it).
     type TableArgs: clap::Args + OwnTableOptions + Clone + Default + std::fmt::Debug;
@@ -157,16 +160,6 @@ pub trait TableGame: GameSetup {
         let _ = a;
         Err(not_sliced(Self::NAME))
     }
-
-    /// `tablebase info`: the table's facts and counts, as text or one JSON object.
-    fn info(path: &Path, json: bool) -> CliResult;
-
-    /// `tablebase probe`: the value of the position `text` in the table.
-    fn probe(path: &Path, text: &str, json: bool) -> CliResult;
-
-    /// `tablebase verify`: checks the table (its checksum, then its values against the
-    /// rules).
-    fn verify(path: &Path, a: &VerifyArgs) -> CliResult;
 
     /// `tablebase compress`: the table rewritten in its compressed form into `a.out`.
     fn compress(path: &Path, a: &CompressArgs) -> CliResult {

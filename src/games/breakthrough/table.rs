@@ -3,7 +3,7 @@
 //! verification.
 
 use super::BreakthroughSetup;
-use crate::cli::tablebase::{show, BuildArgs, CompressArgs, VerifyArgs};
+use crate::cli::tablebase::{BuildArgs, CompressArgs};
 use crate::cli::CliResult;
 use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
 use crate::games::CliGame;
@@ -61,6 +61,8 @@ impl OwnTableOptions for BreakthroughTableArgs {
 const PLAN: &[&str] = &["--board", "--rows", "--slice", "--wave", "--shard"];
 
 impl TableGame for BreakthroughSetup {
+    type Table = OpenedTable;
+
     type TableArgs = BreakthroughTableArgs;
 
     const TABLE_KIND: &'static str = "Breakthrough";
@@ -102,19 +104,6 @@ impl TableGame for BreakthroughSetup {
     /// The slices of the region in dependency waves.
     fn plan(a: &BuildArgs) -> Result<Plan, Box<dyn std::error::Error>> {
         Ok(Slicing::new(&region_of(a)?)?.plan())
-    }
-
-    fn info(path: &Path, json: bool) -> CliResult {
-        show::info::<OpenedTable>(path, json)
-    }
-
-    fn probe(path: &Path, text: &str, json: bool) -> CliResult {
-        show::probe::<OpenedTable>(path, text, json)
-    }
-
-    /// The checksum, then a sample of entries and configurations re-derived by search.
-    fn verify(path: &Path, a: &VerifyArgs) -> CliResult {
-        show::verify::<OpenedTable>(path, &a.options())
     }
 
     /// A sliced table rewritten as entropy-coded run-length blocks, a line a file.

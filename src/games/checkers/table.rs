@@ -3,7 +3,7 @@
 //! verify a directory of slice files.
 
 use super::CheckersSetup;
-use crate::cli::tablebase::{show, BuildArgs, CompressArgs, VerifyArgs};
+use crate::cli::tablebase::{BuildArgs, CompressArgs};
 use crate::cli::CliResult;
 use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
 use checkers::db::{build_with, BuildOptions, Built, DIRECTORY, GAME};
@@ -51,6 +51,8 @@ impl OwnTableOptions for CkBuildArgs {
 const PLAN: &[&str] = &["--max-pieces", "--pieces", "--slice", "--wave", "--shard"];
 
 impl TableGame for CheckersSetup {
+    type Table = OpenedTable;
+
     type TableArgs = CkBuildArgs;
 
     const TABLE_KIND: &'static str = "checkers";
@@ -91,19 +93,6 @@ impl TableGame for CheckersSetup {
     /// The slices of 1 to N pieces in dependency waves.
     fn plan(a: &BuildArgs) -> Result<Plan, Box<dyn std::error::Error>> {
         Ok(Slice::plan(pieces(a.max_pieces.or(a.pieces))?))
-    }
-
-    fn info(path: &Path, json: bool) -> CliResult {
-        show::info::<OpenedTable>(path, json)
-    }
-
-    fn probe(path: &Path, text: &str, json: bool) -> CliResult {
-        show::probe::<OpenedTable>(path, text, json)
-    }
-
-    /// Every position, checked whole.
-    fn verify(path: &Path, a: &VerifyArgs) -> CliResult {
-        show::verify::<OpenedTable>(path, &a.options())
     }
 
     fn compress(path: &Path, a: &CompressArgs) -> CliResult {

@@ -3,7 +3,7 @@
 //! a probe and a verification.
 
 use super::CcSetup;
-use crate::cli::tablebase::{show, BuildArgs, VerifyArgs};
+use crate::cli::tablebase::BuildArgs;
 use crate::cli::CliResult;
 use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
 use crate::games::CliGame;
@@ -69,6 +69,8 @@ impl OwnTableOptions for CcBuildArgs {
 }
 
 impl TableGame for CcSetup {
+    type Table = OpenedTable;
+
     type TableArgs = CcBuildArgs;
 
     const TABLE_KIND: &'static str = "Chinese Checkers";
@@ -109,19 +111,6 @@ impl TableGame for CcSetup {
             .unwrap_or_else(|| PathBuf::from(format!("cc-k{k}.qrt")));
         crate::cli::paths::writable(&output, "--out")?;
         build(k, own, &output, a.quiet)
-    }
-
-    fn info(path: &Path, json: bool) -> CliResult {
-        show::info::<OpenedTable>(path, json)
-    }
-
-    fn probe(path: &Path, text: &str, json: bool) -> CliResult {
-        show::probe::<OpenedTable>(path, text, json)
-    }
-
-    /// Every position of a table of at most 10 million, else a sample.
-    fn verify(path: &Path, a: &VerifyArgs) -> CliResult {
-        show::verify::<OpenedTable>(path, &a.options())
     }
 }
 

@@ -2,7 +2,7 @@
 //! table file, and print a table's contents, a probe and a verification.
 
 use super::WoodpushSetup;
-use crate::cli::tablebase::{show, BuildArgs, VerifyArgs};
+use crate::cli::tablebase::BuildArgs;
 use crate::cli::CliResult;
 use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
 use crate::games::CliGame;
@@ -33,6 +33,8 @@ impl OwnTableOptions for WoodpushTableArgs {
 }
 
 impl TableGame for WoodpushSetup {
+    type Table = OpenedTable;
+
     type TableArgs = WoodpushTableArgs;
 
     const TABLE_KIND: &'static str = "Woodpush";
@@ -64,19 +66,6 @@ impl TableGame for WoodpushSetup {
         // Before the solve, not after it: a bad output path should cost nothing.
         crate::cli::paths::writable(&output, "--out")?;
         build(width, a.max_pieces, &output, a.quiet)
-    }
-
-    fn info(path: &Path, json: bool) -> CliResult {
-        show::info::<OpenedTable>(path, json)
-    }
-
-    fn probe(path: &Path, text: &str, json: bool) -> CliResult {
-        show::probe::<OpenedTable>(path, text, json)
-    }
-
-    /// Every position, checked whole.
-    fn verify(path: &Path, a: &VerifyArgs) -> CliResult {
-        show::verify::<OpenedTable>(path, &a.options())
     }
 }
 
