@@ -226,6 +226,47 @@ fn a_saved_table_loads_probes_and_verifies_the_same() {
 }
 
 #[test]
+fn the_opened_table_answers_as_the_table_and_checks_every_position_once() {
+    use quasar_core::table::{EndgameTable, VerifyOptions};
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    use woodpush::opened::OpenedTable;
+    /// Sums the units of every phase.
+    #[derive(Default)]
+    struct Units(AtomicU64, AtomicU64);
+    impl quasar_core::progress::Progress for Units {
+        fn begin(&self, _: &str, total: u64) {
+            self.0.fetch_add(total, Relaxed);
+        }
+        fn advance(&self, units: u64) {
+            self.1.fetch_add(units, Relaxed);
+        }
+    }
+    let (table, _) = solved(7, false);
+    let dir = std::env::temp_dir().join(format!("woodpush-opened-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("w7.table");
+    table.save(&path).unwrap();
+    let opened = OpenedTable::open(&path).unwrap();
+    let units = Units::default();
+    let info = opened.info(&units).unwrap();
+    let c = table.counts();
+    assert_eq!(info.positions, c.positions_per_side.iter().sum::<u64>());
+    assert_eq!(info.bytes, std::fs::metadata(&path).unwrap().len());
+    let classes: u64 = info.classes.iter().map(|k| k.count).sum();
+    assert_eq!(classes, c.wins.iter().chain(&c.draws_per_side).sum::<u64>());
+    let start = Position::start(7).unwrap();
+    let p = opened.probe(&start.position_text()).unwrap();
+    let want = table.probe(&start).unwrap();
+    assert_eq!((p.result, p.plies), (Some(want.result), want.plies));
+    assert!(opened.probe("L.L.R.R.L L").is_err(), "another width");
+    let r = opened.verify(&VerifyOptions::default(), &units).unwrap();
+    let n = retro::PerfectIndex::size(table.space());
+    assert_eq!((r.checked, r.inconsistent), (n, 0));
+    assert_eq!((units.0.load(Relaxed), units.1.load(Relaxed)), (n, n));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn verify_finds_a_wrong_score() {
     let (table, _) = solved(7, false);
     let mut f = table.to_file();
