@@ -54,7 +54,7 @@ pub fn verify<T: EndgameTable>(path: &Path, options: &VerifyOptions) -> CliResul
     match report.examples.first() {
         None if report.inconsistent == 0 => Ok(()),
         first => Err(format!(
-            "{} positions disagree with the table's check {}, the first {}",
+            "{} positions fail the check ({}), the first {}",
             report.inconsistent,
             report.how,
             first.map_or("not named", String::as_str)
