@@ -9,7 +9,9 @@
 //! a CRC-32 checked before the version) and its little-endian field readers; [`slices`] is
 //! a table kept as a directory of slice files under a checksummed `manifest`; [`blocks`]
 //! checks a mapped body block by block, lazily, against the CRC-32s stored after it; and
-//! [`btree`] is the compact static B-tree a table's sorted entries are kept and mapped in.
+//! [`btree`] is the compact static B-tree a table's sorted entries are kept and mapped in;
+//! [`cache`] is the bounded block cache, shared by a search's threads, through which a
+//! compressed table larger than memory is probed, and its checked positioned reads.
 //! Of quasar's crates it depends on the core alone (progress and prefetches).
 
 use std::fs::{File, FileType, OpenOptions};
@@ -20,6 +22,7 @@ use std::sync::Mutex;
 
 pub mod blocks;
 pub mod btree;
+pub mod cache;
 pub mod frame;
 mod lock;
 mod map;
