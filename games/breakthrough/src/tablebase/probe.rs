@@ -157,6 +157,16 @@ impl Tablebase {
         }
     }
 
+    /// Holds a compressed table whole when it fits `bytes` (or `bytes` is 0), else through
+    /// a block cache of `bytes` shared by every thread probing it (the engine's
+    /// `--table-cache`); other tables are left as they are.
+    pub fn with_table_cache(mut self, bytes: u64) -> Tablebase {
+        if let Tree::Compressed(t) = &mut self.table.tree {
+            t.set_cache_bytes(bytes);
+        }
+        self
+    }
+
     /// Sets the answer cache to `2^slots_log2` slots (0: no cache; also none when the
     /// region's configurations do not fit its slots).
     pub fn with_cache_slots(mut self, slots_log2: u32) -> Tablebase {

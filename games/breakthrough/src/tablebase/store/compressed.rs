@@ -14,8 +14,16 @@
 //! up to 8x8).
 //!
 //! A file is written whole or not at all (a temporary file renamed); its header and
-//! directory carry CRC-32s, and each slice's runs their own, checked when the file is first
+//! directory carry CRC-32s, and each slice's runs their own, checked when they are first
 //! read: a damaged slice is an error naming its file, never a value.
+//!
+//! **Residence.** A table no larger than the table cache (`--table-cache`, 256 MiB unless
+//! set) is read whole, a file at a time as probes first need it. A larger one is read
+//! through a [`BlockCache`] of that size shared by every thread probing it: a file's header
+//! and directory are read on first use, and a probe whose slice is not held reads that
+//! slice's runs alone (a positioned read, its CRC-32 checked), evicting others by the clock.
+//! A slice is the unit of the cache because it is the unit the directory checksums: about
+//! 1.2 KB on 6x6, tens of KB on 8x8.
 
 use super::file::TableFileError;
 use super::Corrupt;
@@ -28,9 +36,11 @@ use quasar_core::progress::Progress;
 use quasar_file::frame::{put_u32, put_u64};
 use quasar_file::slices::{Layout, Manifest, SliceDir};
 use quasar_file::{self as file, Frame, Seal};
+use quasar_file::cache::{BlockCache, BlockFile, CacheStats, Residence, DEFAULT_CACHE_BYTES};
 use retro::RunArray;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::OnceLock;
 
 mod write;
@@ -131,10 +141,112 @@ pub fn supports(s: &Slicing) -> bool {
     s.cap() <= MAX_STORED_CAP
 }
 
+/// One slice's entry in a file's directory.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    id: u32,
+    /// Its plain slice's CRC-32.
+    plain: u32,
+    /// The CRC-32 of its runs.
+    crc: u32,
+    len: u32,
+    /// Where its runs start, from the file's start.
+    offset: u64,
+}
+
+/// A file's header and directory, as read and checked.
+#[derive(Debug)]
+struct Directory {
+    block: u64,
+    lengths: Vec<u8>,
+    histogram: [u64; HISTOGRAM],
+    /// Its slices, ascending.
+    entries: Vec<Entry>,
+}
+
+/// The most code lengths a header may announce: the coder's symbols are far fewer.
+const MAX_SYMBOLS: usize = 1 << 12;
+
+/// Bytes of a file's header and directory for group `top` of `s`, from its header;
+/// `Err` says what is wrong.
+fn head_len(s: &Slicing, top: u32, header: &[u8]) -> Result<usize, String> {
+    let f = PACK_FRAME.open(header).map_err(|e| e.to_string())?;
+    let ids = group(s, top);
+    if [f.u8(12), f.u8(13), f.u8(14), f.u8(15)] != s.header_id()
+        || f.u32(16) != top
+        || f.u32(20) as usize != ids.len()
+    {
+        return Err("its header names another table or group of slices".into());
+    }
+    let symbols = f.u32(28) as usize;
+    if symbols > MAX_SYMBOLS {
+        return Err(format!("{symbols} code lengths in its header"));
+    }
+    Ok(PACK_HEADER + symbols + 8 * HISTOGRAM + ENTRY_BYTES * ids.len())
+}
+
+/// Reads a file's header and directory for group `top` of `s` from `head` (at least
+/// [`head_len`] bytes), the file being `file_len` bytes, checking them; `Err` says what is
+/// wrong.
+fn parse_dir(s: &Slicing, top: u32, head: &[u8], file_len: u64) -> Result<Directory, String> {
+    let f = PACK_FRAME.open(head).map_err(|e| e.to_string())?;
+    let dir_end = head_len(s, top, head)?;
+    let ids = group(s, top);
+    let (block, symbols) = (f.u32(24) as u64, f.u32(28) as usize);
+    if !block.is_power_of_two() || !(64..=1 << 24).contains(&block) {
+        return Err(format!("a block of {block} positions in its header"));
+    }
+    if head.len() < dir_end || file_len < dir_end as u64 {
+        return Err("cut short in its directory".into());
+    }
+    let body = &head[PACK_HEADER..dir_end];
+    if crc32fast::hash(body) != f.u32(32) {
+        return Err("checksum mismatch in its directory: the file is damaged".into());
+    }
+    let b = quasar_file::frame::Fields(body);
+    let mut histogram = [0u64; HISTOGRAM];
+    for (d, n) in histogram.iter_mut().enumerate() {
+        *n = b.u64(symbols + 8 * d);
+    }
+    let data_len = file_len - dir_end as u64;
+    let mut entries = Vec::with_capacity(ids.len());
+    let mut next = 0u64;
+    for (k, &id) in ids.iter().enumerate() {
+        let at = symbols + 8 * HISTOGRAM + ENTRY_BYTES * k;
+        let e = Entry {
+            id: b.u32(at),
+            plain: b.u32(at + 4),
+            crc: b.u32(at + 8),
+            len: b.u32(at + 12),
+            offset: b.u64(at + 16),
+        };
+        if e.id != id || e.offset != next || e.offset + e.len as u64 > data_len {
+            return Err("its directory does not match its slices".into());
+        }
+        next = e.offset + e.len as u64;
+        entries.push(Entry {
+            offset: e.offset + dir_end as u64,
+            ..e
+        });
+    }
+    if next != data_len {
+        return Err(format!(
+            "{} bytes after its last slice: the file is damaged",
+            data_len - next
+        ));
+    }
+    Ok(Directory {
+        block,
+        lengths: body[..symbols].to_vec(),
+        histogram,
+        entries,
+    })
+}
+
 /// A file's parts, as read and checked.
 struct PackParts<'a> {
     block: u64,
-    lengths: &'a [u8],
+    lengths: Vec<u8>,
     histogram: [u64; HISTOGRAM],
     /// Each slice: its number, its plain slice's CRC-32, and its runs (block starts, then
     /// the runs) when their CRC-32 matches (`None`: damaged).
@@ -158,64 +270,22 @@ fn group(s: &Slicing, top: u32) -> Vec<u32> {
         .collect()
 }
 
-/// Reads a file's header and directory for group `top` of `s`, checking them; `Err` says
-/// what is wrong.
+/// Reads a whole file for group `top` of `s`, checking its header, directory and each
+/// slice's CRC-32; `Err` says what is wrong.
 fn parse_pack<'a>(s: &Slicing, top: u32, bytes: &'a [u8]) -> Result<PackParts<'a>, String> {
-    let f = PACK_FRAME.open(bytes).map_err(|e| e.to_string())?;
-    let ids = group(s, top);
-    let (block, symbols) = (f.u32(24) as u64, f.u32(28) as usize);
-    if [f.u8(12), f.u8(13), f.u8(14), f.u8(15)] != s.header_id()
-        || f.u32(16) != top
-        || f.u32(20) as usize != ids.len()
-    {
-        return Err("its header names another table or group of slices".into());
-    }
-    if !block.is_power_of_two() || !(64..=1 << 24).contains(&block) {
-        return Err(format!("a block of {block} positions in its header"));
-    }
-    let dir_len = symbols + 8 * HISTOGRAM + ENTRY_BYTES * ids.len();
-    let body = &bytes[PACK_HEADER..];
-    if body.len() < dir_len {
-        return Err("cut short in its directory".into());
-    }
-    if crc32fast::hash(&body[..dir_len]) != f.u32(32) {
-        return Err("checksum mismatch in its directory: the file is damaged".into());
-    }
-    let b = quasar_file::frame::Fields(body);
-    let lengths = &body[..symbols];
-    let mut histogram = [0u64; HISTOGRAM];
-    for (d, n) in histogram.iter_mut().enumerate() {
-        *n = b.u64(symbols + 8 * d);
-    }
-    let data = &body[dir_len..];
-    let mut slices = Vec::with_capacity(ids.len());
-    let mut next = 0u64;
-    for (k, &id) in ids.iter().enumerate() {
-        let at = symbols + 8 * HISTOGRAM + ENTRY_BYTES * k;
-        let (found, plain, crc, len, offset) = (
-            b.u32(at),
-            b.u32(at + 4),
-            b.u32(at + 8),
-            b.u32(at + 12) as u64,
-            b.u64(at + 16),
-        );
-        if found != id || offset != next || offset + len > data.len() as u64 {
-            return Err("its directory does not match its slices".into());
-        }
-        next = offset + len;
-        let runs = &data[offset as usize..next as usize];
-        slices.push((id, plain, (crc32fast::hash(runs) == crc).then_some(runs)));
-    }
-    if next != data.len() as u64 {
-        return Err(format!(
-            "{} bytes after its last slice: the file is damaged",
-            data.len() as u64 - next
-        ));
-    }
+    let d = parse_dir(s, top, bytes, bytes.len() as u64)?;
+    let slices = d
+        .entries
+        .iter()
+        .map(|e| {
+            let runs = &bytes[e.offset as usize..(e.offset + e.len as u64) as usize];
+            (e.id, e.plain, (crc32fast::hash(runs) == e.crc).then_some(runs))
+        })
+        .collect();
     Ok(PackParts {
-        block,
-        lengths,
-        histogram,
+        block: d.block,
+        lengths: d.lengths,
+        histogram: d.histogram,
         slices,
     })
 }
@@ -258,6 +328,22 @@ enum Pack {
     Failed(Corrupt),
 }
 
+/// One file of a cached table: its header and directory, once read.
+enum PackDir {
+    Present { file: BlockFile, dir: Directory },
+    Missing,
+    Failed(Corrupt),
+}
+
+/// A table read through a block cache: each file's directory, the slices' runs held, and
+/// the slices found damaged (never read again).
+struct Cached {
+    dirs: Box<[OnceLock<PackDir>]>,
+    cache: BlockCache<RunArray>,
+    /// By slice number: its runs failed their checks.
+    bad: Box<[AtomicBool]>,
+}
+
 /// A compressed sliced table: its files, read and checked as probes first need them.
 pub struct CompressedTable {
     files: Box<SliceDir>,
@@ -271,23 +357,27 @@ pub struct CompressedTable {
     /// By slice number: its place in its file's group (`u32::MAX`: not a stored slice).
     place: Box<[u32]>,
     first_bad: OnceLock<Corrupt>,
+    /// Read through a block cache (`None`: files read whole).
+    cached: Option<Cached>,
 }
 
 impl fmt::Debug for CompressedTable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "CompressedTable({}, {}, blocks of {})",
+            "CompressedTable({}, {}, blocks of {}, {:?})",
             self.dir().display(),
             self.region().board(),
-            self.block
+            self.block,
+            self.residence()
         )
     }
 }
 
 impl CompressedTable {
     /// Opens the compressed table in `dir` (its manifest must exist); its files are read
-    /// as probes need them.
+    /// as probes need them, whole when the table fits the default cache size
+    /// ([`DEFAULT_CACHE_BYTES`]), through a cache of that size otherwise.
     pub fn open(dir: &Path) -> Result<CompressedTable, TableFileError> {
         let files = SliceDir::open(dir, &LAYOUT)?;
         let m = files.manifest();
@@ -317,7 +407,7 @@ impl CompressedTable {
                 place[id as usize] = k as u32;
             }
         }
-        Ok(CompressedTable {
+        let mut t = CompressedTable {
             files: Box::new(files),
             codec: ValueCodec::new(board),
             block,
@@ -327,7 +417,44 @@ impl CompressedTable {
             place: place.into_boxed_slice(),
             slicing,
             first_bad: OnceLock::new(),
-        })
+            cached: None,
+        };
+        t.set_cache_bytes(DEFAULT_CACHE_BYTES);
+        Ok(t)
+    }
+
+    /// Holds the table whole when it fits `bytes` (or `bytes` is 0), else through a block
+    /// cache of `bytes` (see [`Residence::choose`]); what was read so far is dropped.
+    pub fn set_cache_bytes(&mut self, bytes: u64) {
+        self.set_residence(Residence::choose(self.file_bytes(), bytes));
+    }
+
+    /// Holds the table as `r` says; what was read so far is dropped.
+    pub fn set_residence(&mut self, r: Residence) {
+        self.packs = (0..1u32 << self.width).map(|_| OnceLock::new()).collect();
+        self.cached = match r {
+            Residence::Whole => None,
+            Residence::Cached(bytes) => Some(Cached {
+                dirs: (0..1u32 << self.width).map(|_| OnceLock::new()).collect(),
+                cache: BlockCache::new(bytes),
+                bad: (0..self.slicing.slices())
+                    .map(|_| AtomicBool::new(false))
+                    .collect(),
+            }),
+        };
+    }
+
+    /// How the table is held.
+    pub fn residence(&self) -> Residence {
+        match &self.cached {
+            None => Residence::Whole,
+            Some(c) => Residence::Cached(c.cache.budget()),
+        }
+    }
+
+    /// The block cache's lookups and contents (`None`: the table is held whole).
+    pub fn cache_stats(&self) -> Option<CacheStats> {
+        self.cached.as_ref().map(|c| c.cache.stats())
     }
 
     /// The directory.
@@ -405,7 +532,7 @@ impl CompressedTable {
                     slice: s.slice_name(id),
                 };
                 let runs = runs.ok_or(damaged)?;
-                slice_runs(s, parts.block, parts.lengths, runs).map_err(|_| damaged)
+                slice_runs(s, parts.block, &parts.lengths, runs).map_err(|_| damaged)
             })
             .collect::<Vec<_>>();
         if let Some(Err(c)) = slices.iter().find(|r| r.is_err()) {
@@ -443,12 +570,110 @@ impl CompressedTable {
             return Ok(Some(settled(rows, self.four_rows, self.width, cap)));
         }
         let (id, idx) = self.slicing.locate(c);
-        Ok(Some(self.runs(id)?.get(idx) as u8 + 3))
+        Ok(Some(self.value(id, idx)? as u8 + 3))
+    }
+
+    /// The stored value at `idx` of stored slice `id`.
+    #[inline]
+    fn value(&self, id: u32, idx: u64) -> Result<u32, Corrupt> {
+        let Some(c) = &self.cached else {
+            return Ok(self.runs(id)?.get(idx));
+        };
+        if c.bad[id as usize].load(Relaxed) {
+            return Err(Corrupt::Compressed {
+                slice: self.slicing.slice_name(id),
+            });
+        }
+        c.cache
+            .with(id as u64, || self.load_slice(c, id), |r| r.get(idx))
+    }
+
+    /// The directory of file `top` of a cached table, read and checked on first use.
+    fn pack_dir<'a>(&self, c: &'a Cached, top: u32) -> &'a PackDir {
+        c.dirs[top as usize].get_or_init(|| self.read_dir(top))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn read_dir(&self, top: u32) -> PackDir {
+        let s = &self.slicing;
+        let ids = group(s, top);
+        let failed = |c: Corrupt| {
+            let _ = self.first_bad.set(c);
+            PackDir::Failed(c)
+        };
+        let damaged = Corrupt::Compressed {
+            slice: s.slice_name(ids[0]),
+        };
+        let file = match BlockFile::open(&self.pack_path(top)) {
+            Ok(f) => f,
+            Err(e) if e.is_not_found() => return PackDir::Missing,
+            Err(_) => return failed(damaged),
+        };
+        if file.len() > pack_limit(s, self.block, ids.len()) || file.len() < PACK_HEADER as u64 {
+            return failed(damaged);
+        }
+        let mut head = vec![0u8; PACK_HEADER];
+        if file.read_at(0, &mut head).is_err() {
+            return failed(damaged);
+        }
+        let Ok(len) = head_len(s, top, &head) else {
+            return failed(damaged);
+        };
+        if len as u64 > file.len() {
+            return failed(damaged);
+        }
+        head.resize(len, 0);
+        if file.read_at(0, &mut head).is_err() {
+            return failed(damaged);
+        }
+        match parse_dir(s, top, &head, file.len()) {
+            Ok(dir) if dir.block == self.block => PackDir::Present { file, dir },
+            _ => failed(damaged),
+        }
+    }
+
+    /// Reads stored slice `id`'s runs from its file for the cache (a positioned read, its
+    /// CRC-32 checked), with the bytes they take; a damaged slice is marked, never read
+    /// again.
+    #[cold]
+    #[inline(never)]
+    fn load_slice(&self, c: &Cached, id: u32) -> Result<(RunArray, usize), Corrupt> {
+        let s = &self.slicing;
+        let (file, dir) = match self.pack_dir(c, id >> self.width) {
+            PackDir::Present { file, dir } => (file, dir),
+            PackDir::Missing => {
+                return Err(Corrupt::CompressedMissing {
+                    slice: s.slice_name(id),
+                })
+            }
+            PackDir::Failed(e) => return Err(*e),
+        };
+        let e = dir.entries[self.place[id as usize] as usize];
+        let mut bytes = vec![0u8; e.len as usize];
+        let runs = file
+            .read_checked(e.offset, &mut bytes, e.crc)
+            .ok()
+            .and_then(|()| slice_runs(s, dir.block, &dir.lengths, &bytes).ok());
+        match runs {
+            Some(r) => {
+                let weight = r.stored_bytes() as usize + std::mem::size_of::<RunArray>();
+                Ok((r, weight))
+            }
+            None => {
+                let damaged = Corrupt::Compressed {
+                    slice: s.slice_name(id),
+                };
+                c.bad[id as usize].store(true, Relaxed);
+                let _ = self.first_bad.set(damaged);
+                Err(damaged)
+            }
+        }
     }
 
     /// Whether stored slice `id` can be read (its file present and its runs intact).
     pub fn has(&self, id: u32) -> bool {
-        self.runs(id).is_ok()
+        self.value(id, 0).is_ok()
     }
 
     /// The first damaged file or slice a read ran into, if any.
@@ -467,7 +692,15 @@ impl CompressedTable {
         let done = groups
             .par_iter()
             .map(|&top| {
-                let pack = self.pack(top);
+                // A cached table's files are read whole for the check and dropped after.
+                let read;
+                let pack = match self.cached {
+                    None => self.pack(top),
+                    Some(_) => {
+                        read = self.read_pack(top);
+                        &read
+                    }
+                };
                 progress.advance(1);
                 match pack {
                     Pack::Present { slices, histogram } => {
@@ -535,9 +768,15 @@ impl Lookup for CompressedTable {
         let cap = self.slicing.cap() as usize;
         self.groups()
             .into_iter()
-            .map(|top| match self.pack(top) {
-                Pack::Present { histogram, .. } => histogram[2..cap].iter().sum::<u64>(),
-                _ => 0,
+            .map(|top| match &self.cached {
+                None => match self.pack(top) {
+                    Pack::Present { histogram, .. } => histogram[2..cap].iter().sum::<u64>(),
+                    _ => 0,
+                },
+                Some(c) => match self.pack_dir(c, top) {
+                    PackDir::Present { dir, .. } => dir.histogram[2..cap].iter().sum::<u64>(),
+                    _ => 0,
+                },
             })
             .sum::<u64>() as usize
     }
