@@ -41,6 +41,14 @@ pub fn parse_cache_size(text: &str) -> Result<u64, &'static str> {
     }
 }
 
+/// A cache size in bytes as [`parse_cache_size`] reads it back: MiB, fractions as needed
+/// (`64`, `0.5`).
+pub fn format_cache_size(bytes: u64) -> String {
+    // Exact: a byte count below 2^53 over a power of two, printed as the shortest decimal
+    // that reads back to the same number.
+    format!("{}", bytes as f64 / (1 << 20) as f64)
+}
+
 /// How a compressed table is held: whole in memory, or through a block cache.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Residence {
@@ -222,13 +230,15 @@ impl<V> BlockCache<V> {
     }
 
     /// `used` applied to the block of `key`, loaded by `load` (the block and the bytes it
-    /// counts for) when not held; a load's error is returned and nothing is stored.
+    /// counts for) when not held; a load's error is returned and nothing is stored. `used`
+    /// may change the block (what it has checked of itself, say), never the bytes it counts
+    /// for.
     #[inline]
     pub fn with<R, E>(
         &self,
         key: u64,
         load: impl FnOnce() -> Result<(V, usize), E>,
-        used: impl FnOnce(&V) -> R,
+        used: impl FnOnce(&mut V) -> R,
     ) -> Result<R, E> {
         let mut shard = self.shard(key);
         let i = match shard.place.get(&key) {
@@ -243,7 +253,7 @@ impl<V> BlockCache<V> {
                 shard.insert(key, value, weight)
             }
         };
-        Ok(used(shard.slots[i].value.as_ref().expect("a placed slot holds its block")))
+        Ok(used(shard.slots[i].value.as_mut().expect("a placed slot holds its block")))
     }
 
     /// Lookups and contents so far.
@@ -465,6 +475,10 @@ mod tests {
         assert_eq!(parse_cache_size("64"), Ok(64 << 20));
         assert_eq!(parse_cache_size("0.5"), Ok(512 << 10));
         assert_eq!(parse_cache_size("0"), Ok(0));
+        for bytes in [0, 1, 629_145, 64 << 20, 3 << 19] {
+            assert_eq!(parse_cache_size(&format_cache_size(bytes)), Ok(bytes));
+        }
+        assert_eq!(format_cache_size(64 << 20), "64");
         for bad in ["-1", "2000000", "NaN", "", "1MiB"] {
             assert!(parse_cache_size(bad).is_err(), "{bad}");
         }

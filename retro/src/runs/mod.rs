@@ -92,6 +92,12 @@ impl RunCode {
     pub fn lengths(&self) -> &[u8] {
         self.0.lengths()
     }
+
+    /// The code of these lengths (as [`RunCode::lengths`] gives them), sharing its
+    /// decoding table with every array of the process coded alike.
+    pub fn from_lengths(lengths: Vec<u8>) -> Result<RunCode, RunsError> {
+        Ok(RunCode(coded::shared(lengths)?))
+    }
 }
 
 /// Positions a block by default: a lookup scans half a block's runs (a few dozen bytes
@@ -109,8 +115,39 @@ impl RunArray {
         len: u64,
         block: u64,
         starts: Vec<u64>,
-        mut bytes: Vec<u8>,
+        bytes: Vec<u8>,
         code: Option<Vec<u8>>,
+    ) -> Result<RunArray, RunsError> {
+        let code = code.map(coded::shared).transpose()?;
+        let a = RunArray::indexed(len, block, starts, bytes, code)?;
+        match (0..a.blocks_count()).find(|&b| !a.check_block(b)) {
+            Some(b) => Err(RunsError::Runs(b)),
+            None => Ok(a),
+        }
+    }
+
+    /// The array from its parts as stored, entropy-coded with `code`, its index checked
+    /// but not its blocks' runs: a reader that decodes few of many blocks checks each with
+    /// [`RunArray::check_block`] before its first [`RunArray::get`] in it (a lookup in an
+    /// unchecked block of malformed runs may panic).
+    pub fn from_coded_parts_unchecked(
+        len: u64,
+        block: u64,
+        starts: Vec<u64>,
+        bytes: Vec<u8>,
+        code: &RunCode,
+    ) -> Result<RunArray, RunsError> {
+        RunArray::indexed(len, block, starts, bytes, Some(code.0.clone()))
+    }
+
+    /// The array with its index checked (its length, its ends, each block's start at most
+    /// its end), its blocks' runs not.
+    fn indexed(
+        len: u64,
+        block: u64,
+        starts: Vec<u64>,
+        mut bytes: Vec<u8>,
+        code: Option<Arc<coded::Code>>,
     ) -> Result<RunArray, RunsError> {
         let shift = block_shift(block)?;
         let blocks = len.div_ceil(block);
@@ -120,23 +157,11 @@ impl RunArray {
         if starts.first() != Some(&0) || starts.last() != Some(&(bytes.len() as u64)) {
             return Err(RunsError::Index("its ends are not those of the runs"));
         }
-        let code = code.map(coded::shared).transpose()?;
+        if starts.windows(2).any(|w| w[0] > w[1]) {
+            return Err(RunsError::Index("a block that starts after it ends"));
+        }
         if code.is_some() {
             bytes.extend([0; coded::PAD]);
-        }
-        for (b, w) in starts.windows(2).enumerate() {
-            let b = b as u64;
-            let want = block_positions(len, shift, b);
-            if w[0] > w[1] {
-                return Err(RunsError::Index("a block that starts after it ends"));
-            }
-            let whole = match &code {
-                Some(c) => c.check_block(&bytes, w[0], w[1], want),
-                None => total(&bytes[w[0] as usize..w[1] as usize]) == Some(want),
-            };
-            if !whole {
-                return Err(RunsError::Runs(b));
-            }
         }
         Ok(RunArray {
             len,
@@ -145,6 +170,22 @@ impl RunArray {
             bytes,
             code,
         })
+    }
+
+    /// Blocks of the array.
+    pub fn blocks_count(&self) -> u64 {
+        self.starts.len() as u64 - 1
+    }
+
+    /// Whether block `b`'s runs add up to its positions, so that a lookup in it reads
+    /// only them.
+    pub fn check_block(&self, b: u64) -> bool {
+        let (start, end) = (self.starts[b as usize], self.starts[b as usize + 1]);
+        let want = block_positions(self.len, self.shift, b);
+        match &self.code {
+            Some(c) => c.check_block(&self.bytes, start, end, want),
+            None => total(&self.bytes[start as usize..end as usize]) == Some(want),
+        }
     }
 
     /// Encodes `len` values, `value(i)` each (`None`: don't care), in blocks of `block`
@@ -498,6 +539,38 @@ mod tests {
         let a = RunArray::encode(200, 64, |_| None).unwrap();
         assert_eq!(a.bytes().len(), 3 * 2 + 1);
         assert_eq!(a.stored_bytes(), 7 + 8 * 5);
+    }
+
+    #[test]
+    fn unchecked_parts_check_each_block_on_demand() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let (len, block) = (20_000u64, 1024u64);
+        let values = sample(&mut rng, len, 0.0);
+        let c = RunArray::encode(len, block, |i| values[i as usize])
+            .unwrap()
+            .entropy_coded();
+        let code = RunCode::from_lengths(c.code_lengths().unwrap().to_vec()).unwrap();
+        let parts = |bytes: Vec<u8>| {
+            RunArray::from_coded_parts_unchecked(len, block, c.starts().to_vec(), bytes, &code)
+        };
+        let a = parts(c.bytes().to_vec()).unwrap();
+        assert_eq!(a, c);
+        assert!((0..a.blocks_count()).all(|b| a.check_block(b)));
+        // Block 5's runs damaged: it alone fails its check; the others read right.
+        let mut bytes = c.bytes().to_vec();
+        let (lo, hi) = (c.starts()[5] as usize, c.starts()[6] as usize);
+        bytes[lo..hi].fill(0xFF);
+        let d = parts(bytes).unwrap();
+        let bad: Vec<u64> = (0..d.blocks_count()).filter(|&b| !d.check_block(b)).collect();
+        assert_eq!(bad, [5]);
+        for i in (0..len).filter(|i| i / block != 5).step_by(7) {
+            assert_eq!(Some(d.get(i)), values[i as usize]);
+        }
+        // The index is still checked whole.
+        let mut starts = c.starts().to_vec();
+        starts.swap(3, 4);
+        let e = RunArray::from_coded_parts_unchecked(len, block, starts, c.bytes().to_vec(), &code);
+        assert!(matches!(e, Err(RunsError::Index(_))));
     }
 
     #[test]

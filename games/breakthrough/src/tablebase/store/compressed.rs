@@ -37,7 +37,7 @@ use quasar_file::frame::{put_u32, put_u64};
 use quasar_file::slices::{Layout, Manifest, SliceDir};
 use quasar_file::{self as file, Frame, Seal};
 use quasar_file::cache::{BlockCache, BlockFile, CacheStats, Residence, DEFAULT_CACHE_BYTES};
-use retro::RunArray;
+use retro::{RunArray, RunCode};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -328,18 +328,48 @@ enum Pack {
     Failed(Corrupt),
 }
 
-/// One file of a cached table: its header and directory, once read.
+/// One file of a cached table: its header and directory, once read, and its code (held
+/// here so that its decoding table outlives the slices the cache evicts).
 enum PackDir {
-    Present { file: BlockFile, dir: Directory },
+    Present {
+        file: BlockFile,
+        dir: Directory,
+        code: RunCode,
+    },
     Missing,
     Failed(Corrupt),
+}
+
+/// A slice's runs as the cache holds them: each block's runs are checked the first time a
+/// probe reads it, so that a miss decodes one block, not the slice's every block.
+struct CachedRuns {
+    runs: RunArray,
+    shift: u32,
+    /// Bit `b`: block `b`'s runs add up to its positions.
+    checked: Vec<u64>,
+}
+
+impl CachedRuns {
+    /// The value at `idx`; `None` when its block's runs do not decode.
+    #[inline]
+    fn get(&mut self, idx: u64) -> Option<u32> {
+        let b = idx >> self.shift;
+        let (word, bit) = ((b / 64) as usize, 1 << (b % 64));
+        if self.checked[word] & bit == 0 {
+            if !self.runs.check_block(b) {
+                return None;
+            }
+            self.checked[word] |= bit;
+        }
+        Some(self.runs.get(idx))
+    }
 }
 
 /// A table read through a block cache: each file's directory, the slices' runs held, and
 /// the slices found damaged (never read again).
 struct Cached {
     dirs: Box<[OnceLock<PackDir>]>,
-    cache: BlockCache<RunArray>,
+    cache: BlockCache<CachedRuns>,
     /// By slice number: its runs failed their checks.
     bad: Box<[AtomicBool]>,
 }
@@ -579,13 +609,30 @@ impl CompressedTable {
         let Some(c) = &self.cached else {
             return Ok(self.runs(id)?.get(idx));
         };
-        if c.bad[id as usize].load(Relaxed) {
-            return Err(Corrupt::Compressed {
-                slice: self.slicing.slice_name(id),
-            });
+        if !c.bad[id as usize].load(Relaxed) {
+            let v = c
+                .cache
+                .with(id as u64, || self.load_slice(c, id), |r| r.get(idx))?;
+            if let Some(v) = v {
+                return Ok(v);
+            }
+            self.damaged_slice(c, id);
         }
-        c.cache
-            .with(id as u64, || self.load_slice(c, id), |r| r.get(idx))
+        Err(Corrupt::Compressed {
+            slice: self.slicing.slice_name(id),
+        })
+    }
+
+    /// Marks stored slice `id` of a cached table damaged (never read again) and remembers
+    /// the first damage.
+    #[cold]
+    fn damaged_slice(&self, c: &Cached, id: u32) -> Corrupt {
+        let damaged = Corrupt::Compressed {
+            slice: self.slicing.slice_name(id),
+        };
+        c.bad[id as usize].store(true, Relaxed);
+        let _ = self.first_bad.set(damaged);
+        damaged
     }
 
     /// The directory of file `top` of a cached table, read and checked on first use.
@@ -628,20 +675,23 @@ impl CompressedTable {
             return failed(damaged);
         }
         match parse_dir(s, top, &head, file.len()) {
-            Ok(dir) if dir.block == self.block => PackDir::Present { file, dir },
+            Ok(dir) if dir.block == self.block => match RunCode::from_lengths(dir.lengths.clone()) {
+                Ok(code) => PackDir::Present { file, dir, code },
+                Err(_) => failed(damaged),
+            },
             _ => failed(damaged),
         }
     }
 
     /// Reads stored slice `id`'s runs from its file for the cache (a positioned read, its
-    /// CRC-32 checked), with the bytes they take; a damaged slice is marked, never read
-    /// again.
+    /// CRC-32 checked, its block index checked and its blocks left to the probes that read
+    /// them), with the bytes they take; a damaged slice is marked, never read again.
     #[cold]
     #[inline(never)]
-    fn load_slice(&self, c: &Cached, id: u32) -> Result<(RunArray, usize), Corrupt> {
+    fn load_slice(&self, c: &Cached, id: u32) -> Result<(CachedRuns, usize), Corrupt> {
         let s = &self.slicing;
-        let (file, dir) = match self.pack_dir(c, id >> self.width) {
-            PackDir::Present { file, dir } => (file, dir),
+        let (file, dir, code) = match self.pack_dir(c, id >> self.width) {
+            PackDir::Present { file, dir, code } => (file, dir, code),
             PackDir::Missing => {
                 return Err(Corrupt::CompressedMissing {
                     slice: s.slice_name(id),
@@ -651,23 +701,27 @@ impl CompressedTable {
         };
         let e = dir.entries[self.place[id as usize] as usize];
         let mut bytes = vec![0u8; e.len as usize];
-        let runs = file
-            .read_checked(e.offset, &mut bytes, e.crc)
-            .ok()
-            .and_then(|()| slice_runs(s, dir.block, &dir.lengths, &bytes).ok());
-        match runs {
-            Some(r) => {
-                let weight = r.stored_bytes() as usize + std::mem::size_of::<RunArray>();
-                Ok((r, weight))
-            }
-            None => {
-                let damaged = Corrupt::Compressed {
-                    slice: s.slice_name(id),
+        let blocks = s.per_slice().div_ceil(dir.block);
+        let index = 4 * (blocks as usize + 1);
+        if file.read_checked(e.offset, &mut bytes, e.crc).is_err() || bytes.len() < index {
+            return Err(self.damaged_slice(c, id));
+        }
+        let starts = bytes[..index]
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes(w.try_into().expect("4 bytes")) as u64)
+            .collect();
+        bytes.drain(..index);
+        match RunArray::from_coded_parts_unchecked(s.per_slice(), dir.block, starts, bytes, code) {
+            Ok(runs) => {
+                let weight = runs.stored_bytes() as usize + blocks.div_ceil(64) as usize * 8;
+                let runs = CachedRuns {
+                    shift: dir.block.trailing_zeros(),
+                    checked: vec![0; blocks.div_ceil(64) as usize],
+                    runs,
                 };
-                c.bad[id as usize].store(true, Relaxed);
-                let _ = self.first_bad.set(damaged);
-                Err(damaged)
+                Ok((runs, weight + std::mem::size_of::<CachedRuns>()))
             }
+            Err(_) => Err(self.damaged_slice(c, id)),
         }
     }
 
