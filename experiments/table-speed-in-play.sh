@@ -10,7 +10,9 @@
 #   full tree stops expanding), 3 repeats, the first 4 of openings/breakthrough-6x6.txt
 # Extra options for both players go in QUASAR_OPTS ("--imb 0 --prior 0": the bare search
 # of the `tablebase_search` bench). BASELINE_TB=OTHER gives the first column the table
-# OTHER instead of none (a compressed table against its plain form). Prints each
+# OTHER instead of none (a compressed table against its plain form); TABLE_OPTS are options
+# for the second column alone ("--table-cache 0.6": a compressed table read through a
+# cache of 0.6 MiB against itself whole, with BASELINE_TB=DIR). Prints each
 # position's median rates, its share, and the mean share.
 set -euo pipefail
 dir=${1:?usage: $0 DIR [SECONDS] [REPEATS] [OPENINGS]}
@@ -31,6 +33,7 @@ fi
 q=${QUASAR:-target/release/quasar}
 [[ -x $q ]] || usage "$q is not built; run: cargo build --release (or set QUASAR)"
 read -r -a opts <<<"${QUASAR_OPTS:-}"
+read -r -a table_opts <<<"${TABLE_OPTS:-}"
 positions=("BBBBBB/BBBBBB/6/6/WWWWWW/WWWWWW w")
 while IFS= read -r line; do
   positions+=("$line")
@@ -61,7 +64,7 @@ for pos in "${positions[@]}"; do
   without=() with=()
   for ((r = 0; r < repeats; r++)); do
     without+=("$(rate "$pos" "${base[@]}")")
-    with+=("$(rate "$pos" --tb "$dir" --every 1)")
+    with+=("$(rate "$pos" --tb "$dir" --every 1 "${table_opts[@]}")")
   done
   a=$(printf '%s\n' "${without[@]}" | median)
   b=$(printf '%s\n' "${with[@]}" | median)

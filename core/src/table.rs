@@ -39,6 +39,14 @@ pub trait EndgameTable: Sized {
         options: &VerifyOptions,
         progress: &dyn Progress,
     ) -> Result<VerifyReport, Self::Error>;
+
+    /// The same table read through a block cache of `bytes` where its form reads one (a
+    /// compressed table larger than the cache); the default, for forms read whole, ignores
+    /// it.
+    fn with_cache(self, bytes: u64) -> Self {
+        let _ = bytes;
+        self
+    }
 }
 
 /// How a table is stored.

@@ -11,6 +11,7 @@ use crate::spec::PlayerSpec;
 use alphabeta::{AlphaBeta, Config};
 use quasar_core::Limit;
 use quasar_core::{Evaluation, Game, Oracle};
+use quasar_file::cache::{format_cache_size, parse_cache_size};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -27,6 +28,9 @@ pub const MAX_HASH_MIB: usize = 1 << 16;
 pub struct AbSettings {
     /// A table consulted at every node below the root (`tb=FILE`).
     pub table: Option<PathBuf>,
+    /// The cache a compressed table larger than it is read through, in bytes
+    /// (`table-cache=MiB`).
+    pub table_cache: Option<u64>,
     /// The per-move time, overriding the match's (`time=1s`).
     pub time: Option<Duration>,
     /// A clock of this player's own, overriding the match's limit (`tc=10s+0.1s`).
@@ -114,6 +118,8 @@ impl AbSettings {
             "tb" if self.table.is_some() => return Err(twice()),
             "tb" if value.is_empty() => return Err(bad("give a table file")),
             "tb" => self.table = Some(PathBuf::from(value)),
+            "table-cache" if self.table_cache.is_some() => return Err(twice()),
+            "table-cache" => self.table_cache = Some(parse_cache_size(value).map_err(bad)?),
             "time" if self.time.is_some() => return Err(twice()),
             "time" if self.clock.is_some() => return Err(AbSettingError::TimeAndClock),
             "time" => self.time = Some(parse_duration(value)?),
@@ -194,6 +200,7 @@ impl AbSettings {
             Some(path) => Some(setup.load_oracle(&TableSpec {
                 path: path.clone(),
                 rule: ProbeRule::Sound,
+                cache_bytes: self.table_cache,
             })?),
             None => None,
         };
@@ -207,6 +214,9 @@ impl fmt::Display for AbSettings {
         let mut keys: Vec<String> = Vec::new();
         if let Some(t) = &self.table {
             keys.push(format!("tb={}", t.display()));
+        }
+        if let Some(b) = self.table_cache {
+            keys.push(format!("table-cache={}", format_cache_size(b)));
         }
         if let Some(t) = self.time {
             keys.push(format!("time={}", format_duration(t)));

@@ -71,6 +71,9 @@ pub struct TableSpec {
     pub path: PathBuf,
     /// How its knowledge is used.
     pub rule: ProbeRule,
+    /// The cache a compressed table larger than it is read through, in bytes (`None`: the
+    /// default, [`quasar_file::cache::DEFAULT_CACHE_BYTES`]); a table that fits is read whole.
+    pub cache_bytes: Option<u64>,
 }
 
 /// The playout policy's switches; `None` leaves the game's default.
@@ -110,6 +113,9 @@ impl PlayoutSettings {
 pub struct EngineSettings {
     /// The table file to consult (`tb=FILE`).
     pub table: Option<PathBuf>,
+    /// The cache a compressed table larger than it is read through, in bytes
+    /// (`table-cache=MiB`); needs a table.
+    pub table_cache: Option<u64>,
     /// How the table is used (`rule=sound|race`); needs a table.
     pub rule: Option<ProbeRule>,
     /// Playouts consult the table at every K-th turn of each side (`every=K`; 0: only at
@@ -243,6 +249,7 @@ impl EngineSettings {
         self.table.as_ref().map(|path| TableSpec {
             path: path.clone(),
             rule: self.rule.unwrap_or_default(),
+            cache_bytes: self.table_cache,
         })
     }
 

@@ -87,7 +87,9 @@ impl Hasher for KeyHasher {
     }
 
     fn write_u64(&mut self, k: u64) {
-        self.0 = (self.0 ^ k).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+        self.0 = (self.0 ^ k)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
     }
 }
 
@@ -253,7 +255,12 @@ impl<V> BlockCache<V> {
                 shard.insert(key, value, weight)
             }
         };
-        Ok(used(shard.slots[i].value.as_mut().expect("a placed slot holds its block")))
+        Ok(used(
+            shard.slots[i]
+                .value
+                .as_mut()
+                .expect("a placed slot holds its block"),
+        ))
     }
 
     /// Lookups and contents so far.
@@ -311,7 +318,10 @@ impl BlockFile {
 
     /// Fills `buf` from byte `offset` of the file.
     pub fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<(), FileError> {
-        if offset.checked_add(buf.len() as u64).is_none_or(|end| end > self.len) {
+        if offset
+            .checked_add(buf.len() as u64)
+            .is_none_or(|end| end > self.len)
+        {
             return Err(FileError::Damaged {
                 path: self.path.clone(),
                 msg: format!(
@@ -431,7 +441,10 @@ mod tests {
     fn a_block_larger_than_the_budget_is_held_alone_and_a_failed_load_stores_nothing() {
         let cache = BlockCache::<u64>::new(100);
         assert_eq!(cache.with(1, || Ok::<_, ()>((5, 500)), |v| *v), Ok(5));
-        assert_eq!(cache.with(2, || Err::<(u64, usize), _>("bad"), |v| *v), Err("bad"));
+        assert_eq!(
+            cache.with(2, || Err::<(u64, usize), _>("bad"), |v| *v),
+            Err("bad")
+        );
         let s = cache.stats();
         assert_eq!((s.blocks, s.bytes), (1, 500));
         assert_eq!(cache.with(3, || Ok::<_, ()>((6, 50)), |v| *v), Ok(6));
@@ -449,7 +462,9 @@ mod tests {
                 s.spawn(move || {
                     let mut k = t;
                     for _ in 0..20_000 {
-                        k = k.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                        k = k
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
                         let key = (k >> 33) % 256;
                         let got = cache
                             .with(key, || Ok::<_, ()>((value(key), 64 << 10)), |v| *v)

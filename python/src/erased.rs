@@ -273,6 +273,7 @@ impl<S: Reached> StateOf<S> {
         let spec = TableSpec {
             path: path.to_path_buf(),
             rule: ProbeRule::Sound,
+            cache_bytes: None,
         };
         let oracle = self.setup.load_oracle(&spec).map_err(|e| e.to_string())?;
         map.insert(key, Box::new(oracle.clone()));

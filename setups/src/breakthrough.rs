@@ -10,6 +10,7 @@ use engine::settings::{PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
 use engine::setup::{GameSetup, Picture, SetupError};
 use mcts::Leaf;
 use quasar_core::{Evaluation, Game, Oracle, Outcome, Side};
+use quasar_file::cache::DEFAULT_CACHE_BYTES;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, Weak};
 
@@ -243,7 +244,9 @@ impl GameSetup for BreakthroughSetup {
     fn load_oracle(&self, table: &TableSpec) -> Result<Arc<dyn Oracle<Position>>, SetupError> {
         // The race rule only steers playouts: the table never proves a node with it.
         let race = table.rule == ProbeRule::Race;
-        Ok(shared_table(&table.path, self.board, race).map_err(|e| SetupError::Table(e.into()))?)
+        let cache = table.cache_bytes.unwrap_or(DEFAULT_CACHE_BYTES);
+        Ok(shared_table(&table.path, self.board, race, cache)
+            .map_err(|e| SetupError::Table(e.into()))?)
     }
 
     fn diagram(&self, pos: &Position) -> String {
@@ -268,29 +271,34 @@ impl GameSetup for BreakthroughSetup {
     }
 }
 
-/// The table at `path` for `board`, opened once per process and rule while an engine holds
-/// it: engines naming the same table share its answer cache and its slices' memory maps (a
-/// full 8x8 sliced table maps up to 32,896 files per opening, and the system limits a
-/// process' maps to about 65,000).
+/// The table at `path` for `board`, opened once per process, rule and cache size (a
+/// compressed table larger than `cache` bytes is read through a cache of that size) while
+/// an engine holds it: engines naming the same table share its answer cache, its block
+/// cache and its slices' memory maps (a full 8x8 sliced table maps up to 32,896 files per
+/// opening, and the system limits a process' maps to about 65,000).
 fn shared_table(
     path: &Path,
     board: Board,
     race: bool,
+    cache: u64,
 ) -> Result<Arc<Tablebase>, breakthrough::tablebase::TableFileError> {
-    type Open = Vec<(PathBuf, Board, bool, Weak<Tablebase>)>;
+    type Open = Vec<(PathBuf, Board, bool, u64, Weak<Tablebase>)>;
     static OPEN: Mutex<Open> = Mutex::new(Vec::new());
     // A poisoned lock only means another engine's opening panicked: the list is still sound.
     let mut open = OPEN.lock().unwrap_or_else(|e| e.into_inner());
     open.retain(|(.., held)| held.strong_count() > 0);
-    let same = |(p, b, r, _): &&(PathBuf, Board, bool, Weak<Tablebase>)| {
-        p == path && *b == board && *r == race
+    let same = |(p, b, r, c, _): &&(PathBuf, Board, bool, u64, Weak<Tablebase>)| {
+        p == path && *b == board && *r == race && *c == cache
     };
     if let Some(tb) = open.iter().find(same).and_then(|(.., held)| held.upgrade()) {
         return Ok(tb);
     }
-    let tb = Arc::new(Tablebase::open_for(path, board)?.with_race_guess(race));
+    let tb = Tablebase::open_for(path, board)?
+        .with_race_guess(race)
+        .with_table_cache(cache);
+    let tb = Arc::new(tb);
     warn_if_incomplete(path, &tb);
-    open.push((path.to_path_buf(), board, race, Arc::downgrade(&tb)));
+    open.push((path.to_path_buf(), board, race, cache, Arc::downgrade(&tb)));
     Ok(tb)
 }
 
@@ -364,6 +372,7 @@ mod tests {
         let spec = |rule| TableSpec {
             path: path.clone(),
             rule,
+            cache_bytes: None,
         };
         let (a, b) = (
             s.load_oracle(&spec(ProbeRule::Sound)),

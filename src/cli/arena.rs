@@ -309,6 +309,7 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
                 let spec = TableSpec {
                     path: path.clone(),
                     rule: ProbeRule::Sound,
+                    cache_bytes: None,
                 };
                 let oracle = setup
                     .load_oracle(&spec)

@@ -113,6 +113,7 @@ fn flag(option: &'static EngineOption) -> Arg {
         "sims" => arg.value_parser(simulations),
         "seed" => arg.value_parser(value_parser!(u64)).default_value("1"),
         "tb" => arg.value_parser(value_parser!(PathBuf)),
+        "table-cache" => arg.value_parser(|text: &str| quasar_file::cache::parse_cache_size(text)),
         "net" => arg.value_parser(net_spec),
         "depth" => arg.value_parser(value_parser!(u32).range(1..=64)),
         "hash" => arg.value_parser(value_parser!(u64).range(1..=MAX_HASH_MIB as u64)),
@@ -165,6 +166,9 @@ pub struct EngineArgs {
     pub seed: u64,
     /// `--tb`: a table to consult.
     pub tb: Option<PathBuf>,
+    /// `--table-cache`: the cache a compressed table larger than it is read through, in
+    /// bytes.
+    pub table_cache: Option<u64>,
     /// `--net`: the learned evaluation.
     pub net: Option<NetSpec>,
     /// The options of one search given, each with its text (a switch as the value it stands
@@ -201,6 +205,7 @@ impl clap::FromArgMatches for EngineArgs {
             sims: m.get_one::<u64>("sims").copied(),
             seed: *m.get_one::<u64>("seed").expect("a default"),
             tb: m.get_one::<PathBuf>("tb").cloned(),
+            table_cache: m.get_one::<u64>("table-cache").copied(),
             net: m.get_one::<NetSpec>("net").cloned(),
             given: given.into_iter().map(|(_, o, text)| (o, text)).collect(),
         })
@@ -225,6 +230,7 @@ impl EngineArgs {
     pub fn settings(&self) -> EngineSettings {
         let mut s = EngineSettings {
             table: self.tb.clone(),
+            table_cache: self.table_cache,
             limit: Some(self.limits()),
             seed: Some(self.seed),
             net: self.net.clone(),
@@ -244,6 +250,7 @@ impl EngineArgs {
     fn ab_settings(&self, default_eval: Option<AbEval>) -> AbSettings {
         let mut s = AbSettings {
             table: self.tb.clone(),
+            table_cache: self.table_cache,
             net: self.net.clone(),
             ..AbSettings::default()
         };

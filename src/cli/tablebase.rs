@@ -8,6 +8,7 @@ use crate::games::{with_game, GameName, TableArgs};
 pub mod show;
 
 use quasar_core::{Plan, Selection, Shard};
+use quasar_file::cache::DEFAULT_CACHE_BYTES;
 use std::error::Error;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -129,6 +130,10 @@ pub struct ProbeArgs {
     /// Position text in the game's notation, as `quasar show` prints it
     #[arg(long)]
     position: String,
+    /// A compressed table larger than this many MiB (fractions allowed) is read through a
+    /// cache of that size, slice by slice, instead of whole [default: 256; 0: always whole]
+    #[arg(long, value_name = "MiB", value_parser = |t: &str| quasar_file::cache::parse_cache_size(t))]
+    pub table_cache: Option<u64>,
     /// Print one JSON object (keys in docs/tablebases.md) instead of text; an error prints
     /// {"error": "..."}
     #[arg(long)]
@@ -155,6 +160,10 @@ pub struct VerifyArgs {
     /// CRCs), so that probes check only the blocks they read, not whole slices
     #[arg(long)]
     pub write_index: bool,
+    /// A compressed table larger than this many MiB (fractions allowed) is read through a
+    /// cache of that size, slice by slice, instead of whole [default: 256; 0: always whole]
+    #[arg(long, value_name = "MiB", value_parser = |t: &str| quasar_file::cache::parse_cache_size(t))]
+    pub table_cache: Option<u64>,
 }
 
 impl VerifyArgs {
@@ -190,11 +199,15 @@ pub fn run(cmd: Command) -> CliResult {
             show::info::<<S as TableGame>::Table>(&a.file, a.json)
         }),
         Command::Probe(a) => with_game!(game_of(&a.file, a.game)?, S => {
-            show::probe::<<S as TableGame>::Table>(&a.file, &a.position, a.json)
+            refuse_unused_cache::<S>(&a.file, a.table_cache)?;
+            let cache = a.table_cache.unwrap_or(DEFAULT_CACHE_BYTES);
+            show::probe::<<S as TableGame>::Table>(&a.file, &a.position, a.json, cache)
         }),
         Command::Verify(a) => with_game!(game_of(&a.file, a.game)?, S => {
+            refuse_unused_cache::<S>(&a.file, a.table_cache)?;
             refuse_unused_verify::<S>(&a)?;
-            show::verify::<<S as TableGame>::Table>(&a.file, &a.options())
+            let cache = a.table_cache.unwrap_or(DEFAULT_CACHE_BYTES);
+            show::verify::<<S as TableGame>::Table>(&a.file, &a.options(), cache)
         }),
         Command::Compress(a) => {
             if !a.dir.exists() {
@@ -308,6 +321,20 @@ fn refuse_first<S: TableGame>(a: &BuildArgs, takes: &[&str], plan: bool) -> CliR
         ),
     }
     .into())
+}
+
+/// Refuses `--table-cache` for a game whose tables are not read through the block cache.
+fn refuse_unused_cache<S: TableGame>(file: &Path, cache: Option<u64>) -> CliResult {
+    match cache {
+        Some(_) if !S::TABLE_OPTIONS.cache => Err(format!(
+            "--table-cache is for Breakthrough's compressed tables, read through a block \
+             cache; {} is a {} table, read as it is: drop --table-cache",
+            file.display(),
+            S::TABLE_KIND
+        )
+        .into()),
+        _ => Ok(()),
+    }
 }
 
 /// Refuses the options of `verify` that `S`'s tables, checked whole or without a block

@@ -180,6 +180,7 @@ fn play<S: CliGame>(args: &PlayArgs, given: Option<S>) -> CliResult {
         Some(path) => Some(setup.load_oracle(&TableSpec {
             path: path.clone(),
             rule: ProbeRule::Sound,
+            cache_bytes: None,
         })?),
         None => None,
     };

@@ -111,6 +111,9 @@ pub struct TableOptions {
     pub plan_note: &'static str,
     /// The options of `tablebase verify` it takes (`--samples`, `--seed`, `--write-index`).
     pub verify: &'static [&'static str],
+    /// Whether its compressed tables are read through the block cache that
+    /// `--table-cache` sizes (`tablebase probe` and `verify`).
+    pub cache: bool,
     /// Its build options in words, for a refusal: "--width N (and --max-pieces K ...)".
     pub take: &'static str,
 }

@@ -9,6 +9,7 @@ use crate::clock::TimeControl;
 use crate::duration::{format_duration, parse_duration};
 use mcts::{ChildProbes, Leaf, Parallelism};
 use quasar_core::Limit;
+use quasar_file::cache::{format_cache_size, parse_cache_size};
 use std::fmt;
 use std::path::PathBuf;
 
@@ -93,6 +94,10 @@ impl EngineSettings {
         }
         match key {
             "tb" => once(&mut self.table, PathBuf::from(value), twice)?,
+            "table-cache" => {
+                let bytes = parse_cache_size(value).map_err(|why| bad(key, value, why))?;
+                once(&mut self.table_cache, bytes, twice)?;
+            }
             "rule" => {
                 let rule = match value {
                     "sound" => ProbeRule::Sound,
@@ -303,6 +308,9 @@ impl fmt::Display for EngineSettings {
         let mut keys: Vec<String> = Vec::new();
         if let Some(t) = &self.table {
             keys.push(format!("tb={}", t.display()));
+        }
+        if let Some(b) = self.table_cache {
+            keys.push(format!("table-cache={}", format_cache_size(b)));
         }
         match self.rule {
             Some(ProbeRule::Sound) => keys.push("rule=sound".into()),

@@ -197,6 +197,16 @@ pub const OPTIONS: &[EngineOption] = &[
     )
     .mcts_key()
     .ab_key(),
+    EngineOption::both(
+        "table-cache",
+        "MiB",
+        "Cache of a compressed table larger than it, in MiB (fractions allowed), shared by \
+         the search's threads: probes read the table's slices into it as they need them; a \
+         table that fits is read whole (0: always whole) [default: 256]",
+    )
+    .needs_table()
+    .mcts_key()
+    .ab_key(),
     EngineOption::mcts(
         "rule",
         "sound|race",
@@ -457,6 +467,7 @@ pub fn example(name: &str) -> Option<&'static str> {
     Some(match name {
         "engine" => "ab",
         "tb" => "t.qtb",
+        "table-cache" => "64",
         "rule" => "race",
         "every" | "threads" | "prior-depth" => "2",
         "c" => "0.4",
@@ -491,11 +502,11 @@ mod tests {
     fn the_key_lists_are_the_tables() {
         assert_eq!(
             MCTS_KEYS,
-            "tb, rule, every, c, playout, time, sims, tc, threads, parallel, nodes, seed, \
+            "tb, table-cache, rule, every, c, playout, time, sims, tc, threads, parallel, nodes, seed, \
              eval-after, capture-weight, win-in-one, stop-threats, probe-children, imb, prior, \
              prior-depth, net, leaf, expand-after, verdicts, guard, check"
         );
-        assert_eq!(AB_KEYS, "tb, time, tc, depth, hash, eval, net");
+        assert_eq!(AB_KEYS, "tb, table-cache, time, tc, depth, hash, eval, net");
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 #[test]
 fn every_key_reads_and_prints_back() {
-    let text = "tb=t.qtb,rule=race,c=0.4,playout=uniform,time=250ms,threads=2,parallel=tree,\
+    let text = "tb=t.qtb,table-cache=0.5,rule=race,c=0.4,playout=uniform,time=250ms,threads=2,parallel=tree,\
                 nodes=5000,seed=9,every=4,probe-children=next-visit,eval-after=0,capture-weight=2,\
                 win-in-one=off,stop-threats=on,imb=0.4,prior=20,prior-depth=2,verdicts=off";
     let s = EngineSettings::parse_keys(text).unwrap();
@@ -21,7 +21,8 @@ fn every_key_reads_and_prints_back() {
         s.table_spec(),
         Some(TableSpec {
             path: "t.qtb".into(),
-            rule: ProbeRule::Race
+            rule: ProbeRule::Race,
+            cache_bytes: Some(512 << 10),
         })
     );
     assert_eq!(s.limit, Some(Limit::Time(Duration::from_millis(250))));

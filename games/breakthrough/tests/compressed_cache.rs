@@ -72,7 +72,10 @@ fn a_cache_far_smaller_than_the_table_answers_every_configuration_from_many_thre
             scope.spawn(move || {
                 let n = want.len() as u64;
                 // A stride prime to n visits every configuration once.
-                let stride = (0..).map(|k| 7919 + 2 * k).find(|&p| gcd(p, n) == 1).unwrap();
+                let stride = (0..)
+                    .map(|k| 7919 + 2 * k)
+                    .find(|&p| gcd(p, n) == 1)
+                    .unwrap();
                 let mut k = start * n / 4;
                 for _ in 0..n {
                     let (id, idx) = ((k / s.per_slice()) as u32, k % s.per_slice());
@@ -88,7 +91,10 @@ fn a_cache_far_smaller_than_the_table_answers_every_configuration_from_many_thre
     assert!(t.verify_all(&Silent).is_ok());
     // Through the prober, a cache the table fits in holds it whole; a small one caches it.
     let tb = Tablebase::open(&to).unwrap().with_table_cache(1 << 20);
-    assert_eq!(tb.table().tree.as_compressed().unwrap().residence(), Residence::Whole);
+    assert_eq!(
+        tb.table().tree.as_compressed().unwrap().residence(),
+        Residence::Whole
+    );
     let tb = Tablebase::open(&to).unwrap().with_table_cache(budget);
     let tc = tb.table().tree.as_compressed().unwrap();
     assert_eq!(tc.residence(), Residence::Cached(budget));
@@ -122,7 +128,12 @@ fn a_slice_damaged_on_disk_is_found_at_probe_time_and_the_rest_answers() {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "qtc"))
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
         .max_by_key(|f| f.1.len())
         .unwrap();
     let top = u32::from_str_radix(name.trim_start_matches('b').trim_end_matches(".qtc"), 16);
@@ -154,7 +165,10 @@ fn a_slice_damaged_on_disk_is_found_at_probe_time_and_the_rest_answers() {
     }
     // One slice's runs are lost (and its mirror's), its settled configurations and every
     // other slice still answer.
-    assert!(errors > 0 && answers > errors && settled > 0, "{errors} {answers}");
+    assert!(
+        errors > 0 && answers > errors && settled > 0,
+        "{errors} {answers}"
+    );
     assert!(errors as u64 <= 2 * s.per_slice(), "{errors}");
     let first = t.first_damage().unwrap();
     assert!(first.to_string().contains(&name), "{first}");
@@ -162,7 +176,9 @@ fn a_slice_damaged_on_disk_is_found_at_probe_time_and_the_rest_answers() {
     assert!(e.to_string().contains(&name), "{e}");
     // Through the prober: the damaged slice's configurations are errors, never values, and
     // the damage is reported naming the file and what to do.
-    let tb = Tablebase::open(&to).unwrap().with_table_cache(t.file_bytes() / 20);
+    let tb = Tablebase::open(&to)
+        .unwrap()
+        .with_table_cache(t.file_bytes() / 20);
     let tp = Tablebase::open(&from).unwrap();
     let (mut unknown, mut known) = (0, 0);
     for id in (0..s.slices()).filter(|&id| id >> 4 == top) {

@@ -561,7 +561,9 @@ mod tests {
         let (lo, hi) = (c.starts()[5] as usize, c.starts()[6] as usize);
         bytes[lo..hi].fill(0xFF);
         let d = parts(bytes).unwrap();
-        let bad: Vec<u64> = (0..d.blocks_count()).filter(|&b| !d.check_block(b)).collect();
+        let bad: Vec<u64> = (0..d.blocks_count())
+            .filter(|&b| !d.check_block(b))
+            .collect();
         assert_eq!(bad, [5]);
         for i in (0..len).filter(|i| i / block != 5).step_by(7) {
             assert_eq!(Some(d.get(i)), values[i as usize]);

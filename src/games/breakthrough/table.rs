@@ -83,6 +83,7 @@ impl TableGame for BreakthroughSetup {
         plan_note: "a sliced table holds every configuration of its rows (a piece-limited \
                     table is built whole, without a plan)",
         verify: &["--samples", "--seed", "--write-index"],
+        cache: true,
         take: "--board WxH and --rows R (and --max-white, --max-black, --max-pieces to limit \
                the pieces in the region)",
     };

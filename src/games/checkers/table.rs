@@ -69,6 +69,7 @@ impl TableGame for CheckersSetup {
         plan: Some(PLAN),
         plan_note: "",
         verify: &[],
+        cache: false,
         take: "--max-pieces N (pieces on the board in all) and -o DIR",
     };
 

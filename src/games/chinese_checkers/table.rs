@@ -90,6 +90,7 @@ impl TableGame for CcSetup {
         plan: None,
         plan_note: "",
         verify: &["--samples", "--seed"],
+        cache: false,
         take: "--pieces-per-side K (1 to 6)",
     };
 

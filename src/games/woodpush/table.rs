@@ -44,6 +44,7 @@ impl TableGame for WoodpushSetup {
         plan: None,
         plan_note: "",
         verify: &[],
+        cache: false,
         take: "--width N (and --max-pieces K for an endgame table)",
     };
 

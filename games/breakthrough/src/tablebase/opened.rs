@@ -253,6 +253,11 @@ impl EndgameTable for OpenedTable {
 
     const GAME: &'static str = GAME;
 
+    fn with_cache(mut self, bytes: u64) -> Self {
+        self.tb = self.tb.with_table_cache(bytes);
+        self
+    }
+
     fn open(path: &Path) -> Result<Self, TableError> {
         Ok(OpenedTable {
             tb: Tablebase::open(path)?,

@@ -33,10 +33,10 @@ use crate::tablebase::region::{wins_at_depth_two, Config, Region};
 use crate::tablebase::slices::{Rows, SliceName, Slicing};
 use crate::Board;
 use quasar_core::progress::Progress;
+use quasar_file::cache::{BlockCache, BlockFile, CacheStats, Residence, DEFAULT_CACHE_BYTES};
 use quasar_file::frame::{put_u32, put_u64};
 use quasar_file::slices::{Layout, Manifest, SliceDir};
 use quasar_file::{self as file, Frame, Seal};
-use quasar_file::cache::{BlockCache, BlockFile, CacheStats, Residence, DEFAULT_CACHE_BYTES};
 use retro::{RunArray, RunCode};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -279,7 +279,11 @@ fn parse_pack<'a>(s: &Slicing, top: u32, bytes: &'a [u8]) -> Result<PackParts<'a
         .iter()
         .map(|e| {
             let runs = &bytes[e.offset as usize..(e.offset + e.len as u64) as usize];
-            (e.id, e.plain, (crc32fast::hash(runs) == e.crc).then_some(runs))
+            (
+                e.id,
+                e.plain,
+                (crc32fast::hash(runs) == e.crc).then_some(runs),
+            )
         })
         .collect();
     Ok(PackParts {
@@ -675,10 +679,12 @@ impl CompressedTable {
             return failed(damaged);
         }
         match parse_dir(s, top, &head, file.len()) {
-            Ok(dir) if dir.block == self.block => match RunCode::from_lengths(dir.lengths.clone()) {
-                Ok(code) => PackDir::Present { file, dir, code },
-                Err(_) => failed(damaged),
-            },
+            Ok(dir) if dir.block == self.block => {
+                match RunCode::from_lengths(dir.lengths.clone()) {
+                    Ok(code) => PackDir::Present { file, dir, code },
+                    Err(_) => failed(damaged),
+                }
+            }
             _ => failed(damaged),
         }
     }
