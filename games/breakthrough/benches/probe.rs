@@ -2,10 +2,16 @@
 //! with the cost of a random playout step; with a file, also the time to open it (warm)
 //! and the first pass over the positions, which checks each block on first use.
 //!
+//! A compressed table's reads are then timed through the block cache as well: whole, a
+//! cache twice the table (every read a hit once warm), a quarter of it, and 64 KiB (nearly
+//! every read a miss), with the cache's hit and miss counts.
+//!
 //! `cargo bench -p breakthrough --bench probe -- FILE [POSITIONS]` (default: builds 6x6
 //! with 4 rows in memory when no file is given).
 
+use breakthrough::tablebase::store::CompressedTable;
 use breakthrough::tablebase::{generate, Limits, Region, Silent, Tablebase};
+use quasar_file::cache::Residence;
 use breakthrough::{Board, Position};
 use quasar_core::{Game, Oracle};
 use rand::{RngExt, SeedableRng};
@@ -140,6 +146,31 @@ fn main() {
                 tb.header().rows,
                 t.elapsed().as_nanos() as f64 / configs.len() as f64
             );
+        }
+        if tb.table().tree.as_compressed().is_some() {
+            let mut t = CompressedTable::open(Path::new(&args[0])).expect("opened above");
+            let bytes = t.file_bytes();
+            for (name, r) in [
+                ("whole", Residence::Whole),
+                ("cache 2x the table", Residence::Cached(2 * bytes)),
+                ("cache 1/4 of the table", Residence::Cached(bytes / 4)),
+                ("cache 64 KiB", Residence::Cached(64 << 10)),
+            ] {
+                t.set_residence(r);
+                let mut ns = 0.0;
+                for _ in ["first", "second"] {
+                    let start = Instant::now();
+                    for &c in &configs {
+                        black_box(t.depth(c)).expect("an intact table");
+                    }
+                    ns = start.elapsed().as_nanos() as f64 / configs.len() as f64;
+                }
+                let stats = t.cache_stats().unwrap_or_default();
+                println!(
+                    "compressed depth of random configurations, {name}: {ns:.1} ns/read (second pass); over both passes {} hits, {} misses, {} slices ({} bytes) held",
+                    stats.hits, stats.misses, stats.blocks, stats.bytes
+                );
+            }
         }
     }
     println!("for scale: one random playout step (move + make) costs {step_ns:.1} ns here");
