@@ -200,11 +200,10 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption::both(
         "table-cache",
         "MiB",
-        "Cache of a compressed table larger than it, in MiB (fractions allowed), shared by \
-         the search's threads: probes read the table's slices into it as they need them; a \
-         table that fits is read whole (0: always whole) [default: 256]",
+        "Cache of a compressed table (--tb) larger than it, in MiB (fractions allowed), \
+         shared by the search's threads: probes read the table's slices into it as they need \
+         them; a table that fits is read whole (0: always whole) [default: 256]",
     )
-    .needs_table()
     .mcts_key()
     .ab_key(),
     EngineOption::mcts(

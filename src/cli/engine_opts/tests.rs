@@ -76,6 +76,7 @@ fn flags_and_spec_keys_build_the_same_settings() {
 fn every_mcts_key_is_a_flag_of_the_same_name() {
     let samples = [
         ("tb", "t.qtb"),
+        ("table-cache", "0.5"),
         ("rule", "race"),
         ("every", "2"),
         ("c", "0.4"),
