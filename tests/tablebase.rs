@@ -852,14 +852,58 @@ fn a_compressed_sliced_table_is_read_by_every_command() {
         let (plain_out, _) = run_ok(&["tablebase", "probe", p, "--position", fen]);
         let (runs_out, _) = run_ok(&["tablebase", "probe", r, "--position", fen]);
         assert_eq!(plain_out, runs_out, "{fen}");
+        // Through a cache of about 1 KB, far below the table's size: the same answer.
+        let tiny = ["--table-cache", "0.001"];
+        let (cached_out, _) =
+            run_ok(&[&["tablebase", "probe", r, "--position", fen][..], &tiny].concat());
+        assert_eq!(plain_out, cached_out, "{fen}");
     }
     let (out, _) = run_ok(&["tablebase", "verify", r, "--samples", "100"]);
     assert!(out.contains("all agree"), "{out}");
+    let (out, _) = run_ok(&[
+        "tablebase",
+        "verify",
+        r,
+        "--samples",
+        "100",
+        "--table-cache",
+        "0.001",
+    ]);
+    assert!(out.contains("all agree"), "{out}");
+    let (ok, _, e) = quasar(&[
+        "tablebase",
+        "probe",
+        r,
+        "--position",
+        "B3/4/1W2/4/4/4 w",
+        "--table-cache",
+        "lots",
+    ]);
+    assert!(!ok && e.contains("number of MiB"), "{e}");
     let e = one_error_line(&["tablebase", "verify", r, "--write-index"]);
     assert!(e.contains("compressed"), "{e}");
     // The search takes it as a table.
     let (out, _) = run_ok(&["bestmove", "--board", "4x6", "--sims", "200", "--tb", r]);
     assert!(out.starts_with("bestmove "), "{out}");
+    let cached = ["--seed", "5", "--table-cache", "0.001"];
+    let (out, _) = run_ok(
+        &[
+            &["bestmove", "--board", "4x6", "--sims", "300", "--tb", r][..],
+            &cached,
+        ]
+        .concat(),
+    );
+    let (whole, _) = run_ok(&[
+        "bestmove", "--board", "4x6", "--sims", "300", "--tb", r, "--seed", "5",
+    ]);
+    // The same search through the cache (all but the timing line).
+    let search = |o: &str| -> Vec<String> {
+        o.lines()
+            .filter(|l| !l.starts_with("simulations"))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(search(&out), search(&whole), "{out}");
     // Another board, a checkers option and a damaged file are refused, naming the cause.
     let e = one_error_line(&["tablebase", "compress", "--board", "6x6", p, "-o", r]);
     assert!(e.contains("4x6") && e.contains("6x6"), "{e}");
@@ -874,6 +918,8 @@ fn a_compressed_sliced_table_is_read_by_every_command() {
     std::fs::write(&file, bytes).unwrap();
     let name = file.file_name().unwrap().to_string_lossy().into_owned();
     let (ok, _, err) = quasar(&["tablebase", "verify", r]);
+    assert!(!ok && err.contains(&name), "{err}");
+    let (ok, _, err) = quasar(&["tablebase", "verify", r, "--table-cache", "0.001"]);
     assert!(!ok && err.contains(&name), "{err}");
     let (ok, _, err) = quasar(&["tablebase", "info", r]);
     assert!(!ok && err.contains(&name), "{err}");

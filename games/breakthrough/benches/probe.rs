@@ -11,9 +11,9 @@
 
 use breakthrough::tablebase::store::CompressedTable;
 use breakthrough::tablebase::{generate, Limits, Region, Silent, Tablebase};
-use quasar_file::cache::Residence;
 use breakthrough::{Board, Position};
 use quasar_core::{Game, Oracle};
+use quasar_file::cache::Residence;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::hint::black_box;
