@@ -335,13 +335,17 @@ enum Pack {
 /// One file of a cached table: its header and directory, once read, and its code (held
 /// here so that its decoding table outlives the slices the cache evicts).
 enum PackDir {
-    Present {
-        file: BlockFile,
-        dir: Directory,
-        code: RunCode,
-    },
+    Present(Box<OpenPack>),
     Missing,
     Failed(Corrupt),
+}
+
+/// A file of a cached table that is there: open for positioned reads, its directory and
+/// its code.
+struct OpenPack {
+    file: BlockFile,
+    dir: Directory,
+    code: RunCode,
 }
 
 /// A slice's runs as the cache holds them: each block's runs are checked the first time a
@@ -681,7 +685,7 @@ impl CompressedTable {
         match parse_dir(s, top, &head, file.len()) {
             Ok(dir) if dir.block == self.block => {
                 match RunCode::from_lengths(dir.lengths.clone()) {
-                    Ok(code) => PackDir::Present { file, dir, code },
+                    Ok(code) => PackDir::Present(Box::new(OpenPack { file, dir, code })),
                     Err(_) => failed(damaged),
                 }
             }
@@ -697,7 +701,7 @@ impl CompressedTable {
     fn load_slice(&self, c: &Cached, id: u32) -> Result<(CachedRuns, usize), Corrupt> {
         let s = &self.slicing;
         let (file, dir, code) = match self.pack_dir(c, id >> self.width) {
-            PackDir::Present { file, dir, code } => (file, dir, code),
+            PackDir::Present(p) => (&p.file, &p.dir, &p.code),
             PackDir::Missing => {
                 return Err(Corrupt::CompressedMissing {
                     slice: s.slice_name(id),
@@ -834,7 +838,7 @@ impl Lookup for CompressedTable {
                     _ => 0,
                 },
                 Some(c) => match self.pack_dir(c, top) {
-                    PackDir::Present { dir, .. } => dir.histogram[2..cap].iter().sum::<u64>(),
+                    PackDir::Present(p) => p.dir.histogram[2..cap].iter().sum::<u64>(),
                     _ => 0,
                 },
             })
