@@ -160,6 +160,13 @@ pub fn describe(kind: &FileType) -> &'static str {
     }
 }
 
+/// The size in bytes of the file at `path` (links followed), or why it cannot be read.
+pub fn size(path: &Path) -> Result<u64, FileError> {
+    std::fs::metadata(path)
+        .map(|m| m.len())
+        .map_err(|e| FileError::io(path, e))
+}
+
 /// Opens `path` for reading when it is a regular file (links followed); anything else is
 /// refused without blocking: on Unix the open itself does not wait (`O_NONBLOCK`, which
 /// reads of a regular file ignore), and the opened file's type is checked.

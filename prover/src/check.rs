@@ -193,14 +193,9 @@ fn check_record<P: ProverPosition>(
     replies: &mut Vec<P::Move>,
 ) -> Result<bool, ProofError> {
     let invalid = |m: String| Err(ProofError::Invalid(m));
-    let key = Key {
-        a: r.a,
-        b: r.b,
-        side: r.side as u8,
-    };
     let pos = view
         .root
-        .with_key(&key)
+        .with_key(&r.key())
         .map_err(|e| ProofError::Invalid(format!("a record holds no position: {e}")))?;
     let Verdict::Win { winner, .. } = view.verdict else {
         return check_hold_record(view, r, &pos, moves, replies);

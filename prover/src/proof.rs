@@ -79,6 +79,15 @@ impl Record {
         }
     }
 
+    /// The key of the record's position, as the root's `with_key` reads it back.
+    pub fn key(&self) -> Key {
+        Key {
+            a: self.a,
+            b: self.b,
+            side: self.side as u8,
+        }
+    }
+
     /// The hash the file is sorted and indexed by.
     pub fn hash(&self) -> u64 {
         position_hash(self.a, self.b, self.side)

@@ -25,13 +25,8 @@ pub enum TableError {
     #[error(transparent)]
     Load(#[from] LoadError),
     /// The file's size cannot be read.
-    #[error("{path}: {source}")]
-    Io {
-        /// The table file.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    File(#[from] quasar_file::FileError),
     /// The position text is no position.
     #[error(transparent)]
     Position(#[from] ParseError),
@@ -102,12 +97,7 @@ impl EndgameTable for OpenedTable {
     /// value (loading checked the checksum).
     fn info(&self, _: &dyn Progress) -> Result<TableInfo, TableError> {
         let t = &self.table;
-        let bytes = std::fs::metadata(&self.path)
-            .map_err(|source| TableError::Io {
-                path: self.path.clone(),
-                source,
-            })?
-            .len();
+        let bytes = quasar_file::size(&self.path)?;
         let c = t.counts();
         let start = Position::start(t.k()).ok();
         let start_value = start.as_ref().and_then(|p| t.value(p)).map(|(r, plies)| {

@@ -20,13 +20,8 @@ pub enum TableError {
     #[error(transparent)]
     Load(#[from] LoadError),
     /// The file's size cannot be read.
-    #[error("{path}: {source}")]
-    Io {
-        /// The table file.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    File(#[from] quasar_file::FileError),
     /// The position text is no position.
     #[error(transparent)]
     Position(#[from] ParseError),
@@ -99,12 +94,7 @@ impl EndgameTable for OpenedTable {
     /// the draws and wins by side (loading checked the checksum).
     fn info(&self, _: &dyn Progress) -> Result<TableInfo, TableError> {
         let t = &self.table;
-        let bytes = std::fs::metadata(&self.path)
-            .map_err(|source| TableError::Io {
-                path: self.path.clone(),
-                source,
-            })?
-            .len();
+        let bytes = quasar_file::size(&self.path)?;
         let c = t.counts();
         let [l, r] = c.positions_per_side;
         let by_side = |[l, r]: [u64; 2]| Fact::counts([("Left", l), ("Right", r)]);

@@ -227,14 +227,7 @@ fn a_draws_proof_is_checked_and_every_record_and_holding_move_is_needed() {
     let t = table(9);
     let mut moves = Vec::new();
     let replaced = proof.records.iter().enumerate().find_map(|(i, r)| {
-        let pos = proof
-            .root
-            .with_key(&prover::Key {
-                a: r.a,
-                b: r.b,
-                side: r.side as u8,
-            })
-            .ok()?;
+        let pos = proof.root.with_key(&r.key()).ok()?;
         pos.legal_moves(&mut moves);
         moves.iter().find_map(|&mv| {
             let mut c = pos;

@@ -169,14 +169,9 @@ fn write_mirrored<P: ProverPosition>(src: &Path, dst: &Path) -> Result<(), TreeE
         let r = view
             .record(k)
             .ok_or_else(|| bad(format!("record {k} is of an unknown kind")))?;
-        let key = Key {
-            a: r.a,
-            b: r.b,
-            side: r.side as u8,
-        };
         let pos = view
             .root
-            .with_key(&key)
+            .with_key(&r.key())
             .map_err(|e| bad(format!("record {k} holds no position: {e}")))?;
         let image = mirror(&pos)?.raw_key();
         // 0 stands for no move.

@@ -277,12 +277,7 @@ impl EndgameTable for OpenedTable {
         // The histogram reads every entry anyway: check every block first, on all cores.
         t.verify_all(progress)?;
         let h = &t.header;
-        let size = std::fs::metadata(&self.path)
-            .map_err(|source| TableFileError::Io {
-                path: self.path.clone(),
-                source,
-            })?
-            .len();
+        let size = quasar_file::size(&self.path).map_err(TableFileError::from)?;
         let mut histogram = vec![0u64; h.max_depth as usize + 1];
         for entry in tree.iter() {
             let (_, v) = entry.map_err(|c| t.damaged(c.into()))?;
