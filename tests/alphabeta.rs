@@ -47,14 +47,15 @@ fn every_game_has_an_alpha_beta_player() {
 
 #[test]
 fn each_game_has_its_default_engine_and_options_select_their_own() {
-    // Chinese Checkers, Woodpush and 8x8 Breakthrough play alpha-beta by default (it won
-    // their matches), the others MCTS.
+    // Chinese Checkers, Woodpush and Breakthrough from 8 rows without a shipped model play
+    // alpha-beta by default (it won their matches), the others MCTS.
     for (game, board, word) in [
         ("chinese-checkers", None, "depth"),
         ("checkers", None, "simulations"),
         ("woodpush", None, "depth"),
         ("breakthrough", Some("6x6"), "simulations"),
-        ("breakthrough", Some("8x8"), "depth"),
+        ("breakthrough", Some("8x8"), "simulations"),
+        ("breakthrough", Some("7x8"), "depth"),
     ] {
         let mut args = vec!["bestmove", "--game", game, "--time", "50ms", "--json"];
         args.extend(board.iter().flat_map(|b| ["--board", b]));
@@ -66,10 +67,10 @@ fn each_game_has_its_default_engine_and_options_select_their_own() {
             "{game}: {out}"
         );
     }
-    // 8x8's default alpha-beta searches with MCTS's evaluation, `--engine ab` with its own:
+    // 7x8's default alpha-beta searches with MCTS's evaluation, `--engine ab` with its own:
     // with White's home row empty and Black's full they value the position differently.
     let eval_of = |extra: &[&str]| {
-        let white_off_home = "BBBBBBBB/BBBBBBBB/8/8/8/8/WWWWWWWW/8 w";
+        let white_off_home = "BBBBBBB/BBBBBBB/7/7/7/7/WWWWWWW/7 w";
         let mut args = vec![
             "bestmove",
             "--position",

@@ -356,11 +356,11 @@ fn bestmove_help_states_each_games_default_engine() {
     for (game, said, args, want) in [
         (
             "breakthrough",
-            "breakthrough: ab with --eval mcts from 8 rows, mcts below;",
+            "breakthrough: mcts, but ab with --eval mcts from 8 rows on boards without a shipped model (8x8 has one);",
             &["--board", "6x7"][..],
             "mcts",
         ),
-        ("breakthrough", "from 8 rows", &["--board", "8x8"], "ab"),
+        ("breakthrough", "8x8 has one", &["--board", "8x8"], "mcts"),
         ("breakthrough", "from 8 rows", &["--board", "3x8"], "ab"),
         ("woodpush", "woodpush: ab;", &[], "ab"),
         ("chinese-checkers", "chinese-checkers: ab;", &[], "ab"),

@@ -40,7 +40,7 @@ impl<S: GameSetup> MctsFactory<S> {
         let table = setup.table_oracle(&settings)?;
         let guard = setup.guard(&settings, table.clone())?;
         let oracle = setup.mcts_oracle(&settings, table);
-        let defaults = setup.search_defaults(eval.leaf);
+        let defaults = setup.search_defaults(eval.leaf, eval.learned);
         Ok(MctsFactory {
             settings,
             policy,

@@ -86,6 +86,8 @@ pub struct EvaluationUse<G: Game> {
     pub evaluation: Option<Arc<dyn Evaluation<G>>>,
     /// What scores a simulation at an unproven leaf.
     pub leaf: mcts::Leaf,
+    /// Whether the evaluation is a learned model (`net=`) rather than the game's own.
+    pub learned: bool,
 }
 
 impl<G: Game> EvaluationUse<G> {
@@ -332,17 +334,19 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     }
 
     /// UCT's exploration constant when the settings name no `c=`, for leaves scored by
-    /// `leaf` (by match results per game; `mcts::Config`'s by default).
-    fn default_c(&self, leaf: mcts::Leaf) -> f64 {
-        let _ = leaf;
+    /// `leaf` and an evaluation that is `learned` or not (by match results per game;
+    /// `mcts::Config`'s by default).
+    fn default_c(&self, leaf: mcts::Leaf, learned: bool) -> f64 {
+        let _ = (leaf, learned);
         SearchDefaults::default().c
     }
 
-    /// The game's defaults for what MCTS settings leave unset, for leaves scored by `leaf`.
-    fn search_defaults(&self, leaf: mcts::Leaf) -> SearchDefaults {
+    /// The game's defaults for what MCTS settings leave unset, for leaves scored by `leaf`
+    /// and an evaluation that is `learned` or not.
+    fn search_defaults(&self, leaf: mcts::Leaf, learned: bool) -> SearchDefaults {
         SearchDefaults {
             oracle_every: self.default_oracle_every(),
-            c: self.default_c(leaf),
+            c: self.default_c(leaf, learned),
         }
     }
 
@@ -414,8 +418,10 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
                 prior_depth,
                 evaluation: None,
                 leaf,
+                learned: false,
             });
         }
+        let is_learned = learned.is_some();
         let Some(evaluation) = learned.or_else(|| self.mcts_evaluation()) else {
             let (key, value) = if imb != 0.0 {
                 ("imb", imb.to_string())
@@ -439,6 +445,7 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
             prior_depth,
             evaluation: Some(evaluation),
             leaf,
+            learned: is_learned,
         })
     }
 

@@ -135,11 +135,11 @@ impl GameSetup for BreakthroughSetup {
         breakthrough::features::builtin_model(self.board)
     }
 
-    /// The shipped model where it won its matches (6x6, docs/results.md); elsewhere the
-    /// hand-written evaluation.
+    /// The shipped models where they won their matches (6x6 and 8x8, docs/results.md);
+    /// elsewhere the hand-written evaluation.
     fn default_net(&self) -> NetSpec {
         match (self.board.width(), self.board.height(), self.builtin_net()) {
-            (6, 6, Some(_)) => NetSpec::Builtin,
+            (6, 6, Some(_)) | (8, 8, Some(_)) => NetSpec::Builtin,
             _ => NetSpec::Off,
         }
     }
@@ -184,11 +184,11 @@ impl GameSetup for BreakthroughSetup {
         })
     }
 
-    /// Alpha-beta with MCTS's evaluation from 8 rows up: on 8x8 it beat the default MCTS
-    /// 156 - 44 at 100 ms a move and 163 - 37 at equal cost, where on 6x6 MCTS beat it
-    /// 171 - 29 (200 games each; docs/results/archive/strength-breakthrough.md).
+    /// MCTS, except from 8 rows up without a shipped model, where alpha-beta with MCTS's
+    /// evaluation beat MCTS with the hand-written one clearly. On 8x8, MCTS with the shipped
+    /// model and wider exploration beat that alpha-beta (docs/results.md).
     fn default_engine(&self) -> DefaultEngine {
-        if self.board.height() >= 8 {
+        if self.board.height() >= 8 && matches!(self.default_net(), NetSpec::Off) {
             DefaultEngine::AlphaBeta(AbEval::Mcts)
         } else {
             DefaultEngine::Mcts
@@ -196,14 +196,16 @@ impl GameSetup for BreakthroughSetup {
     }
 
     /// Exploration 0.4: at 20,000 simulations it beat 0.7 by 65.5% on 8x8 and 55.5% on 6x6
-    /// (200 games each; docs/results/archive/strength-breakthrough.md). With the leaves scored by the hand-written
-    /// evaluation on 8x8, 0.2: its scores against alpha-beta peaked there
-    /// (docs/results.md).
-    fn default_c(&self, leaf: Leaf) -> f64 {
-        if leaf == Leaf::Evaluation && self.board.height() >= 8 {
-            0.2
-        } else {
-            0.4
+    /// (200 games each; docs/results/archive/strength-breakthrough.md). From 8 rows up
+    /// with the leaves scored by the hand-written evaluation, 0.2: its scores against
+    /// alpha-beta peaked there. From 8 rows up with a learned model, 0.8: the model's
+    /// values are sharper than the hand-written ones, and with 0.2 the search followed one
+    /// line deep and lost to alpha-beta where 0.8 beat it (docs/results.md).
+    fn default_c(&self, leaf: Leaf, learned: bool) -> f64 {
+        match (leaf, learned, self.board.height() >= 8) {
+            (Leaf::Evaluation, true, true) => 0.8,
+            (Leaf::Evaluation, false, true) => 0.2,
+            _ => 0.4,
         }
     }
 
@@ -396,14 +398,14 @@ mod tests {
     fn tables_are_probed_every_ply_on_short_boards_and_at_expansion_on_tall_ones() {
         let every = |w, h| {
             let s = setup(w, h);
-            let c = EngineSettings::default().config((), 0, s.search_defaults(Leaf::Playout));
+            let c = EngineSettings::default().config((), 0, s.search_defaults(Leaf::Playout, false));
             c.oracle_in_playouts.map_or(0, |k| k.get())
         };
         assert_eq!((every(6, 6), every(5, 7)), (1, 1));
         assert_eq!((every(8, 8), every(7, 8)), (0, 0));
         let set = EngineSettings::parse_keys("tb=t.qtb,every=2").unwrap();
         assert_eq!(
-            set.config((), 0, setup(8, 8).search_defaults(Leaf::Playout))
+            set.config((), 0, setup(8, 8).search_defaults(Leaf::Playout, false))
                 .oracle_in_playouts
                 .map(|k| k.get()),
             Some(2)
@@ -411,14 +413,18 @@ mod tests {
     }
 
     #[test]
-    fn tall_boards_score_leaves_by_the_evaluation_with_less_exploration() {
+    fn tall_boards_score_leaves_by_the_evaluation_with_their_own_exploration() {
         let leaf_and_c = |w, h, keys: &str| {
             let s = setup(w, h);
             let set = EngineSettings::parse_keys(keys).unwrap();
-            let leaf = s.evaluation_use(&set).unwrap().leaf;
-            (leaf, set.config((), 0, s.search_defaults(leaf)).c)
+            let u = s.evaluation_use(&set).unwrap();
+            let c = set.config((), 0, s.search_defaults(u.leaf, u.learned)).c;
+            (u.leaf, c)
         };
-        assert_eq!(leaf_and_c(8, 8, ""), (Leaf::Evaluation, 0.2));
+        // 8x8 searches with its learned model and wide exploration, or with the
+        // hand-written evaluation and narrow exploration.
+        assert_eq!(leaf_and_c(8, 8, ""), (Leaf::Evaluation, 0.8));
+        assert_eq!(leaf_and_c(8, 8, "net=off"), (Leaf::Evaluation, 0.2));
         assert_eq!(leaf_and_c(8, 8, "leaf=playout"), (Leaf::Playout, 0.4));
         assert_eq!(leaf_and_c(8, 8, "c=0.3"), (Leaf::Evaluation, 0.3));
         // 6x6 scores its leaves by its learned model, with the usual exploration.

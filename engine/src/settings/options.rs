@@ -187,8 +187,8 @@ pub const OPTIONS: &[EngineOption] = &[
         "The search: mcts or ab (alpha-beta, its own evaluation unless --eval). --time, --sims \
          (a node count for ab), --seed and --tb serve both; --depth, --hash and --eval select \
          ab, the other options mcts [default: the best player found for the game and board: \
-         breakthrough: ab with --eval mcts from 8 rows, mcts below; woodpush: ab; \
-         chinese-checkers: ab; checkers: mcts]",
+         breakthrough: mcts, but ab with --eval mcts from 8 rows on boards without a \
+         shipped model (8x8 has one); woodpush: ab; chinese-checkers: ab; checkers: mcts]",
     ),
     EngineOption::both(
         "tb",
@@ -230,7 +230,8 @@ pub const OPTIONS: &[EngineOption] = &[
         "c",
         "C",
         "UCT exploration constant c of w/n + c*sqrt(ln t / n) [default: 0.4 for Breakthrough, \
-         0.2 from 8 rows up with --leaf eval, 0.7 for the other games]",
+         from 8 rows up with --leaf eval 0.8 with a learned model and 0.2 without, 0.7 for \
+         the other games]",
     ),
     EngineOption::mcts(
         "playout",
