@@ -398,7 +398,8 @@ mod tests {
     fn tables_are_probed_every_ply_on_short_boards_and_at_expansion_on_tall_ones() {
         let every = |w, h| {
             let s = setup(w, h);
-            let c = EngineSettings::default().config((), 0, s.search_defaults(Leaf::Playout, false));
+            let c =
+                EngineSettings::default().config((), 0, s.search_defaults(Leaf::Playout, false));
             c.oracle_in_playouts.map_or(0, |k| k.get())
         };
         assert_eq!((every(6, 6), every(5, 7)), (1, 1));
