@@ -5,7 +5,7 @@
 //! a job tree (jobs of a few nodes each, some of them lost and issued again) finds the
 //! same winners, and its merged proof passes the checker.
 
-use prover::jobtree::{self, JobOutcome, JobResult, JobTree, Layout, TreeError};
+use prover::jobtree::{self, JobOutcome, JobResult, JobTree, Layout, NodeState, TreeError, Value};
 use prover::{Instance, Key, Options, Proof, ProverPosition, SolveError};
 use quasar_core::progress::Silent;
 use quasar_core::{Detail, Game, Outcome, ParseError, Side};
@@ -362,6 +362,34 @@ fn run_jobs(tree: &JobTree<Piles>, layout: &Layout, ids: &[u32]) -> Vec<JobResul
 }
 
 #[test]
+fn the_rules_settle_exactly_the_wins_in_one_and_the_losses_in_two() {
+    let mut memo = HashMap::new();
+    let mut settled = [0; 2];
+    for piles in (0..=6).flat_map(|a| (0..=6).map(move |b| [a, b])) {
+        for side in [Side::First, Side::Second] {
+            let pos = Piles { piles, side };
+            if pos.outcome().is_some() {
+                continue;
+            }
+            // Minimax's exact length: the winner's shortest, the loser's longest.
+            let expected = match minimax(&pos, &mut memo) {
+                1 => Value::Win(1),
+                -2 => Value::Loss(2),
+                _ => Value::Unknown,
+            };
+            assert_eq!(jobtree::settled_by_rules(&pos), expected, "{pos:?}");
+            match expected {
+                Value::Win(_) => settled[0] += 1,
+                Value::Loss(_) => settled[1] += 1,
+                Value::Unknown => {}
+            }
+        }
+    }
+    // [0, 1], [0, 2] and their mirrors win in one; [1, 1], [0, 3], [3, 0] lose in two.
+    assert_eq!(settled, [8, 6]);
+}
+
+#[test]
 fn a_job_tree_finds_the_winner_resumes_lost_jobs_and_its_merged_proof_checks() {
     let base = std::env::temp_dir().join(format!("prover-piles-tree-{}", std::process::id()));
     let mut memo = HashMap::new();
@@ -392,6 +420,11 @@ fn a_job_tree_finds_the_winner_resumes_lost_jobs_and_its_merged_proof_checks() {
             // Jobs issued before and never fed back run again, then new leaves.
             let mut ids = tree.running();
             ids.extend(tree.select(4usize.saturating_sub(ids.len())));
+            // No job for a leaf the rules settle.
+            for &i in &ids {
+                let pos = tree.position(i);
+                assert_eq!(jobtree::settled_by_rules(&pos), Value::Unknown, "{pos:?}");
+            }
             tree.save(&layout.tree(), &lock).unwrap();
             let results = run_jobs(&tree, &layout, &ids);
             if rounds % 4 == 1 {
@@ -433,6 +466,83 @@ fn a_job_tree_finds_the_winner_resumes_lost_jobs_and_its_merged_proof_checks() {
                 .records
                 .retain(|r| (r.a, r.side) != (root.raw_key().a, side));
             assert!(prover::check(&holed).is_err(), "{root:?}");
+        }
+    }
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn a_tree_whose_jobs_solve_nothing_settles_by_expansion_and_the_rules() {
+    let base = std::env::temp_dir().join(format!("prover-piles-rules-{}", std::process::id()));
+    let mut memo = HashMap::new();
+    for piles in [[3, 4], [5, 2], [4, 4]] {
+        let root = Piles {
+            piles,
+            side: Side::First,
+        };
+        let v = minimax(&root, &mut memo);
+        let layout = Layout::new(&base.join(format!("{}-{}", piles[0], piles[1])));
+        // Jobs of one node and one run: each stops and its leaf is expanded.
+        let mut tree = JobTree::new(root, 1, 1, String::new(), 0).unwrap();
+        jobtree::create(&layout, &tree).unwrap();
+        let mut jobs = 0;
+        while tree.verdict().is_none() {
+            let ids = tree.select(4);
+            assert!(!ids.is_empty() && jobs < 1000, "{root:?}");
+            jobs += ids.len();
+            for &i in &ids {
+                let pos = tree.position(i);
+                assert_eq!(jobtree::settled_by_rules(&pos), Value::Unknown, "{pos:?}");
+            }
+            let results: Vec<JobResult> = ids
+                .iter()
+                .map(|&node| JobResult {
+                    node,
+                    outcome: JobOutcome::OutOfNodes,
+                    nodes: 1,
+                    seconds: 0.0,
+                })
+                .collect();
+            tree.feed(&results).unwrap();
+        }
+        let verdict = tree.verdict().unwrap();
+        let winner = if v > 0 {
+            root.side
+        } else {
+            root.side.opponent()
+        };
+        assert_eq!(verdict.winner(), Some(winner), "{root:?}");
+        assert!(verdict.plies().unwrap() >= v.unsigned_abs(), "{root:?}");
+        // Every job was expanded; the leaves below them that the rules settled had none.
+        assert_eq!(tree.totals.expanded, jobs as u64);
+        let by_rules = (0..tree.nodes.len() as u32)
+            .filter(|&i| {
+                let n = &tree.nodes[i as usize];
+                n.state == NodeState::Leaf
+                    && n.job == jobtree::NONE
+                    && n.value.known()
+                    && tree.position(i).outcome().is_none()
+            })
+            .count();
+        assert!(by_rules > 0, "{root:?}");
+        // The proof is the tree's own records alone, the rules' winning moves among them.
+        let out = layout.dir.join("whole.proof");
+        let summary = tree.write_proof(&layout, &out).unwrap();
+        let proof = Proof::<Piles>::read(&out).unwrap();
+        assert_eq!((proof.root, proof.verdict), (root, verdict));
+        assert_eq!(prover::check(&proof).unwrap().records, summary.records);
+        // Without any one record of a position two plies or less from the end, no proof.
+        let near_end: Vec<usize> = (0..proof.records.len())
+            .filter(|&k| proof.records[k].bound <= 1)
+            .collect();
+        assert!(!near_end.is_empty(), "{root:?}");
+        for k in near_end {
+            let mut holed = proof.clone();
+            holed.records.remove(k);
+            assert!(
+                prover::check(&holed).is_err(),
+                "{root:?} without record {k}"
+            );
         }
     }
     std::fs::remove_dir_all(&base).unwrap();

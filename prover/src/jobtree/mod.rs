@@ -481,7 +481,7 @@ impl<P: ProverPosition> JobTree<P> {
             child.play(*mv);
             let mut node = Node::leaf(child.raw_key(), i, P::move_code(*mv));
             match child.outcome() {
-                None => {}
+                None => node.value = settled_by_rules(&child),
                 Some(Outcome::Win(s)) => {
                     node.value = if s == child.side_to_move() {
                         Value::Win(0)
@@ -765,5 +765,33 @@ impl<P: ProverPosition> JobTree<P> {
             }
         }
         c
+    }
+}
+
+/// The value of the unfinished `pos` by the rules alone, as the proof checker sees it: a
+/// win in one ply when a move of the side to move ends the game, a loss in two when every
+/// move lets the other side end it at once; otherwise unknown. A leaf settled so needs no
+/// job (one would spend its start-up, the table's allocation and build, on it), and
+/// [`JobTree::write_proof`] writes the winning moves itself.
+pub fn settled_by_rules<P: ProverPosition>(pos: &P) -> Value {
+    if pos.wins_at_once() {
+        return Value::Win(1);
+    }
+    let me = pos.side_to_move();
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let lost = !moves.is_empty()
+        && moves.iter().all(|&mv| {
+            let mut child = *pos;
+            child.play(mv);
+            match child.outcome() {
+                Some(o) => o == Outcome::Win(me.opponent()),
+                None => child.wins_at_once(),
+            }
+        });
+    if lost {
+        Value::Loss(2)
+    } else {
+        Value::Unknown
     }
 }

@@ -52,7 +52,8 @@ impl<P: ProverPosition> JobTree<P> {
             return Ok(plies as u32);
         }
         if node.state != NodeState::Expanded {
-            return Err(inconsistent());
+            // A leaf the rules settled ([`settled_by_rules`]): its winning moves.
+            return rule_records(&pos, winner, plies, records).ok_or_else(inconsistent);
         }
         if pos.side_to_move() == winner {
             // The child lost for its side to move that is won soonest.
@@ -145,6 +146,47 @@ impl<P: ProverPosition> JobTree<P> {
         }
         Ok(merged)
     }
+}
+
+/// The records that prove a leaf the rules settled ([`settled_by_rules`]) won for
+/// `winner` within `plies`: its winning move when `winner` is to move and wins in one, or
+/// the winning move after each reply when the other side is to move and loses in two;
+/// `None` when the rules do not settle it so.
+fn rule_records<P: ProverPosition>(
+    pos: &P,
+    winner: Side,
+    plies: u8,
+    records: &mut Vec<Record>,
+) -> Option<u32> {
+    let wins = |p: &P| {
+        let mut moves = Vec::new();
+        p.legal_moves(&mut moves);
+        moves.into_iter().find(|&mv| {
+            let mut child = *p;
+            child.play(mv);
+            child.outcome() == Some(Outcome::Win(winner))
+        })
+    };
+    if pos.side_to_move() == winner {
+        let mv = wins(pos).filter(|_| plies >= 1)?;
+        records.push(Record::new(pos, RecordKind::Move, mv, 1));
+        return Some(1);
+    }
+    if plies < 2 {
+        return None;
+    }
+    let mut replies = Vec::new();
+    pos.legal_moves(&mut replies);
+    for r in replies {
+        let mut child = *pos;
+        child.play(r);
+        match child.outcome() {
+            Some(o) if o == Outcome::Win(winner) => {}
+            Some(_) => return None,
+            None => records.push(Record::new(&child, RecordKind::Move, wins(&child)?, 1)),
+        }
+    }
+    Some(2)
 }
 
 /// Writes to `dst` the proof `src` holds, mirrored ([`ProverPosition::mirrored`]): every
