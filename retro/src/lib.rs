@@ -67,7 +67,7 @@ pub use file::{Section, TableFile, TableFileError};
 pub use packed::PackedArray;
 pub use progress::{Progress, ProgressFn, Silent};
 pub use reverse::{ReverseGraph, Reversed};
-pub use runs::{RunArray, RunCode, RunCounts, RunWriter, RunsError};
+pub use runs::{RunArray, RunCode, RunCounts, RunWriter, RunsError, RUN_PAD};
 pub use space::{Child, PerfectIndex, RetroGame};
 
 /// Why a solve cannot run.

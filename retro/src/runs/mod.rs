@@ -98,7 +98,26 @@ impl RunCode {
     pub fn from_lengths(lengths: Vec<u8>) -> Result<RunCode, RunsError> {
         Ok(RunCode(coded::shared(lengths)?))
     }
+
+    /// Whether bytes `start..end` of `bytes` are one block's runs in this code covering
+    /// `positions` exactly (a block read apart from its array, say from a file a block at
+    /// a time); `bytes` may end anywhere.
+    pub fn check_block(&self, bytes: &[u8], start: u64, end: u64, positions: u64) -> bool {
+        self.0.check_block(bytes, start, end, positions)
+    }
+
+    /// The value `left` positions into the block whose runs start at byte `start` of
+    /// `bytes`, which [`RunCode::check_block`] accepted and which has [`RUN_PAD`] bytes
+    /// after the block's end.
+    #[inline]
+    pub fn get(&self, bytes: &[u8], start: u64, left: u64) -> u32 {
+        self.0.get(bytes, start, left)
+    }
 }
+
+/// Bytes a reader of one coded block keeps after its end ([`RunCode::get`] reads eight
+/// bytes at a time).
+pub const RUN_PAD: usize = coded::PAD;
 
 /// Positions a block by default: a lookup scans half a block's runs (a few dozen bytes
 /// at the ratios tables reach), and the index costs 8 bytes a block.
@@ -680,5 +699,30 @@ mod tests {
             y.code.as_ref().unwrap()
         ));
         assert_eq!(ac.entropy_coded_with(&code), ac);
+    }
+
+    #[test]
+    fn a_block_read_apart_from_its_array_decodes_alike() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(13);
+        let values = sample(&mut rng, 10_000, 0.3);
+        let a = RunArray::encode(10_000, 512, |i| values[i as usize])
+            .unwrap()
+            .entropy_coded();
+        let code = RunCode::from_lengths(a.code_lengths().unwrap().to_vec()).unwrap();
+        for (b, w) in a.starts().windows(2).enumerate() {
+            // The block's bytes alone, at an offset, with the pad after them.
+            let mut alone = vec![0xA5u8; 3];
+            alone.extend_from_slice(&a.bytes()[w[0] as usize..w[1] as usize]);
+            let end = alone.len() as u64;
+            alone.extend([0; RUN_PAD]);
+            // The last block holds what is left.
+            let n = 512.min(10_000 - b as u64 * 512);
+            assert!(code.check_block(&alone, 3, end, n), "block {b}");
+            assert!(!code.check_block(&alone, 3, end - 1, n), "block {b}");
+            for left in 0..n {
+                let i = b as u64 * 512 + left;
+                assert_eq!(code.get(&alone, 3, left), a.get(i), "position {i}");
+            }
+        }
     }
 }
