@@ -91,6 +91,20 @@ impl<W: Write> Write for BlockWriter<W> {
     }
 }
 
+/// The first block of `bytes` (cut into blocks of [`BLOCK_BYTES`], the last one short) whose
+/// CRC-32 is not its entry of `crcs`, as a [`BlockWriter`] wrote them; `crcs` of another
+/// number of blocks fails at block `crcs.len()` or at the first block without one.
+pub fn first_damaged(bytes: &[u8], crcs: &[u32]) -> Option<usize> {
+    let blocks = bytes.len().div_ceil(BLOCK_BYTES);
+    (0..blocks.max(crcs.len())).find(|&b| {
+        let block = bytes.get(b * BLOCK_BYTES..((b + 1) * BLOCK_BYTES).min(bytes.len()));
+        match (block, crcs.get(b)) {
+            (Some(block), Some(&crc)) => crc32fast::hash(block) != crc,
+            _ => true,
+        }
+    })
+}
+
 /// Blocks of `body_words` words.
 pub fn block_count(body_words: usize) -> usize {
     body_words.div_ceil(BLOCK_WORDS)
@@ -214,4 +228,37 @@ impl BlockCheck {
 pub fn as_bytes(words: &[u64]) -> &[u8] {
     // SAFETY: u8 has no alignment or validity requirements; the length covers the same bytes.
     unsafe { std::slice::from_raw_parts(words.as_ptr() as *const u8, words.len() * 8) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn written_blocks_check_and_each_flip_names_its_block() {
+        // Two whole blocks and a short one, written in uneven pieces.
+        let bytes: Vec<u8> = (0..2 * BLOCK_BYTES + 100)
+            .map(|i| (i * 31 % 251) as u8)
+            .collect();
+        let mut w = BlockWriter::new(Vec::new());
+        for piece in bytes.chunks(1000) {
+            w.write_all(piece).unwrap();
+        }
+        let (out, crcs) = w.finish().unwrap();
+        assert_eq!(out, bytes);
+        assert_eq!(crcs.len(), 3);
+        assert_eq!(first_damaged(&bytes, &crcs), None);
+        for at in [0, BLOCK_BYTES - 1, BLOCK_BYTES, 2 * BLOCK_BYTES + 99] {
+            let mut bad = bytes.clone();
+            bad[at] ^= 4;
+            assert_eq!(
+                first_damaged(&bad, &crcs),
+                Some(at / BLOCK_BYTES),
+                "byte {at}"
+            );
+        }
+        assert_eq!(first_damaged(&bytes[..BLOCK_BYTES * 2], &crcs), Some(2));
+        assert_eq!(first_damaged(&bytes, &crcs[..2]), Some(2));
+        assert_eq!(first_damaged(&[], &[]), None);
+    }
 }

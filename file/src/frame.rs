@@ -133,6 +133,136 @@ pub fn put_u64(out: &mut [u8], at: usize, v: u64) {
     out[at..at + 8].copy_from_slice(&v.to_le_bytes());
 }
 
+/// Bytes of a frame's header before a format's own fields: the magic and the version.
+const FRAME_PREFIX: usize = 12;
+
+/// A format's fields written one after another, little-endian: the format names each
+/// field once, in order, and [`FieldReader`] takes them back in the same order, so that
+/// neither side spells out a byte offset.
+#[derive(Clone, Debug, Default)]
+pub struct FieldWriter(Vec<u8>);
+
+impl FieldWriter {
+    /// No fields yet.
+    pub fn new() -> FieldWriter {
+        FieldWriter(Vec::new())
+    }
+
+    /// The start of a header of `frame`: its magic and version, the format's fields next.
+    pub fn header(frame: &Frame) -> FieldWriter {
+        let mut h = frame.header();
+        h.truncate(FRAME_PREFIX);
+        FieldWriter(h)
+    }
+
+    /// Appends a byte.
+    pub fn u8(&mut self, v: u8) -> &mut FieldWriter {
+        self.0.push(v);
+        self
+    }
+
+    /// Appends a u32.
+    pub fn u32(&mut self, v: u32) -> &mut FieldWriter {
+        self.0.extend_from_slice(&v.to_le_bytes());
+        self
+    }
+
+    /// Appends a u64.
+    pub fn u64(&mut self, v: u64) -> &mut FieldWriter {
+        self.0.extend_from_slice(&v.to_le_bytes());
+        self
+    }
+
+    /// Appends bytes as they are.
+    pub fn bytes(&mut self, v: &[u8]) -> &mut FieldWriter {
+        self.0.extend_from_slice(v);
+        self
+    }
+
+    /// Bytes written so far.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether nothing is written.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The header of `frame` these fields make, zero-padded to its size and sealed
+    /// ([`Seal::HeaderEnd`]); fields that do not fit before the seal are a bug of the
+    /// format's code and panic.
+    pub fn seal(self, frame: &Frame) -> Vec<u8> {
+        assert_eq!(frame.seal, Seal::HeaderEnd, "a header sealed at its end");
+        assert!(
+            self.0.len() <= frame.header_bytes - 4,
+            "{} bytes of fields in a {}-byte header",
+            self.0.len(),
+            frame.header_bytes
+        );
+        let mut h = self.0;
+        h.resize(frame.header_bytes, 0);
+        frame.seal(&mut h);
+        h
+    }
+
+    /// The bytes written.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.0
+    }
+}
+
+/// Fields read back in the order a [`FieldWriter`] wrote them; a read past the bytes'
+/// end is `None` (a file cut short, or a length field that lies), never a panic.
+#[derive(Clone, Copy, Debug)]
+pub struct FieldReader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> FieldReader<'a> {
+    /// Reads `bytes` from their start.
+    pub fn new(bytes: &'a [u8]) -> FieldReader<'a> {
+        FieldReader { bytes, at: 0 }
+    }
+
+    /// Reads a checked header's own fields, after its magic and version.
+    pub fn header(fields: Fields<'a>) -> FieldReader<'a> {
+        FieldReader {
+            bytes: fields.all(),
+            at: FRAME_PREFIX,
+        }
+    }
+
+    /// The next `n` bytes.
+    pub fn bytes(&mut self, n: usize) -> Option<&'a [u8]> {
+        let end = self.at.checked_add(n)?;
+        let b = self.bytes.get(self.at..end)?;
+        self.at = end;
+        Some(b)
+    }
+
+    /// The next byte.
+    pub fn u8(&mut self) -> Option<u8> {
+        Some(self.bytes(1)?[0])
+    }
+
+    /// The next u32.
+    pub fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.bytes(4)?.try_into().ok()?))
+    }
+
+    /// The next u64.
+    pub fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.bytes(8)?.try_into().ok()?))
+    }
+
+    /// Bytes read so far (from the start of the bytes given).
+    pub fn position(&self) -> usize {
+        self.at
+    }
+}
+
 impl Frame {
     /// A zeroed header of this format with its magic and version written.
     pub fn header(&self) -> Vec<u8> {
@@ -270,6 +400,37 @@ mod tests {
                 assert!(e.is_damage(), "{seal:?}, byte {at}: {e}");
             }
         }
+    }
+
+    #[test]
+    fn fields_read_back_in_order_and_a_read_past_the_end_is_none() {
+        let mut w = FieldWriter::header(&TEST);
+        w.u8(7).u32(0xDEAD_BEEF).u64(1 << 40).bytes(b"ab");
+        assert_eq!(w.len(), 12 + 1 + 4 + 8 + 2);
+        let h = w.seal(&TEST);
+        assert_eq!(h.len(), TEST.header_bytes);
+        let mut r = FieldReader::header(TEST.open(&h).unwrap());
+        assert_eq!(r.u8(), Some(7));
+        assert_eq!(r.u32(), Some(0xDEAD_BEEF));
+        assert_eq!(r.u64(), Some(1 << 40));
+        assert_eq!(r.bytes(2), Some(&b"ab"[..]));
+        assert_eq!(r.position(), 27);
+        let mut body = FieldWriter::new();
+        body.u32(5).u8(1);
+        let bytes = body.into_bytes();
+        let mut r = FieldReader::new(&bytes);
+        assert_eq!(r.u32(), Some(5));
+        assert_eq!(r.u32(), None, "one byte left");
+        assert_eq!(r.u8(), Some(1));
+        assert_eq!(r.bytes(usize::MAX), None);
+    }
+
+    #[test]
+    #[should_panic(expected = "bytes of fields")]
+    fn fields_past_the_seal_are_refused() {
+        let mut w = FieldWriter::header(&TEST);
+        w.bytes(&[0; 20]);
+        w.seal(&TEST);
     }
 
     #[test]

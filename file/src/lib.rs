@@ -29,7 +29,7 @@ mod map;
 pub mod slices;
 #[cfg(test)]
 mod tests;
-pub use frame::{Fields, Frame, FrameError, Seal};
+pub use frame::{FieldReader, FieldWriter, Fields, Frame, FrameError, Seal};
 pub use lock::{try_lock, OutputLock};
 pub use map::map_read_only;
 
