@@ -91,6 +91,12 @@ impl<W: Write> Write for BlockWriter<W> {
     }
 }
 
+/// The CRC-32 every checked part of a quasar file carries (a block, an index, a header).
+#[inline]
+pub fn checksum(bytes: &[u8]) -> u32 {
+    crc32fast::hash(bytes)
+}
+
 /// The first block of `bytes` (cut into blocks of [`BLOCK_BYTES`], the last one short) whose
 /// CRC-32 is not its entry of `crcs`, as a [`BlockWriter`] wrote them; `crcs` of another
 /// number of blocks fails at block `crcs.len()` or at the first block without one.

@@ -155,13 +155,14 @@ fn bench_runs(dir: &std::path::Path) {
             let mut kept = Vec::new();
             for (k, &block) in blocks.iter().enumerate() {
                 let with = RunArray::encode(ix.size(), block, |i| {
-                    care[i as usize].then(|| table.get(i, side) as u32)
+                    care[i as usize].then(|| table.get(i, side).unwrap() as u32)
                 })
                 .unwrap();
                 let coded = with.entropy_coded();
-                let without =
-                    RunArray::encode(ix.size(), block, |i| Some(table.get(i, side) as u32))
-                        .unwrap();
+                let without = RunArray::encode(ix.size(), block, |i| {
+                    Some(table.get(i, side).unwrap() as u32)
+                })
+                .unwrap();
                 bytes[k].0 += file_bytes(&with);
                 bytes[k].1 += file_bytes(&coded);
                 bytes[k].2 += file_bytes(&without);
@@ -223,7 +224,7 @@ fn bench_runs(dir: &std::path::Path) {
     };
     let (plain, want) = time(&|k, i| {
         let (s, side, _) = &largest[k];
-        db.table(*s).unwrap().get(i, *side) as u32
+        db.table(*s).unwrap().get(i, *side).unwrap() as u32
     });
     print!(
         "random probe of a {}-piece value: plain {plain:.1} ns",
@@ -301,7 +302,7 @@ fn bench_children(dir: &std::path::Path) {
                         }
                     }
                     for &(t, i, side) in &located {
-                        o.2 += (t.get(i, side) == checkers::Wdl::Win) as u64;
+                        o.2 += (t.get(i, side) == Some(checkers::Wdl::Win)) as u64;
                     }
                     continue;
                 }

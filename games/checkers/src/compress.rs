@@ -3,7 +3,9 @@
 //! the runs grow long, and the runs of every slice entropy-coded with one code fitted to
 //! them all (one decoding table for every probe). The output is a database directory like
 //! any other: probes, builds of more pieces and `tablebase info` read it, and settle those
-//! positions by the rules.
+//! positions by the rules. Coded slices are written in the compressed slice format's
+//! version 2, with a CRC-32 for each 4 KiB of runs, so that a database larger than memory
+//! is read a block at a time; compressing a directory of version 1 again rewrites it so.
 //!
 //! Two passes, each resumable: every slice into blocks with the runs as bytes, their runs
 //! counted (the slow one: each position's board is decoded to find the settled ones), then
@@ -87,7 +89,9 @@ pub fn compress(
         .par_iter()
         .map(|&s| {
             let t = SliceTable::load(&db::slice_path(to, s))?;
-            let step = if t.code_lengths() == Some(code.lengths()) {
+            // A slice coded alike in the format before the blocks' checksums is rewritten.
+            let current = t.format_version() == Some(db::COMPRESSED_VERSION);
+            let step = if current && t.code_lengths() == Some(code.lengths()) {
                 Compressed::Kept(s)
             } else {
                 let coded = t.coded_with(&code)?;

@@ -428,7 +428,7 @@ mod tests {
             for i in (0..t.index().size()).step_by(173) {
                 let board = t.index().board(i);
                 for side in [Side::First, Side::Second] {
-                    if t.get(i, side) != Wdl::Win {
+                    if t.get(i, side) != Some(Wdl::Win) {
                         continue;
                     }
                     let g = Checkers::new(Position { board, side });

@@ -32,6 +32,10 @@ impl Oracle<Position> for Database {
             self.prefetch(&c.board, c.side);
         }
     }
+
+    fn damage(&self) -> Option<String> {
+        Database::damage(self)
+    }
 }
 
 impl Oracle<Checkers> for Database {
@@ -53,6 +57,11 @@ impl Oracle<Checkers> for Database {
     #[inline]
     fn prefetch_children(&self, g: &Checkers, moves: &[Move]) {
         Oracle::<Position>::prefetch_children(self, &g.pos, moves);
+    }
+
+    /// A block read through the table cache that failed its CRC-32, naming the file.
+    fn damage(&self) -> Option<String> {
+        Database::damage(self)
     }
 
     /// The value under the rules of play with the move that converts a win, resists a loss

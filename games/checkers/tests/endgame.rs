@@ -39,7 +39,7 @@ fn with_distance_files_a_win_converts_by_the_shortest_way_and_a_loss_resists_lon
             for side in [Side::First, Side::Second] {
                 let pos = Position { board, side };
                 let g = Checkers::new(pos);
-                let value = t.get(i, side);
+                let value = t.get(i, side).unwrap();
                 if g.outcome().is_some() || value == Wdl::Draw {
                     continue;
                 }

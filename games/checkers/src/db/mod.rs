@@ -7,6 +7,7 @@ use crate::distance::{distance_path, DistanceTable};
 use crate::position::Position;
 use crate::slice::{Slice, SliceIndex, MAX_PIECES};
 use quasar_core::{GameResult, Side};
+use quasar_file::cache::{CacheStats, Residence, DEFAULT_CACHE_BYTES};
 use quasar_file::slices::{Layout, Manifest, SliceDir, SliceDirError};
 use quasar_file::{self as file, FileError, OutputLock};
 use retro::{TableFile, TableFileError};
@@ -15,8 +16,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use crate::build::{build, build_slice, build_with, BuildOptions, Built, SliceReport};
+pub use blocked::{TableCache, VERSION as COMPRESSED_VERSION};
 pub use table::{settled_by_rules, Counts, SliceTable};
 
+mod blocked;
 mod table;
 
 /// The game name in a database file's header.
@@ -185,6 +188,9 @@ pub enum DbError {
     /// The directory is no database's, is incomplete, or has a damaged slice.
     #[error(transparent)]
     Dir(#[from] SliceDirError),
+    /// A slice read through the table cache was to be rewritten.
+    #[error("slice {0} is read through the table cache, not held in memory: open the databases with a table cache of 0 to rewrite them")]
+    NotInMemory(Slice),
 }
 
 /// Writes `bytes` to `path` atomically under its own lock (see [`quasar_file`]):
@@ -235,6 +241,8 @@ pub struct Database {
     /// How many distance tables are loaded.
     distance_slices: usize,
     max_pieces: u32,
+    /// The cache its compressed slices of version 2 are read through (`None`: held whole).
+    cache: Option<Arc<TableCache>>,
 }
 
 impl std::fmt::Debug for Database {
@@ -258,6 +266,7 @@ impl Database {
             distances: vec![None; 13 * 13 * 13 * 13],
             distance_slices: 0,
             max_pieces: 0,
+            cache: None,
         }
     }
 
@@ -287,9 +296,16 @@ impl Database {
     }
 
     /// The databases in `dir`: every slice its manifest implies, each checked; a slice
-    /// not built or damaged is an error naming it (distance files are not loaded).
+    /// not built or damaged is an error naming it (distance files are not loaded). Held
+    /// whole unless larger than the default table cache ([`Database::open_partial_cached`]).
     pub fn open(dir: &Path) -> Result<Database, DbError> {
-        match Database::open_partial(dir, false)? {
+        Database::open_cached(dir, DEFAULT_CACHE_BYTES)
+    }
+
+    /// [`Database::open`], compressed slices read through a cache of `cache_bytes` when
+    /// their files take more (0: always whole).
+    pub fn open_cached(dir: &Path, cache_bytes: u64) -> Result<Database, DbError> {
+        match Database::open_partial_cached(dir, false, cache_bytes)? {
             (db, None) => Ok(db),
             (_, Some(e)) => Err(e),
         }
@@ -315,13 +331,34 @@ impl Database {
         dir: &Path,
         distances: bool,
     ) -> Result<(Database, Option<DbError>), DbError> {
+        Database::open_partial_cached(dir, distances, DEFAULT_CACHE_BYTES)
+    }
+
+    /// [`Database::open_partial`] with a table cache of `cache_bytes`: when the slice
+    /// files take more, the compressed slices of format version 2 are read through one
+    /// cache of that size shared by every thread probing them (opening reads their headers
+    /// and indexes; a probe that misses reads the 4 KiB of runs holding its block and
+    /// checks its CRC-32); otherwise, or with 0, every slice is read whole. Plain slices
+    /// and compressed ones of version 1 are always read whole.
+    pub fn open_partial_cached(
+        dir: &Path,
+        distances: bool,
+        cache_bytes: u64,
+    ) -> Result<(Database, Option<DbError>), DbError> {
         let files = SliceDir::open_or(dir, &DIRECTORY, legacy_manifest)?;
         let n = pieces_of(&files)?;
         let all = Slice::all(n);
         let names: Vec<String> = all.iter().map(Slice::to_string).collect();
-        let survey = files.survey(&names, |_, _, _| Ok(()))?;
+        let total = std::sync::atomic::AtomicU64::new(0);
+        let survey = files.survey(&names, |_, _, len| {
+            total.fetch_add(len, std::sync::atomic::Ordering::Relaxed);
+            Ok(())
+        })?;
         let mut problem = files.check(&survey).err().map(DbError::from);
         let mut db = Database::new();
+        if let Residence::Cached(bytes) = Residence::choose(total.into_inner(), cache_bytes) {
+            db.cache = Some(Arc::new(TableCache::new(bytes)));
+        }
         for s in all {
             let name = s.to_string();
             if survey.missing.contains(&name) {
@@ -331,7 +368,12 @@ impl Database {
                 db.damaged.push((s, why.clone()));
                 continue;
             }
-            match SliceTable::load(&slice_path(dir, s)) {
+            let path = slice_path(dir, s);
+            let table = match &db.cache {
+                Some(c) => SliceTable::open(&path, c),
+                None => SliceTable::load(&path),
+            };
+            match table {
                 Ok(t) => db.insert(Arc::new(t)),
                 Err(e) => {
                     let why = why(&e);
@@ -385,14 +427,67 @@ impl Database {
     }
 
     /// The value of a board with `side` to move, when its slice is present (and, for a
-    /// slice in run-length blocks with a capture to make, the slices its captures reach).
+    /// slice in run-length blocks with a capture to make, the slices its captures reach)
+    /// and, read through the cache, its block is intact ([`Database::damage`] names the
+    /// first that was not).
     #[inline]
     pub fn value(&self, b: &Board, side: Side) -> Option<Wdl> {
         let t = self.table(Slice::of(b))?;
         if t.is_runs() && settled_by_rules(b, side) {
             return self.settle(b, side);
         }
-        Some(t.get(t.index().index(b), side))
+        t.get(t.index().index(b), side)
+    }
+
+    /// How the compressed slices are held: whole, or through a cache of some bytes.
+    pub fn residence(&self) -> Residence {
+        match &self.cache {
+            Some(c) => Residence::Cached(c.budget()),
+            None => Residence::Whole,
+        }
+    }
+
+    /// The table cache's lookups and contents (`None`: held whole).
+    pub fn cache_stats(&self) -> Option<CacheStats> {
+        self.cache.as_ref().map(|c| c.stats())
+    }
+
+    /// The first damage a probe through the cache met (a block that failed its CRC-32 or
+    /// could not be read), naming the file; such a probe answered nothing.
+    pub fn damage(&self) -> Option<String> {
+        self.cache.as_ref()?.damage().map(str::to_string)
+    }
+
+    /// Checks every 4 KiB block of the slices read through the cache against its CRC-32
+    /// (reading each file once, reporting slices done to `progress`); the slices held
+    /// whole were checked when read. The first damaged block is the error, naming its
+    /// slice.
+    pub fn check_blocks(
+        &self,
+        progress: &dyn quasar_core::progress::Progress,
+    ) -> Result<(), DbError> {
+        let cached: Vec<&Arc<SliceTable>> = (self.tables.iter().flatten())
+            .filter(|t| t.is_cached())
+            .collect();
+        if cached.is_empty() {
+            return Ok(());
+        }
+        progress.begin(
+            "checksums of the slices read through the cache",
+            cached.len() as u64,
+        );
+        for t in cached {
+            if let Err(e) = t.check_blocks() {
+                progress.end();
+                return Err(match &self.files {
+                    Some(files) => files.damaged(&t.slice().to_string(), &why(&e)).into(),
+                    None => e,
+                });
+            }
+            progress.advance(1);
+        }
+        progress.end();
+        Ok(())
     }
 
     /// The value of a board the rules settle: no move loses; a capture to make is worth

@@ -1,6 +1,7 @@
-//! One slice's table: its values for both sides to move, plain or in run-length blocks,
-//! and its file.
+//! One slice's table: its values for both sides to move, plain, in run-length blocks, or
+//! in run-length blocks read through the table cache; and its file.
 
+use super::blocked::{self, CachedRuns, TableCache};
 use super::{
     slice_of, slice_params, slice_path, write_atomically, DbError, Wdl, GAME, LAYOUT, LAYOUT_CODED,
     LAYOUT_RUNS,
@@ -11,6 +12,7 @@ use quasar_core::prefetch::prefetch;
 use quasar_core::Side;
 use retro::{PackedArray, RunArray, RunCode, Section, TableFile, TableFileError};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// One slice's values for both sides to move.
 #[derive(Clone, Debug)]
@@ -18,6 +20,9 @@ pub struct SliceTable {
     index: SliceIndex,
     /// Black to move, then White to move.
     values: [Values; 2],
+    /// The compressed format version of the file it was read from (`None`: not read from
+    /// a compressed file).
+    version: Option<u32>,
 }
 
 /// The stored values of a slice with one side to move.
@@ -28,6 +33,9 @@ enum Values {
     /// Run-length blocks in which the positions the rules settle ([`settled_by_rules`])
     /// hold whatever lengthens a run, with the counts taken before.
     Runs(RunArray, Counts),
+    /// Entropy-coded run-length blocks read a 4 KiB block at a time through the table
+    /// cache, as [`Values::Runs`] otherwise.
+    Cached(CachedRuns, Counts),
 }
 
 /// Whether the rules give the value of a board with `side` to move from its children or
@@ -57,44 +65,81 @@ impl SliceTable {
         SliceTable {
             index,
             values: values.map(Values::Plain),
+            version: None,
         }
     }
 
     /// Whether the values are run-length blocks, whose positions settled by the rules
     /// hold no value of their own ([`Database::value`] settles them).
     pub fn is_runs(&self) -> bool {
-        matches!(self.values[0], Values::Runs(..))
+        !matches!(self.values[0], Values::Plain(_))
+    }
+
+    /// Whether the values are read through the table cache, a block at a time.
+    pub fn is_cached(&self) -> bool {
+        matches!(self.values[0], Values::Cached(..))
+    }
+
+    /// The compressed format version of the file the table was read from: 1 (one
+    /// checksum for the whole file, read whole) or 2 (one for each 4 KiB of runs, read
+    /// whole or a block at a time); `None` for a table not read from a compressed file.
+    pub fn format_version(&self) -> Option<u32> {
+        self.version
     }
 
     /// Whether the values are entropy-coded run-length blocks of `block` positions.
     pub fn is_coded_with(&self, block: u64) -> bool {
-        self.runs(Side::First)
-            .is_some_and(|r| r.block() == block && r.code_lengths().is_some())
+        self.runs_block() == Some(block) && self.code_lengths().is_some()
     }
 
     /// The code of its run-length blocks, when they are coded (both sides share it, as
     /// [`SliceTable::coded_with`] writes them).
     pub fn code_lengths(&self) -> Option<&[u8]> {
-        self.runs(Side::First).and_then(|r| r.code_lengths())
+        match &self.values[0] {
+            Values::Runs(r, _) => r.code_lengths(),
+            Values::Cached(r, _) => Some(r.code_lengths()),
+            Values::Plain(_) => None,
+        }
     }
 
     /// The positions a block of run-length blocks holds; `None` for plain values.
     pub fn runs_block(&self) -> Option<u64> {
         match &self.values[0] {
             Values::Runs(r, _) => Some(r.block()),
+            Values::Cached(r, _) => Some(r.block()),
             Values::Plain(_) => None,
         }
     }
 
-    /// Bytes the values take in memory.
+    /// Bytes the values take in memory (for a table read through the cache, its index).
     pub fn value_bytes(&self) -> u64 {
         self.values
             .iter()
             .map(|v| match v {
                 Values::Plain(a) => 8 * a.words().len() as u64,
                 Values::Runs(r, _) => r.stored_bytes(),
+                Values::Cached(r, _) => r.index_bytes(),
             })
             .sum()
+    }
+
+    /// Checks every 4 KiB block of a table read through the cache against its CRC-32
+    /// (reading the whole file once); a table held whole was checked when read.
+    pub fn check_blocks(&self) -> Result<(), DbError> {
+        for v in &self.values {
+            if let Values::Cached(r, _) = v {
+                r.check_all()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The file a table read through the cache reads from.
+    pub fn cached_path(&self) -> Option<&Path> {
+        match &self.values[0] {
+            Values::Cached(r, _) => Some(r.path()),
+            _ => None,
+        }
     }
 
     /// The same values as run-length blocks of `block` positions (a power of two of 64 to
@@ -105,12 +150,13 @@ impl SliceTable {
         if self.runs_block() == Some(block) {
             return Ok(self.clone());
         }
+        self.in_memory()?;
         let mut values = Vec::with_capacity(2);
         for side in [Side::First, Side::Second] {
             let mut dec = self.index.decoder();
             let runs = RunArray::encode(self.index.size(), block, |i| {
                 let b = dec.board(i);
-                (!settled_by_rules(&b, side)).then(|| self.get(i, side) as u32)
+                (!settled_by_rules(&b, side)).then(|| self.stored(i, side) as u32)
             })?;
             values.push(Values::Runs(runs, self.counts(side)));
         }
@@ -120,15 +166,24 @@ impl SliceTable {
     /// The same run-length blocks entropy-coded with `code` (runs coded with it already,
     /// and plain values, stay as they are).
     pub fn coded_with(&self, code: &RunCode) -> Result<SliceTable, DbError> {
+        self.in_memory()?;
         let values = self
             .values
             .iter()
             .map(|v| match v {
                 Values::Runs(r, c) => Values::Runs(r.entropy_coded_with(code), *c),
-                Values::Plain(a) => Values::Plain(a.clone()),
+                v => v.clone(),
             })
             .collect();
         self.with_values(values)
+    }
+
+    /// Refuses a table read through the cache, whose runs are not in memory to rewrite.
+    fn in_memory(&self) -> Result<(), DbError> {
+        match self.is_cached() {
+            true => Err(DbError::NotInMemory(self.slice())),
+            false => Ok(()),
+        }
     }
 
     /// This slice with other values, checked to fit a file.
@@ -146,6 +201,7 @@ impl SliceTable {
         Ok(SliceTable {
             index: self.index.clone(),
             values: [black, white],
+            version: None,
         })
     }
 
@@ -153,7 +209,7 @@ impl SliceTable {
     pub fn runs(&self, side: Side) -> Option<&RunArray> {
         match &self.values[side.index()] {
             Values::Runs(r, _) => Some(r),
-            Values::Plain(_) => None,
+            _ => None,
         }
     }
 
@@ -168,12 +224,24 @@ impl SliceTable {
     }
 
     /// The value stored for the placement at `i` with `side` to move: in run-length
-    /// blocks, anything for a position the rules settle ([`Database::value`] settles it).
+    /// blocks, anything for a position the rules settle ([`Database::value`] settles it);
+    /// `None` when the table is read through the cache and the block holding it cannot
+    /// be read or is damaged (the cache keeps the first such damage).
     #[inline]
-    pub fn get(&self, i: u64, side: Side) -> Wdl {
+    pub fn get(&self, i: u64, side: Side) -> Option<Wdl> {
+        Some(Wdl::from_code(match &self.values[side.index()] {
+            Values::Plain(a) => a.get(i),
+            Values::Runs(r, _) => r.get(i),
+            Values::Cached(r, _) => r.get(i)?,
+        }))
+    }
+
+    /// The value stored at `i` of a table held in memory (plain or run-length blocks).
+    fn stored(&self, i: u64, side: Side) -> Wdl {
         Wdl::from_code(match &self.values[side.index()] {
             Values::Plain(a) => a.get(i),
             Values::Runs(r, _) => r.get(i),
+            Values::Cached(..) => unreachable!("refused by in_memory"),
         })
     }
 
@@ -189,6 +257,8 @@ impl SliceTable {
                 }
             }
             Values::Runs(r, _) => r.prefetch(i),
+            // A cached block is behind a lock, read under it: nothing to start early.
+            Values::Cached(..) => {}
         }
     }
 
@@ -196,7 +266,7 @@ impl SliceTable {
     pub fn counts(&self, side: Side) -> Counts {
         let a = match &self.values[side.index()] {
             Values::Plain(a) => a,
-            Values::Runs(_, counts) => return *counts,
+            Values::Runs(_, counts) | Values::Cached(_, counts) => return *counts,
         };
         let (mut wins, mut losses) = (0u64, 0u64);
         const LOW: u64 = 0x5555_5555_5555_5555;
@@ -237,6 +307,7 @@ impl SliceTable {
                     }
                     counts.extend([c.wins, c.draws, c.losses]);
                 }
+                Values::Cached(..) => unreachable!("refused by in_memory"),
             }
         }
         if !counts.is_empty() {
@@ -259,16 +330,54 @@ impl SliceTable {
         }
     }
 
+    /// The file's bytes: entropy-coded run-length blocks in the compressed format's
+    /// version 2 (a checksum for each 4 KiB), plain values and runs as bytes in a
+    /// retrograde table file.
+    fn to_bytes(&self) -> Result<Vec<u8>, DbError> {
+        self.in_memory()?;
+        match (&self.values, self.code_lengths()) {
+            ([Values::Runs(black, cb), Values::Runs(white, cw)], Some(_))
+                if white.code_lengths() == black.code_lengths() =>
+            {
+                Ok(blocked::to_bytes(&self.index, [black, white], [*cb, *cw]))
+            }
+            _ => Ok(self.to_file().to_bytes()),
+        }
+    }
+
     /// Writes the slice to `dir` through a temporary file of this process, renamed into
     /// place when complete (a killed job leaves no partial slice file).
     pub fn save(&self, dir: &Path) -> Result<PathBuf, DbError> {
         let path = slice_path(dir, self.slice());
-        write_atomically(&path, &self.to_file().to_bytes())?;
+        write_atomically(&path, &self.to_bytes()?)?;
         Ok(path)
     }
 
-    /// Reads and checks a slice file of either layout (checksum, game, slice, sizes).
+    /// Opens a slice file for probes: a compressed file of version 2 through `cache`
+    /// (its header and index read, its runs read as probes need them), any other whole,
+    /// as [`SliceTable::load`].
+    pub fn open(path: &Path, cache: &Arc<TableCache>) -> Result<SliceTable, DbError> {
+        if !blocked::is_blocked(&first_bytes(path)?) {
+            return SliceTable::load(path);
+        }
+        let (slice, [(black, cb), (white, cw)]) = blocked::open_cached(path, cache)?;
+        Ok(SliceTable {
+            index: SliceIndex::new(slice),
+            values: [Values::Cached(black, cb), Values::Cached(white, cw)],
+            version: Some(blocked::VERSION),
+        })
+    }
+
+    /// Reads and checks a slice file of any layout (checksum, game, slice, sizes) whole.
     pub fn load(path: &Path) -> Result<SliceTable, DbError> {
+        if blocked::is_blocked(&first_bytes(path)?) {
+            let (slice, [(black, cb), (white, cw)]) = blocked::load_whole(path)?;
+            return Ok(SliceTable {
+                index: SliceIndex::new(slice),
+                values: [Values::Runs(black, cb), Values::Runs(white, cw)],
+                version: Some(blocked::VERSION),
+            });
+        }
         let f = TableFile::load(path)?;
         let foreign = || DbError::Foreign(path.to_path_buf());
         let (slice, index) = slice_of(&f, GAME, LAYOUT)
@@ -348,8 +457,27 @@ impl SliceTable {
                 [black, white]
             }
         };
-        Ok(SliceTable { index, values })
+        let version = (f.params[4] == LAYOUT_CODED).then_some(1);
+        Ok(SliceTable {
+            index,
+            values,
+            version,
+        })
     }
+}
+
+/// The first bytes of a file (as many as it has, up to eight), to tell its format.
+fn first_bytes(path: &Path) -> Result<Vec<u8>, DbError> {
+    use std::io::Read;
+    let file = quasar_file::open_read(path).map_err(TableFileError::from)?;
+    let mut head = Vec::with_capacity(8);
+    file.take(8)
+        .read_to_end(&mut head)
+        .map_err(|e| DbError::Io {
+            path: path.to_path_buf(),
+            source: e,
+        })?;
+    Ok(head)
 }
 
 /// `values` (each below 2^bits) as a packed array.
