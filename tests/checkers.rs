@@ -457,7 +457,10 @@ fn compressed_databases_answer_as_the_plain_ones_and_verify() {
     let (b, _) = common::run_ok(&["tablebase", "info", r]);
     assert!(a.contains("\nform: plain\n"), "{a}");
     assert!(
-        b.contains("\nform: entropy-coded run-length blocks of 256 positions\n"),
+        b.contains(
+            "\nform: entropy-coded run-length blocks of 256 positions, format version 2 \
+             (a checksum a 4 KiB block), read whole\n"
+        ),
         "{b}"
     );
     // Only the lines of the bytes on disk and the form differ.
@@ -471,13 +474,42 @@ fn compressed_databases_answer_as_the_plain_ones_and_verify() {
     assert_eq!(counts(&a), counts(&b));
     // A position with a capture to make, whose value the blocks do not hold, and one
     // without: the same answers.
+    // Through a table cache of about 1 KB, far below the files' size, too.
+    let tiny = ["--table-cache", "0.001"];
     for fen in ["B:W18:B14,K1", "W:WK14,K19:BK1", "W:W18,K30:B14"] {
         let (a, _) = common::run_ok(&["tablebase", "probe", p, "--position", fen]);
         let (b, _) = common::run_ok(&["tablebase", "probe", r, "--position", fen]);
         assert_eq!(a, b, "{fen}");
+        let probe = ["tablebase", "probe", r, "--position", fen];
+        let (c, _) = common::run_ok(&[&probe[..], &tiny].concat());
+        assert_eq!(a, c, "{fen} through the cache");
     }
     let (out, _) = common::run_ok(&["tablebase", "verify", r]);
     assert!(out.contains("all agree"), "{out}");
+    let (out, _) = common::run_ok(&[&["tablebase", "verify", r][..], &tiny].concat());
+    assert!(out.contains("all agree"), "{out}");
+    // A byte flipped in the runs of the largest file: verify names its slice, through the
+    // cache as whole.
+    let largest = std::fs::read_dir(&runs)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|f| f.extension().is_some_and(|x| x == "qrt"))
+        .max_by_key(|f| std::fs::metadata(f).unwrap().len())
+        .unwrap();
+    let mut bytes = std::fs::read(&largest).unwrap();
+    let at = bytes.len() - 10;
+    bytes[at] ^= 0x20;
+    std::fs::write(&largest, &bytes).unwrap();
+    let slice = largest.file_stem().unwrap().to_string_lossy().into_owned();
+    for cache in [&[][..], &tiny] {
+        let (ok, _, err) = common::quasar(&[&["tablebase", "verify", r][..], cache].concat());
+        assert!(
+            !ok && err.contains(&slice) && err.contains("checksum"),
+            "{err}"
+        );
+    }
+    bytes[at] ^= 0x20;
+    std::fs::write(&largest, &bytes).unwrap();
     let e = common::one_error_line(&["tablebase", "compress", p, "-o", r, "--block", "100"]);
     assert!(e.contains("--block 100: a block of 100 positions"), "{e}");
     let missing = dir.join("none");

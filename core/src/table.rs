@@ -47,6 +47,13 @@ pub trait EndgameTable: Sized {
         let _ = bytes;
         self
     }
+
+    /// Opens the table at `path` read through a block cache of `bytes` where its form
+    /// reads one; a form that must know the cache before it reads anything (so as not to
+    /// read whole what it would then read a block at a time) overrides it.
+    fn open_cached(path: &Path, bytes: u64) -> Result<Self, Self::Error> {
+        Ok(Self::open(path)?.with_cache(bytes))
+    }
 }
 
 /// How a table is stored.

@@ -122,9 +122,13 @@ impl GameSetup for CheckersSetup {
         }
         // Distance files (`tablebase build --distance`) beside the slices make a won root
         // convert by the shortest way; they cost four times the values' memory. Slices
-        // not built or damaged are left out, as a Breakthrough table's are, said once.
-        let (db, problem) =
-            Database::open_partial(&table.path, true).map_err(|e| SetupError::Table(e.into()))?;
+        // not built or damaged are left out, as a Breakthrough table's are, said once. A
+        // compressed database larger than the table cache is read through it.
+        let cache = table
+            .cache_bytes
+            .unwrap_or(quasar_file::cache::DEFAULT_CACHE_BYTES);
+        let (db, problem) = Database::open_partial_cached(&table.path, true, cache)
+            .map_err(|e| SetupError::Table(e.into()))?;
         if let Some(e) = problem {
             crate::warn::warn_incomplete(&table.path, &e);
         }

@@ -131,7 +131,8 @@ pub struct ProbeArgs {
     #[arg(long)]
     position: String,
     /// A compressed table larger than this many MiB (fractions allowed) is read through a
-    /// cache of that size, slice by slice, instead of whole [default: 256; 0: always whole]
+    /// cache of that size, a part at a time (a Breakthrough slice, 4 KiB of checkers
+    /// runs), instead of whole [default: 256; 0: always whole]
     #[arg(long, value_name = "MiB", value_parser = |t: &str| quasar_file::cache::parse_cache_size(t))]
     pub table_cache: Option<u64>,
     /// Print one JSON object (keys in docs/tablebases.md) instead of text; an error prints
@@ -161,7 +162,8 @@ pub struct VerifyArgs {
     #[arg(long)]
     pub write_index: bool,
     /// A compressed table larger than this many MiB (fractions allowed) is read through a
-    /// cache of that size, slice by slice, instead of whole [default: 256; 0: always whole]
+    /// cache of that size, a part at a time (a Breakthrough slice, 4 KiB of checkers
+    /// runs), instead of whole [default: 256; 0: always whole]
     #[arg(long, value_name = "MiB", value_parser = |t: &str| quasar_file::cache::parse_cache_size(t))]
     pub table_cache: Option<u64>,
 }
@@ -327,8 +329,8 @@ fn refuse_first<S: TableGame>(a: &BuildArgs, takes: &[&str], plan: bool) -> CliR
 fn refuse_unused_cache<S: TableGame>(file: &Path, cache: Option<u64>) -> CliResult {
     match cache {
         Some(_) if !S::TABLE_OPTIONS.cache => Err(format!(
-            "--table-cache is for Breakthrough's compressed tables, read through a block \
-             cache; {} is a {} table, read as it is: drop --table-cache",
+            "--table-cache is for compressed Breakthrough and checkers tables, read through \
+             a block cache; {} is a {} table, read as it is: drop --table-cache",
             file.display(),
             S::TABLE_KIND
         )

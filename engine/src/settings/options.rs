@@ -201,8 +201,9 @@ pub const OPTIONS: &[EngineOption] = &[
         "table-cache",
         "MiB",
         "Cache of a compressed table (--tb) larger than it, in MiB (fractions allowed), \
-         shared by the search's threads: probes read the table's slices into it as they need \
-         them; a table that fits is read whole (0: always whole) [default: 256]",
+         shared by the search's threads: probes read the parts of the table they need into it \
+         (a Breakthrough slice, 4 KiB of checkers runs); a table that fits is read whole \
+         (0: always whole) [default: 256]",
     )
     .mcts_key()
     .ab_key(),

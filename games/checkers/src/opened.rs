@@ -4,7 +4,7 @@
 //! moves.
 
 use crate::build::MAX_DISTANCE;
-use crate::db::{Database, DbError, SliceTable, Wdl, GAME};
+use crate::db::{Database, DbError, SliceTable, Wdl, COMPRESSED_VERSION, GAME};
 use crate::{Board, Position, Slice};
 use quasar_core::progress::Progress;
 use quasar_core::table::{
@@ -12,6 +12,7 @@ use quasar_core::table::{
     VerifyReport,
 };
 use quasar_core::{Game, GameResult, Outcome, ParseError, Side};
+use quasar_file::cache::{Residence, DEFAULT_CACHE_BYTES};
 use quasar_file::slices::SliceDirError;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -65,11 +66,12 @@ impl OpenedTable {
 }
 
 /// How the slices store their values: `plain`, `entropy-coded run-length blocks of N
-/// positions` (or `... with runs as bytes`, as an earlier version wrote them), or `mixed` (a
-/// directory some of whose slices were built after a compression).
+/// positions` with the compressed format's version and how it is read (or `... with runs
+/// as bytes`, as an earlier version wrote them), or `mixed` (a directory some of whose
+/// slices were built after a compression).
 pub fn form_text(db: &Database) -> (Form, String) {
-    let blocks: Vec<Option<(u64, bool)>> = (db.slices().iter())
-        .filter_map(|&s| db.table(s))
+    let tables: Vec<_> = (db.slices().iter()).filter_map(|&s| db.table(s)).collect();
+    let blocks: Vec<Option<(u64, bool)>> = (tables.iter())
         .map(|t| t.runs_block().map(|n| (n, t.is_coded_with(n))))
         .collect();
     match blocks.first() {
@@ -78,13 +80,42 @@ pub fn form_text(db: &Database) -> (Form, String) {
         }
         Some(Some((n, true))) => (
             Form::Compressed,
-            format!("entropy-coded run-length blocks of {n} positions"),
+            format!(
+                "entropy-coded run-length blocks of {n} positions, {}",
+                version_text(db, &tables)
+            ),
         ),
         Some(Some((n, false))) => (
             Form::Compressed,
             format!("run-length blocks of {n} positions, runs as bytes"),
         ),
         _ => (Form::Sliced, "plain".into()),
+    }
+}
+
+/// The compressed format's version of the slices and how they are read: version 1 (one
+/// checksum a file) whole, version 2 (one a 4 KiB block) whole or through the cache.
+fn version_text(db: &Database, tables: &[&Arc<SliceTable>]) -> String {
+    let old = tables
+        .iter()
+        .filter(|t| t.format_version() == Some(1))
+        .count();
+    let how = match db.residence() {
+        Residence::Cached(bytes) => format!(
+            "read through a table cache of {} MiB",
+            quasar_file::cache::format_cache_size(bytes)
+        ),
+        Residence::Whole => "read whole".into(),
+    };
+    match old {
+        0 => format!("format version {COMPRESSED_VERSION} (a checksum a 4 KiB block), {how}"),
+        n if n == tables.len() => "format version 1 (one checksum a file, read whole; \
+                                   compressing again writes version 2, read a block at a time)"
+            .into(),
+        n => format!(
+            "{n} slices in format version 1 (read whole) and the rest in version \
+             {COMPRESSED_VERSION}, {how}"
+        ),
     }
 }
 
@@ -125,14 +156,18 @@ impl EndgameTable for OpenedTable {
     const GAME: &'static str = GAME;
 
     /// A directory of slices with its distance files (what cannot be read kept as the
-    /// reason it is not whole), or one slice file.
+    /// reason it is not whole), or one slice file; compressed slices larger than the
+    /// default table cache are read through it.
     fn open(path: &Path) -> Result<Self, TableError> {
+        OpenedTable::open_cached(path, DEFAULT_CACHE_BYTES)
+    }
+
+    /// [`OpenedTable::open`] with a table cache of `bytes` (0: always whole).
+    fn open_cached(path: &Path, bytes: u64) -> Result<Self, TableError> {
         let (db, problem) = if path.is_dir() {
-            Database::open_partial(path, true)?
+            Database::open_partial_cached(path, true, bytes)?
         } else {
-            let mut db = Database::new();
-            db.insert(Arc::new(SliceTable::load(path)?));
-            (db, None)
+            (Database::open_file(path, bytes)?, None)
         };
         Ok(OpenedTable {
             db,
@@ -141,10 +176,12 @@ impl EndgameTable for OpenedTable {
         })
     }
 
-    /// Per slice and side to move: positions, wins, draws, losses (every file was checked
-    /// when read).
-    fn info(&self, _: &dyn Progress) -> Result<TableInfo, TableError> {
+    /// Per slice and side to move: positions, wins, draws, losses (every file held whole
+    /// was checked when read; those read through the cache are checked block by block
+    /// here).
+    fn info(&self, progress: &dyn Progress) -> Result<TableInfo, TableError> {
         let db = self.whole()?;
+        db.check_blocks(progress)?;
         let mut total = [0u64; 4];
         let mut slices = Vec::new();
         let mut grid = Grid {
@@ -307,6 +344,8 @@ impl EndgameTable for OpenedTable {
         progress: &dyn Progress,
     ) -> Result<VerifyReport, TableError> {
         let db = self.whole()?;
+        // A damaged block is an error here, where a search goes on without it.
+        db.check_blocks(progress)?;
         let slices = db.slices();
         let total: u64 = (slices.iter())
             .filter_map(|&s| db.table(s))
@@ -365,6 +404,9 @@ impl EndgameTable for OpenedTable {
             progress.advance(2 * t.index().size());
         }
         progress.end();
+        if let Some(d) = db.damage() {
+            return Err(DbError::Damaged(d).into());
+        }
         Ok(VerifyReport {
             checksums: format!("checkers databases up to {} pieces", db.max_pieces()),
             rows: Vec::new(),

@@ -29,7 +29,7 @@ pub fn info<T: EndgameTable>(path: &Path, json: bool) -> CliResult {
 
 /// `tablebase probe`: the table's answer about one position.
 pub fn probe<T: EndgameTable>(path: &Path, position: &str, json: bool, cache: u64) -> CliResult {
-    let table = T::open(path)?.with_cache(cache);
+    let table = T::open_cached(path, cache)?;
     let p = table.probe(position)?;
     for w in &p.warnings {
         eprintln!("warning: {w}");
@@ -48,7 +48,7 @@ pub fn probe<T: EndgameTable>(path: &Path, position: &str, json: bool, cache: u6
 /// `tablebase verify`: the checksums, then the values against the rules; an error naming
 /// the first position that disagrees.
 pub fn verify<T: EndgameTable>(path: &Path, options: &VerifyOptions, cache: u64) -> CliResult {
-    let table = T::open(path)?.with_cache(cache);
+    let table = T::open_cached(path, cache)?;
     let report = table.verify(options, &Bars::default())?;
     print!("{}", verify_text(&report));
     match report.examples.first() {

@@ -69,7 +69,7 @@ impl TableGame for CheckersSetup {
         plan: Some(PLAN),
         plan_note: "",
         verify: &[],
-        cache: false,
+        cache: true,
         take: "--max-pieces N (pieces on the board in all) and -o DIR",
     };
 

@@ -188,6 +188,9 @@ pub enum DbError {
     /// The directory is no database's, is incomplete, or has a damaged slice.
     #[error(transparent)]
     Dir(#[from] SliceDirError),
+    /// A block read through the table cache was damaged or could not be read.
+    #[error("{0}")]
+    Damaged(String),
     /// A slice read through the table cache was to be rewritten.
     #[error("slice {0} is read through the table cache, not held in memory: open the databases with a table cache of 0 to rewrite them")]
     NotInMemory(Slice),
@@ -437,6 +440,23 @@ impl Database {
             return self.settle(b, side);
         }
         t.get(t.index().index(b), side)
+    }
+
+    /// One slice file alone, read through a cache of `cache_bytes` when it is compressed
+    /// in format version 2 and larger (0: whole).
+    pub fn open_file(path: &Path, cache_bytes: u64) -> Result<Database, DbError> {
+        let size = file::size(path).map_err(TableFileError::from)?;
+        let mut db = Database::new();
+        let t = match Residence::choose(size, cache_bytes) {
+            Residence::Cached(bytes) => {
+                let cache = Arc::new(TableCache::new(bytes));
+                db.cache = Some(Arc::clone(&cache));
+                SliceTable::open(path, &cache)?
+            }
+            Residence::Whole => SliceTable::load(path)?,
+        };
+        db.insert(Arc::new(t));
+        Ok(db)
     }
 
     /// How the compressed slices are held: whole, or through a cache of some bytes.
