@@ -1,14 +1,17 @@
-//! `cargo bench -p checkers -- [build N] [probe DIR [DIR...]] [children DIR] [mcts DIR PIECES]
-//! [runs DIR] [perft D]`: database build time by piece count, probe time (random positions;
-//! the children of random positions one by one against prefetched first), MCTS simulations
-//! a second with and without the prefetch, the databases' size as run-length blocks, and
-//! perft speed (a plain `main`, figures to standard output).
+//! `cargo bench -p checkers -- [build N] [probe [cache=MiB] DIR [[cache=MiB] DIR...]]
+//! [children DIR] [mcts DIR PIECES [cache=MiB]] [runs DIR] [perft D]`: database build time by
+//! piece count, probe time (random positions; the children of random positions one by one
+//! against prefetched first; `cache=MiB` before a directory opens it with that table cache,
+//! 0 whole), MCTS simulations a second with and without the prefetch (with `cache=`: whole
+//! against through that cache), the databases' size as run-length blocks, and perft speed
+//! (a plain `main`, figures to standard output).
 
 use checkers::db::{build, Built, Database};
 use checkers::{Checkers, Move, Position, Slice};
 use mcts::{Config, Searcher, UniformPolicy};
 use quasar_core::Limit;
 use quasar_core::{perft, GameResult, Oracle, ProvenOutcome, Selection, Side, SplitMix64};
+use quasar_file::cache::{format_cache_size, Residence};
 use rand::Rng;
 use std::sync::Arc;
 use std::time::Instant;
@@ -71,11 +74,26 @@ fn random_positions(pieces: u32, n: usize, seed: u64) -> Vec<Position> {
 /// Random probes of the largest slices' positions in each directory (plain or compressed),
 /// the directories taken in turn round after round so that a machine's load falls on each
 /// alike; the fastest round of each is reported.
-fn bench_probe(dirs: &[String]) {
-    let dbs: Vec<Database> = dirs
-        .iter()
-        .map(|d| Database::open(std::path::Path::new(d)).unwrap())
-        .collect();
+fn bench_probe(args: &[String]) {
+    // Each directory with the table cache the argument before it names (the default else).
+    let mut dirs = Vec::new();
+    let mut dbs = Vec::new();
+    let mut cache = None;
+    for a in args {
+        if let Some(mib) = a.strip_prefix("cache=") {
+            cache = Some(quasar_file::cache::parse_cache_size(mib).unwrap());
+            continue;
+        }
+        let bytes = cache
+            .take()
+            .unwrap_or(quasar_file::cache::DEFAULT_CACHE_BYTES);
+        let db = Database::open_cached(std::path::Path::new(a), bytes).unwrap();
+        dirs.push(match db.residence() {
+            Residence::Cached(b) => format!("{a} (cache {} MiB)", format_cache_size(b)),
+            Residence::Whole => a.clone(),
+        });
+        dbs.push(db);
+    }
     // Random positions of the largest slices, drawn first so only the probe is timed.
     let positions = random_positions(dbs[0].max_pieces(), 1 << 16, 1);
     let mut best = vec![f64::INFINITY; dbs.len()];
@@ -102,6 +120,17 @@ fn bench_probe(dirs: &[String]) {
             best[k],
             best[k] / best[0]
         );
+        if let Some(st) = dbs[k].cache_stats() {
+            // Every round probes the same positions: the misses are what the cache lacks.
+            println!(
+                "  cache: {} lookups, {} misses ({:.1}%), {} blocks held in {} bytes",
+                st.hits + st.misses,
+                st.misses,
+                100.0 * st.misses as f64 / (st.hits + st.misses) as f64,
+                st.blocks,
+                st.bytes
+            );
+        }
     }
     // The same positions, the slice lookup and index only (no read of the values).
     let db = &dbs[0];
@@ -378,9 +407,10 @@ impl Oracle<Checkers> for NoPrefetch {
 /// MCTS simulations a second from positions of random games when they first have
 /// `pieces` pieces, with the databases as oracle, without and with the prefetch,
 /// alternating.
-fn bench_mcts(dir: &std::path::Path, pieces: u32) {
+fn bench_mcts(dir: &std::path::Path, pieces: u32, cache: Option<u64>) {
     use quasar_core::Game;
-    let db = Arc::new(Database::open(dir).unwrap());
+    let db = Arc::new(Database::open_cached(dir, 0).unwrap());
+    let cached = cache.map(|bytes| Arc::new(Database::open_cached(dir, bytes).unwrap()));
     let mut rng = SplitMix64::new(3);
     let mut roots = Vec::new();
     let mut moves = Vec::new();
@@ -397,10 +427,12 @@ fn bench_mcts(dir: &std::path::Path, pieces: u32) {
     let sims = 3000;
     for round in 0..3 {
         for prefetch in [false, true] {
-            let oracle: Arc<dyn Oracle<Checkers>> = if prefetch {
-                db.clone()
-            } else {
-                Arc::new(NoPrefetch(db.clone()))
+            // With a cache: the databases whole (`prefetch false` names them), then through
+            // the cache, both prefetching.
+            let oracle: Arc<dyn Oracle<Checkers>> = match (&cached, prefetch) {
+                (Some(c), true) => c.clone(),
+                (Some(_), false) | (None, true) => db.clone(),
+                (None, false) => Arc::new(NoPrefetch(db.clone())),
             };
             let mut searcher: Searcher<Checkers, UniformPolicy> =
                 Searcher::new(Config::default(), oracle);
@@ -412,8 +444,18 @@ fn bench_mcts(dir: &std::path::Path, pieces: u32) {
             }
             let c1 = libc_time();
             let cpu = c1.0 - c0.0 + c1.1 - c0.1;
+            let what = match (&cached, prefetch) {
+                (Some(c), true) => match c.residence() {
+                    Residence::Cached(b) => {
+                        format!("through a cache of {} MiB", format_cache_size(b))
+                    }
+                    Residence::Whole => "whole (it fits the cache)".into(),
+                },
+                (Some(_), false) => "whole".into(),
+                (None, _) => format!("prefetch {prefetch}"),
+            };
             println!(
-                "round {round}, prefetch {prefetch}: {total} simulations from {} roots, {:.0} \
+                "round {round}, {what}: {total} simulations from {} roots, {:.0} \
                  a CPU second ({:.2} s CPU, {:.2} s wall)",
                 roots.len(),
                 total as f64 / cpu,
@@ -432,9 +474,16 @@ fn main() {
     match args.as_slice() {
         [cmd, n] if cmd == "build" => bench_build(n.parse().unwrap()),
         [cmd, dirs @ ..] if cmd == "probe" && !dirs.is_empty() => bench_probe(dirs),
+        [cmd, dir, n, cache] if cmd == "mcts" => {
+            let mib = cache.strip_prefix("cache=").expect("cache=MiB");
+            let bytes = quasar_file::cache::parse_cache_size(mib).unwrap();
+            bench_mcts(std::path::Path::new(dir), n.parse().unwrap(), Some(bytes))
+        }
         [cmd, dir] if cmd == "children" => bench_children(std::path::Path::new(dir)),
         [cmd, dir] if cmd == "runs" => bench_runs(std::path::Path::new(dir)),
-        [cmd, dir, n] if cmd == "mcts" => bench_mcts(std::path::Path::new(dir), n.parse().unwrap()),
+        [cmd, dir, n] if cmd == "mcts" => {
+            bench_mcts(std::path::Path::new(dir), n.parse().unwrap(), None)
+        }
         [cmd, d] if cmd == "perft" => {
             for depth in 1..=d.parse().unwrap() {
                 let t = Instant::now();
