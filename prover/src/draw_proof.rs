@@ -27,6 +27,7 @@ use std::path::Path;
 /// `root`, which [`crate::draws::value`] found a draw (`graph`: the positions it listed,
 /// if it found it outright; else they are listed here, when few enough); each side's
 /// search has a table of `options.table_bytes` bytes, and `options.interrupt` stops it.
+/// With `options.proof_shard`, only that job's piece, for [`crate::merge()`].
 pub fn write_draw_proof<I: Instance>(
     inst: &I,
     root: &I::Pos,
@@ -135,11 +136,17 @@ impl<I: Instance> Holding<'_, '_, I> {
 
     /// Appends to `records` the holder's move at every position of its strategy from
     /// `root`: every move of the other side is followed, one of the holder's.
+    /// With a shard of [`Options::proof_shard`], only its share of the other side's first
+    /// moves is followed (the root's record is in every piece, the same in each): the
+    /// pieces' records together are the whole strategy's, each closed under the moves it
+    /// follows, so any one piece's record of a position serves in their merge.
     fn strategy(&mut self, root: &I::Pos, records: &mut Vec<Record>) -> Result<(), SolveError> {
+        let share = self.options.proof_shard;
         let mut seen: HashSet<Key> = HashSet::new();
-        let mut stack = vec![*root];
+        // Each position with whether the other side's first turn is still ahead of it.
+        let mut stack = vec![(*root, true)];
         let mut moves: Vec<MoveOf<I>> = Vec::new();
-        while let Some(pos) = stack.pop() {
+        while let Some((pos, first)) = stack.pop() {
             if pos.outcome().is_some() || !seen.insert(pos.raw_key()) {
                 continue;
             }
@@ -150,7 +157,12 @@ impl<I: Instance> Holding<'_, '_, I> {
                 c
             };
             if pos.side_to_move() != self.holder {
-                stack.extend(moves.iter().map(|&mv| child(mv)));
+                let shared = moves.iter().enumerate();
+                stack.extend(
+                    shared
+                        .filter(|&(k, _)| !first || share.takes(k))
+                        .map(|(_, &mv)| (child(mv), false)),
+                );
                 continue;
             }
             // A move back into the strategy first: it adds nothing to the proof.
@@ -173,7 +185,7 @@ impl<I: Instance> Holding<'_, '_, I> {
                 )));
             };
             records.push(Record::new(&pos, RecordKind::Move, mv, 0));
-            stack.push(child(mv));
+            stack.push((child(mv), first));
         }
         Ok(())
     }

@@ -1,5 +1,6 @@
 //! Proofs written by several jobs (`--out FILE --shard I/N`, each proving its share of
-//! the loser's first replies) merged into one file: the pieces' records, sorted by hash in
+//! the loser's first replies, or of a draw's the first moves of the side that does not
+//! hold) merged into one file: the pieces' records, sorted by hash in
 //! each, are taken a 256th of the hash range at a time from every piece, a position in two
 //! pieces keeps its smallest bound (its sub-proof in that piece is whole), and the file is
 //! named only once complete.
@@ -44,9 +45,11 @@ pub fn merge<P: ProverPosition>(
         }
     }
     let root = first.root;
-    if first.verdict.winner() == Some(root.side_to_move()) {
-        // Each job wrote the root's record with the move whose replies it shared out: the
-        // jobs must have agreed on it, or no piece proves the other move's replies.
+    let mover = root.side_to_move();
+    if first.verdict.winner().is_none_or(|w| w == mover) {
+        // Each job wrote the root's record with the move whose replies it shared out (a
+        // draw's: the side to move's holding move): the jobs must have agreed on it, or no
+        // piece proves the other move's replies.
         let moves: Vec<Option<Record>> = views.iter().map(|v| v.find(&root.raw_key())).collect();
         if moves
             .iter()

@@ -2,7 +2,7 @@
 //! df-pn, then proves the exact length under perfect play by a bounded search, with the
 //! game's quick verdicts and a table's sound claims as proven leaves, and writes, when
 //! asked, a proof file that [`crate::check::check`] verifies independently; [`test_bound`]
-//! answers one bound of the length search.
+//! (and [`test_bound_with_draws`]) answers one bound of the length search.
 
 use crate::checkpoint::{Checkpoint, CheckpointError, Phase, Saver};
 use crate::graph::Graph;
@@ -461,7 +461,36 @@ pub fn test_bound<I: Instance>(
     plies: u32,
     progress: &dyn Progress,
 ) -> Result<BoundTest, SolveError> {
-    let mut st = start(inst, root, options, progress, None, None)?;
+    let st = start(inst, root, options, progress, None, None)?;
+    answer_bound(root, plies, st)
+}
+
+/// [`test_bound`] for a game that may draw or cycle: the value first, as
+/// [`solve_with_draws`] finds it (a checkpoint of either solve serves), then, for a win,
+/// the bound; a draw has no bound to test (`None`), as neither side wins at all.
+pub fn test_bound_with_draws<I: Instance>(
+    inst: &I,
+    root: &I::Pos,
+    options: &Options<I::Table>,
+    plies: u32,
+    progress: &dyn Progress,
+) -> Result<(crate::draws::Valued, Option<BoundTest>), SolveError> {
+    let (valued, graph) = crate::draws::value_and_graph(inst, root, options, progress)?;
+    let crate::draws::Value::Win(winner) = valued.value else {
+        return Ok((valued, None));
+    };
+    let known = (winner, valued.nodes.iter().sum(), valued.seconds);
+    let st = start(inst, root, options, progress, Some(known), graph)?;
+    let test = answer_bound(root, plies, st)?;
+    Ok((valued, Some(test)))
+}
+
+/// Whether the winner `st` found wins from `root` within `plies` plies.
+fn answer_bound<I: Instance>(
+    root: &I::Pos,
+    plies: u32,
+    mut st: Started<'_, I>,
+) -> Result<BoundTest, SolveError> {
     let holds = st.len.test(root, plies, st.from)?;
     Ok(BoundTest {
         winner: st.winner,
