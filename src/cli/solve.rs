@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
-pub mod draws;
+pub mod driver;
 pub mod tree;
 
 /// Solve a position exactly, or check a proof file.
@@ -64,12 +64,12 @@ pub struct Args {
     pub(crate) threads: Option<usize>,
     /// One job of N: with --check, check its share of the records (the proof holds when
     /// all N pass); with --out, write its share of the proof (the sub-proofs of its share
-    /// of the loser's first replies), a piece for --merge. E.g. a Slurm array or GNU
-    /// parallel over 1/N .. N/N
+    /// of the loser's first replies; of a draw, of the first moves of the side that does
+    /// not hold), a piece for --merge. E.g. a Slurm array or GNU parallel over 1/N .. N/N
     #[arg(long, value_name = "I/N", conflicts_with_all = ["within", "list_children"])]
     pub(crate) shard: Option<Shard>,
     /// Merge the proof pieces written with --out P --shard I/N (each from the same
-    /// checkpoint) into the --out file
+    /// checkpoint, or the same options) into the --out file; --game names their game
     #[arg(long, value_name = "PIECE", num_args = 1.., requires = "proof",
           conflicts_with_all = ["check", "position", "tb", "tb_rows", "no_tb", "checkpoint",
                                 "stop_after", "within", "list_children", "shard"])]
@@ -88,8 +88,8 @@ pub struct Args {
     #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) stop_after: Option<u64>,
     /// Test the length's bounds of this many plies or more by proof numbers (best first),
-    /// smaller ones depth first [default: 6 on boards of 5 columns and 6 rows or more,
-    /// else 255: depth first throughout]: on 5x6 positions lasting 25 plies or more it
+    /// smaller ones depth first [default: 6 on Breakthrough boards of 5 columns and 6 rows
+    /// or more, else 255: depth first throughout]: on 5x6 positions lasting 25 plies or more it
     /// took up to half the time, on smaller problems up to twice as long (README, "Solve")
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(4..=255))]
     pub(crate) length_pn_from: Option<u32>,
@@ -98,14 +98,16 @@ pub struct Args {
     /// faster, and what each job of --tree runs
     #[arg(long, requires = "proof", conflicts_with_all = ["within", "shard", "list_children"])]
     pub(crate) winner_only: bool,
-    /// Print one line per move of the position (one of each left-right mirror pair):
-    /// the move, a tab, and the position after it, to solve each by its own job
+    /// Print one line per move of the position (one of each pair of mirror images):
+    /// MOVE<TAB>POSITION<TAB>VALUE, the value the mover's where the game ends or the --tb
+    /// table holds it (wins, loses, draws), else unknown: a job to solve
     #[arg(long, conflicts_with_all = ["check", "proof", "checkpoint", "stop_after"])]
     pub(crate) list_children: bool,
-    /// Only test whether the winner wins within PLIES plies (after df-pn): one bound of
-    /// the length search, a job of its own; the length is the least bound that holds, so
-    /// bounds tested on as many machines find it at once. A --checkpoint of a solve of the
-    /// same position is used and stays valid for it
+    /// Only test whether the winner wins within PLIES plies (after the value's search):
+    /// one bound of the length search, a job of its own; the length is the least bound
+    /// that holds, so bounds tested on as many machines find it at once (a draw answers
+    /// that no side wins). A --checkpoint of a solve of the same position is used and
+    /// stays valid for it. Checkers counts the plies to the databases' positions
     #[arg(long, value_name = "PLIES", conflicts_with_all = ["check", "proof", "list_children"],
           value_parser = clap::value_parser!(u32).range(1..=254))]
     pub(crate) within: Option<u32>,
@@ -164,6 +166,7 @@ index; --check replays it with the rules alone (records in parallel, --threads) 
 re-derives every table claim by plain search. It proves the winner and the upper bound on
 the length. In Woodpush, Chinese Checkers and checkers a draw's proof holds each side's
 moves that keep the other from winning, and --check verifies that they answer every move.
+Every game takes --within, --list-children, --shard with --out, and --merge.
 
 Examples:
   quasar solve --board 4x4                          Black wins, 14 plies
@@ -184,6 +187,10 @@ Examples:
                                                     over checkers' databases of 2 pieces
   quasar solve --game checkers --check ck.proof --tb ck2   with the same databases
   quasar solve --game woodpush --width 9 --out w9.proof     a draw, with its proof
+  quasar solve --game woodpush --width 9 --out w9.2 --shard 2/3
+                                                    one of 3 jobs writing the draw's proof
+  quasar solve --game woodpush --merge w9.1 w9.2 w9.3 --out w9.proof
+  quasar solve --game woodpush --width 7 --list-children    a line per move and its value
   quasar solve --board 6x5 --winner-only --out 6x5.proof    the winner and a proof of a
                                                     bound on the length, not the exact one
   quasar solve --tree t65 init --board 6x5 --job-nodes 5000000
@@ -221,15 +228,7 @@ impl Args {
             (self.pieces.is_some(), "--pieces-per-side"),
             (self.board.is_some(), "--board"),
             (self.tb_rows.is_some(), "--tb-rows"),
-            (self.within.is_some(), "--within"),
-            (self.list_children, "--list-children"),
-            (self.checkpoint.is_some(), "--checkpoint"),
-            (self.stop_after.is_some(), "--stop-after"),
-            (self.length_pn_from.is_some(), "--length-pn-from"),
-            (!self.merge.is_empty(), "--merge"),
-            (self.shard.is_some() && !check, "--shard (with --out)"),
             (self.tree.is_some(), "--tree"),
-            (self.winner_only, "--winner-only"),
             (self.tb.is_some() && check, "--tb (with --check)"),
         ]
         .into_iter()
@@ -268,7 +267,7 @@ fn refuse_unused<S: SolveGame>(args: &Args) -> CliResult {
 pub fn run(args: Args) -> CliResult {
     with_game!(args.game, S => {
         refuse_unused::<S>(&args)?;
-        S::solve(&args)
+        driver::run::<S>(&args)
     })
 }
 

@@ -1,30 +1,34 @@
 //! `quasar solve` for Chinese Checkers: the start of K pieces a side or a position over the
-//! generic prover, with a solved table as leaves (`--tb`), and `--check` of its proofs.
+//! generic prover, with a solved table as leaves (`--tb`).
 
 use super::CcSetup;
-use crate::cli::solve::draws::{check, solve};
+use crate::cli::position_from;
 use crate::cli::solve::Args;
-use crate::cli::{position_from, CliResult};
-use crate::games::registration::SolveGame;
+use crate::games::registration::{NamedTable, SolveGame};
 use crate::games::CliGame;
-use chinese_checkers::{CcProver, CcTable};
-use engine::setup::GameSetup;
+use chinese_checkers::{CcProver, CcTable, Position};
 
 impl SolveGame for CcSetup {
-    const SOLVE_OPTIONS: &'static [&'static str] =
-        &["--pieces-per-side", "--checkpoint", "--stop-after"];
+    const SOLVE_OPTIONS: &'static [&'static str] = &["--pieces-per-side"];
+    type Prover = CcProver;
 
-    fn solve(args: &Args) -> CliResult {
-        if let Some(file) = &args.check {
-            return check::<chinese_checkers::Position>(file, args, Self::NAME, Ok);
-        }
+    fn solve_root(args: &Args) -> Result<Position, Box<dyn std::error::Error>> {
         let given = args
             .pieces
             .map(|k| CcSetup::from_size(&Default::default(), Some(k)))
             .transpose()?
             .flatten();
-        let (_, root) = position_from(given, args.position.as_deref())?;
-        let tb = args.tb.as_deref().map(CcTable::load).transpose()?;
-        solve(&CcProver, &root, tb.as_ref(), args, Self::NAME, "")
+        Ok(position_from(given, args.position.as_deref())?.1)
+    }
+
+    fn prover(_: &Position) -> CcProver {
+        CcProver
+    }
+
+    fn solve_table(
+        args: &Args,
+        _: &Position,
+    ) -> Result<NamedTable<CcTable>, Box<dyn std::error::Error>> {
+        crate::games::registration::table_file(args, CcTable::load)
     }
 }

@@ -1,26 +1,31 @@
 //! `quasar solve` for Woodpush: a width's start or a position over the generic prover, with
-//! a solved table as leaves (`--tb`), and `--check` of its proofs.
+//! a solved table as leaves (`--tb`).
 
 use super::{WoodpushSetup, WoodpushSize};
-use crate::cli::solve::draws::{check, solve};
+use crate::cli::position_from;
 use crate::cli::solve::Args;
-use crate::cli::{position_from, CliResult};
-use crate::games::registration::SolveGame;
+use crate::games::registration::{NamedTable, SolveGame};
 use crate::games::CliGame;
-use engine::setup::GameSetup;
-use woodpush::{WoodpushProver, WoodpushTable};
+use woodpush::{Position, WoodpushProver, WoodpushTable};
 
 impl SolveGame for WoodpushSetup {
-    const SOLVE_OPTIONS: &'static [&'static str] = &["--width", "--checkpoint", "--stop-after"];
+    const SOLVE_OPTIONS: &'static [&'static str] = &["--width"];
+    type Prover = WoodpushProver;
 
-    fn solve(args: &Args) -> CliResult {
-        if let Some(file) = &args.check {
-            return check::<woodpush::Position>(file, args, Self::NAME, Ok);
-        }
+    fn solve_root(args: &Args) -> Result<Position, Box<dyn std::error::Error>> {
         let size = WoodpushSize { width: args.width };
         let given = WoodpushSetup::from_size(&size, None)?;
-        let (_, root) = position_from(given, args.position.as_deref())?;
-        let tb = args.tb.as_deref().map(WoodpushTable::load).transpose()?;
-        solve(&WoodpushProver, &root, tb.as_ref(), args, Self::NAME, "")
+        Ok(position_from(given, args.position.as_deref())?.1)
+    }
+
+    fn prover(_: &Position) -> WoodpushProver {
+        WoodpushProver
+    }
+
+    fn solve_table(
+        args: &Args,
+        _: &Position,
+    ) -> Result<NamedTable<WoodpushTable>, Box<dyn std::error::Error>> {
+        crate::games::registration::table_file(args, WoodpushTable::load)
     }
 }
