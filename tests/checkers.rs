@@ -263,6 +263,48 @@ fn solve_proves_positions_over_the_databases_and_checks_the_proof_with_them() {
         &["solve", "--game", "checkers", "--check", p, "--tb", d2],
         "proof checked: Black wins from B:W18,K30:BK1,14 within 17 plies",
     );
+    // The same proof by two jobs, merged, proves the same; one bound of the length alone.
+    let solve = [
+        "solve",
+        "--game",
+        "checkers",
+        "--position",
+        won,
+        "--tb",
+        d2,
+        "--memory",
+        "16",
+        "--quiet",
+    ];
+    let pieces: Vec<String> = (1..=2)
+        .map(|i| {
+            let piece = dir.join(format!("won.{i}"));
+            let shard = format!("{i}/2");
+            let args = [
+                &solve[..],
+                &["--out", piece.to_str().unwrap(), "--shard", &shard],
+            ]
+            .concat();
+            ok_saying(&args, &format!("proof piece {i}/2 (not a whole proof"));
+            piece.to_str().unwrap().to_string()
+        })
+        .collect();
+    let merged = dir.join("won.merged");
+    let m = merged.to_str().unwrap();
+    let merge = [
+        "solve", "--game", "checkers", "--merge", &pieces[0], &pieces[1], "--out", m,
+    ];
+    ok_saying(&merge, "merged from 2 pieces");
+    ok_saying(
+        &["solve", "--game", "checkers", "--check", m, "--tb", d2],
+        "proof checked: Black wins from B:W18,K30:BK1,14 within 17 plies",
+    );
+    for (plies, answer) in [("16", "no (perfect play lasts longer)"), ("17", "yes")] {
+        ok_saying(
+            &[&solve[..], &["--within", plies]].concat(),
+            &format!("winner: Black (the side to move); wins within {plies} plies: {answer}"),
+        );
+    }
     // Two kings that cannot catch each other: a draw, both sides' values.
     let (ok, out, err) = quasar(&[
         "solve",

@@ -696,3 +696,211 @@ fn a_stopped_solve_of_a_game_with_draws_resumes_from_its_checkpoint() {
     assert!(!ok && err.lines().count() == 1 && err.contains(f), "{err}");
     std::fs::remove_file(&file).unwrap();
 }
+
+/// The JSON answer of `quasar args --json --quiet`, which must succeed.
+fn json_of(args: &[&str]) -> serde_json::Value {
+    let all = [args, &["--json", "--quiet"]].concat();
+    let (out, _) = common::run_ok(&all);
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{all:?}: {e}: {out}"))
+}
+
+#[test]
+fn every_game_writes_its_proof_in_pieces_that_merge_into_the_whole() {
+    // A win of the side not to move (Woodpush width 7), a draw (width 9), a win of the side
+    // to move (Chinese Checkers, one piece a side: the root's record in every piece).
+    let cases: [(&str, &[&str]); 3] = [
+        ("w7", &["--game", "woodpush", "--width", "7"]),
+        ("w9", &["--game", "woodpush", "--width", "9"]),
+        (
+            "cc1",
+            &["--game", "chinese-checkers", "--pieces-per-side", "1"],
+        ),
+    ];
+    let mut first_pieces = Vec::new();
+    for (name, game) in cases {
+        let whole = temp(&format!("{name}.proof"));
+        let w = whole.to_str().unwrap();
+        let solve = [&["solve", "--memory", "16"][..], game].concat();
+        let solved = json_of(&[&solve[..], &["--out", w]].concat());
+        let pieces: Vec<String> = (1..=3)
+            .map(|i| {
+                let piece = temp(&format!("{name}.{i}"));
+                let p = piece.to_str().unwrap().to_string();
+                let shard = format!("{i}/3");
+                let v = json_of(&[&solve[..], &["--out", &p, "--shard", &shard]].concat());
+                assert_eq!(v["proof"]["whole"], false, "{v}");
+                assert_eq!(
+                    (&v["value"], &v["plies"]),
+                    (&solved["value"], &solved["plies"])
+                );
+                p
+            })
+            .collect();
+        // The first piece alone lacks the others' replies.
+        let (ok, _, err) = quasar(&["solve", "--check", &pieces[0], game[0], game[1]]);
+        assert!(
+            !ok && err.contains("the proof does not hold"),
+            "{name}: {err}"
+        );
+        let merged = temp(&format!("{name}.merged"));
+        let m = merged.to_str().unwrap();
+        let mut merge = vec!["solve", game[0], game[1], "--merge"];
+        merge.extend(pieces.iter().map(String::as_str));
+        merge.extend(["--out", m]);
+        ok_saying(&merge, "merged from 3 pieces");
+        // The merged proof proves what the unsharded solve found, as the whole proof does.
+        for file in [w, m] {
+            let checked = json_of(&["solve", game[0], game[1], "--check", file]);
+            assert_eq!(checked["value"], solved["value"], "{name}: {checked}");
+            assert_eq!(checked["plies"], solved["plies"], "{name}: {checked}");
+            assert_eq!(checked["whole"], true, "{checked}");
+        }
+        first_pieces.push(pieces);
+    }
+    let (w7, w9) = (&first_pieces[0], &first_pieces[1]);
+    assert_eq!(
+        json_of(&["solve", "--game", "woodpush", "--width", "7"])["plies"],
+        25
+    );
+    // Pieces of two proofs, a damaged piece, another game's piece: one line each.
+    let out = temp("bad.merged");
+    let o = out.to_str().unwrap();
+    fails_saying(
+        &[
+            "solve", "--game", "woodpush", "--merge", &w7[0], &w9[1], "--out", o,
+        ],
+        "pieces of one proof only",
+    );
+    let mut bytes = std::fs::read(&w9[1]).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 1;
+    let bad = temp("w9.bad");
+    std::fs::write(&bad, &bytes).unwrap();
+    let b = bad.to_str().unwrap();
+    fails_saying(
+        &[
+            "solve", "--game", "woodpush", "--merge", &w9[0], b, &w9[2], "--out", o,
+        ],
+        "checksum",
+    );
+    fails_saying(
+        &[
+            "solve",
+            "--game",
+            "chinese-checkers",
+            "--merge",
+            &w7[0],
+            "--out",
+            o,
+        ],
+        "is the proof of another game",
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn every_game_answers_one_bound_of_its_length() {
+    // Woodpush width 7 lasts 25 plies, Chinese Checkers with one piece a side 25 too.
+    for game in [
+        &["--game", "woodpush", "--width", "7"][..],
+        &["--game", "chinese-checkers", "--pieces-per-side", "1"],
+    ] {
+        let solve = [&["solve", "--memory", "16"][..], game].concat();
+        let plies = json_of(&solve)["plies"].as_u64().unwrap();
+        for (bound, holds) in [(plies - 1, false), (plies, true)] {
+            let b = bound.to_string();
+            let v = json_of(&[&solve[..], &["--within", &b]].concat());
+            assert_eq!(
+                (v["within"].as_u64(), v["holds"].as_bool()),
+                (Some(bound), Some(holds))
+            );
+        }
+    }
+    // A draw has no bound: no side wins within any.
+    let w9 = [
+        "solve", "--game", "woodpush", "--width", "9", "--memory", "16",
+    ];
+    let v = json_of(&[&w9[..], &["--within", "200"]].concat());
+    assert_eq!(
+        (&v["value"], &v["holds"], &v["winner"]),
+        (&"draw".into(), &false.into(), &serde_json::Value::Null)
+    );
+    ok_saying(
+        &[&w9[..], &["--within", "200", "--quiet"]].concat(),
+        "value: a draw (neither Left nor Right can force a win); no side wins within 200 plies",
+    );
+}
+
+/// The value of a position, for its side to move, from a solve's JSON: 1 a win, 0 a draw,
+/// -1 a loss, with the plies of a win or a loss.
+fn value_for_mover(v: &serde_json::Value) -> (i32, Option<u64>) {
+    match (v["value"].as_str(), v["winner_to_move"].as_bool()) {
+        (Some("draw"), _) => (0, None),
+        (_, Some(true)) => (1, v["plies"].as_u64()),
+        _ => (-1, v["plies"].as_u64()),
+    }
+}
+
+#[test]
+fn the_listed_moves_values_are_their_childrens_and_give_the_roots() {
+    // Woodpush width 7 with its retrograde table: every value known, each equal to the
+    // prover's solve of the child without the table.
+    let table = common::width_7_table("solve", "w7.table");
+    for (width, tb) in [("7", Some(table.as_str())), ("9", None)] {
+        let mut list = vec![
+            "solve",
+            "--game",
+            "woodpush",
+            "--width",
+            width,
+            "--list-children",
+        ];
+        list.extend(tb.map(|t| ["--tb", t]).into_iter().flatten());
+        let (out, _) = common::run_ok(&list);
+        let mut children = Vec::new();
+        for line in out.lines() {
+            let fields: Vec<&str> = line.split('\t').collect();
+            assert_eq!(fields.len(), 3, "{line}");
+            let v = json_of(&[
+                "solve",
+                "--game",
+                "woodpush",
+                "--position",
+                fields[1],
+                "--memory",
+                "16",
+            ]);
+            let (child, plies) = value_for_mover(&v);
+            // The mover's value is the opposite of the child's side to move's.
+            let want = match (tb, -child) {
+                (None, _) => "unknown",
+                (_, 1) => "wins",
+                (_, 0) => "draws",
+                _ => "loses",
+            };
+            assert_eq!(fields[2], want, "{line}");
+            children.push((-child, plies));
+        }
+        // The root's value by the rule over its children: the best for the mover, a win as
+        // fast and a loss as slow as can be.
+        let best = children.iter().map(|c| c.0).max().unwrap();
+        let plies = children
+            .iter()
+            .filter(|c| c.0 == best)
+            .map(|c| c.1.unwrap_or(0));
+        let plies = match best {
+            1 => plies.min(),
+            _ => plies.max(),
+        };
+        let root = json_of(&[
+            "solve", "--game", "woodpush", "--width", width, "--memory", "16",
+        ]);
+        let (value, root_plies) = value_for_mover(&root);
+        assert_eq!(value, best, "width {width}: {out}");
+        assert_eq!(
+            root_plies,
+            (best != 0).then(|| plies.unwrap() + 1),
+            "width {width}"
+        );
+    }
+}
