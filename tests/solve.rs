@@ -816,6 +816,21 @@ fn every_game_answers_one_bound_of_its_length() {
             );
         }
     }
+    // The winner alone: a proof of a bound no smaller than the length, which checks.
+    let loose = temp("w7-loose.proof");
+    let l = loose.to_str().unwrap();
+    let w7 = [
+        "solve", "--game", "woodpush", "--width", "7", "--memory", "16",
+    ];
+    let v = json_of(&[&w7[..], &["--winner-only", "--out", l]].concat());
+    assert_eq!(
+        (&v["winner"], &v["plies_exact"]),
+        (&"Right".into(), &false.into()),
+        "{v}"
+    );
+    let checked = json_of(&["solve", "--game", "woodpush", "--check", l]);
+    assert_eq!(checked["plies"], v["plies"], "{checked}");
+    assert!(checked["plies"].as_u64().unwrap() >= 25, "{checked}");
     // A draw has no bound: no side wins within any.
     let w9 = [
         "solve", "--game", "woodpush", "--width", "9", "--memory", "16",
