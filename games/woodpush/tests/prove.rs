@@ -250,3 +250,79 @@ fn a_draws_proof_is_checked_and_every_record_and_holding_move_is_needed() {
         assert!(matches!(check(&p), Err(ProofError::Invalid(_))));
     }
 }
+
+#[test]
+fn one_bound_of_the_length_agrees_with_the_table() {
+    let t = table(9);
+    let n = PerfectIndex::size(t.space());
+    let mut rng = SplitMix64::new(99);
+    let mut seen = [0usize; 2];
+    let picks = std::iter::repeat_with(|| t.space().unrank(rng.below(n as usize) as u64))
+        .filter(|p| p.outcome().is_none())
+        .take(40);
+    for pos in picks {
+        let want = table_value(&t, &pos);
+        let plies = t.wdl().value(t.space().rank(&pos), pos.side).plies;
+        // The table's length holds and one ply less does not; a draw has no bound.
+        for (bound, holds) in [(plies.max(1), true), (plies.saturating_sub(1), false)] {
+            if bound == 0 {
+                continue;
+            }
+            let (valued, test) =
+                prover::test_bound_with_draws(&WoodpushProver, &pos, &options(), bound, &Silent)
+                    .unwrap();
+            assert_eq!(valued.value, want, "{}", pos.position_text());
+            match (want, test) {
+                (Value::Draw, None) => {}
+                (Value::Win(w), Some(b)) => {
+                    assert_eq!(
+                        (b.winner, b.holds),
+                        (w, holds),
+                        "{} within {bound}",
+                        pos.position_text()
+                    );
+                }
+                (v, b) => panic!("{}: {v:?} with {b:?}", pos.position_text()),
+            }
+        }
+        seen[(want == Value::Draw) as usize] += 1;
+    }
+    assert!(
+        seen[0] > 0 && seen[1] > 0,
+        "wins and draws both met: {seen:?}"
+    );
+}
+
+#[test]
+fn a_draws_proof_in_pieces_merges_into_one_that_checks() {
+    let start = Position::start(9).unwrap();
+    let whole = draw_proof_checks(&start);
+    let pieces: Vec<std::path::PathBuf> = (1..=3)
+        .map(|i| {
+            let path = temp(&format!("draw.{i}"));
+            let o = Options {
+                proof: Some(&path),
+                proof_shard: quasar_core::Shard::new(i, 3).unwrap(),
+                ..options()
+            };
+            let drawn = solve_with_draws(&WoodpushProver, &start, &o, &Silent).unwrap();
+            assert!(drawn.draw_proof.is_some());
+            path
+        })
+        .collect();
+    // Each piece alone leaves some move of the other side unanswered.
+    for p in &pieces {
+        let piece = Proof::<Position>::read(p).unwrap();
+        assert!(piece.records.len() < whole.records.len());
+        assert!(matches!(check(&piece), Err(ProofError::Invalid(_))));
+    }
+    let out = temp("draw.merged");
+    let merged = prover::merge::<Position>(&pieces, &out).unwrap();
+    let proof = Proof::<Position>::read(&out).unwrap();
+    assert_eq!((proof.root, proof.verdict), (start, Verdict::Draw));
+    let report = check(&proof).unwrap();
+    assert_eq!(report.records, merged.records);
+    for p in pieces.iter().chain([&out]) {
+        std::fs::remove_file(p).unwrap();
+    }
+}
