@@ -46,8 +46,10 @@ def test_a_win_in_one_is_proven(engine):
 
 def test_default_engines_are_the_games_own():
     assert start().default_engine() == "mcts"
-    assert start("8x8").default_engine() == "ab:eval=mcts"
-    r = quasar.search(start("8x8"), time=0.05)
+    assert start("8x8").default_engine() == "mcts"
+    # Boards of 8 rows without a shipped model play alpha-beta with MCTS's evaluation.
+    assert start("7x8").default_engine() == "ab:eval=mcts"
+    r = quasar.search(start("7x8"), time=0.05)
     assert r.engine == "ab"
 
 
