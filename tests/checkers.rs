@@ -244,26 +244,6 @@ fn solve_proves_positions_over_the_databases_and_checks_the_proof_with_them() {
     let proof = dir.join("won.proof");
     let p = proof.to_str().unwrap();
     let won = "B:W18,K30:B14,K1";
-    let out = ok_saying(&[
-        "solve",
-        "--game",
-        "checkers",
-        "--position",
-        won,
-        "--tb",
-        d2,
-        "--memory",
-        "16",
-        "--quiet",
-        "--out",
-        p,
-    ], "winner: Black (the side to move); perfect play lasts 17 plies to a position of the databases");
-    assert!(out.contains("principal line: 14x23 30-25"), "{out}");
-    ok_saying(
-        &["solve", "--game", "checkers", "--check", p, "--tb", d2],
-        "proof checked: Black wins from B:W18,K30:BK1,14 within 17 plies",
-    );
-    // The same proof by two jobs, merged, proves the same; one bound of the length alone.
     let solve = [
         "solve",
         "--game",
@@ -276,6 +256,16 @@ fn solve_proves_positions_over_the_databases_and_checks_the_proof_with_them() {
         "16",
         "--quiet",
     ];
+    let out = ok_saying(
+        &[&solve[..], &["--out", p]].concat(),
+        "winner: Black (the side to move); perfect play lasts 17 plies to a position of the databases",
+    );
+    assert!(out.contains("principal line: 14x23 30-25"), "{out}");
+    ok_saying(
+        &["solve", "--game", "checkers", "--check", p, "--tb", d2],
+        "proof checked: Black wins from B:W18,K30:BK1,14 within 17 plies",
+    );
+    // The same proof by two jobs, merged, proves the same; one bound of the length alone.
     let pieces: Vec<String> = (1..=2)
         .map(|i| {
             let piece = dir.join(format!("won.{i}"));
