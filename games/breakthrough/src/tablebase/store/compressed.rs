@@ -33,17 +33,21 @@ use crate::tablebase::region::{wins_at_depth_two, Config, Region};
 use crate::tablebase::slices::{Rows, SliceName, Slicing};
 use crate::Board;
 use quasar_core::progress::Progress;
-use quasar_file::cache::{BlockCache, BlockFile, CacheStats, Residence, DEFAULT_CACHE_BYTES};
-use quasar_file::frame::{put_u32, put_u64};
+use quasar_file as file;
+use quasar_file::cache::{CacheStats, Residence, DEFAULT_CACHE_BYTES};
 use quasar_file::slices::{Layout, Manifest, SliceDir};
-use quasar_file::{self as file, Frame, Seal};
-use retro::{RunArray, RunCode};
+use retro::RunArray;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 use std::sync::OnceLock;
 
+mod cache;
+mod format;
 mod write;
+
+use cache::{Cached, PackDir};
+use format::{group, pack_bytes, pack_limit, parse_pack, slice_runs, HISTOGRAM, PACK_FRAME};
 
 pub use write::{compress, CompressError, Packed};
 
@@ -57,10 +61,6 @@ pub const PACK_HEADER: usize = 64;
 /// (half as many table steps), twice a plain read's time, at 7.8 times smaller than the
 /// plain table (4096: 9.4 times smaller, four times a plain read's time).
 pub const DEFAULT_BLOCK: u64 = 1024;
-/// Bytes of a slice's entry in a file's directory.
-const ENTRY_BYTES: usize = 24;
-/// Depths a file's histogram counts (as a slice header's: `0..=16`).
-const HISTOGRAM: usize = 17;
 /// The largest stored value: depths `3..=6` as `0..=3`.
 const MAX_STORED_CAP: u8 = 6;
 
@@ -91,17 +91,6 @@ fn manifest_of(region: &Region, block: u64) -> Manifest {
         .with("rows", region.rows())
         .with("block", block)
 }
-
-/// The frame of a file: the header's own CRC-32 in its last four bytes.
-const PACK_FRAME: Frame = Frame {
-    magic: PACK_MAGIC,
-    version: PACK_VERSION,
-    older: &[],
-    header_bytes: PACK_HEADER,
-    seal: Seal::HeaderEnd,
-    what: "quasar compressed table file",
-    remedy: "delete it and rerun `quasar tablebase compress` into its directory",
-};
 
 /// The file stem of the file holding slice `slice`: `b` and its Black pattern on row `H`.
 pub fn pack_stem(slice: &SliceName) -> String {
@@ -141,186 +130,6 @@ pub fn supports(s: &Slicing) -> bool {
     s.cap() <= MAX_STORED_CAP
 }
 
-/// One slice's entry in a file's directory.
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    id: u32,
-    /// Its plain slice's CRC-32.
-    plain: u32,
-    /// The CRC-32 of its runs.
-    crc: u32,
-    len: u32,
-    /// Where its runs start, from the file's start.
-    offset: u64,
-}
-
-/// A file's header and directory, as read and checked.
-#[derive(Debug)]
-struct Directory {
-    block: u64,
-    lengths: Vec<u8>,
-    histogram: [u64; HISTOGRAM],
-    /// Its slices, ascending.
-    entries: Vec<Entry>,
-}
-
-/// The most code lengths a header may announce: the coder's symbols are far fewer.
-const MAX_SYMBOLS: usize = 1 << 12;
-
-/// Bytes of a file's header and directory for group `top` of `s`, from its header;
-/// `Err` says what is wrong.
-fn head_len(s: &Slicing, top: u32, header: &[u8]) -> Result<usize, String> {
-    let f = PACK_FRAME.open(header).map_err(|e| e.to_string())?;
-    let ids = group(s, top);
-    if [f.u8(12), f.u8(13), f.u8(14), f.u8(15)] != s.header_id()
-        || f.u32(16) != top
-        || f.u32(20) as usize != ids.len()
-    {
-        return Err("its header names another table or group of slices".into());
-    }
-    let symbols = f.u32(28) as usize;
-    if symbols > MAX_SYMBOLS {
-        return Err(format!("{symbols} code lengths in its header"));
-    }
-    Ok(PACK_HEADER + symbols + 8 * HISTOGRAM + ENTRY_BYTES * ids.len())
-}
-
-/// Reads a file's header and directory for group `top` of `s` from `head` (at least
-/// [`head_len`] bytes), the file being `file_len` bytes, checking them; `Err` says what is
-/// wrong.
-fn parse_dir(s: &Slicing, top: u32, head: &[u8], file_len: u64) -> Result<Directory, String> {
-    let f = PACK_FRAME.open(head).map_err(|e| e.to_string())?;
-    let dir_end = head_len(s, top, head)?;
-    let ids = group(s, top);
-    let (block, symbols) = (f.u32(24) as u64, f.u32(28) as usize);
-    if !block.is_power_of_two() || !(64..=1 << 24).contains(&block) {
-        return Err(format!("a block of {block} positions in its header"));
-    }
-    if head.len() < dir_end || file_len < dir_end as u64 {
-        return Err("cut short in its directory".into());
-    }
-    let body = &head[PACK_HEADER..dir_end];
-    if crc32fast::hash(body) != f.u32(32) {
-        return Err("checksum mismatch in its directory: the file is damaged".into());
-    }
-    let b = quasar_file::frame::Fields(body);
-    let mut histogram = [0u64; HISTOGRAM];
-    for (d, n) in histogram.iter_mut().enumerate() {
-        *n = b.u64(symbols + 8 * d);
-    }
-    let data_len = file_len - dir_end as u64;
-    let mut entries = Vec::with_capacity(ids.len());
-    let mut next = 0u64;
-    for (k, &id) in ids.iter().enumerate() {
-        let at = symbols + 8 * HISTOGRAM + ENTRY_BYTES * k;
-        let e = Entry {
-            id: b.u32(at),
-            plain: b.u32(at + 4),
-            crc: b.u32(at + 8),
-            len: b.u32(at + 12),
-            offset: b.u64(at + 16),
-        };
-        if e.id != id || e.offset != next || e.offset + e.len as u64 > data_len {
-            return Err("its directory does not match its slices".into());
-        }
-        next = e.offset + e.len as u64;
-        entries.push(Entry {
-            offset: e.offset + dir_end as u64,
-            ..e
-        });
-    }
-    if next != data_len {
-        return Err(format!(
-            "{} bytes after its last slice: the file is damaged",
-            data_len - next
-        ));
-    }
-    Ok(Directory {
-        block,
-        lengths: body[..symbols].to_vec(),
-        histogram,
-        entries,
-    })
-}
-
-/// A file's parts, as read and checked.
-struct PackParts<'a> {
-    block: u64,
-    lengths: Vec<u8>,
-    histogram: [u64; HISTOGRAM],
-    /// Each slice: its number, its plain slice's CRC-32, and its runs (block starts, then
-    /// the runs) when their CRC-32 matches (`None`: damaged).
-    slices: Vec<(u32, u32, Option<&'a [u8]>)>,
-}
-
-/// The largest file of `slices` slices of `s` in blocks of `block` a reader accepts: a run
-/// a position, none longer than its code's 35 bits (a symbol and a length's low bits).
-fn pack_limit(s: &Slicing, block: u64, slices: usize) -> u64 {
-    let blocks = s.per_slice().div_ceil(block);
-    let slice = 4 * (blocks + 1) + (s.per_slice() * 35).div_ceil(8) + 8 * blocks;
-    (PACK_HEADER + 256 + 8 * HISTOGRAM + ENTRY_BYTES * slices) as u64 + slices as u64 * slice
-}
-
-/// The stored slices with Black pattern `top` on row `H`, ascending.
-fn group(s: &Slicing, top: u32) -> Vec<u32> {
-    let w = s.region().width();
-    (0..1u32 << w)
-        .map(|low| low | (top << w))
-        .filter(|&id| s.is_canonical(id))
-        .collect()
-}
-
-/// Reads a whole file for group `top` of `s`, checking its header, directory and each
-/// slice's CRC-32; `Err` says what is wrong.
-fn parse_pack<'a>(s: &Slicing, top: u32, bytes: &'a [u8]) -> Result<PackParts<'a>, String> {
-    let d = parse_dir(s, top, bytes, bytes.len() as u64)?;
-    let slices = d
-        .entries
-        .iter()
-        .map(|e| {
-            let runs = &bytes[e.offset as usize..(e.offset + e.len as u64) as usize];
-            (
-                e.id,
-                e.plain,
-                (crc32fast::hash(runs) == e.crc).then_some(runs),
-            )
-        })
-        .collect();
-    Ok(PackParts {
-        block: d.block,
-        lengths: d.lengths,
-        histogram: d.histogram,
-        slices,
-    })
-}
-
-/// The run array of one slice's stored runs (block starts as 32-bit offsets, then the
-/// runs), each block checked to decode to its positions.
-fn slice_runs(
-    s: &Slicing,
-    block: u64,
-    lengths: &[u8],
-    runs: &[u8],
-) -> Result<RunArray, &'static str> {
-    let blocks = s.per_slice().div_ceil(block) as usize;
-    let index = 4 * (blocks + 1);
-    if runs.len() < index {
-        return Err("its block index is cut short");
-    }
-    let starts = runs[..index]
-        .chunks_exact(4)
-        .map(|w| u32::from_le_bytes(w.try_into().expect("4 bytes")) as u64)
-        .collect();
-    RunArray::from_parts(
-        s.per_slice(),
-        block,
-        starts,
-        runs[index..].to_vec(),
-        Some(lengths.to_vec()),
-    )
-    .map_err(|_| "its runs do not decode to the slice's configurations")
-}
-
 /// One file of the table, once read.
 enum Pack {
     /// Its slices (by their place in the group), each its runs or the error of reading it.
@@ -330,56 +139,6 @@ enum Pack {
     },
     Missing,
     Failed(Corrupt),
-}
-
-/// One file of a cached table: its header and directory, once read, and its code (held
-/// here so that its decoding table outlives the slices the cache evicts).
-enum PackDir {
-    Present(Box<OpenPack>),
-    Missing,
-    Failed(Corrupt),
-}
-
-/// A file of a cached table that is there: open for positioned reads, its directory and
-/// its code.
-struct OpenPack {
-    file: BlockFile,
-    dir: Directory,
-    code: RunCode,
-}
-
-/// A slice's runs as the cache holds them: each block's runs are checked the first time a
-/// probe reads it, so that a miss decodes one block, not the slice's every block.
-struct CachedRuns {
-    runs: RunArray,
-    shift: u32,
-    /// Bit `b`: block `b`'s runs add up to its positions.
-    checked: Vec<u64>,
-}
-
-impl CachedRuns {
-    /// The value at `idx`; `None` when its block's runs do not decode.
-    #[inline]
-    fn get(&mut self, idx: u64) -> Option<u32> {
-        let b = idx >> self.shift;
-        let (word, bit) = ((b / 64) as usize, 1 << (b % 64));
-        if self.checked[word] & bit == 0 {
-            if !self.runs.check_block(b) {
-                return None;
-            }
-            self.checked[word] |= bit;
-        }
-        Some(self.runs.get(idx))
-    }
-}
-
-/// A table read through a block cache: each file's directory, the slices' runs held, and
-/// the slices found damaged (never read again).
-struct Cached {
-    dirs: Box<[OnceLock<PackDir>]>,
-    cache: BlockCache<CachedRuns>,
-    /// By slice number: its runs failed their checks.
-    bad: Box<[AtomicBool]>,
 }
 
 /// A compressed sliced table: its files, read and checked as probes first need them.
@@ -472,13 +231,9 @@ impl CompressedTable {
         self.packs = (0..1u32 << self.width).map(|_| OnceLock::new()).collect();
         self.cached = match r {
             Residence::Whole => None,
-            Residence::Cached(bytes) => Some(Cached {
-                dirs: (0..1u32 << self.width).map(|_| OnceLock::new()).collect(),
-                cache: BlockCache::new(bytes),
-                bad: (0..self.slicing.slices())
-                    .map(|_| AtomicBool::new(false))
-                    .collect(),
-            }),
+            Residence::Cached(bytes) => {
+                Some(Cached::new(1 << self.width, self.slicing.slices(), bytes))
+            }
         };
     }
 
@@ -631,110 +386,6 @@ impl CompressedTable {
         })
     }
 
-    /// Marks stored slice `id` of a cached table damaged (never read again) and remembers
-    /// the first damage.
-    #[cold]
-    fn damaged_slice(&self, c: &Cached, id: u32) -> Corrupt {
-        let damaged = Corrupt::Compressed {
-            slice: self.slicing.slice_name(id),
-        };
-        c.bad[id as usize].store(true, Relaxed);
-        let _ = self.first_bad.set(damaged);
-        damaged
-    }
-
-    /// The directory of file `top` of a cached table, read and checked on first use.
-    fn pack_dir<'a>(&self, c: &'a Cached, top: u32) -> &'a PackDir {
-        c.dirs[top as usize].get_or_init(|| self.read_dir(top))
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn read_dir(&self, top: u32) -> PackDir {
-        let s = &self.slicing;
-        let ids = group(s, top);
-        let failed = |c: Corrupt| {
-            let _ = self.first_bad.set(c);
-            PackDir::Failed(c)
-        };
-        let damaged = Corrupt::Compressed {
-            slice: s.slice_name(ids[0]),
-        };
-        let file = match BlockFile::open(&self.pack_path(top)) {
-            Ok(f) => f,
-            Err(e) if e.is_not_found() => return PackDir::Missing,
-            Err(_) => return failed(damaged),
-        };
-        if file.len() > pack_limit(s, self.block, ids.len()) || file.len() < PACK_HEADER as u64 {
-            return failed(damaged);
-        }
-        let mut head = vec![0u8; PACK_HEADER];
-        if file.read_at(0, &mut head).is_err() {
-            return failed(damaged);
-        }
-        let Ok(len) = head_len(s, top, &head) else {
-            return failed(damaged);
-        };
-        if len as u64 > file.len() {
-            return failed(damaged);
-        }
-        head.resize(len, 0);
-        if file.read_at(0, &mut head).is_err() {
-            return failed(damaged);
-        }
-        match parse_dir(s, top, &head, file.len()) {
-            Ok(dir) if dir.block == self.block => {
-                match RunCode::from_lengths(dir.lengths.clone()) {
-                    Ok(code) => PackDir::Present(Box::new(OpenPack { file, dir, code })),
-                    Err(_) => failed(damaged),
-                }
-            }
-            _ => failed(damaged),
-        }
-    }
-
-    /// Reads stored slice `id`'s runs from its file for the cache (a positioned read, its
-    /// CRC-32 checked, its block index checked and its blocks left to the probes that read
-    /// them), with the bytes they take; a damaged slice is marked, never read again.
-    #[cold]
-    #[inline(never)]
-    fn load_slice(&self, c: &Cached, id: u32) -> Result<(CachedRuns, usize), Corrupt> {
-        let s = &self.slicing;
-        let (file, dir, code) = match self.pack_dir(c, id >> self.width) {
-            PackDir::Present(p) => (&p.file, &p.dir, &p.code),
-            PackDir::Missing => {
-                return Err(Corrupt::CompressedMissing {
-                    slice: s.slice_name(id),
-                })
-            }
-            PackDir::Failed(e) => return Err(*e),
-        };
-        let e = dir.entries[self.place[id as usize] as usize];
-        let mut bytes = vec![0u8; e.len as usize];
-        let blocks = s.per_slice().div_ceil(dir.block);
-        let index = 4 * (blocks as usize + 1);
-        if file.read_checked(e.offset, &mut bytes, e.crc).is_err() || bytes.len() < index {
-            return Err(self.damaged_slice(c, id));
-        }
-        let starts = bytes[..index]
-            .chunks_exact(4)
-            .map(|w| u32::from_le_bytes(w.try_into().expect("4 bytes")) as u64)
-            .collect();
-        bytes.drain(..index);
-        match RunArray::from_coded_parts_unchecked(s.per_slice(), dir.block, starts, bytes, code) {
-            Ok(runs) => {
-                let weight = runs.stored_bytes() as usize + blocks.div_ceil(64) as usize * 8;
-                let runs = CachedRuns {
-                    shift: dir.block.trailing_zeros(),
-                    checked: vec![0; blocks.div_ceil(64) as usize],
-                    runs,
-                };
-                Ok((runs, weight + std::mem::size_of::<CachedRuns>()))
-            }
-            Err(_) => Err(self.damaged_slice(c, id)),
-        }
-    }
-
     /// Whether stored slice `id` can be read (its file present and its runs intact).
     pub fn has(&self, id: u32) -> bool {
         self.value(id, 0).is_ok()
@@ -852,47 +503,4 @@ impl Lookup for CompressedTable {
     fn name(&self) -> &'static str {
         "compressed"
     }
-}
-
-/// A file's bytes: header, code lengths, histogram, directory, then each slice's block
-/// starts and runs.
-fn pack_bytes(
-    s: &Slicing,
-    top: u32,
-    block: u64,
-    lengths: &[u8],
-    histogram: &[u64; HISTOGRAM],
-    slices: &[(u32, u32, RunArray)],
-) -> Vec<u8> {
-    let mut dir = Vec::with_capacity(lengths.len() + 8 * HISTOGRAM + ENTRY_BYTES * slices.len());
-    dir.extend_from_slice(lengths);
-    for n in histogram {
-        dir.extend_from_slice(&n.to_le_bytes());
-    }
-    let mut data = Vec::new();
-    for &(id, plain, ref runs) in slices {
-        let start = data.len() as u64;
-        for &b in runs.starts() {
-            data.extend_from_slice(&(b as u32).to_le_bytes());
-        }
-        data.extend_from_slice(runs.bytes());
-        let mut e = [0u8; ENTRY_BYTES];
-        put_u32(&mut e, 0, id);
-        put_u32(&mut e, 4, plain);
-        put_u32(&mut e, 8, crc32fast::hash(&data[start as usize..]));
-        put_u32(&mut e, 12, (data.len() as u64 - start) as u32);
-        put_u64(&mut e, 16, start);
-        dir.extend_from_slice(&e);
-    }
-    let mut out = PACK_FRAME.header();
-    out[12..16].copy_from_slice(&s.header_id());
-    put_u32(&mut out, 16, top);
-    put_u32(&mut out, 20, slices.len() as u32);
-    put_u32(&mut out, 24, block as u32);
-    put_u32(&mut out, 28, lengths.len() as u32);
-    put_u32(&mut out, 32, crc32fast::hash(&dir));
-    PACK_FRAME.seal(&mut out);
-    out.extend_from_slice(&dir);
-    out.extend_from_slice(&data);
-    out
 }
