@@ -5,13 +5,13 @@ use crate::clock::{TimeControl, TimeControlError};
 use crate::duration::{format_duration, parse_duration, DurationError};
 use crate::player::{Budget, MoveInfo, Player, PlayerError, PlayerFactory};
 use crate::settings::options::{self, Scope};
-use crate::settings::{ProbeRule, TableSpec};
+use crate::settings::{KeyText, ProbeRule, TableSpec};
 use crate::setup::{GameSetup, SetupError};
 use crate::spec::PlayerSpec;
 use alphabeta::{AlphaBeta, Config};
 use quasar_core::Limit;
 use quasar_core::{Evaluation, Game, Oracle};
-use quasar_file::cache::{format_cache_size, parse_cache_size};
+use quasar_file::cache::parse_cache_size;
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -211,35 +211,21 @@ impl AbSettings {
 impl fmt::Display for AbSettings {
     /// The keys that are set, in a fixed order, as `parse_keys` reads them back.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut keys: Vec<String> = Vec::new();
-        if let Some(t) = &self.table {
-            keys.push(format!("tb={}", t.display()));
-        }
-        if let Some(b) = self.table_cache {
-            keys.push(format!("table-cache={}", format_cache_size(b)));
-        }
-        if let Some(t) = self.time {
-            keys.push(format!("time={}", format_duration(t)));
-        }
-        if let Some(tc) = self.clock {
-            keys.push(format!("tc={tc}"));
-        }
-        if let Some(d) = self.depth {
-            keys.push(format!("depth={d}"));
-        }
-        if let Some(m) = self.hash_mib {
-            keys.push(format!("hash={m}"));
-        }
-        if let Some(e) = self.eval {
-            keys.push(format!(
-                "eval={}",
-                if e == AbEval::Mcts { "mcts" } else { "ab" }
-            ));
-        }
-        if let Some(n) = &self.net {
-            keys.push(format!("net={n}"));
-        }
-        f.write_str(&keys.join(","))
+        let mut keys = KeyText::default();
+        keys.table(&self.table, self.table_cache);
+        keys.set("time", self.time.map(format_duration));
+        keys.set("tc", self.clock);
+        keys.set("depth", self.depth);
+        keys.set("hash", self.hash_mib);
+        keys.set(
+            "eval",
+            self.eval.map(|e| match e {
+                AbEval::Mcts => "mcts",
+                AbEval::Ab => "ab",
+            }),
+        );
+        keys.set("net", self.net.as_ref());
+        write!(f, "{keys}")
     }
 }
 

@@ -13,6 +13,8 @@ pub mod options;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use keys::KeyText;
+
 /// The keys an `mcts:` spec takes, for error messages (from [`options::OPTIONS`]).
 pub const KEYS: &str = options::MCTS_KEYS;
 

@@ -302,114 +302,101 @@ impl EngineSettings {
     }
 }
 
+/// Settings printed back as `key=value` text, joined by commas in the order they are
+/// added: what `parse_keys` reads back.
+#[derive(Debug, Default)]
+pub(crate) struct KeyText(Vec<String>);
+
+impl KeyText {
+    /// Adds `key=value` when `value` is set.
+    pub(crate) fn set(&mut self, key: &str, value: Option<impl fmt::Display>) {
+        if let Some(v) = value {
+            self.0.push(format!("{key}={v}"));
+        }
+    }
+
+    /// Adds the keys of the table every player may consult: `tb` and `table-cache`.
+    pub(crate) fn table(&mut self, table: &Option<PathBuf>, cache: Option<u64>) {
+        self.set("tb", table.as_ref().map(|t| t.display()));
+        self.set("table-cache", cache.map(format_cache_size));
+    }
+}
+
+impl fmt::Display for KeyText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.join(","))
+    }
+}
+
 impl fmt::Display for EngineSettings {
     /// The keys that are set, in a fixed order, as `parse_keys` reads them back.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut keys: Vec<String> = Vec::new();
-        if let Some(t) = &self.table {
-            keys.push(format!("tb={}", t.display()));
-        }
-        if let Some(b) = self.table_cache {
-            keys.push(format!("table-cache={}", format_cache_size(b)));
-        }
-        match self.rule {
-            Some(ProbeRule::Sound) => keys.push("rule=sound".into()),
-            Some(ProbeRule::Race) => keys.push("rule=race".into()),
-            None => {}
-        }
-        if let Some(c) = self.c {
-            keys.push(format!("c={c}"));
-        }
-        match self.playout.kind {
-            Some(PlayoutKind::Uniform) => keys.push("playout=uniform".into()),
-            Some(PlayoutKind::Policy) => keys.push("playout=full".into()),
-            None => {}
-        }
+        let mut keys = KeyText::default();
+        keys.table(&self.table, self.table_cache);
+        keys.set(
+            "rule",
+            self.rule.map(|r| match r {
+                ProbeRule::Sound => "sound",
+                ProbeRule::Race => "race",
+            }),
+        );
+        keys.set("c", self.c);
+        keys.set(
+            "playout",
+            self.playout.kind.map(|k| match k {
+                PlayoutKind::Uniform => "uniform",
+                PlayoutKind::Policy => "full",
+            }),
+        );
         match self.limit {
-            Some(Limit::Time(d)) => keys.push(format!("time={}", format_duration(d))),
-            Some(Limit::Count(n)) => keys.push(format!("sims={n}")),
+            Some(Limit::Time(d)) => keys.set("time", Some(format_duration(d))),
+            Some(Limit::Count(n)) => keys.set("sims", Some(n)),
             None => {}
         }
-        if let Some(tc) = self.clock {
-            keys.push(format!("tc={tc}"));
-        }
-        if let Some(t) = self.threads {
-            keys.push(format!("threads={t}"));
-        }
-        match self.parallelism {
-            Some(Parallelism::Root) => keys.push("parallel=root".into()),
-            Some(Parallelism::Tree) => keys.push("parallel=tree".into()),
-            None => {}
-        }
-        if let Some(n) = self.nodes {
-            keys.push(format!("nodes={n}"));
-        }
-        if let Some(s) = self.seed {
-            keys.push(format!("seed={s}"));
-        }
-        if let Some(k) = self.oracle_every {
-            keys.push(format!("every={k}"));
-        }
-        if let Some(when) = self.child_probes {
-            keys.push(format!(
-                "probe-children={}",
-                match when {
-                    ChildProbes::Expansion => "expansion",
-                    ChildProbes::NextVisit => "next-visit",
-                    ChildProbes::FirstVisit => "first-visit",
-                }
-            ));
-        }
-        if let Some(n) = self.playout.eval_after {
-            keys.push(format!("eval-after={n}"));
-        }
-        if let Some(w) = self.playout.capture_weight {
-            keys.push(format!("capture-weight={w}"));
-        }
+        keys.set("tc", self.clock);
+        keys.set("threads", self.threads);
+        keys.set(
+            "parallel",
+            self.parallelism.map(|p| match p {
+                Parallelism::Root => "root",
+                Parallelism::Tree => "tree",
+            }),
+        );
+        keys.set("nodes", self.nodes);
+        keys.set("seed", self.seed);
+        keys.set("every", self.oracle_every);
+        keys.set(
+            "probe-children",
+            self.child_probes.map(|when| match when {
+                ChildProbes::Expansion => "expansion",
+                ChildProbes::NextVisit => "next-visit",
+                ChildProbes::FirstVisit => "first-visit",
+            }),
+        );
+        keys.set("eval-after", self.playout.eval_after);
+        keys.set("capture-weight", self.playout.capture_weight);
         let word = |on: bool| if on { "on" } else { "off" };
-        if let Some(on) = self.playout.win_in_one {
-            keys.push(format!("win-in-one={}", word(on)));
-        }
-        if let Some(on) = self.playout.stop_threats {
-            keys.push(format!("stop-threats={}", word(on)));
-        }
-        if let Some(a) = self.imb {
-            keys.push(format!("imb={a}"));
-        }
-        if let Some(n) = self.prior {
-            keys.push(format!("prior={n}"));
-        }
-        if let Some(d) = self.prior_depth {
-            keys.push(format!("prior-depth={d}"));
-        }
-        if let Some(n) = &self.net {
-            keys.push(format!("net={n}"));
-        }
-        if let Some(l) = self.leaf {
-            keys.push(format!(
-                "leaf={}",
-                if l == Leaf::Evaluation {
-                    "eval"
-                } else {
-                    "playout"
-                }
-            ));
-        }
-        if let Some(n) = self.expand_after {
-            keys.push(format!("expand-after={n}"));
-        }
-        if let Some(on) = self.verdicts {
-            keys.push(format!("verdicts={}", word(on)));
-        }
-        if let Some(a) = self.guard {
-            keys.push(format!("guard={a}"));
-        }
-        if let Some(c) = self.check {
-            keys.push(match c {
-                Some(c) => format!("check={c}"),
-                None => "check=off".into(),
-            });
-        }
-        f.write_str(&keys.join(","))
+        keys.set("win-in-one", self.playout.win_in_one.map(word));
+        keys.set("stop-threats", self.playout.stop_threats.map(word));
+        keys.set("imb", self.imb);
+        keys.set("prior", self.prior);
+        keys.set("prior-depth", self.prior_depth);
+        keys.set("net", self.net.as_ref());
+        keys.set(
+            "leaf",
+            self.leaf.map(|l| match l {
+                Leaf::Evaluation => "eval",
+                Leaf::Playout => "playout",
+            }),
+        );
+        keys.set("expand-after", self.expand_after);
+        keys.set("verdicts", self.verdicts.map(word));
+        keys.set("guard", self.guard);
+        keys.set(
+            "check",
+            self.check
+                .map(|c| c.map_or_else(|| "off".to_string(), |c| c.to_string())),
+        );
+        write!(f, "{keys}")
     }
 }
