@@ -4,7 +4,7 @@
 //! the move list with each move's time, and the value curve).
 
 use crate::record::GameRecord;
-use crate::report::{pairing_cells, pct, rating_cell, svg, wl, Report};
+use crate::report::{pairing_cells, pct, rating_cells, svg, wl, Report};
 use engine::setup::{GameSetup, Picture};
 use quasar_core::{Game, Side};
 use serde::Serialize;
@@ -207,15 +207,8 @@ pub fn page<S: GameSetup>(setup: &S, summary: &str, rep: &Report, games: &[GameR
                 esc(&rep.anchor)
             );
             for (k, row) in rep.ratings.iter().enumerate() {
-                let _ = writeln!(
-                    h,
-                    "<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                    k + 1,
-                    esc(&row.player),
-                    rating_cell(row),
-                    row.games,
-                    row.score.map_or("-".into(), pct)
-                );
+                let cells = rating_cells(k + 1, row, |p| format!("<code>{}</code>", esc(p)));
+                let _ = writeln!(h, "<tr><td>{}</td></tr>", cells.join("</td><td>"));
             }
             h.push_str("</table>\n");
         }

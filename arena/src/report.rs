@@ -274,12 +274,8 @@ pub fn ratings_markdown(r: &Report) -> String {
     for (k, row) in r.ratings.iter().enumerate() {
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} |",
-            k + 1,
-            md_escape(&row.player),
-            rating_cell(row),
-            row.games,
-            row.score.map_or("-".into(), pct)
+            "| {} |",
+            rating_cells(k + 1, row, md_escape).join(" | ")
         );
     }
     out
@@ -319,6 +315,22 @@ fn elo_text(x: f64) -> String {
     } else {
         format!("{:+.0}", x)
     }
+}
+
+/// A line of the rating list (rank, player as `name` writes it, Elo with its interval,
+/// games, score), shared by the Markdown and HTML reports.
+pub(crate) fn rating_cells(
+    rank: usize,
+    row: &RatingRow,
+    name: impl Fn(&str) -> String,
+) -> [String; 5] {
+    [
+        rank.to_string(),
+        name(&row.player),
+        rating_cell(row),
+        row.games.to_string(),
+        row.score.map_or("-".into(), pct),
+    ]
 }
 
 /// A pairing's row of the results table (test, players as `name` writes them, wins - losses
