@@ -236,6 +236,16 @@ pub struct ClassCount {
     pub count: u64,
 }
 
+impl ClassCount {
+    /// `count` positions of the class named `class`.
+    pub fn new(class: impl Into<String>, count: u64) -> ClassCount {
+        ClassCount {
+            class: class.into(),
+            count,
+        }
+    }
+}
+
 /// Counts laid out in columns, one line a part of the table (checkers: a slice and side
 /// to move), with a header line of column names.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]

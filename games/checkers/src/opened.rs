@@ -218,10 +218,6 @@ impl EndgameTable for OpenedTable {
                 .collect(),
         );
         let (form, form_text) = form_text(db);
-        let class = |class: &str, count| ClassCount {
-            class: class.into(),
-            count,
-        };
         let count = db.slices().len();
         Ok(TableInfo {
             path: self.path.clone(),
@@ -235,9 +231,9 @@ impl EndgameTable for OpenedTable {
             bytes: bytes_on_disk(&self.path),
             classes_title: "positions by value (both sides to move)".into(),
             classes: vec![
-                class("wins", total[1]),
-                class("draws", total[2]),
-                class("losses", total[3]),
+                ClassCount::new("wins", total[1]),
+                ClassCount::new("draws", total[2]),
+                ClassCount::new("losses", total[3]),
             ],
             rows: vec![
                 Row::fact("max_pieces", db.max_pieces()),

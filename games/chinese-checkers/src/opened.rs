@@ -124,10 +124,6 @@ impl EndgameTable for OpenedTable {
                 "a win-only solve: losses are not proven, so they count as undecided",
             ));
         }
-        let class = |class: &str, count| ClassCount {
-            class: class.into(),
-            count,
-        };
         Ok(TableInfo {
             path: self.path.clone(),
             form: Form::Plain,
@@ -137,9 +133,9 @@ impl EndgameTable for OpenedTable {
             bytes,
             classes_title: "positions by value (both sides to move)".into(),
             classes: vec![
-                class("first-player wins", c.first_wins),
-                class("first-player losses", c.second_wins),
-                class("draws", c.draws),
+                ClassCount::new("first-player wins", c.first_wins),
+                ClassCount::new("first-player losses", c.second_wins),
+                ClassCount::new("draws", c.draws),
             ],
             rows,
             grid: None,

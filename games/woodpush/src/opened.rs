@@ -105,10 +105,6 @@ impl EndgameTable for OpenedTable {
         let start = t
             .start_score()
             .map_or("not in the table".into(), score_text);
-        let class = |class: &str, count| ClassCount {
-            class: class.into(),
-            count,
-        };
         Ok(TableInfo {
             path: self.path.clone(),
             form: Form::Plain,
@@ -118,10 +114,10 @@ impl EndgameTable for OpenedTable {
             bytes,
             classes_title: "positions by value (a draw: no side can force an end)".into(),
             classes: vec![
-                class("Left wins", c.wins[0]),
-                class("Right wins", c.wins[1]),
-                class("draws with Left to move", c.draws_per_side[0]),
-                class("draws with Right to move", c.draws_per_side[1]),
+                ClassCount::new("Left wins", c.wins[0]),
+                ClassCount::new("Right wins", c.wins[1]),
+                ClassCount::new("draws with Left to move", c.draws_per_side[0]),
+                ClassCount::new("draws with Right to move", c.draws_per_side[1]),
             ],
             rows: vec![
                 Row::fact("width", t.width()),

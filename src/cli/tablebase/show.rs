@@ -188,10 +188,7 @@ mod tests {
             positions: 300,
             bytes: 200,
             classes_title: "positions by value".into(),
-            classes: vec![ClassCount {
-                class: "Left wins".into(),
-                count: 7,
-            }],
+            classes: vec![ClassCount::new("Left wins", 7)],
             rows: vec![
                 Row::fact("width", 6u32),
                 Row::data("start_score", Some(-4)),

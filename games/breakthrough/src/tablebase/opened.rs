@@ -78,10 +78,7 @@ pub fn per_entry(size: u64, entries: u64) -> String {
 fn classes(histogram: &[u64]) -> Vec<ClassCount> {
     (histogram.iter().enumerate())
         .filter(|(_, &n)| n > 0)
-        .map(|(d, &n)| ClassCount {
-            class: format!("D = {d:>2}"),
-            count: n,
-        })
+        .map(|(d, &n)| ClassCount::new(format!("D = {d:>2}"), n))
         .collect()
 }
 
