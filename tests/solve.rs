@@ -37,6 +37,12 @@ fn stop_and_resume(args: &[&str], stop: &str, f: &str, want: &str) {
     ok_saying(args, want);
 }
 
+/// `quasar solve` of what `game` names (a board, a game and its size, their options) in
+/// 16 MiB, saving its checkpoint to `f`.
+fn checkpointed<'a>(game: &[&'a str], f: &'a str) -> Vec<&'a str> {
+    [&["solve"][..], game, &["--memory", "16", "--checkpoint", f]].concat()
+}
+
 #[test]
 fn four_by_four_solves_proves_and_checks() {
     let file = temp("4x4.proof");
@@ -225,16 +231,7 @@ fn bad_input_is_one_error_line() {
 fn a_stopped_solve_resumes_and_a_damaged_checkpoint_is_one_error_line() {
     let file = fresh("4x4.ckpt");
     let f = file.to_str().unwrap();
-    let base = [
-        "solve",
-        "--board",
-        "4x4",
-        "--memory",
-        "16",
-        "--no-tb",
-        "--checkpoint",
-        f,
-    ];
+    let base = checkpointed(&["--board", "4x4", "--no-tb"], f);
     // 300 stops df-pn (948 nodes); 1,500 the length search by proof numbers (1,077 more).
     // Either resumes to the same answer.
     for (stop, pn_from) in [("300", "255"), ("1500", "4")] {
@@ -559,15 +556,7 @@ fn a_checkpoint_of_one_table_resumes_with_another() {
     // Its entries are solved positions, facts of the game whatever table found them.
     let file = fresh("3x6-tables.ckpt");
     let f = file.to_str().unwrap();
-    let base = [
-        "solve",
-        "--board",
-        "3x6",
-        "--memory",
-        "16",
-        "--checkpoint",
-        f,
-    ];
+    let base = checkpointed(&["--board", "3x6"], f);
     let mut first = base.to_vec();
     first.extend_from_slice(&["--tb-rows", "3", "--stop-after", "50000"]);
     ok_saying(&first, "stopped after 50000 nodes");
@@ -671,18 +660,7 @@ fn woodpush_and_chinese_checkers_solve_with_draws_proofs_and_checks() {
 fn a_stopped_solve_of_a_game_with_draws_resumes_from_its_checkpoint() {
     let file = fresh("w9.ckpt");
     let f = file.to_str().unwrap();
-    let base = [
-        "solve",
-        "--game",
-        "woodpush",
-        "--width",
-        "9",
-        "--memory",
-        "16",
-        "--quiet",
-        "--checkpoint",
-        f,
-    ];
+    let base = checkpointed(&["--game", "woodpush", "--width", "9", "--quiet"], f);
     // Width 9's two searches take about 6,600 nodes: 4,000 stops in the second.
     stop_and_resume(
         &base,
