@@ -174,6 +174,17 @@ fn answer(dir: &Path, node: &str) -> serde_json::Value {
     serde_json::from_str(&text).unwrap()
 }
 
+/// A tree of 4x4 without a table in `d` whose root alone is the leaf, its jobs of
+/// `job_nodes` nodes with up to `job_runs` runs.
+fn root_alone(d: &Path, job_nodes: u64, job_runs: u64) {
+    let (nodes, runs) = (job_nodes.to_string(), job_runs.to_string());
+    let init = ["init", "--board", "4x4", "--no-tb", "--expand-plies", "0"];
+    tree(
+        d,
+        &[&init[..], &["--job-nodes", &nodes, "--job-runs", &runs]].concat(),
+    );
+}
+
 /// The node of a job line (its proof file's name).
 fn node_of(line: &str) -> String {
     let at = line.find(".proof'").expect("a proof file");
@@ -187,21 +198,7 @@ fn a_stopped_job_resumes_from_its_checkpoint_with_twice_the_nodes() {
     let d = dir.join("t");
     // The root alone is the leaf: 4x4 without a table takes 1,861 nodes, so runs of 200,
     // 400, 800, ... nodes stop a few times first.
-    tree(
-        &d,
-        &[
-            "init",
-            "--board",
-            "4x4",
-            "--no-tb",
-            "--expand-plies",
-            "0",
-            "--job-nodes",
-            "200",
-            "--job-runs",
-            "8",
-        ],
-    );
+    root_alone(&d, 200, 8);
     let ckpt = d.join("jobs").join("0.ckpt");
     let mut budget = 200u64;
     let mut before = 0u64;
@@ -276,21 +273,7 @@ fn stale_checkpoints_are_removed_and_others_kept() {
     let dir = scratch("stale");
     let d = dir.join("t");
     // One run a job: a stopped job's leaf is expanded at once.
-    tree(
-        &d,
-        &[
-            "init",
-            "--board",
-            "4x4",
-            "--no-tb",
-            "--expand-plies",
-            "0",
-            "--job-nodes",
-            "100",
-            "--job-runs",
-            "1",
-        ],
-    );
+    root_alone(&d, 100, 1);
     tree(&d, &["next", "--jobs", "1"]);
     let lines = job_lines(&d);
     run_job(&lines[0]);
