@@ -8,6 +8,7 @@ use crate::searcher::Searcher;
 use crate::shallow::{Shallow, ShallowValue};
 use crate::shared::SharedTree;
 use crate::store::{to_value, Proof, Store, VALUE_HALF, VALUE_ONE};
+use crate::tests::run_worker;
 use crate::toy::{Brute, Nim};
 use crate::worker::{self, Scratch, Settings, Stop, Worker};
 use quasar_core::Limit;
@@ -101,15 +102,7 @@ fn backed_up_values_are_the_negamax_of_the_evaluated_leaves() {
     };
     let eval = Scrambled;
     let settings = Settings::new(&config, None, Some(&eval as &dyn Evaluation<Nim>));
-    let flag = AtomicBool::new(false);
-    let stop = Stop {
-        flag: &flag,
-        deadline: None,
-        max_sims: 2_000,
-    };
-    let mut w = Worker::<Nim>::new(3, 0);
-    w.prepare(&pos, 1 << 16, None, settings.heuristic);
-    w.run(&pos, &settings, &stop, &mut |_, _| {});
+    let (w, _) = run_worker(&pos, &settings, 3, 1 << 16, 2_000);
     let checked = check_values(&w.tree, 0, &pos, &eval);
     assert!(checked > 200, "only {checked} expanded nodes");
     // The root's value is one less its best child's, which leaves differ in.
@@ -121,7 +114,12 @@ fn backed_up_values_are_the_negamax_of_the_evaluated_leaves() {
     let mut scratch = Scratch::<Nim>::new(3, 0);
     worker::ready_root(&mut store, &pos, None, settings.heuristic, &mut scratch);
     let mut path = Vec::new();
-    flag.store(false, std::sync::atomic::Ordering::Relaxed);
+    let flag = AtomicBool::new(false);
+    let stop = Stop {
+        flag: &flag,
+        deadline: None,
+        max_sims: 2_000,
+    };
     worker::run(
         &mut store,
         &mut path,
@@ -188,15 +186,7 @@ fn priors_leave_expansion_to_real_visits() {
     };
     let eval = Grundy;
     let settings = Settings::new(&config, None, Some(&eval as &dyn Evaluation<Nim>));
-    let flag = AtomicBool::new(false);
-    let stop = Stop {
-        flag: &flag,
-        deadline: None,
-        max_sims: sims,
-    };
-    let mut w = Worker::<Nim>::new(1, 0);
-    w.prepare(&pos, 1 << 16, None, settings.heuristic);
-    let ran = w.run(&pos, &settings, &stop, &mut |_, _| {});
+    let (w, ran) = run_worker(&pos, &settings, 1, 1 << 16, sims);
     let t = &w.tree;
     let expanded = (0..t.len() as u32).filter(|&i| t.is_expanded(i)).count() as u64;
     assert!(
@@ -503,15 +493,7 @@ fn nodes_checked_at_their_visits_are_proven_exactly_and_sooner() {
             ..Config::default()
         };
         let settings = Settings::new(&config, None, Some(&Scrambled as &dyn Evaluation<Nim>));
-        let flag = AtomicBool::new(false);
-        let stop = Stop {
-            flag: &flag,
-            deadline: None,
-            max_sims: 100_000,
-        };
-        let mut w = Worker::<Nim>::new(5, 0);
-        w.prepare(&pos, 1 << 20, None, settings.heuristic);
-        let sims = w.run(&pos, &settings, &stop, &mut |_, _| {});
+        let (w, sims) = run_worker(&pos, &settings, 5, 1 << 20, 100_000);
         // Every proof in the tree is the game's exact result for the node's mover.
         let mut stack = vec![(w.tree.root(), pos.clone())];
         while let Some((id, p)) = stack.pop() {

@@ -156,22 +156,19 @@ fn every_proof_in_either_store_agrees_with_brute_force() {
         ..Config::default()
     };
     let settings = Settings::new(&config, None, None);
+    // The arena.
+    let (w, sims) = run_worker(&pos, &settings, 1, 1 << 16, 3_000);
+    assert!(sims > 100, "{sims}");
+    let proven = check_nodes(&w.tree, 0, &pos, &mut brute);
+    assert!(proven > 50, "only {proven} proven nodes");
+    // The shared tree, grown by two threads at once, with a flag of its own (the arena's
+    // proof of its root set the arena's).
     let flag = AtomicBool::new(false);
     let stop = Stop {
         flag: &flag,
         deadline: None,
         max_sims: 3_000,
     };
-    // The arena.
-    let mut w = Worker::<Nim>::new(1, 0);
-    w.prepare(&pos, 1 << 16, None, settings.heuristic);
-    let sims = w.run(&pos, &settings, &stop, &mut |_, _| {});
-    assert!(sims > 100, "{sims}");
-    let proven = check_nodes(&w.tree, 0, &pos, &mut brute);
-    assert!(proven > 50, "only {proven} proven nodes");
-    // The shared tree, grown by two threads at once (the arena's proof of its root has set
-    // the stop flag).
-    flag.store(false, Ordering::Relaxed);
     let tree = SharedTree::<u8>::new(pos.side_to_move(), 1 << 16);
     let mut store = &tree;
     let mut scratch = Scratch::<Nim>::new(1, 0);
@@ -377,15 +374,27 @@ fn probing(threads: usize, par: Parallelism, when: ChildProbes) -> Config<Counti
 fn arena_search(pos: &Nim, oracle: &Knows, when: ChildProbes, sims: u64) -> (Worker<Nim>, u64) {
     let config = probing(1, Parallelism::Root, when);
     let settings = Settings::new(&config, Some(oracle as &dyn quasar_core::Oracle<Nim>), None);
+    run_worker(pos, &settings, 1, 1 << 16, sims)
+}
+
+/// Runs one arena seeded `seed`, of `budget` nodes, on `pos` with `settings` for at most
+/// `max_sims` simulations; returns it and the simulations run.
+pub(crate) fn run_worker<P: PlayoutPolicy<Nim>>(
+    pos: &Nim,
+    settings: &Settings<'_, Nim, P>,
+    seed: u64,
+    budget: usize,
+    max_sims: u64,
+) -> (Worker<Nim>, u64) {
     let flag = AtomicBool::new(false);
     let stop = Stop {
         flag: &flag,
         deadline: None,
-        max_sims: sims,
+        max_sims,
     };
-    let mut w = Worker::<Nim>::new(1, 0);
-    w.prepare(pos, 1 << 16, settings.oracle, settings.heuristic);
-    let ran = w.run(pos, &settings, &stop, &mut |_, _| {});
+    let mut w = Worker::<Nim>::new(seed, 0);
+    w.prepare(pos, budget, settings.oracle, settings.heuristic);
+    let ran = w.run(pos, settings, &stop, &mut |_, _| {});
     (w, ran)
 }
 
