@@ -1,6 +1,7 @@
-//! The solver's checkpoint file: the phase, the bound being tested and the transposition
+//! The solver's checkpoint file: the phase, the bound being tested, the transposition
 //! table's most expensive entries (every entry is a fact about its position, so any subset
-//! is a sound start), checksummed, written to a temporary file and renamed.
+//! is a sound start) and the root's children's proof and disproof numbers as df-pn left
+//! them, checksummed, written to a temporary file and renamed.
 
 use crate::frame;
 use crate::instance::ProverPosition;
@@ -15,8 +16,17 @@ use std::time::{Duration, Instant};
 /// Bytes before the entries.
 const HEADER_BYTES: usize = 8 + 4 + 4 + 8 + 8 + 4 + 4 + 8 + 8 + 8;
 /// The frame of a checkpoint file: magic, version and a CRC-32 of everything before it
-/// at the end.
+/// at the end. Version 2 added the root's children after the entries.
 const FRAME: Frame = frame::sealed_at_end(
+    *b"QSCHECK\0",
+    2,
+    &[],
+    HEADER_BYTES,
+    "quasar solve checkpoint",
+    "delete it to start afresh",
+);
+/// The frame of the first version, read still: the same file without the root's children.
+const FRAME_V1: Frame = frame::sealed_at_end(
     *b"QSCHECK\0",
     1,
     &[],
@@ -28,9 +38,15 @@ const FRAME: Frame = frame::sealed_at_end(
 const ENTRY_BYTES: usize = 24;
 /// At most this many entries go into a file (the most expensive ones): 384 MiB.
 pub const MAX_ENTRIES: usize = 16 << 20;
+/// Bytes of one root child: its key's words, side and three zero bytes, its numbers.
+const CHILD_BYTES: usize = 8 + 8 + 4 + 4 + 4;
+/// At most this many root children are read (far more moves than any game has).
+pub const MAX_CHILDREN: usize = 1 << 16;
 
-/// The largest checkpoint file: the header, the most entries and the checksum.
-const MAX_FILE_BYTES: u64 = (HEADER_BYTES + MAX_ENTRIES * ENTRY_BYTES + 4) as u64;
+/// The largest checkpoint file: the header, the most entries, the count and the most root
+/// children, and the checksum.
+const MAX_FILE_BYTES: u64 =
+    (HEADER_BYTES + MAX_ENTRIES * ENTRY_BYTES + 8 + MAX_CHILDREN * CHILD_BYTES + 4) as u64;
 
 /// Nodes between two looks at the clock and the interrupt flag.
 const POLL_EVERY: u64 = 1 << 16;
@@ -184,6 +200,18 @@ pub struct Entry {
     pub work: u32,
 }
 
+/// A child of the solve's root with the proof and disproof numbers df-pn last stored for
+/// it, for its own side to move (a solved child: 0 and [`crate::dfpn::INF`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootChild {
+    /// The child ([`ProverPosition::raw_key`]: no symmetry, so it names the position).
+    pub key: Key,
+    /// Its proof number.
+    pub pn: u32,
+    /// Its disproof number.
+    pub dn: u32,
+}
+
 /// A solve's saved state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Checkpoint<P> {
@@ -197,6 +225,9 @@ pub struct Checkpoint<P> {
     pub length_nodes: u64,
     /// The table entries kept.
     pub entries: Vec<Entry>,
+    /// The root's children that df-pn had numbers for when it last stored them (kept
+    /// through the length search; empty for other searches and first-version files).
+    pub children: Vec<RootChild>,
 }
 
 /// Why a checkpoint could not be written, read, or used.
@@ -366,6 +397,19 @@ impl<P: ProverPosition> Checkpoint<P> {
                 crc.update(&buf);
                 f.write_all(&buf)?;
             }
+            let count = (self.children.len() as u64).to_le_bytes();
+            crc.update(&count);
+            f.write_all(&count)?;
+            for c in &self.children {
+                let mut b = [0u8; CHILD_BYTES];
+                b[0..8].copy_from_slice(&c.key.a.to_le_bytes());
+                b[8..16].copy_from_slice(&c.key.b.to_le_bytes());
+                b[16] = c.key.side;
+                b[20..24].copy_from_slice(&c.pn.to_le_bytes());
+                b[24..28].copy_from_slice(&c.dn.to_le_bytes());
+                crc.update(&b);
+                f.write_all(&b)?;
+            }
             f.write_all(&crc.finalize().to_le_bytes())
         })?;
         Ok(())
@@ -387,7 +431,10 @@ impl<P: ProverPosition> Checkpoint<P> {
             path: path.to_path_buf(),
             msg: msg.to_string(),
         };
-        let h = FRAME.open(bytes).map_err(|e| bad(&e.to_string()))?;
+        // A first-version file (its version word at bytes 8 to 11) has no root children.
+        let first = bytes.get(8..12) == Some(&1u32.to_le_bytes()[..]);
+        let frame = if first { FRAME_V1 } else { FRAME };
+        let h = frame.open(bytes).map_err(|e| bad(&e.to_string()))?;
         let body = h.all();
         if !frame::of_game::<P>(&h) {
             return Err(CheckpointError::other_search(
@@ -413,12 +460,28 @@ impl<P: ProverPosition> Checkpoint<P> {
         let winner_nodes = h.u64(40);
         let length_nodes = h.u64(48);
         let count = h.u64(56);
-        let expected = count as u128 * ENTRY_BYTES as u128 + HEADER_BYTES as u128;
-        if expected != body.len() as u128 {
+        let entries_end = count as u128 * ENTRY_BYTES as u128 + HEADER_BYTES as u128;
+        let children_count = match first {
+            true => 0,
+            false => body
+                .get(entries_end.min(body.len() as u128) as usize..)
+                .and_then(|rest| rest.get(..8))
+                .map_or(u64::MAX, |c| {
+                    u64::from_le_bytes(c.try_into().expect("8 bytes"))
+                }),
+        };
+        let children_bytes = match first {
+            true => 0,
+            false => 8 + children_count as u128 * CHILD_BYTES as u128,
+        };
+        if children_count > MAX_CHILDREN as u64
+            || entries_end + children_bytes != body.len() as u128
+        {
             return Err(bad("the entry count disagrees with the file size"));
         }
+        let entries_end = entries_end as usize;
         let mut entries = Vec::with_capacity(count as usize);
-        for c in body[HEADER_BYTES..].chunks_exact(ENTRY_BYTES) {
+        for c in body[HEADER_BYTES..entries_end].chunks_exact(ENTRY_BYTES) {
             let key = Key {
                 a: u64::from_le_bytes(c[0..8].try_into().expect("8 bytes")),
                 b: u64::from_le_bytes(c[8..16].try_into().expect("8 bytes")),
@@ -435,12 +498,32 @@ impl<P: ProverPosition> Checkpoint<P> {
                 work: u32::from_le_bytes([c[21], c[22], c[23], 0]),
             });
         }
+        let mut children = Vec::with_capacity(children_count as usize);
+        if !first {
+            for c in body[entries_end + 8..].chunks_exact(CHILD_BYTES) {
+                let f = quasar_file::Fields(c);
+                let key = Key {
+                    a: f.u64(0),
+                    b: f.u64(8),
+                    side: f.u8(16),
+                };
+                if key.side > 1 || root.with_key(&key).is_err() {
+                    return Err(bad("a root child holds no position"));
+                }
+                children.push(RootChild {
+                    key,
+                    pn: f.u32(20),
+                    dn: f.u32(24),
+                });
+            }
+        }
         Ok(Checkpoint {
             root,
             phase,
             winner_nodes,
             length_nodes,
             entries,
+            children,
         })
     }
 

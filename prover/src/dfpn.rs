@@ -4,7 +4,7 @@
 //! with draws share with it (a node's numbers, its loop over its children, the root's
 //! iteration, progress, the lists kept a ply).
 
-use crate::checkpoint::{solved_entries, Checkpoint, Phase, Saver};
+use crate::checkpoint::{solved_entries, Checkpoint, Phase, RootChild, Saver};
 use crate::instance::{Instance, MoveOf, ProverPosition, Quick, Step};
 use crate::tt::{Key, Table, TableTooLarge};
 use crate::Status;
@@ -408,8 +408,33 @@ impl<'a, I: Instance> Dfpn<'a, I> {
             winner_nodes: self.nodes,
             length_nodes: 0,
             entries,
+            children: self.root_children(&root),
         };
         self.saver.save(&c, stop);
+    }
+
+    /// The children of `root` (every legal move, by its raw key) that the table or the
+    /// rules give numbers, with them: what a job tree's children start from when it
+    /// expands this search's root instead of going on with it. A child being searched
+    /// when this is asked has the numbers it last stored.
+    pub fn root_children(&self, root: &I::Pos) -> Vec<RootChild> {
+        let mut moves = Vec::new();
+        root.legal_moves(&mut moves);
+        moves
+            .into_iter()
+            .filter_map(|mv| {
+                let mut child = *root;
+                child.play(mv);
+                let v = self
+                    .settled(&child, self.geo.quick(&child))
+                    .or_else(|| self.tt.get(&self.geo.key(&child)))?;
+                Some(RootChild {
+                    key: child.raw_key(),
+                    pn: v.pn,
+                    dn: v.dn,
+                })
+            })
+            .collect()
     }
 
     /// Nodes expanded so far.

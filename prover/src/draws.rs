@@ -160,6 +160,7 @@ impl<'a, I: Instance> Attack<'a, I> {
             winner_nodes,
             length_nodes,
             entries,
+            children: Vec::new(),
         };
         self.saver.save(&c, stop);
     }
@@ -494,6 +495,7 @@ pub(crate) fn value_and_graph<I: Instance>(
                 winner_nodes: nodes[me.index()],
                 length_nodes: 0,
                 entries: Vec::new(),
+                children: Vec::new(),
             };
             saver.save(&next, false);
             if saver.stopped {

@@ -4,7 +4,8 @@
 //! [`ProofWriter`](crate::proof_writer::ProofWriter).
 
 use crate::checkpoint::{
-    least_class_kept, work_class, Checkpoint, CheckpointError, Entry, Phase, Saver, MAX_ENTRIES,
+    least_class_kept, work_class, Checkpoint, CheckpointError, Entry, Phase, RootChild, Saver,
+    MAX_ENTRIES,
 };
 use crate::dfpn::{count_node, PlyLists, RootWatch, Solved};
 use crate::graph::Graph;
@@ -84,6 +85,8 @@ pub struct Length<'a, I: Instance> {
     root: Option<I::Pos>,
     /// df-pn's nodes, for the checkpoint.
     pub winner_nodes: u64,
+    /// The root's children as df-pn left them, kept in every checkpoint of this phase.
+    pub root_children: Vec<RootChild>,
     /// Bounds of this many plies or more are searched by proof numbers (best first),
     /// smaller ones depth first; `NEVER`: depth first throughout.
     pub pn_from: u32,
@@ -146,6 +149,7 @@ impl<'a, I: Instance> Length<'a, I> {
             checking: false,
             root: None,
             winner_nodes: 0,
+            root_children: Vec::new(),
             pn_from: DEFAULT_PN_FROM,
             tight: false,
             kids: PlyLists::default(),
@@ -170,6 +174,7 @@ impl<'a, I: Instance> Length<'a, I> {
     pub fn load(&mut self, checkpoint: &Checkpoint<I::Pos>) {
         self.nodes = checkpoint.length_nodes;
         self.winner_nodes = checkpoint.winner_nodes;
+        self.root_children = checkpoint.children.clone();
         for e in &checkpoint.entries {
             let b = Bounds {
                 lo: e.a,
@@ -218,6 +223,7 @@ impl<'a, I: Instance> Length<'a, I> {
             winner_nodes: self.winner_nodes,
             length_nodes: self.nodes,
             entries,
+            children: self.root_children.clone(),
         };
         self.saver.save(&c, stop);
     }

@@ -544,7 +544,7 @@ fn start<'a, I: Instance>(
     .interruptible(options.interrupt)
     .holding(lock);
     let t0 = Instant::now();
-    let (winner, winner_nodes, solved, saver, from) = match (&resume, known) {
+    let (winner, winner_nodes, solved, children, saver, from) = match (&resume, known) {
         (
             Some(
                 c @ Checkpoint {
@@ -553,8 +553,15 @@ fn start<'a, I: Instance>(
                 },
             ),
             _,
-        ) => (*winner, c.winner_nodes, Vec::new(), saver, *bound),
-        (_, Some((winner, nodes, _))) => (winner, nodes, Vec::new(), saver, 0),
+        ) => (
+            *winner,
+            c.winner_nodes,
+            Vec::new(),
+            Vec::new(),
+            saver,
+            *bound,
+        ),
+        (_, Some((winner, nodes, _))) => (winner, nodes, Vec::new(), Vec::new(), saver, 0),
         (
             Some(Checkpoint {
                 phase: Phase::Attack { .. },
@@ -578,7 +585,7 @@ fn start<'a, I: Instance>(
             let Some(winner) = winner else {
                 return Err(stop_error(&mut d.saver, nodes));
             };
-            (winner, nodes, d.solved(), d.saver, 0)
+            (winner, nodes, d.solved(), d.root_children(root), d.saver, 0)
         }
     };
     let winner_seconds = known.map_or_else(|| t0.elapsed().as_secs_f64(), |k| k.2);
@@ -601,6 +608,7 @@ fn start<'a, I: Instance>(
         _ => {
             len.seed(&solved);
             drop(solved);
+            len.root_children = children;
             // The winner is known: a crash from here on never repeats df-pn.
             len.save_now(root)?;
         }

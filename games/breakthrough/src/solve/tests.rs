@@ -286,7 +286,31 @@ mod checkpoint {
                     work: 1 << (4 * i),
                 })
                 .collect(),
+            children: children(&root),
         }
+    }
+
+    /// The root's children with made-up numbers, one of them solved.
+    fn children(root: &Position) -> Vec<RootChild> {
+        let mut moves = Vec::new();
+        quasar_core::Game::legal_moves(root, &mut moves);
+        moves
+            .iter()
+            .enumerate()
+            .map(|(i, &mv)| {
+                let mut child = *root;
+                quasar_core::Game::play(&mut child, mv);
+                RootChild {
+                    key: child.raw_key(),
+                    pn: if i == 0 { 0 } else { i as u32 },
+                    dn: if i == 0 {
+                        prover::dfpn::INF
+                    } else {
+                        3 * i as u32
+                    },
+                }
+            })
+            .collect()
     }
 
     #[test]
@@ -308,6 +332,34 @@ mod checkpoint {
         let other = Position::start(Board::new(6, 5).unwrap());
         let e = c.matches(&other, &path).unwrap_err();
         assert!(e.to_string().contains("not of"), "{e}");
+        // A child that holds no position of the game is refused.
+        let mut bad = c.clone();
+        bad.children[1].key.side = 2;
+        bad.write(&path).unwrap();
+        let e = Checkpoint::read(&path).unwrap_err();
+        assert!(e.to_string().contains("root child"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_first_version_file_is_read_without_root_children() {
+        let dir = std::env::temp_dir().join(format!("qs-ckpt-v1-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a.ckpt");
+        let mut c = sample();
+        c.children.clear();
+        c.write(&path).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(&bytes[8..12], &2u32.to_le_bytes());
+        // Version 1: the same header and entries, no count of children, its own checksum.
+        let mut old = bytes[..bytes.len() - 12].to_vec();
+        old[8..12].copy_from_slice(&1u32.to_le_bytes());
+        let crc = crc32fast::hash(&old);
+        old.extend_from_slice(&crc.to_le_bytes());
+        assert_eq!(Checkpoint::from_bytes(&old, &path).unwrap(), c);
+        // Cut short, it is damaged, not misread.
+        let e = Checkpoint::from_bytes(&bytes[..bytes.len() - 12], &path).unwrap_err();
+        assert!(e.to_string().contains("not an intact"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
