@@ -1,9 +1,14 @@
 //! End-to-end: `quasar solve --tree DIR ...`, a job-level proof search of 4x4 whose jobs
 //! run as the shell lines `next` writes: the same winner as the plain solve, a merged proof
 //! that `--check` accepts, jobs lost mid-batch issued again, a stopped job resumed from its
-//! checkpoint, stale checkpoints removed, mirror images sharing one job, and bad input as
-//! one error line.
+//! checkpoint, stale checkpoints removed, mirror images sharing one job, an expanded
+//! leaf's children starting from its job's numbers (the winner plain minimax finds, in
+//! fewer runs than without), and bad input as one error line.
 
+use breakthrough::{Board, Position};
+use prover::{Key, ProverPosition};
+use quasar_core::{Game, Outcome};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -286,9 +291,8 @@ fn stale_checkpoints_are_removed_and_others_kept() {
     }
     let fed = tree(&d, &["feed"]);
     assert!(
-        fed.contains(
-            "1 expanded into 6 children; 2 checkpoints of settled or expanded leaves removed"
-        ),
+        fed.contains("1 expanded into 6 children (")
+            && fed.contains("; 2 checkpoints of settled or expanded leaves removed"),
         "{fed}"
     );
     assert!(!jobs.join("0.ckpt").exists() && !jobs.join("5.ckpt").exists());
@@ -359,4 +363,134 @@ fn mirror_images_share_one_job_and_the_mirrored_proof_checks() {
         .filter(|n| n.contains("mirror"))
         .collect();
     assert!(left.is_empty(), "{left:?}");
+}
+
+/// Whether the side to move in `pos` wins with perfect play: plain minimax over every line,
+/// each position once (`memo`), an independent check of the trees' winners.
+fn side_to_move_wins(pos: &Position, memo: &mut HashMap<Key, bool>) -> bool {
+    if let Some(o) = pos.outcome() {
+        return o == Outcome::Win(pos.side_to_move());
+    }
+    if let Some(&w) = memo.get(&pos.raw_key()) {
+        return w;
+    }
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let wins = moves.into_iter().any(|mv| {
+        let mut child = *pos;
+        child.play(mv);
+        !side_to_move_wins(&child, memo)
+    });
+    memo.insert(pos.raw_key(), wins);
+    wins
+}
+
+/// Runs a tree of 4x4 in `d` to the end with `init` options `options`, four jobs a batch;
+/// the runs fed, the children seeded and the checked proof's output.
+fn tree_to_the_end(d: &Path, options: &[&str]) -> (u64, u64, String) {
+    let mut init = vec!["init", "--board", "4x4", "--no-tb", "--memory", "1"];
+    init.extend_from_slice(options);
+    tree(d, &init);
+    let mut seeded = 0u64;
+    let mut rounds = 0;
+    loop {
+        tree(d, &["next", "--jobs", "4"]);
+        let lines = job_lines(d);
+        if lines.is_empty() {
+            break;
+        }
+        rounds += 1;
+        assert!(rounds < 2000, "unsettled after 2000 rounds");
+        for l in &lines {
+            run_job(l);
+        }
+        let fed = tree(d, &["feed"]);
+        // "... into N children (M starting from their parent's job's numbers, ..."
+        let at = fed.find(" starting from their parent's job").expect(&fed);
+        let from = fed[..at].rfind('(').unwrap() + 1;
+        seeded += fed[from..at].parse::<u64>().unwrap();
+    }
+    let status = tree(d, &["status"]);
+    let at = status.find("jobs: ").unwrap() + 6;
+    let runs = status[at..].split(' ').next().unwrap().parse().unwrap();
+    let proof = d.join("whole.proof");
+    let p = proof.to_str().unwrap();
+    tree(d, &["proof", "--out", p]);
+    let (ok, out, err) = quasar(&["solve", "--check", p]);
+    assert!(ok, "{err}");
+    (runs, seeded, out)
+}
+
+#[test]
+fn expanded_leaves_children_start_from_their_jobs_numbers_and_settle_sooner() {
+    let dir = scratch("seeds");
+    let start = Position::start(Board::new(4, 4).unwrap());
+    let winner = match side_to_move_wins(&start, &mut HashMap::new()) {
+        true => "White",
+        false => "Black",
+    };
+    // Jobs of 50 nodes and one run: most stop and have their leaves expanded.
+    let tiny = ["--job-nodes", "50", "--job-runs", "1"];
+    let (seeded_runs, seeded, out) = tree_to_the_end(&dir.join("seeded"), &tiny);
+    let want = format!("proof checked: {winner} wins from BBBB/BBBB/WWWW/WWWW w within");
+    assert!(out.contains(&want), "{out}");
+    let mut fresh_options = tiny.to_vec();
+    fresh_options.push("--fresh-children");
+    let (fresh_runs, none, out) = tree_to_the_end(&dir.join("fresh"), &fresh_options);
+    assert!(out.contains(&want), "{out}");
+    assert!(seeded > 0 && none == 0, "{seeded} {none}");
+    assert!(
+        seeded_runs < fresh_runs,
+        "seeded {seeded_runs} runs, fresh {fresh_runs}"
+    );
+    eprintln!("seeded: {seeded_runs} runs ({seeded} children seeded); fresh: {fresh_runs} runs");
+    // The option goes with init only.
+    let ds = dir.join("seeded");
+    let (ok, _, err) = quasar(&[
+        "solve",
+        "--tree",
+        ds.to_str().unwrap(),
+        "next",
+        "--fresh-children",
+    ]);
+    assert!(!ok && err.contains("goes with `--tree DIR init`"), "{err}");
+}
+
+#[test]
+fn a_tree_of_an_older_version_is_refused_in_one_line() {
+    let dir = scratch("old");
+    let d = dir.join("t");
+    tree(&d, &["init", "--board", "4x4", "--job-nodes", "300"]);
+    let file = d.join("tree");
+    let mut bytes = std::fs::read(&file).unwrap();
+    assert_eq!(&bytes[8..12], &3u32.to_le_bytes());
+    // Version 2, intact: its nodes had no starting numbers.
+    bytes[8..12].copy_from_slice(&2u32.to_le_bytes());
+    let n = bytes.len() - 4;
+    let crc = crc32(&bytes[..n]);
+    bytes[n..].copy_from_slice(&crc.to_le_bytes());
+    std::fs::write(&file, &bytes).unwrap();
+    let (ok, out, err) = quasar(&["solve", "--tree", d.to_str().unwrap(), "status"]);
+    assert!(!ok, "{out}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("format version 2") && err.contains("start the tree again with init"),
+        "{err}"
+    );
+}
+
+/// CRC-32 (IEEE), bit by bit: the tree file's checksum, for a hand-made file.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut c = !0u32;
+    for &b in bytes {
+        c ^= b as u32;
+        for _ in 0..8 {
+            c = if c & 1 != 0 {
+                (c >> 1) ^ 0xEDB8_8320
+            } else {
+                c >> 1
+            };
+        }
+    }
+    !c
 }

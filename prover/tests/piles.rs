@@ -3,7 +3,8 @@
 //! are checked against plain minimax, with and without the piles' symmetry, and its proofs
 //! pass the checker while a proof with a record less, or claiming a move less, does not;
 //! a job tree (jobs of a few nodes each, some of them lost and issued again) finds the
-//! same winners, and its merged proof passes the checker.
+//! same winners, and its merged proof passes the checker, with an expanded leaf's children
+//! starting from the numbers its job left (or afresh).
 
 use prover::jobtree::{self, JobOutcome, JobResult, JobTree, Layout, NodeState, TreeError, Value};
 use prover::{Instance, Key, Options, Proof, ProverPosition, SolveError};
@@ -432,7 +433,7 @@ fn a_job_tree_finds_the_winner_resumes_lost_jobs_and_its_merged_proof_checks() {
                 // again.
                 continue;
             }
-            tree.feed(&results).unwrap();
+            tree.feed(&results, Some(&layout)).unwrap();
             tree.save(&layout.tree(), &lock).unwrap();
         };
         eprintln!(
@@ -503,7 +504,7 @@ fn a_tree_whose_jobs_solve_nothing_settles_by_expansion_and_the_rules() {
                     seconds: 0.0,
                 })
                 .collect();
-            tree.feed(&results).unwrap();
+            tree.feed(&results, None).unwrap();
         }
         let verdict = tree.verdict().unwrap();
         let winner = if v > 0 {
@@ -591,5 +592,126 @@ fn a_missing_or_damaged_tree_is_a_typed_error() {
         .write_proof(&layout, &layout.dir.join("p.proof"))
         .unwrap_err();
     assert!(matches!(e, TreeError::Unsettled(_)), "{e}");
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+/// Runs a tree of `root` (jobs of `job_nodes` nodes and one run, so that a stopped job's
+/// leaf is expanded at once) to the end, `batch` jobs at a time, its children seeded or
+/// (`fresh`) not; the tree, checked by its proof, and the children seeded.
+fn run_tree(
+    root: Piles,
+    job_nodes: u64,
+    batch: usize,
+    fresh: bool,
+    dir: &str,
+) -> (JobTree<Piles>, u64) {
+    let base = std::env::temp_dir().join(format!("prover-piles-seed-{}", std::process::id()));
+    let layout = Layout::new(&base.join(dir));
+    let mut tree = JobTree::new(root, job_nodes, 1, String::new(), 0).unwrap();
+    tree.fresh_children = fresh;
+    jobtree::create(&layout, &tree).unwrap();
+    let (mut rounds, mut seeded) = (0, 0);
+    while tree.verdict().is_none() {
+        rounds += 1;
+        assert!(rounds < 2000, "{root:?} unsettled");
+        let ids = tree.select(batch);
+        let results = run_jobs(&tree, &layout, &ids);
+        seeded += tree.feed(&results, Some(&layout)).unwrap().seeded;
+    }
+    // Read back from its file, the tree writes a proof that checks.
+    let lock = quasar_file::OutputLock::acquire(&layout.tree()).unwrap();
+    tree.save(&layout.tree(), &lock).unwrap();
+    drop(lock);
+    let (back, _lock) = jobtree::open::<Piles>(&layout).unwrap();
+    assert_eq!(back.fresh_children, fresh);
+    let out = layout.dir.join("whole.proof");
+    let summary = back.write_proof(&layout, &out).unwrap();
+    let proof = Proof::<Piles>::read(&out).unwrap();
+    assert_eq!(proof.verdict, tree.verdict().unwrap());
+    assert_eq!(prover::check(&proof).unwrap().records, summary.records);
+    (tree, seeded)
+}
+
+#[test]
+fn an_expanded_leafs_children_start_from_the_numbers_its_job_left() {
+    let base = std::env::temp_dir().join(format!("prover-piles-seeds-{}", std::process::id()));
+    let layout = Layout::new(&base.join("t"));
+    let root = Piles {
+        piles: [9, 8],
+        side: Side::First,
+    };
+    // The root alone, one run of 40 nodes: it stops and is expanded.
+    let mut tree = JobTree::new(root, 40, 1, String::new(), 0).unwrap();
+    jobtree::create(&layout, &tree).unwrap();
+    let ids = tree.select(1);
+    assert_eq!(ids, [0]);
+    let results = run_jobs(&tree, &layout, &ids);
+    assert_eq!(results[0].outcome, JobOutcome::OutOfNodes);
+    let saved = prover::Checkpoint::<Piles>::read(&layout.checkpoint(0))
+        .unwrap()
+        .unwrap();
+    // df-pn had numbers for every child of the root; one of them it had solved.
+    assert_eq!(saved.children.len(), 4);
+    let fed = tree.feed(&results, Some(&layout)).unwrap();
+    assert_eq!((fed.expanded, fed.children, fed.seeded), (1, 4, 4));
+    let mut expected = Vec::new();
+    let mut moves = Vec::new();
+    root.legal_moves(&mut moves);
+    for (k, mv) in moves.into_iter().enumerate() {
+        let c = tree.nodes[0].first_child + k as u32;
+        let mut child = root;
+        child.play(mv);
+        assert_eq!(tree.nodes[c as usize].key, child.raw_key());
+        let left = saved
+            .children
+            .iter()
+            .find(|r| r.key == child.raw_key())
+            .unwrap();
+        let seed = JobTree::<Piles>::seed_of(left.pn, left.dn);
+        assert_eq!(tree.nodes[c as usize].seed, seed, "{child:?}");
+        assert_ne!(seed, (1, 1), "{child:?}");
+        expected.push(seed);
+    }
+    assert_eq!(
+        fed.solved_seeds,
+        expected
+            .iter()
+            .filter(|s| s.0 == jobtree::SOLVED_SEED || s.1 == jobtree::SOLVED_SEED)
+            .count() as u64
+    );
+    // The root's numbers are its children's: the least disproof number, the proof
+    // numbers summed.
+    let pn = expected.iter().map(|s| s.1 as u64).min().unwrap();
+    let dn = expected.iter().map(|s| s.0 as u64).sum::<u64>();
+    assert_eq!(tree.root_numbers(), Some((pn, dn)));
+    // Unseeded, the same children start at 1/1.
+    let mut fresh = JobTree::new(root, 40, 1, String::new(), 0).unwrap();
+    fresh.fresh_children = true;
+    fresh.select(1);
+    fresh.feed(&results, Some(&layout)).unwrap();
+    assert_eq!(fresh.root_numbers(), Some((1, 4)));
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn a_seeded_tree_finds_the_winner_and_its_merged_proof_checks() {
+    let mut memo = HashMap::new();
+    for (piles, side) in [([7, 6], Side::First), ([8, 5], Side::Second)] {
+        let root = Piles { piles, side };
+        let v = minimax(&root, &mut memo);
+        let winner = if v > 0 { side } else { side.opponent() };
+        let name = format!("{}-{}", piles[0], piles[1]);
+        let (tree, seeded) = run_tree(root, 20, 2, false, &name);
+        assert_eq!(tree.verdict().unwrap().winner(), Some(winner), "{root:?}");
+        assert!(tree.totals.expanded > 0 && seeded > 0, "{root:?}: {seeded}");
+        // Afresh, the same winner, and no child seeded.
+        let (tree, seeded) = run_tree(root, 20, 2, true, &format!("{name}-fresh"));
+        assert_eq!(tree.verdict().unwrap().winner(), Some(winner), "{root:?}");
+        assert!(
+            tree.totals.expanded > 0 && seeded == 0,
+            "{root:?}: {seeded}"
+        );
+    }
+    let base = std::env::temp_dir().join(format!("prover-piles-seed-{}", std::process::id()));
     std::fs::remove_dir_all(&base).unwrap();
 }

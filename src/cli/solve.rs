@@ -150,6 +150,11 @@ pub struct Args {
     #[arg(long, value_name = "PLIES", requires = "tree",
           value_parser = clap::value_parser!(u32).range(0..=8))]
     pub(crate) expand_plies: Option<u32>,
+    /// With --tree DIR init: an expanded leaf's children start at proof and disproof
+    /// numbers 1/1, as if its job had not run, instead of from the numbers its checkpoint
+    /// left for them (for comparisons)
+    #[arg(long, requires = "tree")]
+    pub(crate) fresh_children: bool,
     /// Print one JSON object (keys in docs/solver.md) instead of text, for a solve, a
     /// --within bound or a --check; an error prints {"error": "..."}
     #[arg(long, conflicts_with_all = ["merge", "list_children"])]

@@ -5,13 +5,15 @@
 //! `jobs/`. [`JobTree::select`] picks the most-proving leaves for the next jobs,
 //! [`JobTree::feed`] takes their results (a solved leaf; or one whose job ran out of
 //! nodes, which runs again from its checkpoint with twice the nodes until it has had its
-//! runs, and is then expanded into its children), and [`JobTree::write_proof`] merges the
+//! runs, and is then expanded into its children, which start from the proof and disproof
+//! numbers its checkpoint left for them), and [`JobTree::write_proof`] merges the
 //! tree's own winning moves and the jobs' proofs into one proof file the checker accepts
 //! as it stands. A position and its mirror image ([`ProverPosition::mirrored`]) share one
 //! job: the proof of the other is the job's proof mirrored. Nothing here runs a job:
 //! whoever runs them (GNU parallel, a Slurm array) only has to leave each job's proof,
 //! checkpoint and result in its files.
 
+use crate::checkpoint::Checkpoint;
 use crate::frame;
 use crate::instance::ProverPosition;
 use crate::merge::merge_views;
@@ -34,12 +36,12 @@ pub use store::{create, open};
 /// Bytes of the tree file's header.
 const HEADER_BYTES: usize = 120;
 /// Bytes of one node in the tree file.
-const NODE_BYTES: usize = 48;
+const NODE_BYTES: usize = 56;
 /// The frame of a tree file: magic, version and a CRC-32 of everything before it at the
-/// end.
+/// end. Version 3 added each leaf's starting numbers; an older tree is refused.
 const FRAME: Frame = frame::sealed_at_end(
     *b"QSJTREE\0",
-    2,
+    3,
     &[],
     HEADER_BYTES,
     "quasar job tree",
@@ -53,9 +55,12 @@ pub const NONE: u32 = u32::MAX;
 /// A proof or disproof number that is infinite.
 const INF: u64 = u64::MAX;
 /// A running job's proof and disproof numbers while leaves are picked: so large that every
-/// open leaf is picked first, so `n` picks give `n` distinct leaves where there are as
-/// many.
-const VIRTUAL: u64 = 1 << 32;
+/// open leaf is picked first (far above any sum of leaves' starting numbers, each below
+/// [`SOLVED_SEED`]), so `n` picks give `n` distinct leaves where there are as many.
+const VIRTUAL: u64 = 1 << 52;
+/// The larger starting number of a leaf whose position its parent's job solved: the job's
+/// table said so, but its proof needs a job of its own; the smaller number is 1.
+pub const SOLVED_SEED: u32 = crate::dfpn::INF;
 /// The most runs a leaf's job may have: its last run searches 2^15 times the first's
 /// nodes.
 pub const MAX_JOB_RUNS: u64 = 16;
@@ -132,6 +137,9 @@ pub struct Node {
     pub tries: u8,
     /// Nodes its own job searched over all its runs, as its last answer said.
     pub nodes: u64,
+    /// Its proof and disproof numbers, for its side to move, while it is an open leaf:
+    /// (1, 1), or those the job of its parent's position left for it when it stopped.
+    pub seed: (u32, u32),
 }
 
 impl Node {
@@ -147,6 +155,7 @@ impl Node {
             children: 0,
             tries: 0,
             nodes: 0,
+            seed: (1, 1),
         }
     }
 
@@ -221,6 +230,10 @@ pub struct Fed {
     pub expanded: u64,
     /// Children those expansions made.
     pub children: u64,
+    /// Of those children, the ones that start from numbers their parent's job left.
+    pub seeded: u64,
+    /// Of those, the ones the job had solved (each gets a job of its own for its proof).
+    pub solved_seeds: u64,
     /// Jobs that stopped and run again from their checkpoints with twice the nodes.
     pub reissued: u64,
 }
@@ -370,6 +383,9 @@ pub struct JobTree<P> {
     pub totals: Totals,
     /// Free text kept with the tree: the options every job is run with.
     pub note: String,
+    /// The children of an expanded leaf start at (1, 1), as if its job had not run,
+    /// instead of from the numbers its checkpoint left (for comparisons).
+    pub fresh_children: bool,
     /// Positions a job solved (by [`JobTree::canon`]'s key): the node whose proof file
     /// holds it or its mirror image.
     solved: HashMap<Key, u32>,
@@ -404,6 +420,7 @@ impl<P: ProverPosition> JobTree<P> {
                 ..Totals::default()
             },
             note,
+            fresh_children: false,
             solved: HashMap::new(),
             canon: Vec::new(),
             numbers: Vec::new(),

@@ -121,9 +121,16 @@ impl<P: ProverPosition> JobTree<P> {
     /// leaf of the same position or its mirror image); a leaf whose job ran out of nodes
     /// stays running for its next run, which resumes from the checkpoint with twice the
     /// nodes, until the job has had its runs: then the leaf is expanded, and so are the
-    /// leaves that waited for it (their children share jobs with its children). Then the
-    /// values and numbers are brought up to the root.
-    pub fn feed(&mut self, results: &[JobResult]) -> Result<Fed, TreeError> {
+    /// leaves that waited for it (their children share jobs with its children). With the
+    /// jobs' files at `layout` (and unless [`JobTree::fresh_children`]), the children of
+    /// an expanded leaf start from the numbers its job's checkpoint left for them
+    /// ([`JobTree::seed_of`]), read before the checkpoint is removed. Then the values and
+    /// numbers are brought up to the root.
+    pub fn feed(
+        &mut self,
+        results: &[JobResult],
+        layout: Option<&Layout>,
+    ) -> Result<Fed, TreeError> {
         let mut fed = Fed::default();
         for r in results {
             let i = r.node;
@@ -163,18 +170,24 @@ impl<P: ProverPosition> JobTree<P> {
                     fed.reissued += 1;
                 }
                 JobOutcome::OutOfNodes => {
-                    fed.children += self.expand(i)? as u64;
-                    self.totals.expanded += 1;
-                    fed.expanded += 1;
+                    let learned = match layout {
+                        Some(l) if !self.fresh_children => self.learned(l, i)?,
+                        _ => HashMap::new(),
+                    };
                     let waiting: Vec<u32> = (0..self.nodes.len() as u32)
                         .filter(|&w| {
                             let n = &self.nodes[w as usize];
                             w != i && n.state == NodeState::Running && n.job == i
                         })
                         .collect();
-                    for w in waiting {
+                    self.totals.expanded += 1;
+                    for w in std::iter::once(i).chain(waiting) {
+                        let first = self.nodes.len() as u32;
                         fed.children += self.expand(w)? as u64;
                         fed.expanded += 1;
+                        for c in first..self.nodes.len() as u32 {
+                            self.seed_child(c, &learned, &mut fed);
+                        }
                     }
                 }
             }
@@ -186,6 +199,60 @@ impl<P: ProverPosition> JobTree<P> {
         self.totals.feeds += 1;
         self.update(1);
         Ok(fed)
+    }
+
+    /// What the stopped job of node `i` left for its root's children in its checkpoint:
+    /// each child's starting numbers by its position's key ([`JobTree::seed_of`]); none
+    /// without a checkpoint.
+    fn learned(&self, layout: &Layout, i: u32) -> Result<HashMap<Key, (u32, u32)>, TreeError> {
+        let path = layout.checkpoint(i);
+        let bad = |e: String| TreeError::BadResult {
+            node: i,
+            msg: format!(
+                "its checkpoint cannot be read ({e}); remove {} and feed again (the leaf's \
+                 children then start afresh)",
+                path.display()
+            ),
+        };
+        let Some(c) = Checkpoint::<P>::read(&path).map_err(|e| bad(e.to_string()))? else {
+            return Ok(HashMap::new());
+        };
+        c.matches(&self.position(i), &path)
+            .map_err(|e| bad(e.to_string()))?;
+        Ok(c.children
+            .iter()
+            .map(|c| (c.key, JobTree::<P>::seed_of(c.pn, c.dn)))
+            .collect())
+    }
+
+    /// A leaf's starting numbers from the numbers `pn` and `dn` df-pn left for its position
+    /// (for its side to move): a position df-pn solved starts at 1 on its solved side and
+    /// [`SOLVED_SEED`] on the other (its proof still needs a job), any other at its
+    /// numbers, at least 1 and below [`SOLVED_SEED`].
+    pub fn seed_of(pn: u32, dn: u32) -> (u32, u32) {
+        match (pn, dn) {
+            (0, _) => (1, SOLVED_SEED),
+            (_, 0) => (SOLVED_SEED, 1),
+            _ => (pn.clamp(1, SOLVED_SEED - 1), dn.clamp(1, SOLVED_SEED - 1)),
+        }
+    }
+
+    /// Gives the new child `c` the numbers `learned` holds for its position or, for a
+    /// child of a leaf that waited for a mirror image's job, for its mirror image.
+    fn seed_child(&mut self, c: u32, learned: &HashMap<Key, (u32, u32)>, fed: &mut Fed) {
+        let node = self.nodes[c as usize];
+        if learned.is_empty() || node.value.known() {
+            return;
+        }
+        let pos = self.position(c);
+        let seed = learned
+            .get(&node.key)
+            .or_else(|| pos.mirrored().and_then(|m| learned.get(&m.raw_key())));
+        if let Some(&seed) = seed {
+            self.nodes[c as usize].seed = seed;
+            fed.seeded += 1;
+            fed.solved_seeds += (seed.0 == SOLVED_SEED || seed.1 == SOLVED_SEED) as u64;
+        }
     }
 
     /// Recomputes every node's value and numbers from its children, leaves first (each
@@ -249,12 +316,12 @@ impl<P: ProverPosition> JobTree<P> {
                         // The job it waited for was expanded instead: open again.
                         self.nodes[i].state = NodeState::Leaf;
                         job = NONE;
-                        self.numbers[i] = (1, 1);
+                        self.numbers[i] = (node.seed.0 as u64, node.seed.1 as u64);
                     } else {
                         self.numbers[i] = (running, running);
                     }
                 } else {
-                    self.numbers[i] = (1, 1);
+                    self.numbers[i] = (node.seed.0 as u64, node.seed.1 as u64);
                 }
                 if value.known() {
                     self.nodes[i].state = NodeState::Leaf;

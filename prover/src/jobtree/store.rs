@@ -8,7 +8,13 @@ impl<P: ProverPosition> JobTree<P> {
         let key = self.root.raw_key();
         let mut h = FRAME.header();
         h.truncate(12);
-        h.extend_from_slice(&[p0, p1, 0, self.root.side_to_move() as u8]);
+        // Byte 14: the tree's flags (1: children start afresh).
+        h.extend_from_slice(&[
+            p0,
+            p1,
+            self.fresh_children as u8,
+            self.root.side_to_move() as u8,
+        ]);
         h.extend_from_slice(&key.a.to_le_bytes());
         h.extend_from_slice(&key.b.to_le_bytes());
         let t = &self.totals;
@@ -52,6 +58,8 @@ impl<P: ProverPosition> JobTree<P> {
                 bytes.extend_from_slice(&w.to_le_bytes());
             }
             bytes.extend_from_slice(&n.nodes.to_le_bytes());
+            bytes.extend_from_slice(&n.seed.0.to_le_bytes());
+            bytes.extend_from_slice(&n.seed.1.to_le_bytes());
         }
         bytes.extend_from_slice(self.note.as_bytes());
         FRAME.seal(&mut bytes);
@@ -78,6 +86,11 @@ impl<P: ProverPosition> JobTree<P> {
             });
         }
         let root = frame::root_of::<P>(h, 15).map_err(|e| bad(&e))?;
+        let fresh_children = match h.u8(14) {
+            0 => false,
+            1 => true,
+            _ => return Err(bad("the tree's flags are unknown")),
+        };
         let count = h.u64(32);
         let totals = Totals {
             job_nodes: h.u64(40),
@@ -133,7 +146,14 @@ impl<P: ProverPosition> JobTree<P> {
                 children: f.u32(36),
                 tries: f.u8(22),
                 nodes: f.u64(40),
+                seed: (f.u32(48), f.u32(52)),
             };
+            let seeds = 1..=SOLVED_SEED;
+            if !seeds.contains(&node.seed.0) || !seeds.contains(&node.seed.1) {
+                return Err(bad(&format!(
+                    "node {i}'s starting numbers are out of range"
+                )));
+            }
             // Parents before children, children inside the tree, keys of this game: the
             // passes over the tree rely on it.
             let i = i as u64;
@@ -158,6 +178,7 @@ impl<P: ProverPosition> JobTree<P> {
             nodes,
             totals,
             note,
+            fresh_children,
             solved: HashMap::new(),
             canon: Vec::new(),
             numbers: Vec::new(),

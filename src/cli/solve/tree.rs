@@ -80,6 +80,7 @@ pub(crate) fn run<P: ProverPosition>(
             (args.job_nodes.is_some(), "--job-nodes"),
             (args.job_runs.is_some(), "--job-runs"),
             (args.expand_plies.is_some(), "--expand-plies"),
+            (args.fresh_children, "--fresh-children"),
         ] {
             if given {
                 return Err(format!(
@@ -133,6 +134,7 @@ fn init<P: ProverPosition>(args: &Args, layout: &Layout, root: P) -> CliResult {
     let job_nodes = args.job_nodes.unwrap_or(DEFAULT_JOB_NODES);
     let job_runs = args.job_runs.unwrap_or(DEFAULT_JOB_RUNS);
     let mut tree = JobTree::new(root, job_nodes, job_runs, options.join(" "), now())?;
+    tree.fresh_children = args.fresh_children;
     tree.expand_to(args.expand_plies.unwrap_or(1))?;
     jobtree::create(layout, &tree)?;
     let c = tree.counts();
@@ -293,7 +295,8 @@ fn feed<P: ProverPosition>(layout: &Layout) -> CliResult {
             results.push(r);
         }
     }
-    let fed = tree.feed(&results)?;
+    // The checkpoints of the leaves it expands are read here, before they are removed.
+    let fed = tree.feed(&results, Some(layout))?;
     // A job that runs again loses its answer first, so that `next` issues it; a crash
     // before the tree is saved issues that run once more, with the nodes it had.
     for r in &results {
@@ -317,12 +320,15 @@ fn feed<P: ProverPosition>(layout: &Layout) -> CliResult {
     let removed = remove_stale_checkpoints(&tree, layout)?;
     println!(
         "fed {} answers: {} leaves solved, {} run again from their checkpoints, {} expanded \
-         into {} children; {removed} checkpoints of settled or expanded leaves removed",
+         into {} children ({} starting from their parent's job's numbers, {} of them solved \
+         there); {removed} checkpoints of settled or expanded leaves removed",
         results.len(),
         fed.solved,
         fed.reissued,
         fed.expanded,
-        fed.children
+        fed.children,
+        fed.seeded,
+        fed.solved_seeds
     );
     print_status(&tree, layout);
     Ok(())
