@@ -14,7 +14,7 @@ use std::process::Command;
 
 mod common;
 
-use common::quasar;
+use common::{crc32, quasar};
 
 /// A fresh folder for one test.
 fn scratch(name: &str) -> PathBuf {
@@ -477,20 +477,4 @@ fn a_tree_of_an_older_version_is_refused_in_one_line() {
         err.contains("format version 2") && err.contains("start the tree again with init"),
         "{err}"
     );
-}
-
-/// CRC-32 (IEEE), bit by bit: the tree file's checksum, for a hand-made file.
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut c = !0u32;
-    for &b in bytes {
-        c ^= b as u32;
-        for _ in 0..8 {
-            c = if c & 1 != 0 {
-                (c >> 1) ^ 0xEDB8_8320
-            } else {
-                c >> 1
-            };
-        }
-    }
-    !c
 }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 mod common;
 
-use common::{fails_saying, ok_saying, quasar};
+use common::{crc32, fails_saying, ok_saying, quasar};
 
 /// A scratch path for this file's tests.
 fn temp(name: &str) -> PathBuf {
@@ -124,22 +124,6 @@ fn four_by_four_solves_proves_and_checks() {
         );
         assert_eq!(err.lines().count(), 1, "{err}");
     }
-}
-
-/// CRC-32 (IEEE), bit by bit: the proof file's checksum, for a hand-made file.
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut c = !0u32;
-    for &b in bytes {
-        c ^= b as u32;
-        for _ in 0..8 {
-            c = if c & 1 != 0 {
-                (c >> 1) ^ 0xEDB8_8320
-            } else {
-                c >> 1
-            };
-        }
-    }
-    !c
 }
 
 #[test]

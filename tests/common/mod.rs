@@ -314,3 +314,20 @@ pub fn json_lines(record: &Path) -> Vec<serde_json::Value> {
         .map(|l| serde_json::from_str(l).expect("every line is JSON"))
         .collect()
 }
+
+/// CRC-32 (IEEE), bit by bit and independent of the project's checksum code: the
+/// checksum of the file formats, for hand-made files.
+pub fn crc32(bytes: &[u8]) -> u32 {
+    let mut c = !0u32;
+    for &b in bytes {
+        c ^= b as u32;
+        for _ in 0..8 {
+            c = if c & 1 != 0 {
+                (c >> 1) ^ 0xEDB8_8320
+            } else {
+                c >> 1
+            };
+        }
+    }
+    !c
+}
