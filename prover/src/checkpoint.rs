@@ -401,12 +401,11 @@ impl<P: ProverPosition> Checkpoint<P> {
             crc.update(&count);
             f.write_all(&count)?;
             for c in &self.children {
-                let mut b = [0u8; CHILD_BYTES];
-                b[0..8].copy_from_slice(&c.key.a.to_le_bytes());
-                b[8..16].copy_from_slice(&c.key.b.to_le_bytes());
-                b[16] = c.key.side;
-                b[20..24].copy_from_slice(&c.pn.to_le_bytes());
-                b[24..28].copy_from_slice(&c.dn.to_le_bytes());
+                let mut w = quasar_file::FieldWriter::new();
+                w.u64(c.key.a).u64(c.key.b).u8(c.key.side).bytes(&[0; 3]);
+                w.u32(c.pn).u32(c.dn);
+                let b = w.into_bytes();
+                debug_assert_eq!(b.len(), CHILD_BYTES);
                 crc.update(&b);
                 f.write_all(&b)?;
             }
@@ -501,20 +500,18 @@ impl<P: ProverPosition> Checkpoint<P> {
         let mut children = Vec::with_capacity(children_count as usize);
         if !first {
             for c in body[entries_end + 8..].chunks_exact(CHILD_BYTES) {
-                let f = quasar_file::Fields(c);
-                let key = Key {
-                    a: f.u64(0),
-                    b: f.u64(8),
-                    side: f.u8(16),
+                let mut f = quasar_file::FieldReader::new(c);
+                let (a, b, side) = (f.u64(), f.u64(), f.u8());
+                let (_, pn, dn) = (f.bytes(3), f.u32(), f.u32());
+                let (Some(a), Some(b), Some(side), Some(pn), Some(dn)) = (a, b, side, pn, dn)
+                else {
+                    return Err(bad("a root child is cut short"));
                 };
+                let key = Key { a, b, side };
                 if key.side > 1 || root.with_key(&key).is_err() {
                     return Err(bad("a root child holds no position"));
                 }
-                children.push(RootChild {
-                    key,
-                    pn: f.u32(20),
-                    dn: f.u32(24),
-                });
+                children.push(RootChild { key, pn, dn });
             }
         }
         Ok(Checkpoint {
