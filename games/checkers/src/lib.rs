@@ -12,6 +12,7 @@ pub mod distance;
 pub mod encode;
 pub mod endgame;
 pub mod eval;
+pub mod features;
 pub mod notation;
 pub mod opened;
 mod oracle;
