@@ -3,7 +3,10 @@
 import os
 import random
 import shutil
+import signal
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -40,17 +43,34 @@ def run(*args: str) -> str:
     return done.stdout
 
 
+def random_state(game, rng: random.Random, plies: range):
+    """A state reached from the start by random plies, as many as `rng` draws from `plies`
+    (fewer where the game ends first)."""
+    state = game.new_initial_state()
+    for _ in range(rng.randrange(plies.start, plies.stop)):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
 def random_states(game, count: int, seed: int, max_plies: int = 60):
     """`count` states reached by random plies (a random number of them) from the start."""
     rng = random.Random(seed)
-    out = []
-    for _ in range(count):
-        state = game.new_initial_state()
-        for _ in range(rng.randrange(max_plies)):
-            if state.is_terminal():
-                break
-            state.apply_action(rng.choice(state.legal_actions()))
-        out.append(state)
+    return [random_state(game, rng, range(max_plies)) for _ in range(count)]
+
+
+def interrupted(script: str, ready: str, wait: float, timeout: float) -> str:
+    """Runs `script` in a child Python, sends it Ctrl-C (SIGINT) `wait` seconds after it
+    prints the line `ready`, and checks that it caught KeyboardInterrupt: its `script`
+    ends in `except KeyboardInterrupt:` printing `interrupted` and exiting with 3. Returns
+    what it printed after `ready`."""
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == ready
+    time.sleep(wait)
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=timeout)
+    assert child.returncode == 3 and "interrupted" in out
     return out
 
 

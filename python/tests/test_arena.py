@@ -6,6 +6,7 @@ import random
 import pytest
 
 import quasar
+from conftest import interrupted
 
 GAME = quasar.load_game("breakthrough", board="5x5")
 
@@ -97,11 +98,6 @@ def test_records_make_a_data_frame(tmp_path):
 
 
 def test_ctrl_c_stops_a_match_after_the_games_in_progress(tmp_path):
-    import signal
-    import subprocess
-    import sys
-    import time
-
     record = tmp_path / "games.jsonl"
     script = (
         "import quasar, sys\n"
@@ -113,12 +109,7 @@ def test_ctrl_c_stops_a_match_after_the_games_in_progress(tmp_path):
         "    print('interrupted', flush=True)\n"
         "    sys.exit(3)\n"
     )
-    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
-    assert child.stdout.readline().strip() == "playing"
-    time.sleep(2.0)
-    child.send_signal(signal.SIGINT)
-    out, _ = child.communicate(timeout=120)
-    assert child.returncode == 3 and "interrupted" in out
+    interrupted(script, "playing", wait=2.0, timeout=120)
     # The games finished before the stop are in the record, and read back whole.
     kept = quasar.read_records(record) if record.exists() else []
     assert len(kept) < 200

@@ -6,7 +6,7 @@ import random
 import pytest
 
 import quasar
-from conftest import run
+from conftest import interrupted, random_state, run
 from test_tables import GAME, exact
 
 
@@ -14,11 +14,7 @@ def test_solutions_agree_with_an_exact_search():
     rng = random.Random(4)
     solved = 0
     for _ in range(12):
-        state = GAME.new_initial_state()
-        for _ in range(rng.randrange(2, 10)):
-            if state.is_terminal():
-                break
-            state.apply_action(rng.choice(state.legal_actions()))
+        state = random_state(GAME, rng, range(2, 10))
         if state.is_terminal():
             continue
         s = quasar.solve(state, memory=16)
@@ -90,11 +86,6 @@ def test_solve_refuses_what_it_cannot_solve():
 
 
 def test_ctrl_c_stops_a_long_solve():
-    import signal
-    import subprocess
-    import sys
-    import time
-
     # 6x5 takes minutes; Ctrl-C (SIGINT) must end it at once with KeyboardInterrupt.
     script = (
         "import quasar, sys\n"
@@ -106,9 +97,4 @@ def test_ctrl_c_stops_a_long_solve():
         "    print('interrupted', flush=True)\n"
         "    sys.exit(3)\n"
     )
-    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
-    assert child.stdout.readline().strip() == "solving"
-    time.sleep(1.0)
-    child.send_signal(signal.SIGINT)
-    out, _ = child.communicate(timeout=60)
-    assert child.returncode == 3 and "interrupted" in out
+    interrupted(script, "solving", wait=1.0, timeout=60)

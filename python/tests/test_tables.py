@@ -7,7 +7,7 @@ from functools import lru_cache
 import pytest
 
 import quasar
-from conftest import run
+from conftest import random_state, run
 
 GAME = quasar.load_game("breakthrough", board="4x4")
 
@@ -40,11 +40,7 @@ def test_probes_agree_with_an_exact_search(table_path):
     rng = random.Random(12)
     answered = 0
     for _ in range(60):
-        state = GAME.new_initial_state()
-        for _ in range(rng.randrange(4, 14)):
-            if state.is_terminal():
-                break
-            state.apply_action(rng.choice(state.legal_actions()))
+        state = random_state(GAME, rng, range(4, 14))
         probe = table.probe(state)
         if state.is_terminal():
             assert probe is None
