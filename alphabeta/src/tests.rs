@@ -3,10 +3,10 @@
 //! proven results).
 
 use crate::{AlphaBeta, Config, Limit, Score, SearchError};
+use quasar_core::testing::{Brute, Nim};
 use quasar_core::{
     splitmix64, Detail, Evaluation, Game, GameResult, Outcome, ParseError, Side, Verdict,
 };
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// A random game tree: a node is its path's hash; it has 1 to 4 children, ends after
@@ -272,60 +272,13 @@ fn forced_only_finds_exactly_the_forced_results_of_the_full_evaluation() {
     assert!(proven > 100 && open > 100, "{proven} proven, {open} open");
 }
 
-/// Take 1 to 3 from either of two piles; who cannot move loses. Many transpositions.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct Piles {
-    piles: [u8; 2],
-    first_to_move: bool,
-}
-
-impl Game for Piles {
-    type Move = (u8, u8);
-    fn side_to_move(&self) -> Side {
-        if self.first_to_move {
-            Side::First
-        } else {
-            Side::Second
-        }
-    }
-    fn legal_moves(&self, moves: &mut Vec<(u8, u8)>) {
-        moves.clear();
-        for p in 0..2u8 {
-            for n in 1..=3.min(self.piles[p as usize]) {
-                moves.push((p, n));
-            }
-        }
-    }
-    fn play(&mut self, (p, n): (u8, u8)) {
-        self.piles[p as usize] -= n;
-        self.first_to_move = !self.first_to_move;
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        (self.piles == [0, 0]).then(|| Outcome::Win(self.side_to_move().opponent()))
-    }
-    fn hash(&self) -> u64 {
-        splitmix64(
-            self.piles[0] as u64 * 1000 + self.piles[1] as u64 * 2 + self.first_to_move as u64,
-        )
-    }
-    fn parse_move(&self, _: &str) -> Result<(u8, u8), ParseError> {
-        Err(unsupported())
-    }
-    fn move_text(&self, (p, n): (u8, u8)) -> String {
-        format!("{p}-{n}")
-    }
-    fn position_text(&self) -> String {
-        format!("{:?}", self.piles)
-    }
-    fn parse_position(_: &str) -> Result<Self, ParseError> {
-        Err(unsupported())
-    }
-}
+/// The take-away positions' ply cap: out of reach, so that they are won or lost, never drawn.
+const NO_CAP: u8 = u8::MAX;
 
 struct Flat;
 
-impl Evaluation<Piles> for Flat {
-    fn evaluate(&self, pos: &Piles) -> i32 {
+impl Evaluation<Nim> for Flat {
+    fn evaluate(&self, pos: &Nim) -> i32 {
         pos.piles[0] as i32 - pos.piles[1] as i32
     }
     fn scale(&self) -> f64 {
@@ -336,50 +289,12 @@ impl Evaluation<Piles> for Flat {
     }
 }
 
-/// Win or loss and the shortest win / longest loss, by brute force.
-fn solve(pos: &Piles, memo: &mut HashMap<Piles, (GameResult, u32)>) -> (GameResult, u32) {
-    if let Some(&r) = memo.get(pos) {
-        return r;
-    }
-    let r = if pos.outcome().is_some() {
-        (GameResult::Loss, 0)
-    } else {
-        let mut moves = Vec::new();
-        pos.legal_moves(&mut moves);
-        let kids: Vec<_> = moves
-            .iter()
-            .map(|&m| {
-                let mut c = pos.clone();
-                c.play(m);
-                solve(&c, memo)
-            })
-            .collect();
-        let win = kids
-            .iter()
-            .filter(|k| k.0 == GameResult::Loss)
-            .map(|k| k.1)
-            .min();
-        match win {
-            Some(d) => (GameResult::Win, d + 1),
-            None => (
-                GameResult::Loss,
-                kids.iter().map(|k| k.1).max().unwrap() + 1,
-            ),
-        }
-    };
-    memo.insert(pos.clone(), r);
-    r
-}
-
 #[test]
 fn proven_results_equal_a_brute_force_solve() {
-    let mut memo = HashMap::new();
+    let mut brute = Brute::default();
     for a in 0..=9u8 {
         for b in 0..=9u8 {
-            let pos = Piles {
-                piles: [a, b],
-                first_to_move: true,
-            };
+            let pos = Nim::new([a, b], NO_CAP);
             let mut ab = AlphaBeta::new(Config::default(), Arc::new(Flat));
             if pos.outcome().is_some() {
                 assert_eq!(
@@ -388,7 +303,7 @@ fn proven_results_equal_a_brute_force_solve() {
                 );
                 continue;
             }
-            let (result, plies) = solve(&pos, &mut memo);
+            let (result, plies) = brute.solve(&pos);
             let r = ab.search(&pos, Limit::Depth(40)).unwrap();
             match r.score {
                 Score::Proven {
@@ -401,7 +316,7 @@ fn proven_results_equal_a_brute_force_solve() {
                         assert!(p >= plies, "{a} {b}: {p} < {plies}");
                         let mut c = pos.clone();
                         c.play(r.best_move);
-                        assert_eq!(solve(&c, &mut memo).0, GameResult::Loss, "{a} {b}");
+                        assert_eq!(brute.solve(&c).0, GameResult::Loss, "{a} {b}");
                     } else {
                         assert!(p <= plies, "{a} {b}: {p} > {plies}");
                     }
@@ -414,10 +329,7 @@ fn proven_results_equal_a_brute_force_solve() {
 
 #[test]
 fn limits_stop_the_search_and_still_name_a_legal_move() {
-    let pos = Piles {
-        piles: [40, 40],
-        first_to_move: true,
-    };
+    let pos = Nim::new([40, 40], NO_CAP);
     let mut ab = AlphaBeta::new(Config::default(), Arc::new(Flat));
     let r = ab.search(&pos, Limit::Nodes(5000)).unwrap();
     assert!(r.nodes < 5000 + 2048, "{}", r.nodes);

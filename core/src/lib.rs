@@ -20,6 +20,8 @@ pub mod prefetch;
 pub mod progress;
 pub mod rng;
 pub mod table;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 #[cfg(test)]
 mod toy;
 

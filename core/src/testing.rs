@@ -1,7 +1,8 @@
-//! A toy game for the crate's own tests, with its brute-force solution: two-pile take-away
-//! with a ply cap, small enough to solve exactly and with wins, losses and draws.
+//! A toy game for the searches' tests (the `testing` feature), with its brute-force
+//! solution: two-pile take-away with a ply cap, small enough to solve exactly and with
+//! wins, losses and draws.
 
-use quasar_core::{Detail, Game, GameResult, Outcome, ParseError, Side};
+use crate::{Detail, Game, GameResult, Outcome, ParseError, Side};
 use std::collections::HashMap;
 
 /// Two piles of stones; a move takes 1 to 3 stones from one pile, and whoever takes the
@@ -135,7 +136,7 @@ impl Game for Nim {
 /// The exact value of positions by plain recursion (memoised): the result for the side to
 /// move and the plies to the end with best play (the fastest win, the slowest loss; a draw
 /// counts its longest line, as the solver does).
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub struct Brute(HashMap<([u8; 2], u8, u8), (GameResult, u32)>);
 
 impl Brute {
@@ -174,19 +175,24 @@ fn rank((r, d): (GameResult, u32)) -> (u8, i64) {
     }
 }
 
-#[test]
-fn the_brute_force_knows_take_away() {
-    let mut b = Brute::default();
-    // Without a cap in reach, a single pile is lost exactly when it is a multiple of 4.
-    for n in 1..12u8 {
-        let (r, _) = b.solve(&Nim::new([n, 0], 40));
-        assert_eq!(r == GameResult::Loss, n % 4 == 0, "pile {n}");
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_brute_force_knows_take_away() {
+        let mut b = Brute::default();
+        // Without a cap in reach, a single pile is lost exactly when it is a multiple of 4.
+        for n in 1..12u8 {
+            let (r, _) = b.solve(&Nim::new([n, 0], 40));
+            assert_eq!(r == GameResult::Loss, n % 4 == 0, "pile {n}");
+        }
+        assert_eq!(b.solve(&Nim::new([3, 0], 40)), (GameResult::Win, 1));
+        // 4: any move leaves 1-3, taken at once.
+        assert_eq!(b.solve(&Nim::new([4, 0], 40)), (GameResult::Loss, 2));
+        // Two equal piles are lost for the side to move (the mirror strategy)...
+        assert_eq!(b.solve(&Nim::new([2, 2], 40)).0, GameResult::Loss);
+        // ...unless the cap comes first.
+        assert_eq!(b.solve(&Nim::new([2, 2], 2)), (GameResult::Draw, 2));
     }
-    assert_eq!(b.solve(&Nim::new([3, 0], 40)), (GameResult::Win, 1));
-    // 4: any move leaves 1-3, taken at once.
-    assert_eq!(b.solve(&Nim::new([4, 0], 40)), (GameResult::Loss, 2));
-    // Two equal piles are lost for the side to move (the mirror strategy)...
-    assert_eq!(b.solve(&Nim::new([2, 2], 40)).0, GameResult::Loss);
-    // ...unless the cap comes first.
-    assert_eq!(b.solve(&Nim::new([2, 2], 2)), (GameResult::Draw, 2));
 }

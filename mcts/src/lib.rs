@@ -91,8 +91,6 @@ mod worker;
 mod eval_tests;
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod toy;
 
 pub use config::{Check, ChildProbes, Config, Leaf, Parallelism};
 pub use playout::{consult_due, play_out, PlayoutContext, PlayoutPolicy, UniformPolicy};

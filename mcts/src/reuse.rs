@@ -35,8 +35,8 @@ pub fn find<G: Game, S: Store<G::Move>>(store: &S, prev: &G, pos: &G) -> Option<
 mod tests {
     use super::*;
     use crate::store::NewChild;
-    use crate::toy::Nim;
     use crate::tree::Tree;
+    use quasar_core::testing::Nim;
     use quasar_core::Side;
 
     /// A tree over `pos`: all root moves, and under two of them the replies.
