@@ -3,14 +3,15 @@
 
 use crate::clock::{TimeControl, TimeControlError};
 use crate::duration::{format_duration, parse_duration, DurationError};
-use crate::player::{Budget, MoveInfo, Player, PlayerError, PlayerFactory};
+use crate::engine::{Engine, EnginePlayer};
+use crate::player::{Player, PlayerError, PlayerFactory};
 use crate::settings::options::{self, Scope};
 use crate::settings::{KeyText, ProbeRule, TableSpec};
 use crate::setup::{GameSetup, SetupError};
 use crate::spec::PlayerSpec;
 use alphabeta::{AlphaBeta, Config};
 use quasar_core::Limit;
-use quasar_core::{Evaluation, Game, Oracle};
+use quasar_core::{Evaluation, Oracle};
 use quasar_file::cache::parse_cache_size;
 use std::fmt;
 use std::path::PathBuf;
@@ -270,43 +271,10 @@ impl<S: GameSetup> PlayerFactory<S::Game> for AbFactory<S> {
             Some(o) => ab.with_oracle(Arc::clone(o)),
             None => ab,
         };
-        Ok(Box::new(AbPlayer {
+        Ok(Box::new(EnginePlayer {
             name: self.name(),
-            searcher,
+            engine: Engine::<S>::AlphaBeta(searcher),
             info: None,
         }))
-    }
-}
-
-/// One game's alpha-beta player; its table carries over from move to move.
-struct AbPlayer<G: Game> {
-    name: String,
-    searcher: AlphaBeta<G>,
-    info: Option<MoveInfo>,
-}
-
-impl<G: Game> Player<G> for AbPlayer<G> {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    fn new_game(&mut self, _start: &G, _opening: &[G::Move]) -> Result<(), PlayerError> {
-        self.searcher.clear();
-        Ok(())
-    }
-
-    fn choose(&mut self, pos: &G, budget: &Budget) -> Result<G::Move, PlayerError> {
-        let report = self
-            .searcher
-            .search(pos, budget.move_limit())
-            .map_err(|_| PlayerError::NoMove)?;
-        crate::engine::warn_damage_once(self.searcher.damage());
-        let scale = self.searcher.evaluation_scale();
-        self.info = Some(MoveInfo::of_alphabeta(pos, &report, scale));
-        Ok(report.best_move)
-    }
-
-    fn last_info(&mut self) -> Option<MoveInfo> {
-        self.info.take()
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::ab_player::{AbEval, AbSettings};
 use crate::guard::Guarded;
-use crate::player::MoveInfo;
+use crate::player::{Budget, MoveInfo, Player, PlayerError};
 use crate::settings::EngineSettings;
 use crate::setup::{GameSetup, SetupError};
 use alphabeta::AlphaBeta;
@@ -232,5 +232,47 @@ pub fn warn_damage_once(damage: Option<String>) {
     static WARNED: std::sync::Once = std::sync::Once::new();
     if let Some(d) = damage {
         WARNED.call_once(|| eprintln!("warning: {d}; searches go on without the damaged part"));
+    }
+}
+
+/// One game's arena player around either searcher: its table (and MCTS its tree) carries
+/// over from move to move.
+pub(crate) struct EnginePlayer<S: GameSetup> {
+    /// The player's name in records.
+    pub(crate) name: String,
+    /// The searcher.
+    pub(crate) engine: Engine<S>,
+    /// What the last search said, until it is asked for.
+    pub(crate) info: Option<MoveInfo>,
+}
+
+impl<S: GameSetup> Player<S::Game> for EnginePlayer<S> {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn new_game(
+        &mut self,
+        _start: &S::Game,
+        _opening: &[<S::Game as Game>::Move],
+    ) -> Result<(), PlayerError> {
+        self.engine.clear();
+        Ok(())
+    }
+
+    fn choose(
+        &mut self,
+        pos: &S::Game,
+        budget: &Budget,
+    ) -> Result<<S::Game as Game>::Move, PlayerError> {
+        let report = self.engine.search(pos, budget.move_limit());
+        let best = report.best_move().ok_or(PlayerError::NoMove)?;
+        warn_damage_once(self.engine.damage());
+        self.info = self.engine.info(pos, &report);
+        Ok(best)
+    }
+
+    fn last_info(&mut self) -> Option<MoveInfo> {
+        self.info.take()
     }
 }

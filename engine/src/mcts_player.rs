@@ -2,14 +2,15 @@
 //! the factory that loads the table once per match.
 
 use crate::clock::TimeControl;
+use crate::engine::{Engine, EnginePlayer};
 use crate::guard::{Guard, Guarded};
-use crate::player::{Budget, MoveInfo, Player, PlayerError, PlayerFactory};
+use crate::player::{Player, PlayerError, PlayerFactory};
 use crate::settings::{EngineSettings, SearchDefaults};
 use crate::setup::{EvaluationUse, GameSetup, SetupError};
 use crate::spec::PlayerSpec;
 use mcts::Searcher;
 use quasar_core::Limit;
-use quasar_core::{Game, Oracle};
+use quasar_core::Oracle;
 use std::sync::Arc;
 
 /// Builds MCTS players that share one loaded oracle.
@@ -90,39 +91,10 @@ impl<S: GameSetup> PlayerFactory<S::Game> for MctsFactory<S> {
 
     fn make(&self, seed: u64) -> Result<Box<dyn Player<S::Game>>, PlayerError> {
         let searcher = self.searcher_with(seed, self.guard.as_ref().map(Guard::fresh));
-        Ok(Box::new(MctsPlayer {
+        Ok(Box::new(EnginePlayer {
             name: self.name(),
-            searcher,
+            engine: Engine::<S>::Mcts(searcher),
             info: None,
         }))
-    }
-}
-
-/// One game's MCTS player; its searcher reuses its tree from move to move.
-struct MctsPlayer<G: Game, P: mcts::PlayoutPolicy<G>> {
-    name: String,
-    searcher: Guarded<G, P>,
-    info: Option<MoveInfo>,
-}
-
-impl<G: Game, P: mcts::PlayoutPolicy<G>> Player<G> for MctsPlayer<G, P> {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    fn new_game(&mut self, _start: &G, _opening: &[G::Move]) -> Result<(), PlayerError> {
-        self.searcher.clear();
-        Ok(())
-    }
-
-    fn choose(&mut self, pos: &G, budget: &Budget) -> Result<G::Move, PlayerError> {
-        let report = self.searcher.search(pos, budget.move_limit());
-        crate::engine::warn_damage_once(self.searcher.damage());
-        self.info = Some(MoveInfo::of_mcts(pos, &report));
-        report.best_move.ok_or(PlayerError::NoMove)
-    }
-
-    fn last_info(&mut self) -> Option<MoveInfo> {
-        self.info.take()
     }
 }
