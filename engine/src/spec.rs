@@ -81,23 +81,18 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Random { seed: None } => f.write_str("random"),
             PlayerSpec::Random { seed: Some(s) } => write!(f, "random:seed={s}"),
             PlayerSpec::Gtp(g) => write!(f, "gtp:{}", g.text),
-            PlayerSpec::AlphaBeta(a) => {
-                let keys = a.to_string();
-                if keys.is_empty() {
-                    f.write_str("ab")
-                } else {
-                    write!(f, "ab:{keys}")
-                }
-            }
-            PlayerSpec::Mcts(m) => {
-                let keys = m.to_string();
-                if keys.is_empty() {
-                    f.write_str("mcts")
-                } else {
-                    write!(f, "mcts:{keys}")
-                }
-            }
+            PlayerSpec::AlphaBeta(a) => with_keys(f, "ab", a),
+            PlayerSpec::Mcts(m) => with_keys(f, "mcts", m),
         }
+    }
+}
+
+/// Writes a searcher's spec: its `name`, then `:` and its keys when any differ from the
+/// defaults.
+fn with_keys(f: &mut fmt::Formatter<'_>, name: &str, keys: &dyn fmt::Display) -> fmt::Result {
+    match keys.to_string() {
+        keys if keys.is_empty() => f.write_str(name),
+        keys => write!(f, "{name}:{keys}"),
     }
 }
 
