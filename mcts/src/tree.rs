@@ -314,18 +314,14 @@ mod tests {
         assert_eq!(kept, 5);
         assert_eq!(t.node(0).visits, 7);
         assert_eq!(t.node(0).mv, None);
-        let kids: Vec<u8> = t
-            .node(0)
-            .children()
-            .map(|c| t.node(c).mv.unwrap())
-            .collect();
-        assert_eq!(kids, vec![10, 11]);
-        let gk: Vec<u8> = t
-            .node(2)
-            .children()
-            .map(|c| t.node(c).mv.unwrap())
-            .collect();
-        assert_eq!(gk, vec![20, 21]);
+        let moves_below = |n: NodeId| -> Vec<u8> {
+            t.node(n)
+                .children()
+                .map(|c| t.node(c).mv.unwrap())
+                .collect()
+        };
+        assert_eq!(moves_below(0), vec![10, 11]);
+        assert_eq!(moves_below(2), vec![20, 21]);
         assert!(!t.node(1).is_expanded());
     }
 
