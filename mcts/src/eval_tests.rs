@@ -235,31 +235,32 @@ fn plain(pos: &Nim, depth: u32, ply: u32, eval: &dyn Evaluation<Nim>) -> Shallow
     }
 }
 
+/// The unfinished positions of piles below `stones` each, with a near and a far cap.
+fn unfinished(stones: u8) -> impl Iterator<Item = Nim> {
+    (0..stones)
+        .flat_map(move |a| {
+            (0..stones).flat_map(move |b| [3u8, 40].map(|cap| Nim::new([a, b], cap)))
+        })
+        .filter(|pos| pos.outcome().is_none())
+}
+
 #[test]
 fn the_shallow_search_equals_plain_negamax_and_its_proofs_are_exact() {
     let mut shallow = Shallow::<Nim>::default();
     let mut brute = Brute::default();
     let mut proofs = 0;
-    for a in 0..8u8 {
-        for b in 0..8u8 {
-            for cap in [3u8, 40] {
-                let pos = Nim::new([a, b], cap);
-                if pos.outcome().is_some() {
-                    continue;
-                }
-                for depth in 0..5 {
-                    let got = shallow.value(&Scrambled, &pos, depth);
-                    assert_eq!(
-                        got,
-                        plain(&pos, depth, 0, &Scrambled),
-                        "{pos:?} depth {depth}"
-                    );
-                    // A forced result is the game's exact value and length.
-                    if let ShallowValue::Proven(r, plies) = got {
-                        assert_eq!((r, plies), brute.solve(&pos), "{pos:?} depth {depth}");
-                        proofs += 1;
-                    }
-                }
+    for pos in unfinished(8) {
+        for depth in 0..5 {
+            let got = shallow.value(&Scrambled, &pos, depth);
+            assert_eq!(
+                got,
+                plain(&pos, depth, 0, &Scrambled),
+                "{pos:?} depth {depth}"
+            );
+            // A forced result is the game's exact value and length.
+            if let ShallowValue::Proven(r, plies) = got {
+                assert_eq!((r, plies), brute.solve(&pos), "{pos:?} depth {depth}");
+                proofs += 1;
             }
         }
     }
@@ -438,39 +439,31 @@ fn the_forced_search_finds_exactly_the_forced_results_within_its_plies() {
     let mut shallow = Shallow::<Nim>::default();
     let mut brute = Brute::default();
     let (mut wins, mut losses, mut cut_short) = (0, 0, 0);
-    for a in 0..9u8 {
-        for b in 0..9u8 {
-            for cap in [3u8, 40] {
-                let pos = Nim::new([a, b], cap);
-                if pos.outcome().is_some() {
-                    continue;
-                }
-                for depth in 1..6 {
-                    let got = shallow.forced(&Scrambled, &pos, depth, u64::MAX);
-                    assert_eq!(
-                        got.map(|g| g.0),
-                        forced_plain(&pos, depth),
-                        "{pos:?} {depth}"
-                    );
-                    // A search cut short proves nothing it would not prove whole.
-                    for limit in [1, 5, 20, 80] {
-                        let cut = shallow.forced(&Scrambled, &pos, depth, limit);
-                        assert!(cut.is_none() || cut == got, "{pos:?} {depth} {limit}");
-                        cut_short += usize::from(cut.is_none() && got.is_some());
-                    }
-                    if let Some((r, plies)) = got {
-                        // The result is the game's; its plies bound the game's length.
-                        let (exact, length) = brute.solve(&pos);
-                        assert_eq!(r, exact, "{pos:?} depth {depth}");
-                        assert!(
-                            length <= plies && plies <= depth,
-                            "{pos:?} {depth}: {plies}"
-                        );
-                        match r {
-                            GameResult::Win => wins += 1,
-                            _ => losses += 1,
-                        }
-                    }
+    for pos in unfinished(9) {
+        for depth in 1..6 {
+            let got = shallow.forced(&Scrambled, &pos, depth, u64::MAX);
+            assert_eq!(
+                got.map(|g| g.0),
+                forced_plain(&pos, depth),
+                "{pos:?} {depth}"
+            );
+            // A search cut short proves nothing it would not prove whole.
+            for limit in [1, 5, 20, 80] {
+                let cut = shallow.forced(&Scrambled, &pos, depth, limit);
+                assert!(cut.is_none() || cut == got, "{pos:?} {depth} {limit}");
+                cut_short += usize::from(cut.is_none() && got.is_some());
+            }
+            if let Some((r, plies)) = got {
+                // The result is the game's; its plies bound the game's length.
+                let (exact, length) = brute.solve(&pos);
+                assert_eq!(r, exact, "{pos:?} depth {depth}");
+                assert!(
+                    length <= plies && plies <= depth,
+                    "{pos:?} {depth}: {plies}"
+                );
+                match r {
+                    GameResult::Win => wins += 1,
+                    _ => losses += 1,
                 }
             }
         }
