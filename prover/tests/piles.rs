@@ -237,6 +237,19 @@ fn winners_and_lengths_are_those_of_minimax_with_and_without_the_symmetry() {
     assert!(wins[0] > 10 && wins[1] > 50, "{wins:?}");
 }
 
+/// Checks that `proof` fails the checker without any one of its records at `indices`.
+fn each_record_is_needed(proof: &Proof<Piles>, indices: impl IntoIterator<Item = usize>) {
+    for i in indices {
+        let mut holed = proof.clone();
+        holed.records.remove(i);
+        assert!(
+            prover::check(&holed).is_err(),
+            "{:?} without record {i}",
+            proof.root
+        );
+    }
+}
+
 #[test]
 fn proofs_pass_the_checker_and_a_holed_or_shortened_one_does_not() {
     let dir = std::env::temp_dir().join(format!("prover-piles-{}", std::process::id()));
@@ -312,14 +325,7 @@ fn proofs_pass_the_checker_and_a_holed_or_shortened_one_does_not() {
         // Every record is needed: without one of them a reply has no proof.
         let n = proof.records.len();
         assert!(n >= 3, "{root:?}: {n} records");
-        for i in [0, n / 2, n - 1] {
-            let mut holed = proof.clone();
-            holed.records.remove(i);
-            assert!(
-                prover::check(&holed).is_err(),
-                "{root:?} without record {i}"
-            );
-        }
+        each_record_is_needed(&proof, [0, n / 2, n - 1]);
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -537,14 +543,7 @@ fn a_tree_whose_jobs_solve_nothing_settles_by_expansion_and_the_rules() {
             .filter(|&k| proof.records[k].bound <= 1)
             .collect();
         assert!(!near_end.is_empty(), "{root:?}");
-        for k in near_end {
-            let mut holed = proof.clone();
-            holed.records.remove(k);
-            assert!(
-                prover::check(&holed).is_err(),
-                "{root:?} without record {k}"
-            );
-        }
+        each_record_is_needed(&proof, near_end);
     }
     std::fs::remove_dir_all(&base).unwrap();
 }
