@@ -452,19 +452,20 @@ fn run_game<S: CliGame>(args: MatchArgs, given: Option<S>) -> CliResult {
 /// as the table player's) and where the report's page is.
 fn print_verdict(rep: &report::Report, page: &std::path::Path, main_job: bool) -> CliResult {
     let mut out = std::io::stdout().lock();
-    match (rep.pairings.as_slice(), main_job) {
-        ([one], true) => writeln!(
-            out,
-            "\nThe player with the table: {}; the report is {}",
-            report::verdict(one),
-            page.display()
-        )?,
-        ([one], false) => writeln!(
-            out,
-            "\n{}; the report is {}",
-            report::verdict(one),
-            page.display()
-        )?,
+    match rep.pairings.as_slice() {
+        [one] => {
+            let whose = if main_job {
+                "The player with the table: "
+            } else {
+                ""
+            };
+            writeln!(
+                out,
+                "\n{whose}{}; the report is {}",
+                report::verdict(one),
+                page.display()
+            )?
+        }
         _ => writeln!(out, "\nThe report is {}", page.display())?,
     }
     out.flush()?;
