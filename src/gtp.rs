@@ -313,20 +313,27 @@ impl<S: GameSetup> GtpEngine<S> {
         Ok(String::new())
     }
 
+    /// Checks that the game goes on with `side` to move; the error says why not.
+    fn turn_of(&self, side: Side) -> Result<(), String> {
+        if self.pos.outcome().is_some() {
+            return Err("the game is over".to_string());
+        }
+        if side != self.pos.side_to_move() {
+            return Err(format!(
+                "it is {}'s turn",
+                colour_name::<S::Game>(self.pos.side_to_move())
+            ));
+        }
+        Ok(())
+    }
+
     fn play(&mut self, args: &[&str]) -> Result<String, String> {
         let [colour, text] = args else {
             return Err("play takes a colour and a move, e.g. 'play white b2-b3'".to_string());
         };
         let side = parse_colour::<S::Game>(colour)?;
-        if self.pos.outcome().is_some() {
-            return Err("illegal move: the game is over".to_string());
-        }
-        if side != self.pos.side_to_move() {
-            return Err(format!(
-                "illegal move: it is {}'s turn",
-                colour_name::<S::Game>(self.pos.side_to_move())
-            ));
-        }
+        self.turn_of(side)
+            .map_err(|e| format!("illegal move: {e}"))?;
         let mv = self.pos.parse_move(text).map_err(|e| {
             let e = e.to_string();
             if e.starts_with("illegal move") {
@@ -345,15 +352,7 @@ impl<S: GameSetup> GtpEngine<S> {
             return Err("genmove takes a colour".to_string());
         };
         let side = parse_colour::<S::Game>(colour)?;
-        if self.pos.outcome().is_some() {
-            return Err("the game is over".to_string());
-        }
-        if side != self.pos.side_to_move() {
-            return Err(format!(
-                "it is {}'s turn",
-                colour_name::<S::Game>(self.pos.side_to_move())
-            ));
-        }
+        self.turn_of(side)?;
         let limits = self.move_limits(side);
         let report = self.searcher.search(&self.pos, limits);
         engine::engine::warn_damage_once(self.searcher.damage());
