@@ -31,11 +31,7 @@ fn unsupported() -> ParseError {
 impl Game for Tree {
     type Move = u8;
     fn side_to_move(&self) -> Side {
-        if self.ply % 2 == 0 {
-            Side::First
-        } else {
-            Side::Second
-        }
+        Side::after_plies(self.ply)
     }
     fn legal_moves(&self, moves: &mut Vec<u8>) {
         moves.clear();

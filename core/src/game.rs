@@ -29,6 +29,16 @@ impl Side {
     pub fn index(self) -> usize {
         self as usize
     }
+
+    /// The side to move after `plies` plies from the start, in a game whose sides alternate.
+    #[inline]
+    pub fn after_plies(plies: u32) -> Side {
+        if plies % 2 == 0 {
+            Side::First
+        } else {
+            Side::Second
+        }
+    }
 }
 
 /// How a finished game ended, independent of any point of view.

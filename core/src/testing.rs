@@ -50,11 +50,7 @@ impl Game for Nim {
     type Move = u8;
 
     fn side_to_move(&self) -> Side {
-        if self.ply % 2 == 0 {
-            Side::First
-        } else {
-            Side::Second
-        }
+        Side::after_plies(u32::from(self.ply))
     }
 
     fn legal_moves(&self, moves: &mut Vec<u8>) {
