@@ -47,11 +47,11 @@ fn every_game_has_an_alpha_beta_player() {
 
 #[test]
 fn each_game_has_its_default_engine_and_options_select_their_own() {
-    // Chinese Checkers, Woodpush and Breakthrough from 8 rows without a shipped model play
-    // alpha-beta by default (it won their matches), the others MCTS.
+    // Chinese Checkers, Woodpush, checkers and Breakthrough from 8 rows without a shipped
+    // model play alpha-beta by default (it won their matches), the others MCTS.
     for (game, board, word) in [
         ("chinese-checkers", None, "depth"),
-        ("checkers", None, "simulations"),
+        ("checkers", None, "depth"),
         ("woodpush", None, "depth"),
         ("breakthrough", Some("6x6"), "simulations"),
         ("breakthrough", Some("8x8"), "simulations"),
@@ -69,25 +69,31 @@ fn each_game_has_its_default_engine_and_options_select_their_own() {
     }
     // 7x8's default alpha-beta searches with MCTS's evaluation, `--engine ab` with its own:
     // with White's home row empty and Black's full they value the position differently.
-    let eval_of = |extra: &[&str]| {
-        let white_off_home = "BBBBBBB/BBBBBBB/7/7/7/7/WWWWWWW/7 w";
-        let mut args = vec![
-            "bestmove",
-            "--position",
-            white_off_home,
-            "--depth",
-            "2",
-            "--json",
-        ];
+    let eval_at = |position: &[&str], extra: &[&str]| {
+        let mut args = vec!["bestmove", "--depth", "2", "--json"];
+        args.extend(position);
         args.extend(extra);
         let (ok, out, err) = quasar(&args);
         assert!(ok, "{extra:?}: {err}");
         let at = out.find("\"eval\":").expect("an eval key") + 7;
         out[at..].split([',', '}']).next().unwrap().to_string()
     };
+    let white_off_home = ["--position", "BBBBBBB/BBBBBBB/7/7/7/7/WWWWWWW/7 w"];
+    let eval_of = |extra: &[&str]| eval_at(&white_off_home, extra);
     assert_ne!(eval_of(&[]), eval_of(&["--engine", "ab"]));
     assert_eq!(eval_of(&[]), eval_of(&["--eval", "mcts"]));
     assert_eq!(eval_of(&["--engine", "ab"]), eval_of(&["--eval", "ab"]));
+    // Checkers' default alpha-beta searches with the shipped model; an evaluation or a
+    // model the user names replaces it.
+    let checkers = |extra: &[&str]| eval_at(&["--game", "checkers"], extra);
+    let hand_written = checkers(&["--engine", "ab"]);
+    assert_eq!(
+        checkers(&[]),
+        checkers(&["--engine", "ab", "--net", "builtin"])
+    );
+    assert_ne!(checkers(&[]), hand_written);
+    assert_eq!(checkers(&["--eval", "ab"]), hand_written);
+    assert_eq!(checkers(&["--net", "off"]), hand_written);
     // One engine's own options select it without --engine, whatever the default.
     for (args, word) in [
         (

@@ -364,7 +364,12 @@ fn bestmove_help_states_each_games_default_engine() {
         ("breakthrough", "from 8 rows", &["--board", "3x8"], "ab"),
         ("woodpush", "woodpush: ab;", &[], "ab"),
         ("chinese-checkers", "chinese-checkers: ab;", &[], "ab"),
-        ("checkers", "checkers: mcts]", &[], "mcts"),
+        (
+            "checkers",
+            "checkers: ab with its shipped model (--net builtin)]",
+            &[],
+            "ab",
+        ),
     ] {
         assert!(flat.contains(said), "{game}: {flat}");
         assert_eq!(

@@ -19,6 +19,8 @@ pub enum DefaultEngine {
     Mcts,
     /// Alpha-beta, searching with this one of the game's evaluations.
     AlphaBeta(AbEval),
+    /// Alpha-beta, searching with the model the game ships (`ab:net=builtin`).
+    LearnedAlphaBeta,
 }
 
 /// Which searcher to build, with its settings.

@@ -508,6 +508,7 @@ impl<S: Reached> AnyState for StateOf<S> {
             DefaultEngine::Mcts => "mcts".into(),
             DefaultEngine::AlphaBeta(AbEval::Ab) => "ab".into(),
             DefaultEngine::AlphaBeta(AbEval::Mcts) => "ab:eval=mcts".into(),
+            DefaultEngine::LearnedAlphaBeta => "ab:net=builtin".into(),
         }
     }
 }

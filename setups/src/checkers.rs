@@ -3,6 +3,7 @@
 
 use checkers::db::Database;
 use checkers::{Checkers, CheckersEval};
+use engine::engine::DefaultEngine;
 use engine::settings::{PlayoutSettings, ProbeRule, TableSpec};
 use engine::setup::{GameSetup, Picture, RecordStyle, SetupError};
 use mcts::UniformPolicy;
@@ -101,9 +102,16 @@ impl GameSetup for CheckersSetup {
         Some(Arc::new(checkers::features::SquaresAndWindows))
     }
 
-    /// The shipped model: MCTS's priors and implicit minimax backups by default.
+    /// The shipped model: the default alpha-beta's evaluation, and MCTS's priors and
+    /// implicit minimax backups.
     fn builtin_net(&self) -> Option<&'static [u8]> {
         Some(checkers::features::builtin_model())
+    }
+
+    /// Alpha-beta with the shipped model: it beat MCTS with the same model, and the model
+    /// was worth more to alpha-beta than to MCTS (docs/results.md).
+    fn default_engine(&self) -> DefaultEngine {
+        DefaultEngine::LearnedAlphaBeta
     }
 
     /// Implicit minimax backups at 0.25 with priors of 10 visits, from the shipped model:

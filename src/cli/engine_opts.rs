@@ -3,7 +3,7 @@
 
 use super::output::{length_text, result_word};
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use engine::ab_player::{AbEval, AbSettings, MAX_HASH_MIB};
+use engine::ab_player::{AbSettings, MAX_HASH_MIB};
 use engine::duration::parse_duration;
 use engine::engine::{DefaultEngine, EngineChoice, EngineReport, SearcherSettings};
 use engine::net::NetSpec;
@@ -247,7 +247,7 @@ impl EngineArgs {
     /// Alpha-beta's settings from these options, its evaluation `default_eval` unless
     /// `--eval` names one. The limit is the choice's, not a setting: alpha-beta's settings
     /// hold a time and no node count.
-    fn ab_settings(&self, default_eval: Option<AbEval>) -> AbSettings {
+    fn ab_settings(&self, default: Option<DefaultEngine>) -> AbSettings {
         let mut s = AbSettings {
             table: self.tb.clone(),
             table_cache: self.table_cache,
@@ -258,7 +258,14 @@ impl EngineArgs {
             s.set(key, value)
                 .expect("a flag's value reads as its key's");
         }
-        s.eval = s.eval.or(default_eval);
+        // The default evaluation yields to whichever one the user chose, model or not.
+        if s.eval.is_none() && s.net.is_none() {
+            match default {
+                Some(DefaultEngine::AlphaBeta(eval)) => s.eval = Some(eval),
+                Some(DefaultEngine::LearnedAlphaBeta) => s.net = Some(NetSpec::Builtin),
+                Some(DefaultEngine::Mcts) | None => {}
+            }
+        }
         s
     }
 
@@ -278,7 +285,7 @@ impl EngineArgs {
     /// it, and none select the game's default player.
     pub fn choice<S: GameSetup>(&self, setup: &S) -> Result<EngineChoice, String> {
         let (mcts_option, ab_option) = (self.mcts_option(), self.ab_option());
-        let (kind, default_eval) = match (self.engine, mcts_option, ab_option) {
+        let (kind, default) = match (self.engine, mcts_option, ab_option) {
             (Some(kind), _, _) => (kind, None),
             (None, Some(m), Some(a)) => {
                 return Err(format!(
@@ -290,7 +297,7 @@ impl EngineArgs {
             (None, None, _) => match setup.default_engine() {
                 DefaultEngine::Mcts if ab_option.is_some() => (EngineKind::Ab, None),
                 DefaultEngine::Mcts => (EngineKind::Mcts, None),
-                DefaultEngine::AlphaBeta(eval) => (EngineKind::Ab, Some(eval)),
+                ab => (EngineKind::Ab, Some(ab)),
             },
         };
         match kind {
@@ -323,7 +330,7 @@ impl EngineArgs {
                     ));
                 }
                 Ok(EngineChoice {
-                    searcher: SearcherSettings::AlphaBeta(self.ab_settings(default_eval)),
+                    searcher: SearcherSettings::AlphaBeta(self.ab_settings(default)),
                     limit: self.limits(),
                 })
             }
