@@ -384,9 +384,6 @@ mod tests {
         fn name(&self) -> String {
             "scripted".into()
         }
-        fn new_game(&mut self, _: &Position, _: &[Move]) -> Result<(), PlayerError> {
-            Ok(())
-        }
         fn choose(&mut self, _: &Position, _: &Budget) -> Result<Move, PlayerError> {
             std::thread::sleep(self.delay);
             if self.moves.is_empty() {
