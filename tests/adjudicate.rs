@@ -90,6 +90,31 @@ fn values(g: &serde_json::Value) -> Vec<Option<f64>> {
         .collect()
 }
 
+/// Checks each game against its first run of 4 plies that `run_at` finds in its values
+/// (given the game, the values and the 1-based ply ending the run): an adjudicated game
+/// ends at it and is checked by `check_adjudicated` with what was found there, any other
+/// game has none. How many games were adjudicated.
+fn check_first_runs<T>(
+    games: &[serde_json::Value],
+    run_at: impl Fn(&serde_json::Value, &[Option<f64>], usize) -> Option<T>,
+    check_adjudicated: impl Fn(&serde_json::Value, T),
+) -> usize {
+    let mut adjudicated = 0;
+    for g in games {
+        let v = values(g);
+        let first_run = (4..=v.len()).find_map(|end| run_at(g, &v, end).map(|x| (end, x)));
+        if g["reason"] == "adjudicated" {
+            adjudicated += 1;
+            let (end, found) = first_run.expect("a run of agreeing values");
+            assert_eq!(end, v.len(), "ended at the first run: {g}");
+            check_adjudicated(g, found);
+        } else {
+            assert!(first_run.is_none(), "a run the rule missed: {g}");
+        }
+    }
+    adjudicated
+}
+
 /// Plays a 5x5 match of `players` (2 games) with the extra options `rule`; its games.
 fn rule_match(
     name: &str,
@@ -124,14 +149,13 @@ fn the_resign_rule_ends_a_game_at_the_first_run_of_agreeing_values() {
         "4",
         &["--resign", "movecount=2,score=0.1"],
     );
-    let mut adjudicated = 0;
-    for g in &games {
-        let v = values(g);
-        // The side (0: first, 1: second) that the 4 plies ending at ply `end` (after the
-        // players' first move, 1-based) call lost: by its own value at most 0.1, by the
-        // other's at least 0.9.
-        let first_mover = g["opening_moves"].as_array().unwrap().len() % 2;
-        let lost_at = |end: usize| -> Option<usize> {
+    let adjudicated = check_first_runs(
+        &games,
+        |g, v, end| {
+            // The side (0: first, 1: second) that the 4 plies ending at ply `end` (after the
+            // players' first move, 1-based) call lost: by its own value at most 0.1, by the
+            // other's at least 0.9.
+            let first_mover = g["opening_moves"].as_array().unwrap().len() % 2;
             [0, 1].into_iter().find(|&side| {
                 (end - 4..end).all(|i| {
                     let mover = (first_mover + i) % 2;
@@ -142,12 +166,8 @@ fn the_resign_rule_ends_a_game_at_the_first_run_of_agreeing_values() {
                     }
                 })
             })
-        };
-        let first_run = (4..=v.len()).find_map(|end| lost_at(end).map(|s| (end, s)));
-        if g["reason"] == "adjudicated" {
-            adjudicated += 1;
-            let (end, side) = first_run.expect("a run of agreeing values");
-            assert_eq!(end, v.len(), "ended at the first run: {g}");
+        },
+        |g, side| {
             // The record's sides are the game's: first is White.
             let (winner, loser) = if side == 0 {
                 ("second", "White")
@@ -163,10 +183,8 @@ fn the_resign_rule_ends_a_game_at_the_first_run_of_agreeing_values() {
                 ),
                 "{g}"
             );
-        } else {
-            assert_eq!(first_run, None, "a run the rule missed: {g}");
-        }
-    }
+        },
+    );
     assert!(adjudicated >= 2, "{games:?}");
 }
 
@@ -178,19 +196,17 @@ fn the_draw_rule_counts_after_its_move_number_and_a_player_without_values_never_
         "4",
         &["--draw", "movenumber=2,movecount=2,score=0.2"],
     );
-    let mut drawn = 0;
-    for g in &games {
-        let v = values(g);
-        let opening = g["opening_moves"].as_array().unwrap().len();
-        // Ply i (0-based, after the opening) counts once the game is past move 2.
-        let counts = |i: usize| opening + i + 1 > 4;
-        let even = |end: usize| {
-            (end - 4..end).all(|i| counts(i) && v[i].is_some_and(|x| (x - 0.5).abs() <= 0.2 + 1e-9))
-        };
-        let first_run = (4..=v.len()).find(|&end| even(end));
-        if g["reason"] == "adjudicated" {
-            drawn += 1;
-            assert_eq!(first_run, Some(v.len()), "{g}");
+    let drawn = check_first_runs(
+        &games,
+        |g, v, end| {
+            let opening = g["opening_moves"].as_array().unwrap().len();
+            // Ply i (0-based, after the opening) counts once the game is past move 2.
+            let counts = |i: usize| opening + i + 1 > 4;
+            (end - 4..end)
+                .all(|i| counts(i) && v[i].is_some_and(|x| (x - 0.5).abs() <= 0.2 + 1e-9))
+                .then_some(())
+        },
+        |g, ()| {
             assert_eq!(g["winner"], "draw", "{g}");
             assert!(
                 g["detail"]
@@ -199,10 +215,8 @@ fn the_draw_rule_counts_after_its_move_number_and_a_player_without_values_never_
                     .starts_with("draw rule (movenumber=2,movecount=2,score=0.2)"),
                 "{g}"
             );
-        } else {
-            assert_eq!(first_run, None, "{g}");
-        }
-    }
+        },
+    );
     assert!(drawn >= 1, "{games:?}");
     // Random reports no value: the rules never fire, every game ends by the rules.
     let games = rule_match(

@@ -395,15 +395,7 @@ fn a_file_for_a_folder_and_a_ply_cap_of_0_are_refused_before_any_game() {
              {what} (made when missing); give another"
         )
     };
-    let players = [
-        "arena",
-        "--player",
-        "random",
-        "--player",
-        "random:seed=2",
-        "--games",
-        "2",
-    ];
+    let players = [&RANDOM_PAIR[..], &["--games", "2"]].concat();
     for (extra, flag, what) in [
         (&["--out", f][..], "--out", "the report's files"),
         (&["--cache", f], "--cache", "the main job's tables"),
@@ -560,16 +552,14 @@ fn refused_resume(dir: &Path, games: &str, extra: &[&str], why: &str) {
     assert!(e.contains(why) && e.contains("another --record"), "{e}");
 }
 
+/// An arena match of two random players, the second with its own seed.
+const RANDOM_PAIR: [&str; 5] = ["arena", "--player", "random", "--player", "random:seed=2"];
+
 /// The arguments of a match of two random players with fixed seeds, `games` games a
 /// pairing from openings of 3 plies, into `dir/out` with the record `dir/games.jsonl`,
 /// with `extra` options.
 fn random_args<'a>(dir: &'a Path, games: &'a str, extra: &[&'a str]) -> Vec<String> {
-    let mut args: Vec<String> = [
-        "arena",
-        "--player",
-        "random",
-        "--player",
-        "random:seed=2",
+    let fixed = [
         "--games",
         games,
         "--openings-plies",
@@ -577,10 +567,12 @@ fn random_args<'a>(dir: &'a Path, games: &'a str, extra: &[&'a str]) -> Vec<Stri
         "--seed",
         "5",
         "--quiet",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    ];
+    let mut args: Vec<String> = [&RANDOM_PAIR[..], &fixed[..]]
+        .concat()
+        .into_iter()
+        .map(String::from)
+        .collect();
     args.extend(["--out".into(), dir.join("out").display().to_string()]);
     args.extend([
         "--record".into(),

@@ -380,12 +380,20 @@ mod tests {
         seen: Vec<Move>,
     }
 
+    impl Scripted {
+        /// Plays `moves`, each after `delay_ms` milliseconds.
+        fn new(moves: Vec<Move>, delay_ms: u64) -> Scripted {
+            Scripted {
+                moves,
+                delay: Duration::from_millis(delay_ms),
+                seen: vec![],
+            }
+        }
+    }
+
     impl Player<Position> for Scripted {
         fn name(&self) -> String {
             "scripted".into()
-        }
-        fn new_game(&mut self, _: &Position, _: &[Move]) -> Result<(), PlayerError> {
-            Ok(())
         }
         fn choose(&mut self, _: &Position, _: &Budget) -> Result<Move, PlayerError> {
             std::thread::sleep(self.delay);
@@ -478,11 +486,7 @@ mod tests {
     fn illegal_move_loses() {
         let pos = start();
         let bad = Move { from: 0, to: 18 }; // a1 to a4: three rows at once
-        let mut white = Scripted {
-            moves: vec![bad],
-            delay: Duration::ZERO,
-            seen: vec![],
-        };
+        let mut white = Scripted::new(vec![bad], 0);
         let mut black = random(1);
         let g = play_game([&mut white, &mut black], &pos, &[], [budget(50); 2], 1000);
         assert_eq!(g.outcome, Outcome::Win(Side::Second));
@@ -500,22 +504,14 @@ mod tests {
         let pos = start();
         let mv = pos.parse_move("a2-a3").unwrap();
         // 60 ms on a 10 ms budget with 10 ms tolerance: lost.
-        let mut slow = Scripted {
-            moves: vec![mv],
-            delay: Duration::from_millis(60),
-            seen: vec![],
-        };
+        let mut slow = Scripted::new(vec![mv], 60);
         let mut black = random(1);
         let g = play_game([&mut slow, &mut black], &pos, &[], [budget(10); 2], 1000);
         assert_eq!(g.outcome, Outcome::Win(Side::Second));
         assert_eq!(g.reason, EndReason::Time);
         assert!(g.detail.unwrap().contains("played a2-a3 after"));
         // 5 ms on a 50 ms budget: fine; the game goes on (and black's move is shown to white).
-        let mut quick = Scripted {
-            moves: vec![mv],
-            delay: Duration::from_millis(5),
-            seen: vec![],
-        };
+        let mut quick = Scripted::new(vec![mv], 5);
         let mut black = random(1);
         let g = play_game([&mut quick, &mut black], &pos, &[], [budget(50); 2], 1000);
         assert_eq!(g.moves.len(), 2, "white resigns at its second move");
@@ -537,11 +533,7 @@ mod tests {
         };
         let tolerance = Duration::from_millis(5);
         // 30 ms a move on 50 ms and no increment: the second move falls its flag.
-        let mut slow = Scripted {
-            moves: moves.clone(),
-            delay: Duration::from_millis(30),
-            seen: vec![],
-        };
+        let mut slow = Scripted::new(moves.clone(), 30);
         let mut black = random(1);
         let budgets = [Budget::start_of(tc(50, 0), tolerance), budget(50)];
         let g = play_game([&mut slow, &mut black], &pos, &[], budgets, 1000);
@@ -554,11 +546,7 @@ mod tests {
         let d = g.detail.unwrap();
         assert!(d.starts_with("time forfeit: played f2-f3 after"), "{d}");
         // With a 40 ms increment the same moves keep within the clock.
-        let mut slow = Scripted {
-            moves,
-            delay: Duration::from_millis(30),
-            seen: vec![],
-        };
+        let mut slow = Scripted::new(moves, 30);
         let mut black = random(1);
         let budgets = [Budget::start_of(tc(50, 40), tolerance), budget(50)];
         let g = play_game([&mut slow, &mut black], &pos, &[], budgets, 1000);

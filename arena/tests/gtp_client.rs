@@ -81,9 +81,6 @@ impl Player<Position> for Scripted {
     fn name(&self) -> String {
         "scripted".into()
     }
-    fn new_game(&mut self, _: &Position, _: &[Move]) -> Result<(), PlayerError> {
-        Ok(())
-    }
     fn choose(&mut self, _: &Position, _: &Budget) -> Result<Move, PlayerError> {
         Ok(self.0.remove(0))
     }

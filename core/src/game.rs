@@ -184,13 +184,13 @@ pub trait Game: Clone + Eq + Send + Sync + fmt::Debug + 'static {
     /// One move; small and cheap to copy.
     type Move: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static;
 
-    /// The game's name for a side, for people ("White", "Left"); records and protocols
-    /// say `first`/`second`.
+    /// The game's names for its sides, the first side's first, for people ("White",
+    /// "Left"); records and protocols say `first`/`second`.
+    const SIDE_NAMES: [&'static str; 2] = ["first", "second"];
+
+    /// The game's name for a side (see [`Game::SIDE_NAMES`]).
     fn side_name(side: Side) -> &'static str {
-        match side {
-            Side::First => "first",
-            Side::Second => "second",
-        }
+        Self::SIDE_NAMES[side.index()]
     }
 
     /// The side whose turn it is.

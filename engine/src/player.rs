@@ -218,8 +218,12 @@ pub trait Player<G: Game>: Send {
     /// A short name for tables and records.
     fn name(&self) -> String;
 
-    /// Starts a new game from `start` after the opening moves `opening` (already played).
-    fn new_game(&mut self, start: &G, opening: &[G::Move]) -> Result<(), PlayerError>;
+    /// Starts a new game from `start` after the opening moves `opening` (already played);
+    /// a player that keeps nothing from one game to the next has nothing to do.
+    fn new_game(&mut self, start: &G, opening: &[G::Move]) -> Result<(), PlayerError> {
+        let _ = (start, opening);
+        Ok(())
+    }
 
     /// The move to play in `pos` (this player's turn) within `budget`.
     fn choose(&mut self, pos: &G, budget: &Budget) -> Result<G::Move, PlayerError>;

@@ -41,10 +41,6 @@ impl<G: Game> Player<G> for RandomPlayer<G> {
         "random".into()
     }
 
-    fn new_game(&mut self, _start: &G, _opening: &[G::Move]) -> Result<(), PlayerError> {
-        Ok(())
-    }
-
     fn choose(&mut self, pos: &G, _budget: &Budget) -> Result<G::Move, PlayerError> {
         random_move(pos, &mut self.rng, &mut self.moves).ok_or(PlayerError::NoMove)
     }

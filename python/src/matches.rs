@@ -83,14 +83,6 @@ impl<S: Reached> Player<S::Game> for CallablePlayer<S> {
         self.name.clone()
     }
 
-    fn new_game(
-        &mut self,
-        _start: &S::Game,
-        _opening: &[<S::Game as Game>::Move],
-    ) -> Result<(), PlayerError> {
-        Ok(())
-    }
-
     fn choose(
         &mut self,
         pos: &S::Game,

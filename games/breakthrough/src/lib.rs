@@ -47,12 +47,7 @@ pub type BreakthroughSearcher = mcts::Searcher<Position, BreakthroughPolicy>;
 impl Game for Position {
     type Move = Move;
 
-    fn side_name(side: Side) -> &'static str {
-        match side {
-            Side::First => "White",
-            Side::Second => "Black",
-        }
-    }
+    const SIDE_NAMES: [&'static str; 2] = ["White", "Black"];
 
     #[inline]
     fn side_to_move(&self) -> Side {

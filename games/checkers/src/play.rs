@@ -82,9 +82,7 @@ impl Checkers {
 impl Game for Checkers {
     type Move = Move;
 
-    fn side_name(side: Side) -> &'static str {
-        Position::side_name(side)
-    }
+    const SIDE_NAMES: [&'static str; 2] = Position::SIDE_NAMES;
 
     #[inline]
     fn side_to_move(&self) -> Side {

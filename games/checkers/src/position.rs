@@ -110,12 +110,7 @@ impl Position {
 impl Game for Position {
     type Move = Move;
 
-    fn side_name(side: Side) -> &'static str {
-        match side {
-            Side::First => "Black",
-            Side::Second => "White",
-        }
-    }
+    const SIDE_NAMES: [&'static str; 2] = ["Black", "White"];
 
     #[inline]
     fn side_to_move(&self) -> Side {

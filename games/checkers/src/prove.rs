@@ -94,9 +94,7 @@ impl Leafed {
 impl Game for Leafed {
     type Move = Move;
 
-    fn side_name(side: Side) -> &'static str {
-        Position::side_name(side)
-    }
+    const SIDE_NAMES: [&'static str; 2] = Position::SIDE_NAMES;
 
     #[inline]
     fn side_to_move(&self) -> Side {

@@ -202,12 +202,7 @@ pub fn destinations(occ: u64, from: usize) -> u64 {
 impl Game for Position {
     type Move = Move;
 
-    fn side_name(side: Side) -> &'static str {
-        match side {
-            Side::First => "X",
-            Side::Second => "O",
-        }
-    }
+    const SIDE_NAMES: [&'static str; 2] = ["X", "O"];
 
     #[inline]
     fn side_to_move(&self) -> Side {

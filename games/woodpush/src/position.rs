@@ -183,12 +183,7 @@ pub fn ko_possible(board: Board, side: Side, q: u32) -> bool {
 impl Game for Position {
     type Move = Move;
 
-    fn side_name(side: Side) -> &'static str {
-        match side {
-            Side::First => "Left",
-            Side::Second => "Right",
-        }
-    }
+    const SIDE_NAMES: [&'static str; 2] = ["Left", "Right"];
 
     #[inline]
     fn side_to_move(&self) -> Side {
