@@ -462,36 +462,24 @@ impl<S: Reached> AnyState for StateOf<S> {
                 ended(end)
             ));
         }
+        let request = crate::solving::Request {
+            table,
+            proof,
+            memory_mib,
+            stop,
+        };
         let pos = &self.pos as &dyn Any;
         if let Some(p) = pos.downcast_ref::<breakthrough::Position>() {
-            return crate::solving::breakthrough(p, proof, table, memory_mib, stop);
+            return request.breakthrough(p);
         }
         if let Some(p) = pos.downcast_ref::<woodpush::Position>() {
-            let tb = table
-                .map(woodpush::WoodpushTable::load)
-                .transpose()
-                .map_err(|e| e.to_string())?;
-            return crate::solving::drawing(
-                &woodpush::WoodpushProver,
-                p,
-                tb.as_ref(),
-                proof,
-                memory_mib,
-                stop,
-            );
+            return request.drawing(&woodpush::WoodpushProver, p, woodpush::WoodpushTable::load);
         }
         if let Some(p) = pos.downcast_ref::<chinese_checkers::Position>() {
-            let tb = table
-                .map(chinese_checkers::CcTable::load)
-                .transpose()
-                .map_err(|e| e.to_string())?;
-            return crate::solving::drawing(
+            return request.drawing(
                 &chinese_checkers::CcProver,
                 p,
-                tb.as_ref(),
-                proof,
-                memory_mib,
-                stop,
+                chinese_checkers::CcTable::load,
             );
         }
         Err(format!(

@@ -56,76 +56,88 @@ fn texts<P: Game>(root: &P, line: &[P::Move]) -> Vec<String> {
         .collect()
 }
 
-fn options<'a, T>(
-    proof: Option<&'a Path>,
-    tb: Option<&'a T>,
-    memory_mib: usize,
-    stop: &'a AtomicBool,
-) -> prover::Options<'a, T> {
-    prover::Options {
-        tablebase: tb,
-        table_bytes: memory_mib << 20,
-        proof,
-        interrupt: Some(stop),
-        ..prover::Options::default()
+/// What a solve was asked for, whatever the game: where its table and proof file are, the
+/// memory of its transposition table, and the flag that stops it.
+#[derive(Clone, Copy, Debug)]
+pub struct Request<'a> {
+    /// The table whose positions are the search's leaves.
+    pub table: Option<&'a Path>,
+    /// Where the proof file goes, when one is asked for.
+    pub proof: Option<&'a Path>,
+    /// The transposition table's size in MiB.
+    pub memory_mib: usize,
+    /// Set to stop the search.
+    pub stop: &'a AtomicBool,
+}
+
+impl<'a> Request<'a> {
+    fn options<T>(&self, tb: Option<&'a T>) -> prover::Options<'a, T> {
+        prover::Options {
+            tablebase: tb,
+            table_bytes: self.memory_mib << 20,
+            proof: self.proof,
+            interrupt: Some(self.stop),
+            ..prover::Options::default()
+        }
     }
-}
 
-/// Solves the Breakthrough position `pos`, with a row-limited table at `table` as leaves.
-pub fn breakthrough(
-    pos: &breakthrough::Position,
-    proof: Option<&Path>,
-    table: Option<&Path>,
-    memory_mib: usize,
-    stop: &AtomicBool,
-) -> Result<Solved, String> {
-    let tb = table
-        .map(|path| breakthrough::tablebase::Tablebase::open_for(path, pos.board()))
-        .transpose()
-        .map_err(|e| e.to_string())?;
-    let options: Options = options(proof, tb.as_ref(), memory_mib, stop);
-    let s = breakthrough::solve::solve(pos, &options, &Silent).map_err(|e| e.to_string())?;
-    Ok(Solved {
-        winner: Some(s.winner.index()),
-        plies: Some(s.plies),
-        line: texts(pos, &s.line),
-        nodes: s.winner_nodes + s.length_nodes,
-        seconds: s.winner_seconds + s.length_seconds + s.proof_seconds,
-        records: s.proof.map(|p| p.records),
-    })
-}
+    /// Solves the Breakthrough position `pos`, with a row-limited table as leaves.
+    pub fn breakthrough(&self, pos: &breakthrough::Position) -> Result<Solved, String> {
+        let tb = self
+            .table
+            .map(|path| breakthrough::tablebase::Tablebase::open_for(path, pos.board()))
+            .transpose()
+            .map_err(|e| e.to_string())?;
+        let options: Options = self.options(tb.as_ref());
+        let s = breakthrough::solve::solve(pos, &options, &Silent).map_err(|e| e.to_string())?;
+        Ok(Solved {
+            winner: Some(s.winner.index()),
+            plies: Some(s.plies),
+            line: texts(pos, &s.line),
+            nodes: s.winner_nodes + s.length_nodes,
+            seconds: s.winner_seconds + s.length_seconds + s.proof_seconds,
+            records: s.proof.map(|p| p.records),
+        })
+    }
 
-/// Solves `root` of a game that may draw, with `tb` as leaves.
-pub fn drawing<I: Instance>(
-    inst: &I,
-    root: &I::Pos,
-    tb: Option<&I::Table>,
-    proof: Option<&Path>,
-    memory_mib: usize,
-    stop: &AtomicBool,
-) -> Result<Solved, String> {
-    let options = options(proof, tb, memory_mib, stop);
-    let d = prover::solve_with_draws(inst, root, &options, &Silent).map_err(|e| e.to_string())?;
-    let winner = match d.valued.value {
-        Value::Win(side) => Some(side.index()),
-        Value::Draw => None,
-    };
-    let summary = d
-        .win
-        .as_ref()
-        .and_then(|s| s.proof.as_ref())
-        .or(d.draw_proof.as_ref());
-    Ok(Solved {
-        winner,
-        plies: d.win.as_ref().map(|s| s.plies),
-        line: d
+    /// Solves `root` of a game that may draw, with the table `load` reads as leaves.
+    pub fn drawing<I: Instance, E: std::fmt::Display>(
+        &self,
+        inst: &I,
+        root: &I::Pos,
+        load: impl FnOnce(&Path) -> Result<I::Table, E>,
+    ) -> Result<Solved, String> {
+        let tb = self
+            .table
+            .map(load)
+            .transpose()
+            .map_err(|e| e.to_string())?;
+        let options = self.options(tb.as_ref());
+        let d =
+            prover::solve_with_draws(inst, root, &options, &Silent).map_err(|e| e.to_string())?;
+        let winner = match d.valued.value {
+            Value::Win(side) => Some(side.index()),
+            Value::Draw => None,
+        };
+        let summary = d
             .win
             .as_ref()
-            .map_or_else(Vec::new, |s| texts(root, &s.line)),
-        nodes: d.valued.nodes[0] + d.valued.nodes[1] + d.win.as_ref().map_or(0, |s| s.length_nodes),
-        seconds: d.valued.seconds + d.win.as_ref().map_or(0.0, |s| s.length_seconds),
-        records: summary.map(|p| p.records),
-    })
+            .and_then(|s| s.proof.as_ref())
+            .or(d.draw_proof.as_ref());
+        Ok(Solved {
+            winner,
+            plies: d.win.as_ref().map(|s| s.plies),
+            line: d
+                .win
+                .as_ref()
+                .map_or_else(Vec::new, |s| texts(root, &s.line)),
+            nodes: d.valued.nodes[0]
+                + d.valued.nodes[1]
+                + d.win.as_ref().map_or(0, |s| s.length_nodes),
+            seconds: d.valued.seconds + d.win.as_ref().map_or(0.0, |s| s.length_seconds),
+            records: summary.map(|p| p.records),
+        })
+    }
 }
 
 /// Checks `file` as a proof of the game `P`; `None` when it is a proof of another game.
