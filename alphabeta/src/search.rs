@@ -141,8 +141,8 @@ impl<G: Game> AlphaBeta<G> {
         })
     }
 
-    /// The same searcher consulting `oracle` at every node below the root: a proven
-    /// result ends the line.
+    /// The same searcher consulting `oracle` at every node below the root, where a proven
+    /// result ends the line, and at the root, where a move the oracle names is played.
     pub fn with_oracle(mut self, oracle: Arc<dyn Oracle<G>>) -> AlphaBeta<G> {
         self.oracle = Some(oracle);
         self
@@ -217,6 +217,11 @@ impl<G: Game> AlphaBeta<G> {
         let Some(&first) = root_moves.first() else {
             return Err(SearchError::NoMoveLeft);
         };
+        if exclude.is_empty() {
+            if let Some(report) = self.oracle_root(pos, &root_moves, start) {
+                return Ok(report);
+            }
+        }
         self.exclude.clear();
         self.exclude.extend_from_slice(exclude);
         self.external_stop = watch.stop.clone();
@@ -224,6 +229,30 @@ impl<G: Game> AlphaBeta<G> {
         self.exclude.clear();
         self.external_stop = None;
         Ok(result)
+    }
+
+    /// When the oracle proves the root and names a legal move, that move is played at once,
+    /// as MCTS plays it: the oracle can choose among equal proofs (by distance, or by the
+    /// progress that keeps a won ending from being drawn by a rule of play), where the
+    /// search sees only equal values.
+    fn oracle_root(
+        &mut self,
+        pos: &G,
+        root_moves: &[G::Move],
+        start: Instant,
+    ) -> Option<Report<G::Move>> {
+        let p = self.oracle.as_ref()?.probe_root(pos)?;
+        let mv = p.best_move.filter(|m| root_moves.contains(m))?;
+        self.nodes = 1;
+        let plies = p.plies.unwrap_or(UNKNOWN_DISTANCE);
+        Some(Report {
+            best_move: mv,
+            score: Score::from_value(proven(p.result, 0, plies)),
+            depth: 0,
+            nodes: 1,
+            elapsed: start.elapsed(),
+            pv: vec![mv],
+        })
     }
 
     /// Iterative deepening from depth 1 within `limit`.

@@ -421,3 +421,77 @@ fn the_watch_sees_every_finished_depth_and_its_flag_stops_the_search() {
         r.nodes
     );
 }
+
+/// Nim known to the end, naming at the root the last winning move in the legal order (a
+/// choice among equal proofs the search could not make) and no move below it.
+#[derive(Debug, Default)]
+struct LastWinningMove(std::sync::Mutex<Brute>);
+
+impl LastWinningMove {
+    fn value(&self, pos: &Nim) -> GameResult {
+        self.0.lock().unwrap().solve(pos).0
+    }
+}
+
+impl quasar_core::Oracle<Nim> for LastWinningMove {
+    fn probe(&self, pos: &Nim) -> Option<quasar_core::ProvenOutcome<u8>> {
+        Some(quasar_core::ProvenOutcome {
+            result: self.value(pos),
+            plies: None,
+            best_move: None,
+        })
+    }
+
+    fn probe_root(&self, pos: &Nim) -> Option<quasar_core::ProvenOutcome<u8>> {
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        let winning = moves.into_iter().rev().find(|&m| {
+            let mut c = pos.clone();
+            c.play(m);
+            self.value(&c) == GameResult::Loss
+        });
+        Some(quasar_core::ProvenOutcome {
+            best_move: winning,
+            ..self.probe(pos)?
+        })
+    }
+}
+
+#[test]
+fn the_oracles_root_move_is_played_and_a_search_with_moves_left_out_searches() {
+    let oracle = Arc::new(LastWinningMove::default());
+    let mut played = 0;
+    for a in 1..=6u8 {
+        for b in 0..=6u8 {
+            let pos = Nim::new([a, b], NO_CAP);
+            let mut ab =
+                AlphaBeta::new(Config::default(), Arc::new(Flat)).with_oracle(oracle.clone());
+            let named = quasar_core::Oracle::probe_root(oracle.as_ref(), &pos).unwrap();
+            let r = ab.search(&pos, Limit::Depth(6)).unwrap();
+            match named.best_move {
+                Some(mv) => {
+                    assert_eq!((r.best_move, r.pv.clone()), (mv, vec![mv]), "{a} {b}");
+                    assert!(matches!(
+                        r.score,
+                        Score::Proven {
+                            result: GameResult::Win,
+                            ..
+                        }
+                    ));
+                    played += 1;
+                    // Without that move the search looks among the others.
+                    let mut legal = Vec::new();
+                    pos.legal_moves(&mut legal);
+                    if legal.len() > 1 {
+                        let none = &mut quasar_core::progress::Watch::none();
+                        let rest = ab.search_with(&pos, Limit::Depth(6), &[mv], none).unwrap();
+                        assert!(rest.depth >= 1 && rest.best_move != mv, "{a} {b}");
+                    }
+                }
+                // A lost root names no move: the search plays one of its own, proven lost.
+                None => assert!(r.depth >= 1, "{a} {b}"),
+            }
+        }
+    }
+    assert!(played > 10, "{played}");
+}
