@@ -241,15 +241,14 @@ impl<G: Game> AlphaBeta<G> {
         root_moves: &[G::Move],
         start: Instant,
     ) -> Option<Report<G::Move>> {
-        let p = self.oracle.as_ref()?.probe_root(pos)?;
-        let mv = p.best_move.filter(|m| root_moves.contains(m))?;
+        let (p, mv) = self.oracle.as_ref()?.root_move(pos, root_moves)?;
         self.nodes = 1;
         let plies = p.plies.unwrap_or(UNKNOWN_DISTANCE);
         Some(Report {
             best_move: mv,
             score: Score::from_value(proven(p.result, 0, plies)),
             depth: 0,
-            nodes: 1,
+            nodes: self.nodes,
             elapsed: start.elapsed(),
             pv: vec![mv],
         })

@@ -46,6 +46,15 @@ pub trait Oracle<G: Game>: Send + Sync {
         self.probe(pos)
     }
 
+    /// [`Oracle::probe_root`]'s proof with its move, where the move is among `legal`: what a
+    /// search plays at once, whatever the search (a move not legal is the oracle's error,
+    /// and the search then plays its own).
+    fn root_move(&self, pos: &G, legal: &[G::Move]) -> Option<(ProvenOutcome<G::Move>, G::Move)> {
+        let p = self.probe_root(pos)?;
+        let mv = p.best_move.filter(|m| legal.contains(m))?;
+        Some((p, mv))
+    }
+
     /// A hint that the children of `pos` reached by `moves` are about to be probed (MCTS
     /// probes every child of a new node): an oracle whose answer is a random read into
     /// memory can start those reads now, so that they overlap instead of waiting on each

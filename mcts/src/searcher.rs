@@ -247,13 +247,10 @@ impl<G: Game, P: PlayoutPolicy<G>> Searcher<G, P> {
     /// the oracle knows more than a search whose children it has all proven (it may, for
     /// one, choose among equal proofs by distance or by progress).
     fn oracle_root(&mut self, pos: &G, start: Instant) -> Option<Report<G::Move>> {
-        let p = self.oracle.as_ref()?.probe_root(pos)?;
-        let mv = p.best_move?;
+        let oracle = self.oracle.as_ref()?;
         let moves = &mut self.main.scratch.moves;
         pos.legal_moves(moves);
-        if !moves.contains(&mv) {
-            return None;
-        }
+        let (p, mv) = oracle.root_move(pos, moves)?;
         let plies = solver::oracle_plies(&p) as u32;
         Some(report::oracle_move(
             mv,

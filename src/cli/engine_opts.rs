@@ -244,8 +244,8 @@ impl EngineArgs {
         s
     }
 
-    /// Alpha-beta's settings from these options, its evaluation `default_eval` unless
-    /// `--eval` names one. The limit is the choice's, not a setting: alpha-beta's settings
+    /// Alpha-beta's settings from these options, with the evaluation of the game's `default`
+    /// player where it is alpha-beta and neither `--eval` nor `--net` names one. The limit is the choice's, not a setting: alpha-beta's settings
     /// hold a time and no node count.
     fn ab_settings(&self, default: Option<DefaultEngine>) -> AbSettings {
         let mut s = AbSettings {

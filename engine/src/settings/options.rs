@@ -188,8 +188,8 @@ pub const OPTIONS: &[EngineOption] = &[
          (a node count for ab), --seed and --tb serve both; --depth, --hash and --eval select \
          ab, the other options mcts [default: the best player found for the game and board: \
          breakthrough: mcts, but ab with --eval mcts from 8 rows on boards without a \
-         shipped model (8x8 has one); woodpush: ab; chinese-checkers: ab; checkers: ab with its shipped model (--net \
-         builtin)]",
+         shipped model (8x8 has one); woodpush: ab; chinese-checkers: ab; checkers: ab with \
+         its shipped model (--net builtin)]",
     ),
     EngineOption::both(
         "tb",
