@@ -21,6 +21,7 @@ pub fn check_against_exact<G: Game>(
         Config {
             table_bytes: 1 << 20,
             max_depth: 32,
+            ..Config::default()
         },
         eval,
     );

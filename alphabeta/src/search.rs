@@ -7,7 +7,7 @@ use crate::ordering::{sort_by_score, Ordering};
 use crate::score::{from_table, proven, to_table, Score, INFINITY, PROVEN, UNKNOWN_DISTANCE};
 use crate::tt::{Bound, Table, TableTooLarge};
 use quasar_core::progress::{SearchInfo, Watch};
-use quasar_core::{Evaluation, Game, Oracle, EVAL_LIMIT};
+use quasar_core::{Evaluation, Game, Oracle, EVAL_LIMIT, QUIESCENCE_PLIES};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -19,6 +19,9 @@ pub struct Config {
     pub table_bytes: usize,
     /// The deepest iteration (plies).
     pub max_depth: u32,
+    /// The most plies searched past an iteration's depth through positions the evaluation
+    /// calls not quiet ([`Evaluation::is_quiet`]; 0: none).
+    pub quiescence: u32,
 }
 
 impl Default for Config {
@@ -26,6 +29,7 @@ impl Default for Config {
         Config {
             table_bytes: 64 << 20,
             max_depth: 64,
+            quiescence: QUIESCENCE_PLIES,
         }
     }
 }
@@ -88,6 +92,9 @@ pub struct AlphaBeta<G: Game> {
     stopped: bool,
     /// The best root move of the running iteration and its value.
     root_best: Option<(G::Move, i32)>,
+    /// The depth of the running iteration: a line reaches its horizon there, and searches
+    /// on through positions that are not quiet up to `quiescence` plies further.
+    iteration: u32,
     /// Root moves left out of this search (the lines a multi-line analysis already has).
     exclude: Vec<G::Move>,
     /// The caller's flag that ends the search early, read with the clock.
@@ -120,7 +127,7 @@ impl<G: Game> AlphaBeta<G> {
         config: Config,
         eval: Arc<dyn Evaluation<G>>,
     ) -> Result<AlphaBeta<G>, TableTooLarge> {
-        let plies = config.max_depth as usize + 1;
+        let plies = (config.max_depth + config.quiescence) as usize + 1;
         Ok(AlphaBeta {
             table: Table::new(config.table_bytes)?,
             order: Ordering::new(plies),
@@ -136,6 +143,7 @@ impl<G: Game> AlphaBeta<G> {
             deadline: None,
             stopped: false,
             root_best: None,
+            iteration: 0,
             exclude: Vec::new(),
             external_stop: None,
         })
@@ -180,7 +188,7 @@ impl<G: Game> AlphaBeta<G> {
     /// Forgets the transposition table and the history (a new game).
     pub fn clear(&mut self) {
         self.table.clear();
-        self.order = Ordering::new(self.config.max_depth as usize + 1);
+        self.order = Ordering::new((self.config.max_depth + self.config.quiescence) as usize + 1);
     }
 
     /// Searches `pos` within `limit` and returns the move to play.
@@ -285,6 +293,7 @@ impl<G: Game> AlphaBeta<G> {
         let mut depth_done = 0;
         for depth in 1..=max_depth {
             self.root_best = None;
+            self.iteration = depth;
             self.path.clear();
             let value = self.node(pos, depth, -INFINITY, INFINITY, 0, None);
             if self.stopped {
@@ -386,6 +395,13 @@ impl<G: Game> AlphaBeta<G> {
                 }
             }
         }
+        // At the horizon a position that is not quiet is searched a ply further: its
+        // value is about to change in a way the evaluation cannot see. Such a node's
+        // value depends on how far its line may still go, so the table neither cuts it
+        // nor keeps it.
+        let extended =
+            depth == 0 && ply < self.iteration + self.config.quiescence && !self.eval.is_quiet(pos);
+        let depth = if extended { 1 } else { depth };
         if depth == 0 {
             let v = known.unwrap_or_else(|| self.eval.evaluate(pos));
             return v.clamp(-EVAL_LIMIT, EVAL_LIMIT);
@@ -393,7 +409,7 @@ impl<G: Game> AlphaBeta<G> {
         let mut table_move = None;
         if let Some(e) = self.table.probe(key) {
             table_move = e.mv;
-            if ply > 0 && e.depth as u32 >= depth {
+            if ply > 0 && !extended && e.depth as u32 >= depth {
                 let v = from_table(e.value, ply);
                 let cut = match e.bound {
                     Bound::Exact => true,
@@ -488,7 +504,7 @@ impl<G: Game> AlphaBeta<G> {
             best_move
         };
         // A root with moves left out has a value that is not the position's.
-        if !every {
+        if !every && !extended {
             self.table
                 .store(key, to_table(best, ply), stored_move, depth, bound);
         }

@@ -172,6 +172,7 @@ fn tree_searcher(eval: Arc<dyn Evaluation<Tree>>) -> AlphaBeta<Tree> {
         Config {
             table_bytes: 1 << 16,
             max_depth: 12,
+            ..Config::default()
         },
         eval,
     )
@@ -206,6 +207,106 @@ fn values_equal_plain_negamax_at_every_depth() {
             );
         }
     }
+}
+
+/// [`TreeEval`] with every node whose hash is a multiple of 3 not quiet.
+struct Restless;
+
+impl Restless {
+    fn quiet(pos: &Tree) -> bool {
+        splitmix64(pos.id ^ 0x9) % 3 != 0
+    }
+}
+
+impl Evaluation<Tree> for Restless {
+    fn evaluate(&self, pos: &Tree) -> i32 {
+        TreeEval.evaluate(pos)
+    }
+    fn scale(&self) -> f64 {
+        TreeEval.scale()
+    }
+    fn is_tactical(&self, pos: &Tree, mv: u8) -> bool {
+        TreeEval.is_tactical(pos, mv)
+    }
+    fn verdict(&self, pos: &Tree) -> Option<Verdict> {
+        TreeEval.verdict(pos)
+    }
+    fn is_quiet(&self, pos: &Tree) -> bool {
+        Restless::quiet(pos)
+    }
+    fn name(&self) -> &'static str {
+        "random, restless"
+    }
+}
+
+/// Plain negamax that searches a node at the horizon on while it is not quiet and its
+/// ply is below `horizon`.
+fn negamax_quiet(pos: &Tree, depth: u32, ply: u32, horizon: u32) -> i32 {
+    let side = pos.side_to_move();
+    if let Some(o) = pos.outcome() {
+        return crate::score::proven(o.result_for(side), ply, 0);
+    }
+    if ply > 0 {
+        if let Some(v) = TreeEval.verdict(pos) {
+            return crate::score::proven(v.result, ply, v.plies);
+        }
+    }
+    let depth = if depth == 0 && ply < horizon && !Restless::quiet(pos) {
+        1
+    } else {
+        depth
+    };
+    if depth == 0 {
+        return TreeEval.evaluate(pos);
+    }
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    moves
+        .iter()
+        .map(|&m| {
+            let mut c = pos.clone();
+            c.play(m);
+            -negamax_quiet(&c, depth - 1, ply + 1, horizon)
+        })
+        .max()
+        .unwrap()
+}
+
+#[test]
+fn positions_that_are_not_quiet_are_searched_past_the_horizon_as_far_as_allowed() {
+    let mut differ = 0;
+    for (seed, root) in roots().take(80) {
+        for quiescence in [0, 1, 3] {
+            let mut ab = AlphaBeta::new(
+                Config {
+                    table_bytes: 1 << 16,
+                    max_depth: 12,
+                    quiescence,
+                },
+                Arc::new(Restless),
+            );
+            for depth in 1..=5 {
+                ab.clear();
+                let r = ab.search(&root, Limit::Depth(depth)).unwrap();
+                let got = match r.score {
+                    Score::Eval(v) => v,
+                    Score::Proven { result, plies } => crate::score::proven(result, 0, plies),
+                };
+                if r.depth < depth {
+                    // A proven result ends the deepening early.
+                    assert!(got.abs() > crate::PROVEN, "seed {seed} depth {depth}");
+                    continue;
+                }
+                let want = negamax_quiet(&root, depth, 0, depth + quiescence);
+                assert_eq!(
+                    got, want,
+                    "seed {seed} depth {depth} quiescence {quiescence}"
+                );
+                differ += usize::from(quiescence > 0 && want != negamax(&root, depth, 0));
+            }
+        }
+    }
+    assert!(differ > 20, "quiescence changed only {differ} values");
 }
 
 #[test]

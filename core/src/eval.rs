@@ -7,6 +7,11 @@ use crate::game::{Game, GameResult};
 /// above it for proven results.
 pub const EVAL_LIMIT: i32 = 1_000_000;
 
+/// The most plies a search looks past its horizon through positions that are not quiet
+/// ([`Evaluation::is_quiet`]): enough for the longest exchanges of captures, few enough
+/// that a rare chain of forced moves costs little.
+pub const QUIESCENCE_PLIES: u32 = 16;
+
 /// A result that follows from the rules a few plies ahead, found without a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Verdict {
@@ -70,6 +75,16 @@ pub trait Evaluation<G: Game>: Send + Sync {
     fn forced_moves(&self, pos: &G, moves: &mut Vec<G::Move>) -> bool {
         let _ = (pos, moves);
         false
+    }
+
+    /// Whether the value of `pos` can stand without a search: `false` where the rules force
+    /// a sequence that a static value cannot see (in checkers, a capture the side to move
+    /// must make), so that searches look past it before they trust a value (quiescence).
+    /// `true` by default.
+    #[inline]
+    fn is_quiet(&self, pos: &G) -> bool {
+        let _ = pos;
+        true
     }
 
     /// The value of each child of `pos` for the child's side to move, as

@@ -26,7 +26,9 @@ pub mod testing;
 mod toy;
 
 pub use encode::{Encode, Planes};
-pub use eval::{win_chance, Evaluation, ForcedOnly, Verdict, Verdicts, EVAL_LIMIT};
+pub use eval::{
+    win_chance, Evaluation, ForcedOnly, Verdict, Verdicts, EVAL_LIMIT, QUIESCENCE_PLIES,
+};
 pub use game::{perft, random_line, Detail, Game, GameResult, Outcome, ParseError, Side};
 pub use limit::Limit;
 pub use measure::cpu_seconds;

@@ -38,6 +38,8 @@ pub struct AbSettings {
     pub clock: Option<TimeControl>,
     /// The deepest iteration (`depth=8`), within the time budget.
     pub depth: Option<u32>,
+    /// The most plies past the horizon through positions that are not quiet (`quiesce=16`).
+    pub quiesce: Option<u32>,
     /// The transposition table's size in MiB (`hash=64`).
     pub hash_mib: Option<usize>,
     /// Which of the game's evaluations it searches with (`eval=mcts`).
@@ -132,6 +134,11 @@ impl AbSettings {
                 Ok(d) if (1..=64).contains(&d) => self.depth = Some(d),
                 _ => return Err(bad("expected a whole number of plies from 1 to 64")),
             },
+            "quiesce" if self.quiesce.is_some() => return Err(twice()),
+            "quiesce" => match value.parse::<u32>() {
+                Ok(q) if q <= 64 => self.quiesce = Some(q),
+                _ => return Err(bad("expected a whole number of plies from 0 to 64")),
+            },
             "hash" if self.hash_mib.is_some() => return Err(twice()),
             "hash" => match value.parse::<usize>() {
                 Ok(m) if (1..=MAX_HASH_MIB).contains(&m) => self.hash_mib = Some(m),
@@ -157,6 +164,7 @@ impl AbSettings {
         Config {
             table_bytes: self.hash_mib.map_or(d.table_bytes, |m| m << 20),
             max_depth: self.depth.unwrap_or(d.max_depth),
+            quiescence: self.quiesce.unwrap_or(d.quiescence),
         }
     }
 
@@ -217,6 +225,7 @@ impl fmt::Display for AbSettings {
         keys.set("time", self.time.map(format_duration));
         keys.set("tc", self.clock);
         keys.set("depth", self.depth);
+        keys.set("quiesce", self.quiesce);
         keys.set("hash", self.hash_mib);
         keys.set(
             "eval",

@@ -151,6 +151,9 @@ pub struct EngineSettings {
     /// Plies of alpha-beta behind each new node's evaluation (`prior-depth=2`; 0: the
     /// evaluation alone); a forced result it finds proves the node. Needs an evaluation.
     pub prior_depth: Option<u32>,
+    /// The most plies a new node's value is searched past its horizon through positions
+    /// that are not quiet (`quiesce=16`; 0: none).
+    pub quiesce: Option<u32>,
     /// The learned evaluation behind priors, implicit minimax backups and shallow searches
     /// (`net=FILE|builtin|off`; the game's default when unset).
     pub net: Option<crate::net::NetSpec>,
@@ -282,6 +285,7 @@ impl EngineSettings {
             imb: self.imb.unwrap_or(defaults.imb),
             prior: self.prior.unwrap_or(defaults.prior),
             prior_depth: self.prior_depth.unwrap_or(defaults.prior_depth),
+            quiescence: self.quiesce.unwrap_or(defaults.quiescence),
             leaf: self.leaf.unwrap_or(defaults.leaf),
             check: self.check.unwrap_or(defaults.check),
         }

@@ -129,6 +129,11 @@ impl<G: Game> Evaluation<G> for NetEvaluation<G> {
         self.base.forced_moves(pos, moves)
     }
 
+    #[inline]
+    fn is_quiet(&self, pos: &G) -> bool {
+        self.base.is_quiet(pos)
+    }
+
     fn name(&self) -> &'static str {
         "learned"
     }

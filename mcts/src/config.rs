@@ -41,6 +41,12 @@ pub struct Config<P> {
     /// and implicit minimax backups (0: the child's evaluation alone); a forced result it
     /// finds proves the child.
     pub prior_depth: u32,
+    /// The most plies a new child's value is searched past its horizon (`prior_depth`)
+    /// through positions the evaluation calls not quiet ([`Evaluation::is_quiet`]), so that
+    /// a capture about to be made counts (0: the value where the horizon falls).
+    ///
+    /// [`Evaluation::is_quiet`]: quasar_core::Evaluation::is_quiet
+    pub quiescence: u32,
     /// What scores a simulation that ends at a leaf the solver has not proven.
     pub leaf: Leaf,
     /// A search for forced results from each node that reaches a number of visits (the
@@ -107,6 +113,7 @@ impl<P: Default> Default for Config<P> {
             imb: 0.0,
             prior: 0,
             prior_depth: 0,
+            quiescence: quasar_core::QUIESCENCE_PLIES,
             leaf: Leaf::Playout,
             check: None,
         }

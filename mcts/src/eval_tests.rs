@@ -204,11 +204,12 @@ fn priors_leave_expansion_to_real_visits() {
     }
 }
 
-/// Plain negamax to `depth` without pruning, scoring the game's end `WIN - plies` for the
-/// winner as the shallow search does: the independent check of its values.
-fn plain(pos: &Nim, depth: u32, ply: u32, eval: &dyn Evaluation<Nim>) -> ShallowValue {
+/// Plain negamax to `depth` without pruning, and on through positions that are not quiet
+/// while the ply is below `horizon`, scoring the game's end `WIN - plies` for the winner as
+/// the shallow search does: the independent check of its values.
+fn plain(pos: &Nim, depth: u32, horizon: u32, eval: &dyn Evaluation<Nim>) -> ShallowValue {
     const WIN: i64 = 1 << 40;
-    fn go(pos: &Nim, depth: u32, ply: u32, eval: &dyn Evaluation<Nim>) -> i64 {
+    fn go(pos: &Nim, depth: u32, ply: u32, horizon: u32, eval: &dyn Evaluation<Nim>) -> i64 {
         if let Some(o) = pos.outcome() {
             return match o.result_for(pos.side_to_move()) {
                 GameResult::Win => WIN - ply as i64,
@@ -216,16 +217,21 @@ fn plain(pos: &Nim, depth: u32, ply: u32, eval: &dyn Evaluation<Nim>) -> Shallow
                 GameResult::Draw => 0,
             };
         }
+        let depth = if depth == 0 && ply < horizon && !eval.is_quiet(pos) {
+            1
+        } else {
+            depth
+        };
         if depth == 0 {
             return eval.evaluate(pos) as i64;
         }
         pos.moves()
             .into_iter()
-            .map(|mv| -go(&pos.after(mv), depth - 1, ply + 1, eval))
+            .map(|mv| -go(&pos.after(mv), depth - 1, ply + 1, horizon, eval))
             .max()
             .unwrap()
     }
-    let v = go(pos, depth, ply, eval);
+    let v = go(pos, depth, 0, horizon, eval);
     if v > WIN / 2 {
         ShallowValue::Proven(GameResult::Win, (WIN - v) as u32)
     } else if v < -WIN / 2 {
@@ -251,10 +257,10 @@ fn the_shallow_search_equals_plain_negamax_and_its_proofs_are_exact() {
     let mut proofs = 0;
     for pos in unfinished(8) {
         for depth in 0..5 {
-            let got = shallow.value(&Scrambled, &pos, depth);
+            let got = shallow.value(&Scrambled, &pos, depth, 0);
             assert_eq!(
                 got,
-                plain(&pos, depth, 0, &Scrambled),
+                plain(&pos, depth, depth, &Scrambled),
                 "{pos:?} depth {depth}"
             );
             // A forced result is the game's exact value and length.
@@ -265,6 +271,41 @@ fn the_shallow_search_equals_plain_negamax_and_its_proofs_are_exact() {
         }
     }
     assert!(proofs > 50, "only {proofs} forced results");
+}
+
+/// [`Scrambled`] with every position whose piles sum to an odd number not quiet.
+struct Restless;
+
+impl Evaluation<Nim> for Restless {
+    fn evaluate(&self, pos: &Nim) -> i32 {
+        Scrambled.evaluate(pos)
+    }
+    fn scale(&self) -> f64 {
+        Scrambled.scale()
+    }
+    fn is_quiet(&self, pos: &Nim) -> bool {
+        pos.piles.iter().map(|&p| p as u32).sum::<u32>() % 2 == 0
+    }
+    fn name(&self) -> &'static str {
+        "scrambled, restless"
+    }
+}
+
+#[test]
+fn the_shallow_search_goes_past_its_horizon_while_positions_are_not_quiet() {
+    let mut shallow = Shallow::<Nim>::default();
+    let mut differ = 0;
+    for pos in unfinished(8) {
+        for depth in 0..3 {
+            for quiescence in [0, 1, 4] {
+                let got = shallow.value(&Restless, &pos, depth, quiescence);
+                let want = plain(&pos, depth, depth + quiescence, &Restless);
+                assert_eq!(got, want, "{pos:?} depth {depth} quiescence {quiescence}");
+                differ += usize::from(got != plain(&pos, depth, depth, &Restless));
+            }
+        }
+    }
+    assert!(differ > 20, "quiescence changed only {differ} values");
 }
 
 #[test]

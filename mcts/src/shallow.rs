@@ -30,6 +30,8 @@ pub struct Shallow<G: Game> {
     limit: u64,
     /// Whether it gave up: then every node returns 0, so nothing is proven.
     aborted: bool,
+    /// The deepest ply a line may reach through positions that are not quiet.
+    quiet_horizon: u32,
 }
 
 impl<G: Game> Default for Shallow<G> {
@@ -39,14 +41,23 @@ impl<G: Game> Default for Shallow<G> {
             nodes: 0,
             limit: u64::MAX,
             aborted: false,
+            quiet_horizon: 0,
         }
     }
 }
 
 impl<G: Game> Shallow<G> {
-    /// The value of `pos` (not over) for its side to move, searched `depth` plies deep.
-    pub fn value(&mut self, eval: &dyn Evaluation<G>, pos: &G, depth: u32) -> ShallowValue {
-        self.ready(depth, u64::MAX);
+    /// The value of `pos` (not over) for its side to move, searched `depth` plies deep and
+    /// up to `quiescence` plies further through positions that are not quiet.
+    pub fn value(
+        &mut self,
+        eval: &dyn Evaluation<G>,
+        pos: &G,
+        depth: u32,
+        quiescence: u32,
+    ) -> ShallowValue {
+        self.ready(depth + quiescence, u64::MAX);
+        self.quiet_horizon = depth + quiescence;
         let v = self.node(eval, pos, depth, -WIN - 1, WIN + 1, 0, false);
         if v > DECIDED {
             ShallowValue::Proven(GameResult::Win, (WIN - v) as u32)
@@ -72,6 +83,7 @@ impl<G: Game> Shallow<G> {
         limit: u64,
     ) -> Option<(GameResult, u32)> {
         self.ready(depth, limit);
+        self.quiet_horizon = 0;
         let v = self.node(eval, pos, depth, DECIDED, DECIDED + 1, 0, true);
         if v > DECIDED {
             return Some((GameResult::Win, (WIN - v) as u32));
@@ -116,6 +128,12 @@ impl<G: Game> Shallow<G> {
         if let Some(v) = eval.verdict(pos) {
             return decided(v.result, ply + v.plies);
         }
+        // A position that is not quiet is searched a ply further, up to the quiet horizon.
+        let depth = if depth == 0 && ply < self.quiet_horizon && !eval.is_quiet(pos) {
+            1
+        } else {
+            depth
+        };
         if depth == 0 {
             if forced_only {
                 return 0;

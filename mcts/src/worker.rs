@@ -66,7 +66,12 @@ impl<'a, G: Game, P> Settings<'a, G, P> {
             oracle,
             oracle_every: config.oracle_in_playouts.map_or(0, |k| k.get()),
             child_probes: config.child_probes,
-            heuristic: Heuristic { eval, prior, depth },
+            heuristic: Heuristic {
+                eval,
+                prior,
+                depth,
+                quiescence: config.quiescence,
+            },
             alpha,
             checks: config.check.zip(evaluation),
         }
@@ -83,6 +88,8 @@ pub struct Heuristic<'a, G: Game> {
     pub prior: u32,
     /// Plies of the shallow search behind each new child's value (0: its evaluation alone).
     pub depth: u32,
+    /// Plies that search may go further through positions that are not quiet.
+    pub quiescence: u32,
 }
 
 impl<G: Game> Clone for Heuristic<'_, G> {
@@ -423,12 +430,15 @@ pub fn expand<G: Game, S: Store<G::Move>>(
         let value = match (proof, heuristic.eval) {
             (Proof::Unknown, Some(e)) => {
                 // The evaluation is for the child's side to move, the mover's opponent.
-                let v = if at_once {
+                // A child with a capture still to make is searched past it.
+                let searched =
+                    heuristic.depth > 0 || (heuristic.quiescence > 0 && !e.is_quiet(&child));
+                let v = if searched {
+                    shallow.value(e, &child, heuristic.depth, heuristic.quiescence)
+                } else if at_once {
                     ShallowValue::Eval(values[k])
-                } else if heuristic.depth == 0 {
-                    ShallowValue::Eval(e.evaluate(&child))
                 } else {
-                    shallow.value(e, &child, heuristic.depth)
+                    ShallowValue::Eval(e.evaluate(&child))
                 };
                 match v {
                     ShallowValue::Eval(v) => to_value(1.0 - win_chance(v, e.scale())),

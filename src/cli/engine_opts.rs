@@ -116,6 +116,7 @@ fn flag(option: &'static EngineOption) -> Arg {
         "table-cache" => arg.value_parser(|text: &str| quasar_file::cache::parse_cache_size(text)),
         "net" => arg.value_parser(net_spec),
         "depth" => arg.value_parser(value_parser!(u32).range(1..=64)),
+        "quiesce" => arg.value_parser(value_parser!(u32).range(0..=64)),
         "hash" => arg.value_parser(value_parser!(u64).range(1..=MAX_HASH_MIB as u64)),
         "eval" => arg.value_parser(EnumValueParser::<EvalKind>::new()),
         "threads" => arg.value_parser(value_parser!(u32).range(1..=256)),
@@ -171,6 +172,8 @@ pub struct EngineArgs {
     pub table_cache: Option<u64>,
     /// `--net`: the learned evaluation.
     pub net: Option<NetSpec>,
+    /// `--quiesce`: the most plies past the horizon through positions that are not quiet.
+    pub quiesce: Option<u32>,
     /// The options of one search given, each with its text (a switch as the value it stands
     /// for), in the command line's order.
     given: Vec<(&'static EngineOption, String)>,
@@ -207,6 +210,7 @@ impl clap::FromArgMatches for EngineArgs {
             tb: m.get_one::<PathBuf>("tb").cloned(),
             table_cache: m.get_one::<u64>("table-cache").copied(),
             net: m.get_one::<NetSpec>("net").cloned(),
+            quiesce: m.get_one::<u32>("quiesce").copied(),
             given: given.into_iter().map(|(_, o, text)| (o, text)).collect(),
         })
     }
@@ -234,6 +238,7 @@ impl EngineArgs {
             limit: Some(self.limits()),
             seed: Some(self.seed),
             net: self.net.clone(),
+            quiesce: self.quiesce,
             ..EngineSettings::default()
         };
         for (key, value) in self.given(Scope::Mcts) {
@@ -252,6 +257,7 @@ impl EngineArgs {
             table: self.tb.clone(),
             table_cache: self.table_cache,
             net: self.net.clone(),
+            quiesce: self.quiesce,
             ..AbSettings::default()
         };
         for (key, value) in self.given(Scope::AlphaBeta) {

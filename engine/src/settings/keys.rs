@@ -221,6 +221,13 @@ impl EngineSettings {
                 }
                 once(&mut self.prior_depth, d, twice)?;
             }
+            "quiesce" => {
+                let q: u32 = number(key, value, "expected a whole number of plies from 0 to 64")?;
+                if q > 64 {
+                    return Err(bad(key, value, "give at most 64 plies (0: none)"));
+                }
+                once(&mut self.quiesce, q, twice)?;
+            }
             "net" => once(
                 &mut self.net,
                 crate::net::NetSpec::parse(value).map_err(|e| bad(key, value, e))?,
@@ -381,6 +388,7 @@ impl fmt::Display for EngineSettings {
         keys.set("imb", self.imb);
         keys.set("prior", self.prior);
         keys.set("prior-depth", self.prior_depth);
+        keys.set("quiesce", self.quiesce);
         keys.set("net", self.net.as_ref());
         keys.set(
             "leaf",

@@ -260,6 +260,15 @@ pub const OPTIONS: &[EngineOption] = &[
         "D",
         "the deepest iteration, in plies, within --time [default: 64]",
     ),
+    EngineOption::both(
+        "quiesce",
+        "PLIES",
+        "The most plies a search looks past its horizon (alpha-beta's depth, a new MCTS \
+         node's value) through positions that are not quiet (checkers: a capture to make); \
+         0 for none [default: 16]",
+    )
+    .mcts_key()
+    .ab_key(),
     EngineOption::ab(
         "hash",
         "MiB",
@@ -478,6 +487,7 @@ pub fn example(name: &str) -> Option<&'static str> {
         "sims" | "seed" | "expand-after" => "9",
         "tc" => "10s+100ms",
         "depth" => "7",
+        "quiesce" => "4",
         "hash" => "128",
         "eval" => "mcts",
         "parallel" => "tree",
@@ -504,11 +514,14 @@ mod tests {
     fn the_key_lists_are_the_tables() {
         assert_eq!(
             MCTS_KEYS,
-            "tb, table-cache, rule, every, c, playout, time, sims, tc, threads, parallel, nodes, seed, \
+            "tb, table-cache, rule, every, c, playout, time, sims, tc, quiesce, threads, parallel, nodes, seed, \
              eval-after, capture-weight, win-in-one, stop-threats, probe-children, imb, prior, \
              prior-depth, net, leaf, expand-after, verdicts, guard, check"
         );
-        assert_eq!(AB_KEYS, "tb, table-cache, time, tc, depth, hash, eval, net");
+        assert_eq!(
+            AB_KEYS,
+            "tb, table-cache, time, tc, depth, quiesce, hash, eval, net"
+        );
     }
 
     #[test]

@@ -79,6 +79,13 @@ impl Evaluation<Checkers> for CheckersEval {
         mv.is_capture()
     }
 
+    /// A position where the side to move must capture is not quiet: the material it
+    /// counts is about to change, so a search resolves the exchange before it trusts it.
+    #[inline]
+    fn is_quiet(&self, g: &Checkers) -> bool {
+        !g.pos.board.has_capture(g.pos.side)
+    }
+
     /// A capture that takes every opponent piece wins at once: the opponent, without
     /// pieces, has no move, which ends the game before any draw rule is looked at.
     fn verdict(&self, g: &Checkers) -> Option<Verdict> {
