@@ -95,11 +95,34 @@ impl Evaluation<Tree> for TreeEval {
     }
 }
 
-/// [`TreeEval`] that scores a node's children together, counting the batches it gave.
-#[derive(Default)]
-struct BatchEval(std::sync::atomic::AtomicU64);
+/// [`TreeEval`] in a variant: scoring a node's children together (counting the batches it
+/// gave), or calling every node whose hash is a multiple of 3 not quiet.
+struct Variant {
+    batches: Option<std::sync::atomic::AtomicU64>,
+    restless: bool,
+}
 
-impl Evaluation<Tree> for BatchEval {
+impl Variant {
+    fn together() -> Variant {
+        Variant {
+            batches: Some(Default::default()),
+            restless: false,
+        }
+    }
+
+    fn restless() -> Variant {
+        Variant {
+            batches: None,
+            restless: true,
+        }
+    }
+
+    fn quiet(pos: &Tree) -> bool {
+        splitmix64(pos.id ^ 0x9) % 3 != 0
+    }
+}
+
+impl Evaluation<Tree> for Variant {
     fn evaluate(&self, pos: &Tree) -> i32 {
         TreeEval.evaluate(pos)
     }
@@ -112,8 +135,14 @@ impl Evaluation<Tree> for BatchEval {
     fn verdict(&self, pos: &Tree) -> Option<Verdict> {
         TreeEval.verdict(pos)
     }
+    fn is_quiet(&self, pos: &Tree) -> bool {
+        !self.restless || Variant::quiet(pos)
+    }
     fn evaluate_children(&self, pos: &Tree, moves: &[u8], out: &mut Vec<i32>) -> bool {
-        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let Some(batches) = &self.batches else {
+            return false;
+        };
+        batches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         out.clear();
         out.extend(moves.iter().map(|&m| {
             let mut c = pos.clone();
@@ -123,35 +152,13 @@ impl Evaluation<Tree> for BatchEval {
         true
     }
     fn name(&self) -> &'static str {
-        "random, children together"
+        "random, a variant"
     }
 }
 
 /// Plain negamax with the same leaves, verdicts and distances as the search.
 fn negamax(pos: &Tree, depth: u32, ply: u32) -> i32 {
-    let side = pos.side_to_move();
-    if let Some(o) = pos.outcome() {
-        return crate::score::proven(o.result_for(side), ply, 0);
-    }
-    if ply > 0 {
-        if let Some(v) = TreeEval.verdict(pos) {
-            return crate::score::proven(v.result, ply, v.plies);
-        }
-    }
-    if depth == 0 {
-        return TreeEval.evaluate(pos);
-    }
-    let mut moves = Vec::new();
-    pos.legal_moves(&mut moves);
-    moves
-        .iter()
-        .map(|&m| {
-            let mut c = pos.clone();
-            c.play(m);
-            -negamax(&c, depth - 1, ply + 1)
-        })
-        .max()
-        .unwrap()
+    negamax_quiet(pos, depth, ply, 0)
 }
 
 /// The unfinished roots of 200 random trees, with their seeds.
@@ -209,36 +216,6 @@ fn values_equal_plain_negamax_at_every_depth() {
     }
 }
 
-/// [`TreeEval`] with every node whose hash is a multiple of 3 not quiet.
-struct Restless;
-
-impl Restless {
-    fn quiet(pos: &Tree) -> bool {
-        splitmix64(pos.id ^ 0x9) % 3 != 0
-    }
-}
-
-impl Evaluation<Tree> for Restless {
-    fn evaluate(&self, pos: &Tree) -> i32 {
-        TreeEval.evaluate(pos)
-    }
-    fn scale(&self) -> f64 {
-        TreeEval.scale()
-    }
-    fn is_tactical(&self, pos: &Tree, mv: u8) -> bool {
-        TreeEval.is_tactical(pos, mv)
-    }
-    fn verdict(&self, pos: &Tree) -> Option<Verdict> {
-        TreeEval.verdict(pos)
-    }
-    fn is_quiet(&self, pos: &Tree) -> bool {
-        Restless::quiet(pos)
-    }
-    fn name(&self) -> &'static str {
-        "random, restless"
-    }
-}
-
 /// Plain negamax that searches a node at the horizon on while it is not quiet and its
 /// ply is below `horizon`.
 fn negamax_quiet(pos: &Tree, depth: u32, ply: u32, horizon: u32) -> i32 {
@@ -251,7 +228,7 @@ fn negamax_quiet(pos: &Tree, depth: u32, ply: u32, horizon: u32) -> i32 {
             return crate::score::proven(v.result, ply, v.plies);
         }
     }
-    let depth = if depth == 0 && ply < horizon && !Restless::quiet(pos) {
+    let depth = if depth == 0 && ply < horizon && !Variant::quiet(pos) {
         1
     } else {
         depth
@@ -283,7 +260,7 @@ fn positions_that_are_not_quiet_are_searched_past_the_horizon_as_far_as_allowed(
                     max_depth: 12,
                     quiescence,
                 },
-                Arc::new(Restless),
+                Arc::new(Variant::restless()),
             );
             for depth in 1..=5 {
                 ab.clear();
@@ -317,7 +294,7 @@ fn children_scored_together_search_exactly_as_one_by_one() {
             let one = tree_searcher(Arc::new(TreeEval))
                 .search(&root, Limit::Depth(depth))
                 .unwrap();
-            let eval = Arc::new(BatchEval::default());
+            let eval = Arc::new(Variant::together());
             let together = tree_searcher(eval.clone())
                 .search(&root, Limit::Depth(depth))
                 .unwrap();
@@ -331,7 +308,11 @@ fn children_scored_together_search_exactly_as_one_by_one() {
                 (one.score, one.best_move, one.nodes, one.depth),
                 "seed {seed} depth {depth}"
             );
-            batches += eval.0.load(std::sync::atomic::Ordering::Relaxed);
+            batches += eval
+                .batches
+                .as_ref()
+                .unwrap()
+                .load(std::sync::atomic::Ordering::Relaxed);
         }
     }
     assert!(batches > 0, "no frontier node scored its children together");
