@@ -7,6 +7,7 @@ pub mod chinese_checkers;
 pub mod registration;
 pub mod woodpush;
 
+use engine::settings::options::{EngineOption, GameTexts};
 pub use registration::{CliGame, OwnTableOptions};
 
 /// Declares, from one list, everything that names each game: [`GameName`] (`--game`'s
@@ -126,6 +127,24 @@ impl GameName {
     pub fn name(self) -> &'static str {
         with_game!(self, S => <S as engine::setup::GameSetup>::NAME)
     }
+}
+
+/// What the registered games say about the engine option `option`, for its help (the
+/// engine's table names no game): each game's notes and own defaults, by its `--game` name,
+/// in the order of `--game`'s list.
+pub fn option_texts(option: &EngineOption) -> GameTexts {
+    use engine::setup::{GameSetup, HelpPart};
+    let mut texts = GameTexts::default();
+    for &g in GameName::all() {
+        let (name, help) = with_game!(g, S => (S::NAME, <S as GameSetup>::option_help()));
+        for h in help.iter().filter(|h| h.option == option.name) {
+            match h.part {
+                HelpPart::Default => texts.defaults.push((name, h.text)),
+                HelpPart::Note => texts.notes.push((name, h.text)),
+            }
+        }
+    }
+    texts
 }
 
 impl GameArgs {
