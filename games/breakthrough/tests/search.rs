@@ -387,6 +387,7 @@ fn oracle_hits_at_expansion_prove_nodes_without_playouts() {
             imb: 0.0,
             prior: 0,
             prior_depth: 0,
+            quiescence: 0,
             leaf: mcts::Leaf::Playout,
             check: None,
         };
