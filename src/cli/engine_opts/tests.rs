@@ -83,6 +83,7 @@ fn every_mcts_key_is_a_flag_of_the_same_name() {
         ("playout", "uniform"),
         ("time", "250ms"),
         ("sims", "9"),
+        ("quiesce", "4"),
         ("threads", "2"),
         ("parallel", "tree"),
         ("nodes", "5000"),
