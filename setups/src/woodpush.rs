@@ -4,7 +4,7 @@
 use engine::ab_player::AbEval;
 use engine::engine::DefaultEngine;
 use engine::settings::{PlayoutSettings, TableSpec};
-use engine::setup::{load_exact_table, GameSetup, Picture, SetupError};
+use engine::setup::{load_exact_table, GameSetup, OptionHelp, Picture, SetupError};
 use quasar_core::{Evaluation, Game, Oracle, Outcome};
 use std::sync::Arc;
 use woodpush::notation::board_text;
@@ -58,6 +58,19 @@ impl GameSetup for WoodpushSetup {
         } else {
             format!("width {}, {} pieces a side", self.width, self.pieces)
         }
+    }
+
+    /// Its default engine (see [`Self::default_engine`]), its tables and verdicts.
+    fn option_help() -> &'static [OptionHelp] {
+        const HELP: &[OptionHelp] = &[
+            OptionHelp::default_of("engine", "ab"),
+            OptionHelp::note("rule", "sound only, its tables are exact"),
+            OptionHelp::note(
+                "verdicts",
+                "a push that drives the opponent's last piece off",
+            ),
+        ];
+        HELP
     }
 
     fn of_position(pos: &Position) -> Self {

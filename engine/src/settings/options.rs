@@ -232,7 +232,7 @@ pub const OPTIONS: &[EngineOption] = &[
          (a node count for ab), --seed and --tb serve both; --depth, --hash and --eval select \
          ab, the other options mcts",
     )
-    .defaults_to("the best player found for the game and board: breakthrough: mcts, but ab with --eval mcts from 8 rows on boards without a shipped model (8x8 has one); woodpush: ab; chinese-checkers: ab; checkers: ab with its shipped model (--net builtin)"),
+    .defaults_to("the best player found for the game and board"),
     EngineOption::both(
         "tb",
         "FILE",
@@ -244,9 +244,8 @@ pub const OPTIONS: &[EngineOption] = &[
         "table-cache",
         "MiB",
         "Cache of a compressed table (--tb) larger than it, in MiB (fractions allowed), \
-         shared by the search's threads: probes read the parts of the table they need into it \
-         (a Breakthrough slice, 4 KiB of checkers runs); a table that fits is read whole \
-         (0: always whole)",
+         shared by the search's threads: probes read the parts of the table they need into it; \
+         a table that fits is read whole (0: always whole)",
     )
     .defaults_to("256")
     .mcts_key()
@@ -255,7 +254,7 @@ pub const OPTIONS: &[EngineOption] = &[
         "rule",
         "sound|race",
         "sound (only what the table proves) or race (playouts also end by the table's looser \
-         rule, Breakthrough's race rule; never a proof)",
+         rule, where its game has one; never a proof)",
     )
     .defaults_to("sound")
     .needs_table()
@@ -269,7 +268,7 @@ pub const OPTIONS: &[EngineOption] = &[
         "consult the table inside playouts at every K-th turn of each side (1: every ply; 0: \
          only at expansion)",
     )
-    .defaults_to("the game's; for Breakthrough every ply up to 7 rows, 0 from 8")
+    .defaults_to("1")
     .needs_table()
     .aliases(&["oracle-every"]),
     EngineOption::mcts(
@@ -277,7 +276,7 @@ pub const OPTIONS: &[EngineOption] = &[
         "C",
         "UCT exploration constant c of w/n + c*sqrt(ln t / n)",
     )
-    .defaults_to("0.4 for Breakthrough, from 8 rows up with --leaf eval 0.8 with a learned model and 0.2 without, 0.7 for the other games"),
+    .defaults_to("0.7"),
     EngineOption::mcts(
         "playout",
         "uniform|full",
@@ -308,9 +307,8 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption::both(
         "quiesce",
         "PLIES",
-        "The most plies a search looks past its horizon (alpha-beta's depth, a new MCTS \
-         node's value) through positions that are not quiet (checkers: a capture to make); \
-         0 for none",
+        "The most plies, 0 for none, that a search looks past its horizon (alpha-beta's \
+         depth, a new MCTS node's value) through positions that are not quiet",
     )
     .defaults_to("16")
     .mcts_key()
@@ -324,8 +322,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption::ab(
         "eval",
         "ab|mcts",
-        "the evaluation it searches with, its own or MCTS's (on 8x8 Breakthrough alpha-beta \
-         with MCTS's is the strongest player found)",
+        "the evaluation it searches with, its own or MCTS's",
     )
     .defaults_to("ab with --engine ab; without it, the default player's"),
     EngineOption::mcts(
@@ -343,7 +340,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption::mcts(
         "nodes",
         "N",
-        "most tree nodes (24 bytes each on 8x8 Breakthrough)",
+        "most tree nodes",
     )
     .defaults_to("8388608"),
     EngineOption::both(
@@ -396,21 +393,21 @@ pub const OPTIONS: &[EngineOption] = &[
         "implicit minimax backups, the weight alpha of the evaluation's minimax value \
          against the playout mean in selection (0: off)",
     )
-    .defaults_to("the game's"),
+    .defaults_to("0"),
     EngineOption::mcts(
         "prior",
         "N",
         "node priors, the virtual visits each new node starts with, scored at the \
          evaluation's winning chance (0: off)",
     )
-    .defaults_to("the game's"),
+    .defaults_to("0"),
     EngineOption::mcts(
         "prior-depth",
         "D",
         "plies of alpha-beta over the evaluation behind each new node's value (0: the \
          evaluation alone); a forced result it finds proves the node",
     )
-    .defaults_to("the game's"),
+    .defaults_to("0"),
     EngineOption::both(
         "net",
         "FILE|builtin|off",
@@ -427,7 +424,7 @@ pub const OPTIONS: &[EngineOption] = &[
         "what scores a simulation at an unproven leaf, playout (the policy plays it out) or \
          eval (the evaluation's winning chance, no playout; needs --imb or --prior above 0)",
     )
-    .defaults_to("the game's"),
+    .defaults_to("playout"),
     EngineOption::mcts(
         "expand-after",
         "N",
@@ -437,8 +434,7 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption::mcts(
         "verdicts",
         "on|off",
-        "prove nodes at expansion by the game's sound verdicts (Breakthrough: a win on the \
-         next move, a threat no capture answers)",
+        "prove nodes at expansion by the game's sound verdicts",
     )
     .defaults_to("on")
     .switches(&[off("no-verdicts")]),
@@ -448,14 +444,14 @@ pub const OPTIONS: &[EngineOption] = &[
         "blunder guard, the share of each move's time a short alpha-beta search spends \
          checking MCTS's choice, vetoing a move that lets the opponent force a win (0: off)",
     )
-    .defaults_to("the game's"),
+    .defaults_to("0"),
     EngineOption::mcts(
         "check",
         "VISITS/PLIES",
         "forced-result checks, in which each node that reaches VISITS real visits is searched \
          PLIES deep for a forced win or loss, which proves it (off: none)",
     )
-    .defaults_to("the game's"),
+    .defaults_to("off"),
 ];
 
 /// The option `player` specs take as `key`, if any.
@@ -643,6 +639,29 @@ mod tests {
             e.unwrap_err().to_string(),
             format!("unknown key 'depth' (keys: {MCTS_KEYS})")
         );
+    }
+
+    #[test]
+    fn the_games_notes_follow_the_text_and_their_defaults_the_tables() {
+        let c = key_of(Scope::Mcts, "c").unwrap();
+        let text = "MCTS: UCT exploration constant c of w/n + c*sqrt(ln t / n)";
+        assert_eq!(c.help(), format!("{text} [default: 0.7]"));
+        let games = GameTexts {
+            notes: vec![("g", "a note"), ("h", "another")],
+            defaults: vec![("g", "0.4, 0.2 on large boards")],
+        };
+        assert_eq!(
+            c.help_with(&games),
+            format!("{text} (g: a note; h: another) [default: 0.7; g: 0.4, 0.2 on large boards]")
+        );
+        let tb = key_of(Scope::Mcts, "tb").unwrap();
+        let games = GameTexts {
+            notes: Vec::new(),
+            defaults: vec![("g", "none")],
+        };
+        assert!(tb
+            .help_with(&games)
+            .ends_with(" in playouts [default: g: none]"));
     }
 
     #[test]
