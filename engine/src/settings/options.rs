@@ -50,8 +50,12 @@ pub struct EngineOption {
     pub switches: &'static [Switch],
     /// Whether it needs a table (`--tb`, `tb=`).
     pub needs_table: bool,
-    /// The one game whose option it is (its playouts' switches), if one.
-    pub game: Option<&'static str>,
+    /// Whether it is one of the playout policies' switches (the playout keys but the kind,
+    /// `playout`), which only the games whose [`GameSetup::playout_keys`] list it take: its
+    /// help names them.
+    ///
+    /// [`GameSetup::playout_keys`]: crate::setup::GameSetup::playout_keys
+    pub playout_switch: bool,
     /// What it does, after the prefix [`Self::help`] adds: capitalised for a flag of both
     /// searches, which has none; a few words for a key without a flag.
     pub text: &'static str,
@@ -62,14 +66,28 @@ pub struct EngineOption {
 
 /// What the games a command registers say about one option, for its help: the engine
 /// names no game, so the command gathers these from the games' setups
-/// ([`crate::setup::GameSetup::option_help`]).
+/// ([`crate::setup::GameSetup::option_help`], [`crate::setup::GameSetup::playout_keys`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameTexts {
+    /// For a playout switch, the games whose playouts take it, by their names in prose
+    /// (`Breakthrough`).
+    pub only: Vec<&'static str>,
     /// Each game's note on what the option means or does in it, by the game's name, in the
     /// order of the games.
     pub notes: Vec<(&'static str, &'static str)>,
     /// Each game's own default, by the game's name, where it is not the option's.
     pub defaults: Vec<(&'static str, &'static str)>,
+}
+
+impl GameTexts {
+    /// The games whose playouts take a playout switch, for its help: `G`, `G and H`, or
+    /// `some games` where none is known.
+    fn takers(&self) -> String {
+        match self.only.as_slice() {
+            [] => "some games".to_string(),
+            games => games.join(" and "),
+        }
+    }
 }
 
 impl EngineOption {
@@ -90,7 +108,7 @@ impl EngineOption {
             aliases: &[],
             switches: &[],
             needs_table: false,
-            game: None,
+            playout_switch: false,
             text,
             default: None,
         }
@@ -146,8 +164,8 @@ impl EngineOption {
         self
     }
 
-    const fn breakthrough(mut self) -> Self {
-        self.game = Some("Breakthrough");
+    const fn playout_switch(mut self) -> Self {
+        self.playout_switch = true;
         self
     }
 
@@ -165,7 +183,8 @@ impl EngineOption {
         self.help_with(&GameTexts::default())
     }
 
-    /// The help as the flag shows it: the search, the game and the table it needs, then
+    /// The help as the flag shows it: the search, the games of a playout switch and the
+    /// table it needs, then
     /// [`Self::text`] (`MCTS, with --tb: consult the table ...`), the games' notes in
     /// parentheses (`(G: NOTE; H: NOTE)`) and the default, followed by the games' own
     /// (`[default: 0; G: 0.25]`).
@@ -177,7 +196,8 @@ impl EngineOption {
         };
         let prefix: Vec<String> = [
             search,
-            self.game.map(|g| format!("{g} only")),
+            self.playout_switch
+                .then(|| format!("{} only", games.takers())),
             self.needs_table.then(|| "with --tb".to_string()),
         ]
         .into_iter()
@@ -206,14 +226,20 @@ impl EngineOption {
         }
     }
 
-    /// The option as a spec's key: `every=K`, with its help where no flag has it and its
-    /// game where it is one game's (`tc=BASE+INC (a clock of its own)`).
+    /// The option as a spec's key without the games' texts (see [`Self::key_text_with`]).
     pub fn key_text(&self) -> String {
+        self.key_text_with(&GameTexts::default())
+    }
+
+    /// The option as a spec's key: `every=K`, with its help where no flag has it and the
+    /// games whose playouts take it where it is a playout switch (`tc=BASE+INC (a clock of
+    /// its own)`, `win-in-one=on|off (G)`).
+    pub fn key_text_with(&self, games: &GameTexts) -> String {
         let mut text = format!("{}={}", self.name, self.value_name);
-        match (self.flag, self.game) {
-            (false, _) => text += &format!(" ({})", self.text),
-            (true, Some(game)) => text += &format!(" ({game})"),
-            (true, None) => {}
+        if !self.flag {
+            text += &format!(" ({})", self.text);
+        } else if self.playout_switch {
+            text += &format!(" ({})", games.takers());
         }
         text
     }
@@ -355,7 +381,7 @@ pub const OPTIONS: &[EngineOption] = &[
         "plies of a playout after which the evaluation decides it (0: play to the end)",
     )
     .defaults_to("20")
-    .breakthrough(),
+    .playout_switch(),
     EngineOption::mcts(
         "capture-weight",
         "W",
@@ -363,14 +389,14 @@ pub const OPTIONS: &[EngineOption] = &[
          off)",
     )
     .defaults_to("4")
-    .breakthrough(),
+    .playout_switch(),
     EngineOption::mcts(
         "win-in-one",
         "on|off",
         "playouts take wins in one automatically",
     )
     .defaults_to("on")
-    .breakthrough()
+    .playout_switch()
     .switches(&[off("no-win-in-one")]),
     EngineOption::mcts(
         "stop-threats",
@@ -378,7 +404,7 @@ pub const OPTIONS: &[EngineOption] = &[
         "playouts capture pieces that threaten to win next move",
     )
     .defaults_to("on")
-    .breakthrough()
+    .playout_switch()
     .switches(&[off("no-stop-threats")]),
     EngineOption::mcts(
         "probe-children",
@@ -461,12 +487,13 @@ pub fn key_of(player: Scope, key: &str) -> Option<&'static EngineOption> {
         .find(|o| o.name == key && o.is_key_of(player))
 }
 
-/// The keys `player` specs take, each as [`EngineOption::key_text`] writes it, for a help.
-pub fn keys_text(player: Scope) -> String {
+/// The keys `player` specs take, each as [`EngineOption::key_text_with`] writes it with
+/// the texts `games` give for it, for a help.
+pub fn keys_text(player: Scope, games: &dyn Fn(&EngineOption) -> GameTexts) -> String {
     let keys: Vec<String> = OPTIONS
         .iter()
         .filter(|o| o.is_key_of(player))
-        .map(EngineOption::key_text)
+        .map(|o| o.key_text_with(&games(o)))
         .collect();
     keys.join(", ")
 }
@@ -641,6 +668,19 @@ mod tests {
         );
     }
 
+    /// The switches that only some games' playouts take are the playout keys but the
+    /// playouts' kind, `playout`, which the help does not tie to games.
+    #[test]
+    fn the_playout_switches_are_the_playout_keys_but_the_kind() {
+        let switches: Vec<&str> = OPTIONS
+            .iter()
+            .filter(|o| o.playout_switch)
+            .map(|o| o.name)
+            .collect();
+        assert_eq!(switches, crate::setup::PLAYOUT_KEYS[1..]);
+        assert_eq!(crate::setup::PLAYOUT_KEYS[0], "playout");
+    }
+
     #[test]
     fn the_games_notes_follow_the_text_and_their_defaults_the_tables() {
         let c = key_of(Scope::Mcts, "c").unwrap();
@@ -649,6 +689,7 @@ mod tests {
         let games = GameTexts {
             notes: vec![("g", "a note"), ("h", "another")],
             defaults: vec![("g", "0.4, 0.2 on large boards")],
+            ..GameTexts::default()
         };
         assert_eq!(
             c.help_with(&games),
@@ -656,8 +697,8 @@ mod tests {
         );
         let tb = key_of(Scope::Mcts, "tb").unwrap();
         let games = GameTexts {
-            notes: Vec::new(),
             defaults: vec![("g", "none")],
+            ..GameTexts::default()
         };
         assert!(tb
             .help_with(&games)
@@ -669,8 +710,19 @@ mod tests {
         let every = key_of(Scope::Mcts, "every").unwrap();
         assert!(every.help().starts_with("MCTS, with --tb: consult"));
         let w = key_of(Scope::Mcts, "win-in-one").unwrap();
-        assert!(w.help().starts_with("MCTS, Breakthrough only: "));
-        assert_eq!(w.key_text(), "win-in-one=on|off (Breakthrough)");
+        assert!(w.help().starts_with("MCTS, some games only: playouts take"));
+        assert_eq!(w.key_text(), "win-in-one=on|off (some games)");
+        let games = GameTexts {
+            only: vec!["G", "H"],
+            ..GameTexts::default()
+        };
+        assert!(w
+            .help_with(&games)
+            .starts_with("MCTS, G and H only: playouts take"));
+        assert_eq!(w.key_text_with(&games), "win-in-one=on|off (G and H)");
+        let c = key_of(Scope::Mcts, "c").unwrap();
+        assert!(c.help_with(&games).starts_with("MCTS: UCT"));
+        assert_eq!(c.key_text_with(&games), "c=C");
         let tc = key_of(Scope::AlphaBeta, "tc").unwrap();
         assert_eq!(tc.key_text(), "tc=BASE+INC (a clock of its own)");
         assert!(key_of(Scope::AlphaBeta, "imb").is_none());

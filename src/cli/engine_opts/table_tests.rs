@@ -146,3 +146,26 @@ fn the_help_gives_each_games_own_texts() {
         "{quiesce}"
     );
 }
+
+/// A playout switch's help and key name the games whose playouts take it, from the
+/// registered games: Breakthrough's four.
+#[test]
+fn a_playout_switch_names_its_games() {
+    let cmd = Cli::command();
+    for name in ["eval-after", "capture-weight", "win-in-one", "stop-threats"] {
+        let arg = cmd.get_arguments().find(|a| a.get_id() == name).unwrap();
+        let help = arg.get_help().unwrap().to_string();
+        assert!(help.starts_with("MCTS, Breakthrough only: "), "{help}");
+    }
+    let players = engine::spec::PlayerSpec::help(&crate::games::option_texts);
+    assert!(
+        players.contains(" win-in-one=on|off (Breakthrough), "),
+        "{players}"
+    );
+    let w = OPTIONS.iter().find(|o| o.name == "win-in-one").unwrap();
+    let texts = crate::games::option_texts(w);
+    assert_eq!(w.key_text_with(&texts), "win-in-one=on|off (Breakthrough)");
+    let playout = OPTIONS.iter().find(|o| o.name == "playout").unwrap();
+    let help = playout.help_with(&crate::games::option_texts(playout));
+    assert!(help.starts_with("MCTS: the playouts"), "{help}");
+}
