@@ -112,7 +112,7 @@ pub fn load_exact_table<T, E: Into<GameError>>(
 ) -> Result<T, SetupError> {
     if table.rule == crate::settings::ProbeRule::Race {
         return Err(SetupError::Policy(format!(
-            "rule=race is Breakthrough's; {what} is exact (rule=sound)"
+            "rule=race needs a table with a looser rule; {what} is exact (rule=sound)"
         )));
     }
     let t = load(&table.path).map_err(|e| SetupError::Table(e.into()))?;

@@ -178,7 +178,9 @@ impl GameSetup for CheckersSetup {
     fn load_oracle(&self, table: &TableSpec) -> Result<Arc<dyn Oracle<Checkers>>, SetupError> {
         if table.rule == ProbeRule::Race {
             return Err(SetupError::Policy(
-                "rule=race is Breakthrough's; checkers databases are exact (rule=sound)".into(),
+                "rule=race needs a table with a looser rule; checkers databases are exact \
+                 (rule=sound)"
+                    .into(),
             ));
         }
         // Distance files (`tablebase build --distance`) beside the slices make a won root

@@ -240,6 +240,21 @@ mod tests {
         assert_eq!(s.boardsize_command(), "boardsize 9");
     }
 
+    /// An exact table refuses the race rule before it is read, saying why.
+    #[test]
+    fn its_tables_refuse_the_race_rule() {
+        let table = TableSpec {
+            path: "absent.wpt".into(),
+            rule: engine::settings::ProbeRule::Race,
+            cache_bytes: None,
+        };
+        let e = WoodpushSetup::paper(7).load_oracle(&table).err().unwrap();
+        assert_eq!(
+            e.to_string(),
+            "rule=race needs a table with a looser rule; a Woodpush table is exact (rule=sound)"
+        );
+    }
+
     #[test]
     fn the_policy_refuses_switches_it_does_not_have() {
         let s = WoodpushSetup::paper(7);
