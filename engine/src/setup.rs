@@ -112,7 +112,7 @@ pub fn load_exact_table<T, E: Into<GameError>>(
 ) -> Result<T, SetupError> {
     if table.rule == crate::settings::ProbeRule::Race {
         return Err(SetupError::Policy(format!(
-            "rule=race is Breakthrough's; {what} is exact (rule=sound)"
+            "rule=race needs a table with a looser rule; {what} is exact (rule=sound)"
         )));
     }
     let t = load(&table.path).map_err(|e| SetupError::Table(e.into()))?;
@@ -155,6 +155,47 @@ pub struct Picture {
     pub labels: Vec<String>,
 }
 
+/// Which part of an engine option's help a game's text is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HelpPart {
+    /// The game's own default, where it is not the option's (`0.4`; from 8 rows up, 0.2).
+    Default,
+    /// What the option means or does in the game (the positions that are not quiet: "a
+    /// capture to make").
+    Note,
+}
+
+/// What a game says in the help of one engine option ([`GameSetup::option_help`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionHelp {
+    /// The option's name, as its flag and key write it (`c`).
+    pub option: &'static str,
+    /// Which part of the help the text is.
+    pub part: HelpPart,
+    /// The words, without the game's name, which the help puts before them.
+    pub text: &'static str,
+}
+
+impl OptionHelp {
+    /// The game's own default of `option`, in words.
+    pub const fn default_of(option: &'static str, text: &'static str) -> OptionHelp {
+        OptionHelp {
+            option,
+            part: HelpPart::Default,
+            text,
+        }
+    }
+
+    /// What `option` means or does in the game.
+    pub const fn note(option: &'static str, text: &'static str) -> OptionHelp {
+        OptionHelp {
+            option,
+            part: HelpPart::Note,
+            text,
+        }
+    }
+}
+
 /// A game together with its size parameters ("Breakthrough on 6x6"): what the arena, the
 /// GTP engine and the command line need beyond [`Game`]. Each game implements it where
 /// `--game` registers it; generic code never names a game.
@@ -188,6 +229,15 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     fn cells(&self, pos: &Self::Game) -> String {
         let _ = pos;
         String::new()
+    }
+
+    /// What the game says in the help of the engine options
+    /// ([`crate::settings::options::OPTIONS`]): its own defaults where they are not the
+    /// options' (each one the game's `default_*` method gives), and what an option means in
+    /// it. One list for the game, whatever its size, since a command's help is written
+    /// before a size is chosen; none by default.
+    fn option_help() -> &'static [OptionHelp] {
+        &[]
     }
 
     /// The setup a position belongs to (its board size).

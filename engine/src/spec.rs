@@ -4,7 +4,7 @@
 
 use crate::ab_player::{AbSettingError, AbSettings};
 use crate::gtp_client::GtpSpec;
-use crate::settings::options::{keys_text, Scope};
+use crate::settings::options::{keys_text, EngineOption, GameTexts, Scope};
 use crate::settings::{EngineSettings, SettingError};
 use std::fmt;
 use std::str::FromStr;
@@ -62,15 +62,16 @@ pub struct SpecError {
 }
 
 impl PlayerSpec {
-    /// The help of a player spec: each kind, with the keys of the options' table.
-    pub fn help() -> String {
+    /// The help of a player spec: each kind, with the keys of the options' table and the
+    /// texts `games` give for each (the games a playout switch is of).
+    pub fn help(games: &dyn Fn(&EngineOption) -> GameTexts) -> String {
         format!(
             "A player: mcts[:KEY=VALUE,...] with keys {}; ab[:KEY=VALUE,...] (alpha-beta) with \
              keys {}; random[:seed=S]; or gtp:<command line>. A key takes the values of the \
              flag of its name (see quasar bestmove --help). Two players play a match; more \
              play a round robin",
-            keys_text(Scope::Mcts),
-            keys_text(Scope::AlphaBeta)
+            keys_text(Scope::Mcts, games),
+            keys_text(Scope::AlphaBeta, games)
         )
     }
 }
@@ -197,7 +198,7 @@ mod tests {
     #[test]
     fn the_help_lists_every_key_of_the_table() {
         use crate::settings::options::OPTIONS;
-        let help = PlayerSpec::help();
+        let help = PlayerSpec::help(&|_| GameTexts::default());
         let (mcts, ab) = help.split_once("; ab[").unwrap();
         for o in OPTIONS {
             let key = format!(" {}=", o.name);

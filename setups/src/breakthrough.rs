@@ -7,7 +7,7 @@ use engine::ab_player::AbEval;
 use engine::engine::DefaultEngine;
 use engine::net::NetSpec;
 use engine::settings::{PlayoutKind, PlayoutSettings, ProbeRule, TableSpec};
-use engine::setup::{GameSetup, Picture, SetupError};
+use engine::setup::{GameSetup, OptionHelp, Picture, SetupError};
 use mcts::Leaf;
 use quasar_core::{Evaluation, Game, Oracle, Outcome, Side};
 use quasar_file::cache::DEFAULT_CACHE_BYTES;
@@ -45,6 +45,44 @@ impl GameSetup for BreakthroughSetup {
 
     fn params(&self) -> String {
         self.board.to_string()
+    }
+
+    /// Its defaults as the methods below choose them, by board (see each), and what its
+    /// tables, verdicts and tree nodes are.
+    fn option_help() -> &'static [OptionHelp] {
+        const HELP: &[OptionHelp] = &[
+            OptionHelp::default_of(
+                "engine",
+                "mcts, but ab with --eval mcts from 8 rows on boards without a shipped model \
+                     (8x8 has one)",
+            ),
+            OptionHelp::note("table-cache", "a part is a slice"),
+            OptionHelp::note("rule", "race is the thesis' race rule"),
+            OptionHelp::default_of("every", "1 up to 7 rows, 0 from 8"),
+            OptionHelp::default_of(
+                "c",
+                "0.4, from 8 rows up with --leaf eval 0.8 with a learned model and 0.2 \
+                     without",
+            ),
+            OptionHelp::note(
+                "eval",
+                "MCTS's also weighs each piece on its home row, and on 8x8 alpha-beta with \
+                     it is the strongest alpha-beta found",
+            ),
+            OptionHelp::note("nodes", "24 bytes each"),
+            OptionHelp::default_of("imb", "0.25, 0.4 from 8 rows up"),
+            OptionHelp::default_of("prior", "10, 30 from 8 rows up"),
+            OptionHelp::note("net", "models shipped for 6x6 and 8x8"),
+            OptionHelp::default_of(
+                "leaf",
+                "eval with a learned model or from 8 rows up, else playout",
+            ),
+            OptionHelp::note(
+                "verdicts",
+                "a win on the next move, a threat no capture answers",
+            ),
+        ];
+        HELP
     }
 
     fn of_position(pos: &Position) -> Self {

@@ -5,7 +5,7 @@ use checkers::db::Database;
 use checkers::{Checkers, CheckersEval};
 use engine::engine::DefaultEngine;
 use engine::settings::{PlayoutSettings, ProbeRule, TableSpec};
-use engine::setup::{GameSetup, Picture, RecordStyle, SetupError};
+use engine::setup::{GameSetup, OptionHelp, Picture, RecordStyle, SetupError};
 use mcts::UniformPolicy;
 use quasar_core::{Evaluation, Game, Oracle, Outcome};
 use std::sync::Arc;
@@ -22,6 +22,26 @@ impl GameSetup for CheckersSetup {
 
     fn params(&self) -> String {
         "8x8".into()
+    }
+
+    /// Its defaults as the methods below choose them, and what its databases, positions
+    /// that are not quiet and verdicts are.
+    fn option_help() -> &'static [OptionHelp] {
+        const HELP: &[OptionHelp] = &[
+            OptionHelp::default_of("engine", "ab with its shipped model (--net builtin)"),
+            OptionHelp::note("table-cache", "a part is 4 KiB of runs"),
+            OptionHelp::note("rule", "sound only, its databases are exact"),
+            OptionHelp::note("quiesce", "a capture to make"),
+            OptionHelp::default_of("imb", "0.25"),
+            OptionHelp::default_of("prior", "10"),
+            OptionHelp::note(
+                "net",
+                "a model shipped, which its default alpha-beta searches with too",
+            ),
+            OptionHelp::default_of("leaf", "eval with a learned model, as by default"),
+            OptionHelp::note("verdicts", "a capture that takes every opponent piece"),
+        ];
+        HELP
     }
 
     fn of_position(_: &Checkers) -> Self {
@@ -158,7 +178,9 @@ impl GameSetup for CheckersSetup {
     fn load_oracle(&self, table: &TableSpec) -> Result<Arc<dyn Oracle<Checkers>>, SetupError> {
         if table.rule == ProbeRule::Race {
             return Err(SetupError::Policy(
-                "rule=race is Breakthrough's; checkers databases are exact (rule=sound)".into(),
+                "rule=race needs a table with a looser rule; checkers databases are exact \
+                 (rule=sound)"
+                    .into(),
             ));
         }
         // Distance files (`tablebase build --distance`) beside the slices make a won root

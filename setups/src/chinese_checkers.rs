@@ -6,7 +6,7 @@ use chinese_checkers::{CcEval, CcPolicy, CcTable, Position};
 use engine::ab_player::AbEval;
 use engine::engine::DefaultEngine;
 use engine::settings::{PlayoutKind, PlayoutSettings, TableSpec};
-use engine::setup::{load_exact_table, GameSetup, Picture, SetupError};
+use engine::setup::{load_exact_table, GameSetup, OptionHelp, Picture, SetupError};
 use quasar_core::{Evaluation, Game, Oracle, Outcome};
 use std::sync::Arc;
 
@@ -40,6 +40,16 @@ impl GameSetup for CcSetup {
 
     fn params(&self) -> String {
         format!("7x7, {} pieces a side", self.pieces)
+    }
+
+    /// Its default engine (see [`Self::default_engine`]), its tables and verdicts.
+    fn option_help() -> &'static [OptionHelp] {
+        const HELP: &[OptionHelp] = &[
+            OptionHelp::default_of("engine", "ab"),
+            OptionHelp::note("rule", "sound only, its tables are exact"),
+            OptionHelp::note("verdicts", "a move that wins at once"),
+        ];
+        HELP
     }
 
     fn of_position(pos: &Position) -> Self {

@@ -4,7 +4,7 @@
 use engine::ab_player::AbEval;
 use engine::engine::DefaultEngine;
 use engine::settings::{PlayoutSettings, TableSpec};
-use engine::setup::{load_exact_table, GameSetup, Picture, SetupError};
+use engine::setup::{load_exact_table, GameSetup, OptionHelp, Picture, SetupError};
 use quasar_core::{Evaluation, Game, Oracle, Outcome};
 use std::sync::Arc;
 use woodpush::notation::board_text;
@@ -58,6 +58,19 @@ impl GameSetup for WoodpushSetup {
         } else {
             format!("width {}, {} pieces a side", self.width, self.pieces)
         }
+    }
+
+    /// Its default engine (see [`Self::default_engine`]), its tables and verdicts.
+    fn option_help() -> &'static [OptionHelp] {
+        const HELP: &[OptionHelp] = &[
+            OptionHelp::default_of("engine", "ab"),
+            OptionHelp::note("rule", "sound only, its tables are exact"),
+            OptionHelp::note(
+                "verdicts",
+                "a push that drives the opponent's last piece off",
+            ),
+        ];
+        HELP
     }
 
     fn of_position(pos: &Position) -> Self {
@@ -225,6 +238,21 @@ mod tests {
         let three = WoodpushSetup::checked(12, 3).unwrap();
         assert!(three.boardsize(&["9"]).is_err(), "3 a side need 10 cells");
         assert_eq!(s.boardsize_command(), "boardsize 9");
+    }
+
+    /// An exact table refuses the race rule before it is read, saying why.
+    #[test]
+    fn its_tables_refuse_the_race_rule() {
+        let table = TableSpec {
+            path: "absent.wpt".into(),
+            rule: engine::settings::ProbeRule::Race,
+            cache_bytes: None,
+        };
+        let e = WoodpushSetup::paper(7).load_oracle(&table).err().unwrap();
+        assert_eq!(
+            e.to_string(),
+            "rule=race needs a table with a looser rule; a Woodpush table is exact (rule=sound)"
+        );
     }
 
     #[test]

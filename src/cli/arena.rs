@@ -60,7 +60,7 @@ pub struct MatchArgs {
     #[command(flatten)]
     game: GameArgs,
     // The help lists each player's keys from the engine's table of options.
-    #[arg(long = "player", value_name = "SPEC", help = PlayerSpec::help())]
+    #[arg(long = "player", value_name = "SPEC", help = PlayerSpec::help(&crate::games::option_texts))]
     players: Vec<PlayerSpec>,
     /// Games per pairing; even, so that each opening is played with both colours
     #[arg(long)]

@@ -105,7 +105,7 @@ fn flag(option: &'static EngineOption) -> Arg {
         .long(option.name)
         .aliases(option.aliases)
         .value_name(option.value_name)
-        .help(option.help())
+        .help(option.help_with(&crate::games::option_texts(option)))
         .action(ArgAction::Set);
     let arg = match option.name {
         "engine" => arg.value_parser(EnumValueParser::<EngineKind>::new()),

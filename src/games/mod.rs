@@ -7,6 +7,7 @@ pub mod chinese_checkers;
 pub mod registration;
 pub mod woodpush;
 
+use engine::settings::options::{EngineOption, GameTexts};
 pub use registration::{CliGame, OwnTableOptions};
 
 /// Declares, from one list, everything that names each game: [`GameName`] (`--game`'s
@@ -126,6 +127,30 @@ impl GameName {
     pub fn name(self) -> &'static str {
         with_game!(self, S => <S as engine::setup::GameSetup>::NAME)
     }
+}
+
+/// What the registered games say about the engine option `option`, for its help (the
+/// engine's table names no game), in the order of `--game`'s list: for a playout switch
+/// the games whose playouts take it, by their names in prose (the kind of their tables,
+/// `Breakthrough`), and each game's notes and own defaults, by its `--game` name.
+pub fn option_texts(option: &EngineOption) -> GameTexts {
+    use engine::setup::{GameSetup, HelpPart};
+    use registration::TableGame;
+    let mut texts = GameTexts::default();
+    for &g in GameName::all() {
+        let (name, help) = with_game!(g, S => (S::NAME, <S as GameSetup>::option_help()));
+        let (prose, keys) = with_game!(g, S => (S::TABLE_KIND, S::default_size().playout_keys()));
+        if option.playout_switch && keys.contains(&option.name) {
+            texts.only.push(prose);
+        }
+        for h in help.iter().filter(|h| h.option == option.name) {
+            match h.part {
+                HelpPart::Default => texts.defaults.push((name, h.text)),
+                HelpPart::Note => texts.notes.push((name, h.text)),
+            }
+        }
+    }
+    texts
 }
 
 impl GameArgs {

@@ -50,11 +50,44 @@ pub struct EngineOption {
     pub switches: &'static [Switch],
     /// Whether it needs a table (`--tb`, `tb=`).
     pub needs_table: bool,
-    /// The one game whose option it is (its playouts' switches), if one.
-    pub game: Option<&'static str>,
-    /// What it does and its default, after the prefix [`Self::help`] adds: capitalised for a
-    /// flag of both searches, which has none; a few words for a key without a flag.
+    /// Whether it is one of the playout policies' switches (the playout keys but the kind,
+    /// `playout`), which only the games whose [`GameSetup::playout_keys`] list it take: its
+    /// help names them.
+    ///
+    /// [`GameSetup::playout_keys`]: crate::setup::GameSetup::playout_keys
+    pub playout_switch: bool,
+    /// What it does, after the prefix [`Self::help`] adds: capitalised for a flag of both
+    /// searches, which has none; a few words for a key without a flag.
     pub text: &'static str,
+    /// Its default in words, where the help gives one (`16`; the search commands' own
+    /// defaults, such as `--time`'s, are the flag's); the games' own defaults follow it.
+    pub default: Option<&'static str>,
+}
+
+/// What the games a command registers say about one option, for its help: the engine
+/// names no game, so the command gathers these from the games' setups
+/// ([`crate::setup::GameSetup::option_help`], [`crate::setup::GameSetup::playout_keys`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameTexts {
+    /// For a playout switch, the games whose playouts take it, by their names in prose
+    /// (`Breakthrough`).
+    pub only: Vec<&'static str>,
+    /// Each game's note on what the option means or does in it, by the game's name, in the
+    /// order of the games.
+    pub notes: Vec<(&'static str, &'static str)>,
+    /// Each game's own default, by the game's name, where it is not the option's.
+    pub defaults: Vec<(&'static str, &'static str)>,
+}
+
+impl GameTexts {
+    /// The games whose playouts take a playout switch, for its help: `G`, `G and H`, or
+    /// `some games` where none is known.
+    fn takers(&self) -> String {
+        match self.only.as_slice() {
+            [] => "some games".to_string(),
+            games => games.join(" and "),
+        }
+    }
 }
 
 impl EngineOption {
@@ -75,8 +108,9 @@ impl EngineOption {
             aliases: &[],
             switches: &[],
             needs_table: false,
-            game: None,
+            playout_switch: false,
             text,
+            default: None,
         }
     }
 
@@ -125,8 +159,13 @@ impl EngineOption {
         self
     }
 
-    const fn breakthrough(mut self) -> Self {
-        self.game = Some("Breakthrough");
+    const fn defaults_to(mut self, default: &'static str) -> Self {
+        self.default = Some(default);
+        self
+    }
+
+    const fn playout_switch(mut self) -> Self {
+        self.playout_switch = true;
         self
     }
 
@@ -139,9 +178,17 @@ impl EngineOption {
         }
     }
 
-    /// The help as the flag shows it: the search, the game and the table it needs, then
-    /// [`Self::text`] (`MCTS, with --tb: consult the table ...`).
+    /// The help as the flag shows it without the games' texts (see [`Self::help_with`]).
     pub fn help(&self) -> String {
+        self.help_with(&GameTexts::default())
+    }
+
+    /// The help as the flag shows it: the search, the games of a playout switch and the
+    /// table it needs, then
+    /// [`Self::text`] (`MCTS, with --tb: consult the table ...`), the games' notes in
+    /// parentheses (`(G: NOTE; H: NOTE)`) and the default, followed by the games' own
+    /// (`[default: 0; G: 0.25]`).
+    pub fn help_with(&self, games: &GameTexts) -> String {
         let search = match self.scope {
             Scope::Mcts => Some("MCTS".to_string()),
             Scope::AlphaBeta => Some("Alpha-beta".to_string()),
@@ -149,27 +196,50 @@ impl EngineOption {
         };
         let prefix: Vec<String> = [
             search,
-            self.game.map(|g| format!("{g} only")),
+            self.playout_switch
+                .then(|| format!("{} only", games.takers())),
             self.needs_table.then(|| "with --tb".to_string()),
         ]
         .into_iter()
         .flatten()
         .collect();
+        let mut text = self.text.to_string();
+        let by_game = |texts: &[(&str, &str)]| -> Vec<String> {
+            texts.iter().map(|(g, t)| format!("{g}: {t}")).collect()
+        };
+        if !games.notes.is_empty() {
+            text += &format!(" ({})", by_game(&games.notes).join("; "));
+        }
+        let defaults: Vec<String> = self
+            .default
+            .map(str::to_string)
+            .into_iter()
+            .chain(by_game(&games.defaults))
+            .collect();
+        if !defaults.is_empty() {
+            text += &format!(" [default: {}]", defaults.join("; "));
+        }
         if prefix.is_empty() {
-            self.text.to_string()
+            text
         } else {
-            format!("{}: {}", prefix.join(", "), self.text)
+            format!("{}: {text}", prefix.join(", "))
         }
     }
 
-    /// The option as a spec's key: `every=K`, with its help where no flag has it and its
-    /// game where it is one game's (`tc=BASE+INC (a clock of its own)`).
+    /// The option as a spec's key without the games' texts (see [`Self::key_text_with`]).
     pub fn key_text(&self) -> String {
+        self.key_text_with(&GameTexts::default())
+    }
+
+    /// The option as a spec's key: `every=K`, with its help where no flag has it and the
+    /// games whose playouts take it where it is a playout switch (`tc=BASE+INC (a clock of
+    /// its own)`, `win-in-one=on|off (G)`).
+    pub fn key_text_with(&self, games: &GameTexts) -> String {
         let mut text = format!("{}={}", self.name, self.value_name);
-        match (self.flag, self.game) {
-            (false, _) => text += &format!(" ({})", self.text),
-            (true, Some(game)) => text += &format!(" ({game})"),
-            (true, None) => {}
+        if !self.flag {
+            text += &format!(" ({})", self.text);
+        } else if self.playout_switch {
+            text += &format!(" ({})", games.takers());
         }
         text
     }
@@ -186,11 +256,9 @@ pub const OPTIONS: &[EngineOption] = &[
         "ENGINE",
         "The search: mcts or ab (alpha-beta, its own evaluation unless --eval). --time, --sims \
          (a node count for ab), --seed and --tb serve both; --depth, --hash and --eval select \
-         ab, the other options mcts [default: the best player found for the game and board: \
-         breakthrough: mcts, but ab with --eval mcts from 8 rows on boards without a \
-         shipped model (8x8 has one); woodpush: ab; chinese-checkers: ab; checkers: ab with \
-         its shipped model (--net builtin)]",
-    ),
+         ab, the other options mcts",
+    )
+    .defaults_to("the best player found for the game and board"),
     EngineOption::both(
         "tb",
         "FILE",
@@ -202,18 +270,19 @@ pub const OPTIONS: &[EngineOption] = &[
         "table-cache",
         "MiB",
         "Cache of a compressed table (--tb) larger than it, in MiB (fractions allowed), \
-         shared by the search's threads: probes read the parts of the table they need into it \
-         (a Breakthrough slice, 4 KiB of checkers runs); a table that fits is read whole \
-         (0: always whole) [default: 256]",
+         shared by the search's threads: probes read the parts of the table they need into it; \
+         a table that fits is read whole (0: always whole)",
     )
+    .defaults_to("256")
     .mcts_key()
     .ab_key(),
     EngineOption::mcts(
         "rule",
         "sound|race",
         "sound (only what the table proves) or race (playouts also end by the table's looser \
-         rule, Breakthrough's race rule; never a proof) [default: sound]",
+         rule, where its game has one; never a proof)",
     )
+    .defaults_to("sound")
     .needs_table()
     .switches(&[Switch {
         flag: "race",
@@ -223,24 +292,24 @@ pub const OPTIONS: &[EngineOption] = &[
         "every",
         "K",
         "consult the table inside playouts at every K-th turn of each side (1: every ply; 0: \
-         only at expansion) [default: the game's; for Breakthrough every ply up to 7 rows, 0 \
-         from 8]",
+         only at expansion)",
     )
+    .defaults_to("1")
     .needs_table()
     .aliases(&["oracle-every"]),
     EngineOption::mcts(
         "c",
         "C",
-        "UCT exploration constant c of w/n + c*sqrt(ln t / n) [default: 0.4 for Breakthrough, \
-         from 8 rows up with --leaf eval 0.8 with a learned model and 0.2 without, 0.7 for \
-         the other games]",
-    ),
+        "UCT exploration constant c of w/n + c*sqrt(ln t / n)",
+    )
+    .defaults_to("0.7"),
     EngineOption::mcts(
         "playout",
         "uniform|full",
         "the playouts, uniform (random moves to the end) or full (the game's policy with its \
-         switches) [default: full]",
-    ),
+         switches)",
+    )
+    .defaults_to("full"),
     EngineOption::both("time", "TIME", "Time per move, e.g. 500ms, 2s, 1.5s, 900us")
         .mcts_key()
         .ab_key(),
@@ -258,47 +327,48 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption::ab(
         "depth",
         "D",
-        "the deepest iteration, in plies, within --time [default: 64]",
-    ),
+        "the deepest iteration, in plies, within --time",
+    )
+    .defaults_to("64"),
     EngineOption::both(
         "quiesce",
         "PLIES",
-        "The most plies a search looks past its horizon (alpha-beta's depth, a new MCTS \
-         node's value) through positions that are not quiet (checkers: a capture to make); \
-         0 for none [default: 16]",
+        "The most plies, 0 for none, that a search looks past its horizon (alpha-beta's \
+         depth, a new MCTS node's value) through positions that are not quiet",
     )
+    .defaults_to("16")
     .mcts_key()
     .ab_key(),
     EngineOption::ab(
         "hash",
         "MiB",
-        "the transposition table's size in MiB [default: 64]",
-    ),
+        "the transposition table's size in MiB",
+    )
+    .defaults_to("64"),
     EngineOption::ab(
         "eval",
         "ab|mcts",
-        "the evaluation it searches with, its own or MCTS's (on 8x8 Breakthrough alpha-beta \
-         with MCTS's is the strongest player found) [default: ab with --engine ab; without \
-         it, the default player's]",
-    ),
+        "the evaluation it searches with, its own or MCTS's",
+    )
+    .defaults_to("ab with --engine ab; without it, the default player's"),
     EngineOption::mcts(
         "threads",
         "N",
-        "search threads (see --parallel) [default: 1, as every search: a search's threads \
-         are asked for, while work split into independent pieces (the arena's games, a \
-         table's build, a proof's check) takes every core unless --jobs or --threads says]",
-    ),
+        "search threads (see --parallel)",
+    )
+    .defaults_to("1, as every search: a search's threads are asked for, while work split into independent pieces (the arena's games, a table's build, a proof's check) takes every core unless --jobs or --threads says"),
     EngineOption::mcts(
         "parallel",
         "root|tree",
-        "with --threads above 1, root (a tree per thread) or tree (one shared tree) \
-         [default: root]",
-    ),
+        "with --threads above 1, root (a tree per thread) or tree (one shared tree)",
+    )
+    .defaults_to("root"),
     EngineOption::mcts(
         "nodes",
         "N",
-        "most tree nodes (24 bytes each on 8x8 Breakthrough) [default: 8388608]",
-    ),
+        "most tree nodes",
+    )
+    .defaults_to("8388608"),
     EngineOption::both(
         "seed",
         "S",
@@ -308,98 +378,106 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption::mcts(
         "eval-after",
         "N",
-        "plies of a playout after which the evaluation decides it (0: play to the end) \
-         [default: 20]",
+        "plies of a playout after which the evaluation decides it (0: play to the end)",
     )
-    .breakthrough(),
+    .defaults_to("20")
+    .playout_switch(),
     EngineOption::mcts(
         "capture-weight",
         "W",
         "weight of captures of undefended pieces in playouts against 1 for other moves (1: \
-         off) [default: 4]",
+         off)",
     )
-    .breakthrough(),
+    .defaults_to("4")
+    .playout_switch(),
     EngineOption::mcts(
         "win-in-one",
         "on|off",
-        "playouts take wins in one automatically [default: on]",
+        "playouts take wins in one automatically",
     )
-    .breakthrough()
+    .defaults_to("on")
+    .playout_switch()
     .switches(&[off("no-win-in-one")]),
     EngineOption::mcts(
         "stop-threats",
         "on|off",
-        "playouts capture pieces that threaten to win next move [default: on]",
+        "playouts capture pieces that threaten to win next move",
     )
-    .breakthrough()
+    .defaults_to("on")
+    .playout_switch()
     .switches(&[off("no-stop-threats")]),
     EngineOption::mcts(
         "probe-children",
         "WHEN",
-        "when a new node's children are probed: expansion, next-visit or first-visit \
-         [default: expansion]",
+        "when a new node's children are probed: expansion, next-visit or first-visit",
     )
+    .defaults_to("expansion")
     .needs_table(),
     EngineOption::mcts(
         "imb",
         "ALPHA",
         "implicit minimax backups, the weight alpha of the evaluation's minimax value \
-         against the playout mean in selection (0: off) [default: the game's]",
-    ),
+         against the playout mean in selection (0: off)",
+    )
+    .defaults_to("0"),
     EngineOption::mcts(
         "prior",
         "N",
         "node priors, the virtual visits each new node starts with, scored at the \
-         evaluation's winning chance (0: off) [default: the game's]",
-    ),
+         evaluation's winning chance (0: off)",
+    )
+    .defaults_to("0"),
     EngineOption::mcts(
         "prior-depth",
         "D",
         "plies of alpha-beta over the evaluation behind each new node's value (0: the \
-         evaluation alone); a forced result it finds proves the node [default: the game's]",
-    ),
+         evaluation alone); a forced result it finds proves the node",
+    )
+    .defaults_to("0"),
     EngineOption::both(
         "net",
         "FILE|builtin|off",
         "The learned evaluation both engines search with: a model file from `quasar train \
          fit`, builtin (the model the game ships for the board) or off (the hand-written \
-         evaluation) [default: builtin for MCTS where the game ships a model, else off]",
+         evaluation)",
     )
+    .defaults_to("builtin for MCTS where the game ships a model, else off")
     .mcts_key()
     .ab_key(),
     EngineOption::mcts(
         "leaf",
         "playout|eval",
         "what scores a simulation at an unproven leaf, playout (the policy plays it out) or \
-         eval (the evaluation's winning chance, no playout; needs --imb or --prior above 0) \
-         [default: the game's]",
-    ),
+         eval (the evaluation's winning chance, no playout; needs --imb or --prior above 0)",
+    )
+    .defaults_to("playout"),
     EngineOption::mcts(
         "expand-after",
         "N",
-        "real visits a leaf has before it is expanded [default: 1]",
-    ),
+        "real visits a leaf has before it is expanded",
+    )
+    .defaults_to("1"),
     EngineOption::mcts(
         "verdicts",
         "on|off",
-        "prove nodes at expansion by the game's sound verdicts (Breakthrough: a win on the \
-         next move, a threat no capture answers) [default: on]",
+        "prove nodes at expansion by the game's sound verdicts",
     )
+    .defaults_to("on")
     .switches(&[off("no-verdicts")]),
     EngineOption::mcts(
         "guard",
         "SHARE",
         "blunder guard, the share of each move's time a short alpha-beta search spends \
-         checking MCTS's choice, vetoing a move that lets the opponent force a win (0: off) \
-         [default: the game's]",
-    ),
+         checking MCTS's choice, vetoing a move that lets the opponent force a win (0: off)",
+    )
+    .defaults_to("0"),
     EngineOption::mcts(
         "check",
         "VISITS/PLIES",
         "forced-result checks, in which each node that reaches VISITS real visits is searched \
-         PLIES deep for a forced win or loss, which proves it (off: none) [default: the \
-         game's]",
-    ),
+         PLIES deep for a forced win or loss, which proves it (off: none)",
+    )
+    .defaults_to("off"),
 ];
 
 /// The option `player` specs take as `key`, if any.
@@ -409,12 +487,13 @@ pub fn key_of(player: Scope, key: &str) -> Option<&'static EngineOption> {
         .find(|o| o.name == key && o.is_key_of(player))
 }
 
-/// The keys `player` specs take, each as [`EngineOption::key_text`] writes it, for a help.
-pub fn keys_text(player: Scope) -> String {
+/// The keys `player` specs take, each as [`EngineOption::key_text_with`] writes it with
+/// the texts `games` give for it, for a help.
+pub fn keys_text(player: Scope, games: &dyn Fn(&EngineOption) -> GameTexts) -> String {
     let keys: Vec<String> = OPTIONS
         .iter()
         .filter(|o| o.is_key_of(player))
-        .map(EngineOption::key_text)
+        .map(|o| o.key_text_with(&games(o)))
         .collect();
     keys.join(", ")
 }
@@ -589,13 +668,61 @@ mod tests {
         );
     }
 
+    /// The switches that only some games' playouts take are the playout keys but the
+    /// playouts' kind, `playout`, which the help does not tie to games.
+    #[test]
+    fn the_playout_switches_are_the_playout_keys_but_the_kind() {
+        let switches: Vec<&str> = OPTIONS
+            .iter()
+            .filter(|o| o.playout_switch)
+            .map(|o| o.name)
+            .collect();
+        assert_eq!(switches, crate::setup::PLAYOUT_KEYS[1..]);
+        assert_eq!(crate::setup::PLAYOUT_KEYS[0], "playout");
+    }
+
+    #[test]
+    fn the_games_notes_follow_the_text_and_their_defaults_the_tables() {
+        let c = key_of(Scope::Mcts, "c").unwrap();
+        let text = "MCTS: UCT exploration constant c of w/n + c*sqrt(ln t / n)";
+        assert_eq!(c.help(), format!("{text} [default: 0.7]"));
+        let games = GameTexts {
+            notes: vec![("g", "a note"), ("h", "another")],
+            defaults: vec![("g", "0.4, 0.2 on large boards")],
+            ..GameTexts::default()
+        };
+        assert_eq!(
+            c.help_with(&games),
+            format!("{text} (g: a note; h: another) [default: 0.7; g: 0.4, 0.2 on large boards]")
+        );
+        let tb = key_of(Scope::Mcts, "tb").unwrap();
+        let games = GameTexts {
+            defaults: vec![("g", "none")],
+            ..GameTexts::default()
+        };
+        assert!(tb
+            .help_with(&games)
+            .ends_with(" in playouts [default: g: none]"));
+    }
+
     #[test]
     fn a_help_names_the_search_the_game_and_the_table() {
         let every = key_of(Scope::Mcts, "every").unwrap();
         assert!(every.help().starts_with("MCTS, with --tb: consult"));
         let w = key_of(Scope::Mcts, "win-in-one").unwrap();
-        assert!(w.help().starts_with("MCTS, Breakthrough only: "));
-        assert_eq!(w.key_text(), "win-in-one=on|off (Breakthrough)");
+        assert!(w.help().starts_with("MCTS, some games only: playouts take"));
+        assert_eq!(w.key_text(), "win-in-one=on|off (some games)");
+        let games = GameTexts {
+            only: vec!["G", "H"],
+            ..GameTexts::default()
+        };
+        assert!(w
+            .help_with(&games)
+            .starts_with("MCTS, G and H only: playouts take"));
+        assert_eq!(w.key_text_with(&games), "win-in-one=on|off (G and H)");
+        let c = key_of(Scope::Mcts, "c").unwrap();
+        assert!(c.help_with(&games).starts_with("MCTS: UCT"));
+        assert_eq!(c.key_text_with(&games), "c=C");
         let tc = key_of(Scope::AlphaBeta, "tc").unwrap();
         assert_eq!(tc.key_text(), "tc=BASE+INC (a clock of its own)");
         assert!(key_of(Scope::AlphaBeta, "imb").is_none());

@@ -122,3 +122,50 @@ fn the_guides_name_every_option() {
         assert!(!is_key || arena.contains(&key), "arena.md: {key}");
     }
 }
+
+/// The games' own texts reach the flags' help by their `--game` names: each game's default
+/// engine, Breakthrough's exploration constant after the table's, checkers' positions that
+/// are not quiet.
+#[test]
+fn the_help_gives_each_games_own_texts() {
+    let cmd = Cli::command();
+    let help = |name: &str| {
+        let arg = cmd.get_arguments().find(|a| a.get_id() == name).unwrap();
+        arg.get_help().unwrap().to_string()
+    };
+    let engine = help("engine");
+    for &g in crate::games::GameName::all() {
+        assert!(engine.contains(&format!("; {}: ", g.name())), "{engine}");
+    }
+    assert!(engine.contains("; breakthrough: mcts, but ab"), "{engine}");
+    let c = help("c");
+    assert!(c.ends_with(" [default: 0.7; breakthrough: 0.4, from 8 rows up with --leaf eval 0.8 with a learned model and 0.2 without]"), "{c}");
+    let quiesce = help("quiesce");
+    assert!(
+        quiesce.contains(" (checkers: a capture to make) [default: 16]"),
+        "{quiesce}"
+    );
+}
+
+/// A playout switch's help and key name the games whose playouts take it, from the
+/// registered games: Breakthrough's four.
+#[test]
+fn a_playout_switch_names_its_games() {
+    let cmd = Cli::command();
+    for name in ["eval-after", "capture-weight", "win-in-one", "stop-threats"] {
+        let arg = cmd.get_arguments().find(|a| a.get_id() == name).unwrap();
+        let help = arg.get_help().unwrap().to_string();
+        assert!(help.starts_with("MCTS, Breakthrough only: "), "{help}");
+    }
+    let players = engine::spec::PlayerSpec::help(&crate::games::option_texts);
+    assert!(
+        players.contains(" win-in-one=on|off (Breakthrough), "),
+        "{players}"
+    );
+    let w = OPTIONS.iter().find(|o| o.name == "win-in-one").unwrap();
+    let texts = crate::games::option_texts(w);
+    assert_eq!(w.key_text_with(&texts), "win-in-one=on|off (Breakthrough)");
+    let playout = OPTIONS.iter().find(|o| o.name == "playout").unwrap();
+    let help = playout.help_with(&crate::games::option_texts(playout));
+    assert!(help.starts_with("MCTS: the playouts"), "{help}");
+}
