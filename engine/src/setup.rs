@@ -158,7 +158,7 @@ pub struct Picture {
 /// Which part of an engine option's help a game's text is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HelpPart {
-    /// The game's own default, where it is not the option's (`0.4`; from 8 rows up, 0.2).
+    /// The game's own default, where it is not the option's (`0.4, 0.2 from 8 rows up`).
     Default,
     /// What the option means or does in the game (the positions that are not quiet: "a
     /// capture to make").

@@ -4,7 +4,7 @@
 //! match into its report.
 
 use super::CliResult;
-use crate::games::{with_game, CliGame, GameArgs};
+use crate::games::{option_texts, with_game, CliGame, GameArgs};
 use crate::progress::Bars;
 use arena::game::Adjudicator;
 use arena::html;
@@ -60,7 +60,7 @@ pub struct MatchArgs {
     #[command(flatten)]
     game: GameArgs,
     // The help lists each player's keys from the engine's table of options.
-    #[arg(long = "player", value_name = "SPEC", help = PlayerSpec::help(&crate::games::option_texts))]
+    #[arg(long = "player", value_name = "SPEC", help = PlayerSpec::help(&option_texts))]
     players: Vec<PlayerSpec>,
     /// Games per pairing; even, so that each opening is played with both colours
     #[arg(long)]

@@ -138,8 +138,12 @@ pub fn option_texts(option: &EngineOption) -> GameTexts {
     use registration::TableGame;
     let mut texts = GameTexts::default();
     for &g in GameName::all() {
-        let (name, help) = with_game!(g, S => (S::NAME, <S as GameSetup>::option_help()));
-        let (prose, keys) = with_game!(g, S => (S::TABLE_KIND, S::default_size().playout_keys()));
+        let (name, prose, help, keys) = with_game!(g, S => (
+            S::NAME,
+            S::TABLE_KIND,
+            <S as GameSetup>::option_help(),
+            S::default_size().playout_keys(),
+        ));
         if option.playout_switch && keys.contains(&option.name) {
             texts.only.push(prose);
         }

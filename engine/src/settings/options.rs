@@ -184,10 +184,9 @@ impl EngineOption {
     }
 
     /// The help as the flag shows it: the search, the games of a playout switch and the
-    /// table it needs, then
-    /// [`Self::text`] (`MCTS, with --tb: consult the table ...`), the games' notes in
-    /// parentheses (`(G: NOTE; H: NOTE)`) and the default, followed by the games' own
-    /// (`[default: 0; G: 0.25]`).
+    /// table it needs, then [`Self::text`] (`MCTS, with --tb: consult the table ...`), the
+    /// games' notes in parentheses (`(G: NOTE; H: NOTE)`) and the default, followed by the
+    /// games' own (`[default: 0; G: 0.25]`).
     pub fn help_with(&self, games: &GameTexts) -> String {
         let search = match self.scope {
             Scope::Mcts => Some("MCTS".to_string()),
@@ -339,36 +338,25 @@ pub const OPTIONS: &[EngineOption] = &[
     .defaults_to("16")
     .mcts_key()
     .ab_key(),
-    EngineOption::ab(
-        "hash",
-        "MiB",
-        "the transposition table's size in MiB",
-    )
-    .defaults_to("64"),
+    EngineOption::ab("hash", "MiB", "the transposition table's size in MiB").defaults_to("64"),
     EngineOption::ab(
         "eval",
         "ab|mcts",
         "the evaluation it searches with, its own or MCTS's",
     )
     .defaults_to("ab with --engine ab; without it, the default player's"),
-    EngineOption::mcts(
-        "threads",
-        "N",
-        "search threads (see --parallel)",
-    )
-    .defaults_to("1, as every search: a search's threads are asked for, while work split into independent pieces (the arena's games, a table's build, a proof's check) takes every core unless --jobs or --threads says"),
+    EngineOption::mcts("threads", "N", "search threads (see --parallel)").defaults_to(
+        "1, as every search: a search's threads are asked for, while work split into \
+         independent pieces (the arena's games, a table's build, a proof's check) takes every \
+         core unless --jobs or --threads says",
+    ),
     EngineOption::mcts(
         "parallel",
         "root|tree",
         "with --threads above 1, root (a tree per thread) or tree (one shared tree)",
     )
     .defaults_to("root"),
-    EngineOption::mcts(
-        "nodes",
-        "N",
-        "most tree nodes",
-    )
-    .defaults_to("8388608"),
+    EngineOption::mcts("nodes", "N", "most tree nodes").defaults_to("8388608"),
     EngineOption::both(
         "seed",
         "S",
