@@ -24,6 +24,14 @@ pub struct Config {
     pub quiescence: u32,
 }
 
+impl Config {
+    /// The plies a line may reach from the root, and so the per-ply buffers' count: the
+    /// deepest iteration, the plies past it, and the root.
+    fn plies(&self) -> usize {
+        (self.max_depth + self.quiescence) as usize + 1
+    }
+}
+
 impl Default for Config {
     fn default() -> Config {
         Config {
@@ -127,7 +135,7 @@ impl<G: Game> AlphaBeta<G> {
         config: Config,
         eval: Arc<dyn Evaluation<G>>,
     ) -> Result<AlphaBeta<G>, TableTooLarge> {
-        let plies = (config.max_depth + config.quiescence) as usize + 1;
+        let plies = config.plies();
         Ok(AlphaBeta {
             table: Table::new(config.table_bytes)?,
             order: Ordering::new(plies),
@@ -188,7 +196,7 @@ impl<G: Game> AlphaBeta<G> {
     /// Forgets the transposition table and the history (a new game).
     pub fn clear(&mut self) {
         self.table.clear();
-        self.order = Ordering::new((self.config.max_depth + self.config.quiescence) as usize + 1);
+        self.order = Ordering::new(self.config.plies());
     }
 
     /// Searches `pos` within `limit` and returns the move to play.

@@ -135,10 +135,7 @@ impl AbSettings {
                 _ => return Err(bad("expected a whole number of plies from 1 to 64")),
             },
             "quiesce" if self.quiesce.is_some() => return Err(twice()),
-            "quiesce" => match value.parse::<u32>() {
-                Ok(q) if q <= 64 => self.quiesce = Some(q),
-                _ => return Err(bad("expected a whole number of plies from 0 to 64")),
-            },
+            "quiesce" => self.quiesce = Some(crate::settings::quiescence(value).map_err(bad)?),
             "hash" if self.hash_mib.is_some() => return Err(twice()),
             "hash" => match value.parse::<usize>() {
                 Ok(m) if (1..=MAX_HASH_MIB).contains(&m) => self.hash_mib = Some(m),

@@ -248,6 +248,18 @@ pub fn exploration(text: &str) -> Result<f64, &'static str> {
     }
 }
 
+/// The most plies past the horizon `quiesce=` and `--quiesce` accept, for either search.
+pub const MAX_QUIESCENCE: u32 = 64;
+
+/// The plies past the horizon `text` gives (`quiesce=` and `--quiesce`, both searches): a
+/// whole number from 0 to [`MAX_QUIESCENCE`]; else what it must be.
+pub fn quiescence(text: &str) -> Result<u32, &'static str> {
+    match text.parse::<u32>() {
+        Ok(q) if q <= MAX_QUIESCENCE => Ok(q),
+        _ => Err("expected a whole number of plies from 0 to 64"),
+    }
+}
+
 impl EngineSettings {
     /// The table to consult and how, when one is set.
     pub fn table_spec(&self) -> Option<TableSpec> {

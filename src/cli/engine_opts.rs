@@ -65,6 +65,11 @@ fn exploration(text: &str) -> Result<f64, String> {
     engine::settings::exploration(text).map_err(str::to_string)
 }
 
+/// Reads `--quiesce` as the `quiesce=` keys of both searches read it.
+fn quiescence(text: &str) -> Result<u32, String> {
+    engine::settings::quiescence(text).map_err(str::to_string)
+}
+
 /// Reads `--nodes`: at least [`MIN_NODES`].
 fn nodes(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
@@ -116,7 +121,7 @@ fn flag(option: &'static EngineOption) -> Arg {
         "table-cache" => arg.value_parser(|text: &str| quasar_file::cache::parse_cache_size(text)),
         "net" => arg.value_parser(net_spec),
         "depth" => arg.value_parser(value_parser!(u32).range(1..=64)),
-        "quiesce" => arg.value_parser(value_parser!(u32).range(0..=64)),
+        "quiesce" => arg.value_parser(quiescence),
         "hash" => arg.value_parser(value_parser!(u64).range(1..=MAX_HASH_MIB as u64)),
         "eval" => arg.value_parser(EnumValueParser::<EvalKind>::new()),
         "threads" => arg.value_parser(value_parser!(u32).range(1..=256)),

@@ -2,8 +2,8 @@
 
 use super::options::{self, EngineOption, Scope};
 use super::{
-    exploration, limit_text, EngineSettings, PlayoutKind, ProbeRule, SettingError, MAX_PRIOR,
-    MAX_PRIOR_DEPTH, MIN_NODES,
+    exploration, limit_text, quiescence, EngineSettings, PlayoutKind, ProbeRule, SettingError,
+    MAX_PRIOR, MAX_PRIOR_DEPTH, MIN_NODES,
 };
 use crate::clock::TimeControl;
 use crate::duration::{format_duration, parse_duration};
@@ -222,10 +222,7 @@ impl EngineSettings {
                 once(&mut self.prior_depth, d, twice)?;
             }
             "quiesce" => {
-                let q: u32 = number(key, value, "expected a whole number of plies from 0 to 64")?;
-                if q > 64 {
-                    return Err(bad(key, value, "give at most 64 plies (0: none)"));
-                }
+                let q = quiescence(value).map_err(|why| bad(key, value, why))?;
                 once(&mut self.quiesce, q, twice)?;
             }
             "net" => once(
