@@ -50,6 +50,37 @@ pub static NEIGHBOUR: [[u8; 4]; 32] = table(1);
 /// The square two steps away in each direction (where a jump lands).
 pub static JUMP: [[u8; 4]; 32] = table(2);
 
+/// Squares of the rows 1, 3, 5 and 7 of the standard numbering (row indices 0, 2, 4, 6),
+/// whose dark squares are the odd columns.
+const EVEN_ROWS: u32 = 0x0F0F_0F0F;
+/// The other rows, whose dark squares are the even columns.
+const ODD_ROWS: u32 = !EVEN_ROWS;
+/// The first dark square of each row.
+const FIRST_OF_ROW: u32 = 0x1111_1111;
+/// The last dark square of each row.
+const LAST_OF_ROW: u32 = 0x8888_8888;
+
+/// Every square of `p` moved one step in direction `d` (as [`NEIGHBOUR`]), those that
+/// would leave the board dropped: the whole set at once, which is what a test for any
+/// capture or step needs.
+#[inline(always)]
+const fn shifted(p: u32, d: usize) -> u32 {
+    // Within a row a square's index is its column halved; the step's index difference
+    // depends on whether the row's dark squares are the odd or the even columns.
+    match d {
+        0 => ((p & EVEN_ROWS) << 4) | ((p & ODD_ROWS & !FIRST_OF_ROW) << 3),
+        1 => ((p & EVEN_ROWS & !LAST_OF_ROW) << 5) | ((p & ODD_ROWS) << 4),
+        2 => ((p & EVEN_ROWS) >> 4) | ((p & ODD_ROWS & !FIRST_OF_ROW) >> 5),
+        _ => ((p & EVEN_ROWS & !LAST_OF_ROW) >> 3) | ((p & ODD_ROWS) >> 4),
+    }
+}
+
+/// The direction opposite `d`.
+#[inline(always)]
+const fn opposite(d: usize) -> usize {
+    3 - d
+}
+
 /// The directions a piece of `side` may move in: bits 0-1 forward for Black, 2-3 for
 /// White, all four for a king.
 #[inline]
@@ -143,36 +174,50 @@ impl Board {
         self.black | self.white
     }
 
-    /// Whether `found(square, direction)` holds for some piece of `side` and a direction
-    /// it moves in (a man forward, a king both ways), tried square by square: the loop
-    /// that the tests for a capture or a step and the listing of steps share.
+    /// The pieces of `side` that may move in each direction: all of them forward, the
+    /// kings backward as well.
     #[inline(always)]
-    fn any_direction(&self, side: Side, mut found: impl FnMut(usize, usize) -> bool) -> bool {
-        let mut p = self.pieces(side);
-        while p != 0 {
-            let s = p.trailing_zeros() as usize;
-            p &= p - 1;
-            let mut dirs = directions(side, self.kings >> s & 1 == 1);
-            while dirs != 0 {
-                let d = dirs.trailing_zeros() as usize;
-                dirs &= dirs - 1;
-                if found(s, d) {
-                    return true;
-                }
-            }
+    fn movers(&self, side: Side) -> [u32; 4] {
+        let all = self.pieces(side);
+        let kings = all & self.kings;
+        match side {
+            Side::First => [all, all, kings, kings],
+            Side::Second => [kings, kings, all, all],
         }
-        false
+    }
+
+    /// The pieces of `side` that can jump (whose moves are captures, when there is one).
+    #[inline]
+    pub fn jumpers(&self, side: Side) -> u32 {
+        let enemy = self.pieces(side.opponent());
+        let empty = !self.occupied();
+        let movers = self.movers(side);
+        let mut out = 0;
+        for (d, &m) in movers.iter().enumerate() {
+            // Back from the empty landing squares over an enemy piece.
+            let back = opposite(d);
+            out |= m & shifted(shifted(empty, back) & enemy, back);
+        }
+        out
+    }
+
+    /// The pieces of `side` with an empty square next to them in a direction they move
+    /// in.
+    #[inline]
+    fn steppers(&self, side: Side) -> u32 {
+        let empty = !self.occupied();
+        let movers = self.movers(side);
+        let mut out = 0;
+        for (d, &m) in movers.iter().enumerate() {
+            out |= m & shifted(empty, opposite(d));
+        }
+        out
     }
 
     /// Whether `side` has a capture (compulsory when it does).
     #[inline]
     pub fn has_capture(&self, side: Side) -> bool {
-        let enemy = self.pieces(side.opponent());
-        let empty = !self.occupied();
-        self.any_direction(side, |s, d| {
-            let (n, j) = (NEIGHBOUR[s][d], JUMP[s][d]);
-            j != NONE && enemy >> n & 1 == 1 && empty >> j & 1 == 1
-        })
+        self.jumpers(side) != 0
     }
 
     /// Writes every legal move of `side` into `out` (cleared first): the captures when
@@ -195,34 +240,37 @@ impl Board {
     /// Whether `side` has a step (a move to an adjacent empty square), capture or not.
     #[inline]
     pub fn has_step(&self, side: Side) -> bool {
-        let empty = !self.occupied();
-        self.any_direction(side, |s, d| {
-            let n = NEIGHBOUR[s][d];
-            n != NONE && empty >> n & 1 == 1
-        })
+        self.steppers(side) != 0
     }
 
     fn steps(&self, side: Side, out: &mut Vec<Move>) {
         let empty = !self.occupied();
-        // Never found: every square and direction is visited.
-        self.any_direction(side, |s, d| {
-            let n = NEIGHBOUR[s][d];
-            if n != NONE && empty >> n & 1 == 1 {
-                out.push(Move {
-                    from: s as u8,
-                    to: n,
-                    jumps: 0,
-                    dirs: 0,
-                    captured: 0,
-                });
+        // In the order of squares, then of directions.
+        let mut p = self.steppers(side);
+        while p != 0 {
+            let s = p.trailing_zeros() as usize;
+            p &= p - 1;
+            let mut dirs = directions(side, self.kings >> s & 1 == 1);
+            while dirs != 0 {
+                let d = dirs.trailing_zeros() as usize;
+                dirs &= dirs - 1;
+                let n = NEIGHBOUR[s][d];
+                if n != NONE && empty >> n & 1 == 1 {
+                    out.push(Move {
+                        from: s as u8,
+                        to: n,
+                        jumps: 0,
+                        dirs: 0,
+                        captured: 0,
+                    });
+                }
             }
-            false
-        });
+        }
     }
 
     fn captures(&self, side: Side, out: &mut Vec<Move>) {
         let enemy = self.pieces(side.opponent());
-        let mut p = self.pieces(side);
+        let mut p = self.jumpers(side);
         while p != 0 {
             let s = p.trailing_zeros() as u8;
             p &= p - 1;
@@ -337,6 +385,87 @@ mod tests {
         assert_eq!(&NEIGHBOUR[4][..2], &[NONE, 8]);
         assert_eq!(&NEIGHBOUR[11][..2], &[15, NONE]);
         assert_eq!(JUMP[8][1], 17); // 9 over 14 to 18
+    }
+
+    /// Random boards of up to 24 pieces, kings among them, either side's men anywhere
+    /// but on its own promotion row.
+    fn random_boards(n: usize) -> Vec<Board> {
+        let mut rng = quasar_core::SplitMix64::new(3);
+        (0..n)
+            .map(|_| {
+                let (mut black, mut white) = (0u32, 0u32);
+                let pieces = 1 + rng.below(24);
+                for _ in 0..pieces {
+                    let s = 1u32 << rng.below(32);
+                    if (black | white) & s == 0 {
+                        if rng.below(2) == 0 {
+                            black |= s;
+                        } else {
+                            white |= s;
+                        }
+                    }
+                }
+                let kings = (black | white) & rng.below(1 << 32) as u32 & rng.below(1 << 32) as u32;
+                let kings = kings | black & BLACK_PROMOTION | white & WHITE_PROMOTION;
+                Board {
+                    black,
+                    white,
+                    kings,
+                }
+            })
+            .collect()
+    }
+
+    /// The jumps and steps of `side`, read square by square from the neighbour tables:
+    /// an independent reading of what the whole-board shifts compute.
+    fn by_tables(b: &Board, side: Side) -> (u32, u32) {
+        let (enemy, empty) = (b.pieces(side.opponent()), !b.occupied());
+        let (mut jumpers, mut steppers) = (0, 0);
+        for s in 0..32 {
+            if b.pieces(side) >> s & 1 == 0 {
+                continue;
+            }
+            for d in 0..4 {
+                if directions(side, b.kings >> s & 1 == 1) >> d & 1 == 0 {
+                    continue;
+                }
+                let (n, j) = (NEIGHBOUR[s][d], JUMP[s][d]);
+                if n != NONE && empty >> n & 1 == 1 {
+                    steppers |= 1 << s;
+                }
+                if j != NONE && enemy >> n & 1 == 1 && empty >> j & 1 == 1 {
+                    jumpers |= 1 << s;
+                }
+            }
+        }
+        (jumpers, steppers)
+    }
+
+    #[test]
+    fn whole_board_shifts_find_the_pieces_the_tables_find() {
+        let (mut jumps, mut blocked) = (0, 0);
+        for b in random_boards(20_000) {
+            for side in [Side::First, Side::Second] {
+                let (jumpers, steppers) = by_tables(&b, side);
+                assert_eq!(b.jumpers(side), jumpers, "{b:?} {side:?}");
+                assert_eq!(b.steppers(side), steppers, "{b:?} {side:?}");
+                assert_eq!(b.has_capture(side), jumpers != 0);
+                assert_eq!(b.has_step(side), steppers != 0);
+                jumps += (jumpers != 0) as u32;
+                blocked += (b.pieces(side) != 0 && steppers == 0) as u32;
+            }
+        }
+        assert!(
+            jumps > 5_000 && blocked > 50,
+            "{jumps} with a capture, {blocked} blocked"
+        );
+        for d in 0..4 {
+            for s in 0..32 {
+                let n = NEIGHBOUR[s][d];
+                let want = if n == NONE { 0 } else { 1 << n };
+                assert_eq!(shifted(1 << s, d), want, "square {s} direction {d}");
+            }
+        }
     }
 
     #[test]

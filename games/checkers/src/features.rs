@@ -6,7 +6,7 @@
 //! rows, so that a position and its colour-reversed twin (the board turned half round)
 //! activate the same features.
 
-use crate::board::{row_col, Board};
+use crate::board::{promotion_row, row_col, Board, Move};
 use crate::play::Checkers;
 use learn::{Active, Features, Identity};
 use quasar_core::Side;
@@ -82,6 +82,45 @@ const fn rectangle(r0: i32, c0: i32, rows: i32, cols: i32) -> [u8; WINDOW_SQUARE
 /// The windows of the feature set.
 static WINDOWS: [[u8; WINDOW_SQUARES]; 56] = windows();
 
+/// For each square, the windows holding it, as the bits of a mask (56 windows fit).
+static SQUARE_WINDOWS: [u64; 32] = square_windows();
+
+const fn square_windows() -> [u64; 32] {
+    let w = windows();
+    let mut out = [0u64; 32];
+    let mut i = 0;
+    while i < w.len() {
+        let mut k = 0;
+        while k < WINDOW_SQUARES {
+            out[w[i][k] as usize] |= 1 << i;
+            k += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// A window's feature (its index among all features) where the squares hold `state`.
+#[inline(always)]
+fn window_feature(i: usize, state: &[u8; 32]) -> u32 {
+    let mut code = 0u32;
+    for &s in WINDOWS[i].iter().rev() {
+        code = code * STATES + state[s as usize] as u32;
+    }
+    WINDOWS_BASE + i as u32 * WINDOW_FEATURES + code
+}
+
+/// The (mover's pieces, opponent's pieces) count feature, and the same of kings.
+#[inline(always)]
+fn count_features(own: u32, opp: u32, own_kings: u32, opp_kings: u32) -> [u32; 2] {
+    // Counts above 12 come only from positions no game reaches; they share 12's weight.
+    let count = |x: u32| x.min(COUNTS - 1);
+    [
+        PIECE_COUNTS + count(own) * COUNTS + count(opp),
+        KING_COUNTS + count(own_kings) * COUNTS + count(opp_kings),
+    ]
+}
+
 /// Checkers' feature set: piece-square, counts and windows, seen from the mover.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SquaresAndWindows;
@@ -134,19 +173,103 @@ impl Features<Checkers> for SquaresAndWindows {
                 out.push(kind as u32 * 32 + s);
             }
         }
-        // Counts above 12 come only from positions no game reaches; they share 12's weight.
-        let count = |x: u32| x.count_ones().min(COUNTS - 1);
-        out.push(PIECE_COUNTS + count(own) * COUNTS + count(opp));
-        out.push(KING_COUNTS + count(own & b.kings) * COUNTS + count(opp & b.kings));
-        let mut base = WINDOWS_BASE;
-        for w in &WINDOWS {
-            let mut code = 0u32;
-            for &s in w.iter().rev() {
-                code = code * STATES + state[s as usize] as u32;
-            }
-            out.push(base + code);
-            base += WINDOW_FEATURES;
+        let kings = b.kings;
+        for f in count_features(
+            own.count_ones(),
+            opp.count_ones(),
+            (own & kings).count_ones(),
+            (opp & kings).count_ones(),
+        ) {
+            out.push(f);
         }
+        for i in 0..WINDOWS.len() {
+            out.push(window_feature(i, &state));
+        }
+    }
+
+    /// From the parent's board seen once from the children's mover: a move changes its
+    /// piece's two squares and the captured ones, so only their piece-square features,
+    /// the counts and the windows holding them (about a quarter) are read again.
+    fn child_sums(
+        &self,
+        g: &Checkers,
+        moves: &[Move],
+        weights: &[f32],
+        each: &mut dyn FnMut(usize, f32),
+    ) -> bool {
+        let mover = g.pos.side;
+        let viewer = mover.opponent();
+        let b = Self::seen_from(&g.pos.board, viewer);
+        // Squares of the parent's orientation into the viewer's.
+        let turned = viewer == Side::Second;
+        let square = |s: u8| if turned { 31 - s } else { s };
+        let w = |f: u32| weights[f as usize];
+        let (own, opp) = (b.black, b.white);
+        let mut state = [0u8; 32];
+        let mut total = 0f32;
+        for (kind, set) in [own & !b.kings, own & b.kings, opp & !b.kings, opp & b.kings]
+            .into_iter()
+            .enumerate()
+        {
+            let mut m = set;
+            while m != 0 {
+                let s = m.trailing_zeros();
+                m &= m - 1;
+                state[s as usize] = kind as u8 + 1;
+                total += w(kind as u32 * 32 + s);
+            }
+        }
+        let counts = [
+            own.count_ones(),
+            opp.count_ones(),
+            (own & b.kings).count_ones(),
+            (opp & b.kings).count_ones(),
+        ];
+        let count_sum = |c: [u32; 4]| {
+            let [p, k] = count_features(c[0], c[1], c[2], c[3]);
+            w(p) + w(k)
+        };
+        total += count_sum(counts);
+        let mut window_sums = [0f32; 56];
+        for (i, sum) in window_sums.iter_mut().enumerate() {
+            *sum = w(window_feature(i, &state));
+            total += *sum;
+        }
+        for (i, mv) in moves.iter().enumerate() {
+            // The mover's pieces are the opponent's (3 a man, 4 a king) in the viewer's eyes.
+            let (from, to) = (square(mv.from), square(mv.to));
+            let was = state[from as usize];
+            let crowned = was == 3 && promotion_row(mover) >> mv.to & 1 == 1;
+            let now = if crowned { 4 } else { was };
+            let mut child = state;
+            let mut sum = total - w((was as u32 - 1) * 32 + from as u32);
+            let mut windows = SQUARE_WINDOWS[from as usize] | SQUARE_WINDOWS[to as usize];
+            let mut c = counts;
+            let mut taken = mv.captured;
+            while taken != 0 {
+                let s = square(taken.trailing_zeros() as u8) as usize;
+                taken &= taken - 1;
+                let k = child[s];
+                sum -= w((k as u32 - 1) * 32 + s as u32);
+                c[0] -= 1;
+                c[2] -= (k == 2) as u32;
+                child[s] = 0;
+                windows |= SQUARE_WINDOWS[s];
+            }
+            // Emptied before filled: a king's capturing tour may end where it began.
+            child[from as usize] = 0;
+            child[to as usize] = now;
+            sum += w((now as u32 - 1) * 32 + to as u32);
+            c[3] += crowned as u32;
+            sum += count_sum(c) - count_sum(counts);
+            while windows != 0 {
+                let k = windows.trailing_zeros() as usize;
+                windows &= windows - 1;
+                sum += w(window_feature(k, &child)) - window_sums[k];
+            }
+            each(i, sum);
+        }
+        true
     }
 }
 
@@ -252,6 +375,51 @@ mod tests {
             assert_eq!(got, by_hand(&g), "{}", g.position_text());
             assert!(got.iter().all(|&i| (i as usize) < f.len()));
         }
+    }
+
+    /// Every child's weight sum from its parent's board equals the sum over the child's
+    /// own features: captures, multi-jumps, crowning and kings' moves included.
+    #[test]
+    fn child_sums_equal_each_childs_features_summed() {
+        let f = SquaresAndWindows;
+        let mut rng = SplitMix64::new(9);
+        let weights: Vec<f32> = (0..f.len())
+            .map(|_| rng.below(2001) as f32 / 1000.0 - 1.0)
+            .collect();
+        let (mut checked, mut captures, mut crowned) = (0, 0, 0);
+        let mut moves = Vec::new();
+        for g in random_positions(4000) {
+            g.legal_moves(&mut moves);
+            let mut sums = vec![f32::NAN; moves.len()];
+            let mut order = Vec::new();
+            assert!(f.child_sums(&g, &moves, &weights, &mut |i, sum| {
+                order.push(i);
+                sums[i] = sum;
+            }));
+            assert_eq!(order, (0..moves.len()).collect::<Vec<_>>());
+            for (&mv, &got) in moves.iter().zip(&sums) {
+                let mut child = g.clone();
+                child.play(mv);
+                let want: f64 = features(&child)
+                    .iter()
+                    .map(|&i| weights[i as usize] as f64)
+                    .sum();
+                assert!(
+                    (got as f64 - want).abs() < 1e-3,
+                    "{} {}: {got} against {want}",
+                    g.position_text(),
+                    g.move_text(mv)
+                );
+                checked += 1;
+                captures += (mv.jumps > 1) as u32;
+                crowned +=
+                    (child.pos.board.kings.count_ones() > g.pos.board.kings.count_ones()) as u32;
+            }
+        }
+        assert!(
+            checked > 20_000 && captures > 50 && crowned > 50,
+            "{checked} children, {captures} multi-jumps, {crowned} crowned"
+        );
     }
 
     #[test]
