@@ -145,6 +145,9 @@ pub struct EngineSettings {
     /// The weight of implicit minimax backups in selection (`imb=0.4`; 0: off); needs a
     /// game with an evaluation.
     pub imb: Option<f64>,
+    /// The winning chance from which a node's children are ranked by their minimax values
+    /// alone (`imb-decided=0.9`; `off`: `imb` everywhere); needs `imb` above 0.
+    pub imb_decided: Option<Option<f64>>,
     /// Virtual visits of node priors from the evaluation (`prior=20`; 0: off); needs a
     /// game with an evaluation.
     pub prior: Option<u32>,
@@ -295,6 +298,7 @@ impl EngineSettings {
             // The game's defaults apply in `GameSetup::mcts_config`, which knows whether
             // the game has an evaluation.
             imb: self.imb.unwrap_or(defaults.imb),
+            imb_decided: self.imb_decided.unwrap_or(defaults.imb_decided),
             prior: self.prior.unwrap_or(defaults.prior),
             prior_depth: self.prior_depth.unwrap_or(defaults.prior_depth),
             quiescence: self.quiesce.unwrap_or(defaults.quiescence),

@@ -78,6 +78,8 @@ pub enum SetupError {
 pub struct EvaluationUse<G: Game> {
     /// The weight of implicit minimax backups (0: off).
     pub imb: f64,
+    /// The winning chance from which backups weigh 1 (`None`: `imb` everywhere).
+    pub imb_decided: Option<f64>,
     /// Virtual visits of node priors (0: off).
     pub prior: u32,
     /// Plies of the shallow search behind new nodes' values (0: the evaluation alone).
@@ -94,6 +96,7 @@ impl<G: Game> EvaluationUse<G> {
     /// Puts the weights into `config`.
     pub fn apply<P>(&self, config: &mut Config<P>) {
         config.imb = self.imb;
+        config.imb_decided = self.imb_decided;
         config.prior = self.prior;
         config.prior_depth = self.prior_depth;
         config.leaf = self.leaf;
@@ -406,6 +409,12 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         0.0
     }
 
+    /// The winning chance from which a node's children are ranked by their minimax values
+    /// alone when the settings name no `imb-decided=` (`None`, off, by default).
+    fn default_imb_decided(&self) -> Option<f64> {
+        None
+    }
+
     /// The virtual visits of node priors when the settings name no `prior=` (0, off, by
     /// default and for games without an evaluation).
     fn default_prior(&self) -> u32 {
@@ -426,6 +435,17 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         settings: &EngineSettings,
     ) -> Result<EvaluationUse<Self::Game>, SetupError> {
         let imb = settings.imb.unwrap_or_else(|| self.default_imb());
+        let imb_decided = settings
+            .imb_decided
+            .unwrap_or_else(|| self.default_imb_decided());
+        if imb == 0.0 {
+            if let Some(Some(p)) = settings.imb_decided {
+                return Err(SetupError::Policy(format!(
+                    "imb-decided={p} needs imb= above 0: it raises the backups' weight where \
+                     a position is decided"
+                )));
+            }
+        }
         let prior = settings.prior.unwrap_or_else(|| self.default_prior());
         let prior_depth = settings
             .prior_depth
@@ -464,6 +484,7 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         if !values && check.is_none() {
             return Ok(EvaluationUse {
                 imb,
+                imb_decided,
                 prior,
                 prior_depth,
                 evaluation: None,
@@ -491,6 +512,7 @@ pub trait GameSetup: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         };
         Ok(EvaluationUse {
             imb,
+            imb_decided,
             prior,
             prior_depth,
             evaluation: Some(evaluation),

@@ -34,6 +34,12 @@ pub struct Config<P> {
     /// backed up from the evaluation of the tree's leaves; 0 turns them off. Needs a
     /// searcher with an evaluation ([`crate::Searcher::with_evaluation`]).
     pub imb: f64,
+    /// Where a node's minimax value gives one side at least this winning chance, its
+    /// children are ranked by their minimax values alone (backups at 1 whatever `imb`):
+    /// in a decided position the playouts' means all sit near 1 and no longer tell the
+    /// moves that make progress from those that shuffle. `None`: `imb` everywhere. Needs
+    /// `imb` above 0.
+    pub imb_decided: Option<f64>,
     /// Node priors: every new child starts with this many virtual visits scored at the
     /// evaluation's winning chance for its mover; 0 turns them off. Needs an evaluation.
     pub prior: u32,
@@ -111,6 +117,7 @@ impl<P: Default> Default for Config<P> {
             max_playout_plies: 1000,
             seed: 1,
             imb: 0.0,
+            imb_decided: None,
             prior: 0,
             prior_depth: 0,
             quiescence: quasar_core::QUIESCENCE_PLIES,

@@ -552,3 +552,41 @@ fn nodes_checked_at_their_visits_are_proven_exactly_and_sooner() {
         "root proven in {with} simulations with checks, {without} without"
     );
 }
+
+#[test]
+fn a_decided_node_ranks_its_children_by_their_minimax_values_alone() {
+    let config = Config {
+        playout: UniformPolicy,
+        imb: 0.25,
+        imb_decided: Some(0.9),
+        ..Config::default()
+    };
+    let eval = Grundy;
+    let s = Settings::new(&config, None, Some(&eval as &dyn Evaluation<Nim>));
+    // Decided for either side from a winning chance of 0.9, the weight given below it.
+    for (chance, alpha) in [
+        (0.5, 0.25),
+        (0.89, 0.25),
+        (0.11, 0.25),
+        (0.91, 1.0),
+        (0.09, 1.0),
+        (1.0, 1.0),
+        (0.0, 1.0),
+    ] {
+        assert_eq!(s.alpha_at(to_value(chance)), alpha, "chance {chance}");
+    }
+    // Off, or without backups to raise, the weight is the same everywhere.
+    let off = Config {
+        imb_decided: None,
+        ..config.clone()
+    };
+    let no_backups = Config {
+        imb: 0.0,
+        ..config.clone()
+    };
+    for c in [&off, &no_backups] {
+        let s = Settings::new(c, None, Some(&eval as &dyn Evaluation<Nim>));
+        assert_eq!(s.alpha_at(VALUE_ONE), c.imb as f32);
+        assert_eq!(s.alpha_at(0), c.imb as f32);
+    }
+}

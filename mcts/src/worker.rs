@@ -34,6 +34,9 @@ pub struct Settings<'a, G: Game, P> {
     pub heuristic: Heuristic<'a, G>,
     /// The weight of the minimax value in selection (0: implicit minimax backups off).
     pub alpha: f32,
+    /// How far from even (`|2v - 1|`, `v` a node's value) a node's value must be for its
+    /// children to be ranked by their minimax values alone; above 1: never.
+    pub decided: f32,
     /// The forced-result checks and the evaluation whose verdicts and move order they
     /// search with (off without an evaluation).
     pub checks: Option<(Check, &'a dyn Evaluation<G>)>,
@@ -73,7 +76,23 @@ impl<'a, G: Game, P> Settings<'a, G, P> {
                 quiescence: config.quiescence,
             },
             alpha,
+            decided: match config.imb_decided {
+                Some(p) if alpha > 0.0 => (2.0 * p.clamp(0.5, 1.0) - 1.0) as f32,
+                _ => 2.0,
+            },
             checks: config.check.zip(evaluation),
+        }
+    }
+
+    /// The weight of the minimax value in the selection among the children of a node
+    /// whose value is `value`.
+    #[inline(always)]
+    pub fn alpha_at(&self, value: u16) -> f32 {
+        let from_even = (2.0 * value as f32 / VALUE_ONE as f32 - 1.0).abs();
+        if from_even >= self.decided {
+            1.0
+        } else {
+            self.alpha
         }
     }
 }
@@ -249,7 +268,8 @@ pub fn simulate<G: Game, P: PlayoutPolicy<G>, S: Store<G::Move>>(
                 }
             }
         }
-        let Some(child) = uct::select(store, id, settings.c, settings.alpha) else {
+        let Some(child) = uct::select(store, id, settings.c, settings.alpha_at(store.value(id)))
+        else {
             break;
         };
         let mover = pos.side_to_move();

@@ -33,6 +33,7 @@ impl GameSetup for CheckersSetup {
             OptionHelp::note("rule", "sound only, its databases are exact"),
             OptionHelp::note("quiesce", "a capture to make"),
             OptionHelp::default_of("imb", "0.25"),
+            OptionHelp::default_of("imb-decided", "0.9"),
             OptionHelp::default_of("prior", "10"),
             OptionHelp::note(
                 "net",
@@ -152,6 +153,13 @@ impl GameSetup for CheckersSetup {
         0.25
     }
 
+    /// Once a position is decided (a winning chance of 0.9 or more for one side), ranking
+    /// the children by their minimax values alone converts won endings that the blended
+    /// ranking drew by the 40-move rule (docs/results.md).
+    fn default_imb_decided(&self) -> Option<f64> {
+        Some(0.9)
+    }
+
     /// See [`Self::default_imb`].
     fn default_prior(&self) -> u32 {
         10
@@ -256,6 +264,12 @@ mod tests {
         let d = s.evaluation_use(&EngineSettings::default()).unwrap();
         assert!(d.learned && d.evaluation.is_some());
         assert_eq!((d.imb, d.prior, d.leaf), (0.25, 10, mcts::Leaf::Evaluation));
+        assert_eq!(d.imb_decided, Some(0.9));
+        let off = EngineSettings::parse_keys("imb-decided=off").unwrap();
+        assert_eq!(s.evaluation_use(&off).unwrap().imb_decided, None);
+        let nothing_to_raise = EngineSettings::parse_keys("imb=0,imb-decided=0.8").unwrap();
+        let e = s.evaluation_use(&nothing_to_raise).unwrap_err().to_string();
+        assert!(e.contains("imb-decided=0.8 needs imb= above 0"), "{e}");
         let mut searcher = s.searcher(&EngineSettings::default(), 1).unwrap();
         let r = searcher.search(&s.start().unwrap(), quasar_core::Limit::Count(300));
         assert_eq!(r.simulations, 300);

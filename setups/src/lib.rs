@@ -86,6 +86,11 @@ mod tests {
             ("c", s.default_c(uses.leaf, uses.learned).to_string()),
             ("every", s.default_oracle_every().to_string()),
             ("imb", s.default_imb().to_string()),
+            (
+                "imb-decided",
+                s.default_imb_decided()
+                    .map_or_else(|| "off".to_string(), |p| p.to_string()),
+            ),
             ("prior", s.default_prior().to_string()),
             ("prior-depth", s.default_prior_depth().to_string()),
             ("guard", s.default_guard().to_string()),

@@ -199,6 +199,19 @@ impl EngineSettings {
                 }
                 once(&mut self.imb, a, twice)?;
             }
+            "imb-decided" => {
+                let expected = "expected a winning chance from 0.5 to 1, such as 0.9, or off";
+                let p = if value == "off" {
+                    None
+                } else {
+                    let p: f64 = number(key, value, expected)?;
+                    if !(0.5..=1.0).contains(&p) {
+                        return Err(bad(key, value, expected));
+                    }
+                    Some(p)
+                };
+                once(&mut self.imb_decided, p, twice)?;
+            }
             "prior" => {
                 let n: u32 = number(key, value, "expected a whole number of virtual visits")?;
                 if n > MAX_PRIOR {
@@ -383,6 +396,11 @@ impl fmt::Display for EngineSettings {
         keys.set("win-in-one", self.playout.win_in_one.map(word));
         keys.set("stop-threats", self.playout.stop_threats.map(word));
         keys.set("imb", self.imb);
+        keys.set(
+            "imb-decided",
+            self.imb_decided
+                .map(|p| p.map_or_else(|| "off".to_string(), |p| p.to_string())),
+        );
         keys.set("prior", self.prior);
         keys.set("prior-depth", self.prior_depth);
         keys.set("quiesce", self.quiesce);

@@ -409,6 +409,15 @@ pub const OPTIONS: &[EngineOption] = &[
     )
     .defaults_to("0"),
     EngineOption::mcts(
+        "imb-decided",
+        "P|off",
+        "where a node's minimax value gives one side at least the winning chance P, its \
+         children are ranked by their minimax values alone (backups at 1), so that a won \
+         position makes progress instead of shuffling among moves whose playouts all win; \
+         needs --imb above 0",
+    )
+    .defaults_to("off"),
+    EngineOption::mcts(
         "prior",
         "N",
         "node priors, the virtual visits each new node starts with, scored at the \
@@ -564,6 +573,7 @@ pub fn example(name: &str) -> Option<&'static str> {
         "win-in-one" | "stop-threats" | "verdicts" => "off",
         "probe-children" => "next-visit",
         "imb" => "0.25",
+        "imb-decided" => "0.9",
         "prior" => "20",
         "net" => "m.qsrmodel",
         "leaf" => "eval",

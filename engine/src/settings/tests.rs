@@ -15,7 +15,7 @@ use std::time::Duration;
 fn every_key_reads_and_prints_back() {
     let text = "tb=t.qtb,table-cache=0.5,rule=race,c=0.4,playout=uniform,time=250ms,threads=2,parallel=tree,\
                 nodes=5000,seed=9,every=4,probe-children=next-visit,eval-after=0,capture-weight=2,\
-                win-in-one=off,stop-threats=on,imb=0.4,prior=20,prior-depth=2,verdicts=off";
+                win-in-one=off,stop-threats=on,imb=0.4,imb-decided=0.95,prior=20,prior-depth=2,verdicts=off";
     let s = EngineSettings::parse_keys(text).unwrap();
     assert_eq!(
         s.table_spec(),
@@ -30,6 +30,14 @@ fn every_key_reads_and_prints_back() {
     assert_eq!(s.playout.win_in_one, Some(false));
     assert_eq!((s.imb, s.prior), (Some(0.4), Some(20)));
     assert_eq!(s.prior_depth, Some(2));
+    assert_eq!(s.imb_decided, Some(Some(0.95)));
+    assert_eq!(
+        s.config((), 1, SearchDefaults::default()).imb_decided,
+        Some(0.95)
+    );
+    let off = EngineSettings::parse_keys("imb-decided=off").unwrap();
+    assert_eq!(off.imb_decided, Some(None));
+    assert_eq!(off.to_string(), "imb-decided=off");
     assert_eq!(s.config((), 1, SearchDefaults::default()).prior_depth, 2);
     assert_eq!(
         (
@@ -132,6 +140,10 @@ fn bad_settings_say_why() {
         ("prior-depth=-1", "prior-depth=-1"),
         ("prior-depth=deep", "prior-depth=deep"),
         ("imb=0.4,imb=0.3", "twice"),
+        ("imb-decided=0.4", "from 0.5 to 1"),
+        ("imb-decided=1.5", "from 0.5 to 1"),
+        ("imb-decided=NaN", "from 0.5 to 1"),
+        ("imb-decided=on", "from 0.5 to 1"),
         ("guard=0.95", "from 0 to 0.9"),
         ("guard=-0.2", "from 0 to 0.9"),
         ("guard=NaN", "from 0 to 0.9"),

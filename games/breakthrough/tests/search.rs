@@ -385,6 +385,7 @@ fn oracle_hits_at_expansion_prove_nodes_without_playouts() {
             c: 0.7,
             seed: 1,
             imb: 0.0,
+            imb_decided: None,
             prior: 0,
             prior_depth: 0,
             quiescence: 0,

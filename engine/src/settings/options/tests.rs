@@ -5,8 +5,8 @@ fn the_key_lists_are_the_tables() {
     assert_eq!(
         MCTS_KEYS,
         "tb, table-cache, rule, every, c, playout, time, sims, tc, quiesce, threads, parallel, nodes, seed, \
-         eval-after, capture-weight, win-in-one, stop-threats, probe-children, imb, prior, \
-         prior-depth, net, leaf, expand-after, verdicts, guard, check"
+         eval-after, capture-weight, win-in-one, stop-threats, probe-children, imb, imb-decided, \
+         prior, prior-depth, net, leaf, expand-after, verdicts, guard, check"
     );
     assert_eq!(
         AB_KEYS,
