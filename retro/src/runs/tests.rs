@@ -52,8 +52,7 @@ fn every_cared_value_reads_back_and_the_parts_check() {
             }
         }
         let lengths = c.code_lengths().map(|l| l.to_vec());
-        let d =
-            RunArray::from_parts(len, block, c.starts().to_vec(), c.bytes().to_vec(), lengths);
+        let d = RunArray::from_parts(len, block, c.starts().to_vec(), c.bytes().to_vec(), lengths);
         assert_eq!(d.as_ref(), Ok(&c));
     }
 }
@@ -155,9 +154,8 @@ fn coded_runs_are_smaller_and_damage_is_refused() {
     assert_eq!(c.entropy_coded(), c);
     let (starts, bytes) = (c.starts().to_vec(), c.bytes().to_vec());
     let lengths = c.code_lengths().unwrap().to_vec();
-    let parts = |s: Vec<u64>, b: Vec<u8>, l: Vec<u8>| {
-        RunArray::from_parts(200_000, 1024, s, b, Some(l))
-    };
+    let parts =
+        |s: Vec<u64>, b: Vec<u8>, l: Vec<u8>| RunArray::from_parts(200_000, 1024, s, b, Some(l));
     assert!(parts(starts.clone(), bytes.clone(), lengths.clone()).is_ok());
     // Each block's end a byte early: its runs read past it.
     for b in 1..starts.len() - 1 {
