@@ -4,22 +4,20 @@
 //! clock runs out as a time forfeit.
 
 mod common;
-use common::{arena, json_lines, quasar, scratch};
+use common::{arena_games, arena_ok, quasar, scratch};
 
 #[test]
 fn both_built_in_players_keep_within_their_clocks_and_the_records_show_them() {
     let dir = scratch("clocks", "match");
     let out = dir.join("m");
-    let (ok, stdout, err) = arena(
+    let (stdout, games) = arena_games(
         ["mcts", "ab"],
         &out,
         &[
             "--board", "5x5", "--tc", "1s+50ms", "--games", "2", "--jobs", "1",
         ],
     );
-    assert!(ok, "{stdout}{err}");
     assert!(stdout.contains("5x5, 1s+50ms clock, 2 games"), "{stdout}");
-    let games = json_lines(&out.join("games.jsonl"));
     assert_eq!(games.len(), 2);
     for g in &games {
         assert_eq!(g["first_budget"], "1s+50ms");
@@ -75,7 +73,7 @@ fn a_gtp_engine_is_told_its_clock_and_loses_on_time_when_it_runs_out() {
     .unwrap();
     let spec = format!("gtp:sh {}", script.display());
     let out = dir.join("m");
-    let (ok, stdout, err) = arena(
+    let (_, games) = arena_games(
         [&spec, "random"],
         &out,
         &[
@@ -93,8 +91,6 @@ fn a_gtp_engine_is_told_its_clock_and_loses_on_time_when_it_runs_out() {
             "1",
         ],
     );
-    assert!(ok, "{stdout}{err}");
-    let games = json_lines(&out.join("games.jsonl"));
     let g = &games[0];
     // 150 ms a move on 400 ms with 10 ms back each move (260, then 120 ms left): two
     // moves, and the third runs out (on a loaded machine a move takes longer, and an
@@ -156,19 +152,17 @@ fn a_players_own_tc_key_gives_it_a_clock_of_its_own() {
     let dir = scratch("clocks", "own");
     let out = dir.join("m");
     // The MCTS player has a clock of 2 s + 20 ms; alpha-beta follows --time, 30 ms a move.
-    let (ok, stdout, err) = arena(
+    let (stdout, games) = arena_games(
         ["mcts:tc=2s+20ms", "ab"],
         &out,
         &[
             "--board", "5x5", "--time", "30ms", "--games", "2", "--jobs", "1",
         ],
     );
-    assert!(ok, "{stdout}{err}");
     assert!(
         stdout.contains("5x5, budgets: mcts:tc=2s+20ms 2s+20ms clock, ab 30ms, 2 games"),
         "{stdout}"
     );
-    let games = json_lines(&out.join("games.jsonl"));
     assert_eq!(games.len(), 2);
     for g in &games {
         let mcts_first = g["first"] == "mcts:tc=2s+20ms";
@@ -200,13 +194,11 @@ fn a_players_own_tc_key_gives_it_a_clock_of_its_own() {
     assert!(pgn.contains("[BlackTimeControl \"2+0.02\"]"), "{pgn}");
     // Under --tc, a player's own tc= still wins over the match's clock.
     let out = dir.join("m2");
-    let (ok, stdout, err) = arena(
+    let (stdout, games) = arena_games(
         ["ab:tc=3s", "random"],
         &out,
         &["--board", "5x5", "--tc", "1s+10ms", "--games", "2"],
     );
-    assert!(ok, "{stdout}{err}");
-    let games = json_lines(&out.join("games.jsonl"));
     let g = games.iter().find(|g| g["number"] == 0).unwrap();
     assert_eq!(
         [&g["first_budget"], &g["second_budget"]],
@@ -256,7 +248,7 @@ fn a_bad_tc_key_is_one_error_line() {
 fn moves_per_period_refill_the_clock_and_inf_is_no_clock() {
     let dir = scratch("clocks", "periods");
     let out = dir.join("m");
-    let (ok, stdout, err) = arena(
+    let (stdout, games) = arena_games(
         ["random", "random:seed=2"],
         &out,
         &[
@@ -270,12 +262,10 @@ fn moves_per_period_refill_the_clock_and_inf_is_no_clock() {
             "0",
         ],
     );
-    assert!(ok, "{stdout}{err}");
     assert!(
         stdout.contains("5x5, 2/300ms+0s clock, 2 games"),
         "{stdout}"
     );
-    let games = json_lines(&out.join("games.jsonl"));
     let clocks: Vec<f64> = games[0]["clocks_ms"]
         .as_array()
         .unwrap()
@@ -323,21 +313,19 @@ fn moves_per_period_refill_the_clock_and_inf_is_no_clock() {
     )
     .unwrap();
     let spec = format!("gtp:sh {}", script.display());
-    let (ok, stdout, err) = arena(
+    arena_ok(
         [&spec, "random"],
         &dir.join("g"),
         &["--board", "5x5", "--tc", "40/60+0.5", "--games", "2"],
     );
-    assert!(ok, "{stdout}{err}");
     let told = std::fs::read_to_string(&log).unwrap();
     assert!(told.contains("time_settings 0 60 40"), "{told}");
     assert!(told.contains("time_left w 60 40"), "{told}");
 
-    let (ok, stdout, err) = arena(
+    let (stdout, _) = arena_ok(
         ["random", "random:seed=2"],
         &dir.join("inf"),
         &["--board", "5x5", "--tc", "inf", "--games", "2"],
     );
-    assert!(ok, "{stdout}{err}");
     assert!(stdout.contains("5x5, 100ms per move, 2 games"), "{stdout}");
 }

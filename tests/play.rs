@@ -9,19 +9,15 @@ fn quasar(args: &[&str], input: &str) -> (bool, String, String) {
 #[test]
 fn bestmove_takes_the_win_and_prints_statistics() {
     // White's b3 piece reaches row 4 of the 4x4 board in one move (b3-a4, b3-b4 or b3-c4).
-    let (ok, out, err) = quasar(
-        &[
-            "bestmove",
-            "--position",
-            "4/1W2/B3/4 w",
-            "--sims",
-            "100",
-            "--seed",
-            "1",
-        ],
-        "",
-    );
-    assert!(ok, "{err}");
+    let (out, _) = common::run_ok(&[
+        "bestmove",
+        "--position",
+        "4/1W2/B3/4 w",
+        "--sims",
+        "100",
+        "--seed",
+        "1",
+    ]);
     let mv = out.lines().next().unwrap();
     assert!(
         ["bestmove b3-a4", "bestmove b3-b4", "bestmove b3-c4"].contains(&mv),
@@ -85,13 +81,9 @@ fn play_reads_moves_from_a_pipe() {
 
 #[test]
 fn play_as_black_until_input_ends() {
-    let (ok, out, err) = quasar(
-        &[
-            "play", "--board", "4x4", "--human", "black", "--sims", "200",
-        ],
-        "",
-    );
-    assert!(ok, "{err}");
+    let (out, _) = common::run_ok(&[
+        "play", "--board", "4x4", "--human", "black", "--sims", "200",
+    ]);
     assert!(out.starts_with(" 4  B B B B"), "{out}");
     assert!(out.contains("quasar plays "), "{out}");
     assert!(out.contains("end of input: game abandoned"), "{out}");
@@ -100,34 +92,25 @@ fn play_as_black_until_input_ends() {
 #[test]
 fn durations_read_alike_everywhere() {
     // The arena always took 900us; bestmove refused it before durations had one reader.
-    let (ok, out, err) = quasar(&["bestmove", "--board", "6x6", "--time", "900us"], "");
-    assert!(ok, "{err}");
+    let (out, _) = common::run_ok(&["bestmove", "--board", "6x6", "--time", "900us"]);
     assert!(out.starts_with("bestmove "), "{out}");
-    let (ok, out, err) = quasar(
-        &[
-            "bestmove",
-            "--game",
-            "breakthrough",
-            "--board",
-            "5x5",
-            "--time",
-            "0.05s",
-        ],
-        "",
-    );
-    assert!(ok, "{err}");
+    let (out, _) = common::run_ok(&[
+        "bestmove",
+        "--game",
+        "breakthrough",
+        "--board",
+        "5x5",
+        "--time",
+        "0.05s",
+    ]);
     assert!(out.starts_with("bestmove "), "{out}");
 }
 
 #[test]
 fn play_accepts_the_games_side_names() {
-    let (ok, out, err) = quasar(
-        &[
-            "play", "--board", "4x4", "--human", "second", "--sims", "50",
-        ],
-        "",
-    );
-    assert!(ok, "{err}");
+    let (out, _) = common::run_ok(&[
+        "play", "--board", "4x4", "--human", "second", "--sims", "50",
+    ]);
     assert!(out.contains("quasar plays "), "{out}");
     let (ok, _, err) = quasar(&["play", "--human", "green"], "");
     assert!(

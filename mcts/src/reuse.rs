@@ -42,11 +42,7 @@ mod tests {
     /// A tree over `pos`: all root moves, and under two of them the replies.
     fn tree(pos: &Nim) -> Tree<u8> {
         let mut t = Tree::new(pos.side_to_move(), 1000);
-        let kids = |p: &Nim| {
-            p.moves()
-                .into_iter()
-                .map(|mv| NewChild::new(mv, crate::store::Proof::Unknown, 0))
-        };
+        let kids = |p: &Nim| p.moves().into_iter().map(NewChild::unknown);
         let moves = pos.moves();
         t.add_children(0, Side::First, moves.len(), false, kids(pos))
             .unwrap();

@@ -298,31 +298,27 @@ impl<'a, M: Copy> Store<M> for &'a SharedTree<M> {
 mod tests {
     use super::*;
 
-    fn kid(mv: u8) -> NewChild<u8> {
-        NewChild::new(mv, Proof::Unknown, 0)
-    }
-
     #[test]
     fn expansion_is_claimed_once_and_the_budget_is_kept() {
         let tree: SharedTree<u8> = SharedTree::new(Side::First, 4);
         let mut a = &tree;
         let mut b = &tree;
         let root = a.root();
-        a.add_children(root, Side::First, 3, false, (0..3).map(kid))
+        a.add_children(root, Side::First, 3, false, (0..3).map(NewChild::unknown))
             .unwrap();
         assert_eq!(
-            b.add_children(root, Side::First, 3, false, (0..3).map(kid)),
+            b.add_children(root, Side::First, 3, false, (0..3).map(NewChild::unknown)),
             Err(Refused::Busy)
         );
         let first = a.children(root).next().unwrap();
         assert_eq!(
-            b.add_children(first, Side::Second, 2, false, (0..2).map(kid)),
+            b.add_children(first, Side::Second, 2, false, (0..2).map(NewChild::unknown)),
             Err(Refused::Full)
         );
         assert!(a.budget_full() && a.len() == 4 && !a.is_expanded(first));
         // A refused expansion leaves the node free for a later one.
         assert_eq!(
-            b.add_children(first, Side::Second, 2, true, (0..2).map(kid)),
+            b.add_children(first, Side::Second, 2, true, (0..2).map(NewChild::unknown)),
             Ok(())
         );
         assert_eq!(a.len(), 6);
@@ -352,11 +348,17 @@ mod tests {
         {
             let mut s = &tree;
             let root = s.root();
-            s.add_children(root, Side::First, 3, false, (0..3).map(kid))
+            s.add_children(root, Side::First, 3, false, (0..3).map(NewChild::unknown))
                 .unwrap();
             let second = s.children(root).nth(1).unwrap();
-            s.add_children(second, Side::Second, 2, false, (10..12).map(kid))
-                .unwrap();
+            s.add_children(
+                second,
+                Side::Second,
+                2,
+                false,
+                (10..12).map(NewChild::unknown),
+            )
+            .unwrap();
         }
         let (kept, rest) = tree.reroot(&[1]);
         assert_eq!(kept, 3);

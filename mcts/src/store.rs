@@ -125,6 +125,14 @@ impl<M> NewChild<M> {
     }
 }
 
+#[cfg(test)]
+impl<M> NewChild<M> {
+    /// A child with nothing proven: what the stores' tests expand with.
+    pub(crate) fn unknown(mv: M) -> Self {
+        NewChild::new(mv, Proof::Unknown, 0)
+    }
+}
+
 /// Why a store did not take a node's children.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Refused {

@@ -286,10 +286,6 @@ impl<M: Copy> Store<M> for Tree<M> {
 mod tests {
     use super::*;
 
-    fn kid(mv: u8) -> NewChild<u8> {
-        NewChild::new(mv, Proof::Unknown, 0)
-    }
-
     #[test]
     fn a_node_stays_24_bytes_with_its_minimax_value() {
         // Breakthrough's move is two bytes, as `u16` here: a dependent read per node is the
@@ -300,12 +296,12 @@ mod tests {
     #[test]
     fn reroot_keeps_the_subtree_with_contiguous_children() {
         let mut t: Tree<u8> = Tree::new(Side::First, 100);
-        t.add_children(0, Side::First, 3, false, (0..3).map(kid))
+        t.add_children(0, Side::First, 3, false, (0..3).map(NewChild::unknown))
             .unwrap();
         // Children of node 2 (move 1), then of node 4 (a grandchild).
-        t.add_children(2, Side::Second, 2, false, (10..12).map(kid))
+        t.add_children(2, Side::Second, 2, false, (10..12).map(NewChild::unknown))
             .unwrap();
-        t.add_children(5, Side::First, 2, false, (20..22).map(kid))
+        t.add_children(5, Side::First, 2, false, (20..22).map(NewChild::unknown))
             .unwrap();
         t.node_mut(2).visits = 7;
         assert_eq!(t.len(), 8);
@@ -329,18 +325,18 @@ mod tests {
     fn children_beyond_the_budget_are_refused_and_remembered() {
         let mut t: Tree<u8> = Tree::new(Side::First, 4);
         assert_eq!(
-            t.add_children(0, Side::First, 3, false, (0..3).map(kid)),
+            t.add_children(0, Side::First, 3, false, (0..3).map(NewChild::unknown)),
             Ok(())
         );
         assert!(!t.budget_full());
         assert_eq!(
-            t.add_children(1, Side::Second, 2, false, (0..2).map(kid)),
+            t.add_children(1, Side::Second, 2, false, (0..2).map(NewChild::unknown)),
             Err(Refused::Full)
         );
         assert!(t.budget_full() && !t.is_expanded(1) && t.len() == 4);
         // The root (forced) always expands.
         assert_eq!(
-            t.add_children(1, Side::Second, 2, true, (0..2).map(kid)),
+            t.add_children(1, Side::Second, 2, true, (0..2).map(NewChild::unknown)),
             Ok(())
         );
         assert_eq!(t.mover(4), Side::Second);

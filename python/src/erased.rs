@@ -1,6 +1,7 @@
 //! Every game behind one object-safe interface, so that Python's `Game` and `State` hold
 //! any of them: a setup and a position, reached through `GameSetup` and `Encode` alone.
 
+use crate::solving::{Request, Solved};
 use engine::engine::{Engine, EngineChoice, EngineReport};
 use engine::settings::{ProbeRule, TableSpec};
 use engine::setup::GameSetup;
@@ -144,14 +145,9 @@ pub trait AnyState: Send + Sync {
     fn playouts(&self, games: u64, seed: u64) -> [u64; 4];
     /// The game's default engine as a player spec (`mcts`, `ab:eval=mcts`).
     fn default_engine(&self) -> String;
-    /// Solves the position exactly (Breakthrough), with its proof written to `proof`.
-    fn solve(
-        &self,
-        proof: Option<&std::path::Path>,
-        table: Option<&std::path::Path>,
-        memory_mib: usize,
-        stop: &std::sync::atomic::AtomicBool,
-    ) -> Result<crate::solving::Solved, String>;
+    /// Solves the position exactly as `request` asks (its proof file, table, memory and
+    /// stop flag).
+    fn solve(&self, request: Request<'_>) -> Result<Solved, String>;
 }
 
 /// A setup that Python reaches: any game whose moves and positions encode.
@@ -449,25 +445,13 @@ impl<S: Reached> AnyState for StateOf<S> {
         counts
     }
 
-    fn solve(
-        &self,
-        proof: Option<&std::path::Path>,
-        table: Option<&std::path::Path>,
-        memory_mib: usize,
-        stop: &std::sync::atomic::AtomicBool,
-    ) -> Result<crate::solving::Solved, String> {
+    fn solve(&self, request: Request<'_>) -> Result<Solved, String> {
         if let Some(end) = self.pos.outcome() {
             return Err(format!(
                 "the game is over ({}): there is nothing to solve",
                 ended(end)
             ));
         }
-        let request = crate::solving::Request {
-            table,
-            proof,
-            memory_mib,
-            stop,
-        };
         let pos = &self.pos as &dyn Any;
         if let Some(p) = pos.downcast_ref::<breakthrough::Position>() {
             return request.breakthrough(p);

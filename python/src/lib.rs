@@ -565,7 +565,12 @@ fn solve(
     let position = state.inner.boxed();
     let stop = AtomicBool::new(false);
     let s = run_interruptibly(py, &stop, || {
-        position.solve(proof.as_deref(), table.as_deref(), memory, &stop)
+        position.solve(solving::Request {
+            table: table.as_deref(),
+            proof: proof.as_deref(),
+            memory_mib: memory,
+            stop: &stop,
+        })
     })?
     .map_err(error)?;
     Ok(SolveResult {

@@ -1,7 +1,7 @@
 //! `search` from Python: the searcher a player spec names, run on a state, and what it found.
 
 use super::{error, limit_of, py_repr, State};
-use crate::erased::{AnyState, Found};
+use crate::erased::Found;
 use engine::ab_player::AbSettings;
 use engine::engine::{EngineChoice, SearcherSettings};
 use engine::net::NetSpec;
@@ -90,10 +90,18 @@ impl From<Found> for SearchResult {
     }
 }
 
-/// The searcher a spec names, with the keywords' table, net, seed, threads and limit.
+/// Searches `state` and returns the move to play with what the search found. `engine` is
+/// a player spec as the command line takes it (`mcts`, `ab`, `mcts:c=0.7,imb=0.3`,
+/// `ab:eval=mcts`; the game's default when `None`); `time` in seconds (1 by default) or
+/// `sims` (simulations for MCTS, nodes for alpha-beta) bound it; `table` is an endgame
+/// table or database to consult, `net` a learned model (`builtin`, `off` or a file).
+/// The GIL is released while it searches.
+#[pyfunction]
+#[pyo3(signature = (state, engine=None, time=None, sims=None, table=None, net=None, seed=0, threads=None))]
 #[allow(clippy::too_many_arguments)]
-fn choice_of(
-    state: &dyn AnyState,
+pub(crate) fn search(
+    py: Python<'_>,
+    state: &State,
     engine: Option<&str>,
     time: Option<f64>,
     sims: Option<u64>,
@@ -101,10 +109,12 @@ fn choice_of(
     net: Option<&str>,
     seed: u64,
     threads: Option<usize>,
-) -> PyResult<EngineChoice> {
+) -> PyResult<SearchResult> {
+    // The spec and the keywords are read before the GIL is released: a bad one is an
+    // error at once.
     let spec_text = engine
         .map(str::to_string)
-        .unwrap_or_else(|| state.default_engine());
+        .unwrap_or_else(|| state.inner.default_engine());
     let spec = PlayerSpec::from_str(&spec_text).map_err(|e| error(e.to_string()))?;
     let net = net
         .map(|n| NetSpec::parse(n).map_err(|e| error(format!("net={n:?}: {e}"))))
@@ -135,30 +145,7 @@ fn choice_of(
             )))
         }
     };
-    Ok(EngineChoice { searcher, limit })
-}
-
-/// Searches `state` and returns the move to play with what the search found. `engine` is
-/// a player spec as the command line takes it (`mcts`, `ab`, `mcts:c=0.7,imb=0.3`,
-/// `ab:eval=mcts`; the game's default when `None`); `time` in seconds (1 by default) or
-/// `sims` (simulations for MCTS, nodes for alpha-beta) bound it; `table` is an endgame
-/// table or database to consult, `net` a learned model (`builtin`, `off` or a file).
-/// The GIL is released while it searches.
-#[pyfunction]
-#[pyo3(signature = (state, engine=None, time=None, sims=None, table=None, net=None, seed=0, threads=None))]
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn search(
-    py: Python<'_>,
-    state: &State,
-    engine: Option<&str>,
-    time: Option<f64>,
-    sims: Option<u64>,
-    table: Option<PathBuf>,
-    net: Option<&str>,
-    seed: u64,
-    threads: Option<usize>,
-) -> PyResult<SearchResult> {
-    let choice = choice_of(&*state.inner, engine, time, sims, table, net, seed, threads)?;
+    let choice = EngineChoice { searcher, limit };
     let position = state.inner.boxed();
     let found = py.detach(move || position.search(&choice, seed));
     found.map(SearchResult::from).map_err(error)

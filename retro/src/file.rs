@@ -31,15 +31,8 @@ const SECTION_HEADER: usize = 32;
 /// Why a table file cannot be used; every variant names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum TableFileError {
-    /// The file could not be read or written.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The system's error.
-        source: std::io::Error,
-    },
-    /// The file layer refused the file (not a regular file, too large, another run's).
+    /// The file could not be read or written, or the file layer refused it (not a regular
+    /// file, too large, another run's).
     #[error(transparent)]
     File(#[from] FileError),
     /// The file is not a table of this format, or is damaged.

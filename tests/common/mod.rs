@@ -234,6 +234,17 @@ pub fn arena_ok<const N: usize>(
     run_ok(&arena_args(players, out, extra))
 }
 
+/// Runs `quasar arena` with [`arena_args`], which must succeed: its standard output and
+/// the games of its JSON Lines record.
+pub fn arena_games<const N: usize>(
+    players: [&str; N],
+    out: &Path,
+    extra: &[&str],
+) -> (String, Vec<serde_json::Value>) {
+    let (stdout, _) = arena_ok(players, out, extra);
+    (stdout, json_lines(&out.join("games.jsonl")))
+}
+
 /// Runs `quasar arena report` of `records` into the folder `out` with `extra` arguments,
 /// which must succeed: its standard output and error.
 pub fn report(records: &[&Path], out: &Path, extra: &[&str]) -> (String, String) {

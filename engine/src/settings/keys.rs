@@ -11,6 +11,7 @@ use mcts::{ChildProbes, Leaf, Parallelism};
 use quasar_core::Limit;
 use quasar_file::cache::{format_cache_size, parse_cache_size};
 use std::fmt;
+use std::ops::RangeBounds;
 use std::path::PathBuf;
 
 /// A player's own limit as text, for a conflict: `100ms`, `5000 sims` or `10s+100ms clock`.
@@ -44,6 +45,22 @@ fn number<T: std::str::FromStr>(
     expected: &'static str,
 ) -> Result<T, SettingError> {
     value.parse().map_err(|_| bad(key, value, expected))
+}
+
+/// `value` as a number in `range`: `expected` when it is no number, `outside` when it is
+/// one out of the range.
+fn within<T: std::str::FromStr + PartialOrd>(
+    key: &str,
+    value: &str,
+    range: impl RangeBounds<T>,
+    expected: &'static str,
+    outside: &'static str,
+) -> Result<T, SettingError> {
+    let n = number(key, value, expected)?;
+    if !range.contains(&n) {
+        return Err(bad(key, value, outside));
+    }
+    Ok(n)
 }
 
 /// The option of the `mcts:` key `key` (`_` and `-` alike), or the error that lists the keys.
@@ -150,10 +167,13 @@ impl EngineSettings {
                 });
             }
             "threads" => {
-                let n: usize = number(key, value, "expected a whole number")?;
-                if n == 0 || n > 256 {
-                    return Err(bad(key, value, "give 1 to 256 threads"));
-                }
+                let n = within(
+                    key,
+                    value,
+                    1..=256,
+                    "expected a whole number",
+                    "give 1 to 256 threads",
+                )?;
                 once(&mut self.threads, n, twice)?;
             }
             "parallel" => {
@@ -165,10 +185,13 @@ impl EngineSettings {
                 once(&mut self.parallelism, p, twice)?;
             }
             "nodes" => {
-                let n: usize = number(key, value, "expected a whole number")?;
-                if n < MIN_NODES {
-                    return Err(bad(key, value, "give at least 1000 nodes"));
-                }
+                let n = within(
+                    key,
+                    value,
+                    MIN_NODES..,
+                    "expected a whole number",
+                    "give at least 1000 nodes",
+                )?;
                 once(&mut self.nodes, n, twice)?;
             }
             "seed" => once(
@@ -186,17 +209,19 @@ impl EngineSettings {
                 twice,
             )?,
             "capture-weight" => {
-                let w: u32 = number(key, value, "expected a whole number from 1 to 1000")?;
-                if !(1..=1000).contains(&w) {
-                    return Err(bad(key, value, "expected a whole number from 1 to 1000"));
-                }
+                let expected = "expected a whole number from 1 to 1000";
+                let w = within(key, value, 1..=1000, expected, expected)?;
                 once(&mut self.playout.capture_weight, w, twice)?;
             }
             "imb" => {
-                let a: f64 = number(key, value, "expected a weight from 0 to 1, such as 0.4")?;
-                if !(0.0..=1.0).contains(&a) {
-                    return Err(bad(key, value, "the weight must be from 0 to 1 (0: off)"));
-                }
+                let expected = "expected a weight from 0 to 1, such as 0.4";
+                let a = within(
+                    key,
+                    value,
+                    0.0..=1.0,
+                    expected,
+                    "the weight must be from 0 to 1 (0: off)",
+                )?;
                 once(&mut self.imb, a, twice)?;
             }
             "imb-decided" => {
@@ -213,25 +238,25 @@ impl EngineSettings {
                 once(&mut self.imb_decided, p, twice)?;
             }
             "prior" => {
-                let n: u32 = number(key, value, "expected a whole number of virtual visits")?;
-                if n > MAX_PRIOR {
-                    return Err(bad(
-                        key,
-                        value,
-                        "give at most 10000 virtual visits (0: off)",
-                    ));
-                }
+                let expected = "expected a whole number of virtual visits";
+                let n = within(
+                    key,
+                    value,
+                    ..=MAX_PRIOR,
+                    expected,
+                    "give at most 10000 virtual visits (0: off)",
+                )?;
                 once(&mut self.prior, n, twice)?;
             }
             "prior-depth" => {
-                let d: u32 = number(key, value, "expected a whole number of plies from 0 to 4")?;
-                if d > MAX_PRIOR_DEPTH {
-                    return Err(bad(
-                        key,
-                        value,
-                        "give at most 4 plies (0: the evaluation alone)",
-                    ));
-                }
+                let expected = "expected a whole number of plies from 0 to 4";
+                let d = within(
+                    key,
+                    value,
+                    ..=MAX_PRIOR_DEPTH,
+                    expected,
+                    "give at most 4 plies (0: the evaluation alone)",
+                )?;
                 once(&mut self.prior_depth, d, twice)?;
             }
             "quiesce" => {
@@ -253,26 +278,20 @@ impl EngineSettings {
                 twice,
             )?,
             "expand-after" => {
-                let n: u32 = number(
-                    key,
-                    value,
-                    "expected a whole number of visits from 1 to 1000",
-                )?;
-                if !(1..=1000).contains(&n) {
-                    return Err(bad(
-                        key,
-                        value,
-                        "expected a whole number of visits from 1 to 1000",
-                    ));
-                }
+                let expected = "expected a whole number of visits from 1 to 1000";
+                let n = within(key, value, 1..=1000, expected, expected)?;
                 once(&mut self.expand_after, n, twice)?;
             }
             "verdicts" => once(&mut self.verdicts, on_off(key, value)?, twice)?,
             "guard" => {
-                let a: f64 = number(key, value, "expected a share of the time, such as 0.3")?;
-                if !(0.0..=0.9).contains(&a) {
-                    return Err(bad(key, value, "the share must be from 0 to 0.9 (0: off)"));
-                }
+                let expected = "expected a share of the time, such as 0.3";
+                let a = within(
+                    key,
+                    value,
+                    0.0..=0.9,
+                    expected,
+                    "the share must be from 0 to 0.9 (0: off)",
+                )?;
                 once(&mut self.guard, a, twice)?;
             }
             "check" => {

@@ -35,14 +35,6 @@ const NO_LIMIT: u32 = u32::MAX;
 /// Why a table file cannot be used; every variant names the file and what to do.
 #[derive(Debug, thiserror::Error)]
 pub enum TableFileError {
-    /// The file could not be opened, read, mapped or written.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The system's error.
-        source: std::io::Error,
-    },
     /// The file is not a table of this format (or is damaged).
     #[error("{path}: {msg}")]
     Invalid {
@@ -59,7 +51,8 @@ pub enum TableFileError {
         /// Where and how.
         source: Corrupt,
     },
-    /// The file layer refused the file (not a regular file, busy, too large).
+    /// The file could not be opened, read, mapped or written, or the file layer refused it
+    /// (not a regular file, busy, too large).
     #[error(transparent)]
     File(#[from] FileError),
     /// A sliced table's directory lacks its manifest, is incomplete or has a slice cut
@@ -284,10 +277,7 @@ impl TableFile {
         let path = lock.target();
         let mut header = Header::for_entries(region, limits, codec, entries);
         let layout = Layout::new(header.entries, header.value_bytes);
-        let io = |source| TableFileError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
+        let io = |source| TableFileError::from(FileError::io(path, source));
         let tmp = AtomicWrite::create(path, lock)?;
         let mut out = BufWriter::with_capacity(1 << 20, tmp.file());
         // The header is written last, once the checksums are known.
@@ -322,10 +312,7 @@ impl TableFile {
     /// checked when first read, so damaged data is an error where it is used, never an
     /// answer ([`TableFile::verify_all`] checks every block at once).
     pub fn open(path: &Path) -> Result<TableFile, TableFileError> {
-        let io = |source| TableFileError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
+        let io = |source| TableFileError::from(FileError::io(path, source));
         let bad = |msg: String| TableFileError::Invalid {
             path: path.to_path_buf(),
             msg,
