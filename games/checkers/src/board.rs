@@ -459,9 +459,8 @@ mod tests {
             jumps > 5_000 && blocked > 50,
             "{jumps} with a capture, {blocked} blocked"
         );
-        for d in 0..4 {
-            for s in 0..32 {
-                let n = NEIGHBOUR[s][d];
+        for (s, neighbours) in NEIGHBOUR.iter().enumerate() {
+            for (d, &n) in neighbours.iter().enumerate() {
                 let want = if n == NONE { 0 } else { 1 << n };
                 assert_eq!(shifted(1 << s, d), want, "square {s} direction {d}");
             }
