@@ -94,6 +94,7 @@ fn every_mcts_key_is_a_flag_of_the_same_name() {
         ("stop-threats", "off"),
         ("probe-children", "next-visit"),
         ("imb", "0.4"),
+        ("imb-decided", "0.95"),
         ("prior", "20"),
         ("prior-depth", "2"),
         ("net", "m.qsrmodel"),
