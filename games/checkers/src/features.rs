@@ -110,6 +110,27 @@ fn window_feature(i: usize, state: &[u8; 32]) -> u32 {
     WINDOWS_BASE + i as u32 * WINDOW_FEATURES + code
 }
 
+/// What each square of `b` (seen from its mover, Black) holds, in the codes of
+/// [`STATES`]; `piece(feature)` for each piece's piece-square feature.
+#[inline(always)]
+fn squares(b: &Board, mut piece: impl FnMut(u32)) -> [u8; 32] {
+    let (own, opp) = (b.black, b.white);
+    let mut state = [0u8; 32];
+    for (kind, set) in [own & !b.kings, own & b.kings, opp & !b.kings, opp & b.kings]
+        .into_iter()
+        .enumerate()
+    {
+        let mut m = set;
+        while m != 0 {
+            let s = m.trailing_zeros();
+            m &= m - 1;
+            state[s as usize] = kind as u8 + 1;
+            piece(kind as u32 * 32 + s);
+        }
+    }
+    state
+}
+
 /// The (mover's pieces, opponent's pieces) count feature, and the same of kings.
 #[inline(always)]
 fn count_features(own: u32, opp: u32, own_kings: u32, opp_kings: u32) -> [u32; 2] {
@@ -160,19 +181,7 @@ impl Features<Checkers> for SquaresAndWindows {
         out.clear();
         let b = Self::seen_from(&g.pos.board, g.pos.side);
         let (own, opp) = (b.black, b.white);
-        let mut state = [0u8; 32];
-        for (kind, set) in [own & !b.kings, own & b.kings, opp & !b.kings, opp & b.kings]
-            .into_iter()
-            .enumerate()
-        {
-            let mut m = set;
-            while m != 0 {
-                let s = m.trailing_zeros();
-                m &= m - 1;
-                state[s as usize] = kind as u8 + 1;
-                out.push(kind as u32 * 32 + s);
-            }
-        }
+        let state = squares(&b, |f| out.push(f));
         let kings = b.kings;
         for f in count_features(
             own.count_ones(),
@@ -205,20 +214,8 @@ impl Features<Checkers> for SquaresAndWindows {
         let square = |s: u8| if turned { 31 - s } else { s };
         let w = |f: u32| weights[f as usize];
         let (own, opp) = (b.black, b.white);
-        let mut state = [0u8; 32];
         let mut total = 0f32;
-        for (kind, set) in [own & !b.kings, own & b.kings, opp & !b.kings, opp & b.kings]
-            .into_iter()
-            .enumerate()
-        {
-            let mut m = set;
-            while m != 0 {
-                let s = m.trailing_zeros();
-                m &= m - 1;
-                state[s as usize] = kind as u8 + 1;
-                total += w(kind as u32 * 32 + s);
-            }
-        }
+        let state = squares(&b, |f| total += w(f));
         let counts = [
             own.count_ones(),
             opp.count_ones(),
