@@ -129,8 +129,8 @@ impl GameSetup for CheckersSetup {
         Some(checkers::features::builtin_model())
     }
 
-    /// Alpha-beta with the shipped model: the model was worth more to alpha-beta than to
-    /// MCTS, and MCTS with it leads alpha-beta only within the interval (docs/results.md).
+    /// Alpha-beta with the shipped model, chosen when it beat MCTS with the same model;
+    /// MCTS with `imb-decided` now beats it (docs/results.md).
     fn default_engine(&self) -> DefaultEngine {
         DefaultEngine::LearnedAlphaBeta
     }
