@@ -57,19 +57,21 @@ fn every_key_of_the_table_reads_and_prints_back() {
     for o in OPTIONS {
         let value = example(o.name).expect("every option has an example");
         let want = format!("{}={value}", o.name);
+        // Each player's settings take the key and print it back among their keys.
+        let printed_back = |text: String| {
+            assert!(text.split(',').any(|kv| kv == want), "{want}: {text}");
+        };
         if o.mcts_key {
             let mut s = crate::settings::EngineSettings::default();
             s.set(o.name, value)
                 .unwrap_or_else(|e| panic!("{want}: {e}"));
-            let text = s.to_string();
-            assert!(text.split(',').any(|kv| kv == want), "{want}: {text}");
+            printed_back(s.to_string());
         }
         if o.ab_key {
             let mut s = crate::ab_player::AbSettings::default();
             s.set(o.name, value)
                 .unwrap_or_else(|e| panic!("{want}: {e}"));
-            let text = s.to_string();
-            assert!(text.split(',').any(|kv| kv == want), "{want}: {text}");
+            printed_back(s.to_string());
         }
     }
     let e = crate::settings::EngineSettings::default().set("depth", "3");
