@@ -47,11 +47,11 @@ fn every_game_has_an_alpha_beta_player() {
 
 #[test]
 fn each_game_has_its_default_engine_and_options_select_their_own() {
-    // Chinese Checkers, Woodpush, checkers and Breakthrough from 8 rows without a shipped
-    // model play alpha-beta by default (it won their matches), the others MCTS.
+    // Chinese Checkers, Woodpush and Breakthrough from 8 rows without a shipped model play
+    // alpha-beta by default (it won their matches), the others MCTS.
     for (game, board, word) in [
         ("chinese-checkers", None, "depth"),
-        ("checkers", None, "depth"),
+        ("checkers", None, "simulations"),
         ("woodpush", None, "depth"),
         ("breakthrough", Some("6x6"), "simulations"),
         ("breakthrough", Some("8x8"), "simulations"),
@@ -83,15 +83,16 @@ fn each_game_has_its_default_engine_and_options_select_their_own() {
     assert_ne!(eval_of(&[]), eval_of(&["--engine", "ab"]));
     assert_eq!(eval_of(&[]), eval_of(&["--eval", "mcts"]));
     assert_eq!(eval_of(&["--engine", "ab"]), eval_of(&["--eval", "ab"]));
-    // Checkers' default alpha-beta searches with the shipped model; an evaluation or a
-    // model the user names replaces it.
+    // Checkers' alpha-beta, selected by an option of its own (`--depth`), searches with the
+    // hand-written evaluation as `--engine ab` does; `--net builtin` gives it the model.
     let checkers = |extra: &[&str]| eval_at(&["--game", "checkers"], extra);
     let hand_written = checkers(&["--engine", "ab"]);
+    assert_eq!(checkers(&[]), hand_written);
     assert_eq!(
-        checkers(&[]),
+        checkers(&["--net", "builtin"]),
         checkers(&["--engine", "ab", "--net", "builtin"])
     );
-    assert_ne!(checkers(&[]), hand_written);
+    assert_ne!(checkers(&["--net", "builtin"]), hand_written);
     assert_eq!(checkers(&["--eval", "ab"]), hand_written);
     assert_eq!(checkers(&["--net", "off"]), hand_written);
     // One engine's own options select it without --engine, whatever the default.

@@ -366,9 +366,9 @@ fn bestmove_help_states_each_games_default_engine() {
         ("chinese-checkers", "chinese-checkers: ab;", &[], "ab"),
         (
             "checkers",
-            "checkers: ab with its shipped model (--net builtin)]",
+            "checkers: mcts with its shipped model]",
             &[],
-            "ab",
+            "mcts",
         ),
     ] {
         assert!(flat.contains(said), "{game}: {flat}");

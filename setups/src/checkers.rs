@@ -28,17 +28,14 @@ impl GameSetup for CheckersSetup {
     /// that are not quiet and verdicts are.
     fn option_help() -> &'static [OptionHelp] {
         const HELP: &[OptionHelp] = &[
-            OptionHelp::default_of("engine", "ab with its shipped model (--net builtin)"),
+            OptionHelp::default_of("engine", "mcts with its shipped model"),
             OptionHelp::note("table-cache", "a part is 4 KiB of runs"),
             OptionHelp::note("rule", "sound only, its databases are exact"),
             OptionHelp::note("quiesce", "a capture to make"),
             OptionHelp::default_of("imb", "0.25"),
             OptionHelp::default_of("imb-decided", "0.9"),
             OptionHelp::default_of("prior", "10"),
-            OptionHelp::note(
-                "net",
-                "a model shipped, which its default alpha-beta searches with too",
-            ),
+            OptionHelp::note("net", "a model shipped"),
             OptionHelp::default_of("leaf", "eval with a learned model, as by default"),
             OptionHelp::note("verdicts", "a capture that takes every opponent piece"),
         ];
@@ -123,16 +120,16 @@ impl GameSetup for CheckersSetup {
         Some(Arc::new(checkers::features::SquaresAndWindows))
     }
 
-    /// The shipped model: the default alpha-beta's evaluation, and MCTS's priors and
-    /// implicit minimax backups.
+    /// The shipped model: MCTS's priors, implicit minimax backups and leaf values, and
+    /// alpha-beta's evaluation with `net=builtin`.
     fn builtin_net(&self) -> Option<&'static [u8]> {
         Some(checkers::features::builtin_model())
     }
 
-    /// Alpha-beta with the shipped model, chosen when it beat MCTS with the same model;
-    /// MCTS with `imb-decided` now beats it (docs/results.md).
+    /// MCTS with the shipped model: with `imb-decided` it beat alpha-beta with the same
+    /// model (docs/results.md).
     fn default_engine(&self) -> DefaultEngine {
-        DefaultEngine::LearnedAlphaBeta
+        DefaultEngine::Mcts
     }
 
     /// With the shipped model the model scores the leaves: at 100 ms a move that beat
