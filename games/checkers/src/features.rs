@@ -131,14 +131,27 @@ fn squares(b: &Board, mut piece: impl FnMut(u32)) -> [u8; 32] {
     state
 }
 
-/// The (mover's pieces, opponent's pieces) count feature, and the same of kings.
+/// The pieces of `b` (seen from its mover, Black) counted: the mover's, the opponent's,
+/// the mover's kings and the opponent's kings.
 #[inline(always)]
-fn count_features(own: u32, opp: u32, own_kings: u32, opp_kings: u32) -> [u32; 2] {
+fn counts(b: &Board) -> [u32; 4] {
+    [
+        b.black.count_ones(),
+        b.white.count_ones(),
+        (b.black & b.kings).count_ones(),
+        (b.white & b.kings).count_ones(),
+    ]
+}
+
+/// The (mover's pieces, opponent's pieces) count feature, and the same of kings, of the
+/// [`counts`] `c`.
+#[inline(always)]
+fn count_features(c: [u32; 4]) -> [u32; 2] {
     // Counts above 12 come only from positions no game reaches; they share 12's weight.
     let count = |x: u32| x.min(COUNTS - 1);
     [
-        PIECE_COUNTS + count(own) * COUNTS + count(opp),
-        KING_COUNTS + count(own_kings) * COUNTS + count(opp_kings),
+        PIECE_COUNTS + count(c[0]) * COUNTS + count(c[1]),
+        KING_COUNTS + count(c[2]) * COUNTS + count(c[3]),
     ]
 }
 
@@ -180,15 +193,8 @@ impl Features<Checkers> for SquaresAndWindows {
     fn active(&self, g: &Checkers, out: &mut Active) {
         out.clear();
         let b = Self::seen_from(&g.pos.board, g.pos.side);
-        let (own, opp) = (b.black, b.white);
         let state = squares(&b, |f| out.push(f));
-        let kings = b.kings;
-        for f in count_features(
-            own.count_ones(),
-            opp.count_ones(),
-            (own & kings).count_ones(),
-            (opp & kings).count_ones(),
-        ) {
+        for f in count_features(counts(&b)) {
             out.push(f);
         }
         for i in 0..WINDOWS.len() {
@@ -213,20 +219,16 @@ impl Features<Checkers> for SquaresAndWindows {
         let turned = viewer == Side::Second;
         let square = |s: u8| if turned { 31 - s } else { s };
         let w = |f: u32| weights[f as usize];
-        let (own, opp) = (b.black, b.white);
         let mut total = 0f32;
         let state = squares(&b, |f| total += w(f));
-        let counts = [
-            own.count_ones(),
-            opp.count_ones(),
-            (own & b.kings).count_ones(),
-            (opp & b.kings).count_ones(),
-        ];
+        let parent_counts = counts(&b);
         let count_sum = |c: [u32; 4]| {
-            let [p, k] = count_features(c[0], c[1], c[2], c[3]);
+            let [p, k] = count_features(c);
             w(p) + w(k)
         };
-        total += count_sum(counts);
+        // The parent's count weights, taken off each child's sum that counts anew.
+        let parent_count_sum = count_sum(parent_counts);
+        total += parent_count_sum;
         let mut window_sums = [0f32; 56];
         for (i, sum) in window_sums.iter_mut().enumerate() {
             *sum = w(window_feature(i, &state));
@@ -241,7 +243,7 @@ impl Features<Checkers> for SquaresAndWindows {
             let mut child = state;
             let mut sum = total - w((was as u32 - 1) * 32 + from as u32);
             let mut windows = SQUARE_WINDOWS[from as usize] | SQUARE_WINDOWS[to as usize];
-            let mut c = counts;
+            let mut c = parent_counts;
             let mut taken = mv.captured;
             while taken != 0 {
                 let s = square(taken.trailing_zeros() as u8) as usize;
@@ -258,7 +260,7 @@ impl Features<Checkers> for SquaresAndWindows {
             child[to as usize] = now;
             sum += w((now as u32 - 1) * 32 + to as u32);
             c[3] += crowned as u32;
-            sum += count_sum(c) - count_sum(counts);
+            sum += count_sum(c) - parent_count_sum;
             while windows != 0 {
                 let k = windows.trailing_zeros() as usize;
                 windows &= windows - 1;
