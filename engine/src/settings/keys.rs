@@ -229,11 +229,7 @@ impl EngineSettings {
                 let p = if value == "off" {
                     None
                 } else {
-                    let p: f64 = number(key, value, expected)?;
-                    if !(0.5..=1.0).contains(&p) {
-                        return Err(bad(key, value, expected));
-                    }
-                    Some(p)
+                    Some(within(key, value, 0.5..=1.0, expected, expected)?)
                 };
                 once(&mut self.imb_decided, p, twice)?;
             }
