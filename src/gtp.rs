@@ -521,7 +521,7 @@ fn analysis_line<G: Game>(pos: &G, info: &SearchInfo<G::Move>, scale: f64) -> St
         SearchValue::Proven { result, .. } => result.score(),
     };
     let winrate = |c: f64| (c.clamp(0.0, 1.0) * 10000.0).round() as u32;
-    let pv = crate::cli::engine_opts::line_text(pos, &info.pv);
+    let pv = engine::player::line_texts(pos, &info.pv).join(" ");
     let mut entries = Vec::new();
     if info.moves.is_empty() {
         if let Some(&best) = info.pv.first() {

@@ -357,15 +357,9 @@ impl EngineArgs {
     }
 }
 
-/// The moves of a line from `pos`, in move text.
+/// The moves of a line from `pos`, in move text (up to its first illegal move).
 pub fn line_text<G: Game>(pos: &G, line: &[G::Move]) -> String {
-    let mut p = pos.clone();
-    let mut out = Vec::new();
-    for &mv in line {
-        out.push(p.move_text(mv));
-        p.play(mv);
-    }
-    out.join(" ")
+    engine::player::line_texts(pos, line).join(" ")
 }
 
 /// A search's value as progress and analysis lines write it: MCTS's mean score (`0.537`),

@@ -4,8 +4,10 @@
 
 use super::CliResult;
 use crate::games::registration::{OptionRole, TableGame};
-use crate::games::{with_game, GameName, TableArgs};
+use crate::games::{with_game, GameName};
 pub mod show;
+
+pub use crate::games::options::{BuildArgs, CompressArgs};
 
 use quasar_core::{Plan, Selection, Shard};
 use quasar_file::cache::DEFAULT_CACHE_BYTES;
@@ -39,70 +41,6 @@ pub enum Command {
     /// (checkers databases, Breakthrough sliced tables)
     #[command(after_help = super::examples::COMPRESS)]
     Compress(CompressArgs),
-}
-
-/// Options of `tablebase compress`.
-#[derive(clap::Args)]
-pub struct CompressArgs {
-    /// Game of the databases [default: the directory's own]
-    #[arg(long, value_enum)]
-    game: Option<GameName>,
-    /// Breakthrough: the board the sliced table must be for (it is read from the table)
-    #[arg(long)]
-    pub board: Option<breakthrough::Board>,
-    /// The databases or sliced table to compress (left as they are)
-    dir: PathBuf,
-    /// The directory of the compressed databases; a stopped run resumes there
-    #[arg(short = 'o', long = "out", value_name = "DIR")]
-    pub out: PathBuf,
-    /// Positions a block: a power of two of 64 to 16777216; larger blocks compress better
-    /// and probe slower [default: 4096 for checkers, 1024 for Breakthrough]
-    #[arg(long, value_name = "N")]
-    pub block: Option<u64>,
-    /// No line per slice
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
-}
-
-/// Options of `tablebase build` (and `plan`): the shared ones, then each game's own.
-#[derive(clap::Args)]
-pub struct BuildArgs {
-    /// Game of the table
-    #[arg(long, value_enum, default_value_t = GameName::default())]
-    pub game: GameName,
-    /// At most this many pieces, where the game counts them (its region, strip or board):
-    /// an endgame table, or the databases of 1 to N pieces
-    #[arg(long, value_name = "N")]
-    pub max_pieces: Option<u32>,
-    /// The old name of --pieces-per-side, and of --max-pieces for tables that take no
-    /// --pieces-per-side
-    #[arg(long, hide = true, value_name = "K")]
-    pub pieces: Option<u32>,
-    /// Build only the slice of this name (`tablebase plan` lists them); its inputs must be
-    /// built already. A finished slice is found and skipped
-    #[arg(long, value_name = "NAME", conflicts_with = "wave")]
-    pub slice: Option<String>,
-    /// Build only the slices of this wave (from 0; `tablebase plan` lists them); the waves
-    /// before it must be built already
-    #[arg(long, value_name = "W")]
-    pub wave: Option<usize>,
-    /// With --wave: build only this job's share of the wave, every N-th slice from the i-th
-    /// (i from 1, as Slurm's --array=1-N and GNU parallel's {#} number jobs)
-    #[arg(long, value_name = "i/N", requires = "wave")]
-    pub shard: Option<Shard>,
-    /// Output file, or directory of slices [default: named after the game and what the
-    /// table covers, as each game's page in docs/games/ says]
-    #[arg(short, long, alias = "output", value_name = "PATH")]
-    pub out: Option<PathBuf>,
-    /// Threads that solve the positions (a build splits into independent pieces, as the
-    /// arena's games and a proof's check do) [default: every core]
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
-    /// No progress bar
-    #[arg(long)]
-    pub quiet: bool,
-    #[command(flatten)]
-    pub games: TableArgs,
 }
 
 /// Options of `tablebase info`.

@@ -3,9 +3,9 @@
 //! commands.
 
 use super::GameName;
-use crate::cli::solve::Args as SolveArgs;
-use crate::cli::tablebase::{BuildArgs, CompressArgs};
-use crate::cli::CliResult;
+use crate::games::options::SolveArgs;
+use crate::games::options::{BuildArgs, CompressArgs};
+use crate::CliResult;
 use engine::settings::EngineSettings;
 use engine::setup::GameSetup;
 use engine::spec::PlayerSpec;
@@ -191,7 +191,7 @@ pub type SolveTable<S> = <<S as SolveGame>::Prover as prover::Instance>::Table;
 /// A solve's table (none: the searches go to the game's end) and how the answer names it.
 pub type NamedTable<T> = (Option<T>, String);
 
-/// A game's `quasar solve`: what the one driver ([`crate::cli::solve::driver`]) asks of
+/// A game's `quasar solve`: what the one solve driver asks of
 /// it beyond the prover's instance: the root, the table and the defaults.
 pub trait SolveGame: GameSetup {
     /// The options of `solve` it takes beyond those every game's takes (`--position`,
@@ -255,13 +255,6 @@ pub trait SolveGame: GameSetup {
     fn json_keys(root: &SolvePos<Self>) -> serde_json::Map<String, serde_json::Value> {
         let _ = root;
         serde_json::Map::new()
-    }
-
-    /// `--tree DIR ACTION`: a job-level proof search, for a game whose
-    /// [`SolveGame::SOLVE_OPTIONS`] name `--tree` (the others never get here).
-    fn tree(args: &SolveArgs, dir: &Path) -> CliResult {
-        let _ = (args, dir);
-        Err(format!("--tree is not an option of {}'s solve", Self::NAME).into())
     }
 }
 

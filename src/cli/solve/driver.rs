@@ -28,7 +28,7 @@ pub(crate) fn run<S: SolveGame>(args: &Args) -> CliResult {
         return check::<S>(file, args);
     }
     if let Some(dir) = &args.tree {
-        return S::tree(args, dir);
+        return super::tree::run::<SolvePos<S>>(args, S::NAME, dir, || S::solve_root(args));
     }
     let root = S::solve_root(args)?;
     if let Some(o) = root.outcome() {
@@ -67,10 +67,10 @@ pub(crate) fn run<S: SolveGame>(args: &Args) -> CliResult {
     }
     // Before hours of search, not after them.
     if let Some(path) = &args.proof {
-        crate::cli::paths::writable(path, "--out")?;
+        crate::paths::writable(path, "--out")?;
     }
     if let Some(path) = &args.checkpoint {
-        crate::cli::paths::writable(path, "--checkpoint")?;
+        crate::paths::writable(path, "--checkpoint")?;
     }
     // Installed before the table is built: a signal during the build stops the search at
     // its first look at the flag.
@@ -408,7 +408,7 @@ fn list_children<I: Instance>(inst: &I, root: &I::Pos, tb: Option<&I::Table>) ->
 
 /// `--merge PIECE... --out OUT`: the pieces of one proof of the game of `P`.
 fn merge<P: ProverPosition>(pieces: &[PathBuf], out: &Path) -> CliResult {
-    crate::cli::paths::writable(out, "--out")?;
+    crate::paths::writable(out, "--out")?;
     let t = Instant::now();
     let s = prover::merge::<P>(pieces, out)?;
     println!(

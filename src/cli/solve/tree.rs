@@ -8,27 +8,13 @@
 
 use crate::cli::solve::Args;
 use crate::cli::CliResult;
+pub use crate::games::options::TreeAction;
 use prover::jobtree::{self, JobOutcome, JobResult, JobTree, Layout, NodeState, TreeError};
 use prover::ProverPosition;
 use quasar_core::Side;
 use quasar_file::OutputLock;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
-
-/// What `--tree DIR` does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum TreeAction {
-    /// Start a tree of the position in a new folder
-    Init,
-    /// Pick the next jobs and write them to DIR/jobs.txt
-    Next,
-    /// Read the finished jobs' answers into the tree
-    Feed,
-    /// Print the tree's progress
-    Status,
-    /// Write the settled root's proof (--out FILE)
-    Proof,
-}
 
 /// Nodes a job searches unless `--job-nodes` says: about 10 to 30 s of one core on
 /// Breakthrough, so a killed job loses little and a batch's jobs end close together.
@@ -422,7 +408,7 @@ fn print_status<P: ProverPosition>(tree: &JobTree<P>, layout: &Layout) {
 
 /// `proof --out FILE`: the settled root's proof, merged from the tree and its jobs.
 fn proof<P: ProverPosition>(layout: &Layout, out: &Path) -> CliResult {
-    crate::cli::paths::writable(out, "--out")?;
+    crate::paths::writable(out, "--out")?;
     let (tree, _lock) = jobtree::open::<P>(layout)?;
     let t = std::time::Instant::now();
     let s = tree.write_proof(layout, out)?;

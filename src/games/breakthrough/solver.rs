@@ -2,15 +2,13 @@
 //! never draws here), a row-limited table as leaves, and the job-level search (`--tree`).
 
 use super::BreakthroughSetup;
-use crate::cli::solve::Args;
-use crate::cli::{position_from, CliResult};
+use crate::games::options::SolveArgs as Args;
+use crate::games::position_from;
 use crate::games::registration::{NamedTable, SolveGame};
 use breakthrough::solve::{self, leaves::Geometry};
 use breakthrough::tablebase::Tablebase;
 use breakthrough::{Board, Position};
-use engine::setup::GameSetup;
 use std::error::Error;
-use std::path::Path;
 use std::time::Instant;
 
 impl SolveGame for BreakthroughSetup {
@@ -68,7 +66,7 @@ impl SolveGame for BreakthroughSetup {
     }
 
     fn solve_memory_mib(root: &Position) -> u64 {
-        crate::cli::solve::default_memory_mib(root.board().num_cells().into())
+        default_memory_mib(root.board().num_cells().into())
     }
 
     fn length_pn_from(root: &Position) -> u32 {
@@ -80,8 +78,14 @@ impl SolveGame for BreakthroughSetup {
         keys.insert("board".into(), root.board().to_string().into());
         keys
     }
+}
 
-    fn tree(args: &Args, dir: &Path) -> CliResult {
-        crate::cli::solve::tree::run::<Position>(args, Self::NAME, dir, || Self::solve_root(args))
+/// The transposition table's MiB unless `--memory` says: small boards are solved in
+/// milliseconds, which a table of 512 MiB would spend tenfold on its allocation alone.
+fn default_memory_mib(cells: u64) -> u64 {
+    match cells {
+        0..=16 => 16,
+        17..=20 => 64,
+        _ => 512,
     }
 }

@@ -3,11 +3,11 @@
 //! verification.
 
 use super::BreakthroughSetup;
-use crate::cli::tablebase::{BuildArgs, CompressArgs};
-use crate::cli::CliResult;
+use crate::games::options::{BuildArgs, CompressArgs};
 use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
 use crate::games::CliGame;
 use crate::progress::Bars;
+use crate::CliResult;
 use breakthrough::tablebase::opened::{per_entry, OpenedTable};
 use breakthrough::tablebase::slices::Slicing;
 use breakthrough::tablebase::store::compressed::{self, Packed};
@@ -296,7 +296,7 @@ fn build(a: &BuildArgs) -> CliResult {
         PathBuf::from(name + ".qtb")
     });
     // Before the build, not after it: a bad output path should cost nothing.
-    crate::cli::paths::writable(&output, "--out")?;
+    crate::paths::writable(&output, "--out")?;
     let lock = TableFile::claim_output(&output)?;
     eprintln!(
         "building {} with {} rows ({limits}) on {} threads",

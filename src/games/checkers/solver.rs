@@ -2,7 +2,7 @@
 //! databases as leaves (`--tb DIR`), and `--check` of its proofs against the same databases.
 
 use super::CheckersSetup;
-use crate::cli::solve::Args;
+use crate::games::options::SolveArgs as Args;
 use crate::games::registration::{NamedTable, SolveGame};
 use checkers::db::{DbError, Wdl};
 use checkers::{CheckersProver, Database, Leafed};

@@ -3,9 +3,9 @@
 //! verify a directory of slice files.
 
 use super::CheckersSetup;
-use crate::cli::tablebase::{BuildArgs, CompressArgs};
-use crate::cli::CliResult;
+use crate::games::options::{BuildArgs, CompressArgs};
 use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
+use crate::CliResult;
 use checkers::db::{build_with, BuildOptions, Built, DIRECTORY, GAME};
 use checkers::opened::OpenedTable;
 use checkers::slice::MAX_PIECES;

@@ -2,8 +2,8 @@
 //! generic prover, with a solved table as leaves (`--tb`).
 
 use super::CcSetup;
-use crate::cli::position_from;
-use crate::cli::solve::Args;
+use crate::games::options::SolveArgs as Args;
+use crate::games::position_from;
 use crate::games::registration::{NamedTable, SolveGame};
 use crate::games::CliGame;
 use chinese_checkers::{CcProver, CcTable, Position};

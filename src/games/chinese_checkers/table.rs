@@ -3,11 +3,11 @@
 //! a probe and a verification.
 
 use super::CcSetup;
-use crate::cli::tablebase::BuildArgs;
-use crate::cli::CliResult;
+use crate::games::options::BuildArgs;
 use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
 use crate::games::CliGame;
 use crate::progress::Bars;
+use crate::CliResult;
 use chinese_checkers::opened::{value_text, OpenedTable};
 use chinese_checkers::solve::{method_of, solve_full, solve_half, CcTable, GAME};
 use chinese_checkers::Position;
@@ -110,7 +110,7 @@ impl TableGame for CcSetup {
             .out
             .clone()
             .unwrap_or_else(|| PathBuf::from(format!("cc-k{k}.qrt")));
-        crate::cli::paths::writable(&output, "--out")?;
+        crate::paths::writable(&output, "--out")?;
         build(k, own, &output, a.quiet)
     }
 }

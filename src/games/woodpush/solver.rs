@@ -2,8 +2,8 @@
 //! a solved table as leaves (`--tb`).
 
 use super::{WoodpushSetup, WoodpushSize};
-use crate::cli::position_from;
-use crate::cli::solve::Args;
+use crate::games::options::SolveArgs as Args;
+use crate::games::position_from;
 use crate::games::registration::{NamedTable, SolveGame};
 use crate::games::CliGame;
 use woodpush::{Position, WoodpushProver, WoodpushTable};

@@ -2,11 +2,11 @@
 //! table file, and print a table's contents, a probe and a verification.
 
 use super::WoodpushSetup;
-use crate::cli::tablebase::BuildArgs;
-use crate::cli::CliResult;
+use crate::games::options::BuildArgs;
 use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
 use crate::games::CliGame;
 use crate::progress::Bars;
+use crate::CliResult;
 use quasar_core::Game;
 use quasar_file::OutputLock;
 use std::path::{Path, PathBuf};
@@ -65,7 +65,7 @@ impl TableGame for WoodpushSetup {
             PathBuf::from(format!("woodpush-w{width}{pieces}.qrt"))
         });
         // Before the solve, not after it: a bad output path should cost nothing.
-        crate::cli::paths::writable(&output, "--out")?;
+        crate::paths::writable(&output, "--out")?;
         build(width, a.max_pieces, &output, a.quiet)
     }
 }
