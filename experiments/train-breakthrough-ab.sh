@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
-# Trains a Breakthrough evaluation from alpha-beta's values, as the shipped 8x8 model was
-# trained: self-play of alpha-beta with the home row to a fixed depth, each searched
-# position labelled with the search's value, and a fit whose targets are those values (on
-# 8x8 an outcome many moves away says little of a position: targets of the outcome alone
-# make a model that loses to the hand-written evaluation).
+# Trains a Breakthrough evaluation from alpha-beta's values, as the first generation of the
+# shipped 8x8 model was trained (experiments/train-breakthrough-next.sh makes the second):
+# self-play of alpha-beta with the home row to a fixed depth, each searched position
+# labelled with the search's value, and a fit whose targets are those values (on 8x8 an
+# outcome many moves away says little of a position: targets of the outcome alone make a
+# model that loses to the hand-written evaluation).
 #
 #   experiments/train-breakthrough-ab.sh BOARD OUT [SHARDS] [DEPTH] [OUTCOME_WEIGHT]
 #
-# BOARD is WxH (8x8 for the shipped model); OUT a folder (created) that receives the
+# BOARD is WxH (8x8 for the first generation); OUT a folder (created) that receives the
 # shards and OUT/model.qsrmodel; SHARDS the shards of 50 games (default 71, shards 0 to
 # 70); DEPTH the search's depth (default 5); OUTCOME_WEIGHT the outcome's share of each
-# target, 0 to 1 (default 0, the shipped model, which MCTS plays best with; 0.2 makes the
-# model alpha-beta plays best with at equal nodes). The depth alone ends each search (a
+# target, 0 to 1 (default 0, the first generation, which MCTS played best with; 0.2 made
+# the model alpha-beta played best with at equal nodes). The depth alone ends each search (a
 # budget of 10 s a move is never reached), so the shards do not depend on the machine's
-# load; the shipped model's shards had the 100 ms default, which a loaded machine reached
+# load; the first generation's shards had the 100 ms default, which a loaded machine reached
 # now and then, so a rerun gives a model of the same kind, not the same bytes. Every step
 # resumes: run it again after a stop and the finished shards and epochs stay. Set QUASAR
 # to the binary (default: target/release/quasar) and JOBS to the parallel jobs (default:
