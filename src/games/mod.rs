@@ -175,6 +175,38 @@ impl GameArgs {
     }
 }
 
+/// The setup and position to work on: `--position` text, else the start position of the
+/// size the options `given`, or of the game's default size. Size options given with a
+/// position must agree with its size: a disagreement is refused, never settled silently.
+pub fn position_from<S: CliGame>(
+    given: Option<S>,
+    text: Option<&str>,
+) -> Result<(S, S::Game), Box<dyn std::error::Error>> {
+    use quasar_core::Game;
+    match text {
+        Some(text) => {
+            let pos = S::Game::parse_position(text)?;
+            let setup = S::of_position(&pos);
+            if let Some(g) = &given {
+                if *g != setup {
+                    return Err(format!(
+                        "the size options give {} but the position is {}",
+                        g.params(),
+                        setup.params()
+                    )
+                    .into());
+                }
+            }
+            Ok((setup, pos))
+        }
+        None => {
+            let setup = given.unwrap_or_else(|| S::default_size());
+            let pos = setup.start()?;
+            Ok((setup, pos))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::registration::TableGame;
@@ -257,38 +289,6 @@ mod tests {
                     assert!(e.starts_with(&format!("{flag} is not an option of {}: ", g.name())));
                 }
             }
-        }
-    }
-}
-
-/// The setup and position to work on: `--position` text, else the start position of the
-/// size the options `given`, or of the game's default size. Size options given with a
-/// position must agree with its size: a disagreement is refused, never settled silently.
-pub fn position_from<S: CliGame>(
-    given: Option<S>,
-    text: Option<&str>,
-) -> Result<(S, S::Game), Box<dyn std::error::Error>> {
-    use quasar_core::Game;
-    match text {
-        Some(text) => {
-            let pos = S::Game::parse_position(text)?;
-            let setup = S::of_position(&pos);
-            if let Some(g) = &given {
-                if *g != setup {
-                    return Err(format!(
-                        "the size options give {} but the position is {}",
-                        g.params(),
-                        setup.params()
-                    )
-                    .into());
-                }
-            }
-            Ok((setup, pos))
-        }
-        None => {
-            let setup = given.unwrap_or_else(|| S::default_size());
-            let pos = setup.start()?;
-            Ok((setup, pos))
         }
     }
 }
