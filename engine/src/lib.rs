@@ -23,3 +23,4 @@ pub mod random_player;
 pub mod settings;
 pub mod setup;
 pub mod spec;
+pub mod warn;

@@ -215,7 +215,10 @@ fn check_record(game: &arena::record::GameRecord) -> Result<(), String> {
         arena::verify::check_game(&standard, game).map_err(|e| e.to_string())
     }
     use engine::setup::GameSetup;
-    use setups::{BreakthroughSetup, CcSetup, CheckersSetup, WoodpushSetup};
+    use breakthrough::BreakthroughSetup;
+    use checkers::CheckersSetup;
+    use chinese_checkers::CcSetup;
+    use woodpush::WoodpushSetup;
     match game.game.as_str() {
         BreakthroughSetup::NAME => check::<BreakthroughSetup>(game),
         WoodpushSetup::NAME => check::<WoodpushSetup>(game),

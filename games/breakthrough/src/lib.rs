@@ -29,6 +29,7 @@ pub mod features;
 mod movegen;
 mod notation;
 pub mod policy;
+pub mod setup;
 pub mod solve;
 pub mod tablebase;
 mod transform;
@@ -38,6 +39,7 @@ pub use error::{BoardError, CellError, Illegal, MoveError, PositionError};
 pub use eval::BreakthroughEval;
 pub use movegen::Targets;
 pub use policy::{evaluate, BreakthroughPolicy};
+pub use setup::BreakthroughSetup;
 
 use quasar_core::{Game, Outcome, ParseError, Side};
 

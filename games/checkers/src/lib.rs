@@ -19,6 +19,7 @@ mod oracle;
 pub mod play;
 pub mod position;
 pub mod prove;
+pub mod setup;
 pub mod slice;
 
 pub use board::{Board, Move};
@@ -29,4 +30,5 @@ pub use notation::NotationError;
 pub use play::Checkers;
 pub use position::Position;
 pub use prove::{CheckersProver, Leafed};
+pub use setup::CheckersSetup;
 pub use slice::{Slice, SliceIndex};

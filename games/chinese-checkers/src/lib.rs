@@ -13,6 +13,7 @@ pub mod opened;
 pub mod policy;
 pub mod position;
 pub mod prove;
+pub mod setup;
 pub mod solve;
 pub mod space;
 
@@ -21,5 +22,6 @@ pub use notation::NotationError;
 pub use policy::CcPolicy;
 pub use position::{Move, PiecesError, Position};
 pub use prove::CcProver;
+pub use setup::CcSetup;
 pub use solve::{CcTable, LoadError};
 pub use space::CcSpace;

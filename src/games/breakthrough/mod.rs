@@ -10,7 +10,7 @@ use breakthrough::tablebase::{build_slices, Progress, Region, Silent, SlicedTabl
 use breakthrough::{Board, Position};
 use quasar_core::measure::PlayoutRate;
 use quasar_core::Selection;
-pub use setups::breakthrough::*;
+pub use ::breakthrough::setup::*;
 use std::error::Error;
 use std::path::{Path, PathBuf};
 

@@ -8,7 +8,7 @@ pub mod table;
 use super::registration::{CliGame, MainJob, SizeFlags};
 use checkers::db::build;
 use quasar_core::Selection;
-pub use setups::checkers::*;
+pub use ::checkers::setup::*;
 use std::error::Error;
 use std::path::{Path, PathBuf};
 

@@ -7,7 +7,7 @@ pub mod table;
 
 use super::registration::{CliGame, MainJob, SizeFlags};
 use chinese_checkers::CcTable;
-pub use setups::chinese_checkers::*;
+pub use ::chinese_checkers::setup::*;
 use std::error::Error;
 use std::path::{Path, PathBuf};
 

@@ -6,7 +6,7 @@ pub mod solver;
 pub mod table;
 
 use super::registration::{CliGame, MainJob, SizeFlags};
-pub use setups::woodpush::*;
+pub use ::woodpush::setup::*;
 use std::error::Error;
 use std::path::{Path, PathBuf};
 use woodpush::{solve, SolveOptions, WoodpushTable};

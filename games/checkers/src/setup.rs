@@ -1,8 +1,8 @@
 //! English checkers' setup: positions, policy, the endgame databases as oracles and the
 //! engines' defaults.
 
-use checkers::db::Database;
-use checkers::{Checkers, CheckersEval};
+use crate::db::Database;
+use crate::{Checkers, CheckersEval};
 use engine::engine::DefaultEngine;
 use engine::settings::{PlayoutSettings, ProbeRule, TableSpec};
 use engine::setup::{GameSetup, OptionHelp, Picture, RecordStyle, SetupError};
@@ -115,15 +115,15 @@ impl GameSetup for CheckersSetup {
         Some(Arc::new(CheckersEval))
     }
 
-    /// Piece-square, counts and four-square windows (`checkers::features`).
+    /// Piece-square, counts and four-square windows (`crate::features`).
     fn features(&self) -> Option<Arc<dyn learn::Features<Checkers>>> {
-        Some(Arc::new(checkers::features::SquaresAndWindows))
+        Some(Arc::new(crate::features::SquaresAndWindows))
     }
 
     /// The shipped model: MCTS's priors, implicit minimax backups and leaf values, and
     /// alpha-beta's evaluation with `net=builtin`.
     fn builtin_net(&self) -> Option<&'static [u8]> {
-        Some(checkers::features::builtin_model())
+        Some(crate::features::builtin_model())
     }
 
     /// MCTS with the shipped model: with `imb-decided` it beat alpha-beta with the same
@@ -198,7 +198,7 @@ impl GameSetup for CheckersSetup {
         let (db, problem) = Database::open_partial_cached(&table.path, true, cache)
             .map_err(|e| SetupError::Table(e.into()))?;
         if let Some(e) = problem {
-            crate::warn::warn_incomplete(&table.path, &e);
+            engine::warn::warn_incomplete(&table.path, &e);
         }
         Ok(Arc::new(db))
     }

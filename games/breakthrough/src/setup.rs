@@ -1,8 +1,8 @@
 //! Breakthrough's setup: its board sizes, start, `boardsize`, playout policy, row-limited
 //! tables as oracles (opened once per process), evaluations and engines' defaults.
 
-use breakthrough::tablebase::Tablebase;
-use breakthrough::{Board, BreakthroughEval, BreakthroughPolicy, Position};
+use crate::tablebase::Tablebase;
+use crate::{Board, BreakthroughEval, BreakthroughPolicy, Position};
 use engine::ab_player::AbEval;
 use engine::engine::DefaultEngine;
 use engine::net::NetSpec;
@@ -147,7 +147,7 @@ impl GameSetup for BreakthroughSetup {
         };
         let board: Board = text
             .parse()
-            .map_err(|e: breakthrough::BoardError| SetupError::Size(e.into()))?;
+            .map_err(|e: crate::BoardError| SetupError::Size(e.into()))?;
         let setup = BreakthroughSetup { board };
         setup.start()?;
         Ok(setup)
@@ -158,19 +158,19 @@ impl GameSetup for BreakthroughSetup {
     }
 
     /// Alpha-beta's evaluation with each piece on its home row weighted
-    /// (`breakthrough::eval::HOME`).
+    /// (`crate::eval::HOME`).
     fn mcts_evaluation(&self) -> Option<Arc<dyn Evaluation<Position>>> {
         Some(Arc::new(BreakthroughEval::for_mcts(self.board)))
     }
 
     /// The n-tuple network's features of the board.
     fn features(&self) -> Option<Arc<dyn learn::Features<Position>>> {
-        Some(Arc::new(breakthrough::features::NTuple::new(self.board)))
+        Some(Arc::new(crate::features::NTuple::new(self.board)))
     }
 
     /// The models shipped for 6x6 and 8x8.
     fn builtin_net(&self) -> Option<&'static [u8]> {
-        breakthrough::features::builtin_model(self.board)
+        crate::features::builtin_model(self.board)
     }
 
     /// The shipped models where they won their matches (6x6 and 8x8, docs/results.md);
@@ -321,7 +321,7 @@ fn shared_table(
     board: Board,
     race: bool,
     cache: u64,
-) -> Result<Arc<Tablebase>, breakthrough::tablebase::TableFileError> {
+) -> Result<Arc<Tablebase>, crate::tablebase::TableFileError> {
     type Open = Vec<(PathBuf, Board, bool, u64, Weak<Tablebase>)>;
     static OPEN: Mutex<Open> = Mutex::new(Vec::new());
     // A poisoned lock only means another engine's opening panicked: the list is still sound.
@@ -346,14 +346,14 @@ fn shared_table(
 /// incomplete or has a slice cut short, and which: a search uses it only where it is intact.
 pub fn warn_if_incomplete(path: &Path, tb: &Tablebase) {
     if let Some(e) = tb.incomplete() {
-        crate::warn::warn_incomplete(path, &e);
+        engine::warn::warn_incomplete(path, &e);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use breakthrough::tablebase::{build_slices, Region, Silent, SlicedTable};
+    use crate::tablebase::{build_slices, Region, Silent, SlicedTable};
     use engine::settings::EngineSettings;
     use quasar_core::Selection;
 

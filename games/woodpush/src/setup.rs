@@ -7,8 +7,8 @@ use engine::settings::{PlayoutSettings, TableSpec};
 use engine::setup::{load_exact_table, GameSetup, OptionHelp, Picture, SetupError};
 use quasar_core::{Evaluation, Game, Oracle, Outcome};
 use std::sync::Arc;
-use woodpush::notation::board_text;
-use woodpush::{Position, WoodpushPolicy, WoodpushTable};
+use crate::notation::board_text;
+use crate::{Position, WoodpushPolicy, WoodpushTable};
 
 /// Woodpush on one strip width, from a start with some pieces a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,7 +151,7 @@ impl GameSetup for WoodpushSetup {
     }
 
     fn evaluation(&self) -> Option<Arc<dyn Evaluation<Position>>> {
-        Some(Arc::new(woodpush::WoodpushEval))
+        Some(Arc::new(crate::WoodpushEval))
     }
 
     fn boardsize_command(&self) -> String {

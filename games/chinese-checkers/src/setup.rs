@@ -1,8 +1,8 @@
 //! Chinese Checkers' setup: pieces a side, start, policy, the solved table as an oracle and
 //! the engines' defaults.
 
-use chinese_checkers::notation::diagram;
-use chinese_checkers::{CcEval, CcPolicy, CcTable, Position};
+use crate::notation::diagram;
+use crate::{CcEval, CcPolicy, CcTable, Position};
 use engine::ab_player::AbEval;
 use engine::engine::DefaultEngine;
 use engine::settings::{PlayoutKind, PlayoutSettings, TableSpec};
@@ -71,7 +71,7 @@ impl GameSetup for CcSetup {
 
     fn picture(&self) -> Option<Picture> {
         // The rhombus stood on a corner, as the diagram draws it: 13 rows of 1 to 7 cells.
-        let rows = chinese_checkers::board::ROW_START;
+        let rows = crate::board::ROW_START;
         let mut cells = Vec::new();
         for r in 0..13 {
             let len = rows[r + 1] - rows[r];
@@ -85,14 +85,14 @@ impl GameSetup for CcSetup {
             shape: "hex",
             background: Vec::new(),
             colours: ["#c8302c", "#2c5fc8"],
-            labels: (0..chinese_checkers::board::CELLS)
-                .map(chinese_checkers::board::cell_name)
+            labels: (0..crate::board::CELLS)
+                .map(crate::board::cell_name)
                 .collect(),
         })
     }
 
     fn cells(&self, pos: &Position) -> String {
-        (0..chinese_checkers::board::CELLS)
+        (0..crate::board::CELLS)
             .map(|c| {
                 if pos.pieces[0] >> c & 1 == 1 {
                     'a'
