@@ -4,12 +4,12 @@
 use breakthrough::BreakthroughSetup;
 use checkers::CheckersSetup;
 use chinese_checkers::CcSetup;
-use woodpush::WoodpushSetup;
 use engine::engine::DefaultEngine;
 use engine::settings::options::OPTIONS;
 use engine::settings::EngineSettings;
 use engine::setup::{GameSetup, HelpPart};
 use mcts::Leaf;
+use woodpush::WoodpushSetup;
 
 /// The table's playout switches, whose help and key name the games that take them, are
 /// taken by some games' playouts and not by others'; the playouts' kind (`playout`)

@@ -8,6 +8,9 @@ mod searching;
 mod solving;
 mod tables;
 
+use breakthrough::BreakthroughSetup;
+use checkers::CheckersSetup;
+use chinese_checkers::CcSetup;
 use erased::{AnyGame, AnyState, GameOf};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -15,13 +18,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use quasar_core::Limit;
 use quasar_core::{Outcome, Side};
-use breakthrough::BreakthroughSetup;
-use checkers::CheckersSetup;
-use chinese_checkers::CcSetup;
-use woodpush::WoodpushSetup;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+use woodpush::WoodpushSetup;
 
 create_exception!(
     quasar,

@@ -214,10 +214,10 @@ fn check_record(game: &arena::record::GameRecord) -> Result<(), String> {
         let standard = setup.start().map_err(|e| e.to_string())?;
         arena::verify::check_game(&standard, game).map_err(|e| e.to_string())
     }
-    use engine::setup::GameSetup;
     use breakthrough::BreakthroughSetup;
     use checkers::CheckersSetup;
     use chinese_checkers::CcSetup;
+    use engine::setup::GameSetup;
     use woodpush::WoodpushSetup;
     match game.game.as_str() {
         BreakthroughSetup::NAME => check::<BreakthroughSetup>(game),

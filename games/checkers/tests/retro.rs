@@ -22,7 +22,7 @@ impl SliceGame<'_> {
 }
 
 fn side_of(p: u64) -> Side {
-    if p % 2 == 0 {
+    if p.is_multiple_of(2) {
         Side::First
     } else {
         Side::Second

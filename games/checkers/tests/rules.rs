@@ -43,7 +43,7 @@ fn random_position(rng: &mut SplitMix64, k: u64) -> Position {
             if (b.black | b.white) >> s & 1 == 1 {
                 continue;
             }
-            let king = rng.next_u64() % 3 == 0;
+            let king = rng.next_u64().is_multiple_of(3);
             let far = if side == Side::First { s >= 28 } else { s < 4 };
             if far && !king {
                 continue;

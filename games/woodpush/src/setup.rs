@@ -1,14 +1,14 @@
 //! Woodpush's setup: the strip's width and pieces, start, policy, tables as oracles and the
 //! engines' defaults.
 
+use crate::notation::board_text;
+use crate::{Position, WoodpushPolicy, WoodpushTable};
 use engine::ab_player::AbEval;
 use engine::engine::DefaultEngine;
 use engine::settings::{PlayoutSettings, TableSpec};
 use engine::setup::{load_exact_table, GameSetup, OptionHelp, Picture, SetupError};
 use quasar_core::{Evaluation, Game, Oracle, Outcome};
 use std::sync::Arc;
-use crate::notation::board_text;
-use crate::{Position, WoodpushPolicy, WoodpushTable};
 
 /// Woodpush on one strip width, from a start with some pieces a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,11 +6,11 @@ pub mod solver;
 pub mod table;
 
 use super::registration::{CliGame, MainJob, SizeFlags};
+pub use ::breakthrough::setup::*;
 use breakthrough::tablebase::{build_slices, Progress, Region, Silent, SlicedTable};
 use breakthrough::{Board, Position};
 use quasar_core::measure::PlayoutRate;
 use quasar_core::Selection;
-pub use ::breakthrough::setup::*;
 use std::error::Error;
 use std::path::{Path, PathBuf};
 

@@ -6,9 +6,9 @@ pub mod solver;
 pub mod table;
 
 use super::registration::{CliGame, MainJob, SizeFlags};
+pub use ::checkers::setup::*;
 use checkers::db::build;
 use quasar_core::Selection;
-pub use ::checkers::setup::*;
 use std::error::Error;
 use std::path::{Path, PathBuf};
 

@@ -6,8 +6,8 @@ pub mod solver;
 pub mod table;
 
 use super::registration::{CliGame, MainJob, SizeFlags};
-use chinese_checkers::CcTable;
 pub use ::chinese_checkers::setup::*;
+use chinese_checkers::CcTable;
 use std::error::Error;
 use std::path::{Path, PathBuf};
 

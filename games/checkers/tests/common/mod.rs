@@ -37,7 +37,14 @@ pub fn number(r: usize, c: usize) -> usize {
 pub fn cell_of(n: usize) -> (usize, usize) {
     let r = (n - 1) / 4;
     let i = (n - 1) % 4;
-    (r, if r % 2 == 0 { 2 * i + 1 } else { 2 * i })
+    (
+        r,
+        if r.is_multiple_of(2) {
+            2 * i + 1
+        } else {
+            2 * i
+        },
+    )
 }
 
 fn side_of(c: Cell) -> Option<Side> {
