@@ -3,15 +3,12 @@
 mod cli;
 mod games;
 mod gtp;
-mod paths;
-mod progress;
 mod signals;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-/// What a subcommand returns: an error here is printed as one line and exits non-zero.
-pub type CliResult = Result<(), Box<dyn std::error::Error>>;
+pub use quasar_cli::CliResult;
 
 /// quasar: a Monte Carlo Tree Search and alpha-beta player of Breakthrough, Woodpush, Chinese
 /// Checkers and English checkers (--game picks one) that knows when a position is already

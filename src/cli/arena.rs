@@ -5,7 +5,6 @@
 
 use super::CliResult;
 use crate::games::{option_texts, with_game, CliGame, GameArgs};
-use crate::progress::Bars;
 use arena::game::Adjudicator;
 use arena::html;
 use arena::matchup::{run_match, Contestant, MatchConfig};
@@ -19,6 +18,7 @@ use engine::duration::parse_duration;
 use engine::factory::build_factory;
 use engine::settings::{limit_text, ProbeRule, TableSpec};
 use engine::spec::PlayerSpec;
+use quasar_cli::progress::Bars;
 use quasar_core::Limit;
 use quasar_core::{Game, Shard, Side};
 use std::io::Write;

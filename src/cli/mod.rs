@@ -15,5 +15,5 @@ pub mod solve;
 pub mod tablebase;
 pub mod train;
 
-pub use crate::games::position_from;
 pub use crate::CliResult;
+pub use quasar_cli::position_from;

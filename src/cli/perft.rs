@@ -2,7 +2,7 @@
 
 use super::{position_from, CliResult};
 use crate::games::{with_game, CliGame, GameArgs};
-use crate::progress::Bars;
+use quasar_cli::progress::Bars;
 use quasar_core::perft;
 use quasar_core::progress::Progress;
 use quasar_core::Game;

@@ -70,7 +70,7 @@ fn run_game<S: CliGame>(args: &Args, given: Option<S>) -> CliResult {
     let human = human_side::<S::Game>(&args.human)?;
     if let Some(path) = &args.save {
         // Tried now with a scratch file: a game is long, and its record is written at its end.
-        crate::paths::writable(path, "--out")?;
+        quasar_cli::paths::writable(path, "--out")?;
     }
     let choice = args.engine.choice(&setup)?;
     let mut searcher = Engine::new(&setup, &choice, 0)?;

@@ -3,10 +3,10 @@
 //! the signals and costs every game's solve shares.
 
 use super::CliResult;
-use crate::games::registration::{kinds_taking, SolveGame, TableGame};
-use crate::games::with_game;
-use crate::progress::Bars;
+use crate::games::{kinds_taking, with_game};
 use prover::SolveError;
+use quasar_cli::progress::Bars;
+use quasar_cli::{SolveGame, SolveOptions, TableGame};
 use quasar_core::measure::peak_memory_kib;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -21,30 +21,27 @@ pub use crate::games::options::SolveArgs as Args;
 /// EX_TEMPFAIL: try again later), so a batch script can tell it from a failure and requeue.
 const EXIT_SAVED: i32 = 75;
 
-impl Args {
-    /// The options given that some game's solve may refuse, by flag.
-    fn given(&self) -> Vec<&'static str> {
-        let check = self.check.is_some();
-        [
-            (self.width.is_some(), "--width"),
-            (self.pieces.is_some(), "--pieces-per-side"),
-            (self.board.is_some(), "--board"),
-            (self.tb_rows.is_some(), "--tb-rows"),
-            (self.tree.is_some(), "--tree"),
-            (self.tb.is_some() && check, "--tb (with --check)"),
-        ]
-        .into_iter()
-        .filter(|(given, _)| *given)
-        .map(|(_, flag)| flag)
-        .collect()
-    }
+/// The options given that some game's solve may refuse, by flag.
+fn given(a: &SolveOptions) -> Vec<&'static str> {
+    let check = a.check.is_some();
+    [
+        (a.width.is_some(), "--width"),
+        (a.pieces.is_some(), "--pieces-per-side"),
+        (a.board.is_some(), "--board"),
+        (a.tb_rows.is_some(), "--tb-rows"),
+        (a.tree.is_some(), "--tree"),
+        (a.tb.is_some() && check, "--tb (with --check)"),
+    ]
+    .into_iter()
+    .filter(|(given, _)| *given)
+    .map(|(_, flag)| flag)
+    .collect()
 }
 
 /// Refuses the first option given that `S`'s solve does not take, naming the games whose
 /// solve does.
-fn refuse_unused<S: SolveGame>(args: &Args) -> CliResult {
-    let Some(flag) = args
-        .given()
+fn refuse_unused<S: SolveGame>(args: &SolveOptions) -> CliResult {
+    let Some(flag) = given(args)
         .into_iter()
         .find(|f| !S::SOLVE_OPTIONS.contains(f))
     else {
@@ -68,8 +65,8 @@ fn refuse_unused<S: SolveGame>(args: &Args) -> CliResult {
 /// Runs the subcommand.
 pub fn run(args: Args) -> CliResult {
     with_game!(args.game, S => {
-        refuse_unused::<S>(&args)?;
-        driver::run::<S>(&args)
+        refuse_unused::<S>(&args.shared)?;
+        driver::run::<S>(&args.shared)
     })
 }
 

@@ -3,13 +3,13 @@
 //! the options a game's tables do not take are refused by its own list of those they do.
 
 use super::CliResult;
-use crate::games::registration::{OptionRole, TableGame};
 use crate::games::{with_game, GameName};
+use quasar_cli::{OptionRole, TableGame};
 pub mod show;
 
 pub use crate::games::options::{BuildArgs, CompressArgs};
 
-use quasar_core::{Plan, Selection, Shard};
+use quasar_core::{Plan, Selection};
 use quasar_file::cache::DEFAULT_CACHE_BYTES;
 use std::error::Error;
 use std::io::{Read, Write};
@@ -120,20 +120,20 @@ impl VerifyArgs {
 /// Runs the subcommand.
 pub fn run(cmd: Command) -> CliResult {
     match cmd {
-        Command::Build(a) => with_game!(a.game, S => {
+        Command::Build(a) => with_game!(a.game, S, own in a.games => {
             refuse_unused::<S>(&a, false)?;
-            if let Some(n) = a.threads {
+            if let Some(n) = a.shared.threads {
                 // Before any work: the build's parallel loops all run on rayon's pool.
                 rayon::ThreadPoolBuilder::new()
                     .num_threads(n as usize)
                     .build_global()
                     .map_err(|e| format!("cannot start {n} threads: {e}"))?;
             }
-            S::build(&a)
+            S::build(&a.shared, own)
         }),
-        Command::Plan(a) => with_game!(a.game, S => {
+        Command::Plan(a) => with_game!(a.game, S, own in a.games => {
             refuse_unused::<S>(&a, true)?;
-            print_plan(&S::plan(&a)?, &a.selection())
+            print_plan(&S::plan(&a.shared, own)?, &a.shared.selection())
         }),
         Command::Info(a) => with_game!(game_of(&a.file, a.game)?, S => {
             show::info::<<S as TableGame>::Table>(&a.file, a.json)
@@ -150,49 +150,41 @@ pub fn run(cmd: Command) -> CliResult {
             show::verify::<<S as TableGame>::Table>(&a.file, &a.options(), cache)
         }),
         Command::Compress(a) => {
-            if !a.dir.exists() {
-                return Err(format!("{}: no such directory", a.dir.display()).into());
+            let mut shared = a.shared;
+            if !shared.dir.exists() {
+                return Err(format!("{}: no such directory", shared.dir.display()).into());
             }
-            if let Some(block) = a.block {
+            if let Some(block) = shared.block {
                 retro::RunWriter::new(block).map_err(|e| format!("--block {block}: {e}"))?;
             }
-            // --board is Breakthrough's: it names the game when --game does not.
-            let game = match (a.game, a.board) {
-                (None, Some(_)) => Some(GameName::Breakthrough),
+            // A game's own option (Breakthrough's --board) names the game when --game does
+            // not; the other games' given are the chosen game's to refuse.
+            let given = a.games.given();
+            let game = match (a.game, given.first()) {
+                (None, Some(&(_, owner))) => Some(owner),
                 (g, _) => g,
             };
-            with_game!(game_of(&a.dir, game)?, S => S::compress(&a.dir, &a))
+            let game = game_of(&shared.dir, game)?;
+            shared.foreign = (given.into_iter())
+                .filter(|&(_, owner)| owner != game)
+                .map(|(flag, owner)| (flag, with_game!(owner, G => G::TABLE_KIND)))
+                .collect();
+            with_game!(game, S, own in a.games => S::compress(&shared.dir, &shared, own))
         }
     }
 }
 
 impl BuildArgs {
-    /// The slices `--slice`, `--wave` and `--shard` ask this job to build.
-    pub fn selection(&self) -> Selection {
-        match (&self.slice, self.wave) {
-            (Some(name), _) => Selection::Slice(name.clone()),
-            (None, Some(wave)) => Selection::Wave {
-                wave,
-                shard: self.shard.unwrap_or(Shard::WHOLE),
-            },
-            (None, None) => Selection::All,
-        }
-    }
-
-    /// Whether any slicing option was given (refused by a build that has no slices).
-    pub fn sliced(&self) -> bool {
-        self.slice.is_some() || self.wave.is_some()
-    }
-
     /// The options given that some game may refuse, in the order of the help: the games'
     /// own (with the game that owns each), then the shared ones.
     fn given(&self) -> Vec<(&'static str, OptionRole, Option<&'static str>)> {
+        let s = &self.shared;
         let shared = [
-            (self.max_pieces.is_some(), "--max-pieces"),
-            (self.pieces.is_some(), "--pieces"),
-            (self.slice.is_some(), "--slice"),
-            (self.wave.is_some(), "--wave"),
-            (self.shard.is_some(), "--shard"),
+            (s.max_pieces.is_some(), "--max-pieces"),
+            (s.pieces.is_some(), "--pieces"),
+            (s.slice.is_some(), "--slice"),
+            (s.wave.is_some(), "--wave"),
+            (s.shard.is_some(), "--shard"),
         ];
         let own = self.games.given().into_iter();
         own.map(|(flag, role, owner)| (flag, role, Some(owner)))
@@ -211,7 +203,7 @@ impl BuildArgs {
 fn refuse_unused<S: TableGame>(a: &BuildArgs, plan: bool) -> CliResult {
     let o = S::TABLE_OPTIONS;
     let plan_takes = match o.plan {
-        None if plan || a.sliced() => return Err(crate::games::registration::not_sliced(S::NAME)),
+        None if plan || a.shared.sliced() => return Err(quasar_cli::not_sliced(S::NAME)),
         None => &[][..],
         Some(takes) => takes,
     };
@@ -219,7 +211,7 @@ fn refuse_unused<S: TableGame>(a: &BuildArgs, plan: bool) -> CliResult {
         return refuse_first::<S>(a, o.build, false);
     }
     let given = a.given();
-    let build_only = (a.out.is_some().then_some("--out").into_iter())
+    let build_only = (a.shared.out.is_some().then_some("--out").into_iter())
         .chain(
             given
                 .iter()

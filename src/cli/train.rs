@@ -4,11 +4,11 @@
 use super::engine_opts::EngineArgs;
 use super::CliResult;
 use crate::games::{with_game, CliGame, GameArgs};
-use crate::progress::Bars;
 use arena::selfplay::{play_shard, SelfPlay};
 use engine::settings::{ProbeRule, TableSpec};
 use learn::sample::{read_shard, write_shard};
 use learn::{Active, Dataset, Epoch, Model, TrainConfig, Trainer};
+use quasar_cli::progress::Bars;
 use quasar_core::progress::Progress;
 use quasar_core::Game;
 use quasar_file as qfile;

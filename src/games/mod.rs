@@ -1,22 +1,19 @@
 //! The list of games `--game` offers: their names, their size options gathered into every
-//! subcommand, and the dispatch from a name to the game's [`CliGame`] registration.
+//! subcommand, and the dispatch from a name to the game's [`CliGame`] registration, which
+//! each game's crate holds (its module `cli`, behind its feature `cli`).
 
-pub mod breakthrough;
-pub mod checkers;
-pub mod chinese_checkers;
 pub mod options;
-pub mod registration;
-pub mod woodpush;
 
 use engine::settings::options::{EngineOption, GameTexts};
-pub use registration::{CliGame, OwnTableOptions};
+pub use quasar_cli::{CliGame, OwnTableOptions};
 
 /// Declares, from one list, everything that names each game: [`GameName`] (`--game`'s
-/// values), [`GameArgs`] and [`TableArgs`] (each game's options flattened into the
-/// subcommands) and `with_game!`, the dispatch from a name to the game's [`CliGame`]
-/// registration. `$d` is a `$` token, so that the generated macro can have variables.
+/// values), [`GameArgs`], [`TableArgs`] and [`CompressGameArgs`] (each game's options
+/// flattened into the subcommands) and `with_game!`, the dispatch from a name to the game's
+/// [`CliGame`] registration, `CRATE::cli::SETUP`. `$d` is a `$` token, so that the
+/// generated macro can have variables.
 macro_rules! games {
-    ($d:tt $($(#[$attr:meta])* $variant:ident => $module:ident :: $setup:ident,)*) => {
+    ($d:tt $($(#[$attr:meta])* $variant:ident => $module:ident :: cli :: $setup:ident,)*) => {
         /// The games quasar plays.
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
         pub enum GameName {
@@ -37,7 +34,7 @@ macro_rules! games {
             $(
                 #[allow(missing_docs)]
                 #[command(flatten)]
-                pub $module: <$module::$setup as CliGame>::SizeArgs,
+                pub $module: <::$module::cli::$setup as CliGame>::SizeArgs,
             )*
         }
 
@@ -47,18 +44,41 @@ macro_rules! games {
             $(
                 #[allow(missing_docs)]
                 #[command(flatten)]
-                pub $module: <$module::$setup as registration::TableGame>::TableArgs,
+                pub $module: <::$module::cli::$setup as quasar_cli::TableGame>::TableArgs,
             )*
+        }
+
+        /// Every game's own options of `tablebase compress`, flattened into it.
+        #[derive(clap::Args, Clone, Debug, Default)]
+        pub struct CompressGameArgs {
+            $(
+                #[allow(missing_docs)]
+                #[command(flatten)]
+                pub $module: <::$module::cli::$setup as quasar_cli::TableGame>::CompressArgs,
+            )*
+        }
+
+        impl CompressGameArgs {
+            /// The own options given, each with the game that owns it.
+            pub fn given(&self) -> Vec<(&'static str, GameName)> {
+                let mut given = Vec::new();
+                $(
+                    given.extend(
+                        self.$module.given().into_iter().map(|(f, _)| (f, GameName::$variant)),
+                    );
+                )*
+                given
+            }
         }
 
         impl TableArgs {
             /// The own options given, each with its role and the name of the game that owns
             /// it.
-            pub fn given(&self) -> Vec<(&'static str, registration::OptionRole, &'static str)> {
+            pub fn given(&self) -> Vec<(&'static str, quasar_cli::OptionRole, &'static str)> {
                 use engine::setup::GameSetup;
                 let mut given = Vec::new();
                 $(
-                    let owner = <$module::$setup as GameSetup>::NAME;
+                    let owner = <::$module::cli::$setup as GameSetup>::NAME;
                     given.extend(self.$module.given().into_iter().map(|(f, r)| (f, r, owner)));
                 )*
                 given
@@ -68,7 +88,7 @@ macro_rules! games {
         impl GameArgs {
             /// The size flags given, of every game.
             fn size_flags_given(&self) -> Vec<&'static str> {
-                use registration::SizeFlags;
+                use quasar_cli::SizeFlags;
                 let mut given = Vec::new();
                 $(given.extend(self.$module.given());)*
                 given
@@ -77,14 +97,16 @@ macro_rules! games {
 
         /// Runs `$body` with the type `$S` bound to the [`CliGame`] that a [`GameName`]
         /// picks; given [`GameArgs`] and `$given`, also binds `$given` to the setup its size
-        /// options ask for (`None` when none is given; `?` returns a bad size).
+        /// options ask for (`None` when none is given; `?` returns a bad size); given
+        /// `$own in ARGS` (a [`TableArgs`] or [`CompressGameArgs`]), also binds `$own` to
+        /// the game's own options there.
         macro_rules! with_game {
             ($d args:expr, $d S:ident, $d given:ident => $d body:expr) => {{
                 $d args.check_sizes()?;
                 match $d args.game {
                     $($crate::games::GameName::$variant => {
-                        type $d S = $crate::games::$module::$setup;
-                        let $d given: Option<$d S> = <$d S as $crate::games::CliGame>::from_size(
+                        type $d S = ::$module::cli::$setup;
+                        let $d given: Option<$d S> = <$d S as quasar_cli::CliGame>::from_size(
                             &$d args.$module,
                             $d args.pieces,
                         )?;
@@ -95,7 +117,16 @@ macro_rules! games {
             ($d name:expr, $d S:ident => $d body:expr) => {
                 match $d name {
                     $($crate::games::GameName::$variant => {
-                        type $d S = $crate::games::$module::$setup;
+                        type $d S = ::$module::cli::$setup;
+                        $d body
+                    })*
+                }
+            };
+            ($d name:expr, $d S:ident, $d own:ident in $d args:expr => $d body:expr) => {
+                match $d name {
+                    $($crate::games::GameName::$variant => {
+                        type $d S = ::$module::cli::$setup;
+                        let $d own = &$d args.$module;
                         $d body
                     })*
                 }
@@ -105,17 +136,17 @@ macro_rules! games {
     };
 }
 
-// The one list of games: a game's registration module above, and one line here.
+// The one list of games: a line each, naming the registration in the game's crate.
 games! { $
     /// Breakthrough on any board of up to 64 cells
     #[default]
-    Breakthrough => breakthrough::BreakthroughSetup,
+    Breakthrough => breakthrough::cli::BreakthroughSetup,
     /// Woodpush on a strip of 6 to 31 cells
-    Woodpush => woodpush::WoodpushSetup,
+    Woodpush => woodpush::cli::WoodpushSetup,
     /// Two-player Chinese Checkers on the 7x7 hex rhombus, --pieces-per-side 1 to 6
-    ChineseCheckers => chinese_checkers::CcSetup,
+    ChineseCheckers => chinese_checkers::cli::CcSetup,
     /// English checkers (8x8 draughts)
-    Checkers => checkers::CheckersSetup,
+    Checkers => checkers::cli::CheckersSetup,
 }
 
 impl GameName {
@@ -136,7 +167,7 @@ impl GameName {
 /// `Breakthrough`), and each game's notes and own defaults, by its `--game` name.
 pub fn option_texts(option: &EngineOption) -> GameTexts {
     use engine::setup::{GameSetup, HelpPart};
-    use registration::TableGame;
+    use quasar_cli::TableGame;
     let mut texts = GameTexts::default();
     for &g in GameName::all() {
         let (name, prose, help, keys) = with_game!(g, S => (
@@ -175,45 +206,31 @@ impl GameArgs {
     }
 }
 
-/// The setup and position to work on: `--position` text, else the start position of the
-/// size the options `given`, or of the game's default size. Size options given with a
-/// position must agree with its size: a disagreement is refused, never settled silently.
-pub fn position_from<S: CliGame>(
-    given: Option<S>,
-    text: Option<&str>,
-) -> Result<(S, S::Game), Box<dyn std::error::Error>> {
-    use quasar_core::Game;
-    match text {
-        Some(text) => {
-            let pos = S::Game::parse_position(text)?;
-            let setup = S::of_position(&pos);
-            if let Some(g) = &given {
-                if *g != setup {
-                    return Err(format!(
-                        "the size options give {} but the position is {}",
-                        g.params(),
-                        setup.params()
-                    )
-                    .into());
-                }
-            }
-            Ok((setup, pos))
-        }
-        None => {
-            let setup = given.unwrap_or_else(|| S::default_size());
-            let pos = setup.start()?;
-            Ok((setup, pos))
-        }
-    }
+/// The games whose `list` (of the pair `of` gives for a game: a list of flags and the
+/// game's kind) holds `flag`, as possessives: "Breakthrough's", "checkers'".
+pub fn kinds_taking(
+    flag: &str,
+    of: impl Fn(GameName) -> (&'static [&'static str], &'static str),
+) -> String {
+    let kinds: Vec<String> = GameName::all()
+        .iter()
+        .map(|&g| of(g))
+        .filter(|(list, _)| list.contains(&flag))
+        .map(|(_, kind)| match kind.ends_with('s') {
+            true => format!("{kind}'"),
+            false => format!("{kind}'s"),
+        })
+        .collect();
+    kinds.join(" or ")
 }
 
 #[cfg(test)]
 mod tests {
-    use super::registration::TableGame;
     use super::*;
     use crate::games::options::BuildArgs;
     use clap::Parser;
     use engine::setup::GameSetup;
+    use quasar_cli::TableGame;
 
     #[derive(Parser)]
     struct Build {
@@ -260,6 +277,29 @@ mod tests {
                 assert_eq!(build.contains(&flag), name == owner, "{flag} and {name}");
             }
         }
+    }
+
+    /// A game's own option of `tablebase compress` is given with its owner, which it
+    /// names when `--game` does not, and a bad value is refused as clap refuses one.
+    #[test]
+    fn an_own_compress_option_names_its_game() {
+        #[derive(Parser)]
+        struct Compress {
+            #[command(flatten)]
+            args: options::CompressArgs,
+        }
+        let parse = |extra: &[&str]| {
+            let args = ["quasar", "dir", "-o", "out"].iter().chain(extra);
+            Compress::try_parse_from(args).map(|c| c.args.games.given())
+        };
+        assert_eq!(parse(&[]).unwrap(), []);
+        let given = parse(&["--board", "6x6"]).unwrap();
+        assert_eq!(given, [("--board", GameName::Breakthrough)]);
+        let bad = parse(&["--board", "3"]).err().unwrap().to_string();
+        assert!(
+            bad.contains("invalid value '3' for '--board <BOARD>'"),
+            "{bad}"
+        );
     }
 
     /// A game's size flags are refused by the other games only.

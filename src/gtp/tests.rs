@@ -1,8 +1,8 @@
 //! Tests of the GTP engine: commands and their replies, time settings, analysis and the serving loop.
 
 use super::*;
-use crate::games::breakthrough::BreakthroughSetup;
 use crate::games::CliGame;
+use breakthrough::cli::BreakthroughSetup;
 use engine::engine::SearcherSettings;
 use engine::settings::EngineSettings;
 

@@ -22,6 +22,8 @@
 
 pub mod bench;
 mod board;
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod encode;
 mod error;
 pub mod eval;

@@ -6,6 +6,8 @@
 
 pub mod board;
 pub mod build;
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod compress;
 pub mod db;
 pub mod distance;

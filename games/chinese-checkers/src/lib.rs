@@ -6,6 +6,8 @@
 #![forbid(unsafe_code)]
 
 pub mod board;
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod encode;
 pub mod eval;
 pub mod notation;

@@ -4,13 +4,13 @@
 //! (`--merge`), or a `--check`. A game gives only its root, its table and its defaults
 //! ([`SolveGame`]).
 
-use super::{handle_stop, print_costs, stopped, Args, Interrupt};
+use super::{handle_stop, print_costs, stopped, Interrupt};
 use crate::cli::output::{length_text, print_json};
 use crate::cli::CliResult;
-use crate::games::registration::{SolveGame, SolvePos};
-use crate::progress::Bars;
 use prover::draws::{Value, Valued};
 use prover::{Instance, Options, ProofFile, ProofSummary, ProverPosition, SolveError};
+use quasar_cli::progress::Bars;
+use quasar_cli::{SolveGame, SolveOptions as Args, SolvePos};
 use quasar_core::measure::peak_memory_kib;
 use quasar_core::{Game, Outcome, Shard, Side};
 use std::path::{Path, PathBuf};
@@ -67,10 +67,10 @@ pub(crate) fn run<S: SolveGame>(args: &Args) -> CliResult {
     }
     // Before hours of search, not after them.
     if let Some(path) = &args.proof {
-        crate::paths::writable(path, "--out")?;
+        quasar_cli::paths::writable(path, "--out")?;
     }
     if let Some(path) = &args.checkpoint {
-        crate::paths::writable(path, "--checkpoint")?;
+        quasar_cli::paths::writable(path, "--checkpoint")?;
     }
     // Installed before the table is built: a signal during the build stops the search at
     // its first look at the flag.
@@ -408,7 +408,7 @@ fn list_children<I: Instance>(inst: &I, root: &I::Pos, tb: Option<&I::Table>) ->
 
 /// `--merge PIECE... --out OUT`: the pieces of one proof of the game of `P`.
 fn merge<P: ProverPosition>(pieces: &[PathBuf], out: &Path) -> CliResult {
-    crate::paths::writable(out, "--out")?;
+    quasar_cli::paths::writable(out, "--out")?;
     let t = Instant::now();
     let s = prover::merge::<P>(pieces, out)?;
     println!(

@@ -6,11 +6,11 @@
 //! from its checkpoint, until its leaf is expanded). No process of ours talks to another:
 //! every step reads and writes files, so any of them may be killed and run again.
 
-use crate::cli::solve::Args;
 use crate::cli::CliResult;
-pub use crate::games::options::TreeAction;
 use prover::jobtree::{self, JobOutcome, JobResult, JobTree, Layout, NodeState, TreeError};
 use prover::ProverPosition;
+use quasar_cli::SolveOptions as Args;
+pub use quasar_cli::TreeAction;
 use quasar_core::Side;
 use quasar_file::OutputLock;
 use std::path::Path;
@@ -408,7 +408,7 @@ fn print_status<P: ProverPosition>(tree: &JobTree<P>, layout: &Layout) {
 
 /// `proof --out FILE`: the settled root's proof, merged from the tree and its jobs.
 fn proof<P: ProverPosition>(layout: &Layout, out: &Path) -> CliResult {
-    crate::paths::writable(out, "--out")?;
+    quasar_cli::paths::writable(out, "--out")?;
     let (tree, _lock) = jobtree::open::<P>(layout)?;
     let t = std::time::Instant::now();
     let s = tree.write_proof(layout, out)?;

@@ -4,7 +4,7 @@
 
 use crate::cli::output::{print_json, result_word, ProbeAnswer, TableInfo as InfoJson};
 use crate::cli::CliResult;
-use crate::progress::Bars;
+use quasar_cli::progress::Bars;
 use quasar_core::table::{EndgameTable, Fact, TableInfo, TableProbe, VerifyOptions, VerifyReport};
 use std::path::Path;
 

@@ -5,9 +5,9 @@
 pub mod solver;
 pub mod table;
 
-use super::registration::{CliGame, MainJob, SizeFlags};
-pub use ::checkers::setup::*;
-use checkers::db::build;
+use crate::db::build;
+pub use crate::setup::CheckersSetup;
+use quasar_cli::{CliGame, MainJob, SizeFlags};
 use quasar_core::Selection;
 use std::error::Error;
 use std::path::{Path, PathBuf};

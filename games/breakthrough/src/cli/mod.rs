@@ -5,10 +5,10 @@
 pub mod solver;
 pub mod table;
 
-use super::registration::{CliGame, MainJob, SizeFlags};
-pub use ::breakthrough::setup::*;
-use breakthrough::tablebase::{build_slices, Progress, Region, Silent, SlicedTable};
-use breakthrough::{Board, Position};
+pub use crate::setup::BreakthroughSetup;
+use crate::tablebase::{build_slices, Progress, Region, Silent, SlicedTable};
+use crate::{Board, Position};
+use quasar_cli::{CliGame, MainJob, SizeFlags};
 use quasar_core::measure::PlayoutRate;
 use quasar_core::Selection;
 use std::error::Error;
@@ -62,11 +62,11 @@ impl CliGame for BreakthroughSetup {
 
     /// The bitboard playout that fuses move choice, move and result.
     fn playout_rate(pos: &Position, seed: u64, seconds: f64) -> PlayoutRate {
-        breakthrough::bench::playout_rate(pos, seed, seconds)
+        crate::bench::playout_rate(pos, seed, seconds)
     }
 
     fn plain_playout_rate(pos: &Position, seed: u64, seconds: f64) -> Option<PlayoutRate> {
-        Some(breakthrough::bench::plain_playout_rate(pos, seed, seconds))
+        Some(crate::bench::plain_playout_rate(pos, seed, seconds))
     }
 
     fn main_job(cache: &Path, progress: bool) -> Result<Option<MainJob<Self>>, Box<dyn Error>> {
@@ -101,7 +101,7 @@ fn ensure_table(
     let table = SlicedTable::create(&dir, &region).map_err(|e| fail(&e))?;
     let plan = table.slicing().plan();
     let names = plan.select(&Selection::All).map_err(|e| fail(&e))?;
-    let bars = crate::progress::Bars::default();
+    let bars = quasar_cli::progress::Bars::default();
     let progress: &dyn Progress = if progress { &bars } else { &Silent };
     build_slices(&table, &names, progress, |_| {}).map_err(|e| fail(&e))?;
     table.completeness().map_err(|e| fail(&e))?;

@@ -3,19 +3,19 @@
 //! verification.
 
 use super::BreakthroughSetup;
-use crate::games::options::{BuildArgs, CompressArgs};
-use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
-use crate::games::CliGame;
-use crate::progress::Bars;
-use crate::CliResult;
-use breakthrough::tablebase::opened::{per_entry, OpenedTable};
-use breakthrough::tablebase::slices::Slicing;
-use breakthrough::tablebase::store::compressed::{self, Packed};
-use breakthrough::tablebase::store::{file::MAGIC, sliced::LAYOUT, Lookup};
-use breakthrough::tablebase::{
+use crate::tablebase::opened::{per_entry, OpenedTable};
+use crate::tablebase::slices::Slicing;
+use crate::tablebase::store::compressed::{self, Packed};
+use crate::tablebase::store::{file::MAGIC, sliced::LAYOUT, Lookup};
+use crate::tablebase::{
     build_slices, generate, Limits, Progress, Region, Silent, SliceOutcome, SlicedTable, TableFile,
 };
-use breakthrough::Board;
+use crate::Board;
+use quasar_cli::progress::Bars;
+use quasar_cli::CliGame;
+use quasar_cli::CliResult;
+use quasar_cli::{BuildOptions, CompressOptions};
+use quasar_cli::{OptionRole, OwnTableOptions, TableGame, TableOptions};
 use quasar_core::Plan;
 use quasar_file::slices::SliceDir;
 use std::path::{Path, PathBuf};
@@ -57,6 +57,23 @@ impl OwnTableOptions for BreakthroughTableArgs {
     }
 }
 
+/// Breakthrough's own option of `tablebase compress`.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct BreakthroughCompressArgs {
+    /// Breakthrough: the board the sliced table must be for (it is read from the table)
+    #[arg(long)]
+    pub board: Option<Board>,
+}
+
+impl OwnTableOptions for BreakthroughCompressArgs {
+    fn given(&self) -> Vec<(&'static str, OptionRole)> {
+        self.board
+            .iter()
+            .map(|_| ("--board", OptionRole::Cover))
+            .collect()
+    }
+}
+
 /// The flags of a Breakthrough build that its plan takes too.
 const PLAN: &[&str] = &["--board", "--rows", "--slice", "--wave", "--shard"];
 
@@ -64,6 +81,8 @@ impl TableGame for BreakthroughSetup {
     type Table = OpenedTable;
 
     type TableArgs = BreakthroughTableArgs;
+
+    type CompressArgs = BreakthroughCompressArgs;
 
     const TABLE_KIND: &'static str = "Breakthrough";
 
@@ -98,25 +117,28 @@ impl TableGame for BreakthroughSetup {
 
     /// D for every configuration of the region: a directory of slices, or one B-tree file
     /// for a piece-limited table, an output named *.qtb or --whole.
-    fn build(a: &BuildArgs) -> CliResult {
-        build(a)
+    fn build(a: &BuildOptions, own: &BreakthroughTableArgs) -> CliResult {
+        build(a, own)
     }
 
     /// The slices of the region in dependency waves.
-    fn plan(a: &BuildArgs) -> Result<Plan, Box<dyn std::error::Error>> {
-        Ok(Slicing::new(&region_of(a)?)?.plan())
+    fn plan(
+        _: &BuildOptions,
+        own: &BreakthroughTableArgs,
+    ) -> Result<Plan, Box<dyn std::error::Error>> {
+        Ok(Slicing::new(&region_of(own)?)?.plan())
     }
 
     /// A sliced table rewritten as entropy-coded run-length blocks, a line a file.
-    fn compress(path: &Path, a: &CompressArgs) -> CliResult {
-        compress(path, a)
+    fn compress(path: &Path, a: &CompressOptions, own: &BreakthroughCompressArgs) -> CliResult {
+        compress(path, a, own)
     }
 }
 
 /// Compresses the sliced table in `from` into `a.out`, a line a file on standard error as
 /// the checkers command prints them.
-fn compress(from: &Path, a: &CompressArgs) -> CliResult {
-    if let Some(board) = a.board {
+fn compress(from: &Path, a: &CompressOptions, own: &BreakthroughCompressArgs) -> CliResult {
+    if let Some(board) = own.board {
         let t = SlicedTable::open(from)?;
         if t.region().board() != board {
             return Err(format!(
@@ -180,8 +202,7 @@ fn print_histogram(histogram: &[u64]) {
 
 /// The region of a Breakthrough build or plan (the game's default board and 3 rows by
 /// default).
-fn region_of(a: &BuildArgs) -> Result<Region, Box<dyn std::error::Error>> {
-    let own = &a.games.breakthrough;
+fn region_of(own: &BreakthroughTableArgs) -> Result<Region, Box<dyn std::error::Error>> {
     let board = own.board.unwrap_or(BreakthroughSetup::default_size().board);
     Region::new(board, own.rows.unwrap_or(3)).map_err(|e| match own.rows {
         Some(_) => format!("--rows: {e}").into(),
@@ -193,8 +214,8 @@ fn region_of(a: &BuildArgs) -> Result<Region, Box<dyn std::error::Error>> {
 /// its rows, unless --whole, an output named *.qtb or an existing file asks for one file.
 /// Slices are 25 MB where the file is 910 MB for 6x6 with 4 rows, and the search probes
 /// them several times as fast.
-fn wants_slices(a: &BuildArgs, limits: Limits) -> bool {
-    if a.games.breakthrough.whole {
+fn wants_slices(a: &BuildOptions, own: &BreakthroughTableArgs, limits: Limits) -> bool {
+    if own.whole {
         return false;
     }
     let out = a.out.as_deref();
@@ -205,7 +226,7 @@ fn wants_slices(a: &BuildArgs, limits: Limits) -> bool {
 }
 
 /// Builds the selected slices of a sliced table into a directory.
-fn build_sliced(a: &BuildArgs, region: Region, limits: Limits) -> CliResult {
+fn build_sliced(a: &BuildOptions, region: Region, limits: Limits) -> CliResult {
     if !limits.is_none() {
         return Err(
             "a sliced table holds every configuration of its rows: drop --max-white, \
@@ -270,16 +291,15 @@ fn build_sliced(a: &BuildArgs, region: Region, limits: Limits) -> CliResult {
     Ok(())
 }
 
-fn build(a: &BuildArgs) -> CliResult {
-    let region = region_of(a)?;
+fn build(a: &BuildOptions, own: &BreakthroughTableArgs) -> CliResult {
+    let region = region_of(own)?;
     let (board, rows) = (region.board(), region.rows());
-    let own = &a.games.breakthrough;
     let limits = Limits {
         max_white: own.max_white,
         max_black: own.max_black,
         max_pieces: a.max_pieces,
     };
-    if wants_slices(a, limits) {
+    if wants_slices(a, own, limits) {
         return build_sliced(a, region, limits);
     }
     let output = a.out.clone().unwrap_or_else(|| {
@@ -296,7 +316,7 @@ fn build(a: &BuildArgs) -> CliResult {
         PathBuf::from(name + ".qtb")
     });
     // Before the build, not after it: a bad output path should cost nothing.
-    crate::paths::writable(&output, "--out")?;
+    quasar_cli::paths::writable(&output, "--out")?;
     let lock = TableFile::claim_output(&output)?;
     eprintln!(
         "building {} with {} rows ({limits}) on {} threads",

@@ -2,11 +2,11 @@
 //! generic prover, with a solved table as leaves (`--tb`).
 
 use super::CcSetup;
-use crate::games::options::SolveArgs as Args;
-use crate::games::position_from;
-use crate::games::registration::{NamedTable, SolveGame};
-use crate::games::CliGame;
-use chinese_checkers::{CcProver, CcTable, Position};
+use crate::{CcProver, CcTable, Position};
+use quasar_cli::position_from;
+use quasar_cli::CliGame;
+use quasar_cli::SolveOptions as Args;
+use quasar_cli::{NamedTable, SolveGame};
 
 impl SolveGame for CcSetup {
     const SOLVE_OPTIONS: &'static [&'static str] = &["--pieces-per-side"];
@@ -29,6 +29,6 @@ impl SolveGame for CcSetup {
         args: &Args,
         _: &Position,
     ) -> Result<NamedTable<CcTable>, Box<dyn std::error::Error>> {
-        crate::games::registration::table_file(args, CcTable::load)
+        quasar_cli::table_file(args, CcTable::load)
     }
 }

@@ -5,9 +5,9 @@
 pub mod solver;
 pub mod table;
 
-use super::registration::{CliGame, MainJob, SizeFlags};
-pub use ::chinese_checkers::setup::*;
-use chinese_checkers::CcTable;
+pub use crate::setup::CcSetup;
+use crate::CcTable;
+use quasar_cli::{CliGame, MainJob, SizeFlags};
 use std::error::Error;
 use std::path::{Path, PathBuf};
 
@@ -66,7 +66,7 @@ fn ensure_table(cache: &Path, k: u32) -> Result<PathBuf, Box<dyn Error>> {
     std::fs::create_dir_all(cache).map_err(|e| fail(&e))?;
     eprintln!("solving {k} pieces a side into {} (once)", path.display());
     let (table, _) =
-        chinese_checkers::solve::solve_half(k, &Default::default(), &quasar_core::progress::Silent)
+        crate::solve::solve_half(k, &Default::default(), &quasar_core::progress::Silent)
             .map_err(|e| fail(&e))?;
     table.save(&path).map_err(|e| fail(&e))?;
     Ok(path)

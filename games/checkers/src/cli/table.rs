@@ -3,13 +3,13 @@
 //! verify a directory of slice files.
 
 use super::CheckersSetup;
-use crate::games::options::{BuildArgs, CompressArgs};
-use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
-use crate::CliResult;
-use checkers::db::{build_with, BuildOptions, Built, DIRECTORY, GAME};
-use checkers::opened::OpenedTable;
-use checkers::slice::MAX_PIECES;
-use checkers::Slice;
+use crate::db::{self, build_with, Built, DIRECTORY, GAME};
+use crate::opened::OpenedTable;
+use crate::slice::MAX_PIECES;
+use crate::Slice;
+use quasar_cli::CliResult;
+use quasar_cli::{BuildOptions, CompressOptions, NoOptions};
+use quasar_cli::{OptionRole, OwnTableOptions, TableGame, TableOptions};
 use quasar_core::{Plan, Selection};
 use quasar_file::slices::SliceDir;
 use std::path::{Path, PathBuf};
@@ -55,6 +55,8 @@ impl TableGame for CheckersSetup {
 
     type TableArgs = CkBuildArgs;
 
+    type CompressArgs = NoOptions;
+
     const TABLE_KIND: &'static str = "checkers";
 
     const TABLE_OPTIONS: TableOptions = TableOptions {
@@ -81,39 +83,39 @@ impl TableGame for CheckersSetup {
     }
 
     /// The databases of 1 to N pieces (or the selected slices) into `checkers-p<N>`.
-    fn build(a: &BuildArgs) -> CliResult {
+    fn build(a: &BuildOptions, own: &CkBuildArgs) -> CliResult {
         build(
             a.max_pieces.or(a.pieces),
             a.selection(),
             a.out.as_deref(),
-            &a.games.checkers,
+            own,
             a.quiet,
         )
     }
 
     /// The slices of 1 to N pieces in dependency waves.
-    fn plan(a: &BuildArgs) -> Result<Plan, Box<dyn std::error::Error>> {
+    fn plan(a: &BuildOptions, _: &CkBuildArgs) -> Result<Plan, Box<dyn std::error::Error>> {
         Ok(Slice::plan(pieces(a.max_pieces.or(a.pieces))?))
     }
 
-    fn compress(path: &Path, a: &CompressArgs) -> CliResult {
+    fn compress(path: &Path, a: &CompressOptions, _: &NoOptions) -> CliResult {
         compress(path, a)
     }
 }
 
 /// Rewrites the databases in `from` as run-length blocks into `a.out`, a line a slice.
-fn compress(from: &Path, a: &CompressArgs) -> CliResult {
-    use checkers::compress::Compressed;
-    if a.board.is_some() {
-        return Err(
-            "--board is an option of Breakthrough tables only; a checkers database's size is its own"
-                .into(),
-        );
+fn compress(from: &Path, a: &CompressOptions) -> CliResult {
+    use crate::compress::Compressed;
+    if let Some((flag, owner)) = a.foreign.first() {
+        return Err(format!(
+            "{flag} is an option of {owner} tables only; a checkers database's size is its own"
+        )
+        .into());
     }
     let block = a.block.unwrap_or(retro::runs::DEFAULT_BLOCK);
     let start = Instant::now();
     let (mut written, mut kept, mut plain, mut runs) = (0, 0, 0u64, 0u64);
-    checkers::compress::compress(from, &a.out, block, &mut |c| match *c {
+    crate::compress::compress(from, &a.out, block, &mut |c| match *c {
         Compressed::Blocked(s) => {
             if !a.quiet {
                 eprintln!("{s}: in blocks, to be coded when every slice is");
@@ -172,7 +174,7 @@ fn build(
     }
     let start = Instant::now();
     let (mut built, mut skipped) = (0, 0);
-    let options = BuildOptions {
+    let options = db::BuildOptions {
         distance: ck.distance,
     };
     build_with(&dir, n, &which, options, &mut |b| match b {

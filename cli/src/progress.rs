@@ -88,6 +88,15 @@ fn duration(seconds: f64) -> String {
     }
 }
 
+impl std::fmt::Debug for Bars {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bars")
+            .field("visible", &self.visible)
+            .field("terminal", &self.terminal)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Default for Bars {
     fn default() -> Bars {
         Bars::new(true)

@@ -5,11 +5,12 @@
 pub mod solver;
 pub mod table;
 
-use super::registration::{CliGame, MainJob, SizeFlags};
-pub use ::woodpush::setup::*;
+pub use crate::setup::WoodpushSetup;
+use crate::setup::PAPER_PIECES;
+use crate::{solve, SolveOptions, WoodpushTable};
+use quasar_cli::{CliGame, MainJob, SizeFlags};
 use std::error::Error;
 use std::path::{Path, PathBuf};
-use woodpush::{solve, SolveOptions, WoodpushTable};
 
 /// Woodpush's size options (named apart from other games' for clap's argument groups).
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -84,7 +85,7 @@ fn ensure_table(
         "building the width-{width} table of at most {pieces} pieces into {} (once; later runs reuse it)",
         path.display()
     );
-    let bars = crate::progress::Bars::new(progress);
+    let bars = quasar_cli::progress::Bars::new(progress);
     let options = SolveOptions {
         max_pieces: Some(pieces),
         ..SolveOptions::default()

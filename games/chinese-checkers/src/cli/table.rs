@@ -3,14 +3,14 @@
 //! a probe and a verification.
 
 use super::CcSetup;
-use crate::games::options::BuildArgs;
-use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
-use crate::games::CliGame;
-use crate::progress::Bars;
-use crate::CliResult;
-use chinese_checkers::opened::{value_text, OpenedTable};
-use chinese_checkers::solve::{method_of, solve_full, solve_half, CcTable, GAME};
-use chinese_checkers::Position;
+use crate::opened::{value_text, OpenedTable};
+use crate::solve::{method_of, solve_full, solve_half, CcTable, GAME};
+use crate::Position;
+use quasar_cli::progress::Bars;
+use quasar_cli::CliGame;
+use quasar_cli::CliResult;
+use quasar_cli::{BuildOptions, NoOptions};
+use quasar_cli::{OptionRole, OwnTableOptions, TableGame, TableOptions};
 use quasar_file::OutputLock;
 use retro::symmetric::MirrorOptions;
 use retro::wdl::WdlOptions;
@@ -73,6 +73,8 @@ impl TableGame for CcSetup {
 
     type TableArgs = CcBuildArgs;
 
+    type CompressArgs = NoOptions;
+
     const TABLE_KIND: &'static str = "Chinese Checkers";
 
     const TABLE_OPTIONS: TableOptions = TableOptions {
@@ -99,18 +101,17 @@ impl TableGame for CcSetup {
     }
 
     /// K pieces a side with one of the solvers, into `cc-k<K>.qrt` by default.
-    fn build(a: &BuildArgs) -> CliResult {
-        let own = &a.games.chinese_checkers;
+    fn build(a: &BuildOptions, own: &CcBuildArgs) -> CliResult {
         let k = own
             .pieces_per_side
             .or(a.pieces)
             .unwrap_or(CcSetup::default_size().pieces);
-        chinese_checkers::CcSpace::new(k)?;
+        crate::CcSpace::new(k)?;
         let output = a
             .out
             .clone()
             .unwrap_or_else(|| PathBuf::from(format!("cc-k{k}.qrt")));
-        crate::paths::writable(&output, "--out")?;
+        quasar_cli::paths::writable(&output, "--out")?;
         build(k, own, &output, a.quiet)
     }
 }

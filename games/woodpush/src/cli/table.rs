@@ -2,17 +2,17 @@
 //! table file, and print a table's contents, a probe and a verification.
 
 use super::WoodpushSetup;
-use crate::games::options::BuildArgs;
-use crate::games::registration::{OptionRole, OwnTableOptions, TableGame, TableOptions};
-use crate::games::CliGame;
-use crate::progress::Bars;
-use crate::CliResult;
+use crate::opened::{covers_text, score_text, OpenedTable};
+use crate::store::GAME;
+use crate::{solve, Position, SolveOptions, SolveReport, WoodpushTable};
+use quasar_cli::progress::Bars;
+use quasar_cli::CliGame;
+use quasar_cli::CliResult;
+use quasar_cli::{BuildOptions, NoOptions};
+use quasar_cli::{OptionRole, OwnTableOptions, TableGame, TableOptions};
 use quasar_core::Game;
 use quasar_file::OutputLock;
 use std::path::{Path, PathBuf};
-use woodpush::opened::{covers_text, score_text, OpenedTable};
-use woodpush::store::GAME;
-use woodpush::{solve, Position, SolveOptions, SolveReport, WoodpushTable};
 
 /// Woodpush's own options of `tablebase build`.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -37,6 +37,8 @@ impl TableGame for WoodpushSetup {
 
     type TableArgs = WoodpushTableArgs;
 
+    type CompressArgs = NoOptions;
+
     const TABLE_KIND: &'static str = "Woodpush";
 
     const TABLE_OPTIONS: TableOptions = TableOptions {
@@ -54,18 +56,14 @@ impl TableGame for WoodpushSetup {
 
     /// A whole width, or with `--max-pieces` its positions of at most that many pieces,
     /// into `woodpush-w<N>[-p<K>].qrt` by default.
-    fn build(a: &BuildArgs) -> CliResult {
-        let width = a
-            .games
-            .woodpush
-            .width
-            .unwrap_or(WoodpushSetup::default_size().width);
+    fn build(a: &BuildOptions, own: &WoodpushTableArgs) -> CliResult {
+        let width = own.width.unwrap_or(WoodpushSetup::default_size().width);
         let output = a.out.clone().unwrap_or_else(|| {
             let pieces = a.max_pieces.map_or(String::new(), |k| format!("-p{k}"));
             PathBuf::from(format!("woodpush-w{width}{pieces}.qrt"))
         });
         // Before the solve, not after it: a bad output path should cost nothing.
-        crate::paths::writable(&output, "--out")?;
+        quasar_cli::paths::writable(&output, "--out")?;
         build(width, a.max_pieces, &output, a.quiet)
     }
 }

@@ -2,10 +2,10 @@
 //! databases as leaves (`--tb DIR`), and `--check` of its proofs against the same databases.
 
 use super::CheckersSetup;
-use crate::games::options::SolveArgs as Args;
-use crate::games::registration::{NamedTable, SolveGame};
-use checkers::db::{DbError, Wdl};
-use checkers::{CheckersProver, Database, Leafed};
+use crate::db::{DbError, Wdl};
+use crate::{CheckersProver, Database, Leafed};
+use quasar_cli::SolveOptions as Args;
+use quasar_cli::{NamedTable, SolveGame};
 use quasar_core::Game;
 use std::path::Path;
 
@@ -30,7 +30,7 @@ impl SolveGame for CheckersSetup {
                     .into(),
             );
         };
-        let pos = checkers::Position::parse_position(text)?;
+        let pos = crate::Position::parse_position(text)?;
         let root = Leafed::new(pos, databases(args)?);
         if let Some(w) = root.leaf() {
             return Err(format!(

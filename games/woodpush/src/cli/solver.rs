@@ -2,11 +2,11 @@
 //! a solved table as leaves (`--tb`).
 
 use super::{WoodpushSetup, WoodpushSize};
-use crate::games::options::SolveArgs as Args;
-use crate::games::position_from;
-use crate::games::registration::{NamedTable, SolveGame};
-use crate::games::CliGame;
-use woodpush::{Position, WoodpushProver, WoodpushTable};
+use crate::{Position, WoodpushProver, WoodpushTable};
+use quasar_cli::position_from;
+use quasar_cli::CliGame;
+use quasar_cli::SolveOptions as Args;
+use quasar_cli::{NamedTable, SolveGame};
 
 impl SolveGame for WoodpushSetup {
     const SOLVE_OPTIONS: &'static [&'static str] = &["--width"];
@@ -26,6 +26,6 @@ impl SolveGame for WoodpushSetup {
         args: &Args,
         _: &Position,
     ) -> Result<NamedTable<WoodpushTable>, Box<dyn std::error::Error>> {
-        crate::games::registration::table_file(args, WoodpushTable::load)
+        quasar_cli::table_file(args, WoodpushTable::load)
     }
 }

@@ -2,12 +2,12 @@
 //! never draws here), a row-limited table as leaves, and the job-level search (`--tree`).
 
 use super::BreakthroughSetup;
-use crate::games::options::SolveArgs as Args;
-use crate::games::position_from;
-use crate::games::registration::{NamedTable, SolveGame};
-use breakthrough::solve::{self, leaves::Geometry};
-use breakthrough::tablebase::Tablebase;
-use breakthrough::{Board, Position};
+use crate::solve::{self, leaves::Geometry};
+use crate::tablebase::Tablebase;
+use crate::{Board, Position};
+use quasar_cli::position_from;
+use quasar_cli::SolveOptions as Args;
+use quasar_cli::{NamedTable, SolveGame};
 use std::error::Error;
 use std::time::Instant;
 
@@ -47,7 +47,7 @@ impl SolveGame for BreakthroughSetup {
         }
         if let Some(path) = &args.tb {
             let tb = Tablebase::open_for(path, root.board())?;
-            super::warn_if_incomplete(path, &tb);
+            crate::setup::warn_if_incomplete(path, &tb);
             let text = format!("{} ({} rows)", path.display(), tb.region().rows());
             return Ok((Some(tb), text));
         }
