@@ -87,6 +87,8 @@ pub struct SolveOptions {
     /// MOVE<TAB>POSITION<TAB>VALUE, the value the mover's where the game ends or the --tb
     /// table holds it (wins, loses, draws), else unknown: a job to solve
     #[arg(long, conflicts_with_all = ["check", "proof", "checkpoint", "stop_after"])]
+    // The comment is the option's help, printed as written: `<TAB>` is no HTML tag.
+    #[allow(rustdoc::invalid_html_tags)]
     pub list_children: bool,
     /// Only test whether the winner wins within PLIES plies (after the value's search):
     /// one bound of the length search, a job of its own; the length is the least bound

@@ -35,6 +35,8 @@ pub struct CkBuildArgs {
     /// Checkers: also write each slice's distance-to-conversion file (<slice>.qdc, one byte
     /// a position: four times the win/draw/loss file; off by default for that reason)
     #[arg(long)]
+    // The comment is the option's help, printed as written: `<slice>` is no HTML tag.
+    #[allow(rustdoc::invalid_html_tags)]
     pub distance: bool,
 }
 

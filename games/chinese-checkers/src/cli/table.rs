@@ -45,6 +45,8 @@ pub struct CcBuildArgs {
     /// Half solver: the checkpoint file, written every 60 s and resumed from when present
     /// [default: <output>.ckpt]
     #[arg(long, value_name = "FILE")]
+    // The comment is the option's help, printed as written: `<output>` is no HTML tag.
+    #[allow(rustdoc::invalid_html_tags)]
     pub checkpoint: Option<PathBuf>,
 }
 
