@@ -85,7 +85,7 @@ pub trait TableGame: GameSetup {
     fn compress(path: &Path, a: &CompressOptions, own: &Self::CompressArgs) -> CliResult {
         let _ = (a, own);
         Err(format!(
-            "{}: {} tables have no compressed form yet; `tablebase compress` rewrites checkers databases",
+            "{}: {} tables have no compressed form yet; `tablebase compress` rewrites checkers databases and Breakthrough sliced tables",
             path.display(),
             Self::TABLE_KIND
         )
