@@ -238,38 +238,42 @@ mod tests {
         args: BuildArgs,
     }
 
-    /// Every game's own table option, given at once: each is in its owner's list of the
-    /// options its build takes, and only there, so no game refuses its own option and
-    /// every other game refuses it.
+    /// Every game's own table option (each flag `TableArgs` declares), given at once:
+    /// each is reported as given, and is in its owner's list of the options its build
+    /// takes and only there, so no game refuses its own option and every other game
+    /// refuses it. The flags come from the declarations, so a new game's are tested too.
     #[test]
     fn each_own_table_option_is_taken_by_its_game_alone() {
-        let all = [
-            "quasar",
-            "--board",
-            "4x4",
-            "--rows",
-            "3",
-            "--max-white",
-            "1",
-            "--max-black",
-            "1",
-            "--width",
-            "7",
-            "--pieces-per-side",
-            "2",
-            "--solver",
-            "half",
-            "--win-only",
-            "--layered",
-            "--direct",
-            "--no-dup",
-            "--sequential",
-            "--checkpoint",
-            "c",
-            "--distance",
-        ];
-        let given = Build::try_parse_from(all).unwrap().args.games.given();
-        assert_eq!(given.len(), 14, "{given:?}");
+        use clap::Args;
+        let declared = TableArgs::augment_args(clap::Command::new("own"));
+        // --whole conflicts with the shared --slice and --wave only, so all go together.
+        let mut all = vec!["quasar".to_string()];
+        let mut flags = Vec::new();
+        for arg in declared.get_arguments() {
+            let flag = format!(
+                "--{}",
+                arg.get_long().expect("every own option is a long flag")
+            );
+            all.push(flag.clone());
+            if arg.get_action().takes_values() {
+                // A value every own option parses: a board's size, else a small count.
+                all.push(if flag == "--board" { "4x4" } else { "3" }.to_string());
+            }
+            flags.push(flag);
+        }
+        let given = Build::try_parse_from(&all).unwrap().args.games.given();
+        let mut reported: Vec<String> = given.iter().map(|(f, _, _)| f.to_string()).collect();
+        reported.sort();
+        flags.sort();
+        assert_eq!(
+            reported, flags,
+            "every own option given is reported as given"
+        );
+        for &g in GameName::all() {
+            let build = with_game!(g, S => <S as TableGame>::TABLE_OPTIONS.build);
+            let own = flags.iter().filter(|f| build.contains(&f.as_str())).count();
+            assert!(own > 0, "{} declares no own option of its build", g.name());
+        }
         for (flag, _, owner) in given {
             for &g in GameName::all() {
                 let (name, build) =
