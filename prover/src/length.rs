@@ -485,6 +485,7 @@ impl<'a, I: Instance> Length<'a, I> {
     fn count_node(&mut self) -> bool {
         count_node(&mut self.nodes, self.progress, |nodes| Status {
             bound: Some(self.bound),
+            winner: Some(<I::Pos as Game>::side_name(self.winner)),
             ..Status::search("length", nodes, self.settled, self.tt.bytes())
                 .with_root(self.watch.numbers())
         });

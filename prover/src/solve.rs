@@ -33,6 +33,9 @@ pub struct Status {
     pub table_bytes: u64,
     /// The length being tested, in the length phase.
     pub bound: Option<u32>,
+    /// The winner's name (the game's word for its side), in the length phase: the value
+    /// is known once the length is searched, and a long search says so.
+    pub winner: Option<&'static str>,
     /// The root's proof and disproof numbers for "the winner (df-pn: the side to move)
     /// wins (within the bound)" as a search by proof numbers last read them: a long
     /// search nears its answer as one of them falls towards 0.
@@ -59,6 +62,7 @@ impl Status {
             disproven: solved[0],
             table_bytes: table_bytes as u64,
             bound: None,
+            winner: None,
             root: None,
             place: Default::default(),
         }
@@ -102,10 +106,11 @@ impl std::fmt::Display for Status {
                 self.table_bytes >> 20
             );
         }
-        let bound = self
-            .bound
-            .map(|b| format!(", testing {b} plies"))
-            .unwrap_or_default();
+        let bound = match (self.bound, self.winner) {
+            (Some(b), Some(w)) => format!(", testing whether {w} wins within {b} plies"),
+            (Some(b), None) => format!(", testing {b} plies"),
+            (None, _) => String::new(),
+        };
         // INF (u32::MAX) means solved; a search mid-way shows finite numbers.
         let root = self
             .root
@@ -621,4 +626,28 @@ fn start<'a, I: Instance>(
         from,
         length_start,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Status;
+
+    /// The length phase's line says who wins once the value is known, and the bound.
+    #[test]
+    fn the_length_progress_names_the_winner_and_the_bound() {
+        let line = Status {
+            bound: Some(27),
+            winner: Some("Black"),
+            ..Status::search("length", 10, [1, 2], 1 << 20)
+        }
+        .to_string();
+        assert!(
+            line.starts_with("10 nodes, 2 proven, 1 disproven, table 1 MiB"),
+            "{line}"
+        );
+        assert!(
+            line.contains(", testing whether Black wins within 27 plies"),
+            "{line}"
+        );
+    }
 }

@@ -86,6 +86,7 @@ impl<I: Instance> Length<'_, I> {
                 disproven: 0,
                 table_bytes: out.seen_bytes(),
                 bound: None,
+                winner: None,
                 root: None,
                 place: self.proof_place,
             }
