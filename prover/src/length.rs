@@ -484,8 +484,7 @@ impl<'a, I: Instance> Length<'a, I> {
     /// true when the search must stop.
     fn count_node(&mut self) -> bool {
         count_node(&mut self.nodes, self.progress, |nodes| Status {
-            bound: Some(self.bound),
-            winner: Some(<I::Pos as Game>::side_name(self.winner)),
+            testing: Some((<I::Pos as Game>::side_name(self.winner), self.bound)),
             ..Status::search("length", nodes, self.settled, self.tt.bytes())
                 .with_root(self.watch.numbers())
         });

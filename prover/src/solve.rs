@@ -31,11 +31,9 @@ pub struct Status {
     pub disproven: u64,
     /// Bytes of the phase's transposition table.
     pub table_bytes: u64,
-    /// The length being tested, in the length phase.
-    pub bound: Option<u32>,
-    /// The winner's name (the game's word for its side), in the length phase: the value
-    /// is known once the length is searched, and a long search says so.
-    pub winner: Option<&'static str>,
+    /// In the length phase, the winner (the game's word for its side: the value is known
+    /// before the length is searched) and the length being tested.
+    pub testing: Option<(&'static str, u32)>,
     /// The root's proof and disproof numbers for "the winner (df-pn: the side to move)
     /// wins (within the bound)" as a search by proof numbers last read them: a long
     /// search nears its answer as one of them falls towards 0.
@@ -61,8 +59,7 @@ impl Status {
             proven: solved[1],
             disproven: solved[0],
             table_bytes: table_bytes as u64,
-            bound: None,
-            winner: None,
+            testing: None,
             root: None,
             place: Default::default(),
         }
@@ -106,11 +103,10 @@ impl std::fmt::Display for Status {
                 self.table_bytes >> 20
             );
         }
-        let bound = match (self.bound, self.winner) {
-            (Some(b), Some(w)) => format!(", testing whether {w} wins within {b} plies"),
-            (Some(b), None) => format!(", testing {b} plies"),
-            (None, _) => String::new(),
-        };
+        let bound = self
+            .testing
+            .map(|(w, b)| format!(", testing whether {w} wins within {b} plies"))
+            .unwrap_or_default();
         // INF (u32::MAX) means solved; a search mid-way shows finite numbers.
         let root = self
             .root
@@ -636,8 +632,7 @@ mod tests {
     #[test]
     fn the_length_progress_names_the_winner_and_the_bound() {
         let line = Status {
-            bound: Some(27),
-            winner: Some("Black"),
+            testing: Some(("Black", 27)),
             ..Status::search("length", 10, [1, 2], 1 << 20)
         }
         .to_string();

@@ -85,8 +85,7 @@ impl<I: Instance> Length<'_, I> {
                 proven: out.claims,
                 disproven: 0,
                 table_bytes: out.seen_bytes(),
-                bound: None,
-                winner: None,
+                testing: None,
                 root: None,
                 place: self.proof_place,
             }
