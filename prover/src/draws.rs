@@ -16,7 +16,7 @@
 
 use crate::checkpoint::{solved_entries, Checkpoint, CheckpointError, Entry, Phase, Saver};
 use crate::dfpn::{count_node, search_node, solve_root, PlyLists, Tuning, INF};
-use crate::instance::{Instance, MoveOf, Step};
+use crate::instance::{Instance, MoveOf, ProverPosition, Step};
 use crate::solve::{stop_error, Options, SolveError, Status};
 use crate::tt::{BuildMix, Key, Table, TableTooLarge};
 use quasar_core::progress::Progress;
@@ -28,11 +28,15 @@ use std::time::Instant;
 /// No ply of the path: a result that leaned on none.
 const FREE: u32 = u32::MAX;
 
-/// Proof and disproof numbers of "the attacker wins", as the table stores them.
+/// Proof and disproof numbers of "the attacker wins", as the table stores them, and
+/// where the attacker moves in a proven position, the move that proved it (in the key's
+/// orientation, as the game codes it; 0: none), which the length's search then tries
+/// first. Twelve bytes: a slot stays 32.
 #[derive(Clone, Copy, Debug, Default)]
 struct Numbers {
     pn: u32,
     dn: u32,
+    best: u16,
 }
 
 /// A child of the node being searched: its numbers and the shallowest ply its disproof
@@ -130,11 +134,38 @@ impl<'a, I: Instance> Attack<'a, I> {
         self.nodes = nodes;
         for e in entries {
             let v = match e.a {
-                1 => Numbers { pn: 0, dn: INF },
-                _ => Numbers { pn: INF, dn: 0 },
+                1 => Numbers {
+                    pn: 0,
+                    dn: INF,
+                    best: e.mv,
+                },
+                _ => Numbers {
+                    pn: INF,
+                    dn: 0,
+                    best: 0,
+                },
             };
             self.tt.put(e.key, v, e.work);
         }
+    }
+
+    /// The positions settled (for the attacker or against it), as seeds of the length's
+    /// search for the attacker: `won` as that search reads it, true where the attacker
+    /// moves and wins or the defender moves and the attacker does not win (which may be
+    /// a draw: the attacker never wins there either way), with the attacker's proving
+    /// move.
+    pub fn solved(self) -> Vec<crate::dfpn::Solved> {
+        let attacker = self.attacker as u8;
+        self.tt
+            .entries_with_work()
+            .filter(|(_, v, _)| v.pn == 0 || v.dn == 0)
+            .map(|(key, v, work)| crate::dfpn::Solved {
+                key,
+                won: (v.pn == 0) == (key.side == attacker),
+                best: v.best,
+                work,
+            })
+            .collect()
     }
 
     /// Saves the search's solved positions, the most expensive first (every one is a fact
@@ -145,7 +176,7 @@ impl<'a, I: Instance> Attack<'a, I> {
             return;
         };
         let entries = solved_entries(&self.tt, |v| {
-            (v.pn == 0 || v.dn == 0).then_some((v.pn == 0, 0))
+            (v.pn == 0 || v.dn == 0).then_some((v.pn == 0, v.best))
         });
         let (winner_nodes, length_nodes) = if self.attacker == root.side_to_move() {
             (self.nodes, 0)
@@ -295,6 +326,16 @@ impl<'a, I: Instance> Attack<'a, I> {
                 .max()
                 .unwrap_or(FREE)
         };
+        let best = match (pn, attacking) {
+            (0, true) => {
+                let mv = kids[n.best].step.mv;
+                I::Pos::move_code(match self.geo.key_mirrored(pos).1 {
+                    true => self.geo.mirror_move(mv),
+                    false => mv,
+                })
+            }
+            _ => 0,
+        };
         self.kids.put(ply as usize, kids);
         if dn == 0 && dep >= ply {
             // Leaned on nothing above this position: true wherever it is met.
@@ -307,7 +348,7 @@ impl<'a, I: Instance> Attack<'a, I> {
         }
         if dn != 0 || dep == FREE {
             let work = (self.nodes - start).min(u32::MAX as u64) as u32;
-            self.tt.add(key, Numbers { pn, dn }, work);
+            self.tt.add(key, Numbers { pn, dn, best }, work);
         }
         (pn, dn, dep)
     }
@@ -342,7 +383,17 @@ pub fn value<I: Instance>(
     options: &Options<I::Table>,
     progress: &dyn Progress,
 ) -> Result<Valued, SolveError> {
-    value_and_graph(inst, root, options, progress).map(|(v, _)| v)
+    value_and_graph(inst, root, options, progress).map(|f| f.valued)
+}
+
+/// What [`value_and_graph`] found: the value, and what a win's length and proof may read.
+pub(crate) struct Found<'a, I: Instance> {
+    /// The value and what finding it cost.
+    pub valued: Valued,
+    /// The positions listed, when the value was found outright.
+    pub graph: Option<crate::graph::Graph>,
+    /// The search that proved a win, with its table, when one did (not a short one).
+    pub attack: Option<Attack<'a, I>>,
 }
 
 /// Nodes each side's first, short search may visit before the positions are listed, by
@@ -383,13 +434,14 @@ fn quick_value<I: Instance>(
 /// [`value`], and the graph of the positions listed when the value was found outright: a
 /// draw's proof picks its moves from it, without listing them again, and a win's length
 /// and proof read it when it knows every length (a graph whose lines end on a table's
-/// results is dropped before the length search makes its table).
-pub(crate) fn value_and_graph<I: Instance>(
-    inst: &I,
+/// results is dropped before the length search makes its table); or the search that
+/// proved a win, whose settled positions start the length's search.
+pub(crate) fn value_and_graph<'a, I: Instance>(
+    inst: &'a I,
     root: &I::Pos,
-    options: &Options<I::Table>,
-    progress: &dyn Progress,
-) -> Result<(Valued, Option<crate::graph::Graph>), SolveError> {
+    options: &Options<'a, I::Table>,
+    progress: &'a dyn Progress,
+) -> Result<Found<'a, I>, SolveError> {
     if root.outcome().is_some() {
         return Err(SolveError::GameOver);
     }
@@ -405,6 +457,11 @@ pub(crate) fn value_and_graph<I: Instance>(
         seconds: t0.elapsed().as_secs_f64(),
         outright,
     };
+    let found = |valued: Valued, graph, attack| Found {
+        valued,
+        graph,
+        attack,
+    };
     // The lock is held until the searches end: one run a checkpoint.
     let (lock, resume) = Checkpoint::<I::Pos>::open(options.checkpoint, root)?;
     let first = match &resume {
@@ -412,7 +469,7 @@ pub(crate) fn value_and_graph<I: Instance>(
             let limit = inst.graph_limit(root);
             if limit > 0 && options.quick_nodes > 0 {
                 if let Some(value) = quick_value(inst, root, options, progress, &mut nodes)? {
-                    return Ok((valued(value, nodes, false), None));
+                    return Ok(found(valued(value, nodes, false), None, None));
                 }
                 if options.interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
                     return Err(SolveError::Interrupted {
@@ -426,7 +483,7 @@ pub(crate) fn value_and_graph<I: Instance>(
             {
                 nodes[me.index()] += graph.len() as u64;
                 let graph = (value == Value::Draw || graph.knows_lengths()).then_some(graph);
-                return Ok((valued(value, nodes, true), graph));
+                return Ok(found(valued(value, nodes, true), graph, None));
             }
             me
         }
@@ -434,7 +491,7 @@ pub(crate) fn value_and_graph<I: Instance>(
             Phase::Attack { attacker } => attacker,
             Phase::Length { winner, .. } => {
                 nodes[winner.index()] = c.winner_nodes;
-                return Ok((valued(Value::Win(winner), nodes, false), None));
+                return Ok(found(valued(Value::Win(winner), nodes, false), None, None));
             }
             Phase::Winner => {
                 return Err(CheckpointError::other_search(
@@ -481,7 +538,10 @@ pub(crate) fn value_and_graph<I: Instance>(
         nodes[attacker.index()] = a.nodes();
         match wins {
             None => return Err(stop_error(&mut a.saver, nodes[0] + nodes[1])),
-            Some(true) => return Ok((valued(Value::Win(attacker), nodes, false), None)),
+            Some(true) => {
+                let v = valued(Value::Win(attacker), nodes, false);
+                return Ok(found(v, None, Some(a)));
+            }
             Some(false) => {}
         }
         saver = a.saver;
@@ -503,5 +563,5 @@ pub(crate) fn value_and_graph<I: Instance>(
             }
         }
     }
-    Ok((valued(Value::Draw, nodes, false), None))
+    Ok(found(valued(Value::Draw, nodes, false), None, None))
 }

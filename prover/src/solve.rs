@@ -317,7 +317,7 @@ pub fn solve<I: Instance>(
     options: &Options<I::Table>,
     progress: &dyn Progress,
 ) -> Result<Solution<I::Pos>, SolveError> {
-    let st = start(inst, root, options, progress, None, None)?;
+    let st = start(inst, root, options, progress, None, None, Vec::new())?;
     finish(root, options, st)
 }
 
@@ -338,13 +338,14 @@ pub struct Drawn<P: Game> {
 /// [`crate::draws::value`], sound under repetitions; the length search bounds every line,
 /// so cycles cost it nothing. A checkpoint keeps both phases: the value's searches, then
 /// the length's.
-pub fn solve_with_draws<I: Instance>(
-    inst: &I,
+pub fn solve_with_draws<'a, I: Instance>(
+    inst: &'a I,
     root: &I::Pos,
-    options: &Options<I::Table>,
-    progress: &dyn Progress,
+    options: &Options<'a, I::Table>,
+    progress: &'a dyn Progress,
 ) -> Result<Drawn<I::Pos>, SolveError> {
-    let (valued, graph) = crate::draws::value_and_graph(inst, root, options, progress)?;
+    let found = crate::draws::value_and_graph(inst, root, options, progress)?;
+    let (valued, graph) = (found.valued, found.graph);
     let crate::draws::Value::Win(winner) = valued.value else {
         let draw_proof = match options.proof {
             Some(path) => Some(crate::draw_proof::write_draw_proof(
@@ -359,10 +360,14 @@ pub fn solve_with_draws<I: Instance>(
         });
     };
     let known = (winner, valued.nodes.iter().sum(), valued.seconds);
-    let st = start(inst, root, options, progress, Some(known), graph)?;
+    // What the value's search settled starts the length's; the search itself, its table
+    // and its hold on the checkpoint go first.
+    let seeds = found.attack.map(|a| a.solved()).unwrap_or_default();
+    let st = start(inst, root, options, progress, Some(known), graph, seeds)?;
+    let win = finish(root, options, st)?;
     Ok(Drawn {
         valued,
-        win: Some(finish(root, options, st)?),
+        win: Some(win),
         draw_proof: None,
     })
 }
@@ -462,7 +467,7 @@ pub fn test_bound<I: Instance>(
     plies: u32,
     progress: &dyn Progress,
 ) -> Result<BoundTest, SolveError> {
-    let st = start(inst, root, options, progress, None, None)?;
+    let st = start(inst, root, options, progress, None, None, Vec::new())?;
     answer_bound(root, plies, st)
 }
 
@@ -476,12 +481,14 @@ pub fn test_bound_with_draws<I: Instance>(
     plies: u32,
     progress: &dyn Progress,
 ) -> Result<(crate::draws::Valued, Option<BoundTest>), SolveError> {
-    let (valued, graph) = crate::draws::value_and_graph(inst, root, options, progress)?;
+    let found = crate::draws::value_and_graph(inst, root, options, progress)?;
+    let (valued, graph) = (found.valued, found.graph);
     let crate::draws::Value::Win(winner) = valued.value else {
         return Ok((valued, None));
     };
     let known = (winner, valued.nodes.iter().sum(), valued.seconds);
-    let st = start(inst, root, options, progress, Some(known), graph)?;
+    let seeds = found.attack.map(|a| a.solved()).unwrap_or_default();
+    let st = start(inst, root, options, progress, Some(known), graph, seeds)?;
     let test = answer_bound(root, plies, st)?;
     Ok((valued, Some(test)))
 }
@@ -518,8 +525,8 @@ struct Started<'a, I: Instance> {
 
 /// Checks `root` and the options, finds the winner (df-pn, or from a checkpoint, unless
 /// `known` gives it with its nodes and seconds) and sets up the length search with what
-/// df-pn, the checkpoint or the value's `graph` (every reachable position with its exact
-/// length) knew.
+/// df-pn, the checkpoint, the value's `graph` (every reachable position with its exact
+/// length) or its search (`seeds`: the positions it settled) knew.
 fn start<'a, I: Instance>(
     geo: &'a I,
     root: &I::Pos,
@@ -527,6 +534,7 @@ fn start<'a, I: Instance>(
     progress: &'a dyn Progress,
     known: Option<(Side, u64, f64)>,
     graph: Option<Graph>,
+    seeds: Vec<dfpn::Solved>,
 ) -> Result<Started<'a, I>, SolveError> {
     if root.outcome().is_some() {
         return Err(SolveError::GameOver);
@@ -562,7 +570,7 @@ fn start<'a, I: Instance>(
             saver,
             *bound,
         ),
-        (_, Some((winner, nodes, _))) => (winner, nodes, Vec::new(), Vec::new(), saver, 0),
+        (_, Some((winner, nodes, _))) => (winner, nodes, seeds, Vec::new(), saver, 0),
         (
             Some(Checkpoint {
                 phase: Phase::Attack { .. },

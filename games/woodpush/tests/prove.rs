@@ -335,3 +335,51 @@ fn a_draws_proof_in_pieces_merges_into_one_that_checks() {
         std::fs::remove_file(p).unwrap();
     }
 }
+
+/// A winner-only solve of a game with draws: the checker replays its proof, whose bound
+/// is no less than the exact length the table gives.
+#[test]
+fn winner_only_proofs_of_a_game_with_draws_are_checked() {
+    let t = table(8);
+    let n = PerfectIndex::size(t.space());
+    let mut rng = SplitMix64::new(81);
+    let path = temp("winner-only.proof");
+    let mut proven = [0usize; 2];
+    let start = Position::start(8).unwrap();
+    let picks = std::iter::once(start).chain(
+        std::iter::repeat_with(|| t.space().unrank(rng.below(n as usize) as u64))
+            .filter(|p| p.outcome().is_none())
+            .take(40),
+    );
+    for pos in picks {
+        let Value::Win(winner) = table_value(&t, &pos) else {
+            continue;
+        };
+        let _ = std::fs::remove_file(&path);
+        let o = Options {
+            proof: Some(&path),
+            winner_only: true,
+            ..options()
+        };
+        let drawn = solve_with_draws(&WoodpushProver, &pos, &o, &Silent)
+            .unwrap_or_else(|e| panic!("{}: {e}", pos.position_text()));
+        let s = drawn.win.expect("a win");
+        let exact = t.wdl().value(t.space().rank(&pos), pos.side).plies;
+        assert!(!s.plies_exact);
+        assert!(s.plies >= exact, "{}", pos.position_text());
+        let proof = Proof::<Position>::read(&path).unwrap();
+        assert_eq!(
+            proof.verdict,
+            Verdict::Win {
+                winner,
+                plies: s.plies
+            }
+        );
+        let report = check(&proof).unwrap_or_else(|e| panic!("{}: {e}", pos.position_text()));
+        assert_eq!(report.records, s.proof.unwrap().records);
+        proven[(winner != pos.side) as usize] += 1;
+    }
+    let _ = std::fs::remove_file(&path);
+    // Wins of the side to move and of its opponent both had proofs.
+    assert!(proven.iter().all(|&k| k > 3), "{proven:?}");
+}
