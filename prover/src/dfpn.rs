@@ -31,7 +31,10 @@ pub struct PnDn {
 pub struct Solved {
     /// The position (canonical key).
     pub key: Key,
-    /// True when the side to move wins.
+    /// True when the side to move wins; from a search for one side's win in a game with
+    /// draws ([`crate::draws::Attack::solved`]), also where the other side moves and the
+    /// searched side does not win (a draw, perhaps): it never wins there, which is all the
+    /// length search reads of a position its winner does not move in.
     pub won: bool,
     /// For a won position, the winning move in the key's orientation, as the game codes
     /// it.

@@ -345,11 +345,16 @@ pub fn solve_with_draws<'a, I: Instance>(
     progress: &'a dyn Progress,
 ) -> Result<Drawn<I::Pos>, SolveError> {
     let found = crate::draws::value_and_graph(inst, root, options, progress)?;
-    let (valued, graph) = (found.valued, found.graph);
+    let valued = found.valued;
     let crate::draws::Value::Win(winner) = valued.value else {
         let draw_proof = match options.proof {
             Some(path) => Some(crate::draw_proof::write_draw_proof(
-                inst, root, options, path, progress, graph,
+                inst,
+                root,
+                options,
+                path,
+                progress,
+                found.graph,
             )?),
             None => None,
         };
@@ -359,11 +364,7 @@ pub fn solve_with_draws<'a, I: Instance>(
             draw_proof,
         });
     };
-    let known = (winner, valued.nodes.iter().sum(), valued.seconds);
-    // What the value's search settled starts the length's; the search itself, its table
-    // and its hold on the checkpoint go first.
-    let seeds = found.attack.map(|a| a.solved()).unwrap_or_default();
-    let st = start(inst, root, options, progress, Some(known), graph, seeds)?;
+    let st = start_won(inst, root, options, progress, winner, found)?;
     let win = finish(root, options, st)?;
     Ok(Drawn {
         valued,
@@ -482,13 +483,11 @@ pub fn test_bound_with_draws<I: Instance>(
     progress: &dyn Progress,
 ) -> Result<(crate::draws::Valued, Option<BoundTest>), SolveError> {
     let found = crate::draws::value_and_graph(inst, root, options, progress)?;
-    let (valued, graph) = (found.valued, found.graph);
+    let valued = found.valued;
     let crate::draws::Value::Win(winner) = valued.value else {
         return Ok((valued, None));
     };
-    let known = (winner, valued.nodes.iter().sum(), valued.seconds);
-    let seeds = found.attack.map(|a| a.solved()).unwrap_or_default();
-    let st = start(inst, root, options, progress, Some(known), graph, seeds)?;
+    let st = start_won(inst, root, options, progress, winner, found)?;
     let test = answer_bound(root, plies, st)?;
     Ok((valued, Some(test)))
 }
@@ -521,6 +520,31 @@ struct Started<'a, I: Instance> {
     from: u32,
     /// When the length phase began (its table made).
     length_start: Instant,
+}
+
+/// [`start`] once the value's search (`found`) has found `winner`: the positions it
+/// settled start the length's search, and the search itself, its table and its hold on
+/// the checkpoint go first.
+fn start_won<'a, I: Instance>(
+    geo: &'a I,
+    root: &I::Pos,
+    options: &Options<'a, I::Table>,
+    progress: &'a dyn Progress,
+    winner: Side,
+    found: crate::draws::Found<'a, I>,
+) -> Result<Started<'a, I>, SolveError> {
+    let v = found.valued;
+    let known = (winner, v.nodes.iter().sum(), v.seconds);
+    let seeds = found.attack.map(|a| a.solved()).unwrap_or_default();
+    start(
+        geo,
+        root,
+        options,
+        progress,
+        Some(known),
+        found.graph,
+        seeds,
+    )
 }
 
 /// Checks `root` and the options, finds the winner (df-pn, or from a checkpoint, unless
