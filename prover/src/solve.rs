@@ -140,7 +140,7 @@ pub struct Options<'a, T> {
     /// Write the proof to this file (records streamed to disk as they are found).
     pub proof: Option<&'a Path>,
     /// Write only this job's share of the proof: the sub-proofs of its share of the
-    /// loser's first replies (and the root's record), a piece for [`merge()`].
+    /// loser's first replies (and the root's record), a piece for [`crate::merge()`].
     pub proof_shard: Shard,
     /// Save the search's state here every `checkpoint_every`, and resume from it when it
     /// exists.

@@ -11,7 +11,7 @@ pub struct TableTooLarge {
 }
 
 /// A position as the table and the files know it: two words the game packs the position
-/// into ([`crate::Instance::raw_key`]) and the side to move (0 or 1).
+/// into ([`crate::ProverPosition::raw_key`]) and the side to move (0 or 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Key {
     /// The position's first word.
