@@ -10,7 +10,7 @@
 //!   and its length less one in the low six (1 to 63); a low six of 63 is followed by the
 //!   length less 64 as a LEB128 number;
 //! - entropy-coded ([`RunArray::entropy_coded`]): a Huffman code fitted to the array's runs
-//!   ([`coded`]), about 60% of the bytes' size on the checkers databases.
+//!   (`coded`), about 60% of the bytes' size on the checkers databases.
 //!
 //! Runs never cross a block's end.
 

@@ -70,7 +70,7 @@ impl SliceTable {
     }
 
     /// Whether the values are run-length blocks, whose positions settled by the rules
-    /// hold no value of their own ([`Database::value`] settles them).
+    /// hold no value of their own ([`crate::db::Database::value`] settles them).
     pub fn is_runs(&self) -> bool {
         !matches!(self.values[0], Values::Plain(_))
     }
@@ -224,7 +224,7 @@ impl SliceTable {
     }
 
     /// The value stored for the placement at `i` with `side` to move: in run-length
-    /// blocks, anything for a position the rules settle ([`Database::value`] settles it);
+    /// blocks, anything for a position the rules settle ([`crate::db::Database::value`] settles it);
     /// `None` when the table is read through the cache and the block holding it cannot
     /// be read or is damaged (the cache keeps the first such damage).
     #[inline]

@@ -19,7 +19,7 @@
 //!
 //! **Residence.** A table no larger than the table cache (`--table-cache`, 256 MiB unless
 //! set) is read whole, a file at a time as probes first need it. A larger one is read
-//! through a [`BlockCache`] of that size shared by every thread probing it: a file's header
+//! through a [`quasar_file::cache::BlockCache`] of that size shared by every thread probing it: a file's header
 //! and directory are read on first use, and a probe whose slice is not held reads that
 //! slice's runs alone (a positioned read, its CRC-32 checked), evicting others by the clock.
 //! A slice is the unit of the cache because it is the unit the directory checksums: about

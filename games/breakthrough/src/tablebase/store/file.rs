@@ -3,7 +3,7 @@
 //! CRC-32 of the rest of the header), the static B-tree's body, and a CRC-32 of each
 //! 4 KiB block of the body. Written to a temporary file and renamed; opened by checking
 //! the header, the size and the block CRCs' own CRC, then memory-mapped, each block
-//! verified the first time it is read (see [`super::blocks`]).
+//! verified the first time it is read (see [`quasar_file::blocks`]).
 
 use super::compressed::{self, CompressedTable};
 use super::sliced::SlicedTable;
