@@ -793,6 +793,28 @@ fn every_game_answers_one_bound_of_its_length() {
     let checked = json_of(&["solve", "--game", "woodpush", "--check", l]);
     assert_eq!(checked["plies"], v["plies"], "{checked}");
     assert!(checked["plies"].as_u64().unwrap() >= 25, "{checked}");
+    // A chosen bound: the exact length (25) holds and its proof checks within it; one ply
+    // less fails with the advice to give more, and writes no proof.
+    let tight = temp("w7-25.proof");
+    let t = tight.to_str().unwrap();
+    let v = json_of(&[&w7[..], &["--winner-only=25", "--out", t]].concat());
+    assert_eq!(
+        (&v["plies"], &v["plies_exact"]),
+        (&25.into(), &false.into()),
+        "{v}"
+    );
+    let checked = json_of(&["solve", "--game", "woodpush", "--check", t]);
+    assert_eq!(checked["plies"], 25, "{checked}");
+    let short = temp("w7-24.proof");
+    let msg = common::fails_saying(
+        &[
+            &w7[..],
+            &["--winner-only=24", "--out", short.to_str().unwrap()],
+        ]
+        .concat(),
+        "no win within 24 plies, though the value's search found one: give a larger bound",
+    );
+    assert!(!short.exists(), "{msg}");
     // A draw has no bound: no side wins within any.
     let w9 = [
         "solve", "--game", "woodpush", "--width", "9", "--memory", "16",

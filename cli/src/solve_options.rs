@@ -78,11 +78,15 @@ pub struct SolveOptions {
     /// took up to half the time, on smaller problems up to twice as long (README, "Solve")
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(4..=255))]
     pub length_pn_from: Option<u32>,
-    /// Prove the winner only: one loose bound is tested by proof numbers and the proof
-    /// (--out, required) states the bound its records need, not the exact length; far
-    /// faster, and what each job of --tree runs
-    #[arg(long, requires = "proof", conflicts_with_all = ["within", "shard", "list_children"])]
-    pub winner_only: bool,
+    /// Prove the winner only: one loose bound (PLIES, 200 when not given) is tested by
+    /// proof numbers and the proof (--out, required) states the bound its records need, not
+    /// the exact length; far faster, and what each job of --tree runs. A bound near the
+    /// length can be cheaper where the loser can delay without end (checkers' kings):
+    /// --winner-only=80
+    #[arg(long, value_name = "PLIES", num_args = 0..=1, require_equals = true, requires = "proof",
+          conflicts_with_all = ["within", "shard", "list_children"],
+          value_parser = clap::value_parser!(u32).range(2..=254))]
+    pub winner_only: Option<Option<u32>>,
     /// Print one line per move of the position (one of each pair of mirror images):
     /// MOVE<TAB>POSITION<TAB>VALUE, the value the mover's where the game ends or the --tb
     /// table holds it (wins, loses, draws), else unknown: a job to solve

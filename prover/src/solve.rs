@@ -156,11 +156,12 @@ pub struct Options<'a, T> {
     /// Where the game lists positions to value them outright, the nodes of each side's
     /// short search before the listing (0: none).
     pub quick_nodes: u64,
-    /// Prove the winner without the exact length: one loose bound ([`LOOSE_BOUND`]) is
-    /// tested by proof numbers, and the proof's records get the bounds they need, so the
-    /// length stated is the proof's bound, not the exact length. A job of a job tree
-    /// ([`crate::jobtree`]) solves so: at a fraction of the cost of the exact length.
-    pub winner_only: bool,
+    /// Prove the winner without the exact length: `Some(bound)` tests this one loose bound
+    /// (usually [`LOOSE_BOUND`]) by proof numbers, and the proof's records get the bounds
+    /// they need, so the length stated is the proof's bound, not the exact length. A job of
+    /// a job tree ([`crate::jobtree`]) solves so: at a fraction of the cost of the exact
+    /// length. `None`: the exact length.
+    pub winner_only: Option<u32>,
 }
 
 /// The bound a winner-only solve tests: far beyond the games the prover solves, below
@@ -188,7 +189,7 @@ impl<T> Default for Options<'_, T> {
             interrupt: None,
             length_pn_from: length::DEFAULT_PN_FROM,
             quick_nodes: crate::draws::QUICK_NODES,
-            winner_only: false,
+            winner_only: None,
         }
     }
 }
@@ -235,6 +236,17 @@ pub enum SolveError {
     NoWin {
         /// The side df-pn named.
         winner: Side,
+    },
+    /// A winner-only solve's bound does not hold: the winner wins, but only in more plies.
+    #[error(
+        "no win within {plies} plies, though the value's search found one: give a larger \
+         bound (--winner-only=PLIES, up to 254)"
+    )]
+    NotWithin {
+        /// The side that wins.
+        winner: Side,
+        /// The bound that failed.
+        plies: u32,
     },
     /// The search stopped where it was asked to, saving its state when it had a
     /// checkpoint file.
@@ -380,14 +392,17 @@ fn finish<I: Instance>(
     mut st: Started<'_, I>,
 ) -> Result<Solution<I::Pos>, SolveError> {
     let (winner, len) = (st.winner, &mut st.len);
-    let mut plies = if options.winner_only {
+    let mut plies = if let Some(bound) = options.winner_only {
         // A loose bound is cheap only by proof numbers.
         len.pn_from = 4;
         len.tight = true;
-        if !len.test(root, LOOSE_BOUND, st.from)? {
-            return Err(SolveError::NoWin { winner });
+        if !len.test(root, bound, st.from)? {
+            return Err(SolveError::NotWithin {
+                winner,
+                plies: bound,
+            });
         }
-        LOOSE_BOUND
+        bound
     } else {
         len.distance(root, st.from)?
     };
@@ -396,8 +411,8 @@ fn finish<I: Instance>(
     len.save_now(root)?;
     // A loose bound has no principal line: the loser's slowest move is not known.
     let line: Vec<MoveOf<I>> = match options.winner_only {
-        true => Vec::new(),
-        false => len.principal_line(root, plies),
+        Some(_) => Vec::new(),
+        None => len.principal_line(root, plies),
     };
     let length_seconds = st.length_start.elapsed().as_secs_f64();
     // The proof's searches below count too, but they are not the length's.
@@ -413,7 +428,7 @@ fn finish<I: Instance>(
             } else {
                 len.emit_share(root, plies, line.first().copied(), share, &mut out)?
             };
-            if options.winner_only && share == Shard::WHOLE {
+            if options.winner_only.is_some() && share == Shard::WHOLE {
                 // The proof states the bound its records need.
                 plies = bound;
                 out.set_plies(bound);
@@ -426,7 +441,7 @@ fn finish<I: Instance>(
         root: *root,
         winner,
         plies,
-        plies_exact: !options.winner_only,
+        plies_exact: options.winner_only.is_none(),
         line,
         winner_nodes: st.winner_nodes,
         length_nodes,

@@ -300,7 +300,7 @@ fn proofs_pass_the_checker_and_a_holed_or_shortened_one_does_not() {
         let loose = dir.join("loose.proof");
         let options = Options {
             proof: Some(&loose),
-            winner_only: true,
+            winner_only: Some(prover::LOOSE_BOUND),
             ..options
         };
         let w = prover::solve(&Plain, &root, &options, &Silent).unwrap();
@@ -344,7 +344,7 @@ fn run_jobs(tree: &JobTree<Piles>, layout: &Layout, ids: &[u32]) -> Vec<JobResul
                 proof: Some(&path),
                 checkpoint: Some(&checkpoint),
                 stop_after: Some(tree.run_nodes(i)),
-                winner_only: true,
+                winner_only: Some(prover::LOOSE_BOUND),
                 ..Options::default()
             };
             let (outcome, nodes) = match prover::solve(&Plain, &pos, &options, &Silent) {

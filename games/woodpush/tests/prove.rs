@@ -358,7 +358,7 @@ fn winner_only_proofs_of_a_game_with_draws_are_checked() {
         let _ = std::fs::remove_file(&path);
         let o = Options {
             proof: Some(&path),
-            winner_only: true,
+            winner_only: Some(prover::LOOSE_BOUND),
             ..options()
         };
         let drawn = solve_with_draws(&WoodpushProver, &pos, &o, &Silent)

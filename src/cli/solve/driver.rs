@@ -89,7 +89,9 @@ pub(crate) fn run<S: SolveGame>(args: &Args) -> CliResult {
             .length_pn_from
             .unwrap_or_else(|| S::length_pn_from(&root)),
         interrupt: Some(&interrupt.raised),
-        winner_only: args.winner_only,
+        winner_only: args
+            .winner_only
+            .map(|bound| bound.unwrap_or(prover::LOOSE_BOUND)),
         ..Options::default()
     };
     let bars = Bars::new(!args.quiet);
