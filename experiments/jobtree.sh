@@ -14,6 +14,10 @@ dir=$1
 cores=$2
 shift 2
 q=${QUASAR:-target/release/quasar}
+command -v parallel >/dev/null || {
+  echo "jobtree.sh needs GNU parallel (apt-get install parallel)" >&2
+  exit 1
+}
 start=$(date +%s)
 # GNU parallel takes Ctrl-C itself (its jobs save their checkpoints and stop) and exits as
 # if it had failed: the loop must stop there too, not feed and go on.
@@ -24,7 +28,16 @@ while true; do
   [ -s "$dir/jobs.txt" ] || break
   # A failed job leaves its error for `feed` to report; the loop then stops there.
   parallel -j "$cores" <"$dir/jobs.txt" || true
-  "$q" solve --tree "$dir" feed | sed -n '1p;$p'
+  fed=$("$q" solve --tree "$dir" feed)
+  printf '%s\n' "$fed" | sed -n '1p;$p'
+  # Jobs that left no answer (each failed before its first save): going on would issue
+  # them again forever.
+  case $fed in
+  "fed 0 answers"*)
+    echo "no job of the batch answered: see $dir/jobs.txt and run one of its lines" >&2
+    exit 1
+    ;;
+  esac
 done
 "$q" solve --tree "$dir" status
 "$q" solve --tree "$dir" proof --out "$dir/whole.proof"
