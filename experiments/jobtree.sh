@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # A job-level proof search to the end on this machine: starts the tree in DIR (unless it
 # holds one: then it goes on with it), then loops `next` -> GNU parallel -> `feed` until the
-# root is settled, writes the merged proof and checks it. Stopping it (Ctrl-C) at any point
-# loses at most the running jobs' current runs (a stopped job's checkpoint stays): run it
-# again to go on. INIT_OPTIONS go to `init` (the position, --memory, --job-nodes,
-# --job-runs, ...).
+# root is settled, writes the merged proof and checks it. Stopping it (Ctrl-C, or SIGTERM to
+# the script) at any point loses at most the running jobs' current runs (a stopped job's
+# checkpoint stays): run it again to go on. INIT_OPTIONS go to `init` (the position,
+# --memory, --job-nodes, --job-runs, ...).
 # Usage: experiments/jobtree.sh DIR CORES [INIT_OPTIONS...]
 #   e.g. experiments/jobtree.sh t6x5 2 --board 6x5 --job-nodes 5000000 --memory 256
 # A Slurm cluster runs each batch as an array instead of parallel:
@@ -19,15 +19,24 @@ command -v parallel >/dev/null || {
   exit 1
 }
 start=$(date +%s)
-# GNU parallel takes Ctrl-C itself (its jobs save their checkpoints and stop) and exits as
-# if it had failed: the loop must stop there too, not feed and go on.
-trap 'echo "stopped: run the same command to go on" >&2; exit 130' INT TERM
+# Ctrl-C (or SIGTERM to the script: run in the background, it cannot take SIGINT) stops
+# every job of the batch, which save their checkpoints, and the loop with them. parallel
+# runs in the background so that the signal is taken at once, not after the batch.
+stop() {
+  trap '' INT TERM
+  kill -TERM 0 2>/dev/null
+  wait
+  echo "stopped: run the same command to go on" >&2
+  exit 130
+}
+trap stop INT TERM
 [ -f "$dir/tree" ] || "$q" solve --tree "$dir" init "$@"
 while true; do
   "$q" solve --tree "$dir" next --jobs "${JOBS:-$((2 * cores))}" >/dev/null
   [ -s "$dir/jobs.txt" ] || break
   # A failed job leaves its error for `feed` to report; the loop then stops there.
-  parallel -j "$cores" <"$dir/jobs.txt" || true
+  parallel -j "$cores" <"$dir/jobs.txt" &
+  wait $! || true
   fed=$("$q" solve --tree "$dir" feed)
   printf '%s\n' "$fed" | sed -n '1p;$p'
   # Jobs that left no answer (each failed before its first save): going on would issue
