@@ -147,7 +147,12 @@ impl Numbers {
             (INF, 0)
         } else if weak {
             (
-                if open == 0 { 0 } else { max_pn + (open - 1) },
+                // Below INF like a sum: an unsolved node is never taken for a solved one.
+                if open == 0 {
+                    0
+                } else {
+                    (max_pn + (open - 1)).min(INF - 1)
+                },
                 open.saturating_sub(1),
             )
         } else {
@@ -621,5 +626,33 @@ impl<'a, I: Instance> Dfpn<'a, I> {
             self.tt.put(key, v, work);
         }
         (pn, dn)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summed_and_weak_numbers_stay_below_infinity_until_solved() {
+        let big = INF - 1;
+        for weak in [false, true] {
+            // Three open children, one of them with a number as large as a sum may get.
+            let n = Numbers::of([(big, 5), (3, 4), (1, 9)].into_iter(), weak);
+            assert_eq!(n.pn, 4);
+            assert_eq!(n.best, 1);
+            assert_eq!(n.dn, INF - 1, "weak: {weak}");
+            // A child won for its mover (pn INF): the node's dn is infinite.
+            let n = Numbers::of([(INF, 0), (3, 4)].into_iter(), weak);
+            assert_eq!((n.pn, n.dn), (0, INF));
+            // Every child solved against this mover: dn 0 whichever way it is counted.
+            let n = Numbers::of([(0, INF), (0, INF)].into_iter(), weak);
+            assert_eq!((n.pn, n.dn), (INF, 0));
+        }
+        // Weak: the largest plus one per other open child.
+        let n = Numbers::of([(7, 5), (3, 4), (0, INF)].into_iter(), true);
+        assert_eq!(n.dn, 7 + 1);
+        let n = Numbers::of([(7, 5), (3, 4), (0, INF)].into_iter(), false);
+        assert_eq!(n.dn, 10);
     }
 }

@@ -27,6 +27,16 @@ use std::time::Instant;
 
 /// No ply of the path: a result that leaned on none.
 const FREE: u32 = u32::MAX;
+/// Nodes without a position settled after which the search starts again from the root
+/// with weak numbers ([`Tuning::weak`]), keeping only the settled positions of its table
+/// (a search that recovers by itself has gaps of a few million nodes; weak numbers find
+/// other wins, whose moves may then mislead the length's search).
+/// Summed numbers, fed back to each other through the table around the game's cycles,
+/// can grow by millions a pass while nothing is settled (a 7-piece ending once spent
+/// 100 M nodes so, and more memory, keeping more such entries, made it worse), and
+/// numbers grown so stay in the table: weak numbers from then on do not undo them. A
+/// search that progresses settles a position every few nodes.
+const STALL_NODES: u64 = 1 << 23;
 
 /// Proof and disproof numbers of "the attacker wins", as the table stores them, and
 /// where the attacker moves in a proven position, the move that proved it (in the key's
@@ -72,6 +82,12 @@ pub struct Attack<'a, I: Instance> {
     nodes: u64,
     proven: u64,
     disproven: u64,
+    /// The node count when a position was last settled.
+    last_settled: u64,
+    /// Weak numbers (set once the search stalled, [`STALL_NODES`]).
+    weak: bool,
+    /// The search stalled: unwind to the root and start again with weak numbers.
+    restart: bool,
     progress: &'a dyn Progress,
     /// Says when to stop and save.
     pub saver: Saver<'a>,
@@ -116,6 +132,9 @@ impl<'a, I: Instance> Attack<'a, I> {
             nodes: 0,
             proven: 0,
             disproven: 0,
+            last_settled: 0,
+            weak: false,
+            restart: false,
             progress,
             saver,
             root: None,
@@ -132,6 +151,7 @@ impl<'a, I: Instance> Attack<'a, I> {
     /// of `entries`.
     pub fn load(&mut self, nodes: u64, entries: &[Entry]) {
         self.nodes = nodes;
+        self.last_settled = nodes;
         for e in entries {
             let v = match e.a {
                 1 => Numbers {
@@ -204,11 +224,19 @@ impl<'a, I: Instance> Attack<'a, I> {
             return Some(pn == 0);
         }
         let key = self.geo.key(root);
-        let (pn, _) = solve_root(|| {
-            let (pn, dn, _) = self.mid(root, key, INF, INF, 0);
-            (!self.saver.stopped).then_some((pn, dn))
-        })?;
-        Some(pn == 0)
+        loop {
+            let solved = solve_root(|| {
+                let (pn, dn, _) = self.mid(root, key, INF, INF, 0);
+                (!self.saver.stopped && !self.restart).then_some((pn, dn))
+            });
+            if !self.restart {
+                return solved.map(|(pn, _)| pn == 0);
+            }
+            self.restart = false;
+            self.weak = true;
+            self.last_settled = self.nodes;
+            self.tt.retain(|v| v.pn == 0 || v.dn == 0);
+        }
     }
 
     /// The numbers of a position settled without a search: a finished game, a table's
@@ -245,9 +273,15 @@ impl<'a, I: Instance> Attack<'a, I> {
     /// its disproof number `th_dn`; returns its numbers and, for a disproof, the
     /// shallowest ply of the path it leaned on.
     fn mid(&mut self, pos: &I::Pos, key: Key, th_pn: u32, th_dn: u32, ply: u32) -> (u32, u32, u32) {
+        let weak = self.weak;
         count_node(&mut self.nodes, self.progress, |nodes| {
             Status::search(
-                "winner",
+                // Said, so that a reader of the progress knows the search started again.
+                if weak {
+                    "winner (weak numbers)"
+                } else {
+                    "winner"
+                },
                 nodes,
                 [self.disproven, self.proven],
                 self.tt.bytes(),
@@ -258,6 +292,10 @@ impl<'a, I: Instance> Attack<'a, I> {
             if self.saver.stopped {
                 return (1, 1, FREE);
             }
+        }
+        if !self.weak && self.nodes - self.last_settled > STALL_NODES {
+            self.restart = true;
+            return (1, 1, FREE);
         }
         let attacking = pos.side_to_move() == self.attacker;
         let quick = self.geo.quick(pos);
@@ -296,7 +334,10 @@ impl<'a, I: Instance> Attack<'a, I> {
             self,
             &mut kids,
             for_mover((th_pn, th_dn)),
-            Tuning::default(),
+            Tuning {
+                weak: self.weak,
+                ..Tuning::default()
+            },
             // A child's mover is the other side: its numbers, and the thresholds it is
             // given, are the other way round again.
             |c| for_mover((c.dn, c.pn)),
@@ -304,7 +345,7 @@ impl<'a, I: Instance> Attack<'a, I> {
             |me, c, th| {
                 let (th_dn, th_pn) = for_mover(th);
                 (c.pn, c.dn, c.dep) = me.mid(&c.step.pos, c.step.key, th_pn, th_dn, ply + 1);
-                !me.saver.stopped
+                !me.saver.stopped && !me.restart
             },
         );
         self.path.remove(&key);
@@ -343,8 +384,10 @@ impl<'a, I: Instance> Attack<'a, I> {
         }
         if pn == 0 {
             self.proven += 1;
+            self.last_settled = self.nodes;
         } else if dn == 0 {
             self.disproven += 1;
+            self.last_settled = self.nodes;
         }
         if dn != 0 || dep == FREE {
             let work = (self.nodes - start).min(u32::MAX as u64) as u32;

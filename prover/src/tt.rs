@@ -250,6 +250,16 @@ impl<V: Copy + Default> Table<V> {
         s.meta = (key.side as u32 + 1) << SIDE_SHIFT | work;
     }
 
+    /// Empties every slot whose value `keep` refuses.
+    pub fn retain(&mut self, keep: impl Fn(&V) -> bool) {
+        for s in self.buckets.iter_mut().flat_map(|b| b.slots.iter_mut()) {
+            if s.meta != 0 && !keep(&s.value) {
+                s.meta = 0;
+                self.used -= 1;
+            }
+        }
+    }
+
     /// Every entry with the work behind it, in table order.
     pub fn entries_with_work(&self) -> impl Iterator<Item = (Key, V, u32)> + '_ {
         self.buckets
@@ -336,5 +346,29 @@ mod tests {
         };
         assert_eq!(work(k(1)), 30);
         assert_eq!(work(k(2)), 50);
+    }
+
+    #[test]
+    fn retain_empties_exactly_the_refused_slots() {
+        let mut t: Table<u32> = Table::with_bytes(64 << 10).unwrap();
+        let k = |w: u64| Key {
+            a: w,
+            b: 7,
+            side: (w % 2) as u8,
+        };
+        for w in 0..300 {
+            t.put(k(w), w as u32, 1);
+        }
+        let kept: Vec<u64> = (0..300).filter(|w| t.get(&k(*w)).is_some()).collect();
+        t.retain(|v| v % 3 == 0);
+        for w in 0..300 {
+            let want = kept.contains(&w) && w % 3 == 0;
+            assert_eq!(t.get(&k(w)).is_some(), want, "key {w}");
+        }
+        assert_eq!(t.used(), t.entries().count());
+        assert_eq!(t.used(), kept.iter().filter(|w| *w % 3 == 0).count());
+        // An emptied slot takes a new entry.
+        t.put(k(1), 1, 1);
+        assert_eq!(t.get(&k(1)), Some(1));
     }
 }
