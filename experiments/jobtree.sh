@@ -14,17 +14,22 @@ dir=$1
 cores=$2
 shift 2
 q=${QUASAR:-target/release/quasar}
+case $cores in
+'' | *[!0-9]* | 0) echo "jobtree.sh: CORES must be a whole number of 1 or more, not '$cores'" >&2; exit 2 ;;
+esac
 command -v parallel >/dev/null || {
   echo "jobtree.sh needs GNU parallel (apt-get install parallel)" >&2
   exit 1
 }
 start=$(date +%s)
 # Ctrl-C (or SIGTERM to the script: run in the background, it cannot take SIGINT) stops
-# every job of the batch, which save their checkpoints, and the loop with them. parallel
-# runs in the background so that the signal is taken at once, not after the batch.
+# the batch and the loop with it: parallel, told so, signals its running jobs, and what
+# they had saved stays. parallel runs in the background so that the signal is taken at
+# once, not after the batch; only it is signalled, never a caller sharing the group.
+batch=
 stop() {
   trap '' INT TERM
-  kill -TERM 0 2>/dev/null
+  [ -z "$batch" ] || kill -TERM "$batch" 2>/dev/null || true
   wait
   echo "stopped: run the same command to go on" >&2
   exit 130
@@ -36,7 +41,9 @@ while true; do
   [ -s "$dir/jobs.txt" ] || break
   # A failed job leaves its error for `feed` to report; the loop then stops there.
   parallel -j "$cores" <"$dir/jobs.txt" &
-  wait $! || true
+  batch=$!
+  wait "$batch" || true
+  batch=
   fed=$("$q" solve --tree "$dir" feed)
   printf '%s\n' "$fed" | sed -n '1p;$p'
   # Jobs that left no answer (each failed before its first save): going on would issue

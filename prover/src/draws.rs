@@ -28,14 +28,14 @@ use std::time::Instant;
 /// No ply of the path: a result that leaned on none.
 const FREE: u32 = u32::MAX;
 /// Nodes without a position settled after which the search starts again from the root
-/// with weak numbers ([`Tuning::weak`]), keeping only the settled positions of its table
-/// (a search that recovers by itself has gaps of a few million nodes; weak numbers find
-/// other wins, whose moves may then mislead the length's search).
+/// with weak numbers ([`Tuning::weak`]), keeping only the settled positions of its table.
 /// Summed numbers, fed back to each other through the table around the game's cycles,
 /// can grow by millions a pass while nothing is settled (a 7-piece ending once spent
-/// 100 M nodes so, and more memory, keeping more such entries, made it worse), and
-/// numbers grown so stay in the table: weak numbers from then on do not undo them. A
-/// search that progresses settles a position every few nodes.
+/// 100 M nodes so, and more memory, keeping more such entries, made it worse); numbers
+/// grown so stay in the table, so switching to weak numbers without starting again does
+/// not undo them. A search that progresses settles a position every few nodes, and one
+/// that recovers by itself has gaps of a few million: weak numbers find other wins, whose
+/// moves may then mislead the length's search, so they are kept for a real stall.
 const STALL_NODES: u64 = 1 << 23;
 
 /// Proof and disproof numbers of "the attacker wins", as the table stores them, and
@@ -273,11 +273,10 @@ impl<'a, I: Instance> Attack<'a, I> {
     /// its disproof number `th_dn`; returns its numbers and, for a disproof, the
     /// shallowest ply of the path it leaned on.
     fn mid(&mut self, pos: &I::Pos, key: Key, th_pn: u32, th_dn: u32, ply: u32) -> (u32, u32, u32) {
-        let weak = self.weak;
         count_node(&mut self.nodes, self.progress, |nodes| {
             Status::search(
                 // Said, so that a reader of the progress knows the search started again.
-                if weak {
+                if self.weak {
                     "winner (weak numbers)"
                 } else {
                     "winner"
