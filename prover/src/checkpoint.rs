@@ -122,6 +122,12 @@ impl<'a> Saver<'a> {
         (self.path.is_some() && self.last.elapsed() >= self.every).then_some(false)
     }
 
+    /// Drops the node limit: the work after a search that ended within it (its proof)
+    /// goes to its end.
+    pub fn lift_stop_after(&mut self) {
+        self.stop_after = None;
+    }
+
     /// True once the interrupt flag is raised (for work that does not tick, such as
     /// writing the proof).
     pub fn interrupt_raised(&self) -> bool {

@@ -11,6 +11,8 @@ use crate::Status;
 use quasar_core::progress::Progress;
 use quasar_core::{Game, Side};
 
+mod proof;
+
 /// Proof or disproof number that stands for infinity.
 pub const INF: u32 = u32::MAX / 4;
 /// Nodes between two progress reports.
@@ -344,6 +346,8 @@ pub struct Dfpn<'a, I: Instance> {
     pub saver: Saver<'a>,
     /// How the numbers are set.
     pub tuning: Tuning,
+    /// The phase its progress lines name: the winner's search, or the proof's searches.
+    label: &'static str,
 }
 
 impl<I: Instance> std::fmt::Debug for Dfpn<'_, I> {
@@ -383,6 +387,7 @@ impl<'a, I: Instance> Dfpn<'a, I> {
             root: None,
             saver,
             tuning: Tuning::default(),
+            label: "winner",
         })
     }
 
@@ -419,6 +424,13 @@ impl<'a, I: Instance> Dfpn<'a, I> {
             children: self.root_children(&root),
         };
         self.saver.save(&c, stop);
+    }
+
+    /// Saves a checkpoint now (when there is a file): a run stopped after the winner was
+    /// found starts from it without searching again.
+    pub fn save_now(&mut self) -> Result<(), crate::CheckpointError> {
+        self.checkpoint(false);
+        self.saver.error.take().map_or(Ok(()), Err)
     }
 
     /// The children of `root` (every legal move, by its raw key) that the table or the
@@ -548,7 +560,7 @@ impl<'a, I: Instance> Dfpn<'a, I> {
         let start = self.nodes;
         count_node(&mut self.nodes, self.progress, |nodes| {
             Status::search(
-                "winner",
+                self.label,
                 nodes,
                 [self.disproven, self.proven],
                 self.tt.bytes(),

@@ -7,7 +7,7 @@
 //! # Inside
 //!
 //! `solve.rs` holds the entry points ([`solve()`], [`solve_with_draws`], [`test_bound`]),
-//! `dfpn.rs` the winner's search, `draws.rs` the winner's search where games may draw or
+//! `dfpn.rs` the winner's search (and `dfpn/proof.rs` a winner-only proof read off its table), `draws.rs` the winner's search where games may draw or
 //! cycle, `draw_proof.rs` a draw's proof (each side's strategy that holds it), `graph.rs` the value of a position with few reachable positions outright,
 //! `length.rs` (and `length/pn.rs`) the exact length and the proof's records,
 //! `proof.rs` the proof file, `proof_writer.rs` its streaming writer, `check.rs` the

@@ -329,8 +329,89 @@ pub fn solve<I: Instance>(
     options: &Options<I::Table>,
     progress: &dyn Progress,
 ) -> Result<Solution<I::Pos>, SolveError> {
+    if let Some(solution) = solve_read_off(inst, root, options, progress)? {
+        return Ok(solution);
+    }
     let st = start(inst, root, options, progress, None, None, Vec::new())?;
     finish(root, options, st)
+}
+
+/// A winner-only solve at [`LOOSE_BOUND`] with a whole proof: df-pn finds the winner and
+/// its own table gives the proof ([`dfpn::Dfpn::write_proof`]), with no length search at
+/// all, where proving the loose bound again would cost as much as df-pn and the proof
+/// would follow moves that win slowly. `None` where it does not apply: another bound, no
+/// proof file, a shard, or a checkpoint of the length's phase (which [`start`] resumes).
+fn solve_read_off<I: Instance>(
+    geo: &I,
+    root: &I::Pos,
+    options: &Options<I::Table>,
+    progress: &dyn Progress,
+) -> Result<Option<Solution<I::Pos>>, SolveError> {
+    let (Some(LOOSE_BOUND), Some(path), Shard::WHOLE) =
+        (options.winner_only, options.proof, options.proof_shard)
+    else {
+        return Ok(None);
+    };
+    if root.outcome().is_some() {
+        return Err(SolveError::GameOver);
+    }
+    let tb = options.tablebase;
+    if let Some(tb) = tb {
+        geo.table_fits(tb, root).map_err(SolveError::OtherTable)?;
+    }
+    let (lock, resume) = Checkpoint::<I::Pos>::open(options.checkpoint, root)?;
+    if resume
+        .as_ref()
+        .is_some_and(|c| !matches!(c.phase, Phase::Winner))
+    {
+        // The lock goes with this return, for `start` to take again.
+        return Ok(None);
+    }
+    let saver = Saver::new(
+        options.checkpoint,
+        options.checkpoint_every,
+        options.stop_after,
+    )
+    .interruptible(options.interrupt)
+    .holding(lock);
+    let t0 = Instant::now();
+    let mut d = dfpn::Dfpn::new(geo, tb, options.table_bytes, progress, saver)?;
+    if let Some(c) = &resume {
+        d.load(c);
+    }
+    let Some(winner) = d.winner(root) else {
+        let nodes = d.nodes();
+        return Err(stop_error(&mut d.saver, nodes));
+    };
+    let winner_nodes = d.nodes();
+    let winner_seconds = t0.elapsed().as_secs_f64();
+    // The winner is known: a run stopped in the proof never repeats df-pn.
+    d.save_now()?;
+    let t2 = Instant::now();
+    // An earlier run's unfinished proof is resumed: its positions are skipped.
+    let mut out = ProofWriter::open(path, root, winner, LOOSE_BOUND)?;
+    let plies = d.write_proof(root, winner, &mut out)?;
+    if plies > LOOSE_BOUND {
+        return Err(SolveError::NotWithin {
+            winner,
+            plies: LOOSE_BOUND,
+        });
+    }
+    out.set_plies(plies);
+    let proof = out.finish()?;
+    Ok(Some(Solution {
+        root: *root,
+        winner,
+        plies,
+        plies_exact: false,
+        line: Vec::new(),
+        winner_nodes,
+        length_nodes: d.nodes() - winner_nodes,
+        winner_seconds,
+        length_seconds: 0.0,
+        proof_seconds: t2.elapsed().as_secs_f64(),
+        proof: Some(proof),
+    }))
 }
 
 /// A position's value and, for a win, its solution; for a draw, its proof when asked.

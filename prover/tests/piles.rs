@@ -714,3 +714,100 @@ fn a_seeded_tree_finds_the_winner_and_its_merged_proof_checks() {
     let base = std::env::temp_dir().join(format!("prover-piles-seed-{}", std::process::id()));
     std::fs::remove_dir_all(&base).unwrap();
 }
+
+/// The winner of two piles by the Sprague-Grundy theorem: a pile of `n` has the value
+/// `n mod 3` when a move takes one or two stones, and the mover wins when the values of
+/// the piles differ.
+fn grundy_winner(pos: &Piles) -> Side {
+    if pos.piles[0] % 3 != pos.piles[1] % 3 {
+        pos.side
+    } else {
+        pos.side.opponent()
+    }
+}
+
+#[test]
+fn a_winner_only_proof_stopped_in_its_search_resumes_searches_what_its_table_lost_and_checks() {
+    let dir = std::env::temp_dir().join(format!("prover-piles-lost-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (k, piles) in [[11, 7], [12, 9], [9, 9]].into_iter().enumerate() {
+        let root = Piles {
+            piles,
+            side: Side::First,
+        };
+        let (path, checkpoint) = (
+            dir.join(format!("{k}.proof")),
+            dir.join(format!("{k}.ckpt")),
+        );
+        // A table of one bucket keeps almost nothing: the proof's writer searches again.
+        let options = Options {
+            table_bytes: 1,
+            proof: Some(&path),
+            checkpoint: Some(&checkpoint),
+            winner_only: Some(prover::LOOSE_BOUND),
+            ..Options::default()
+        };
+        let first = Options {
+            stop_after: Some(50),
+            ..options
+        };
+        match prover::solve(&Mirror, &root, &first, &Silent) {
+            Err(SolveError::Stopped { .. }) => {}
+            other => panic!("{piles:?}: {other:?}"),
+        }
+        let s = prover::solve(&Mirror, &root, &options, &Silent).unwrap();
+        assert_eq!(s.winner, grundy_winner(&root), "{piles:?}");
+        assert!(s.length_nodes > 0, "{piles:?}: nothing searched again");
+        let proof = Proof::<Piles>::read(&path).unwrap();
+        assert_eq!(proof.verdict.plies(), Some(s.plies));
+        prover::check(&proof).unwrap();
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_winner_only_proof_interrupted_while_written_resumes_from_its_records_and_checks() {
+    let dir = std::env::temp_dir().join(format!("prover-piles-stop-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Raised from the start: the search reads it every 65,536 nodes, the proof's writer
+    // every 64 positions, so each run writes some records and stops.
+    let raised = std::sync::atomic::AtomicBool::new(true);
+    for (k, piles) in [[40, 38], [31, 28]].into_iter().enumerate() {
+        let root = Piles {
+            piles,
+            side: Side::Second,
+        };
+        let (path, checkpoint) = (
+            dir.join(format!("{k}.proof")),
+            dir.join(format!("{k}.ckpt")),
+        );
+        let options = Options {
+            table_bytes: 1 << 20,
+            proof: Some(&path),
+            checkpoint: Some(&checkpoint),
+            interrupt: Some(&raised),
+            winner_only: Some(prover::LOOSE_BOUND),
+            ..Options::default()
+        };
+        let mut stops_in_proof = 0;
+        let s = loop {
+            match prover::solve(&Mirror, &root, &options, &Silent) {
+                Ok(s) => break s,
+                Err(SolveError::Interrupted { .. }) => {
+                    assert!(stops_in_proof < 1000, "{piles:?}: no end");
+                    stops_in_proof += prover::proof_writer::scratch_folder(&path).exists() as u32;
+                }
+                Err(e) => panic!("{piles:?}: {e}"),
+            }
+        };
+        assert!(
+            stops_in_proof >= 2,
+            "{piles:?}: {stops_in_proof} stops in the proof"
+        );
+        assert_eq!(s.winner, grundy_winner(&root), "{piles:?}");
+        let proof = Proof::<Piles>::read(&path).unwrap();
+        assert_eq!(proof.verdict.plies(), Some(s.plies));
+        prover::check(&proof).unwrap();
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -178,20 +178,25 @@ pub(crate) fn stopped(
 }
 
 /// Prints the nodes and seconds of both phases (the first found `how`, the second named
-/// `second`) and the peak memory.
+/// `second`; its seconds left out when it took none apart from the proof's) and the peak
+/// memory.
 pub(crate) fn print_costs(nodes: (u64, u64), seconds: (f64, f64), how: &str, second: &str) {
     println!(
-        "nodes: {} (winner, {how}) + {} (length) = {}",
+        "nodes: {} (winner, {how}) + {} ({second}) = {}",
         nodes.0,
         nodes.1,
         nodes.0 + nodes.1
     );
-    println!(
-        "time: {:.3} s (winner) + {:.3} s ({second}) = {:.3} s",
-        seconds.0,
-        seconds.1,
-        seconds.0 + seconds.1
-    );
+    if seconds.1 == 0.0 {
+        println!("time: {:.3} s (winner)", seconds.0);
+    } else {
+        println!(
+            "time: {:.3} s (winner) + {:.3} s ({second}) = {:.3} s",
+            seconds.0,
+            seconds.1,
+            seconds.0 + seconds.1
+        );
+    }
     if let Some(kib) = peak_memory_kib() {
         println!("peak memory: {:.1} MiB", kib as f64 / 1024.0);
     }

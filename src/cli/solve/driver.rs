@@ -351,7 +351,9 @@ impl<S: SolveGame> Answer<'_, S> {
             (s.winner_nodes, s.length_nodes),
             (s.winner_seconds, s.length_seconds),
             Self::how(valued),
-            "length",
+            // Without the exact length, what follows the winner's search settles the
+            // proof's bound.
+            if s.plies_exact { "length" } else { "bound" },
         );
         if let Some(p) = &s.proof {
             let resumed = match p.resumed {
