@@ -352,13 +352,8 @@ fn solve_read_off<I: Instance>(
     else {
         return Ok(None);
     };
-    if root.outcome().is_some() {
-        return Err(SolveError::GameOver);
-    }
+    check_root(geo, root, options)?;
     let tb = options.tablebase;
-    if let Some(tb) = tb {
-        geo.table_fits(tb, root).map_err(SolveError::OtherTable)?;
-    }
     let (lock, resume) = Checkpoint::<I::Pos>::open(options.checkpoint, root)?;
     if resume
         .as_ref()
@@ -367,13 +362,7 @@ fn solve_read_off<I: Instance>(
         // The lock goes with this return, for `start` to take again.
         return Ok(None);
     }
-    let saver = Saver::new(
-        options.checkpoint,
-        options.checkpoint_every,
-        options.stop_after,
-    )
-    .interruptible(options.interrupt)
-    .holding(lock);
+    let saver = saver(options, lock);
     let t0 = Instant::now();
     let mut d = dfpn::Dfpn::new(geo, tb, options.table_bytes, progress, saver)?;
     if let Some(c) = &resume {
@@ -643,6 +632,32 @@ fn start_won<'a, I: Instance>(
     )
 }
 
+/// An error when `root` is over or the options' table is another board's.
+fn check_root<I: Instance>(
+    geo: &I,
+    root: &I::Pos,
+    options: &Options<I::Table>,
+) -> Result<(), SolveError> {
+    if root.outcome().is_some() {
+        return Err(SolveError::GameOver);
+    }
+    match options.tablebase {
+        Some(tb) => geo.table_fits(tb, root).map_err(SolveError::OtherTable),
+        None => Ok(()),
+    }
+}
+
+/// The saver of a solve with `options`, holding the checkpoint's `lock`.
+fn saver<'a, T>(options: &Options<'a, T>, lock: Option<quasar_file::OutputLock>) -> Saver<'a> {
+    Saver::new(
+        options.checkpoint,
+        options.checkpoint_every,
+        options.stop_after,
+    )
+    .interruptible(options.interrupt)
+    .holding(lock)
+}
+
 /// Checks `root` and the options, finds the winner (df-pn, or from a checkpoint, unless
 /// `known` gives it with its nodes and seconds) and sets up the length search with what
 /// df-pn, the checkpoint, the value's `graph` (every reachable position with its exact
@@ -656,22 +671,11 @@ fn start<'a, I: Instance>(
     graph: Option<Graph>,
     seeds: Vec<dfpn::Solved>,
 ) -> Result<Started<'a, I>, SolveError> {
-    if root.outcome().is_some() {
-        return Err(SolveError::GameOver);
-    }
-    if let Some(tb) = options.tablebase {
-        geo.table_fits(tb, root).map_err(SolveError::OtherTable)?;
-    }
+    check_root(geo, root, options)?;
     let tb = options.tablebase;
     // The lock is held to the end: one run a checkpoint.
     let (lock, resume) = Checkpoint::<I::Pos>::open(options.checkpoint, root)?;
-    let saver = Saver::new(
-        options.checkpoint,
-        options.checkpoint_every,
-        options.stop_after,
-    )
-    .interruptible(options.interrupt)
-    .holding(lock);
+    let saver = saver(options, lock);
     let t0 = Instant::now();
     let (winner, winner_nodes, solved, children, saver, from) = match (&resume, known) {
         (

@@ -78,7 +78,7 @@ impl<I: Instance> Dfpn<'_, I> {
             }
         }
         let mv = match quick {
-            Quick::WinInOne => self.ending_move(pos, walk.winner)?,
+            Quick::WinInOne => self.move_to_lost(pos, walk.winner, false)?,
             _ => self.winning_move(pos, walk.winner)?,
         };
         let mut child = *pos;
@@ -165,15 +165,25 @@ impl<I: Instance> Dfpn<'_, I> {
         Ok(())
     }
 
-    /// The move of `pos` (`winner` to move, a win in one by its verdict) that ends the
-    /// game.
-    fn ending_move(&mut self, pos: &I::Pos, winner: Side) -> Result<MoveOf<I>, SolveError> {
+    /// The first move of `pos` (`winner` to move) that wins the game at once, or with
+    /// `settled`, that leaves the loser a position the rules or the table say it loses.
+    fn move_to_lost(
+        &mut self,
+        pos: &I::Pos,
+        winner: Side,
+        settled: bool,
+    ) -> Result<MoveOf<I>, SolveError> {
         let mut moves = std::mem::take(&mut self.moves);
         pos.legal_moves(&mut moves);
         let mv = moves.iter().copied().find(|&mv| {
             let mut child = *pos;
             child.play(mv);
             child.outcome() == Some(Outcome::Win(winner))
+                || settled
+                    && self
+                        .settled(&child, self.geo.quick(&child))
+                        .or_else(|| self.tt.get(&self.geo.key(&child)))
+                        .is_some_and(|v| v.dn == 0)
         });
         self.moves = moves;
         mv.ok_or_else(|| not_won(pos))
@@ -201,19 +211,7 @@ impl<I: Instance> Dfpn<'_, I> {
             return Ok(mv);
         }
         // The table refused the entry just made: a child lost for its mover is the move.
-        let mut moves = std::mem::take(&mut self.moves);
-        pos.legal_moves(&mut moves);
-        let mv = moves.iter().copied().find(|&mv| {
-            let mut child = *pos;
-            child.play(mv);
-            child.outcome() == Some(Outcome::Win(winner))
-                || self
-                    .settled(&child, self.geo.quick(&child))
-                    .or_else(|| self.tt.get(&self.geo.key(&child)))
-                    .is_some_and(|v| v.dn == 0)
-        });
-        self.moves = moves;
-        mv.ok_or_else(|| not_won(pos))
+        self.move_to_lost(pos, winner, true)
     }
 
     /// The winning move the table keeps for the position of `key` (in the orientation of
