@@ -11,7 +11,7 @@ use crate::instance::{Instance, MoveOf, ProverPosition, Quick};
 use crate::proof::{Record, RecordKind};
 use crate::proof_writer::ProofWriter;
 use crate::solve::stop_error;
-use crate::{SolveError, Status, PLACE_LEVELS};
+use crate::{SolveError, Status, LOOSE_BOUND, PLACE_LEVELS};
 use quasar_core::{Game, Outcome, Side};
 use std::path::Path;
 
@@ -88,6 +88,13 @@ impl<I: Instance> Dfpn<'_, I> {
             None => 1 + self.emit_loser(&child, walk)?,
             Some(_) => return Err(not_won(pos)),
         };
+        if bound > LOOSE_BOUND {
+            // A record holds no more; the root's bound, never less than this, would fail.
+            return Err(SolveError::NotWithin {
+                winner: walk.winner,
+                plies: LOOSE_BOUND,
+            });
+        }
         // Written after the records below it (no move can be undone, so the proof below
         // never meets `pos`): whatever the writer holds is finished, and a stopped run
         // resumes from it.
