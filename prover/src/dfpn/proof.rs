@@ -85,16 +85,9 @@ impl<I: Instance> Dfpn<'_, I> {
         child.play(mv);
         let bound = match child.outcome() {
             Some(o) if o == Outcome::Win(walk.winner) => 1,
-            None => 1 + self.emit_loser(&child, walk)?,
+            None => within_loose(1 + self.emit_loser(&child, walk)?, walk.winner)?,
             Some(_) => return Err(not_won(pos)),
         };
-        if bound > LOOSE_BOUND {
-            // A record holds no more; the root's bound, never less than this, would fail.
-            return Err(SolveError::NotWithin {
-                winner: walk.winner,
-                plies: LOOSE_BOUND,
-            });
-        }
         // Written after the records below it (no move can be undone, so the proof below
         // never meets `pos`): whatever the writer holds is finished, and a stopped run
         // resumes from it.
@@ -104,35 +97,31 @@ impl<I: Instance> Dfpn<'_, I> {
     }
 
     /// The proofs below every reply of the loser (to move in the unfinished `pos`);
-    /// returns 1 + the largest of their bounds.
+    /// returns 1 + the largest of their bounds. An error leaves `walk` as it was at the
+    /// error: the walk ends there.
     fn emit_loser(&mut self, pos: &I::Pos, walk: &mut Walk<I>) -> Result<u32, SolveError> {
         let level = walk.depth;
         let mut moves = walk.moves.take(level);
         pos.legal_moves(&mut moves);
         walk.depth += 1;
-        let mut worst = Ok(0);
+        let mut worst = 0;
         for (k, &mv) in moves.iter().enumerate() {
             if level < PLACE_LEVELS {
                 walk.place[level] = (k as u16 + 1, moves.len() as u16);
             }
             let mut child = *pos;
             child.play(mv);
-            let below = match child.outcome() {
+            match child.outcome() {
                 // A reply that hands the winner the game needs no proof.
                 Some(o) if o == Outcome::Win(walk.winner) => continue,
-                None => self.emit_winner(&child, walk),
-                Some(_) => Err(SolveError::Internal(format!(
-                    "the loser's move {} from {} is not refuted, though the search said so",
-                    pos.move_text(mv),
-                    pos.position_text()
-                ))),
-            };
-            worst = match (worst, below) {
-                (Ok(w), Ok(b)) => Ok(w.max(b)),
-                (_, Err(e)) | (Err(e), _) => Err(e),
-            };
-            if worst.is_err() {
-                break;
+                None => worst = worst.max(self.emit_winner(&child, walk)?),
+                Some(_) => {
+                    return Err(SolveError::Internal(format!(
+                        "the loser's move {} from {} is not refuted, though the search said so",
+                        pos.move_text(mv),
+                        pos.position_text()
+                    )))
+                }
             }
         }
         if level < PLACE_LEVELS {
@@ -140,7 +129,7 @@ impl<I: Instance> Dfpn<'_, I> {
         }
         walk.depth -= 1;
         walk.moves.put(level, moves);
-        worst.map(|w| w + 1)
+        within_loose(worst + 1, walk.winner)
     }
 
     /// Counts a visit: a progress line now and then, and a stop once the interrupt flag
@@ -157,17 +146,7 @@ impl<I: Instance> Dfpn<'_, I> {
             });
         }
         if walk.visits % REPORT_EVERY == 0 {
-            Status {
-                phase: "proof",
-                nodes: walk.out.written,
-                proven: walk.out.claims,
-                disproven: 0,
-                table_bytes: walk.out.seen_bytes(),
-                testing: None,
-                root: None,
-                place: walk.place,
-            }
-            .report(self.progress);
+            Status::proof(walk.out, walk.place).report(self.progress);
         }
         Ok(())
     }
@@ -232,6 +211,18 @@ impl<I: Instance> Dfpn<'_, I> {
             mv
         })
     }
+}
+
+/// `bound`, when a record can state it within [`LOOSE_BOUND`]: past it the walk stops
+/// at once, as the root's bound, never less than any record's, would not hold.
+fn within_loose(bound: u32, winner: Side) -> Result<u32, SolveError> {
+    if bound > LOOSE_BOUND {
+        return Err(SolveError::NotWithin {
+            winner,
+            plies: LOOSE_BOUND,
+        });
+    }
+    Ok(bound)
 }
 
 /// The error of a position the search called won that the proof finds otherwise (a bug).

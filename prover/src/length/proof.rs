@@ -79,17 +79,7 @@ impl<I: Instance> Length<'_, I> {
             });
         }
         if self.proof_nodes % REPORT_EVERY == 0 {
-            Status {
-                phase: "proof",
-                nodes: out.written,
-                proven: out.claims,
-                disproven: 0,
-                table_bytes: out.seen_bytes(),
-                testing: None,
-                root: None,
-                place: self.proof_place,
-            }
-            .report(self.progress);
+            Status::proof(out, self.proof_place).report(self.progress);
         }
         let mut moves = Vec::new();
         let quick = self.geo.quick(pos);
